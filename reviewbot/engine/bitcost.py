@@ -1,0 +1,103 @@
+"""The libwce bit-cost estimator (docs/engine.md section 8), vectorised with numpy.
+
+It prices the side information of a Rice-coded bit-plane coder: how erratic the per-group
+dynamic range (bit-plane count) of int32 coefficients is, not the magnitude payload.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["BitCost", "bit_cost", "bit_plane_counts", "GROUP", "BLOCK"]
+
+GROUP = 4  # coefficients per group
+BLOCK = 8  # groups per block
+_K_VALUES = np.arange(7, dtype=np.int64)  # Rice parameters 0..6
+_ZIGZAG_CAP = 65  # residuals at or above are left out of the quotient sums (libwce quirk)
+_ZERO_CAP = 33
+_MODES = (("running", False), ("running", True), ("zero", False), ("zero", True))
+
+
+@dataclass(frozen=True, slots=True)
+class BitCost:
+    bits: int
+    rice_k: int
+    predictor: str  # "running" or "zero"
+    sparse: bool
+    groups: int
+
+
+def bit_plane_counts(values: NDArray[np.int64], lossy_bits: int = 0) -> NDArray[np.int64]:
+    """Per group of 4: max(bitlen(max |c|), L), capped at 32. Length must be a multiple of 4."""
+    if values.size % GROUP:
+        raise ValueError(f"values must be padded to a multiple of {GROUP}, got {values.size}")
+    if values.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    peak = np.abs(values.astype(np.int64)).reshape(-1, GROUP).max(axis=1)
+    _, exponent = np.frexp(peak.astype(np.float64))  # exact bit length for |c| < 2**53
+    bpc = np.maximum(exponent.astype(np.int64), lossy_bits)
+    return np.minimum(bpc, 32)
+
+
+def _quotient_sums(residuals: NDArray[np.int64], cap: int) -> NDArray[np.int64]:
+    """sum_g residual_g >> k for every k, leaving out residuals >= cap."""
+    r = residuals[residuals < cap]
+    if r.size == 0:
+        return np.zeros(_K_VALUES.size, dtype=np.int64)
+    sums: NDArray[np.int64] = (r[None, :] >> _K_VALUES[:, None]).sum(axis=1)
+    return sums
+
+
+def _zigzag(d: NDArray[np.int64]) -> NDArray[np.int64]:
+    out: NDArray[np.int64] = np.where(d >= 0, 2 * d, -2 * d - 1)
+    return out
+
+
+def bit_cost(values: NDArray[np.int64], lossy_bits: int = 0) -> BitCost:
+    """The cheapest of four predictor modes x Rice k in 0..6 (ties: first mode, then small k)."""
+    if not 0 <= lossy_bits <= 32:
+        raise ValueError(f"lossy_bits must be in 0..32, got {lossy_bits}")
+    bpc = bit_plane_counts(values, lossy_bits)
+    g = bpc.size
+    low = lossy_bits
+    n_blocks = -(-g // BLOCK)
+    padded = np.full(n_blocks * BLOCK, low, dtype=np.int64)
+    padded[:g] = bpc
+    sparse_block = (padded.reshape(-1, BLOCK) == low).all(axis=1)
+    group_sparse = np.repeat(sparse_block, BLOCK)[:g]
+    dense = ~group_sparse
+    g_dense = int(dense.sum())
+
+    prev = np.empty(g, dtype=np.int64)
+    if g:
+        prev[0] = low
+        prev[1:] = bpc[:-1]
+    running = _zigzag(bpc - prev)
+    # After a sparse block the running predictor restarts from L.
+    prev_sparse = np.empty(g, dtype=np.int64)
+    if g:
+        prev_sparse[0] = low
+        prev_sparse[1:] = np.where(group_sparse[:-1], low, bpc[:-1])
+    running_sparse = _zigzag(bpc - prev_sparse)[dense]
+    zero = bpc - low
+
+    k1 = 1 + _K_VALUES
+    costs = (
+        k1 * g + _quotient_sums(running, _ZIGZAG_CAP),
+        n_blocks + k1 * g_dense + _quotient_sums(running_sparse, _ZIGZAG_CAP),
+        k1 * g + _quotient_sums(zero, _ZERO_CAP),
+        n_blocks + k1 * g_dense + _quotient_sums(zero[dense], _ZERO_CAP),
+    )
+    best: tuple[int, int, int] | None = None
+    for mode, per_k in enumerate(costs):
+        for k in range(_K_VALUES.size):
+            cost = int(per_k[k])
+            if best is None or cost < best[0]:
+                best = (cost, mode, k)
+    assert best is not None
+    cost, mode, k = best
+    predictor, sparse = _MODES[mode]
+    return BitCost(bits=cost, rice_k=k, predictor=predictor, sparse=sparse, groups=g)

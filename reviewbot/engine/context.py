@@ -1,0 +1,157 @@
+"""The context query: three zoom levels around a line (docs/engine.md section 6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reviewbot.engine.index import FileIndex, Position
+from reviewbot.engine.peaks import Peak
+from reviewbot.engine.signal import js_strip
+from reviewbot.engine.structure import Unit
+
+__all__ = ["Band", "Context", "query_context"]
+
+MEDIUM_SCALES = (4, 16)
+COARSE_SCALES = (32, 128)
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    start: int  # 0-based, inclusive
+    end: int
+    content: str
+
+
+@dataclass(frozen=True)
+class Context:
+    center: int
+    clamped: bool
+    requested: int
+    fine: Band
+    medium: Band
+    coarse: Band
+    peaks: tuple[Position, ...]
+    unit: Unit | None
+
+
+def _display(index: FileIndex, line: int) -> str:
+    return js_strip(index.lines[line])
+
+
+def _range_summary(index: FileIndex, start: int, end: int) -> str:
+    if start > end:
+        return ""
+    preview = min(5, end - start + 1)
+    step = -(-(end - start + 1) // preview)
+    parts = []
+    for i in range(start, end + 1, step):
+        text = _display(index, i)
+        if text:
+            parts.append(f"[{i}] {text[:80]}")
+    return "\n".join(parts)
+
+
+def _peak_summary(index: FileIndex, positions: list[int], start: int, end: int) -> str:
+    parts = []
+    prev_end = start - 1
+    for p in positions:
+        if p > prev_end + 1:
+            parts.append(f"[{prev_end + 1}-{p - 1}] ...")
+        parts.append(f"[{p}] {_display(index, p)[:80]}")
+        prev_end = p
+    if prev_end < end:
+        parts.append(f"[{prev_end + 1}-{end}] ...")
+    return "\n".join(parts)
+
+
+def _section_summary(index: FileIndex, positions: list[int], start: int, end: int) -> str:
+    parts = []
+    prev = start
+    current = index.label(positions[0]) if positions else ""
+    for p in positions:
+        if current and prev < p:
+            parts.append(f"[{prev}-{p - 1}] {current}")
+        current = index.label(p)
+        prev = p
+    if current and prev <= end:
+        parts.append(f"[{prev}-{end}] {current}")
+    if not parts:
+        parts.append(f"[{start}-{end}] (code region)")
+    return "\n".join(parts)
+
+
+def _in_scales(p: Peak, scales: tuple[int, int]) -> bool:
+    return scales[0] <= p.scale <= scales[1]
+
+
+def _unit_sections(index: FileIndex, units: list[Unit], start: int, end: int) -> str:
+    """Review profile: the outermost units overlapping the window, and the gaps between them."""
+    parts = []
+    cursor = start
+    for u in units:
+        if u.start > cursor:
+            parts.append(f"[{cursor}-{u.start - 1}] ...")
+        parts.append(f"[{max(u.start, start)}-{min(u.end, end)}] {u.label}")
+        cursor = min(u.end, end) + 1
+    if cursor <= end:
+        parts.append(f"[{cursor}-{end}] ...")
+    return "\n".join(parts)
+
+
+def query_context(index: FileIndex, center: int, radius: int = 300) -> Context:
+    if radius < 0:
+        raise ValueError(f"radius must be >= 0, got {radius}")
+    n = index.line_count
+    if n == 0:
+        empty = Band(0, 0, "")
+        return Context(0, center != 0, center, empty, empty, empty, (), None)
+    c = max(0, min(center, n - 1))
+    fine_r = max(10, radius // 5)
+    fine = Band(max(0, c - fine_r), min(n - 1, c + fine_r), "")
+    med_r = radius // 2
+    m_start, m_end = max(0, c - med_r), min(n - 1, c + med_r)
+    c_start, c_end = max(0, c - radius), min(n - 1, c + radius)
+    fine_text = "\n".join(
+        (line if not index.profile.structural_context else line.rstrip("\r"))
+        for line in index.lines[fine.start : fine.end + 1]
+    )
+    fine = Band(fine.start, fine.end, fine_text)
+
+    if index.profile.structural_context:
+        structure = index.structure
+        headers = sorted(u.start for u in structure.units if m_start <= u.start <= m_end)
+        medium = (_peak_summary(index, headers, m_start, m_end) if headers
+                  else _range_summary(index, m_start, m_end))
+        outer: list[Unit] = []
+        for u in structure.units:  # in start order: keep the outermost overlapping units
+            if u.end < c_start or u.start > c_end:
+                continue
+            if outer and u.start <= outer[-1].end:
+                continue
+            outer.append(u)
+        coarse = (_unit_sections(index, outer, c_start, c_end) if outer
+                  else _range_summary(index, c_start, c_end))
+        ranked = [p for p in index.important_positions(0.0, limit=10**9)
+                  if c_start <= p.line <= c_end][:10]
+        return Context(c, c != center, center, fine,
+                       Band(m_start, m_end, medium), Band(c_start, c_end, coarse),
+                       tuple(ranked), index.unit_at(c))
+
+    nearby = [p for p in index.peaks if c_start <= p.position <= c_end]
+    med = sorted((p.position for p in nearby
+                  if m_start <= p.position <= m_end and _in_scales(p, MEDIUM_SCALES)))
+    medium = (_peak_summary(index, med, m_start, m_end) if med
+              else _range_summary(index, m_start, m_end))
+    coarse_peaks = sorted(p.position for p in nearby if _in_scales(p, COARSE_SCALES))
+    if not coarse_peaks:
+        coarse_peaks = sorted(p.position for p in nearby)
+    coarse = (_section_summary(index, coarse_peaks, c_start, c_end) if coarse_peaks
+              else _range_summary(index, c_start, c_end))
+    seen: dict[int, Peak] = {}
+    for p in nearby:
+        if p.position not in seen or abs(p.coefficient) > abs(seen[p.position].coefficient):
+            seen[p.position] = p
+    peaks = tuple(Position(p.position, p.coefficient, p.scale, index.label(p.position))
+                  for p in list(seen.values())[:10])
+    return Context(c, c != center, center, fine, Band(m_start, m_end, medium),
+                   Band(c_start, c_end, coarse), peaks, index.unit_at(c))
