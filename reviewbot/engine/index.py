@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -28,6 +29,15 @@ class Position:
     coefficient: float
     scale: int
     label: str
+
+
+_MASKED_STRING = re.compile(r"([\"'`]) +\1")
+_SPACES = re.compile(r"\s{2,}")
+
+
+def _squeeze(code: str) -> str:
+    """Masked code for a label: blanked strings shown as "…", runs of spaces as one."""
+    return _SPACES.sub(" ", _MASKED_STRING.sub(lambda m: m.group(1) + "…" + m.group(1), code))
 
 
 class FileIndex:
@@ -108,7 +118,7 @@ class FileIndex:
         code = js_strip(self.code[line])
         if not code:
             return unit.label if unit is not None else f"line {line + 1}"
-        snippet = code[:50]
+        snippet = _squeeze(code)[:50]
         return f"{unit.label}: {snippet}" if unit is not None else snippet
 
     def unit_at(self, line: int) -> Unit | None:

@@ -1,0 +1,7 @@
+"""``python -m reviewbot``."""
+
+from __future__ import annotations
+
+from reviewbot.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,140 @@
+"""Configuration: ``[tool.reviewbot]`` in pyproject.toml or ``.reviewbot.toml``, validated once.
+
+Read at the door, never at import. Unknown keys produce warnings naming them; invalid values
+raise :class:`ConfigError` naming the key and what is allowed. Command-line flags override.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from reviewbot.engine.languages import (
+    LanguageError,
+    LanguageRegistry,
+    default_registry,
+    language_from_mapping,
+)
+from reviewbot.engine.profiles import DEFAULT_PROFILE, PROFILES
+from reviewbot.errors import ConfigError
+
+__all__ = ["Config", "load_config", "find_config_file", "DEFAULT_MAX_FILE_BYTES"]
+
+DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024
+DEFAULT_EXCLUDE = (
+    "**/node_modules/**", "**/.git/**", "**/.venv/**", "**/venv/**", "**/__pycache__/**",
+    "**/*.min.js", "**/*.min.css",
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    profile: str = DEFAULT_PROFILE
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    registry: LanguageRegistry = field(default_factory=default_registry)
+    source: str | None = None  # the file the configuration came from
+    warnings: tuple[str, ...] = ()
+
+    def with_overrides(self, **changes: Any) -> Config:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+_KEYS = {"profile", "exclude", "max_file_bytes", "languages"}
+# Keys that later parts of the tool read; accepted here so they do not warn.
+_RESERVED = {"thresholds", "fail_on", "max_inline_comments", "max_findings", "budget", "severity"}
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest ``.reviewbot.toml``, or ``pyproject.toml`` with ``[tool.reviewbot]``,
+    from ``start`` up to the repository root (the folder holding ``.git``)."""
+    here = start.resolve()
+    if here.is_file():
+        here = here.parent
+    for folder in (here, *here.parents):
+        dotfile = folder / ".reviewbot.toml"
+        if dotfile.is_file():
+            return dotfile
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                data = {}
+            if isinstance(data.get("tool"), dict) and "reviewbot" in data["tool"]:
+                return pyproject
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
+def _table(path: Path) -> Mapping[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: configuration file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        table = tool.get("reviewbot", {}) if isinstance(tool, dict) else {}
+    else:
+        table = data.get("tool", {}).get("reviewbot", data) if "tool" in data else data
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.reviewbot] must be a table")
+    return table
+
+
+def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
+    where = f"{source}: " if source else ""
+    warnings = [f"{where}unknown configuration key {key!r} (ignored)"
+                for key in sorted(set(table) - _KEYS - _RESERVED)]
+    config = Config(source=source)
+
+    profile = table.get("profile", config.profile)
+    if profile not in PROFILES:
+        raise ConfigError(
+            f"{where}profile: expected one of {', '.join(sorted(PROFILES))}, got {profile!r}"
+        )
+    exclude = table.get("exclude", list(config.exclude))
+    if not isinstance(exclude, list) or not all(isinstance(g, str) and g for g in exclude):
+        raise ConfigError(f"{where}exclude: expected a list of glob strings")
+    max_bytes = table.get("max_file_bytes", config.max_file_bytes)
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
+        raise ConfigError(f"{where}max_file_bytes: expected a positive integer, got {max_bytes!r}")
+
+    registry = config.registry
+    languages = table.get("languages", {})
+    if not isinstance(languages, dict):
+        raise ConfigError(f"{where}languages: expected a table of language tables")
+    extra = []
+    for name, data in languages.items():
+        if not isinstance(data, dict):
+            raise ConfigError(f"{where}languages.{name}: expected a table")
+        try:
+            extra.append(language_from_mapping(str(name), data, registry))
+        except LanguageError as exc:
+            raise ConfigError(f"{where}{exc}") from None
+    if extra:
+        registry = registry.with_languages(extra)
+    return Config(
+        profile=str(profile),
+        exclude=tuple(exclude),
+        max_file_bytes=max_bytes,
+        registry=registry,
+        source=source,
+        warnings=tuple(warnings),
+    )
+
+
+def load_config(explicit: str | None, start: Path) -> Config:
+    """The configuration named by ``--config``, or the one found from ``start``, or defaults."""
+    path = Path(explicit) if explicit else find_config_file(start)
+    if path is None:
+        return Config()
+    return parse_config(_table(path), str(path))

@@ -1,0 +1,148 @@
+"""The inspection queries behind `positions`, `context`, `entropy` and `heatmap`.
+
+Reads sources (``sources.py``), runs the engine, and returns frozen records for ``render``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewbot.config import Config
+from reviewbot.engine import FileIndex, Position, get_profile
+from reviewbot.engine.context import Context, query_context
+from reviewbot.errors import InputError
+from reviewbot.sources import Skipped, SourceText, iter_sources, read_source
+
+__all__ = [
+    "FilePositions", "PositionsResult", "ContextResult", "FileResult", "positions_of",
+    "context_of", "file_result", "parse_location",
+]
+
+DIRECTORY_MIN_PER_FILE = 30
+Progress = Callable[[int, str], None]
+
+
+@dataclass(frozen=True)
+class FilePositions:
+    path: str
+    language: str
+    lines: int
+    positions: tuple[Position, ...]
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PositionsResult:
+    profile: str
+    files: tuple[FilePositions, ...]
+    skipped: tuple[Skipped, ...]
+    top: tuple[tuple[str, Position], ...]  # merged across files, strongest first
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """One file's index, for entropy and heatmap."""
+
+    path: str
+    profile: str
+    index: FileIndex
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ContextResult:
+    path: str
+    profile: str
+    index: FileIndex
+    context: Context
+    warnings: tuple[str, ...]
+
+
+def _index(source: SourceText, config: Config) -> FileIndex:
+    language = config.registry.detect(source.path)
+    return FileIndex(source.text, language, get_profile(config.profile))
+
+
+def positions_of(
+    paths: Sequence[str],
+    config: Config,
+    *,
+    limit: int = 20,
+    min_coefficient: float = 0.3,
+    progress: Progress | None = None,
+) -> PositionsResult:
+    if limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
+    if min_coefficient < 0:
+        raise InputError(f"--min-coefficient must be >= 0, got {min_coefficient}")
+    many = len(paths) > 1 or any(Path(p).is_dir() for p in paths)
+    per_file = max(limit, DIRECTORY_MIN_PER_FILE) if many else limit
+    files: list[FilePositions] = []
+    skipped: list[Skipped] = []
+    merged: list[tuple[str, Position]] = []
+    for count, item in enumerate(iter_sources(paths, max_bytes=config.max_file_bytes,
+                                              exclude=config.exclude), 1):
+        if progress is not None:
+            progress(count, item.path)
+        if isinstance(item, Skipped):
+            skipped.append(item)
+            continue
+        index = _index(item, config)
+        found = tuple(index.important_positions(min_coefficient, per_file))
+        files.append(FilePositions(item.path, index.language.name, index.line_count,
+                                   found[:limit], item.warnings))
+        merged.extend((item.path, p) for p in found)
+    merged.sort(key=lambda pair: -abs(pair[1].coefficient))  # stable: file order on ties
+    return PositionsResult(config.profile, tuple(files), tuple(skipped), tuple(merged[:limit]))
+
+
+def _single(path: str) -> SourceText:
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"{path}: no such file")
+    if p.is_dir():
+        raise InputError(f"{path}: is a directory; this command takes one file")
+    source = read_source(p, path)
+    if isinstance(source, Skipped):
+        raise InputError(f"{path}: cannot analyse: {source.reason}")
+    return source
+
+
+def file_result(path: str, config: Config) -> FileResult:
+    source = _single(path)
+    return FileResult(source.path, config.profile, _index(source, config), source.warnings)
+
+
+def parse_location(location: str) -> tuple[str, int | None]:
+    """``FILE`` or ``FILE:LINE`` (1-based). A path that exists as given wins over a split."""
+    if Path(location).exists():
+        return location, None
+    path, sep, line = location.rpartition(":")
+    if not sep or not path:
+        return location, None
+    try:
+        number = int(line)
+    except ValueError:
+        raise InputError(f"{location}: expected FILE or FILE:LINE with a line number") from None
+    return path, number
+
+
+def context_of(location: str, config: Config, *, radius: int = 300) -> ContextResult:
+    if radius < 0:
+        raise InputError(f"--radius must be >= 0, got {radius}")
+    path, line = parse_location(location)
+    source = _single(path)
+    index = _index(source, config)
+    center = (line - 1) if line is not None else 0
+    context = query_context(index, center, radius)
+    warnings = list(source.warnings)
+    if context.clamped:
+        shown = context.requested + 1
+        warnings.append(
+            f"line {shown} is outside the file (1-{max(index.line_count, 1)}); "
+            f"showing line {context.center + 1}" if index.line_count else
+            "the file is empty"
+        )
+    return ContextResult(source.path, config.profile, index, context, tuple(warnings))

@@ -1,0 +1,1 @@
+"""Rendering: pure functions from result records to text (no git, config or network)."""

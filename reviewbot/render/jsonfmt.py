@@ -1,0 +1,107 @@
+"""JSON documents of the inspection commands (lines are 1-based here, 0-based in the engine)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from reviewbot import __version__
+from reviewbot.engine import Position
+from reviewbot.engine.context import Band
+from reviewbot.engine.structure import Unit
+from reviewbot.inspect import ContextResult, FileResult, PositionsResult
+
+__all__ = ["dumps", "positions_doc", "context_doc", "entropy_doc", "heatmap_doc"]
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _tool(profile: str) -> dict[str, Any]:
+    return {"name": "reviewbot", "version": __version__, "profile": profile}
+
+
+def _position(p: Position) -> dict[str, Any]:
+    return {"line": p.line + 1, "scale": p.scale, "coefficient": p.coefficient, "label": p.label}
+
+
+def _unit(u: Unit | None) -> dict[str, Any] | None:
+    if u is None:
+        return None
+    return {"label": u.label, "kind": u.kind, "name": u.name, "start": u.start + 1,
+            "end": u.end + 1}
+
+
+def positions_doc(result: PositionsResult) -> dict[str, Any]:
+    return {
+        "tool": _tool(result.profile),
+        "files": [
+            {"path": f.path, "language": f.language, "lines": f.lines,
+             "positions": [_position(p) for p in f.positions], "warnings": list(f.warnings)}
+            for f in result.files
+        ],
+        "top": [{"path": path, **_position(p)} for path, p in result.top],
+        "skipped": [{"path": s.path, "reason": s.reason} for s in result.skipped],
+    }
+
+
+def _band(b: Band, empty: bool) -> dict[str, Any]:
+    if empty:
+        return {"start": None, "end": None, "content": ""}
+    return {"start": b.start + 1, "end": b.end + 1, "content": b.content}
+
+
+def context_doc(result: ContextResult) -> dict[str, Any]:
+    c = result.context
+    empty = result.index.line_count == 0
+    return {
+        "tool": _tool(result.profile),
+        "path": result.path,
+        "language": result.index.language.name,
+        "lines": result.index.line_count,
+        "center": None if empty else c.center + 1,
+        "requested": c.requested + 1,
+        "clamped": c.clamped,
+        "unit": _unit(c.unit),
+        "bands": {name: _band(getattr(c, name), empty) for name in ("fine", "medium", "coarse")},
+        "peaks": [_position(p) for p in c.peaks],
+        "warnings": list(result.warnings),
+    }
+
+
+def entropy_doc(result: FileResult) -> dict[str, Any]:
+    e = result.index.entropy
+    return {
+        "tool": _tool(result.profile),
+        "path": result.path,
+        "language": result.index.language.name,
+        "lines": result.index.line_count,
+        "bands": [
+            {"scale": b.scale, "bit_cost": b.cost.bits, "rice_k": b.cost.rice_k,
+             "predictor": b.cost.predictor, "sparse": b.cost.sparse, "groups": b.cost.groups}
+            for b in e.bands
+        ],
+        "total_bit_cost": e.total,
+        "mean_bit_cost": e.mean,
+        "warnings": list(result.warnings),
+    }
+
+
+def heatmap_doc(result: FileResult) -> dict[str, Any]:
+    h = result.index.heatmap
+    return {
+        "tool": _tool(result.profile),
+        "path": result.path,
+        "language": result.index.language.name,
+        "lines": result.index.line_count,
+        "levels": [
+            {"level": lv.level, "span": lv.span, "bit_cost": lv.cost.bits,
+             "rice_k": lv.cost.rice_k, "predictor": lv.cost.predictor,
+             "sparse": lv.cost.sparse, "details": lv.details}
+            for lv in h.levels
+        ],
+        "total_entropy": h.total,
+        "per_line": [float(v) for v in h.per_line],
+        "warnings": list(result.warnings),
+    }
