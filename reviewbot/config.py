@@ -21,12 +21,17 @@ from reviewbot.engine.languages import (
 from reviewbot.engine.profiles import DEFAULT_PROFILE, PROFILES
 from reviewbot.errors import ConfigError
 
-__all__ = ["Config", "load_config", "find_config_file", "DEFAULT_MAX_FILE_BYTES"]
+__all__ = ["DEFAULT_MAX_FILE_BYTES", "Config", "find_config_file", "load_config"]
 
 DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024
 DEFAULT_EXCLUDE = (
-    "**/node_modules/**", "**/.git/**", "**/.venv/**", "**/venv/**", "**/__pycache__/**",
-    "**/*.min.js", "**/*.min.css",
+    "**/node_modules/**",
+    "**/.git/**",
+    "**/.venv/**",
+    "**/venv/**",
+    "**/__pycache__/**",
+    "**/*.min.js",
+    "**/*.min.css",
 )
 
 
@@ -92,8 +97,10 @@ def _table(path: Path) -> Mapping[str, Any]:
 
 def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
     where = f"{source}: " if source else ""
-    warnings = [f"{where}unknown configuration key {key!r} (ignored)"
-                for key in sorted(set(table) - _KEYS - _RESERVED)]
+    warnings = [
+        f"{where}unknown configuration key {key!r} (ignored)"
+        for key in sorted(set(table) - _KEYS - _RESERVED)
+    ]
     config = Config(source=source)
 
     profile = table.get("profile", config.profile)

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-__all__ = ["ReviewbotError", "UsageError", "ConfigError", "InputError", "EXIT_OK", "EXIT_FAIL",
-           "EXIT_USAGE", "EXIT_INTERNAL"]
+__all__ = [
+    "EXIT_FAIL",
+    "EXIT_INTERNAL",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "ConfigError",
+    "InputError",
+    "ReviewbotError",
+    "UsageError",
+]
 
 EXIT_OK = 0
 EXIT_FAIL = 1  # --fail-on was met

@@ -16,8 +16,14 @@ from reviewbot.errors import InputError
 from reviewbot.sources import Skipped, SourceText, iter_sources, read_source
 
 __all__ = [
-    "FilePositions", "PositionsResult", "ContextResult", "FileResult", "positions_of",
-    "context_of", "file_result", "parse_location",
+    "ContextResult",
+    "FilePositions",
+    "FileResult",
+    "PositionsResult",
+    "context_of",
+    "file_result",
+    "parse_location",
+    "positions_of",
 ]
 
 DIRECTORY_MIN_PER_FILE = 30
@@ -82,8 +88,9 @@ def positions_of(
     files: list[FilePositions] = []
     skipped: list[Skipped] = []
     merged: list[tuple[str, Position]] = []
-    for count, item in enumerate(iter_sources(paths, max_bytes=config.max_file_bytes,
-                                              exclude=config.exclude), 1):
+    for count, item in enumerate(
+        iter_sources(paths, max_bytes=config.max_file_bytes, exclude=config.exclude), 1
+    ):
         if progress is not None:
             progress(count, item.path)
         if isinstance(item, Skipped):
@@ -91,8 +98,11 @@ def positions_of(
             continue
         index = _index(item, config)
         found = tuple(index.important_positions(min_coefficient, per_file))
-        files.append(FilePositions(item.path, index.language.name, index.line_count,
-                                   found[:limit], item.warnings))
+        files.append(
+            FilePositions(
+                item.path, index.language.name, index.line_count, found[:limit], item.warnings
+            )
+        )
         merged.extend((item.path, p) for p in found)
     merged.sort(key=lambda pair: -abs(pair[1].coefficient))  # stable: file order on ties
     return PositionsResult(config.profile, tuple(files), tuple(skipped), tuple(merged[:limit]))
@@ -142,7 +152,8 @@ def context_of(location: str, config: Config, *, radius: int = 300) -> ContextRe
         shown = context.requested + 1
         warnings.append(
             f"line {shown} is outside the file (1-{max(index.line_count, 1)}); "
-            f"showing line {context.center + 1}" if index.line_count else
-            "the file is empty"
+            f"showing line {context.center + 1}"
+            if index.line_count
+            else "the file is empty"
         )
     return ContextResult(source.path, config.profile, index, context, tuple(warnings))

@@ -16,11 +16,24 @@ from pathlib import Path
 
 from reviewbot.errors import InputError
 
-__all__ = ["SourceText", "Skipped", "read_source", "iter_sources", "decode", "is_binary"]
+__all__ = ["Skipped", "SourceText", "decode", "is_binary", "iter_sources", "read_source"]
 
 BINARY_PROBE = 4096
-_SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__",
-                        ".mypy_cache", ".ruff_cache", ".pytest_cache", ".tox"})
+_SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".tox",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +65,9 @@ def decode(data: bytes) -> tuple[str, tuple[str, ...]]:
         return text, (f"invalid UTF-8: decoded with {count} replacement character(s)",)
 
 
-def read_source(path: Path, shown: str | None = None, max_bytes: int | None = None) -> SourceText | Skipped:
+def read_source(
+    path: Path, shown: str | None = None, max_bytes: int | None = None
+) -> SourceText | Skipped:
     shown = shown if shown is not None else str(path)
     try:
         if max_bytes is not None:
@@ -82,12 +97,17 @@ def _human(n: int) -> str:
 
 def _excluded(rel: str, patterns: Sequence[str]) -> bool:
     rel = rel.replace(os.sep, "/")
-    return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch("./" + rel, p)
-               or fnmatch.fnmatch(rel, p.removeprefix("**/")) for p in patterns)
+    return any(
+        fnmatch.fnmatch(rel, p)
+        or fnmatch.fnmatch("./" + rel, p)
+        or fnmatch.fnmatch(rel, p.removeprefix("**/"))
+        for p in patterns
+    )
 
 
 def _git_listing(folder: Path) -> tuple[list[str], list[str]] | None:
     """(files, ignored directories and files) under ``folder`` when it is in a git work tree."""
+
     def run(*args: str) -> list[str] | None:
         try:
             out = subprocess.run(
@@ -100,8 +120,19 @@ def _git_listing(folder: Path) -> tuple[list[str], list[str]] | None:
     files = run("ls-files", "--cached", "--others", "--exclude-standard", "-z", "--", ".")
     if files is None:
         return None
-    ignored = run("ls-files", "--others", "--ignored", "--exclude-standard", "--directory",
-                  "-z", "--", ".") or []
+    ignored = (
+        run(
+            "ls-files",
+            "--others",
+            "--ignored",
+            "--exclude-standard",
+            "--directory",
+            "-z",
+            "--",
+            ".",
+        )
+        or []
+    )
     return files, ignored
 
 
@@ -128,7 +159,7 @@ def iter_sources(
             continue
         listing = _git_listing(path)
         if listing is None:
-            rels, ignored = _walk(path), []
+            rels, ignored = _walk(path), list[str]()
         else:
             rels, ignored = listing
         for rel in sorted(ignored):

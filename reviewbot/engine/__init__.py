@@ -6,7 +6,7 @@ from reviewbot.engine.index import FileIndex, Position
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
 from reviewbot.engine.profiles import DEFAULT_PROFILE, Profile, get_profile
 
-__all__ = ["FileIndex", "Position", "open_index", "Profile", "get_profile", "DEFAULT_PROFILE"]
+__all__ = ["DEFAULT_PROFILE", "FileIndex", "Position", "Profile", "get_profile", "open_index"]
 
 
 def open_index(

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["BitCost", "bit_cost", "bit_plane_counts", "GROUP", "BLOCK"]
+__all__ = ["BLOCK", "GROUP", "BitCost", "bit_cost", "bit_plane_counts"]
 
 GROUP = 4  # coefficients per group
 BLOCK = 8  # groups per block
@@ -38,8 +38,8 @@ def bit_plane_counts(values: NDArray[np.int64], lossy_bits: int = 0) -> NDArray[
         return np.zeros(0, dtype=np.int64)
     peak = np.abs(values.astype(np.int64)).reshape(-1, GROUP).max(axis=1)
     _, exponent = np.frexp(peak.astype(np.float64))  # exact bit length for |c| < 2**53
-    bpc = np.maximum(exponent.astype(np.int64), lossy_bits)
-    return np.minimum(bpc, 32)
+    bpc: NDArray[np.int64] = np.minimum(np.maximum(exponent.astype(np.int64), lossy_bits), 32)
+    return bpc
 
 
 def _quotient_sums(residuals: NDArray[np.int64], cap: int) -> NDArray[np.int64]:

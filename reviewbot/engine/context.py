@@ -120,8 +120,11 @@ def query_context(index: FileIndex, center: int, radius: int = 300) -> Context:
     if index.profile.structural_context:
         structure = index.structure
         headers = sorted(u.start for u in structure.units if m_start <= u.start <= m_end)
-        medium = (_peak_summary(index, headers, m_start, m_end) if headers
-                  else _range_summary(index, m_start, m_end))
+        medium = (
+            _peak_summary(index, headers, m_start, m_end)
+            if headers
+            else _range_summary(index, m_start, m_end)
+        )
         outer: list[Unit] = []
         for u in structure.units:  # in start order: keep the outermost overlapping units
             if u.end < c_start or u.start > c_end:
@@ -129,29 +132,57 @@ def query_context(index: FileIndex, center: int, radius: int = 300) -> Context:
             if outer and u.start <= outer[-1].end:
                 continue
             outer.append(u)
-        coarse = (_unit_sections(index, outer, c_start, c_end) if outer
-                  else _range_summary(index, c_start, c_end))
-        ranked = [p for p in index.important_positions(0.0, limit=10**9)
-                  if c_start <= p.line <= c_end][:10]
-        return Context(c, c != center, center, fine,
-                       Band(m_start, m_end, medium), Band(c_start, c_end, coarse),
-                       tuple(ranked), index.unit_at(c))
+        coarse = (
+            _unit_sections(index, outer, c_start, c_end)
+            if outer
+            else _range_summary(index, c_start, c_end)
+        )
+        ranked = [
+            p for p in index.important_positions(0.0, limit=10**9) if c_start <= p.line <= c_end
+        ][:10]
+        return Context(
+            c,
+            c != center,
+            center,
+            fine,
+            Band(m_start, m_end, medium),
+            Band(c_start, c_end, coarse),
+            tuple(ranked),
+            index.unit_at(c),
+        )
 
     nearby = [p for p in index.peaks if c_start <= p.position <= c_end]
-    med = sorted((p.position for p in nearby
-                  if m_start <= p.position <= m_end and _in_scales(p, MEDIUM_SCALES)))
-    medium = (_peak_summary(index, med, m_start, m_end) if med
-              else _range_summary(index, m_start, m_end))
+    med = sorted(
+        p.position
+        for p in nearby
+        if m_start <= p.position <= m_end and _in_scales(p, MEDIUM_SCALES)
+    )
+    medium = (
+        _peak_summary(index, med, m_start, m_end) if med else _range_summary(index, m_start, m_end)
+    )
     coarse_peaks = sorted(p.position for p in nearby if _in_scales(p, COARSE_SCALES))
     if not coarse_peaks:
         coarse_peaks = sorted(p.position for p in nearby)
-    coarse = (_section_summary(index, coarse_peaks, c_start, c_end) if coarse_peaks
-              else _range_summary(index, c_start, c_end))
+    coarse = (
+        _section_summary(index, coarse_peaks, c_start, c_end)
+        if coarse_peaks
+        else _range_summary(index, c_start, c_end)
+    )
     seen: dict[int, Peak] = {}
     for p in nearby:
         if p.position not in seen or abs(p.coefficient) > abs(seen[p.position].coefficient):
             seen[p.position] = p
-    peaks = tuple(Position(p.position, p.coefficient, p.scale, index.label(p.position))
-                  for p in list(seen.values())[:10])
-    return Context(c, c != center, center, fine, Band(m_start, m_end, medium),
-                   Band(c_start, c_end, coarse), peaks, index.unit_at(c))
+    peaks = tuple(
+        Position(p.position, p.coefficient, p.scale, index.label(p.position))
+        for p in list(seen.values())[:10]
+    )
+    return Context(
+        c,
+        c != center,
+        center,
+        fine,
+        Band(m_start, m_end, medium),
+        Band(c_start, c_end, coarse),
+        peaks,
+        index.unit_at(c),
+    )

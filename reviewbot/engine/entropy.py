@@ -11,8 +11,15 @@ from numpy.typing import NDArray
 
 from reviewbot.engine.bitcost import GROUP, BitCost, bit_cost
 
-__all__ = ["EntropyBand", "Entropy", "HeatmapLevel", "Heatmap", "entropy_bands", "heatmap",
-           "js_round"]
+__all__ = [
+    "Entropy",
+    "EntropyBand",
+    "Heatmap",
+    "HeatmapLevel",
+    "entropy_bands",
+    "heatmap",
+    "js_round",
+]
 
 INT32_MAX = 2147483647
 INT32_MIN = -2147483648
@@ -78,10 +85,12 @@ def quantise_band(row: NDArray[np.float64]) -> NDArray[np.int64]:
 def entropy_bands(coefficients: NDArray[np.float64], scales: Sequence[int]) -> Entropy:
     if coefficients.shape[0] != len(scales):
         raise ValueError("coefficients must have one row per scale")
-    return Entropy(tuple(
-        EntropyBand(int(s), bit_cost(quantise_band(coefficients[i])))
-        for i, s in enumerate(scales)
-    ))
+    return Entropy(
+        tuple(
+            EntropyBand(int(s), bit_cost(quantise_band(coefficients[i])))
+            for i, s in enumerate(scales)
+        )
+    )
 
 
 def haar_levels(x: NDArray[np.float64], max_levels: int = 8) -> list[NDArray[np.float64]]:
@@ -89,7 +98,7 @@ def haar_levels(x: NDArray[np.float64], max_levels: int = 8) -> list[NDArray[np.
     n = x.size
     if n < 2:
         return []
-    levels = min(int(math.floor(math.log2(n))), max_levels)
+    levels = min(math.floor(math.log2(n)), max_levels)
     details: list[NDArray[np.float64]] = []
     approx = x
     for _ in range(levels):

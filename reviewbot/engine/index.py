@@ -59,16 +59,19 @@ class FileIndex:
     def coefficients(self) -> NDArray[np.float64]:
         p = self.profile
         return cwt(
-            self.signal, SCALES,
-            clip_to_half_file=p.clip_kernel_to_half_file, zero_mean=p.zero_mean_kernels,
+            self.signal,
+            SCALES,
+            clip_to_half_file=p.clip_kernel_to_half_file,
+            zero_mean=p.zero_mean_kernels,
             sequential=p.sequential_sums,
         )
 
     @cached_property
     def peaks(self) -> list[Peak]:
         """All peaks after ridge collapse, threshold 0 (the file index of section 4)."""
-        return detect_peaks(self.coefficients, SCALES, threshold=0.0,
-                            max_peaks=self.profile.max_peaks)
+        return detect_peaks(
+            self.coefficients, SCALES, threshold=0.0, max_peaks=self.profile.max_peaks
+        )
 
     @cached_property
     def structure(self) -> Structure:
@@ -88,8 +91,11 @@ class FileIndex:
     def _usable_rows(self) -> list[int]:
         """Scales whose kernel fits in the file; scale 1 always."""
         n = self.line_count
-        rows = [r for r, s in enumerate(SCALES)
-                if 2 * half_width(s, n, clip_to_half_file=False) + 1 <= n]
+        rows = [
+            r
+            for r, s in enumerate(SCALES)
+            if 2 * half_width(s, n, clip_to_half_file=False) + 1 <= n
+        ]
         return rows or [0]
 
     @cached_property
@@ -139,8 +145,9 @@ class FileIndex:
                 if p.position not in best or abs(p.coefficient) > abs(best[p.position].coefficient):
                     best[p.position] = p
             ranked = sorted(best.values(), key=lambda p: -abs(p.coefficient))[:limit]
-            return [Position(p.position, p.coefficient, p.scale, self.label(p.position))
-                    for p in ranked]
+            return [
+                Position(p.position, p.coefficient, p.scale, self.label(p.position)) for p in ranked
+            ]
         return self._review_positions(min_coefficient)[:limit]
 
     def _review_positions(self, min_coefficient: float) -> list[Position]:
@@ -148,15 +155,20 @@ class FileIndex:
         units = self.structure.units
         # Declarations first: outer before inner, stronger before weaker, earlier on ties.
         ordered = sorted(units, key=lambda u: (u.depth, -value[u.start], u.start))
-        out = [Position(u.start, float(value[u.start]), int(scale[u.start]), u.label)
-               for u in ordered]
+        out = [
+            Position(u.start, float(value[u.start]), int(scale[u.start]), u.label) for u in ordered
+        ]
         covered = np.zeros(self.line_count + 4, dtype=bool)
         for u in units:
             covered[u.start : u.start + 5] = True  # within 2 lines of a header
         rows = self._usable_rows
-        extra = detect_peaks(self.coefficients[rows], [SCALES[r] for r in rows],
-                             threshold=max(min_coefficient, 1e-12),
-                             max_peaks=self.profile.max_peaks, positive_only=True)
+        extra = detect_peaks(
+            self.coefficients[rows],
+            [SCALES[r] for r in rows],
+            threshold=max(min_coefficient, 1e-12),
+            max_peaks=self.profile.max_peaks,
+            positive_only=True,
+        )
         for p in extra:
             if covered[p.position + 2] or not self.code[p.position]:
                 continue

@@ -27,7 +27,11 @@ def js_exp(x: float) -> float:
         return math.exp(x) if x < 700.0 else math.inf
     ax = abs(x)
     if ax > 0.5 * _LN2:
-        k = (1 if x > 0 else -1) if ax < 1.5 * _LN2 else int(_INV_LN2 * x + (0.5 if x >= 0 else -0.5))
+        k = (
+            (1 if x > 0 else -1)
+            if ax < 1.5 * _LN2
+            else int(_INV_LN2 * x + (0.5 if x >= 0 else -0.5))
+        )
         hi = x - k * _LN2_HI
         lo = k * _LN2_LO
         r = hi - lo

@@ -16,8 +16,24 @@ _TOKENS = re.compile("[" + _WS_CLASS + "()\\[\\]{},;:'\".=!<>+\\-*/&|^~%@#`]+")
 _WS = re.compile("[" + _WS_CLASS + "]+")
 _DECORATOR = re.compile("[" + _WS_CLASS + "()]+")
 _KEYWORDS = (
-    "class", "interface", "enum", "trait", "struct", "object", "function", "fn", "fun", "func",
-    "def", "defn", "defmacro", "defprotocol", "defrecord", "deftype", "impl", "protocol",
+    "class",
+    "interface",
+    "enum",
+    "trait",
+    "struct",
+    "object",
+    "function",
+    "fn",
+    "fun",
+    "func",
+    "def",
+    "defn",
+    "defmacro",
+    "defprotocol",
+    "defrecord",
+    "deftype",
+    "impl",
+    "protocol",
     "extension",
 )
 
@@ -61,4 +77,3 @@ def wavescope_label(line: str, position: int, python: bool) -> str:
             name = js_strip(re.sub("extends|implements", "", name))
         return f"{word} {name}"
     return text[:50]
-

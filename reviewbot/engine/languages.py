@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 __all__ = [
+    "BUILTIN_LANGUAGES",
     "BlockComment",
     "Language",
     "LanguageError",
     "LanguageRegistry",
-    "BUILTIN_LANGUAGES",
     "default_registry",
     "language_from_mapping",
 ]
@@ -107,146 +107,298 @@ def _lang(
 
 BUILTIN_LANGUAGES: tuple[Language, ...] = (
     _lang(
-        "python", ".py .pyi .pyx",
+        "python",
+        ".py .pyi .pyx",
         _w(
-            (1.0, "class"), (0.9, "def"), (0.6, "import"), (0.5, "from"), (0.4, "with"),
+            (1.0, "class"),
+            (0.9, "def"),
+            (0.6, "import"),
+            (0.5, "from"),
+            (0.4, "with"),
             (0.3, "if try except for while match"),
             (0.2, "return yield raise elif else finally case"),
         ),
-        ("#",), (), 0.15, 0.5, python_docstrings=True, python_labels=True,
+        ("#",),
+        (),
+        0.15,
+        0.5,
+        python_docstrings=True,
+        python_labels=True,
     ),
-    _lang("typescript", ".ts .tsx .mts .cts", {**TS_LIKE, **_w((0.3, "get set"))},
-          ("//",), _SLASH, 0.15, 0.5),
-    _lang("javascript", ".js .jsx .mjs .cjs", {**JS_LIKE, **_w((0.3, "get set"))},
-          ("//",), _SLASH, 0.15, 0.5),
     _lang(
-        "go", ".go",
+        "typescript",
+        ".ts .tsx .mts .cts",
+        {**TS_LIKE, **_w((0.3, "get set"))},
+        ("//",),
+        _SLASH,
+        0.15,
+        0.5,
+    ),
+    _lang(
+        "javascript",
+        ".js .jsx .mjs .cjs",
+        {**JS_LIKE, **_w((0.3, "get set"))},
+        ("//",),
+        _SLASH,
+        0.15,
+        0.5,
+    ),
+    _lang(
+        "go",
+        ".go",
         {**C_LIKE, **_w((0.9, "func struct"), (0.3, "package"), (0.2, "go defer select"))},
-        ("//",), _SLASH, 0.10, 0.0,
+        ("//",),
+        _SLASH,
+        0.10,
+        0.0,
     ),
     _lang(
-        "rust", ".rs",
-        {**C_LIKE, **_w(
-            (0.9, "fn impl trait struct"), (0.8, "enum"), (0.7, "macro_rules"), (0.6, "mod"),
-            (0.5, "use type"), (0.4, "pub"), (0.3, "match unsafe extern"), (0.2, "where"),
-            (0.1, "mut"),
-        )},
-        ("//",), _SLASH, 0.15, 0.4, string_delimiters='"', hash_bracket_attributes=True,
+        "rust",
+        ".rs",
+        {
+            **C_LIKE,
+            **_w(
+                (0.9, "fn impl trait struct"),
+                (0.8, "enum"),
+                (0.7, "macro_rules"),
+                (0.6, "mod"),
+                (0.5, "use type"),
+                (0.4, "pub"),
+                (0.3, "match unsafe extern"),
+                (0.2, "where"),
+                (0.1, "mut"),
+            ),
+        },
+        ("//",),
+        _SLASH,
+        0.15,
+        0.4,
+        string_delimiters='"',
+        hash_bracket_attributes=True,
     ),
     _lang(
-        "java", ".java",
-        {**TS_LIKE, **_w(
-            (0.6, "package"), (0.5, "extends implements"), (0.2, "throws synchronized"),
-            (0.1, "volatile transient native strictfp"),
-        )},
-        ("//",), _SLASH, 0.15, 0.5,
+        "java",
+        ".java",
+        {
+            **TS_LIKE,
+            **_w(
+                (0.6, "package"),
+                (0.5, "extends implements"),
+                (0.2, "throws synchronized"),
+                (0.1, "volatile transient native strictfp"),
+            ),
+        },
+        ("//",),
+        _SLASH,
+        0.15,
+        0.5,
     ),
     _lang(
-        "ruby", ".rb .rake .gemspec",
+        "ruby",
+        ".rb .rake .gemspec",
         _w(
-            (1.0, "class"), (0.9, "def module"), (0.6, "require"),
-            (0.5, "attr_accessor attr_reader attr_writer"), (0.4, "include extend"),
+            (1.0, "class"),
+            (0.9, "def module"),
+            (0.6, "require"),
+            (0.5, "attr_accessor attr_reader attr_writer"),
+            (0.4, "include extend"),
             (0.3, "private protected public if unless while until for begin rescue"),
             (0.2, "else elsif do ensure case when return yield raise"),
         ),
-        ("#",), (BlockComment("=begin", "=end", at_line_start=True),), 0.12, 0.0,
+        ("#",),
+        (BlockComment("=begin", "=end", at_line_start=True),),
+        0.12,
+        0.0,
         filenames=("Rakefile", "Gemfile"),
     ),
     _lang(
-        "php", ".php",
-        {**TS_LIKE, **_w(
-            (0.6, "namespace"), (0.8, "trait"),
-            (0.5, "use extends implements require_once require"),
-            (0.4, "include include_once"), (0.1, "echo"),
-        )},
-        ("//", "#"), _SLASH, 0.15, 0.4, hash_bracket_attributes=True,
+        "php",
+        ".php",
+        {
+            **TS_LIKE,
+            **_w(
+                (0.6, "namespace"),
+                (0.8, "trait"),
+                (0.5, "use extends implements require_once require"),
+                (0.4, "include include_once"),
+                (0.1, "echo"),
+            ),
+        },
+        ("//", "#"),
+        _SLASH,
+        0.15,
+        0.4,
+        hash_bracket_attributes=True,
     ),
     _lang(
-        "swift", ".swift",
-        {**C_LIKE, **_w(
-            (0.9, "func protocol struct actor"), (0.7, "extension"), (0.5, "associatedtype"),
-            (0.4, "typealias"), (0.3, "guard mutating nonmutating override"),
-            (0.2, "defer convenience required throws rethrows"), (0.1, "weak unowned"),
-        )},
-        ("//",), _SLASH, 0.15, 0.4,
+        "swift",
+        ".swift",
+        {
+            **C_LIKE,
+            **_w(
+                (0.9, "func protocol struct actor"),
+                (0.7, "extension"),
+                (0.5, "associatedtype"),
+                (0.4, "typealias"),
+                (0.3, "guard mutating nonmutating override"),
+                (0.2, "defer convenience required throws rethrows"),
+                (0.1, "weak unowned"),
+            ),
+        },
+        ("//",),
+        _SLASH,
+        0.15,
+        0.4,
     ),
     _lang(
-        "kotlin", ".kt .kts",
-        {**C_LIKE, **_w(
-            (0.9, "fun"), (0.7, "object"), (0.5, "sealed"),
-            (0.4, "companion data open annotation"),
-            (0.3, "override suspend operator expect actual"),
-            (0.2, "val infix inline tailrec external"),
-        )},
-        ("//",), _SLASH, 0.15, 0.5,
+        "kotlin",
+        ".kt .kts",
+        {
+            **C_LIKE,
+            **_w(
+                (0.9, "fun"),
+                (0.7, "object"),
+                (0.5, "sealed"),
+                (0.4, "companion data open annotation"),
+                (0.3, "override suspend operator expect actual"),
+                (0.2, "val infix inline tailrec external"),
+            ),
+        },
+        ("//",),
+        _SLASH,
+        0.15,
+        0.5,
     ),
     _lang(
-        "scala", ".scala .sc",
-        {**C_LIKE, **_w(
-            (0.9, "def trait"), (0.7, "object"), (0.5, "sealed extension"), (0.4, "implicit case"),
-            (0.3, "given using opaque match override"), (0.2, "val"), (0.1, "lazy"),
-        )},
-        ("//",), _SLASH, 0.15, 0.5,
+        "scala",
+        ".scala .sc",
+        {
+            **C_LIKE,
+            **_w(
+                (0.9, "def trait"),
+                (0.7, "object"),
+                (0.5, "sealed extension"),
+                (0.4, "implicit case"),
+                (0.3, "given using opaque match override"),
+                (0.2, "val"),
+                (0.1, "lazy"),
+            ),
+        },
+        ("//",),
+        _SLASH,
+        0.15,
+        0.5,
     ),
     _lang(
-        "clojure", ".clj .cljs .cljc .edn",
+        "clojure",
+        ".clj .cljs .cljc .edn",
         _w(
             (0.9, "defn defn- defmacro defmulti defprotocol defrecord deftype definterface"),
-            (0.8, "defmethod extend-type extend-protocol"), (0.7, "def defonce"),
-            (0.6, "letfn reify ns require"), (0.5, "use import"), (0.4, "fn"),
-            (0.3, "if when loop for doseq try catch"), (0.2, "let finally"),
+            (0.8, "defmethod extend-type extend-protocol"),
+            (0.7, "def defonce"),
+            (0.6, "letfn reify ns require"),
+            (0.5, "use import"),
+            (0.4, "fn"),
+            (0.3, "if when loop for doseq try catch"),
+            (0.2, "let finally"),
         ),
-        (";",), (BlockComment("(comment", ")", paren_depth=True),), 0.12, 0.0,
-        string_delimiters='"', backslash_char_literals=True,
+        (";",),
+        (BlockComment("(comment", ")", paren_depth=True),),
+        0.12,
+        0.0,
+        string_delimiters='"',
+        backslash_char_literals=True,
     ),
     _lang(
-        "scheme", ".scm .ss .sld .sls .sps .rkt",
+        "scheme",
+        ".scm .ss .sld .sls .sps .rkt",
         _w(
-            (0.9, "define define-syntax define-syntax-rule define-record-type define-struct "
-                  "struct define-class define-generic define-macro define-public define-inline"),
-            (0.8, "define-method"), (0.7, "define-values define-constant"),
-            (0.6, "define-module define-library syntax-rules syntax-case lang module library "
-                  "use-modules require provide import export"),
+            (
+                0.9,
+                "define define-syntax define-syntax-rule define-record-type define-struct "
+                "struct define-class define-generic define-macro define-public define-inline",
+            ),
+            (0.8, "define-method"),
+            (0.7, "define-values define-constant"),
+            (
+                0.6,
+                "define-module define-library syntax-rules syntax-case lang module library "
+                "use-modules require provide import export",
+            ),
             (0.5, "include load case-lambda define-record-printer"),
             (0.4, "lambda let-syntax letrec-syntax"),
-            (0.3, "letrec let-values receive if cond case when unless do guard dynamic-wind "
-                  "with-exception-handler call-with-current-continuation call-with-values"),
+            (
+                0.3,
+                "letrec let-values receive if cond case when unless do guard dynamic-wind "
+                "with-exception-handler call-with-current-continuation call-with-values",
+            ),
             (0.2, "let begin set! delay"),
         ),
-        (";",), _HASH_BLOCK, 0.12, 0.0, string_delimiters='"', backslash_char_literals=True,
+        (";",),
+        _HASH_BLOCK,
+        0.12,
+        0.0,
+        string_delimiters='"',
+        backslash_char_literals=True,
     ),
     _lang(
-        "lisp", ".lisp .lsp .cl .asd",
+        "lisp",
+        ".lisp .lsp .cl .asd",
         _w(
-            (1.0, "defclass"), (0.9, "defun defmacro defstruct defgeneric define-condition"),
+            (1.0, "defclass"),
+            (0.9, "defun defmacro defstruct defgeneric define-condition"),
             (0.8, "defmethod"),
             (0.7, "deftype defvar defparameter defconstant defsystem define-compiler-macro"),
-            (0.6, "defsetf defpackage in-package define-modify-macro define-symbol-macro "
-                  "define-method-combination define-setf-expander flet labels macrolet"),
-            (0.5, "require use-package export import"), (0.4, "eval-when lambda"),
-            (0.3, "declaim if when unless cond case ecase typecase etypecase loop do dolist "
-                  "dotimes handler-case handler-bind restart-case unwind-protect with-open-file"),
+            (
+                0.6,
+                "defsetf defpackage in-package define-modify-macro define-symbol-macro "
+                "define-method-combination define-setf-expander flet labels macrolet",
+            ),
+            (0.5, "require use-package export import"),
+            (0.4, "eval-when lambda"),
+            (
+                0.3,
+                "declaim if when unless cond case ecase typecase etypecase loop do dolist "
+                "dotimes handler-case handler-bind restart-case unwind-protect with-open-file",
+            ),
             (0.2, "let ignore-errors with-slots with-accessors block return return-from"),
             (0.1, "progn"),
         ),
-        (";",), _HASH_BLOCK, 0.12, 0.0, string_delimiters='"', backslash_char_literals=True,
+        (";",),
+        _HASH_BLOCK,
+        0.12,
+        0.0,
+        string_delimiters='"',
+        backslash_char_literals=True,
     ),
     _lang(
-        "elisp", ".el",
+        "elisp",
+        ".el",
         _w(
-            (0.9, "defun defmacro cl-defun cl-defmacro cl-defstruct cl-defgeneric "
-                  "define-minor-mode define-derived-mode define-generic-mode "
-                  "define-globalized-minor-mode"),
+            (
+                0.9,
+                "defun defmacro cl-defun cl-defmacro cl-defstruct cl-defgeneric "
+                "define-minor-mode define-derived-mode define-generic-mode "
+                "define-globalized-minor-mode",
+            ),
             (0.8, "defsubst defcustom defgroup cl-defmethod"),
             (0.7, "defvar defvar-local defconst defface cl-deftype define-advice use-package"),
-            (0.6, "require provide"), (0.5, "defalias autoload with-eval-after-load"),
+            (0.6, "require provide"),
+            (0.5, "defalias autoload with-eval-after-load"),
             (0.4, "lambda"),
-            (0.3, "define-key if when unless cond pcase while dolist dotimes condition-case "
-                  "unwind-protect add-hook"),
+            (
+                0.3,
+                "define-key if when unless cond pcase while dolist dotimes condition-case "
+                "unwind-protect add-hook",
+            ),
             (0.2, "let save-excursion save-restriction interactive"),
         ),
-        (";",), (BlockComment("#|", "|#", inert=True),), 0.12, 0.0,
-        string_delimiters='"', backslash_char_literals=True,
+        (";",),
+        (BlockComment("#|", "|#", inert=True),),
+        0.12,
+        0.0,
+        string_delimiters='"',
+        backslash_char_literals=True,
     ),
     _lang("generic", "", {}, ("#",), _SLASH, 0.10, 0.3),
 )
@@ -306,8 +458,16 @@ def default_registry() -> LanguageRegistry:
 
 
 _ALLOWED_KEYS = {
-    "extensions", "filenames", "keywords", "line_comments", "block_comments", "indent_weight",
-    "decorator_weight", "string_delimiters", "backslash_char_literals", "base",
+    "extensions",
+    "filenames",
+    "keywords",
+    "line_comments",
+    "block_comments",
+    "indent_weight",
+    "decorator_weight",
+    "string_delimiters",
+    "backslash_char_literals",
+    "base",
 }
 
 
@@ -363,21 +523,21 @@ def language_from_mapping(
     raw_blocks = data.get("block_comments")
     if raw_blocks is not None:
         if not isinstance(raw_blocks, list) or not all(
-            isinstance(pair, list) and len(pair) == 2 and all(isinstance(s, str) and s for s in pair)
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(s, str) and s for s in pair)
             for pair in raw_blocks
         ):
             raise LanguageError(f"{where}.block_comments: expected a list of [open, close] pairs")
         blocks = tuple(BlockComment(str(a), str(b)) for a, b in raw_blocks)
 
-    extensions = tuple(
-        e if e.startswith(".") else "." + e for e in strings("extensions", ())
-    )
+    extensions = tuple(e if e.startswith(".") else "." + e for e in strings("extensions", ()))
     filenames = strings("filenames", ())
     if not extensions and not filenames:
         raise LanguageError(f"{where}: needs 'extensions' or 'filenames' to be detected")
     delimiters = data.get("string_delimiters", base.string_delimiters)
     if not isinstance(delimiters, str):
-        raise LanguageError(f"{where}.string_delimiters: expected a string such as \"\\\"'\"")
+        raise LanguageError(f'{where}.string_delimiters: expected a string such as "\\"\'"')
     backslash = data.get("backslash_char_literals", base.backslash_char_literals)
     if not isinstance(backslash, bool):
         raise LanguageError(f"{where}.backslash_char_literals: expected true or false")

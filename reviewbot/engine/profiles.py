@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Profile", "PROFILES", "get_profile", "ProfileError", "DEFAULT_PROFILE"]
+__all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "ProfileError", "get_profile"]
 
 
 class ProfileError(ValueError):

@@ -1,7 +1,7 @@
 """The structure signal: one score per line (docs/engine.md sections 1 and 2).
 
-Whitespace follows JavaScript's definition (``String.prototype.trim`` and regex ``\\s``) so that
-the numbers match WaveScope's exactly; Python's ``str.strip()`` would also strip ``\\x1c``-``\\x1f``.
+Whitespace follows JavaScript's definition (``String.prototype.trim``, regex ``\\s``) so that
+the numbers match WaveScope's exactly; Python's ``str.strip()`` also strips ``\\x1c``-``\\x1f``.
 """
 
 from __future__ import annotations
@@ -15,13 +15,23 @@ from numpy.typing import NDArray
 
 from reviewbot.engine.languages import BlockComment, Language
 
-__all__ = ["split_lines", "line_signal", "scan_lines", "mask_strings", "JS_WHITESPACE", "js_strip", "LineSplit"]
+__all__ = [
+    "JS_WHITESPACE",
+    "LineSplit",
+    "js_strip",
+    "line_signal",
+    "mask_strings",
+    "scan_lines",
+    "split_lines",
+]
 
 JS_WHITESPACE = (
     "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
     "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
-_WS_CLASS = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+_WS_CLASS = (
+    "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+)
 # Section 2.6: token separators (not `.`, `-`, `?`, `!`).
 TOKEN_SEPARATORS = "[" + _WS_CLASS + "()\\[\\]{},;:'\"=<>+*/&|^~%@#\\\\`]+"
 _INLINE_DECORATOR = re.compile("(?:^|[" + _WS_CLASS + "])@[A-Za-z_]")
@@ -194,9 +204,7 @@ def line_signal(lines: Sequence[str], language: Language) -> NDArray[np.float64]
     return scan_lines(lines, language)[0]
 
 
-def scan_lines(
-    lines: Sequence[str], language: Language
-) -> tuple[NDArray[np.float64], list[str]]:
+def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.float64], list[str]]:
     """The per-line score and each line's code: masked, without comments, "" when none."""
     scorer = _Scorer(language)
     blocks = language.block_comments
@@ -230,7 +238,7 @@ def scan_lines(
         if doc_delim:
             idx = stripped.find(doc_delim)
             if idx >= 0:
-                after = js_strip(stripped[idx + 3:])
+                after = js_strip(stripped[idx + 3 :])
                 doc_delim = ""
                 if after:
                     put(i, after, depth)
@@ -266,12 +274,12 @@ def scan_lines(
             sq = code.find("'''")
             idx = dq if sq < 0 or (0 <= dq < sq) else sq
             if idx >= 0:
-                delim = stripped[idx:idx + 3]
+                delim = stripped[idx : idx + 3]
                 before = js_strip(stripped[:idx])
-                after = stripped[idx + 3:]
+                after = stripped[idx + 3 :]
                 close = after.find(delim)
                 if close >= 0:
-                    real = _join(before, js_strip(after[close + 3:]))
+                    real = _join(before, js_strip(after[close + 3 :]))
                 else:
                     doc_delim = delim
                     real = before

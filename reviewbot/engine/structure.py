@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from reviewbot.engine.languages import Language
 from reviewbot.engine.signal import JS_WHITESPACE
 
-__all__ = ["Unit", "Structure", "build_structure", "DECLARATION_MIN_WEIGHT"]
+__all__ = ["DECLARATION_MIN_WEIGHT", "Structure", "Unit", "build_structure"]
 
 DECLARATION_MIN_WEIGHT = 0.7
 _LABEL_SPLIT = re.compile(r"[\s()\[\]{},;:'\".=!<>+\-*/&|^~%@#`]+")
@@ -104,7 +104,9 @@ def _indent_columns(raw: str) -> int:
     return indent + 3 * raw.count("\t", 0, indent)
 
 
-def _blocks(code_lines: list[int], indents: NDArray[np.int64], code: Sequence[str]) -> dict[int, int]:
+def _blocks(
+    code_lines: list[int], indents: NDArray[np.int64], code: Sequence[str]
+) -> dict[int, int]:
     """Map each block-opening line to the last line of its block."""
     ends: dict[int, int] = {}
     stack: list[int] = []  # opener line numbers
@@ -134,23 +136,29 @@ def _blocks(code_lines: list[int], indents: NDArray[np.int64], code: Sequence[st
     return ends
 
 
-def _declaration(code: str, language: Language, in_container: bool, opens: bool) -> tuple[str, str] | None:
+def _declaration(
+    code: str, language: Language, in_container: bool, opens: bool
+) -> tuple[str, str] | None:
     """(kind, name) when the code line declares something, else None."""
     tokens = [t for t in _LABEL_SPLIT.split(code) if t]
     if not tokens or code.startswith(("}", ")", "]", ".", "&&", "||", "+", "?")):
         return None
     heavy = language.keywords
     i = 0
-    while i < len(tokens) and tokens[i] in MODIFIERS and not (
-        tokens[i] in heavy and heavy[tokens[i]] >= DECLARATION_MIN_WEIGHT
+    while (
+        i < len(tokens)
+        and tokens[i] in MODIFIERS
+        and not (tokens[i] in heavy and heavy[tokens[i]] >= DECLARATION_MIN_WEIGHT)
     ):
         i += 1
     first = tokens[i] if i < len(tokens) else ""
     if first in CONTROL:
         return None
-    if first and (
-        first in EXTRA_DECLARATIONS or heavy.get(first, 0.0) >= DECLARATION_MIN_WEIGHT
-    ) and first not in ("import", "export", "require", "use", "package"):
+    if (
+        first
+        and (first in EXTRA_DECLARATIONS or heavy.get(first, 0.0) >= DECLARATION_MIN_WEIGHT)
+        and first not in ("import", "export", "require", "use", "package")
+    ):
         return first, _name_after(code, first)
     binding = _ARROW_BINDING.match(code)
     if binding:
@@ -166,7 +174,7 @@ def _declaration(code: str, language: Language, in_container: bool, opens: bool)
 
 def _name_after(code: str, word: str) -> str:
     idx = re.search(r"(?<![\w$-])" + re.escape(word) + r"(?![\w$-])", code)
-    rest = code[idx.end():] if idx else code
+    rest = code[idx.end() :] if idx else code
     rest = rest.lstrip()
     if rest.startswith("("):  # a Go receiver `(s *Store)` or a Lisp form
         depth = 0
@@ -174,7 +182,7 @@ def _name_after(code: str, word: str) -> str:
             depth += ch == "("
             depth -= ch == ")"
             if depth == 0:
-                rest = rest[k + 1:]
+                rest = rest[k + 1 :]
                 break
     rest = _skip_generics(rest.lstrip())
     m = _PATH.match(rest)
@@ -182,7 +190,7 @@ def _name_after(code: str, word: str) -> str:
         m2 = _WORD.search(rest)
         return m2.group(0) if m2 else ""
     name = m.group(0)
-    after = _skip_generics(rest[m.end():].lstrip())
+    after = _skip_generics(rest[m.end() :].lstrip())
     target = re.match(r"for\s+([A-Za-z_][\w:]*)", after)  # Rust: impl Trait for Type
     return f"{name} for {target.group(1)}" if target else name
 
@@ -195,7 +203,7 @@ def _skip_generics(text: str) -> str:
         depth += ch == "<"
         depth -= ch == ">"
         if depth == 0:
-            return text[k + 1:].lstrip()
+            return text[k + 1 :].lstrip()
     return text
 
 

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from reviewbot.engine.jsmath import js_exp
 
-__all__ = ["SCALES", "ricker", "kernel", "cwt", "half_width"]
+__all__ = ["SCALES", "cwt", "half_width", "kernel", "ricker"]
 
 SCALES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128)
 _DIRECT_LIMIT = 4_000_000  # N * taps below which direct convolution is used

@@ -11,7 +11,7 @@ from reviewbot.engine.context import Band
 from reviewbot.engine.structure import Unit
 from reviewbot.inspect import ContextResult, FileResult, PositionsResult
 
-__all__ = ["dumps", "positions_doc", "context_doc", "entropy_doc", "heatmap_doc"]
+__all__ = ["context_doc", "dumps", "entropy_doc", "heatmap_doc", "positions_doc"]
 
 
 def dumps(doc: dict[str, Any]) -> str:
@@ -29,16 +29,26 @@ def _position(p: Position) -> dict[str, Any]:
 def _unit(u: Unit | None) -> dict[str, Any] | None:
     if u is None:
         return None
-    return {"label": u.label, "kind": u.kind, "name": u.name, "start": u.start + 1,
-            "end": u.end + 1}
+    return {
+        "label": u.label,
+        "kind": u.kind,
+        "name": u.name,
+        "start": u.start + 1,
+        "end": u.end + 1,
+    }
 
 
 def positions_doc(result: PositionsResult) -> dict[str, Any]:
     return {
         "tool": _tool(result.profile),
         "files": [
-            {"path": f.path, "language": f.language, "lines": f.lines,
-             "positions": [_position(p) for p in f.positions], "warnings": list(f.warnings)}
+            {
+                "path": f.path,
+                "language": f.language,
+                "lines": f.lines,
+                "positions": [_position(p) for p in f.positions],
+                "warnings": list(f.warnings),
+            }
             for f in result.files
         ],
         "top": [{"path": path, **_position(p)} for path, p in result.top],
@@ -78,8 +88,14 @@ def entropy_doc(result: FileResult) -> dict[str, Any]:
         "language": result.index.language.name,
         "lines": result.index.line_count,
         "bands": [
-            {"scale": b.scale, "bit_cost": b.cost.bits, "rice_k": b.cost.rice_k,
-             "predictor": b.cost.predictor, "sparse": b.cost.sparse, "groups": b.cost.groups}
+            {
+                "scale": b.scale,
+                "bit_cost": b.cost.bits,
+                "rice_k": b.cost.rice_k,
+                "predictor": b.cost.predictor,
+                "sparse": b.cost.sparse,
+                "groups": b.cost.groups,
+            }
             for b in e.bands
         ],
         "total_bit_cost": e.total,
@@ -96,9 +112,15 @@ def heatmap_doc(result: FileResult) -> dict[str, Any]:
         "language": result.index.language.name,
         "lines": result.index.line_count,
         "levels": [
-            {"level": lv.level, "span": lv.span, "bit_cost": lv.cost.bits,
-             "rice_k": lv.cost.rice_k, "predictor": lv.cost.predictor,
-             "sparse": lv.cost.sparse, "details": lv.details}
+            {
+                "level": lv.level,
+                "span": lv.span,
+                "bit_cost": lv.cost.bits,
+                "rice_k": lv.cost.rice_k,
+                "predictor": lv.cost.predictor,
+                "sparse": lv.cost.sparse,
+                "details": lv.details,
+            }
             for lv in h.levels
         ],
         "total_entropy": h.total,

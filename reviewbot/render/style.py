@@ -5,11 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Style", "sparkline", "bar", "BLOCKS"]
+__all__ = ["BLOCKS", "Style", "bar", "sparkline"]
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
-_CODES = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "blue": "34",
-          "magenta": "35", "cyan": "36"}
+_CODES = {
+    "bold": "1",
+    "dim": "2",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "blue": "34",
+    "magenta": "35",
+    "cyan": "36",
+}
 
 
 @dataclass(frozen=True)
@@ -46,8 +54,9 @@ def sparkline(values: Sequence[float], width: int | None = None, top: float | No
     peak = top if top is not None else max(vals)
     if peak <= 0:
         return BLOCKS[1] * len(vals)
-    return "".join(BLOCKS[min(8, max(1, round(v / peak * 8)))] if v > 0 else BLOCKS[1]
-                   for v in vals)
+    return "".join(
+        BLOCKS[min(8, max(1, round(v / peak * 8)))] if v > 0 else BLOCKS[1] for v in vals
+    )
 
 
 def bar(value: float, top: float, width: int) -> str:

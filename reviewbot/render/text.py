@@ -10,7 +10,7 @@ from reviewbot.engine.signal import js_strip
 from reviewbot.inspect import ContextResult, FileResult, PositionsResult
 from reviewbot.render.style import Style, bar, sparkline
 
-__all__ = ["positions_text", "context_text", "entropy_text", "heatmap_text"]
+__all__ = ["context_text", "entropy_text", "heatmap_text", "positions_text"]
 
 MAX_CODE = 100
 
@@ -29,19 +29,28 @@ def positions_text(result: PositionsResult, style: Style) -> str:
     out: list[str] = []
     many = len(result.files) > 1
     if many:
-        out.append(style(f"Most important positions across {len(result.files)} files "
-                         f"({result.profile} profile)", "bold"))
+        out.append(
+            style(
+                f"Most important positions across {len(result.files)} files "
+                f"({result.profile} profile)",
+                "bold",
+            )
+        )
         width = max((len(f"{path}:{p.line + 1}") for path, p in result.top), default=10)
         out.append(style(f"  {'location'.ljust(width)}  scale    coef  label", "dim"))
         for path, p in result.top:
             loc = f"{path}:{p.line + 1}"
-            out.append(f"  {style(loc.ljust(width), 'cyan')}  {p.scale:>5}  {p.coefficient:>6.3f}"
-                       f"  {_clip(p.label, 70)}")
+            out.append(
+                f"  {style(loc.ljust(width), 'cyan')}  {p.scale:>5}  {p.coefficient:>6.3f}"
+                f"  {_clip(p.label, 70)}"
+            )
     for f in result.files:
         if many:
             continue
-        out.append(style(f"{f.path}", "bold") +
-                   style(f"  ({f.language}, {f.lines} lines, {result.profile} profile)", "dim"))
+        out.append(
+            style(f"{f.path}", "bold")
+            + style(f"  ({f.language}, {f.lines} lines, {result.profile} profile)", "dim")
+        )
         out.extend(_warnings(f.warnings, style))
         if not f.positions:
             out.append("  no important positions" + (" (empty file)" if not f.lines else ""))
@@ -49,8 +58,10 @@ def positions_text(result: PositionsResult, style: Style) -> str:
         lw = max(4, len(str(max(p.line + 1 for p in f.positions))))
         out.append(style(f"  {'line'.rjust(lw)}  scale    coef  label", "dim"))
         for p in f.positions:
-            out.append(f"  {style(str(p.line + 1).rjust(lw), 'cyan')}  {p.scale:>5}  "
-                       f"{p.coefficient:>6.3f}  {_clip(p.label, 80)}")
+            out.append(
+                f"  {style(str(p.line + 1).rjust(lw), 'cyan')}  {p.scale:>5}  "
+                f"{p.coefficient:>6.3f}  {_clip(p.label, 80)}"
+            )
     if many:
         for f in result.files:
             out.extend(_warnings(f.warnings, style, f.path))
@@ -61,8 +72,9 @@ def positions_text(result: PositionsResult, style: Style) -> str:
         for s in result.skipped[:20]:
             out.append(style(f"  {s.path}: {s.reason}", "dim"))
         if len(result.skipped) > 20:
-            out.append(style(f"  ... and {len(result.skipped) - 20} more (--format json lists all)",
-                             "dim"))
+            out.append(
+                style(f"  ... and {len(result.skipped) - 20} more (--format json lists all)", "dim")
+            )
     if not result.files and not result.skipped:
         out.append("no files to analyse")
     return "\n".join(out) + "\n"
@@ -71,14 +83,19 @@ def positions_text(result: PositionsResult, style: Style) -> str:
 def context_text(result: ContextResult, style: Style) -> str:
     c = result.context
     index = result.index
-    out = [style(f"{result.path}:{c.center + 1}", "bold") +
-           style(f"  ({index.language.name}, {index.line_count} lines, {result.profile} profile)",
-                 "dim")]
+    out = [
+        style(f"{result.path}:{c.center + 1}", "bold")
+        + style(
+            f"  ({index.language.name}, {index.line_count} lines, {result.profile} profile)", "dim"
+        )
+    ]
     out.extend(_warnings(result.warnings, style))
     if index.line_count == 0:
         return "\n".join(out) + "\n"
     if c.unit is not None:
-        out.append(f"unit    {style(c.unit.label, 'cyan')}  lines {c.unit.start + 1}-{c.unit.end + 1}")
+        out.append(
+            f"unit    {style(c.unit.label, 'cyan')}  lines {c.unit.start + 1}-{c.unit.end + 1}"
+        )
     else:
         out.append("unit    (top level)")
     for name, band in (("coarse", c.coarse), ("medium", c.medium)):
@@ -96,8 +113,10 @@ def context_text(result: ContextResult, style: Style) -> str:
     if c.peaks:
         out.append(style("── strongest positions nearby", "bold"))
         for p in c.peaks:
-            out.append(f"  {str(p.line + 1).rjust(width)}  scale {p.scale:>3}  "
-                       f"{p.coefficient:>6.3f}  {_clip(p.label, 70)}")
+            out.append(
+                f"  {str(p.line + 1).rjust(width)}  scale {p.scale:>3}  "
+                f"{p.coefficient:>6.3f}  {_clip(p.label, 70)}"
+            )
     return "\n".join(out) + "\n"
 
 
@@ -111,15 +130,18 @@ def _one_based(line: str) -> str:
         parts = [str(int(x) + 1) for x in inner.split("-")]
     except ValueError:
         return line
-    return "[" + "-".join(parts) + "]" + _clip(line[close + 1:], 90)
+    return "[" + "-".join(parts) + "]" + _clip(line[close + 1 :], 90)
 
 
 def entropy_text(result: FileResult, style: Style) -> str:
     e = result.index.entropy
     index = result.index
-    out = [style(result.path, "bold") +
-           style(f"  ({index.language.name}, {index.line_count} lines, {result.profile} profile)",
-                 "dim")]
+    out = [
+        style(result.path, "bold")
+        + style(
+            f"  ({index.language.name}, {index.line_count} lines, {result.profile} profile)", "dim"
+        )
+    ]
     out.extend(_warnings(result.warnings, style))
     if not e.bands or index.line_count == 0:
         out.append("empty file: no entropy bands")
@@ -127,9 +149,11 @@ def entropy_text(result: FileResult, style: Style) -> str:
     top = max(b.cost.bits for b in e.bands)
     out.append(style("  scale  bit cost   k  predictor  sparse  groups", "dim"))
     for b in e.bands:
-        out.append(f"  {b.scale:>5}  {b.cost.bits:>8}  {b.cost.rice_k:>2}  {b.cost.predictor:<9}  "
-                   f"{'yes' if b.cost.sparse else 'no':<6}  {b.cost.groups:>6}  "
-                   f"{style(bar(b.cost.bits, top, 20), 'cyan')}")
+        out.append(
+            f"  {b.scale:>5}  {b.cost.bits:>8}  {b.cost.rice_k:>2}  {b.cost.predictor:<9}  "
+            f"{'yes' if b.cost.sparse else 'no':<6}  {b.cost.groups:>6}  "
+            f"{style(bar(b.cost.bits, top, 20), 'cyan')}"
+        )
     out.append(f"  total {e.total} bits, mean {e.mean:.1f} per scale")
     return "\n".join(out) + "\n"
 
@@ -137,9 +161,12 @@ def entropy_text(result: FileResult, style: Style) -> str:
 def heatmap_text(result: FileResult, style: Style, top_n: int = 10, full: bool = True) -> str:
     h = result.index.heatmap
     index = result.index
-    out = [style(result.path, "bold") +
-           style(f"  ({index.language.name}, {index.line_count} lines, {result.profile} profile)",
-                 "dim")]
+    out = [
+        style(result.path, "bold")
+        + style(
+            f"  ({index.language.name}, {index.line_count} lines, {result.profile} profile)", "dim"
+        )
+    ]
     out.extend(_warnings(result.warnings, style))
     if index.line_count == 0:
         out.append("empty file: no heatmap")
@@ -147,8 +174,10 @@ def heatmap_text(result: FileResult, style: Style, top_n: int = 10, full: bool =
     values = h.per_line
     peak = float(values.max()) if values.size else 0.0
     width = len(str(index.line_count))
-    out.append(f"irregularity  {sparkline(values.tolist(), width=60)}  "
-               f"(total {h.total} bits over {len(h.levels)} Haar levels)")
+    out.append(
+        f"irregularity  {sparkline(values.tolist(), width=60)}  "
+        f"(total {h.total} bits over {len(h.levels)} Haar levels)"
+    )
     if full:
         for i, line in enumerate(index.lines):
             v = float(values[i])
@@ -159,6 +188,5 @@ def heatmap_text(result: FileResult, style: Style, top_n: int = 10, full: bool =
     out.append(style(f"── most irregular lines (top {min(top_n, index.line_count)})", "bold"))
     for i in order:
         text = js_strip(index.lines[int(i)])
-        out.append(f"  {str(int(i) + 1).rjust(width)}  {float(values[i]):6.3f}  "
-                   f"{_clip(text, 80)}")
+        out.append(f"  {str(int(i) + 1).rjust(width)}  {float(values[i]):6.3f}  {_clip(text, 80)}")
     return "\n".join(out) + "\n"

@@ -23,7 +23,7 @@ def close(a: float, b: float) -> bool:
 
 def assert_floats(ours: list[float], theirs: list[float], what: str) -> None:
     assert len(ours) == len(theirs), what
-    bad = [i for i, (a, b) in enumerate(zip(ours, theirs)) if not close(a, b)]
+    bad = [i for i, (a, b) in enumerate(zip(ours, theirs, strict=True)) if not close(a, b)]
     assert not bad, f"{what}: first mismatch at {bad[0]}: {ours[bad[0]]} != {theirs[bad[0]]}"
 
 
@@ -50,16 +50,20 @@ def test_coefficients(case: tuple[Any, dict[str, Any]]) -> None:
     index, golden = case
     assert list(SCALES) == golden["scales"]
     for row, scale in enumerate(SCALES):
-        assert_floats(index.coefficients[row].tolist(), golden["coefficients"][str(scale)],
-                      f"W({scale})")
+        assert_floats(
+            index.coefficients[row].tolist(), golden["coefficients"][str(scale)], f"W({scale})"
+        )
 
 
 def test_peaks(case: tuple[Any, dict[str, Any]]) -> None:
     index, golden = case
     ours = [(p.position, p.scale) for p in index.peaks]
     assert ours == [(p["position"], p["scale"]) for p in golden["peaks"]]
-    assert_floats([p.coefficient for p in index.peaks],
-                  [p["coefficient"] for p in golden["peaks"]], "peak coefficients")
+    assert_floats(
+        [p.coefficient for p in index.peaks],
+        [p["coefficient"] for p in golden["peaks"]],
+        "peak coefficients",
+    )
 
 
 def test_important_positions(case: tuple[Any, dict[str, Any]]) -> None:
@@ -92,8 +96,11 @@ def test_context_queries(case: tuple[Any, dict[str, Any]]) -> None:
         assert [(p.line, p.scale, p.label) for p in got.peaks] == [
             (p["position"], p["scale"], p["label"]) for p in want["waveletPeaks"]
         ]
-        assert_floats([p.coefficient for p in got.peaks],
-                      [p["coefficient"] for p in want["waveletPeaks"]], "context peaks")
+        assert_floats(
+            [p.coefficient for p in got.peaks],
+            [p["coefficient"] for p in want["waveletPeaks"]],
+            "context peaks",
+        )
 
 
 def test_entropy_bands(case: tuple[Any, dict[str, Any]]) -> None:
@@ -101,10 +108,14 @@ def test_entropy_bands(case: tuple[Any, dict[str, Any]]) -> None:
     if golden["entropyBands"] is None:
         assert index.line_count == 0
         return
-    ours = [(b.scale, b.cost.bits, b.cost.rice_k, b.cost.predictor, b.cost.sparse, b.cost.groups)
-            for b in index.entropy.bands]
-    theirs = [(b["scale"], b["bitCost"], b["riceK"], b["predictor"], b["sparseFlag"],
-               b["numGroups"]) for b in golden["entropyBands"]["bands"]]
+    ours = [
+        (b.scale, b.cost.bits, b.cost.rice_k, b.cost.predictor, b.cost.sparse, b.cost.groups)
+        for b in index.entropy.bands
+    ]
+    theirs = [
+        (b["scale"], b["bitCost"], b["riceK"], b["predictor"], b["sparseFlag"], b["numGroups"])
+        for b in golden["entropyBands"]["bands"]
+    ]
     assert ours == theirs
     assert index.entropy.total == golden["entropyBands"]["totalBitCost"]
     assert close(index.entropy.mean, golden["entropyBands"]["meanBitCost"])
@@ -115,11 +126,18 @@ def test_heatmap(case: tuple[Any, dict[str, Any]]) -> None:
     if golden["heatmap"] is None:
         assert index.line_count == 0
         return
-    ours = [(lv.level, lv.span, lv.cost.bits, lv.cost.rice_k, lv.cost.predictor, lv.cost.sparse)
-            for lv in index.heatmap.levels]
-    theirs = [(b["level"], b["span"], b["bitCost"], b["riceK"], b["predictor"], b["sparseFlag"])
-              for b in golden["heatmap"]["bands"]]
+    ours = [
+        (lv.level, lv.span, lv.cost.bits, lv.cost.rice_k, lv.cost.predictor, lv.cost.sparse)
+        for lv in index.heatmap.levels
+    ]
+    theirs = [
+        (b["level"], b["span"], b["bitCost"], b["riceK"], b["predictor"], b["sparseFlag"])
+        for b in golden["heatmap"]["bands"]
+    ]
     assert ours == theirs
     assert index.heatmap.total == golden["heatmap"]["totalEntropy"]
-    assert_floats(index.heatmap.per_line.tolist(), golden["heatmap"]["perLineIrregularity"],
-                  "per-line irregularity")
+    assert_floats(
+        index.heatmap.per_line.tolist(),
+        golden["heatmap"]["perLineIrregularity"],
+        "per-line irregularity",
+    )

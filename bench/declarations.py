@@ -1,0 +1,485 @@
+"""Do the engine's important positions land on real declarations?
+
+Ground truth comes from real parsers (``bench/groundtruth.py``: Python's ast, tree-sitter for Go,
+Java and TypeScript). For each sampled file and each engine profile (``review``, ``wavescope``):
+
+1. top-K hit rate: K = min(10, declarations in the file); a position from
+   ``important_positions(0.3, 10)`` is a hit when its line is within 1 of a declaration's start
+   (its header row, a decorator or annotation row, or an ``export``/``const`` wrapper row).
+   Positions that fall on blank or comment-only lines are counted too.
+2. enclosing-unit accuracy: for lines strictly inside a function or method body (at most 200 per
+   file, evenly spaced), ``unit_at(line)`` must start within 1 of the innermost declaration.
+
+Corpora (fetched or extracted under ``bench/.corpus/`` when missing; a language whose source is
+not available is skipped with a message):
+
+* python: the running interpreter's standard library, top-level ``*.py``;
+* go: Debian's golang-src, ``/usr/share/go-1.19/src`` (no ``*_test.go``, no ``testdata``);
+* java: the JDK's ``src.zip``, ``java.base/java/util/**``;
+* typescript: ``src/**/*.ts`` (no ``.d.ts``, no tests) of pinned npm packages, via ``npm pack``.
+
+Every corpus keeps files of 50..5000 lines and takes an evenly spaced sample of the sorted list.
+
+Usage::
+
+    .venv/bin/python bench/declarations.py [--per-language N] [--out bench/results/declarations.md]
+                                           [--json results.json] [--languages python,go]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import time
+import zipfile
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+for p in (str(ROOT), str(BENCH)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+import groundtruth  # noqa: E402
+from reviewbot.engine import open_index  # noqa: E402
+
+CORPUS = BENCH / ".corpus"
+PROFILES = ("review", "wavescope")
+LANGUAGES = ("python", "go", "java", "typescript")
+MIN_LINES, MAX_LINES = 50, 5000
+TOP_LIMIT = 10
+ENCLOSING_SAMPLE = 200
+
+GO_SRC = Path("/usr/share/go-1.19/src")
+JDK_HOME = Path("/usr/lib/jvm/java-17-openjdk-amd64")
+JDK_SRC_ZIP = JDK_HOME / "lib" / "src.zip"
+JDK_PREFIX = "java.base/java/util/"
+# Packages that publish their TypeScript sources (checked: date-fns 4.4.0, hono 4.13.19 and
+# valibot 1.5.0 ship only .js and .d.ts, so they are not used).
+NPM_PACKAGES = (
+    ("zod", "4.6.7"),
+    ("rxjs", "7.8.2"),
+    ("effect", "4.1.0"),
+    ("@trpc/server", "11.25.2"),
+)
+
+
+class Unavailable(Exception):
+    """A corpus cannot be had on this machine; the language is skipped."""
+
+
+@dataclass
+class Corpus:
+    language: str
+    source: str  # where the files come from, with versions
+    files: list[tuple[str, Path]] = field(default_factory=list)  # (display name, path)
+    candidates: int = 0
+
+
+# -- corpora -------------------------------------------------------------------------------------
+
+def _line_count(path: Path) -> int:
+    data = path.read_bytes()
+    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+
+def _eligible(paths: list[tuple[str, Path]]) -> list[tuple[str, Path]]:
+    return sorted((name, p) for name, p in paths if MIN_LINES <= _line_count(p) <= MAX_LINES)
+
+
+def evenly(items: list[Any], n: int) -> list[Any]:
+    """``n`` evenly spaced items of ``items`` (all of them when there are fewer)."""
+    if len(items) <= n:
+        return list(items)
+    return [items[(i * len(items)) // n] for i in range(n)]
+
+
+def balanced(groups: dict[str, list[Any]], n: int) -> list[Any]:
+    """``n`` items spread as evenly as possible over groups, evenly spaced inside each group."""
+    quota = {g: 0 for g in groups}
+    left = n
+    open_groups = [g for g in sorted(groups) if groups[g]]
+    while left > 0 and open_groups:
+        share = max(1, left // len(open_groups))
+        for g in list(open_groups):
+            take = min(share, len(groups[g]) - quota[g], left)
+            quota[g] += take
+            left -= take
+            if quota[g] >= len(groups[g]):
+                open_groups.remove(g)
+            if left == 0:
+                break
+    out: list[Any] = []
+    for g in sorted(groups):
+        out += evenly(groups[g], quota[g])
+    return out
+
+
+def _dpkg_version(package: str) -> str:
+    try:
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package],
+                             capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
+
+
+def python_corpus(n: int) -> Corpus:
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    if not stdlib.is_dir():
+        raise Unavailable(f"no standard library at {stdlib}")
+    files = _eligible([(f"stdlib/{p.name}", p) for p in stdlib.glob("*.py")])
+    version = sys.version.split()[0]
+    return Corpus("python", f"CPython {version} standard library, top-level *.py in {stdlib}",
+                  evenly(files, n), len(files))
+
+
+def go_corpus(n: int) -> Corpus:
+    if not GO_SRC.is_dir():
+        raise Unavailable(f"{GO_SRC} not found (apt-get install golang-1.19-src)")
+    found = [
+        (f"go/{p.relative_to(GO_SRC)}", p) for p in GO_SRC.rglob("*.go")
+        if not p.name.endswith("_test.go") and "testdata" not in p.relative_to(GO_SRC).parts
+    ]
+    files = _eligible(found)
+    return Corpus("go", f"Go {_dpkg_version('golang-1.19-src')} (Debian golang-1.19-src), {GO_SRC}",
+                  evenly(files, n), len(files))
+
+
+def _jdk_version() -> str:
+    release = JDK_HOME / "release"
+    if release.is_file():
+        for line in release.read_text(errors="replace").splitlines():
+            if line.startswith("JAVA_RUNTIME_VERSION="):
+                return line.split("=", 1)[1].strip('"')
+    return _dpkg_version("openjdk-17-source")
+
+
+def java_corpus(n: int) -> Corpus:
+    version = _jdk_version()
+    dest = CORPUS / f"jdk-{version}"
+    marker = dest / ".extracted"
+    if not marker.is_file():
+        if not JDK_SRC_ZIP.is_file():
+            raise Unavailable(f"{JDK_SRC_ZIP} not found (apt-get install openjdk-17-source)")
+        print(f"extracting {JDK_PREFIX}** from {JDK_SRC_ZIP} into {dest}", file=sys.stderr)
+        with zipfile.ZipFile(JDK_SRC_ZIP) as zf:
+            for name in zf.namelist():
+                if name.startswith(JDK_PREFIX) and name.endswith(".java") and ".." not in name:
+                    target = dest / name
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(zf.read(name))
+        marker.write_text(str(JDK_SRC_ZIP) + "\n")
+    root = dest / JDK_PREFIX
+    files = _eligible([(f"jdk/{p.relative_to(dest)}", p) for p in root.rglob("*.java")])
+    if not files:
+        raise Unavailable(f"no Java sources under {root}")
+    return Corpus("java", f"OpenJDK {version} src.zip ({JDK_SRC_ZIP}), {JDK_PREFIX}**",
+                  evenly(files, n), len(files))
+
+
+def _npm_fetch(name: str, version: str) -> Path:
+    """``bench/.corpus/npm/<name>-<version>/package`` from ``npm pack``, extracted once."""
+    npm_dir = CORPUS / "npm"
+    safe = name.lstrip("@").replace("/", "-")
+    dest = npm_dir / f"{safe}-{version}"
+    if (dest / ".extracted").is_file():
+        return dest / "package"
+    tgz = npm_dir / f"{safe}-{version}.tgz"
+    if not tgz.is_file():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise Unavailable("npm not found")
+        npm_dir.mkdir(parents=True, exist_ok=True)
+        print(f"npm pack {name}@{version}", file=sys.stderr)
+        out = subprocess.run([npm, "pack", f"{name}@{version}", "--pack-destination", str(npm_dir),
+                              "--json"], capture_output=True, text=True, timeout=300)
+        if out.returncode != 0:
+            raise Unavailable(f"npm pack {name}@{version} failed: {out.stderr.strip()[-300:]}")
+        packed = npm_dir / json.loads(out.stdout)[0]["filename"]
+        if packed != tgz:
+            packed.rename(tgz)
+    with tarfile.open(tgz) as tf:
+        members = [m for m in tf.getmembers() if m.isfile() and m.name.startswith("package/src/")
+                   and m.name.endswith((".ts", ".tsx", ".mts", ".cts"))]
+        tf.extractall(dest, members=members, filter="data")
+    (dest / ".extracted").write_text(f"{name}@{version}\n")
+    return dest / "package"
+
+
+def _ts_source(rel: Path) -> bool:
+    name = rel.name
+    if name.endswith((".d.ts", ".d.mts", ".d.cts")) or ".test." in name or ".spec." in name:
+        return False
+    return not {"test", "tests", "__tests__", "benchmarks"} & set(rel.parts)
+
+
+def typescript_corpus(n: int) -> Corpus:
+    groups: dict[str, list[tuple[str, Path]]] = {}
+    used: list[str] = []
+    problems: list[str] = []
+    for name, version in NPM_PACKAGES:
+        try:
+            package = _npm_fetch(name, version)
+        except (Unavailable, OSError, subprocess.SubprocessError, tarfile.TarError,
+                ValueError) as exc:
+            problems.append(f"{name}@{version}: {exc}")
+            continue
+        found = [(f"{name}@{version}/{p.relative_to(package)}", p)
+                 for p in (package / "src").rglob("*") if p.is_file()
+                 and p.suffix in (".ts", ".tsx", ".mts", ".cts")
+                 and _ts_source(p.relative_to(package))]
+        eligible = _eligible(found)
+        if eligible:
+            groups[name] = eligible
+            used.append(f"{name}@{version} ({len(eligible)} files)")
+    for problem in problems:
+        print(f"typescript: {problem}", file=sys.stderr)
+    if not groups:
+        raise Unavailable("no npm package could be fetched: " + "; ".join(problems))
+    total = sum(len(v) for v in groups.values())
+    return Corpus("typescript", "npm: " + ", ".join(used) + "; src/**/*.ts without .d.ts/tests",
+                  balanced(groups, n), total)
+
+
+CORPORA: dict[str, Callable[[int], Corpus]] = {
+    "python": python_corpus, "go": go_corpus, "java": java_corpus, "typescript": typescript_corpus,
+}
+
+
+# -- evaluation ----------------------------------------------------------------------------------
+
+def evaluate(task: tuple[str, str, str]) -> dict[str, Any]:
+    """Both metrics for one file under both profiles (runs in a worker process)."""
+    language, name, path = task
+    started = time.perf_counter()
+    text = Path(path).read_text(encoding="utf-8", errors="replace")  # universal newlines
+    row: dict[str, Any] = {"language": language, "file": name, "path": path}
+    try:
+        gt = groundtruth.extract(path, text)
+    except (SyntaxError, ValueError) as exc:
+        row["error"] = f"parse failed: {exc}"
+        return row
+    lines = text.split("\n")
+    row.update(lines=len(lines) - (1 if text.endswith("\n") else 0),
+               declarations=len(gt.decls), parse_errors=gt.parse_errors)
+    for profile in PROFILES:
+        index = open_index(path, text, profile=profile)
+        top = groundtruth.top_hits(index, gt, limit=TOP_LIMIT)
+        enc = groundtruth.enclosing_accuracy(index, gt, sample=ENCLOSING_SAMPLE)
+        row[profile] = {
+            "k": top.k,
+            "hits": top.hits,
+            "rate": top.rate,
+            "blank": top.blank,
+            "comment": top.comment,
+            "positions": [
+                {"line": line, "label": label, "hit": hit,
+                 "text": lines[line] if 0 <= line < len(lines) else ""}
+                for line, label, hit in top.positions
+            ],
+            "enclosing_checked": enc.checked,
+            "enclosing_correct": enc.correct,
+            "enclosing_misses": [
+                {"line": line, "expected": exp, "unit": got,
+                 "text": lines[line] if 0 <= line < len(lines) else "",
+                 "expected_text": lines[exp] if 0 <= exp < len(lines) else "",
+                 "unit_text": lines[got] if got is not None and 0 <= got < len(lines) else None}
+                for line, exp, got in enc.misses[:20]
+            ],
+        }
+    row["seconds"] = round(time.perf_counter() - started, 4)
+    return row
+
+
+# -- report --------------------------------------------------------------------------------------
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _clip(text: str, width: int = 90) -> str:
+    text = text.strip().replace("|", "\\|").replace("`", "'")
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def summarize(rows: list[dict[str, Any]], language: str, profile: str) -> dict[str, Any]:
+    scored = [r for r in rows if "error" not in r and r[profile]["k"] > 0]
+    ok = [r for r in rows if "error" not in r]
+    positions = sum(len(r[profile]["positions"]) for r in ok)
+    checked = sum(r[profile]["enclosing_checked"] for r in ok)
+    correct = sum(r[profile]["enclosing_correct"] for r in ok)
+    return {
+        "language": language,
+        "profile": profile,
+        "files": len(ok),
+        "scored_files": len(scored),
+        "mean_hit_rate": sum(r[profile]["rate"] for r in scored) / len(scored) if scored else 0.0,
+        "files_ge_90": (sum(r[profile]["rate"] >= 0.9 for r in scored) / len(scored)
+                        if scored else 0.0),
+        "top_positions": positions,
+        "on_blank": sum(r[profile]["blank"] for r in ok),
+        "on_comment": sum(r[profile]["comment"] for r in ok),
+        "enclosing_checked": checked,
+        "enclosing_accuracy": correct / checked if checked else 1.0,
+    }
+
+
+def report(corpora: list[Corpus], skipped: dict[str, str], rows: list[dict[str, Any]],
+           seconds: float, worst: int) -> tuple[str, list[dict[str, Any]]]:
+    out: list[str] = []
+    summaries: list[dict[str, Any]] = []
+    out.append("# Declaration benchmark: do important positions land on real declarations?\n")
+    out.append("Generated by `.venv/bin/python bench/declarations.py` "
+               f"({sum(len(c.files) for c in corpora)} files, {seconds:.1f} s). "
+               "Ground truth: Python `ast`, tree-sitter for Go, Java and TypeScript "
+               "(`bench/groundtruth.py`).\n")
+    out.append("- **Top-K hit rate**: K = min(10, declarations in the file); a position from "
+               "`important_positions(0.3, 10)` hits when its line is within ±1 of a declaration "
+               "start (header row, decorator/annotation row, or export/const wrapper row). "
+               "Fewer than K positions count as misses. Mean over files with ≥ 1 declaration.")
+    out.append("- **Files ≥ 90%**: fraction of those files whose top-K hit rate is ≥ 0.9.")
+    out.append("- **Blank / comment**: top positions on whitespace-only lines / comment-only lines "
+               "(parser comment nodes, or a `#`, `//`, `/*`, `*` line prefix).")
+    out.append("- **Enclosing-unit accuracy**: lines strictly inside function/method bodies "
+               f"(≤ {ENCLOSING_SAMPLE} per file, evenly spaced); `unit_at(line)` must start within "
+               "±1 of the innermost parsed declaration. `unit_at` does not depend on the profile, "
+               "so both rows agree.\n")
+    out.append("## Corpora\n")
+    for c in corpora:
+        out.append(f"- **{c.language}**: {c.source}; {len(c.files)} of {c.candidates} files with "
+                   f"{MIN_LINES}..{MAX_LINES} lines (evenly spaced over the sorted list).")
+    for language, why in skipped.items():
+        out.append(f"- **{language}**: skipped: {why}")
+    errors = [r for r in rows if "error" in r]
+    for r in errors:
+        out.append(f"- not scored: `{r['file']}`: {r['error']}")
+    out.append("")
+    out.append("## Results\n")
+    out.append("| Language | Profile | Files | Mean top-K hit rate | Files ≥ 90% | Top positions "
+               "| On blank / comment | Enclosing-unit accuracy (lines) |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|")
+    for c in corpora:
+        lang_rows = [r for r in rows if r["language"] == c.language]
+        for profile in PROFILES:
+            s = summarize(lang_rows, c.language, profile)
+            summaries.append(s)
+            out.append(
+                f"| {c.language} | {profile} | {s['files']} | {_pct(s['mean_hit_rate'])} | "
+                f"{_pct(s['files_ge_90'])} | {s['top_positions']} | "
+                f"{s['on_blank']} / {s['on_comment']} | {_pct(s['enclosing_accuracy'])} "
+                f"({s['enclosing_checked']}) |"
+            )
+    out.append("")
+    out.append(f"## Worst {worst} files per language, review profile\n")
+    out.append("Misses are top-K positions not within ±1 of a parsed declaration. Lines are "
+               "1-based (the engine's 0-based line + 1).\n")
+    for c in corpora:
+        lang_rows = [r for r in rows if r["language"] == c.language and "error" not in r
+                     and r["review"]["k"] > 0]
+        lang_rows.sort(key=lambda r: (r["review"]["rate"], -r["review"]["k"], r["file"]))
+        bad = [r for r in lang_rows if r["review"]["rate"] < 1.0][:worst]
+        out.append(f"### {c.language}\n")
+        if not bad:
+            out.append("Every file hit all of its top K.\n")
+            continue
+        for r in bad:
+            rv = r["review"]
+            out.append(f"- `{r['file']}`: {rv['hits']}/{rv['k']} "
+                       f"({r['declarations']} declarations, {r['lines']} lines)")
+            for p in rv["positions"]:
+                if not p["hit"]:
+                    out.append(f"  - L{p['line'] + 1} `{_clip(p['label'], 50)}`: "
+                               f"`{_clip(p['text'])}`")
+        out.append("")
+    out.append("## Enclosing-unit misses (examples), review profile\n")
+    out.append("Line inside a body → where the parser's innermost declaration starts vs where "
+               "`unit_at` starts (1-based; `none` = no unit).\n")
+    for c in corpora:
+        lang_rows = [r for r in rows if r["language"] == c.language and "error" not in r]
+        lang_rows.sort(key=lambda r: (r["review"]["enclosing_correct"]
+                                      - r["review"]["enclosing_checked"], r["file"]))
+        examples: list[str] = []
+        for r in lang_rows:
+            rv = r["review"]
+            if rv["enclosing_correct"] == rv["enclosing_checked"]:
+                continue
+            m = rv["enclosing_misses"][0]
+            unit = "none" if m["unit"] is None else f"L{m['unit'] + 1} `{_clip(m['unit_text'], 60)}`"
+            examples.append(
+                f"- `{r['file']}` ({rv['enclosing_checked'] - rv['enclosing_correct']}/"
+                f"{rv['enclosing_checked']} wrong): L{m['line'] + 1} `{_clip(m['text'], 50)}` → "
+                f"expected L{m['expected'] + 1} `{_clip(m['expected_text'], 60)}`, got {unit}"
+            )
+        out.append(f"### {c.language}\n")
+        out.extend(examples[:worst] or ["No misses."])
+        out.append("")
+    return "\n".join(out), summaries
+
+
+# -- main ----------------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--per-language", type=int, default=100, metavar="N",
+                    help="files sampled per language (default 100)")
+    ap.add_argument("--out", type=Path, default=BENCH / "results" / "declarations.md",
+                    help="Markdown report (default bench/results/declarations.md)")
+    ap.add_argument("--json", type=Path, default=None, metavar="PATH",
+                    help="also write raw per-file results as JSON")
+    ap.add_argument("--languages", default=",".join(LANGUAGES),
+                    help=f"comma-separated subset of {','.join(LANGUAGES)}")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    ap.add_argument("--worst", type=int, default=10, help="worst files listed per language")
+    args = ap.parse_args(argv)
+
+    started = time.perf_counter()
+    corpora: list[Corpus] = []
+    skipped: dict[str, str] = {}
+    for language in [x.strip() for x in args.languages.split(",") if x.strip()]:
+        if language not in CORPORA:
+            ap.error(f"unknown language {language!r}; valid: {', '.join(LANGUAGES)}")
+        try:
+            corpora.append(CORPORA[language](args.per_language))
+        except Unavailable as exc:
+            skipped[language] = str(exc)
+            print(f"{language}: skipped: {exc}", file=sys.stderr)
+    tasks = [(c.language, name, str(path)) for c in corpora for name, path in c.files]
+    if args.jobs > 1 and len(tasks) > 1:
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            rows = list(pool.map(evaluate, tasks, chunksize=4))
+    else:
+        rows = [evaluate(t) for t in tasks]
+    seconds = time.perf_counter() - started
+    text, summaries = report(corpora, skipped, rows, seconds, args.worst)
+    print(text)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text + "\n", encoding="utf-8")
+    print(f"\nwrote {args.out}", file=sys.stderr)
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        payload = {
+            "corpora": [{"language": c.language, "source": c.source, "candidates": c.candidates,
+                         "files": [name for name, _ in c.files]} for c in corpora],
+            "skipped": skipped,
+            "summary": summaries,
+            "files": rows,
+            "seconds": round(seconds, 2),
+        }
+        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.json}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""Line scoring: strings, comments, block comments, docstrings, decorators (engine.md s. 2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from reviewbot.engine.languages import default_registry
+from reviewbot.engine.signal import line_signal, mask_strings, split_lines
+
+REG = default_registry()
+
+
+def score(path: str, text: str) -> list[float]:
+    return [round(v, 6) for v in line_signal(split_lines(text), REG.detect(path)).tolist()]
+
+
+def test_split_lines_only_on_newline() -> None:
+    assert split_lines("") == []
+    assert split_lines("a\n") == ["a"]
+    assert split_lines("a\n\n") == ["a", ""]
+    assert split_lines("a\x0cb\u2028c\rd\ne") == ["a\x0cb\u2028c\rd", "e"]
+
+
+def test_documented_examples() -> None:
+    assert score("a.ts", "export class FileContext {") == [1.65]
+    assert score("a.py", "def foo():") == [0.95]
+    assert score("a.py", "\n# comment\n   \n") == [0.0, 0.0, 0.0]
+
+
+def test_depth_divides_and_tabs_count_four_columns() -> None:
+    spaces, tab, half = score("a.py", "    return 1\n\treturn 1\n  return 1")
+    assert spaces == tab == round(0.25 / 1.15, 6)
+    assert half == round(0.25 / 1.075, 6)
+
+
+def test_score_is_capped_at_two() -> None:
+    assert score("a.ts", "export export export class function interface") == [2.0]
+
+
+def test_strings_do_not_score_or_start_comments() -> None:
+    lang = REG.get("python")
+    assert mask_strings('x = "class # def"', lang) == 'x = "           "'
+    assert mask_strings("s = 'it\\'s' + x", lang) == "s = '     ' + x"
+    assert mask_strings('u = "open to the end', lang) == 'u = "               '
+    assert score("a.py", 'x = "class def import"') == [0.05]
+    assert score("a.py", 'url = "http://x#y"  # class') == [0.05]
+
+
+def test_rust_and_lisps_mask_only_double_quotes() -> None:
+    rust = REG.get("rust")
+    assert mask_strings("fn f<'a>(x: &'a str) -> \"s\"", rust) == "fn f<'a>(x: &'a str) -> \" \""
+    clj = REG.get("clojure")
+    assert mask_strings('(str \\" "a\\"b")', clj) == '(str    "    ")'
+
+
+def test_trailing_comment_is_cut() -> None:
+    assert score("a.go", "x := 1 // func struct") == [0.05]
+    assert score("a.go", "// func struct") == [0.0]
+
+
+def test_hash_bracket_is_not_a_comment() -> None:
+    # Rust attributes score the decorator weight; PHP `#[` likewise, `#` alone is a comment.
+    assert score("a.rs", "#[derive(Debug)]") == [round(0.4 + 0.05, 6)]
+    assert score("a.php", "# class\n#[Attr] class A") == [0.0, round(0.4 + 1.0 + 0.05, 6)]
+
+
+def test_block_comments_across_lines() -> None:
+    text = "x = 1 /* class\nfunction\n*/ class A {\n/* a */ let b /* c */"
+    assert score("a.ts", text) == [0.05, 0.0, 1.05, 0.25]
+
+
+def test_line_comment_before_opener_wins() -> None:
+    assert score("a.ts", "// x /* y\nclass A") == [0.0, 1.05]
+
+
+def test_nested_lisp_block_comments() -> None:
+    text = "#| outer #| inner |# still |#\n(defun f ())"
+    assert score("a.lisp", text) == [0.0, round(0.9 + 0.05, 6)]
+    text = "#| a #| b |#\n(defun hidden)\n|# (defun shown)"
+    assert score("a.scm", text.replace("defun", "define")) == [0.0, 0.0, 0.95]
+
+
+def test_elisp_hash_bar_is_inert() -> None:
+    assert score("a.el", "#| (defun f) |#") == [0.95]
+
+
+def test_clojure_comment_form_closes_by_paren_depth() -> None:
+    text = "(comment\n  (defn a [] (b))\n) (defn c [])\n(defn d [])"
+    assert score("a.clj", text) == [0.0, 0.0, 0.95, 0.95]
+    assert score("a.clj", "(commentary (defn x))") == [0.95]
+
+
+def test_ruby_begin_only_at_line_start() -> None:
+    # Not at the start: `=begin` is code there, and `begin` a keyword.
+    text = "=begin\ndef hidden\n=end\ndef shown\nx = 1 =begin\nclass A"
+    assert score("a.rb", text) == [0.0, 0.0, 0.0, 0.95, 0.35, 1.05]
+
+
+def test_python_docstrings() -> None:
+    text = 'def f():\n    """Doc with class\n    def inside\n    """\n    return 1'
+    got = score("a.py", text)
+    assert got[0] == 0.95 and got[1:4] == [0.0, 0.0, 0.0] and got[4] > 0
+    assert score("a.py", 'x = 1; """class def"""') == [0.05]
+    assert score("a.js", '"""class"""') == [0.05]  # no docstrings outside Python
+
+
+def test_decorators() -> None:
+    assert score("a.py", "@dataclass") == [0.55]
+    assert score("a.java", "public @Nullable String f()") == [round(0.3 + 0.5 + 0.05, 6)]
+    assert score("a.go", "@x") == [0.05]  # decorator weight 0 in Go
+    assert score("a.py", 'x = "@decorated"') == [0.05]
+
+
+@pytest.mark.parametrize(
+    "name,lang",
+    [
+        ("Rakefile", "ruby"),
+        ("Gemfile", "ruby"),
+        ("x.TSX", "typescript"),
+        ("a.cljs", "clojure"),
+        ("notes.txt", "generic"),
+        ("Makefile", "generic"),
+        ("x.el", "elisp"),
+        ("x.sld", "scheme"),
+    ],
+)
+def test_detection(name: str, lang: str) -> None:
+    assert REG.detect(f"some/dir/{name}").name == lang
+
+
+def test_all_sixteen_languages_are_there() -> None:
+    assert len(REG.names()) == 16
+
+
+def test_generic_table_uses_hash_and_block_comments() -> None:
+    assert score("x.unknown", "# c\n/* b */ @x\nplain") == [0.0, round(0.35, 6), 0.05]
