@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -138,7 +139,9 @@ def extract(path: str, text: str, language: str | None = None) -> GroundTruth:
 # -- Python (ast + tokenize) ---------------------------------------------------------------------
 
 def _python(text: str) -> GroundTruth:
-    tree = ast.parse(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SyntaxWarning for odd escapes is not our business
+        tree = ast.parse(text)
     found: list[tuple[Decl, frozenset[int]]] = []
     for node in ast.walk(tree):
         kind = type(node).__name__

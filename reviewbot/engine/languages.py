@@ -37,9 +37,12 @@ class BlockComment:
     inert: bool = False  # Emacs Lisp: `#|` opens nothing (no block comments at all)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Language:
-    """One language's table. ``keywords`` maps a token to its structural weight."""
+    """One language's table. ``keywords`` maps a token to its structural weight.
+
+    Compared and hashed by identity (tables are built once and cached by the engine).
+    """
 
     name: str
     extensions: tuple[str, ...]

@@ -34,7 +34,7 @@ _WS_CLASS = (
 )
 # Section 2.6: token separators (not `.`, `-`, `?`, `!`).
 TOKEN_SEPARATORS = "[" + _WS_CLASS + "()\\[\\]{},;:'\"=<>+*/&|^~%@#\\\\`]+"
-_INLINE_DECORATOR = re.compile("(?:^|[" + _WS_CLASS + "])@[A-Za-z_]")
+_SEPARATOR_SET = frozenset(JS_WHITESPACE + "()[]{},;:'\"=<>+*/&|^~%@#\\`")
 
 LineSplit = list[str]
 
@@ -157,42 +157,99 @@ def _keyword_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
         return None
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     sep = TOKEN_SEPARATORS[:-1]  # the character class without the trailing `+`
-    return re.compile(f"(?:(?<={sep})|^)(?:{alternatives})(?={sep}|$)")
+    # No lookbehind here, so the regex engine can skip ahead by first character; the caller
+    # checks that a match starts a token (a keyword never holds a separator, so a rejected
+    # match cannot hide a real one).
+    return re.compile(f"(?:{alternatives})(?={sep}|$)")
 
 
-class _Scorer:
-    """Scores code text of one language (section 2, steps 3 and 6-9)."""
+def code_of(text: str, language: Language) -> str:
+    """Code text as it is tokenised: strings masked, trailing comment cut (steps 2-3)."""
+    code = mask_strings(text, language)
+    cut = _comment_index(code, language)
+    return js_strip(code[:cut]) if cut >= 0 else code
 
-    def __init__(self, language: Language) -> None:
-        self.language = language
-        self.keywords = dict(language.keywords)
-        self.pattern = _keyword_pattern(tuple(sorted(self.keywords)))
 
-    def score(self, text: str, depth: float) -> tuple[float, str]:
-        """The score of code text, and that text masked and without its trailing comment."""
-        lang = self.language
-        code = mask_strings(text, lang)
-        cut = _comment_index(code, lang)
-        if cut >= 0:
-            code = js_strip(code[:cut])
-        kw = 0.0
-        if self.pattern is not None:
-            weights = self.keywords
-            for word in self.pattern.findall(code):
-                kw += weights[word]
-        if lang.decorator_weight > 0 and (
-            code.startswith("@")
-            or (lang.hash_bracket_attributes and code.startswith("#["))
-            or ("@" in code and _INLINE_DECORATOR.search(code) is not None)
+@lru_cache(maxsize=64)
+def _special_chars(language: Language) -> re.Pattern[str]:
+    """Characters that can start a string, a comment or a character literal."""
+    chars = set(language.string_delimiters)
+    chars.update(p[0] for p in language.line_comments)
+    chars.update(b.start[0] for b in language.block_comments if not b.inert)
+    if language.backslash_char_literals:
+        chars.add("\\")
+    if language.python_docstrings:
+        chars.update("\"'")
+    return re.compile("[" + "".join(re.escape(c) for c in sorted(chars)) + "]")
+
+
+def _score_all(
+    code: list[str], indent: NDArray[np.int64], language: Language
+) -> NDArray[np.float64]:
+    """Steps 6-9 for every line at once, in WaveScope's operation order (bit-exact).
+
+    One regex pass over all the code finds keyword tokens; ``np.add.at`` sums their weights
+    per line in token order, exactly as a scalar loop would.
+    """
+    n = len(code)
+    out = np.zeros(n, dtype=np.float64)
+    lengths = np.array(list(map(len, code)), dtype=np.int64)
+    has_code = lengths > 0
+    if not has_code.any():
+        return out
+    joined = "\n".join(code)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1] + 1, out=starts[1:])
+    kw = np.zeros(n, dtype=np.float64)
+    pattern = _keyword_pattern(tuple(sorted(language.keywords)))
+    if pattern is not None:
+        weights = language.keywords
+        seps = _SEPARATOR_SET
+        at: list[int] = []
+        add: list[float] = []
+        for m in pattern.finditer(joined):
+            p = m.start()
+            if p == 0 or joined[p - 1] in seps:  # the token starts here
+                at.append(p)
+                add.append(weights[m.group()])
+        if at:
+            line = np.searchsorted(starts, np.array(at, dtype=np.int64), side="right") - 1
+            np.add.at(kw, line, np.array(add, dtype=np.float64))
+    if language.decorator_weight > 0 and ("@" in joined or "#[" in joined):
+        decorated = np.zeros(n, dtype=bool)
+        for p in _decorations(joined, language.hash_bracket_attributes):
+            decorated[np.searchsorted(starts, p, side="right") - 1] = True
+        kw = np.where(decorated, kw + language.decorator_weight, kw)
+    depth = np.minimum(indent / 4.0, 8.0)
+    # Multiply by the reciprocal, as WaveScope does (a division rounds differently).
+    score = np.minimum((kw + 0.05) * (1.0 / (1.0 + depth * language.indent_weight)), 2.0)
+    out[has_code] = score[has_code]
+    return out
+
+
+def _decorations(joined: str, hash_brackets: bool) -> list[int]:
+    """Step 8 over joined lines: where a line starts with `@` (or `#[`), or has `\\s@[A-Za-z_]`."""
+    found = []
+    seps = JS_WHITESPACE
+    start = joined.find("@")
+    while start >= 0:
+        before = joined[start - 1] if start else "\n"
+        if before == "\n" or (
+            before in seps and start + 1 < len(joined) and _ident_start(joined[start + 1])
         ):
-            kw += lang.decorator_weight
-        # Multiply by the reciprocal, as WaveScope does (a division rounds differently).
-        return min((kw + 0.05) * (1.0 / (1.0 + depth * lang.indent_weight)), 2.0), code
+            found.append(start)
+        start = joined.find("@", start + 1)
+    if hash_brackets:
+        start = joined.find("#[")
+        while start >= 0:
+            if start == 0 or joined[start - 1] == "\n":
+                found.append(start)
+            start = joined.find("#[", start + 1)
+    return found
 
 
-def _depth(raw: str, indent: int) -> float:
-    expanded = indent + 3 * raw.count("\t", 0, indent)
-    return min(expanded / 4.0, 8.0)
+def _ident_start(ch: str) -> bool:
+    return ch == "_" or ("A" <= ch <= "Z") or ("a" <= ch <= "z")
 
 
 def _join(*parts: str) -> str:
@@ -205,26 +262,35 @@ def line_signal(lines: Sequence[str], language: Language) -> NDArray[np.float64]
 
 
 def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.float64], list[str]]:
-    """The per-line score and each line's code: masked, without comments, "" when none."""
-    scorer = _Scorer(language)
+    """The per-line score and each line's code: masked, without comments, "" when none.
+
+    A line with no character that could start a string or a comment takes a fast path; the
+    others go through the state machine of block comments and docstrings.
+    """
     blocks = language.block_comments
-    out = np.zeros(len(lines), dtype=np.float64)
-    code_of = [""] * len(lines)
-
-    def put(i: int, text: str, depth: float) -> None:
-        out[i], code_of[i] = scorer.score(text, depth)
-
+    n = len(lines)
+    code: list[str] = [""] * n
+    indent = np.zeros(n, dtype=np.int64)  # expanded columns (a tab counts 4)
+    special = _special_chars(language).search
     in_block: BlockComment | None = None
     depth_count = 0
     doc_delim = ""
     ws = JS_WHITESPACE
+
+    def put(i: int, text: str) -> None:
+        code[i] = code_of(text, language)
+
     for i, raw in enumerate(lines):
         trimmed = raw.lstrip(ws)
         if not trimmed:
             continue
         stripped = trimmed.rstrip(ws)
-        indent = len(raw) - len(trimmed)
-        depth = _depth(raw, indent) if indent else 0.0
+        width = len(raw) - len(trimmed)
+        if width:
+            indent[i] = width + 3 * raw.count("\t", 0, width)
+        if in_block is None and not doc_delim and special(stripped) is None:
+            code[i] = stripped
+            continue
 
         if in_block is not None:
             masked = mask_strings(stripped, language)
@@ -233,7 +299,7 @@ def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.flo
                 in_block = None
                 after = js_strip(stripped[end:])
                 if after:
-                    put(i, after, depth)
+                    put(i, after)
             continue
         if doc_delim:
             idx = stripped.find(doc_delim)
@@ -241,7 +307,7 @@ def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.flo
                 after = js_strip(stripped[idx + 3 :])
                 doc_delim = ""
                 if after:
-                    put(i, after, depth)
+                    put(i, after)
             continue
 
         masked = mask_strings(stripped, language)
@@ -262,16 +328,14 @@ def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.flo
                 in_block = block
                 real = before
             if real:
-                put(i, real, depth)
+                put(i, real)
             break
-        if opened:
-            continue
-        if comment == 0:
+        if opened or comment == 0:
             continue
         if language.python_docstrings:
-            code = masked if comment < 0 else masked[:comment]
-            dq = code.find('"""')
-            sq = code.find("'''")
+            head = masked if comment < 0 else masked[:comment]
+            dq = head.find('"""')
+            sq = head.find("'''")
             idx = dq if sq < 0 or (0 <= dq < sq) else sq
             if idx >= 0:
                 delim = stripped[idx : idx + 3]
@@ -284,7 +348,7 @@ def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.flo
                     doc_delim = delim
                     real = before
                 if real:
-                    put(i, real, depth)
+                    put(i, real)
                 continue
-        put(i, stripped, depth)
-    return out, code_of
+        code[i] = js_strip(masked[:comment]) if comment >= 0 else masked
+    return _score_all(code, indent, language), code
