@@ -42,12 +42,17 @@ def bit_plane_counts(values: NDArray[np.int64], lossy_bits: int = 0) -> NDArray[
     return bpc
 
 
+_SHIFT_ZZ = np.arange(_ZIGZAG_CAP, dtype=np.int64)[None, :] >> _K_VALUES[:, None]
+_SHIFT_ZERO = np.arange(_ZERO_CAP, dtype=np.int64)[None, :] >> _K_VALUES[:, None]
+
+
 def _quotient_sums(residuals: NDArray[np.int64], cap: int) -> NDArray[np.int64]:
-    """sum_g residual_g >> k for every k, leaving out residuals >= cap."""
-    r = residuals[residuals < cap]
-    if r.size == 0:
+    """sum_g residual_g >> k for every k, from a histogram; residuals >= cap are left out."""
+    if residuals.size == 0:
         return np.zeros(_K_VALUES.size, dtype=np.int64)
-    sums: NDArray[np.int64] = (r[None, :] >> _K_VALUES[:, None]).sum(axis=1)
+    hist = np.bincount(residuals, minlength=cap)[:cap]
+    shift = _SHIFT_ZZ if cap == _ZIGZAG_CAP else _SHIFT_ZERO
+    sums: NDArray[np.int64] = shift @ hist
     return sums
 
 
@@ -64,40 +69,34 @@ def bit_cost(values: NDArray[np.int64], lossy_bits: int = 0) -> BitCost:
     g = bpc.size
     low = lossy_bits
     n_blocks = -(-g // BLOCK)
-    padded = np.full(n_blocks * BLOCK, low, dtype=np.int64)
-    padded[:g] = bpc
-    sparse_block = (padded.reshape(-1, BLOCK) == low).all(axis=1)
-    group_sparse = np.repeat(sparse_block, BLOCK)[:g]
-    dense = ~group_sparse
-    g_dense = int(dense.sum())
-
+    k1 = 1 + _K_VALUES
     prev = np.empty(g, dtype=np.int64)
     if g:
         prev[0] = low
         prev[1:] = bpc[:-1]
-    running = _zigzag(bpc - prev)
-    # After a sparse block the running predictor restarts from L.
-    prev_sparse = np.empty(g, dtype=np.int64)
-    if g:
-        prev_sparse[0] = low
-        prev_sparse[1:] = np.where(group_sparse[:-1], low, bpc[:-1])
-    running_sparse = _zigzag(bpc - prev_sparse)[dense]
-    zero = bpc - low
-
-    k1 = 1 + _K_VALUES
-    costs = (
-        k1 * g + _quotient_sums(running, _ZIGZAG_CAP),
-        n_blocks + k1 * g_dense + _quotient_sums(running_sparse, _ZIGZAG_CAP),
-        k1 * g + _quotient_sums(zero, _ZERO_CAP),
-        n_blocks + k1 * g_dense + _quotient_sums(zero[dense], _ZERO_CAP),
-    )
-    best: tuple[int, int, int] | None = None
-    for mode, per_k in enumerate(costs):
-        for k in range(_K_VALUES.size):
-            cost = int(per_k[k])
-            if best is None or cost < best[0]:
-                best = (cost, mode, k)
-    assert best is not None
-    cost, mode, k = best
+    running = k1 * g + _quotient_sums(_zigzag(bpc - prev), _ZIGZAG_CAP)
+    zero = k1 * g + _quotient_sums(bpc - low, _ZERO_CAP)
+    padded = np.full(n_blocks * BLOCK, low, dtype=np.int64)
+    padded[:g] = bpc
+    sparse_block = (padded.reshape(-1, BLOCK) == low).all(axis=1)
+    if sparse_block.any():
+        group_sparse = np.repeat(sparse_block, BLOCK)[:g]
+        dense = ~group_sparse
+        g_dense = int(dense.sum())
+        # After a sparse block the running predictor restarts from L.
+        prev_sparse = np.where(np.concatenate(([True], group_sparse[:-1])), low, prev)
+        running_sparse = (
+            n_blocks + k1 * g_dense + _quotient_sums(_zigzag(bpc - prev_sparse)[dense], _ZIGZAG_CAP)
+        )
+        zero_sparse = n_blocks + k1 * g_dense + _quotient_sums((bpc - low)[dense], _ZERO_CAP)
+    else:
+        # No sparse block: the sparse modes cost the block flags on top of the plain ones.
+        running_sparse = running + n_blocks
+        zero_sparse = zero + n_blocks
+    costs = np.stack((running, running_sparse, zero, zero_sparse))
+    flat = int(np.argmin(costs))  # the first minimum: mode order, then smallest k
+    mode, k = divmod(flat, _K_VALUES.size)
     predictor, sparse = _MODES[mode]
-    return BitCost(bits=cost, rice_k=k, predictor=predictor, sparse=sparse, groups=g)
+    return BitCost(
+        bits=int(costs[mode, k]), rice_k=int(k), predictor=predictor, sparse=sparse, groups=g
+    )

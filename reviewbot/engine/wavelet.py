@@ -7,6 +7,7 @@ with wide kernels use an FFT, which is O(N log N) instead of O(N * kernel).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Sequence
 
 import numpy as np
@@ -41,12 +42,21 @@ def half_width(scale: int, n: int, *, clip_to_half_file: bool) -> int:
 
 
 def kernel(scale: int, h: int, *, zero_mean: bool) -> NDArray[np.float64]:
-    """k[j] = psi(j / a) / sqrt(a) for j in [-h, h]; optionally made zero-mean over its support."""
+    """k[j] = psi(j / a) / sqrt(a) for j in [-h, h]; optionally made zero-mean over its support.
+
+    Cached (the review profile's kernels never depend on the file); a read-only array.
+    """
+    return _kernel(scale, h, zero_mean)
+
+
+@lru_cache(maxsize=256)
+def _kernel(scale: int, h: int, zero_mean: bool) -> NDArray[np.float64]:
     # JavaScript's exp and WaveScope's operation order: coefficients match it bit for bit.
     inv = 1.0 / math.sqrt(scale)
     k = np.array([inv * _psi(j / scale) for j in range(-h, h + 1)], dtype=np.float64)
     if zero_mean and k.size > 1:
         k = k - k.mean()
+    k.setflags(write=False)
     return k
 
 

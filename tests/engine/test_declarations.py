@@ -78,11 +78,7 @@ def score(paths: list[Path]) -> Scores:
                 if not hit:
                     scores.misses.append(where)
                 text_line = lines[line] if 0 <= line < len(lines) else ""
-                if (
-                    not text_line.strip()
-                    or line in gt.comment_rows
-                    or groundtruth.simple_comment_line(text_line, gt.language)
-                ):
+                if not text_line.strip() or line in gt.comment_rows:
                     scores.on_blank_or_comment.append(where)
             enclosing = groundtruth.enclosing_accuracy(index, gt)
             scores.enclosing_checked += enclosing.checked
@@ -108,7 +104,8 @@ def parity_scores() -> Scores:
 
 @pytest.fixture(scope="module", params=["stdlib", "parity"])
 def scores(request: pytest.FixtureRequest) -> Scores:
-    return request.getfixturevalue(f"{request.param}_scores")
+    value: Scores = request.getfixturevalue(f"{request.param}_scores")
+    return value
 
 
 def test_ground_truth_finds_declarations() -> None:
