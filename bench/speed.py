@@ -115,8 +115,8 @@ def throughput(repeat: int) -> list[str]:
         for size in SIZES:
             text = text_of_size(corpus, size)
             n = text.count("\n")
-            ours = median_time(lambda t=text: full_index(ext, t), repeat)
-            theirs = median_time(lambda t=text: lizard_run(ext, t), max(1, repeat // 2))
+            ours = median_time(lambda t=text, e=ext: full_index(e, t), repeat)
+            theirs = median_time(lambda t=text, e=ext: lizard_run(e, t), max(1, repeat // 2))
             rows.append(
                 f"| {lang} | {n} | {n / ours:,.0f} | {n / theirs:,.0f} | {theirs / ours:.1f}x |"
             )

@@ -87,7 +87,7 @@ def positions_of(
     per_file = max(limit, DIRECTORY_MIN_PER_FILE) if many else limit
     files: list[FilePositions] = []
     skipped: list[Skipped] = []
-    merged: list[tuple[str, Position]] = []
+    merged: list[tuple[int, str, Position]] = []
     for count, item in enumerate(
         iter_sources(paths, max_bytes=config.max_file_bytes, exclude=config.exclude), 1
     ):
@@ -103,9 +103,15 @@ def positions_of(
                 item.path, index.language.name, index.line_count, found[:limit], item.warnings
             )
         )
-        merged.extend((item.path, p) for p in found)
-    merged.sort(key=lambda pair: -abs(pair[1].coefficient))  # stable: file order on ties
-    return PositionsResult(config.profile, tuple(files), tuple(skipped), tuple(merged[:limit]))
+        merged.extend((rank, item.path, p) for rank, p in enumerate(found))
+    if get_profile(config.profile).structural_positions:
+        # Each file's own order decides (declarations before fill-in peaks): the files' first
+        # positions, strongest first, then their second ones, and so on.
+        merged.sort(key=lambda t: (t[0], -abs(t[2].coefficient)))
+    else:
+        merged.sort(key=lambda t: -abs(t[2].coefficient))  # stable: file order on ties
+    top = tuple((path, p) for _, path, p in merged[:limit])
+    return PositionsResult(config.profile, tuple(files), tuple(skipped), top)
 
 
 def _single(path: str) -> SourceText:

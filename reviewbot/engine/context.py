@@ -13,6 +13,7 @@ __all__ = ["Band", "Context", "query_context"]
 
 MEDIUM_SCALES = (4, 16)
 COARSE_SCALES = (32, 128)
+MEDIUM_EXTRA = 8  # review profile: non-declaration boundaries shown in the medium band
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,13 @@ def query_context(index: FileIndex, center: int, radius: int = 300) -> Context:
 
     if index.profile.structural_context:
         structure = index.structure
-        headers = sorted(u.start for u in structure.units if m_start <= u.start <= m_end)
+        ranked_all = index.important_positions(0.0, limit=10**9)
+        # Medium: the declarations in the window, and its strongest other boundaries.
+        marks = {u.start for u in structure.units if m_start <= u.start <= m_end}
+        extra = [p.line for p in ranked_all if m_start <= p.line <= m_end and p.line not in marks][
+            :MEDIUM_EXTRA
+        ]
+        headers = sorted(marks.union(extra))
         medium = (
             _peak_summary(index, headers, m_start, m_end)
             if headers
@@ -137,9 +144,7 @@ def query_context(index: FileIndex, center: int, radius: int = 300) -> Context:
             if outer
             else _range_summary(index, c_start, c_end)
         )
-        ranked = [
-            p for p in index.important_positions(0.0, limit=10**9) if c_start <= p.line <= c_end
-        ][:10]
+        ranked = [p for p in ranked_all if c_start <= p.line <= c_end][:10]
         return Context(
             c,
             c != center,

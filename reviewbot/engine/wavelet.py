@@ -7,8 +7,8 @@ with wide kernels use an FFT, which is O(N log N) instead of O(N * kernel).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray

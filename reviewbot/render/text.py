@@ -103,7 +103,7 @@ def context_text(result: ContextResult, style: Style) -> str:
         for line in band.content.split("\n"):
             out.append("  " + _one_based(line))
     out.append(style(f"── fine  lines {c.fine.start + 1}-{c.fine.end + 1}", "bold"))
-    width = len(str(c.fine.end + 1))
+    width = len(str(max([c.fine.end + 1, *(p.line + 1 for p in c.peaks)])))
     for offset, line in enumerate(c.fine.content.split("\n")):
         n = c.fine.start + offset
         mark = "▶" if n == c.center else "│"
