@@ -51,6 +51,7 @@ for p in (str(ROOT), str(BENCH)):
         sys.path.insert(0, p)
 
 import groundtruth  # noqa: E402
+
 from reviewbot.engine import open_index  # noqa: E402
 
 CORPUS = BENCH / ".corpus"
@@ -87,6 +88,7 @@ class Corpus:
 
 
 # -- corpora -------------------------------------------------------------------------------------
+
 
 def _line_count(path: Path) -> int:
     data = path.read_bytes()
@@ -125,10 +127,65 @@ def balanced(groups: dict[str, list[Any]], n: int) -> list[Any]:
     return out
 
 
+def _need_grammar(module: str) -> None:
+    """Skip the language (Unavailable) when its tree-sitter grammar is not installed."""
+    import importlib
+
+    for name in ("tree_sitter", module):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            raise Unavailable(
+                f"Python package {name} is not installed (pip install -e '.[test]')"
+            ) from None
+
+
+def _engine_revision() -> str:
+    """The commit of the working tree, with "+ local changes" when reviewbot/ differs from it."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "reviewbot"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "an unknown revision"
+    if head.returncode != 0:
+        return "an unknown revision"
+    local = " + local changes to reviewbot/" if dirty.stdout.strip() else ""
+    return f"commit {head.stdout.strip()}{local}"
+
+
+def _parser_versions() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    names = ["tree-sitter", "tree-sitter-go", "tree-sitter-java", "tree-sitter-typescript"]
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} missing")
+    return ", ".join(found)
+
+
 def _dpkg_version(package: str) -> str:
     try:
-        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package],
-                             capture_output=True, text=True, timeout=30)
+        out = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Version}", package],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
@@ -140,20 +197,30 @@ def python_corpus(n: int) -> Corpus:
         raise Unavailable(f"no standard library at {stdlib}")
     files = _eligible([(f"stdlib/{p.name}", p) for p in stdlib.glob("*.py")])
     version = sys.version.split()[0]
-    return Corpus("python", f"CPython {version} standard library, top-level *.py in {stdlib}",
-                  evenly(files, n), len(files))
+    return Corpus(
+        "python",
+        f"CPython {version} standard library, top-level *.py in {stdlib}",
+        evenly(files, n),
+        len(files),
+    )
 
 
 def go_corpus(n: int) -> Corpus:
+    _need_grammar("tree_sitter_go")
     if not GO_SRC.is_dir():
         raise Unavailable(f"{GO_SRC} not found (apt-get install golang-1.19-src)")
     found = [
-        (f"go/{p.relative_to(GO_SRC)}", p) for p in GO_SRC.rglob("*.go")
+        (f"go/{p.relative_to(GO_SRC)}", p)
+        for p in GO_SRC.rglob("*.go")
         if not p.name.endswith("_test.go") and "testdata" not in p.relative_to(GO_SRC).parts
     ]
     files = _eligible(found)
-    return Corpus("go", f"Go {_dpkg_version('golang-1.19-src')} (Debian golang-1.19-src), {GO_SRC}",
-                  evenly(files, n), len(files))
+    return Corpus(
+        "go",
+        f"Go {_dpkg_version('golang-1.19-src')} (Debian golang-1.19-src), {GO_SRC}",
+        evenly(files, n),
+        len(files),
+    )
 
 
 def _jdk_version() -> str:
@@ -166,6 +233,7 @@ def _jdk_version() -> str:
 
 
 def java_corpus(n: int) -> Corpus:
+    _need_grammar("tree_sitter_java")
     version = _jdk_version()
     dest = CORPUS / f"jdk-{version}"
     marker = dest / ".extracted"
@@ -184,8 +252,12 @@ def java_corpus(n: int) -> Corpus:
     files = _eligible([(f"jdk/{p.relative_to(dest)}", p) for p in root.rglob("*.java")])
     if not files:
         raise Unavailable(f"no Java sources under {root}")
-    return Corpus("java", f"OpenJDK {version} src.zip ({JDK_SRC_ZIP}), {JDK_PREFIX}**",
-                  evenly(files, n), len(files))
+    return Corpus(
+        "java",
+        f"OpenJDK {version} src.zip ({JDK_SRC_ZIP}), {JDK_PREFIX}**",
+        evenly(files, n),
+        len(files),
+    )
 
 
 def _npm_fetch(name: str, version: str) -> Path:
@@ -202,16 +274,30 @@ def _npm_fetch(name: str, version: str) -> Path:
             raise Unavailable("npm not found")
         npm_dir.mkdir(parents=True, exist_ok=True)
         print(f"npm pack {name}@{version}", file=sys.stderr)
-        out = subprocess.run([npm, "pack", f"{name}@{version}", "--pack-destination", str(npm_dir),
-                              "--json"], capture_output=True, text=True, timeout=300)
+        out = subprocess.run(
+            [npm, "pack", f"{name}@{version}", "--pack-destination", str(npm_dir), "--json"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         if out.returncode != 0:
-            raise Unavailable(f"npm pack {name}@{version} failed: {out.stderr.strip()[-300:]}")
+            said = [
+                ln.strip()
+                for ln in out.stderr.splitlines()
+                if ln.strip() and "complete log" not in ln
+            ]
+            raise Unavailable(f"npm pack {name}@{version} failed: {' | '.join(said[:3])}")
         packed = npm_dir / json.loads(out.stdout)[0]["filename"]
         if packed != tgz:
             packed.rename(tgz)
     with tarfile.open(tgz) as tf:
-        members = [m for m in tf.getmembers() if m.isfile() and m.name.startswith("package/src/")
-                   and m.name.endswith((".ts", ".tsx", ".mts", ".cts"))]
+        members = [
+            m
+            for m in tf.getmembers()
+            if m.isfile()
+            and m.name.startswith("package/src/")
+            and m.name.endswith((".ts", ".tsx", ".mts", ".cts"))
+        ]
         tf.extractall(dest, members=members, filter="data")
     (dest / ".extracted").write_text(f"{name}@{version}\n")
     return dest / "package"
@@ -225,20 +311,29 @@ def _ts_source(rel: Path) -> bool:
 
 
 def typescript_corpus(n: int) -> Corpus:
+    _need_grammar("tree_sitter_typescript")
     groups: dict[str, list[tuple[str, Path]]] = {}
     used: list[str] = []
     problems: list[str] = []
     for name, version in NPM_PACKAGES:
         try:
             package = _npm_fetch(name, version)
-        except (Unavailable, OSError, subprocess.SubprocessError, tarfile.TarError,
-                ValueError) as exc:
+        except (
+            Unavailable,
+            OSError,
+            subprocess.SubprocessError,
+            tarfile.TarError,
+            ValueError,
+        ) as exc:
             problems.append(f"{name}@{version}: {exc}")
             continue
-        found = [(f"{name}@{version}/{p.relative_to(package)}", p)
-                 for p in (package / "src").rglob("*") if p.is_file()
-                 and p.suffix in (".ts", ".tsx", ".mts", ".cts")
-                 and _ts_source(p.relative_to(package))]
+        found = [
+            (f"{name}@{version}/{p.relative_to(package)}", p)
+            for p in (package / "src").rglob("*")
+            if p.is_file()
+            and p.suffix in (".ts", ".tsx", ".mts", ".cts")
+            and _ts_source(p.relative_to(package))
+        ]
         eligible = _eligible(found)
         if eligible:
             groups[name] = eligible
@@ -248,16 +343,24 @@ def typescript_corpus(n: int) -> Corpus:
     if not groups:
         raise Unavailable("no npm package could be fetched: " + "; ".join(problems))
     total = sum(len(v) for v in groups.values())
-    return Corpus("typescript", "npm: " + ", ".join(used) + "; src/**/*.ts without .d.ts/tests",
-                  balanced(groups, n), total)
+    return Corpus(
+        "typescript",
+        "npm: " + ", ".join(used) + "; src/**/*.ts without .d.ts/tests",
+        balanced(groups, n),
+        total,
+    )
 
 
 CORPORA: dict[str, Callable[[int], Corpus]] = {
-    "python": python_corpus, "go": go_corpus, "java": java_corpus, "typescript": typescript_corpus,
+    "python": python_corpus,
+    "go": go_corpus,
+    "java": java_corpus,
+    "typescript": typescript_corpus,
 }
 
 
 # -- evaluation ----------------------------------------------------------------------------------
+
 
 def evaluate(task: tuple[str, str, str]) -> dict[str, Any]:
     """Both metrics for one file under both profiles (runs in a worker process)."""
@@ -271,8 +374,11 @@ def evaluate(task: tuple[str, str, str]) -> dict[str, Any]:
         row["error"] = f"parse failed: {exc}"
         return row
     lines = text.split("\n")
-    row.update(lines=len(lines) - (1 if text.endswith("\n") else 0),
-               declarations=len(gt.decls), parse_errors=gt.parse_errors)
+    row.update(
+        lines=len(lines) - (1 if text.endswith("\n") else 0),
+        declarations=len(gt.decls),
+        parse_errors=gt.parse_errors,
+    )
     for profile in PROFILES:
         index = open_index(path, text, profile=profile)
         top = groundtruth.top_hits(index, gt, limit=TOP_LIMIT)
@@ -284,17 +390,25 @@ def evaluate(task: tuple[str, str, str]) -> dict[str, Any]:
             "blank": top.blank,
             "comment": top.comment,
             "positions": [
-                {"line": line, "label": label, "hit": hit,
-                 "text": lines[line] if 0 <= line < len(lines) else ""}
+                {
+                    "line": line,
+                    "label": label,
+                    "hit": hit,
+                    "text": lines[line] if 0 <= line < len(lines) else "",
+                }
                 for line, label, hit in top.positions
             ],
             "enclosing_checked": enc.checked,
             "enclosing_correct": enc.correct,
             "enclosing_misses": [
-                {"line": line, "expected": exp, "unit": got,
-                 "text": lines[line] if 0 <= line < len(lines) else "",
-                 "expected_text": lines[exp] if 0 <= exp < len(lines) else "",
-                 "unit_text": lines[got] if got is not None and 0 <= got < len(lines) else None}
+                {
+                    "line": line,
+                    "expected": exp,
+                    "unit": got,
+                    "text": lines[line] if 0 <= line < len(lines) else "",
+                    "expected_text": lines[exp] if 0 <= exp < len(lines) else "",
+                    "unit_text": lines[got] if got is not None and 0 <= got < len(lines) else None,
+                }
                 for line, exp, got in enc.misses[:20]
             ],
         }
@@ -303,6 +417,7 @@ def evaluate(task: tuple[str, str, str]) -> dict[str, Any]:
 
 
 # -- report --------------------------------------------------------------------------------------
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -325,8 +440,9 @@ def summarize(rows: list[dict[str, Any]], language: str, profile: str) -> dict[s
         "files": len(ok),
         "scored_files": len(scored),
         "mean_hit_rate": sum(r[profile]["rate"] for r in scored) / len(scored) if scored else 0.0,
-        "files_ge_90": (sum(r[profile]["rate"] >= 0.9 for r in scored) / len(scored)
-                        if scored else 0.0),
+        "files_ge_90": (
+            sum(r[profile]["rate"] >= 0.9 for r in scored) / len(scored) if scored else 0.0
+        ),
         "top_positions": positions,
         "on_blank": sum(r[profile]["blank"] for r in ok),
         "on_comment": sum(r[profile]["comment"] for r in ok),
@@ -335,35 +451,53 @@ def summarize(rows: list[dict[str, Any]], language: str, profile: str) -> dict[s
     }
 
 
-def report(corpora: list[Corpus], skipped: dict[str, str], rows: list[dict[str, Any]],
-           seconds: float, worst: int, command: str) -> tuple[str, list[dict[str, Any]]]:
+def report(
+    corpora: list[Corpus],
+    skipped: dict[str, str],
+    rows: list[dict[str, Any]],
+    seconds: float,
+    worst: int,
+    command: str,
+) -> tuple[str, list[dict[str, Any]]]:
     out: list[str] = []
     summaries: list[dict[str, Any]] = []
     out.append("# Declaration benchmark: do important positions land on real declarations?\n")
-    out.append(f"Generated by `{command}` "
-               f"({sum(len(c.files) for c in corpora)} files, {seconds:.1f} s). "
-               "Ground truth: Python `ast`, tree-sitter for Go, Java and TypeScript "
-               "(`bench/groundtruth.py`).\n")
-    out.append("- **Top-K hit rate**: K = min(10, declarations in the file); a position from "
-               "`important_positions(0.3, 10)` hits when its line is within ±1 of a declaration "
-               "start (header row, decorator/annotation row, or export/const wrapper row). "
-               "Fewer than K positions count as misses. Mean over files with ≥ 1 declaration.")
+    out.append(
+        f"Generated by `{command}` "
+        f"({sum(len(c.files) for c in corpora)} files, {seconds:.1f} s) on the engine at "
+        f"{_engine_revision()}. Ground truth: Python `ast`, tree-sitter for Go, Java and "
+        f"TypeScript (`bench/groundtruth.py`; {_parser_versions()}).\n"
+    )
+    out.append(
+        "- **Top-K hit rate**: K = min(10, declarations in the file); a position from "
+        "`important_positions(0.3, 10)` hits when its line is within ±1 of a declaration "
+        "start (header row, decorator/annotation row, or export/const wrapper row). "
+        "Fewer than K positions count as misses. Mean over files with ≥ 1 declaration."
+    )
     out.append("- **Files ≥ 90%**: fraction of those files whose top-K hit rate is ≥ 0.9.")
-    out.append("- **Blank / comment**: top positions on whitespace-only lines / comment-only lines "
-               "(parser comment nodes, or a `#`, `//`, `/*`, `*` line prefix).")
-    out.append("- **Enclosing-unit accuracy**: lines strictly inside function/method bodies "
-               f"(≤ {ENCLOSING_SAMPLE} per file, evenly spaced); `unit_at(line)` must start within "
-               "±1 of the innermost parsed declaration. `unit_at` does not depend on the profile, "
-               "so both rows agree.\n")
+    out.append(
+        "- **Blank / comment**: top positions on whitespace-only lines / comment-only lines "
+        "(tree-sitter comment nodes; Python: `tokenize` comments)."
+    )
+    out.append(
+        "- **Enclosing-unit accuracy**: lines strictly inside function/method bodies "
+        f"(≤ {ENCLOSING_SAMPLE} per file, evenly spaced); `unit_at(line)` must start within "
+        "±1 of the innermost parsed declaration. `unit_at` does not depend on the profile, "
+        "so both rows agree.\n"
+    )
     out.append("## Corpora\n")
     for c in corpora:
         broken = [r["file"] for r in rows if r["language"] == c.language and r.get("parse_errors")]
         note = ""
         if broken:
-            note = (f" The parser reported syntax errors in {len(broken)} of them (ground truth may "
-                    f"miss declarations there): " + ", ".join(f"`{b}`" for b in broken) + ".")
-        out.append(f"- **{c.language}**: {c.source}; {len(c.files)} of {c.candidates} files with "
-                   f"{MIN_LINES}..{MAX_LINES} lines (evenly spaced over the sorted list).{note}")
+            note = (
+                f" The parser reported syntax errors in {len(broken)} of them (ground truth may "
+                f"miss declarations there): " + ", ".join(f"`{b}`" for b in broken) + "."
+            )
+        out.append(
+            f"- **{c.language}**: {c.source}; {len(c.files)} of {c.candidates} files with "
+            f"{MIN_LINES}..{MAX_LINES} lines (evenly spaced over the sorted list).{note}"
+        )
     for language, why in skipped.items():
         out.append(f"- **{language}**: skipped: {why}")
     errors = [r for r in rows if "error" in r]
@@ -371,8 +505,10 @@ def report(corpora: list[Corpus], skipped: dict[str, str], rows: list[dict[str, 
         out.append(f"- not scored: `{r['file']}`: {r['error']}")
     out.append("")
     out.append("## Results\n")
-    out.append("| Language | Profile | Files (with declarations) | Mean top-K hit rate | Files ≥ 90% | Top positions "
-               "| On blank / comment | Enclosing-unit accuracy (lines) |")
+    out.append(
+        "| Language | Profile | Files (with declarations) | Mean top-K hit rate | Files ≥ 90% "
+        "| Top positions | On blank / comment | Enclosing-unit accuracy (lines) |"
+    )
     out.append("|---|---|---:|---:|---:|---:|---:|---:|")
     for c in corpora:
         lang_rows = [r for r in rows if r["language"] == c.language]
@@ -388,11 +524,16 @@ def report(corpora: list[Corpus], skipped: dict[str, str], rows: list[dict[str, 
             )
     out.append("")
     out.append(f"## Worst {worst} files per language, review profile\n")
-    out.append("Misses are top-K positions not within ±1 of a parsed declaration. Lines are "
-               "1-based (the engine's 0-based line + 1).\n")
+    out.append(
+        "Misses are top-K positions not within ±1 of a parsed declaration. Lines are "
+        "1-based (the engine's 0-based line + 1).\n"
+    )
     for c in corpora:
-        lang_rows = [r for r in rows if r["language"] == c.language and "error" not in r
-                     and r["review"]["k"] > 0]
+        lang_rows = [
+            r
+            for r in rows
+            if r["language"] == c.language and "error" not in r and r["review"]["k"] > 0
+        ]
         lang_rows.sort(key=lambda r: (r["review"]["rate"], -r["review"]["k"], r["file"]))
         bad = [r for r in lang_rows if r["review"]["rate"] < 1.0][:worst]
         out.append(f"### {c.language}\n")
@@ -401,27 +542,43 @@ def report(corpora: list[Corpus], skipped: dict[str, str], rows: list[dict[str, 
             continue
         for r in bad:
             rv = r["review"]
-            out.append(f"- `{r['file']}`: {rv['hits']}/{rv['k']} "
-                       f"({r['declarations']} declarations, {r['lines']} lines)")
+            out.append(
+                f"- `{r['file']}`: {rv['hits']}/{rv['k']} "
+                f"({r['declarations']} declarations, {r['lines']} lines)"
+            )
             for p in rv["positions"]:
                 if not p["hit"]:
-                    out.append(f"  - L{p['line'] + 1} `{_clip(p['label'], 50)}`: "
-                               f"`{_clip(p['text'])}`")
+                    out.append(
+                        f"  - L{p['line'] + 1} `{_clip(p['label'], 50)}`: `{_clip(p['text'])}`"
+                    )
+            if len(rv["positions"]) < rv["k"]:
+                out.append(
+                    f"  - only {len(rv['positions'])} positions returned "
+                    f"(K = {rv['k']}): the rest count as misses"
+                )
         out.append("")
     out.append("## Enclosing-unit misses (examples), review profile\n")
-    out.append("Line inside a body → where the parser's innermost declaration starts vs where "
-               "`unit_at` starts (1-based; `none` = no unit).\n")
+    out.append(
+        "Line inside a body → where the parser's innermost declaration starts vs where "
+        "`unit_at` starts (1-based; `none` = no unit).\n"
+    )
     for c in corpora:
         lang_rows = [r for r in rows if r["language"] == c.language and "error" not in r]
-        lang_rows.sort(key=lambda r: (r["review"]["enclosing_correct"]
-                                      - r["review"]["enclosing_checked"], r["file"]))
+        lang_rows.sort(
+            key=lambda r: (
+                r["review"]["enclosing_correct"] - r["review"]["enclosing_checked"],
+                r["file"],
+            )
+        )
         examples: list[str] = []
         for r in lang_rows:
             rv = r["review"]
             if rv["enclosing_correct"] == rv["enclosing_checked"]:
                 continue
             m = rv["enclosing_misses"][0]
-            unit = "none" if m["unit"] is None else f"L{m['unit'] + 1} `{_clip(m['unit_text'], 60)}`"
+            unit = (
+                "none" if m["unit"] is None else f"L{m['unit'] + 1} `{_clip(m['unit_text'], 60)}`"
+            )
             examples.append(
                 f"- `{r['file']}` ({rv['enclosing_checked'] - rv['enclosing_correct']}/"
                 f"{rv['enclosing_checked']} wrong): L{m['line'] + 1} `{_clip(m['text'], 50)}` → "
@@ -435,16 +592,34 @@ def report(corpora: list[Corpus], skipped: dict[str, str], rows: list[dict[str, 
 
 # -- main ----------------------------------------------------------------------------------------
 
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--per-language", type=int, default=100, metavar="N",
-                    help="files sampled per language (default 100)")
-    ap.add_argument("--out", type=Path, default=BENCH / "results" / "declarations.md",
-                    help="Markdown report (default bench/results/declarations.md)")
-    ap.add_argument("--json", type=Path, default=None, metavar="PATH",
-                    help="also write raw per-file results as JSON")
-    ap.add_argument("--languages", default=",".join(LANGUAGES),
-                    help=f"comma-separated subset of {','.join(LANGUAGES)}")
+    ap.add_argument(
+        "--per-language",
+        type=int,
+        default=100,
+        metavar="N",
+        help="files sampled per language (default 100)",
+    )
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=BENCH / "results" / "declarations.md",
+        help="Markdown report (default bench/results/declarations.md)",
+    )
+    ap.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="also write raw per-file results as JSON",
+    )
+    ap.add_argument(
+        "--languages",
+        default=",".join(LANGUAGES),
+        help=f"comma-separated subset of {','.join(LANGUAGES)}",
+    )
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     ap.add_argument("--worst", type=int, default=10, help="worst files listed per language")
     args = ap.parse_args(argv)
@@ -467,7 +642,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         rows = [evaluate(t) for t in tasks]
     seconds = time.perf_counter() - started
-    command = " ".join([".venv/bin/python", "bench/declarations.py", *(sys.argv[1:] if argv is None else argv)])
+    command = " ".join(
+        [".venv/bin/python", "bench/declarations.py", *(sys.argv[1:] if argv is None else argv)]
+    )
     text, summaries = report(corpora, skipped, rows, seconds, args.worst, command)
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -476,8 +653,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         payload = {
-            "corpora": [{"language": c.language, "source": c.source, "candidates": c.candidates,
-                         "files": [name for name, _ in c.files]} for c in corpora],
+            "corpora": [
+                {
+                    "language": c.language,
+                    "source": c.source,
+                    "candidates": c.candidates,
+                    "files": [name for name, _ in c.files],
+                }
+                for c in corpora
+            ],
             "skipped": skipped,
             "summary": summaries,
             "files": rows,

@@ -26,22 +26,22 @@ import tokenize
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any, NamedTuple
 
 __all__ = [
+    "FUNCTION_KINDS",
+    "LANGUAGE_BY_SUFFIX",
     "Decl",
+    "EnclosingResult",
     "GroundTruth",
     "TopResult",
-    "EnclosingResult",
-    "LANGUAGE_BY_SUFFIX",
-    "language_of",
     "declarations",
+    "enclosing_accuracy",
     "extract",
+    "language_of",
     "simple_comment_line",
     "top_hits",
-    "enclosing_accuracy",
-    "FUNCTION_KINDS",
 ]
 
 LANGUAGE_BY_SUFFIX = {
@@ -57,30 +57,57 @@ LANGUAGE_BY_SUFFIX = {
 # Node types (ast class names for Python) that are declarations.
 PYTHON_KINDS = frozenset({"FunctionDef", "AsyncFunctionDef", "ClassDef"})
 GO_KINDS = frozenset({"function_declaration", "method_declaration", "type_spec", "type_alias"})
-JAVA_KINDS = frozenset({
-    "class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
-    "annotation_type_declaration", "method_declaration", "constructor_declaration",
-    "compact_constructor_declaration",
-})
-TS_KINDS = frozenset({
-    "function_declaration", "generator_function_declaration", "class_declaration",
-    "abstract_class_declaration", "interface_declaration", "type_alias_declaration",
-    "enum_declaration", "method_definition", "method_signature", "abstract_method_signature",
-    # Overload signatures (`export function f(a: string): T;`, `declare function g(): void`).
-    "function_signature",
-})
+JAVA_KINDS = frozenset(
+    {
+        "class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "record_declaration",
+        "annotation_type_declaration",
+        "method_declaration",
+        "constructor_declaration",
+        "compact_constructor_declaration",
+    }
+)
+TS_KINDS = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "class_declaration",
+        "abstract_class_declaration",
+        "interface_declaration",
+        "type_alias_declaration",
+        "enum_declaration",
+        "method_definition",
+        "method_signature",
+        "abstract_method_signature",
+        # Overload signatures (`export function f(a: string): T;`, `declare function g(): void`).
+        "function_signature",
+    }
+)
 # Declarations that own a function or method body (metric 2 samples lines inside these).
-FUNCTION_KINDS = frozenset({
-    "FunctionDef", "AsyncFunctionDef",
-    "function_declaration", "method_declaration", "constructor_declaration",
-    "compact_constructor_declaration", "generator_function_declaration", "method_definition",
-    "arrow_binding", "function_binding", "default_function",
-})
-_TS_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function",
-                                 "generator_function"})
+FUNCTION_KINDS = frozenset(
+    {
+        "FunctionDef",
+        "AsyncFunctionDef",
+        "function_declaration",
+        "method_declaration",
+        "constructor_declaration",
+        "compact_constructor_declaration",
+        "generator_function_declaration",
+        "method_definition",
+        "arrow_binding",
+        "function_binding",
+        "default_function",
+    }
+)
+_TS_FUNCTION_VALUES = frozenset(
+    {"arrow_function", "function_expression", "function", "generator_function"}
+)
 _COMMENT_TYPES = frozenset({"comment", "line_comment", "block_comment", "html_comment"})
-_DECORATOR_TYPES = frozenset({"decorator", "annotation", "marker_annotation", "comment",
-                              "line_comment", "block_comment"})
+_DECORATOR_TYPES = frozenset(
+    {"decorator", "annotation", "marker_annotation", "comment", "line_comment", "block_comment"}
+)
 
 
 class Decl(NamedTuple):
@@ -97,15 +124,21 @@ class GroundTruth:
     decls: list[Decl]
     # anchors[i]: every row that stands for decls[i]'s start (header, decorators, export ...).
     anchors: list[frozenset[int]]
-    comment_rows: frozenset[int]  # rows whose only non-blank content is comments
+    # Rows whose only non-blank content is comments (tree-sitter comment nodes; Python: tokenize,
+    # or simple_comment_line when tokenize fails). `/*package*/ class X {` is not such a row.
+    comment_rows: frozenset[int]
     parse_errors: bool = False
     _hit_rows: frozenset[int] | None = field(default=None, repr=False)
 
     def hit_rows(self, tolerance: int = 1) -> frozenset[int]:
         """Rows within ``tolerance`` of any declaration anchor."""
         if self._hit_rows is None or tolerance != 1:
-            rows = {a + d for anchors in self.anchors for a in anchors
-                    for d in range(-tolerance, tolerance + 1)}
+            rows = {
+                a + d
+                for anchors in self.anchors
+                for a in anchors
+                for d in range(-tolerance, tolerance + 1)
+            }
             if tolerance != 1:
                 return frozenset(rows)
             self._hit_rows = frozenset(rows)
@@ -138,6 +171,7 @@ def extract(path: str, text: str, language: str | None = None) -> GroundTruth:
 
 # -- Python (ast + tokenize) ---------------------------------------------------------------------
 
+
 def _python(text: str) -> GroundTruth:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # SyntaxWarning for odd escapes is not our business
@@ -153,8 +187,9 @@ def _python(text: str) -> GroundTruth:
         anchors = {head} | {d.lineno - 1 for d in node.decorator_list}
         found.append((Decl(head, end, kind), frozenset(anchors)))
     found.sort(key=lambda pair: (pair[0].start, -pair[0].end))
-    return GroundTruth("python", [d for d, _ in found], [a for _, a in found],
-                       _python_comment_rows(text))
+    return GroundTruth(
+        "python", [d for d, _ in found], [a for _, a in found], _python_comment_rows(text)
+    )
 
 
 def _python_comment_rows(text: str) -> frozenset[int]:
@@ -181,28 +216,23 @@ def simple_comment_line(line: str, language: str) -> bool:
 
 # -- tree-sitter (Go, Java, TypeScript) -----------------------------------------------------------
 
-@lru_cache(maxsize=None)
+
+@cache
 def _parser(language: str) -> Any:
+    import importlib
+
     import tree_sitter
 
-    if language == "go":
-        import tree_sitter_go as mod
-
-        lang = mod.language()
-    elif language == "java":
-        import tree_sitter_java as mod
-
-        lang = mod.language()
-    elif language == "typescript":
-        import tree_sitter_typescript as mod
-
-        lang = mod.language_typescript()
-    elif language == "tsx":
-        import tree_sitter_typescript as mod
-
-        lang = mod.language_tsx()
-    else:
+    grammars = {
+        "go": ("tree_sitter_go", "language"),
+        "java": ("tree_sitter_java", "language"),
+        "typescript": ("tree_sitter_typescript", "language_typescript"),
+        "tsx": ("tree_sitter_typescript", "language_tsx"),
+    }
+    if language not in grammars:
         raise ValueError(f"no tree-sitter grammar for {language!r}")
+    module, function = grammars[language]
+    lang = getattr(importlib.import_module(module), function)()
     return tree_sitter.Parser(tree_sitter.Language(lang))
 
 
@@ -226,7 +256,7 @@ def _header_row(node: Any) -> int:
 
 def _ts_declaration(node: Any, kinds: frozenset[str]) -> str | None:
     """The kind when a TypeScript node is a declaration, else None."""
-    t = node.type
+    t: str = node.type
     if t in kinds:
         return t
     if t in ("variable_declarator", "public_field_definition"):
@@ -266,9 +296,17 @@ def _tree_sitter(text: str, language: str) -> GroundTruth:
             # Wrappers that start the declaration: export, `declare`, `const` (TS), a Go `type`.
             parent = node.parent
             hops = 0
-            while parent is not None and hops < 3 and parent.type in (
-                "export_statement", "ambient_declaration", "lexical_declaration",
-                "variable_declaration", "type_declaration",
+            while (
+                parent is not None
+                and hops < 3
+                and parent.type
+                in (
+                    "export_statement",
+                    "ambient_declaration",
+                    "lexical_declaration",
+                    "variable_declaration",
+                    "type_declaration",
+                )
             ):
                 anchors.add(int(parent.start_point.row))
                 parent = parent.parent
@@ -281,8 +319,13 @@ def _tree_sitter(text: str, language: str) -> GroundTruth:
             found.append((Decl(head, int(node.end_point.row), kind), frozenset(anchors)))
         stack.extend(reversed(node.children))
     found.sort(key=lambda pair: (pair[0].start, -pair[0].end))
-    return GroundTruth(language, [d for d, _ in found], [a for _, a in found],
-                       _comment_rows(source, comments), bool(tree.root_node.has_error))
+    return GroundTruth(
+        language,
+        [d for d, _ in found],
+        [a for _, a in found],
+        _comment_rows(source, comments),
+        bool(tree.root_node.has_error),
+    )
 
 
 def _comment_rows(source: bytes, comments: Iterable[Any]) -> frozenset[int]:
@@ -307,6 +350,7 @@ def _comment_rows(source: bytes, comments: Iterable[Any]) -> frozenset[int]:
 
 
 # -- metrics -------------------------------------------------------------------------------------
+
 
 @dataclass
 class TopResult:
@@ -336,12 +380,14 @@ class EnclosingResult:
         return self.correct / self.checked if self.checked else 1.0
 
 
-def top_hits(index: Any, gt: GroundTruth, *, limit: int = 10,
-             min_coefficient: float = 0.3) -> TopResult:
+def top_hits(
+    index: Any, gt: GroundTruth, *, limit: int = 10, min_coefficient: float = 0.3
+) -> TopResult:
     """Top K = min(limit, declarations) positions; a hit is within 1 row of a declaration anchor.
 
     Fewer than K positions count as misses. Positions on blank or comment-only rows are counted
-    (comment-only per the parser, or the simple prefix check as a fallback).
+    (comment-only per the parser's comment nodes; for Python per ``tokenize``, with the simple
+    prefix check only when tokenizing fails).
     """
     k = min(limit, len(gt.decls))
     positions = index.important_positions(min_coefficient, limit)[:k]
@@ -355,7 +401,7 @@ def top_hits(index: Any, gt: GroundTruth, *, limit: int = 10,
         text = lines[p.line] if 0 <= p.line < len(lines) else ""
         if not text.strip():
             blank += 1
-        elif p.line in gt.comment_rows or simple_comment_line(text, gt.language):
+        elif p.line in gt.comment_rows:
             comment += 1
     return TopResult(k, sum(h for _, _, h in out), out, blank, comment)
 
@@ -375,8 +421,9 @@ def body_lines(gt: GroundTruth) -> dict[int, int]:
     return owner
 
 
-def enclosing_accuracy(index: Any, gt: GroundTruth, *, sample: int = 200,
-                       tolerance: int = 1) -> EnclosingResult:
+def enclosing_accuracy(
+    index: Any, gt: GroundTruth, *, sample: int = 200, tolerance: int = 1
+) -> EnclosingResult:
     """Does ``index.unit_at(row)`` start within ``tolerance`` of the innermost declaration?
 
     Rows are those strictly inside a function or method body (after its header row, up to its
