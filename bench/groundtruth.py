@@ -83,6 +83,9 @@ TS_KINDS = frozenset(
         "abstract_method_signature",
         # Overload signatures (`export function f(a: string): T;`, `declare function g(): void`).
         "function_signature",
+        # Namespaces (`namespace X {`, `declare module "m" {`) declare a named scope.
+        "internal_module",
+        "module",
     }
 )
 # Declarations that own a function or method body (metric 2 samples lines inside these).

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -258,10 +259,20 @@ def _join(*parts: str) -> str:
 
 def line_signal(lines: Sequence[str], language: Language) -> NDArray[np.float64]:
     """Section 2: the per-line score. Block comments and docstrings carry state across lines."""
-    return scan_lines(lines, language)[0]
+    return scan_lines(lines, language).signal
 
 
-def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.float64], list[str]]:
+class Scan(NamedTuple):
+    """What the signal pass learns about each line."""
+
+    signal: NDArray[np.float64]
+    code: list[str]  # masked, without comments; "" when the line has no code
+    # Lines that begin outside any block comment or docstring and hold code or open one: the
+    # lines whose indentation says something about structure.
+    anchor: NDArray[np.bool_]
+
+
+def scan_lines(lines: Sequence[str], language: Language) -> Scan:
     """The per-line score and each line's code: masked, without comments, "" when none.
 
     A line with no character that could start a string or a comment takes a fast path; the
@@ -271,6 +282,7 @@ def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.flo
     n = len(lines)
     code: list[str] = [""] * n
     indent = np.zeros(n, dtype=np.int64)  # expanded columns (a tab counts 4)
+    anchor = np.zeros(n, dtype=bool)
     special = _special_chars(language).search
     in_block: BlockComment | None = None
     depth_count = 0
@@ -288,9 +300,11 @@ def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.flo
         width = len(raw) - len(trimmed)
         if width:
             indent[i] = width + 3 * raw.count("\t", 0, width)
-        if in_block is None and not doc_delim and special(stripped) is None:
-            code[i] = stripped
-            continue
+        if in_block is None and not doc_delim:
+            anchor[i] = True
+            if special(stripped) is None:
+                code[i] = stripped
+                continue
 
         if in_block is not None:
             masked = mask_strings(stripped, language)
@@ -330,7 +344,11 @@ def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.flo
             if real:
                 put(i, real)
             break
+        if comment == 0 and not opened:
+            anchor[i] = False  # a comment-only line says nothing about structure
         if opened or comment == 0:
+            if opened and not code[i] and in_block is None:
+                anchor[i] = False  # a one-line block comment
             continue
         if language.python_docstrings:
             head = masked if comment < 0 else masked[:comment]
@@ -351,4 +369,4 @@ def scan_lines(lines: Sequence[str], language: Language) -> tuple[NDArray[np.flo
                     put(i, real)
                 continue
         code[i] = js_strip(masked[:comment]) if comment >= 0 else masked
-    return _score_all(code, indent, language), code
+    return Scan(_score_all(code, indent, language), code, anchor)

@@ -2,11 +2,15 @@
 
 Language-agnostic and tolerant of broken code: it reads the masked, comment-free code that the
 signal pass produced (so strings and comments never create structure), the indentation of each
-line, and the language's keyword table. A *block* is a line followed by deeper-indented lines
-(plus one closing line such as ``}`` or ``end`` at the opener's indentation). A *unit* is a
-declaration: a line that starts with a declaration keyword after modifiers (``class``, ``def``,
-``func``, ``fn``, ``interface`` ...), a function bound to a name (``const f = (...) => {``), or a
-member of a container (a method in a class body, even without a keyword, as in Java).
+line, and the language's keyword table.
+
+* A *block* is a line followed by deeper-indented lines, plus one closing line at the opener's
+  indentation (``}``, ``)``, ``end`` ...). A closing line that opens again (``} else {``,
+  ``) -> int:``) and an Allman-style ``{`` line continue the same block.
+* A *unit* is a declaration: a line whose first word after modifiers and annotations is a
+  declaration word of the language (``class``, ``def``, ``func``, ``interface`` ...) followed by a
+  name; a function bound to a name (``const f = (...) => {``); or a member of a container (a
+  method in a class body or an object literal, with or without a keyword).
 """
 
 from __future__ import annotations
@@ -27,34 +31,47 @@ DECLARATION_MIN_WEIGHT = 0.7
 _LABEL_SPLIT = re.compile(r"[\s()\[\]{},;:'\".=!<>+\-*/&|^~%@#`]+")
 _WORD = re.compile(r"[A-Za-z_$][\w$!?\-]*")
 _PATH = re.compile(r"[A-Za-z_$][\w$!?\-]*(?:::[A-Za-z_$][\w$]*)*")
-_IDENT_BEFORE_PAREN = re.compile(r"([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(")
-_ARROW_BINDING = re.compile(
-    r"^(?:(?:export|default|const|let|var|static|public|private|protected|readonly|async)\s+)*"
-    r"([A-Za-z_$][\w$]*)\s*(?::[^=]*)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|"
-    r"[A-Za-z_$][\w$]*\s*=>)"
+_IDENT_BEFORE_PAREN = re.compile(r"(\[[^\]]*\]|[A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(")
+_ANNOTATIONS = re.compile(r"^(?:@[\w.$]+(?:\([^()]*\))?\s*)+")
+_LABEL_LINE = re.compile(r"^[A-Za-z_]\w*:$")
+_BINDING = re.compile(
+    r"^(?:(?:export|default|const|let|var|static|public|private|protected|readonly|async|"
+    r"declare|override)\s+)*([A-Za-z_$][\w$]*)\s*(?:[:!?].*?)?(?<![=!<>])=(?![=>])\s*(?:async\s+)?(.*)$"
 )
 # Keywords that only modify a declaration that follows them.
 MODIFIERS = frozenset(
     "export default public private protected internal static final abstract async sealed open "
     "override virtual pub unsafe extern inline data companion suspend const readonly declare "
     "partial strictfp synchronized native transient volatile operator infix tailrec external "
-    "expect actual lazy implicit private[this] mutating nonmutating convenience required "
-    "fileprivate dynamic weak unowned let var val".split()
+    "expect actual lazy implicit mutating nonmutating convenience required fileprivate dynamic "
+    "weak unowned let var val crate".split()
 )
-# Declaration words beyond the language tables' heavy keywords (types and namespaces).
-EXTRA_DECLARATIONS = frozenset("type record namespace mod union module macro_rules".split())
+# Declaration words beyond each language's heavy keywords (types and namespaces).
+EXTRA_DECLARATIONS: dict[str, frozenset[str]] = {
+    "go": frozenset({"type"}),
+    "typescript": frozenset({"type", "namespace", "module"}),
+    "javascript": frozenset(),
+    "rust": frozenset({"mod", "type", "union"}),
+    "java": frozenset({"record", "@interface"}),
+    "php": frozenset({"namespace"}),
+    "kotlin": frozenset({"typealias"}),
+    "swift": frozenset({"typealias"}),
+    "scala": frozenset({"type"}),
+}
+_NOT_DECLARATIONS = frozenset({"import", "export", "require", "use", "package", "include"})
 # Declarations whose body holds members (methods without a keyword are units inside them).
 CONTAINERS = frozenset(
     "class interface enum trait struct impl object protocol extension module namespace actor "
     "record union mod".split()
 )
-# Words that start control flow, never a declaration.
+# Words that start control flow or a statement, never a declaration.
 CONTROL = frozenset(
-    "if else elif elsif for foreach while do switch case default try catch except finally with "
+    "if else elif elsif for foreach while do switch case try catch except finally with "
     "match select loop unless until begin rescue ensure when guard defer go return yield throw "
-    "raise await new assert del print super this self sizeof typeof delete void".split()
+    "raise await new assert del print super this self sizeof typeof delete".split()
 )
-_CLOSERS = ("}", ")", "]", "end")
+_CLOSERS = ("}", ")", "]", ">", "end")
+_CALLABLE_WORDS = frozenset({"function", "func", "fn", "fun", "def"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +101,9 @@ class Structure:
         """The innermost unit whose region holds ``line``."""
         best: Unit | None = None
         for unit in self.units:
-            if unit.start <= line <= unit.end and (best is None or unit.start >= best.start):
+            if unit.start > line:
+                break
+            if line <= unit.end and (best is None or unit.start >= best.start):
                 best = unit
         return best
 
@@ -104,95 +123,66 @@ def _indent_columns(raw: str) -> int:
     return indent + 3 * raw.count("\t", 0, indent)
 
 
-def _blocks(
-    code_lines: list[int], indents: NDArray[np.int64], code: Sequence[str]
-) -> dict[int, int]:
+def _continues(code: str) -> bool:
+    """A line at the opener's indentation that still belongs to its block."""
+    return code.startswith(_CLOSERS) or code.startswith("{")
+
+
+def _blocks(lines: list[int], indents: NDArray[np.int64], code: Sequence[str]) -> dict[int, int]:
     """Map each block-opening line to the last line of its block."""
     ends: dict[int, int] = {}
     stack: list[int] = []  # opener line numbers
-    for pos, j in enumerate(code_lines):
+    count = len(lines)
+    for pos, j in enumerate(lines):
         c = indents[j]
-        nxt = code_lines[pos + 1] if pos + 1 < len(code_lines) else -1
+        nxt = lines[pos + 1] if pos + 1 < count else -1
+        text = code[j]
+        if not text:
+            # A docstring or comment opener: content for the line before it (it makes that
+            # line open a block), never a dedent or an opener itself.
+            continue
         opens = nxt >= 0 and indents[nxt] > c
+        if opens and not code[nxt]:
+            nxt_code = next((k for k in lines[pos + 1 :] if code[k]), -1)
+            opens = True if nxt_code < 0 else indents[nxt_code] > c or indents[nxt] > c
         continued = False
         while stack and c <= indents[stack[-1]]:
             top = stack[-1]
-            if c == indents[top] and code[j].startswith(_CLOSERS):
+            if c == indents[top] and _continues(text):
                 ends[top] = j
-                if opens:  # `) -> int:` or `} else {`: the same block goes on
+                if opens:  # `) -> int:`, `} else {`, Allman `{`: the same block goes on
                     continued = True
                     break
                 stack.pop()
                 break
-            ends[top] = code_lines[pos - 1]
+            ends[top] = max(top, _last_inside(lines, pos, indents, indents[top]))
             stack.pop()
         if continued:
             continue
         if opens:
             stack.append(j)
-    last = code_lines[-1] if code_lines else 0
+        elif (
+            nxt >= 0
+            and indents[nxt] == c
+            and text
+            and _continues(code[nxt])
+            and not _continues(text)
+            and (text.endswith(("{", "(", "[")) or code[nxt].startswith("{"))
+        ):
+            # `f() {` then `}`; or `void f()` then an Allman `{`: a block at one indentation.
+            stack.append(j)
+    last = lines[-1] if lines else 0
     for top in stack:
         ends[top] = last
     return ends
 
 
-def _declaration(
-    code: str, language: Language, in_container: bool, opens: bool
-) -> tuple[str, str] | None:
-    """(kind, name) when the code line declares something, else None."""
-    tokens = [t for t in _LABEL_SPLIT.split(code) if t]
-    if not tokens or code.startswith(("}", ")", "]", ".", "&&", "||", "+", "?")):
-        return None
-    heavy = language.keywords
-    i = 0
-    while (
-        i < len(tokens)
-        and tokens[i] in MODIFIERS
-        and not (tokens[i] in heavy and heavy[tokens[i]] >= DECLARATION_MIN_WEIGHT)
-    ):
-        i += 1
-    first = tokens[i] if i < len(tokens) else ""
-    if first in CONTROL:
-        return None
-    if (
-        first
-        and (first in EXTRA_DECLARATIONS or heavy.get(first, 0.0) >= DECLARATION_MIN_WEIGHT)
-        and first not in ("import", "export", "require", "use", "package")
-    ):
-        return first, _name_after(code, first)
-    binding = _ARROW_BINDING.match(code)
-    if binding:
-        return "function", binding.group(1)
-    if in_container and "(" in code and (opens or code.rstrip().endswith((";", ")"))):
-        if "=" in code.split("(", 1)[0]:
-            return None
-        m = _IDENT_BEFORE_PAREN.search(code)
-        if m and m.group(1) not in CONTROL:
-            return "method", m.group(1)
-    return None
-
-
-def _name_after(code: str, word: str) -> str:
-    idx = re.search(r"(?<![\w$-])" + re.escape(word) + r"(?![\w$-])", code)
-    rest = code[idx.end() :] if idx else code
-    rest = rest.lstrip()
-    if rest.startswith("("):  # a Go receiver `(s *Store)` or a Lisp form
-        depth = 0
-        for k, ch in enumerate(rest):
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0:
-                rest = rest[k + 1 :]
-                break
-    rest = _skip_generics(rest.lstrip())
-    m = _PATH.match(rest)
-    if not m:
-        m2 = _WORD.search(rest)
-        return m2.group(0) if m2 else ""
-    name = m.group(0)
-    after = _skip_generics(rest[m.end() :].lstrip())
-    target = re.match(r"for\s+([A-Za-z_][\w:]*)", after)  # Rust: impl Trait for Type
-    return f"{name} for {target.group(1)}" if target else name
+def _last_inside(lines: list[int], pos: int, indents: NDArray[np.int64], level: int) -> int:
+    """The last structural line before ``pos`` that is deeper than ``level``."""
+    k = pos - 1
+    while k >= 0 and indents[lines[k]] <= level:
+        k -= 1
+    return lines[k] if k >= 0 else lines[0]
 
 
 def _skip_generics(text: str) -> str:
@@ -207,31 +197,175 @@ def _skip_generics(text: str) -> str:
     return text
 
 
-def build_structure(lines: Sequence[str], code: Sequence[str], language: Language) -> Structure:
-    """Units of a file from its lines and per-line code (``signal.scan_lines``)."""
+def _after_word(code: str, word: str) -> str:
+    m = re.search(r"(?<![\w$-])" + re.escape(word) + r"(?![\w$-])", code)
+    return code[m.end() :].lstrip() if m else ""
+
+
+def _skip_parens(rest: str) -> str:
+    depth = 0
+    for k, ch in enumerate(rest):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return rest[k + 1 :].lstrip()
+    return ""
+
+
+def _declared_name(code: str, word: str, lisp: bool) -> str | None:
+    """The name a declaration word introduces, or None when it introduces none."""
+    rest = _after_word(code, word)
+    if rest.startswith("*"):  # generators: `function* name`
+        rest = rest[1:].lstrip()
+    if rest.startswith("(") and not lisp:
+        if word not in ("func",):
+            return None  # `function (`, `fn(`: anonymous
+        rest = _skip_parens(rest)  # a Go receiver: `func (s *Store) Get(`
+        m = _WORD.match(rest)
+        if not m or not rest[m.end() :].lstrip().startswith(("(", "[")):
+            return None  # `func(x int) {`: a function literal
+        return m.group(0)
+    rest = _skip_generics(rest)
+    m = _PATH.match(rest)
+    if not m:
+        return None
+    name = m.group(0)
+    after = rest[m.end() :].lstrip()
+    if after.startswith((":", "=", ",", ")")) and word not in CONTAINERS | {"type"}:
+        return None  # `function: "x"`, `type = 3`: a name that happens to be a keyword
+    if after.startswith(("=", ",", ")", "]")) and word != "type":
+        return None
+    if word == "type" and after.startswith((",", ")", "}")):
+        return None  # `type Foo,` in an import list
+    target = re.match(r"for\s+([A-Za-z_][\w:]*)", _skip_generics(after))  # impl Trait for T
+    return f"{name} for {target.group(1)}" if target else name
+
+
+def _binding(code: str, opens: bool) -> str | None:
+    """`const f = (...) => {`, `f = function (...) {`, `const f = <T>(`: a named function."""
+    m = _BINDING.match(code)
+    if not m:
+        return None
+    rhs = m.group(2)
+    if rhs.startswith(("function", "function*")):
+        return m.group(1)
+    arrow_like = rhs.startswith(("(", "<")) or re.match(r"[A-Za-z_$][\w$]*\s*=>", rhs)
+    if arrow_like and ("=>" in rhs or (opens and code.rstrip().endswith(("(", "<", "{")))):
+        return m.group(1)
+    return None
+
+
+def _declaration(
+    code: str, language: Language, in_container: bool, opens: bool
+) -> tuple[str, str] | None:
+    """(kind, name) when the code line declares something, else None."""
+    stripped = _ANNOTATIONS.sub("", code)
+    if not stripped or stripped.startswith(("}", ")", "]", ">", ".", "&&", "||", "+", "?", "|")):
+        return None
+    tokens = [t for t in _LABEL_SPLIT.split(stripped) if t]
+    if not tokens:
+        return None
+    heavy = language.keywords
+    extra = EXTRA_DECLARATIONS.get(language.name, frozenset())
+    lisp = language.backslash_char_literals
+    i = 0
+    while (
+        i < len(tokens)
+        and tokens[i] in MODIFIERS
+        and heavy.get(tokens[i], 0.0) < DECLARATION_MIN_WEIGHT
+        and tokens[i] not in extra
+    ):
+        i += 1
+    first = tokens[i] if i < len(tokens) else ""
+    if first in CONTROL:
+        return None
+    if (
+        first
+        and (first in extra or heavy.get(first, 0.0) >= DECLARATION_MIN_WEIGHT)
+        and first not in _NOT_DECLARATIONS
+    ):
+        name = _declared_name(stripped, first, lisp)
+        if name is not None:
+            return first, name
+        if first in _CALLABLE_WORDS and "default" in tokens[:i]:
+            return first, "default"  # `export default function (...) {`
+        if first in _CALLABLE_WORDS or first in extra:
+            return None
+    if "function" in heavy:
+        bound = _binding(stripped, opens)
+        if bound is not None:
+            return "function", bound
+    if in_container and "(" in stripped and not _LABEL_LINE.match(stripped):
+        head = stripped.split("(", 1)[0]
+        if any(ch in head for ch in "=:.") or (i < len(tokens) and tokens[i] in CONTROL):
+            return None  # an assignment, an object key with a call value, a method call
+        if opens or stripped.rstrip().endswith((";", ")", "}", "{")):
+            m = _IDENT_BEFORE_PAREN.search(stripped)
+            if m and m.group(1) not in CONTROL:
+                return "method", m.group(1)
+    return None
+
+
+_ANONYMOUS_CLASS = re.compile(r"\bnew\s+[\w.$<>?, \[\]]+\(.*\)\s*\{$")
+
+
+def _opens_container(code: str) -> bool:
+    """A block that holds members: an object literal (`= {`, `({`, `return {`, `: {`) or an
+    anonymous class (`new Base(args) {`)."""
+    text = code.rstrip()
+    if not text.endswith("{"):
+        return False
+    head = text[:-1].rstrip()
+    return (
+        head.endswith(("=", "(", ",", ":", "return"))
+        or not head
+        or bool(_ANONYMOUS_CLASS.search(text))
+    )
+
+
+def build_structure(
+    lines: Sequence[str],
+    code: Sequence[str],
+    language: Language,
+    anchor: NDArray[np.bool_] | None = None,
+) -> Structure:
+    """Units of a file from its lines, per-line code and anchors (``signal.scan_lines``)."""
     n = len(lines)
     indents = np.zeros(n, dtype=np.int64)
-    code_lines: list[int] = []
+    structural: list[int] = []
+    brace_language = not language.python_docstrings
     for i in range(n):
-        if code[i]:
-            indents[i] = _indent_columns(lines[i])
-            code_lines.append(i)
-    ends = _blocks(code_lines, indents, code)
-    units: list[Unit] = []
-    stack: list[int] = []  # indices into units, the open ones
-    for j in code_lines:
-        while stack and units[stack[-1]].end < j:
-            stack.pop()
-        parent = stack[-1] if stack else -1
-        in_container = parent >= 0 and units[parent].kind in CONTAINERS
-        opens = j in ends
-        found = _declaration(code[j], language, in_container, opens)
-        if found is None:
+        is_anchor = bool(anchor[i]) if anchor is not None else bool(code[i])
+        if not is_anchor:
             continue
-        kind, name = found
+        if brace_language and _LABEL_LINE.match(code[i]):
+            continue  # a goto label (`retry:`) or `default:`: never a dedent
+        indents[i] = _indent_columns(lines[i])
+        structural.append(i)
+    ends = _blocks(structural, indents, code)
+    units: list[Unit] = []
+    open_units: list[int] = []  # indices into units
+    scopes: list[tuple[int, bool]] = []  # (end line, holds members) of every open block
+    for j in structural:
+        while open_units and units[open_units[-1]].end < j:
+            open_units.pop()
+        while scopes and scopes[-1][0] < j:
+            scopes.pop()
+        text = code[j]
+        opens = j in ends
+        in_container = bool(scopes) and scopes[-1][1]
+        found = _declaration(text, language, in_container, opens) if text else None
         end = ends.get(j, j)
-        if parent >= 0:
-            end = min(end, units[parent].end)
-        units.append(Unit(j, end, kind, name, len(stack), parent))
-        stack.append(len(units) - 1)
+        if found is not None:
+            kind, name = found
+            parent = open_units[-1] if open_units else -1
+            if parent >= 0:
+                end = min(end, units[parent].end)
+            units.append(Unit(j, end, kind, name, len(open_units), parent))
+            open_units.append(len(units) - 1)
+        if opens:
+            holds = (found is not None and found[0] in CONTAINERS) or (
+                found is None and _opens_container(text)
+            )
+            scopes.append((end, holds))
     return Structure(tuple(units), frozenset(u.start for u in units))
