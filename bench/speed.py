@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -162,12 +161,19 @@ def folder_scan(repeat: int) -> list[str]:
     ]
 
 
+_MEASURE = (
+    "import resource, subprocess, sys\n"
+    "subprocess.run(sys.argv[1:], check=True, capture_output=True)\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
+
+
 def peak_rss(argv: list[str]) -> float:
-    """Max RSS in MiB of a child process (Linux reports KiB)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    subprocess.run(argv, check=True, capture_output=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return max(after, before) / 1024
+    """Max RSS in MiB of one command, measured by a fresh parent (Linux reports KiB)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *argv], check=True, capture_output=True, text=True
+    ).stdout
+    return int(out.strip()) / 1024
 
 
 def memory() -> list[str]:

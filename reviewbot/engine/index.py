@@ -49,7 +49,7 @@ class FileIndex:
         self.language = language
         self.profile = profile
         self.lines = split_lines(text)
-        self.signal, self.code, self.anchor = scan_lines(self.lines, language)
+        self.signal, self.code, self.anchor, self.indent = scan_lines(self.lines, language)
 
     @property
     def line_count(self) -> int:
@@ -75,7 +75,7 @@ class FileIndex:
 
     @cached_property
     def structure(self) -> Structure:
-        return build_structure(self.lines, self.code, self.language, self.anchor)
+        return build_structure(self.lines, self.code, self.language, self.anchor, self.indent)
 
     @cached_property
     def entropy(self) -> Entropy:

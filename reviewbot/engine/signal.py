@@ -215,7 +215,9 @@ def _score_all(
                 add.append(weights[m.group()])
         if at:
             line = np.searchsorted(starts, np.array(at, dtype=np.int64), side="right") - 1
-            np.add.at(kw, line, np.array(add, dtype=np.float64))
+            # bincount adds the weights bin by bin in input order: the same sums, bit for bit,
+            # as a scalar loop over each line's tokens.
+            kw = np.bincount(line, weights=np.array(add, dtype=np.float64), minlength=n)
     if language.decorator_weight > 0 and ("@" in joined or "#[" in joined):
         decorated = np.zeros(n, dtype=bool)
         for p in _decorations(joined, language.hash_bracket_attributes):
@@ -270,6 +272,7 @@ class Scan(NamedTuple):
     # Lines that begin outside any block comment or docstring and hold code or open one: the
     # lines whose indentation says something about structure.
     anchor: NDArray[np.bool_]
+    indent: NDArray[np.int64]  # leading whitespace in columns, a tab counting 4
 
 
 def scan_lines(lines: Sequence[str], language: Language) -> Scan:
@@ -281,8 +284,8 @@ def scan_lines(lines: Sequence[str], language: Language) -> Scan:
     blocks = language.block_comments
     n = len(lines)
     code: list[str] = [""] * n
-    indent = np.zeros(n, dtype=np.int64)  # expanded columns (a tab counts 4)
-    anchor = np.zeros(n, dtype=bool)
+    indent = [0] * n  # expanded columns (a tab counts 4); lists are cheaper to fill than arrays
+    anchor = [False] * n
     special = _special_chars(language).search
     in_block: BlockComment | None = None
     depth_count = 0
@@ -369,4 +372,5 @@ def scan_lines(lines: Sequence[str], language: Language) -> Scan:
                     put(i, real)
                 continue
         code[i] = js_strip(masked[:comment]) if comment >= 0 else masked
-    return Scan(_score_all(code, indent, language), code, anchor)
+    indents = np.array(indent, dtype=np.int64)
+    return Scan(_score_all(code, indents, language), code, np.array(anchor, dtype=bool), indents)

@@ -16,8 +16,9 @@ line, and the language's keyword table.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -96,16 +97,14 @@ class Unit:
 class Structure:
     units: tuple[Unit, ...]
     headers: frozenset[int]
+    owner: NDArray[np.int64]  # per line: index of the innermost unit holding it, or -1
 
     def enclosing(self, line: int) -> Unit | None:
         """The innermost unit whose region holds ``line``."""
-        best: Unit | None = None
-        for unit in self.units:
-            if unit.start > line:
-                break
-            if line <= unit.end and (best is None or unit.start >= best.start):
-                best = unit
-        return best
+        if not 0 <= line < self.owner.size:
+            return None
+        idx = int(self.owner[line])
+        return self.units[idx] if idx >= 0 else None
 
     def chain(self, line: int) -> list[Unit]:
         """Enclosing units from the outermost to the innermost."""
@@ -141,10 +140,7 @@ def _blocks(lines: list[int], indents: NDArray[np.int64], code: Sequence[str]) -
             # A docstring or comment opener: content for the line before it (it makes that
             # line open a block), never a dedent or an opener itself.
             continue
-        opens = nxt >= 0 and indents[nxt] > c
-        if opens and not code[nxt]:
-            nxt_code = next((k for k in lines[pos + 1 :] if code[k]), -1)
-            opens = True if nxt_code < 0 else indents[nxt_code] > c or indents[nxt] > c
+        opens = nxt >= 0 and indents[nxt] > c  # a deeper docstring opener counts too
         continued = False
         while stack and c <= indents[stack[-1]]:
             top = stack[-1]
@@ -323,24 +319,43 @@ def _opens_container(code: str) -> bool:
     )
 
 
+@lru_cache(maxsize=64)
+def _candidate_test(language: Language) -> Callable[[str], bool]:
+    """A fast test that a line outside a container could declare something at all."""
+    words = {w for w, weight in language.keywords.items() if weight >= DECLARATION_MIN_WEIGHT}
+    words |= EXTRA_DECLARATIONS.get(language.name, frozenset())
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w$-])(?:{alternatives})(?![\w$-])") if words else None
+    bindings = "function" in language.keywords
+
+    def test(text: str) -> bool:
+        if pattern is not None and pattern.search(text) is not None:
+            return True
+        return bindings and "=" in text
+
+    return test
+
+
 def build_structure(
     lines: Sequence[str],
     code: Sequence[str],
     language: Language,
     anchor: NDArray[np.bool_] | None = None,
+    indent: NDArray[np.int64] | None = None,
 ) -> Structure:
     """Units of a file from its lines, per-line code and anchors (``signal.scan_lines``)."""
     n = len(lines)
     indents = np.zeros(n, dtype=np.int64)
     structural: list[int] = []
     brace_language = not language.python_docstrings
+    maybe = _candidate_test(language)
     for i in range(n):
         is_anchor = bool(anchor[i]) if anchor is not None else bool(code[i])
         if not is_anchor:
             continue
         if brace_language and _LABEL_LINE.match(code[i]):
             continue  # a goto label (`retry:`) or `default:`: never a dedent
-        indents[i] = _indent_columns(lines[i])
+        indents[i] = indent[i] if indent is not None else _indent_columns(lines[i])
         structural.append(i)
     ends = _blocks(structural, indents, code)
     units: list[Unit] = []
@@ -354,7 +369,11 @@ def build_structure(
         text = code[j]
         opens = j in ends
         in_container = bool(scopes) and scopes[-1][1]
-        found = _declaration(text, language, in_container, opens) if text else None
+        found = (
+            _declaration(text, language, in_container, opens)
+            if text and (in_container or maybe(text))
+            else None
+        )
         end = ends.get(j, j)
         if found is not None:
             kind, name = found
@@ -368,4 +387,7 @@ def build_structure(
                 found is None and _opens_container(text)
             )
             scopes.append((end, holds))
-    return Structure(tuple(units), frozenset(u.start for u in units))
+    owner = np.full(n, -1, dtype=np.int64)
+    for idx, unit in enumerate(units):  # in start order: inner units paint over outer ones
+        owner[unit.start : unit.end + 1] = idx
+    return Structure(tuple(units), frozenset(u.start for u in units), owner)
