@@ -217,7 +217,9 @@ def _score_all(
             line = np.searchsorted(starts, np.array(at, dtype=np.int64), side="right") - 1
             # bincount adds the weights bin by bin in input order: the same sums, bit for bit,
             # as a scalar loop over each line's tokens.
-            kw = np.bincount(line, weights=np.array(add, dtype=np.float64), minlength=n)
+            kw = np.bincount(line, weights=np.array(add, dtype=np.float64), minlength=n).astype(
+                np.float64
+            )
     if language.decorator_weight > 0 and ("@" in joined or "#[" in joined):
         decorated = np.zeros(n, dtype=bool)
         for p in _decorations(joined, language.hash_bracket_attributes):
