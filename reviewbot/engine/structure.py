@@ -72,6 +72,7 @@ CONTROL = frozenset(
     "raise await new assert del print super this self sizeof typeof delete".split()
 )
 _CLOSERS = ("}", ")", "]", ">", "end")
+_HEAD = 400  # a declaration shows in a line's first characters (minified lines are long)
 _CALLABLE_WORDS = frozenset({"function", "func", "fn", "fun", "def"})
 
 
@@ -255,7 +256,7 @@ def _declaration(
     code: str, language: Language, in_container: bool, opens: bool
 ) -> tuple[str, str] | None:
     """(kind, name) when the code line declares something, else None."""
-    stripped = _ANNOTATIONS.sub("", code)
+    stripped = _ANNOTATIONS.sub("", code[:_HEAD])
     if not stripped or stripped.startswith(("}", ")", "]", ">", ".", "&&", "||", "+", "?", "|")):
         return None
     tokens = [t for t in _LABEL_SPLIT.split(stripped) if t]
@@ -329,6 +330,7 @@ def _candidate_test(language: Language) -> Callable[[str], bool]:
     bindings = "function" in language.keywords
 
     def test(text: str) -> bool:
+        text = text[:_HEAD]
         if pattern is not None and pattern.search(text) is not None:
             return True
         return bindings and "=" in text
