@@ -14,7 +14,15 @@ from typing import NoReturn, TextIO
 from reviewbot import __version__
 from reviewbot.config import Config, load_config
 from reviewbot.engine.profiles import PROFILES
-from reviewbot.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, ReviewbotError, UsageError
+from reviewbot.errors import (
+    EXIT_FAIL,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    ReviewbotError,
+    UsageError,
+)
+from reviewbot.model import Report
 from reviewbot.render.style import Style
 
 __all__ = ["build_parser", "main", "use_color"]
@@ -74,6 +82,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser(
+        "review",
+        help="review a change: structural deltas of the units it touches "
+        "(like git diff: no argument = working tree and index vs HEAD)",
+    )
+    p.add_argument("range", nargs="?", metavar="REV | A..B | A...B",
+                   help="REV = REV vs the working tree; A..B; A...B (from the merge base)")
+    p.add_argument("--staged", "--cached", action="store_true", help="the index against HEAD")
+    p.add_argument("--patch", metavar="FILE", help="read a unified diff from FILE ('-' = stdin)")
+    p.add_argument("--demo", action="store_true",
+                   help="review a small example change built in a temporary repository")
+    p.add_argument("--fail-on", choices=("info", "warning", "error", "never"), default=None,
+                   help="exit 1 when a finding of this severity or worse is found")
+    p.add_argument("--max-findings", type=int, default=None, help="findings to show (default 50)")
+    p.add_argument("--budget", type=int, default=None,
+                   help="tokens for the hunk context (about 4 characters a token; default 6000)")
+    p.add_argument("--context", action="store_true", help="text format: show the hunk context")
+    p.add_argument("-C", dest="directory", metavar="DIR", default=".",
+                   help="run as if started in DIR (the repository to review)")
+    _common(p, ("text", "json", "markdown", "sarif"))
+
+    p = sub.add_parser(
         "positions", help="the most important structural positions of files or folders"
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
@@ -123,7 +152,9 @@ def _config(args: argparse.Namespace) -> Config:
     start = Path(
         getattr(args, "location", None)
         or getattr(args, "file", None)
-        or (args.paths[0] if getattr(args, "paths", None) else ".")
+        or (args.paths[0] if getattr(args, "paths", None) else None)
+        or getattr(args, "directory", None)
+        or "."
     )
     if not start.exists():
         start = Path(".")
@@ -151,6 +182,8 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     for warning in config.warnings:
         stderr.write(f"reviewbot: warning: {warning}\n")
     style = Style(color=args.format == "text" and use_color(stdout, args.color, os.environ))
+    if args.command == "review":
+        return _review(args, config, style, stdout)
     if args.command == "positions":
         progress = _progress(stderr)
         result = inspect.positions_of(
@@ -191,6 +224,56 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             else text.heatmap_text(res, style, args.top, full=not args.summary)
         )
     return EXIT_OK
+
+
+def _review(args: argparse.Namespace, config: Config, style: Style, stdout: TextIO) -> int:
+    import tempfile
+
+    from reviewbot.review import fails, run_review
+
+    if sum(bool(x) for x in (args.range, args.patch, args.demo)) > 1 or (
+        args.staged and (args.patch or args.demo)
+    ):
+        raise UsageError("give one of: a revision range, --staged, --patch or --demo")
+    if args.max_findings is not None and args.max_findings < 0:
+        raise UsageError(f"--max-findings must be >= 0, got {args.max_findings}")
+    if args.budget is not None and args.budget < 0:
+        raise UsageError(f"--budget must be >= 0, got {args.budget}")
+    config = config.with_overrides(max_findings=args.max_findings, budget=args.budget)
+    patch_text = None
+    if args.patch == "-":
+        patch_text = sys.stdin.read()
+    elif args.patch:
+        try:
+            patch_text = Path(args.patch).read_text(encoding="utf-8", errors="surrogateescape")
+        except OSError as exc:
+            raise UsageError(f"{args.patch}: cannot read the patch: {exc.strerror}") from None
+    if args.demo:
+        from reviewbot.demo.build import build_demo_repo
+
+        with tempfile.TemporaryDirectory(prefix="reviewbot-demo-") as tmp:
+            repo = Path(tmp) / "demo"
+            spec = build_demo_repo(repo)
+            report = run_review(config, cwd=repo, spec=spec)
+    else:
+        report = run_review(config, cwd=Path(args.directory), spec=args.range,
+                            staged=args.staged, patch=patch_text)
+    stdout.write(render_report(report, args.format, style, context=args.context))
+    fail_on = args.fail_on or config.fail_on
+    return EXIT_FAIL if fail_on and fail_on != "never" and fails(report, fail_on) else EXIT_OK
+
+
+def render_report(report: Report, fmt: str, style: Style, *, context: bool = False) -> str:
+    """One place that picks a renderer by name."""
+    from reviewbot.render import markdown, report_json, review_text, sarif
+
+    renderers: dict[str, Callable[[Report], str]] = {
+        "json": report_json.report_json,
+        "markdown": markdown.render_markdown,
+        "sarif": sarif.sarif_json,
+        "text": lambda r: review_text.review_text(r, style, context=context),
+    }
+    return renderers[fmt](report)
 
 
 def main(

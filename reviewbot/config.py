@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from reviewbot.analysis.findings import Thresholds
 from reviewbot.engine.languages import (
     LanguageError,
     LanguageRegistry,
@@ -38,6 +39,11 @@ DEFAULT_EXCLUDE = (
 @dataclass(frozen=True)
 class Config:
     profile: str = DEFAULT_PROFILE
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    fail_on: str | None = None  # "info" | "warning" | "error"
+    max_findings: int = 50
+    budget: int = 6000
+    max_inline_comments: int = 10
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     registry: LanguageRegistry = field(default_factory=default_registry)
@@ -48,9 +54,10 @@ class Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-_KEYS = {"profile", "exclude", "max_file_bytes", "languages"}
-# Keys that later parts of the tool read; accepted here so they do not warn.
-_RESERVED = {"thresholds", "fail_on", "max_inline_comments", "max_findings", "budget", "severity"}
+_KEYS = {"profile", "exclude", "max_file_bytes", "languages", "thresholds", "fail_on",
+         "max_findings", "budget", "max_inline_comments"}
+_RESERVED: set[str] = set()
+SEVERITIES = ("info", "warning", "error")
 
 
 def find_config_file(start: Path) -> Path | None:
@@ -115,6 +122,18 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         raise ConfigError(f"{where}max_file_bytes: expected a positive integer, got {max_bytes!r}")
 
+    thresholds = _thresholds(table.get("thresholds", {}), where, warnings)
+    fail_on = table.get("fail_on")
+    if fail_on is not None and fail_on not in SEVERITIES:
+        raise ConfigError(f"{where}fail_on: expected one of {', '.join(SEVERITIES)}, "
+                          f"got {fail_on!r}")
+    counts = {}
+    for key, default in (("max_findings", 50), ("budget", 6000), ("max_inline_comments", 10)):
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ConfigError(f"{where}{key}: expected an integer >= 0, got {value!r}")
+        counts[key] = value
+
     registry = config.registry
     languages = table.get("languages", {})
     if not isinstance(languages, dict):
@@ -131,12 +150,33 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
         registry = registry.with_languages(extra)
     return Config(
         profile=str(profile),
+        thresholds=thresholds,
+        fail_on=fail_on,
+        max_findings=counts["max_findings"],
+        budget=counts["budget"],
+        max_inline_comments=counts["max_inline_comments"],
         exclude=tuple(exclude),
         max_file_bytes=max_bytes,
         registry=registry,
         source=source,
         warnings=tuple(warnings),
     )
+
+
+def _thresholds(raw: object, where: str, warnings: list[str]) -> Thresholds:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}thresholds: expected a table")
+    known = {f.name: f.type for f in fields(Thresholds)}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in known:
+            warnings.append(f"{where}unknown threshold 'thresholds.{key}' (ignored); known: "
+                            f"{', '.join(sorted(known))}")
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ConfigError(f"{where}thresholds.{key}: expected a number >= 0, got {value!r}")
+        values[key] = value
+    return replace(Thresholds(), **values)
 
 
 def load_config(explicit: str | None, start: Path) -> Config:

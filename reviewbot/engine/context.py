@@ -9,7 +9,7 @@ from reviewbot.engine.peaks import Peak
 from reviewbot.engine.signal import js_strip
 from reviewbot.engine.structure import Unit
 
-__all__ = ["Band", "Context", "query_context"]
+__all__ = ["Band", "Context", "one_based_markers", "query_context"]
 
 MEDIUM_SCALES = (4, 16)
 COARSE_SCALES = (32, 128)
@@ -191,3 +191,20 @@ def query_context(index: FileIndex, center: int, radius: int = 300) -> Context:
         peaks,
         index.unit_at(c),
     )
+
+
+def one_based_markers(text: str) -> str:
+    """Band lines carry 0-based ``[a-b]`` / ``[p]`` prefixes (as WaveScope prints them);
+    people read 1-based line numbers."""
+    out = []
+    for line in text.split("\n"):
+        close = line.find("]")
+        if line.startswith("[") and close > 0:
+            try:
+                inner = "-".join(str(int(x) + 1) for x in line[1:close].split("-"))
+            except ValueError:
+                out.append(line)
+                continue
+            line = f"[{inner}]{line[close + 1 :]}"
+        out.append(line)
+    return "\n".join(out)

@@ -6,6 +6,7 @@ from collections import Counter
 
 import numpy as np
 
+from reviewbot.engine.context import one_based_markers
 from reviewbot.engine.signal import js_strip
 from reviewbot.inspect import ContextResult, FileResult, PositionsResult
 from reviewbot.render.style import Style, bar, sparkline
@@ -121,16 +122,7 @@ def context_text(result: ContextResult, style: Style) -> str:
 
 
 def _one_based(line: str) -> str:
-    """Band lines carry 0-based ``[a-b]`` / ``[p]`` prefixes from the engine; show 1-based."""
-    if not line.startswith("["):
-        return line
-    close = line.find("]")
-    inner = line[1:close]
-    try:
-        parts = [str(int(x) + 1) for x in inner.split("-")]
-    except ValueError:
-        return line
-    return "[" + "-".join(parts) + "]" + _clip(line[close + 1 :], 90)
+    return _clip(one_based_markers(line), 96)
 
 
 def entropy_text(result: FileResult, style: Style) -> str:

@@ -1,0 +1,90 @@
+"""Review context for every hunk, within a token budget: the most important hunks get the most
+room (about 4 characters a token)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewbot.engine import FileIndex
+from reviewbot.engine.context import one_based_markers, query_context
+from reviewbot.engine.entropy import heatmap
+from reviewbot.model import ChangedFile, Finding, Hunk, HunkContext, UnitRef
+from reviewbot.render.style import sparkline
+
+__all__ = ["hunk_contexts", "CHARS_PER_TOKEN"]
+
+CHARS_PER_TOKEN = 4
+_MIN_SHARE = 160  # characters every hunk gets at least (its unit and a sparkline)
+
+
+def _trim_lines(text: str, limit: int, center: int | None = None) -> tuple[str, bool]:
+    """At most ``limit`` characters of whole lines, kept around ``center`` (a line index)."""
+    if len(text) <= limit:
+        return text, False
+    lines = text.split("\n")
+    if center is None:
+        center = 0
+    center = max(0, min(center, len(lines) - 1))
+    lo = hi = center
+    size = len(lines[center]) + 1
+    while True:
+        grown = False
+        if hi + 1 < len(lines) and size + len(lines[hi + 1]) + 1 <= limit:
+            hi += 1
+            size += len(lines[hi]) + 1
+            grown = True
+        if lo > 0 and size + len(lines[lo - 1]) + 1 <= limit:
+            lo -= 1
+            size += len(lines[lo]) + 1
+            grown = True
+        if not grown:
+            break
+    kept = "\n".join(lines[lo : hi + 1])
+    return kept[:limit], True
+
+
+def _weight(cf: ChangedFile, h: Hunk, findings: Sequence[Finding]) -> float:
+    lo, hi = h.new_start, h.new_end
+    w = 1.0 + (len(h.added) + len(h.removed)) / 20.0
+    for f in findings:
+        if f.path == cf.path and f.end_line >= lo and f.line <= hi + 1:
+            w += 3.0 * (f.severity.rank + 1)
+    return w
+
+
+def hunk_contexts(files: Sequence[ChangedFile], indexes: dict[str, FileIndex],
+                  findings: Sequence[Finding], budget: int, radius: int) -> list[HunkContext]:
+    items: list[tuple[float, ChangedFile, Hunk]] = []
+    for cf in files:
+        if cf.path in indexes:
+            items.extend((_weight(cf, h, findings), cf, h) for h in cf.hunks)
+    if not items:
+        return []
+    total_chars = max(0, budget) * CHARS_PER_TOKEN
+    total_weight = sum(w for w, _, _ in items)
+    out: list[HunkContext] = []
+    remaining = total_chars
+    for w, cf, h in sorted(items, key=lambda t: (-t[0], t[1].path, t[2].new_start)):
+        index = indexes[cf.path]
+        if index.line_count == 0:
+            continue
+        share = max(_MIN_SHARE, int(total_chars * w / total_weight)) if remaining > 0 else 0
+        share = min(share, max(remaining, 0))
+        remaining -= share
+        first, _ = h.changed_new
+        center = max(0, min(first - 1, index.line_count - 1))
+        ctx = query_context(index, center, radius)
+        unit = ctx.unit
+        ref = UnitRef(unit.label, unit.start + 1, unit.end + 1) if unit else None
+        values = heatmap(index.signal[unit.start : unit.end + 1]).per_line.tolist() if unit \
+            else heatmap(index.signal[ctx.fine.start : ctx.fine.end + 1]).per_line.tolist()
+        fine, t1 = _trim_lines(ctx.fine.content, int(share * 0.6), center - ctx.fine.start)
+        medium, t2 = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
+        coarse, t3 = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
+        out.append(HunkContext(
+            cf.path, h.new_start, h.new_end, h.old_start, h.old_end, ref,
+            fine if share else "", medium if share else "", coarse if share else "",
+            sparkline(values, width=24), round(w, 2), t1 or t2 or t3 or share == 0,
+        ))
+    out.sort(key=lambda c: (c.path, c.new_start))
+    return out

@@ -1,0 +1,148 @@
+"""What a finding means: codes, thresholds, messages, fingerprints and suppressions."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from reviewbot.model import Finding, Metrics, Severity, UnitRef
+
+__all__ = ["CODES", "Thresholds", "fingerprint", "suppressed", "spike", "dense_new", "deeper",
+           "repetitive", "UnitDelta"]
+
+# Stable codes (documented in the README).
+CODES: dict[str, str] = {
+    "RB101": "complexity spike: a changed unit became markedly more tangled",
+    "RB102": "dense new unit: a new unit is unusually complex for this file",
+    "RB103": "deeper nesting: a changed unit gained two or more nesting levels",
+    "RB104": "repetitive growth: a unit grew long with little new structure (info)",
+}
+_IGNORE = re.compile(r"reviewbot:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?")
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    spike_branches: int = 3  # decision points added to one unit
+    spike_ratio: float = 1.5  # irregularity after / before
+    spike_min_bits: float = 24.0  # and at least this many bits more
+    new_unit_branches: int = 8  # a new unit at least this complex ...
+    new_unit_min_lines: int = 8  # ... and at least this long
+    nesting_rise: int = 2
+    repetitive_lines: int = 40  # grew by this many lines ...
+    repetitive_branches: int = 1  # ... adding at most this many decision points
+
+
+@dataclass(frozen=True)
+class UnitDelta:
+    """One unit on both sides, with the numbers findings are made of."""
+
+    path: str
+    label: str  # the qualified name: `class Inventory > def apply`
+    header: str  # the header's masked code, whitespace collapsed
+    unit: UnitRef  # new side (old side for removed units), 1-based
+    changed: tuple[int, int]  # first and last changed line inside it (new side)
+    lines: Metrics
+    branches: Metrics
+    nesting: Metrics
+    irregularity: Metrics
+
+    @property
+    def metrics(self) -> tuple[Metrics, ...]:
+        return (self.branches, self.nesting, self.irregularity, self.lines)
+
+
+def fingerprint(code: str, path: str, label: str, header: str) -> str:
+    """Stable across line shifts: the code, the path, the unit and its header, no numbers."""
+    text = "\0".join((code, path, label, " ".join(header.split())))
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+
+
+def suppressed(code: str, *lines: str) -> bool:
+    """`reviewbot: ignore` or `reviewbot: ignore[RB101, RB103]` on any of the given lines."""
+    for line in lines:
+        for m in _IGNORE.finditer(line):
+            if m.group(1) is None:
+                return True
+            if code in {c.strip().upper() for c in m.group(1).split(",")}:
+                return True
+    return False
+
+
+def _num(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+def _pct(m: Metrics) -> str:
+    if m.before and m.after is not None:
+        return f" ({(m.after - m.before) / m.before:+.0%})"
+    return ""
+
+
+def _finding(code: str, severity: Severity, d: UnitDelta, title: str, message: str) -> Finding:
+    return Finding(code, severity, d.path, d.changed[0], d.changed[1], title, message, d.metrics,
+                   d.unit, fingerprint(code, d.path, d.label, d.header))
+
+
+def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
+    b, irr = d.branches, d.irregularity
+    more_branches = (b.delta or 0) >= t.spike_branches
+    more_tangled = (
+        irr.before is not None and irr.after is not None
+        and irr.after >= irr.before * t.spike_ratio
+        and (irr.delta or 0) >= t.spike_min_bits
+        and (b.delta or 0) >= 1
+    )
+    if not (more_branches or more_tangled):
+        return None
+    severity = Severity.ERROR if (b.delta or 0) >= 2 * t.spike_branches else Severity.WARNING
+    parts = [f"decision points {_num(b.before)} -> {_num(b.after)}"]
+    if (d.nesting.delta or 0) > 0:
+        parts.append(f"nesting {_num(d.nesting.before)} -> {_num(d.nesting.after)}")
+    parts.append(f"irregularity {_num(irr.before)} -> {_num(irr.after)} bits{_pct(irr)}")
+    where = (f"lines {d.changed[0]}-{d.changed[1]}" if d.changed[1] > d.changed[0]
+             else f"line {d.changed[0]}")
+    message = (f"{d.label} (lines {d.unit.start}-{d.unit.end}) became more tangled: "
+               f"{', '.join(parts)}. The change at {where} did it; consider splitting the new "
+               f"logic out.")
+    return _finding("RB101", severity, d, f"Complexity spike in {d.label.split(' > ')[-1]}",
+                    message)
+
+
+def dense_new(d: UnitDelta, t: Thresholds, file_p90: float) -> Finding | None:
+    if d.branches.before is not None or d.branches.after is None:
+        return None
+    lines = d.lines.after or 0
+    limit = max(t.new_unit_branches, file_p90 + 1)
+    if lines < t.new_unit_min_lines or d.branches.after < limit:
+        return None
+    message = (f"New {d.label} (lines {d.unit.start}-{d.unit.end}) has "
+               f"{_num(d.branches.after)} decision points over {_num(lines)} lines and "
+               f"{_num(d.nesting.after)} nesting levels (irregularity "
+               f"{_num(d.irregularity.after)} bits); most units in this file have at most "
+               f"{_num(file_p90)}. A reviewer should read it first.")
+    return _finding("RB102", Severity.WARNING, d,
+                    f"Dense new unit {d.label.split(' > ')[-1]}", message)
+
+
+def deeper(d: UnitDelta, t: Thresholds) -> Finding | None:
+    if (d.nesting.delta or 0) < t.nesting_rise:
+        return None
+    message = (f"{d.label} (lines {d.unit.start}-{d.unit.end}) now nests "
+               f"{_num(d.nesting.after)} levels deep (was {_num(d.nesting.before)}); "
+               f"early returns or a helper would flatten it.")
+    return _finding("RB103", Severity.INFO, d, f"Deeper nesting in {d.label.split(' > ')[-1]}",
+                    message)
+
+
+def repetitive(d: UnitDelta, t: Thresholds) -> Finding | None:
+    grew = d.lines.delta or 0
+    if grew < t.repetitive_lines or (d.branches.delta or 0) > t.repetitive_branches:
+        return None
+    message = (f"{d.label} grew by {_num(grew)} lines ({_num(d.lines.before)} -> "
+               f"{_num(d.lines.after)}) with almost no new decision points: repetitive code, "
+               f"easy to read but maybe worth a table or a loop.")
+    return _finding("RB104", Severity.INFO, d, f"Repetitive growth in {d.label.split(' > ')[-1]}",
+                    message)

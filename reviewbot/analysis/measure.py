@@ -1,0 +1,69 @@
+"""Local measures of a structural unit: computed from the unit's own lines only, so a unit's
+numbers do not move when unrelated code elsewhere in the file changes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from reviewbot.engine import FileIndex
+from reviewbot.engine.entropy import heatmap
+from reviewbot.engine.structure import Unit
+
+__all__ = ["UnitMeasure", "measure_unit", "BRANCH_WORDS"]
+
+# Words that add a path through the code (the decision points of cyclomatic complexity).
+BRANCH_WORDS = frozenset(
+    "if elif elsif else-if for foreach while until unless case when catch except rescue guard "
+    "select loop cond and-then".split()
+)
+_TOKEN = re.compile(r"[A-Za-z_][\w-]*|&&|\|\||(?<=\s)\?(?=\s)")  # `a ? b : c`, not `x?.y`
+_PY_LOGIC = frozenset({"and", "or"})
+
+
+@dataclass(frozen=True, slots=True)
+class UnitMeasure:
+    lines: int  # lines the unit spans
+    code_lines: int  # lines holding code
+    branches: int  # decision points: branch keywords, && || and ?
+    nesting: int  # distinct indentation levels below the header
+    irregularity: float  # Haar bit cost of the unit's own signal
+    density: float  # mean structure signal over the unit's code lines
+
+    @property
+    def irregularity_per_line(self) -> float:
+        return self.irregularity / max(1, self.lines)
+
+
+def _branches(code: list[str], python: bool) -> int:
+    count = 0
+    for text in code:
+        if not text:
+            continue
+        for token in _TOKEN.findall(text):
+            if token in BRANCH_WORDS or token in ("&&", "||", "?") or (python and token in _PY_LOGIC):
+                count += 1
+    return count
+
+
+def measure_unit(index: FileIndex, unit: Unit) -> UnitMeasure:
+    """Measures over the unit's lines [start, end] (0-based, inclusive)."""
+    lo, hi = unit.start, unit.end + 1
+    code = index.code[lo:hi]
+    code_rows = [k for k, c in enumerate(code) if c]
+    signal = index.signal[lo:hi]
+    indents = index.indent[lo:hi]
+    head = int(indents[0]) if len(indents) else 0
+    levels = {int(indents[k]) for k in code_rows if indents[k] > head}
+    bits = heatmap(signal).total if signal.size else 0
+    density = float(np.mean(signal[code_rows])) if code_rows else 0.0
+    return UnitMeasure(
+        lines=hi - lo,
+        code_lines=len(code_rows),
+        branches=_branches(code, index.language.python_labels),
+        nesting=len(levels),
+        irregularity=float(bits),
+        density=density,
+    )

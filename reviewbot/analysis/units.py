@@ -1,0 +1,66 @@
+"""Pairing the units of the two sides of a file through the diff's own line mapping."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reviewbot.engine import FileIndex
+from reviewbot.engine.structure import Unit
+from reviewbot.model import LineMap
+
+__all__ = ["UnitPair", "pair_units", "qualified_name"]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitPair:
+    old: Unit | None
+    new: Unit | None
+
+
+def qualified_name(index: FileIndex, unit: Unit) -> str:
+    """`class Inventory > def apply`: the unit's label with its enclosing units'."""
+    chain = []
+    current: Unit | None = unit
+    units = index.structure.units
+    while current is not None:
+        chain.append(current.label)
+        current = units[current.parent] if current.parent >= 0 else None
+    return " > ".join(reversed(chain))
+
+
+def pair_units(old: FileIndex | None, new: FileIndex | None, line_map: LineMap) -> list[UnitPair]:
+    """Old and new units that are the same declaration.
+
+    First by the line mapping (a new header whose line maps to an old header), then by the
+    qualified name among the rest (a declaration that moved or whose header line changed).
+    Units left over are added (new only) or removed (old only). New-side order.
+    """
+    old_units = list(old.structure.units) if old else []
+    new_units = list(new.structure.units) if new else []
+    by_old_start = {u.start: u for u in old_units}
+    matched_old: set[int] = set()
+    pairs: dict[int, Unit | None] = {}
+    for u in new_units:
+        old_line = line_map.new_to_old(u.start + 1)
+        candidate = by_old_start.get(old_line - 1) if old_line is not None else None
+        if candidate is not None and candidate.start not in matched_old and (
+            candidate.kind == u.kind and candidate.name == u.name
+        ):
+            pairs[u.start] = candidate
+            matched_old.add(candidate.start)
+    if old is not None and new is not None:
+        by_name: dict[str, list[Unit]] = {}
+        for u in old_units:
+            if u.start not in matched_old:
+                by_name.setdefault(qualified_name(old, u), []).append(u)
+        for u in new_units:
+            if u.start in pairs:
+                continue
+            choices = by_name.get(qualified_name(new, u))
+            if choices:
+                pick = choices.pop(0)
+                pairs[u.start] = pick
+                matched_old.add(pick.start)
+    result = [UnitPair(pairs.get(u.start), u) for u in new_units]
+    result += [UnitPair(u, None) for u in old_units if u.start not in matched_old]
+    return result

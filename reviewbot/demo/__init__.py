@@ -1,0 +1,1 @@
+"""A small example change shipped with the package, for `reviewbot review --demo`."""

@@ -1,0 +1,1 @@
+"""Changes as our own frozen records: git (subprocess, no shell) and unified diffs (unidiff)."""

@@ -1,0 +1,175 @@
+"""A small git wrapper: argument lists (never a shell), no external diff or textconv drivers,
+the user's repository and ``GIT_INDEX_FILE`` respected, blobs read in bulk."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewbot.diff.patch import PatchEntry, parse_patch
+from reviewbot.errors import InputError
+
+__all__ = ["Git", "RawEntry", "EMPTY_TREE", "NULL_SHA", "GitError"]
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+NULL_SHA = "0" * 40
+_DIFF_OPTIONS = ("--no-ext-diff", "--no-textconv", "--no-color", "--full-index", "-M", "-C",
+                 "--ignore-submodules=none")
+
+
+class GitError(InputError):
+    """git refused: the message is git's own first line."""
+
+
+@dataclass(frozen=True, slots=True)
+class RawEntry:
+    """One line of ``git diff --raw``: modes, blob ids, status letter and paths."""
+
+    old_mode: str
+    new_mode: str
+    old_sha: str
+    new_sha: str
+    status: str  # A C D M R T U X, without the score
+    score: int | None
+    old_path: str
+    new_path: str
+
+
+class Git:
+    def __init__(self, cwd: Path | str = ".") -> None:
+        self.cwd = Path(cwd)
+        out = self._run(["rev-parse", "--show-toplevel"], what="find the repository").strip()
+        self.root = Path(out.decode("utf-8", "surrogateescape"))
+
+    @staticmethod
+    def find(cwd: Path | str = ".") -> Git | None:
+        try:
+            return Git(cwd)
+        except InputError:
+            return None
+
+    def _run(self, args: Sequence[str], *, what: str, stdin: bytes | None = None,
+             cwd: Path | None = None) -> bytes:
+        env = dict(os.environ)
+        env.update({"GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+        try:
+            proc = subprocess.run(
+                ["git", "-c", "core.quotepath=false", "-c", "diff.noprefix=false", *args],
+                cwd=cwd or self.cwd, input=stdin, capture_output=True, env=env, check=False,
+            )
+        except FileNotFoundError:
+            raise InputError("git is not installed (or not on PATH)") from None
+        if proc.returncode != 0:
+            message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            first = message[0] if message else f"exit code {proc.returncode}"
+            if "not a git repository" in first:
+                raise GitError(f"{self.cwd}: not a git repository (use --patch for a diff file)")
+            raise GitError(f"git could not {what}: {first.removeprefix('fatal: ')}")
+        return proc.stdout
+
+    def run(self, *args: str, what: str = "run", stdin: bytes | None = None) -> bytes:
+        return self._run(args, what=what, stdin=stdin, cwd=self.root)
+
+    # -- revisions --------------------------------------------------------------------------------
+
+    def has_head(self) -> bool:
+        try:
+            self.run("rev-parse", "--verify", "-q", "HEAD^{commit}", what="read HEAD")
+        except GitError:
+            return False
+        return True
+
+    def resolve(self, rev: str) -> str:
+        """A commit id for ``rev``. Options are refused: a revision never starts with '-'."""
+        if not rev or rev.startswith("-") or "\0" in rev:
+            raise InputError(f"invalid revision {rev!r}")
+        out = self.run("rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}",
+                       what=f"find revision {rev!r}")
+        return out.decode().strip()
+
+    def merge_base(self, a: str, b: str) -> str:
+        out = self.run("merge-base", a, b, what=f"find a merge base of {a} and {b}")
+        return out.decode().strip()
+
+    def short(self, sha: str) -> str:
+        return sha[:12]
+
+    # -- diffs ------------------------------------------------------------------------------------
+
+    def raw(self, args: Sequence[str]) -> list[RawEntry]:
+        out = self.run("diff", "--raw", "-z", *_DIFF_OPTIONS, *args, "--", what="list changes")
+        fields = out.split(b"\0")
+        entries: list[RawEntry] = []
+        i = 0
+        while i < len(fields) and fields[i]:
+            meta = fields[i].decode("ascii").lstrip(":").split()
+            old_mode, new_mode, old_sha, new_sha, status = meta[:5]
+            letter, score = status[0], (int(status[1:]) if len(status) > 1 else None)
+            first = fields[i + 1].decode("utf-8", "surrogateescape")
+            if letter in "RC":
+                second = fields[i + 2].decode("utf-8", "surrogateescape")
+                i += 3
+            else:
+                second = first
+                i += 2
+            entries.append(RawEntry(old_mode, new_mode, old_sha, new_sha, letter, score,
+                                    first, second))
+        return entries
+
+    def patch(self, args: Sequence[str], paths: Sequence[str] = ()) -> list[PatchEntry]:
+        out = self.run("diff", "-p", "-U3", *_DIFF_OPTIONS, *args, "--", *paths,
+                       what="compute the diff")
+        return parse_patch(out.decode("utf-8", "surrogateescape"))
+
+    def blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
+        """Contents of many blobs through one ``git cat-file --batch`` process."""
+        wanted = sorted({s for s in shas if s and s != NULL_SHA})
+        if not wanted:
+            return {}
+        out = self.run("cat-file", "--batch", what="read file contents",
+                       stdin=("\n".join(wanted) + "\n").encode())
+        result: dict[str, bytes] = {}
+        pos = 0
+        for sha in wanted:
+            end = out.index(b"\n", pos)
+            header = out[pos:end].split()
+            pos = end + 1
+            if len(header) < 3 or header[1] == b"missing":
+                continue
+            size = int(header[2])
+            result[sha] = out[pos : pos + size]
+            pos += size + 1
+        return result
+
+    def generated_attributes(self, paths: Sequence[str]) -> set[str]:
+        """Paths with the ``linguist-generated`` attribute set (gitattributes)."""
+        if not paths:
+            return set()
+        data = "\0".join(paths).encode("utf-8", "surrogateescape") + b"\0"
+        out = self.run("check-attr", "-z", "--stdin", "linguist-generated", stdin=data,
+                       what="read attributes")
+        parts = out.split(b"\0")
+        marked = set()
+        for k in range(0, len(parts) - 2, 3):
+            value = parts[k + 2].decode()
+            if value in ("set", "true"):
+                marked.add(parts[k].decode("utf-8", "surrogateescape"))
+        return marked
+
+    def show(self, rev: str, path: str) -> bytes | None:
+        try:
+            return self.run("show", f"{rev}:{path}", what="read a file")
+        except GitError:
+            return None
+
+    def worktree_bytes(self, path: str) -> bytes | None:
+        full = self.root / path
+        try:
+            if full.is_symlink():
+                return os.readlink(full).encode("utf-8", "surrogateescape")
+            return full.read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
