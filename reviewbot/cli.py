@@ -86,20 +86,40 @@ def build_parser() -> argparse.ArgumentParser:
         help="review a change: structural deltas of the units it touches "
         "(like git diff: no argument = working tree and index vs HEAD)",
     )
-    p.add_argument("range", nargs="?", metavar="REV | A..B | A...B",
-                   help="REV = REV vs the working tree; A..B; A...B (from the merge base)")
+    p.add_argument(
+        "range",
+        nargs="?",
+        metavar="REV | A..B | A...B",
+        help="REV = REV vs the working tree; A..B; A...B (from the merge base)",
+    )
     p.add_argument("--staged", "--cached", action="store_true", help="the index against HEAD")
     p.add_argument("--patch", metavar="FILE", help="read a unified diff from FILE ('-' = stdin)")
-    p.add_argument("--demo", action="store_true",
-                   help="review a small example change built in a temporary repository")
-    p.add_argument("--fail-on", choices=("info", "warning", "error", "never"), default=None,
-                   help="exit 1 when a finding of this severity or worse is found")
+    p.add_argument(
+        "--demo",
+        action="store_true",
+        help="review a small example change built in a temporary repository",
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=("info", "warning", "error", "never"),
+        default=None,
+        help="exit 1 when a finding of this severity or worse is found",
+    )
     p.add_argument("--max-findings", type=int, default=None, help="findings to show (default 50)")
-    p.add_argument("--budget", type=int, default=None,
-                   help="tokens for the hunk context (about 4 characters a token; default 6000)")
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help="tokens for the hunk context (about 4 characters a token; default 6000)",
+    )
     p.add_argument("--context", action="store_true", help="text format: show the hunk context")
-    p.add_argument("-C", dest="directory", metavar="DIR", default=".",
-                   help="run as if started in DIR (the repository to review)")
+    p.add_argument(
+        "-C",
+        dest="directory",
+        metavar="DIR",
+        default=".",
+        help="run as if started in DIR (the repository to review)",
+    )
     _common(p, ("text", "json", "markdown", "sarif"))
 
     p = sub.add_parser(
@@ -256,8 +276,9 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
             spec = build_demo_repo(repo)
             report = run_review(config, cwd=repo, spec=spec)
     else:
-        report = run_review(config, cwd=Path(args.directory), spec=args.range,
-                            staged=args.staged, patch=patch_text)
+        report = run_review(
+            config, cwd=Path(args.directory), spec=args.range, staged=args.staged, patch=patch_text
+        )
     stdout.write(render_report(report, args.format, style, context=args.context))
     fail_on = args.fail_on or config.fail_on
     return EXIT_FAIL if fail_on and fail_on != "never" and fails(report, fail_on) else EXIT_OK

@@ -31,9 +31,7 @@ DEFAULT_EXCLUDE = (
     "**/.venv/**",
     "**/venv/**",
     "**/__pycache__/**",
-    "**/*.min.js",
-    "**/*.min.css",
-)
+)  # minified and generated files are recognised and skipped with their own reason
 
 
 @dataclass(frozen=True)
@@ -54,8 +52,17 @@ class Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-_KEYS = {"profile", "exclude", "max_file_bytes", "languages", "thresholds", "fail_on",
-         "max_findings", "budget", "max_inline_comments"}
+_KEYS = {
+    "profile",
+    "exclude",
+    "max_file_bytes",
+    "languages",
+    "thresholds",
+    "fail_on",
+    "max_findings",
+    "budget",
+    "max_inline_comments",
+}
 _RESERVED: set[str] = set()
 SEVERITIES = ("info", "warning", "error")
 
@@ -125,8 +132,9 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
     thresholds = _thresholds(table.get("thresholds", {}), where, warnings)
     fail_on = table.get("fail_on")
     if fail_on is not None and fail_on not in SEVERITIES:
-        raise ConfigError(f"{where}fail_on: expected one of {', '.join(SEVERITIES)}, "
-                          f"got {fail_on!r}")
+        raise ConfigError(
+            f"{where}fail_on: expected one of {', '.join(SEVERITIES)}, got {fail_on!r}"
+        )
     counts = {}
     for key, default in (("max_findings", 50), ("budget", 6000), ("max_inline_comments", 10)):
         value = table.get(key, default)
@@ -170,8 +178,10 @@ def _thresholds(raw: object, where: str, warnings: list[str]) -> Thresholds:
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in known:
-            warnings.append(f"{where}unknown threshold 'thresholds.{key}' (ignored); known: "
-                            f"{', '.join(sorted(known))}")
+            warnings.append(
+                f"{where}unknown threshold 'thresholds.{key}' (ignored); known: "
+                f"{', '.join(sorted(known))}"
+            )
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
             raise ConfigError(f"{where}thresholds.{key}: expected a number >= 0, got {value!r}")

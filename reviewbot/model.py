@@ -8,29 +8,29 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 __all__ = [
-    "Status",
-    "Severity",
-    "Hunk",
-    "LineMap",
-    "ChangedFile",
-    "UnitRef",
-    "Metrics",
-    "Finding",
-    "FileSummary",
-    "UnitChange",
-    "HunkContext",
-    "Report",
     "SCHEMA",
+    "ChangedFile",
+    "FileSummary",
+    "Finding",
+    "Hunk",
+    "HunkContext",
+    "LineMap",
+    "Metrics",
+    "Report",
+    "Severity",
+    "Status",
+    "UnitChange",
+    "UnitRef",
 ]
 
 SCHEMA = "reviewbot.report/1"
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     ADDED = "added"
     MODIFIED = "modified"
     DELETED = "deleted"
@@ -39,7 +39,7 @@ class Status(str, Enum):
     SKIPPED = "skipped"
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     INFO = "info"
     WARNING = "warning"
     ERROR = "error"

@@ -11,7 +11,7 @@ from reviewbot.diff.git import Git
 from reviewbot.engine import get_profile
 from reviewbot.model import Report, Severity
 
-__all__ = ["run_review", "fails"]
+__all__ = ["fails", "run_review"]
 
 
 def options(config: Config) -> ReviewOptions:
@@ -24,13 +24,20 @@ def options(config: Config) -> ReviewOptions:
     )
 
 
-def run_review(config: Config, *, cwd: Path, spec: str | None = None, staged: bool = False,
-               patch: str | None = None) -> Report:
+def run_review(
+    config: Config,
+    *,
+    cwd: Path,
+    spec: str | None = None,
+    staged: bool = False,
+    patch: str | None = None,
+) -> Report:
     if patch is not None:
         git = Git.find(cwd)
         files = from_patch(patch, git, max_bytes=config.max_file_bytes, exclude=config.exclude)
-        return review_files(files, options(config), base="patch (old side)",
-                            head="patch (new side)")
+        return review_files(
+            files, options(config), base="patch (old side)", head="patch (new side)"
+        )
     git = Git(cwd)
     rng = resolve_range(git, spec, staged)
     files = collect(git, rng, max_bytes=config.max_file_bytes, exclude=config.exclude)

@@ -11,7 +11,7 @@ from reviewbot.engine.entropy import heatmap
 from reviewbot.model import ChangedFile, Finding, Hunk, HunkContext, UnitRef
 from reviewbot.render.style import sparkline
 
-__all__ = ["hunk_contexts", "CHARS_PER_TOKEN"]
+__all__ = ["CHARS_PER_TOKEN", "hunk_contexts"]
 
 CHARS_PER_TOKEN = 4
 _MIN_SHARE = 160  # characters every hunk gets at least (its unit and a sparkline)
@@ -52,8 +52,13 @@ def _weight(cf: ChangedFile, h: Hunk, findings: Sequence[Finding]) -> float:
     return w
 
 
-def hunk_contexts(files: Sequence[ChangedFile], indexes: dict[str, FileIndex],
-                  findings: Sequence[Finding], budget: int, radius: int) -> list[HunkContext]:
+def hunk_contexts(
+    files: Sequence[ChangedFile],
+    indexes: dict[str, FileIndex],
+    findings: Sequence[Finding],
+    budget: int,
+    radius: int,
+) -> list[HunkContext]:
     items: list[tuple[float, ChangedFile, Hunk]] = []
     for cf in files:
         if cf.path in indexes:
@@ -76,15 +81,29 @@ def hunk_contexts(files: Sequence[ChangedFile], indexes: dict[str, FileIndex],
         ctx = query_context(index, center, radius)
         unit = ctx.unit
         ref = UnitRef(unit.label, unit.start + 1, unit.end + 1) if unit else None
-        values = heatmap(index.signal[unit.start : unit.end + 1]).per_line.tolist() if unit \
+        values = (
+            heatmap(index.signal[unit.start : unit.end + 1]).per_line.tolist()
+            if unit
             else heatmap(index.signal[ctx.fine.start : ctx.fine.end + 1]).per_line.tolist()
+        )
         fine, t1 = _trim_lines(ctx.fine.content, int(share * 0.6), center - ctx.fine.start)
         medium, t2 = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
         coarse, t3 = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
-        out.append(HunkContext(
-            cf.path, h.new_start, h.new_end, h.old_start, h.old_end, ref,
-            fine if share else "", medium if share else "", coarse if share else "",
-            sparkline(values, width=24), round(w, 2), t1 or t2 or t3 or share == 0,
-        ))
+        out.append(
+            HunkContext(
+                cf.path,
+                h.new_start,
+                h.new_end,
+                h.old_start,
+                h.old_end,
+                ref,
+                fine if share else "",
+                medium if share else "",
+                coarse if share else "",
+                sparkline(values, width=24),
+                round(w, 2),
+                t1 or t2 or t3 or share == 0,
+            )
+        )
     out.sort(key=lambda c: (c.path, c.new_start))
     return out

@@ -8,8 +8,17 @@ from dataclasses import dataclass
 
 from reviewbot.model import Finding, Metrics, Severity, UnitRef
 
-__all__ = ["CODES", "Thresholds", "fingerprint", "suppressed", "spike", "dense_new", "deeper",
-           "repetitive", "UnitDelta"]
+__all__ = [
+    "CODES",
+    "Thresholds",
+    "UnitDelta",
+    "deeper",
+    "dense_new",
+    "fingerprint",
+    "repetitive",
+    "spike",
+    "suppressed",
+]
 
 # Stable codes (documented in the README).
 CODES: dict[str, str] = {
@@ -82,15 +91,26 @@ def _pct(m: Metrics) -> str:
 
 
 def _finding(code: str, severity: Severity, d: UnitDelta, title: str, message: str) -> Finding:
-    return Finding(code, severity, d.path, d.changed[0], d.changed[1], title, message, d.metrics,
-                   d.unit, fingerprint(code, d.path, d.label, d.header))
+    return Finding(
+        code,
+        severity,
+        d.path,
+        d.changed[0],
+        d.changed[1],
+        title,
+        message,
+        d.metrics,
+        d.unit,
+        fingerprint(code, d.path, d.label, d.header),
+    )
 
 
 def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
     b, irr = d.branches, d.irregularity
     more_branches = (b.delta or 0) >= t.spike_branches
     more_tangled = (
-        irr.before is not None and irr.after is not None
+        irr.before is not None
+        and irr.after is not None
         and irr.after >= irr.before * t.spike_ratio
         and (irr.delta or 0) >= t.spike_min_bits
         and (b.delta or 0) >= 1
@@ -102,13 +122,19 @@ def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
     if (d.nesting.delta or 0) > 0:
         parts.append(f"nesting {_num(d.nesting.before)} -> {_num(d.nesting.after)}")
     parts.append(f"irregularity {_num(irr.before)} -> {_num(irr.after)} bits{_pct(irr)}")
-    where = (f"lines {d.changed[0]}-{d.changed[1]}" if d.changed[1] > d.changed[0]
-             else f"line {d.changed[0]}")
-    message = (f"{d.label} (lines {d.unit.start}-{d.unit.end}) became more tangled: "
-               f"{', '.join(parts)}. The change at {where} did it; consider splitting the new "
-               f"logic out.")
-    return _finding("RB101", severity, d, f"Complexity spike in {d.label.split(' > ')[-1]}",
-                    message)
+    where = (
+        f"lines {d.changed[0]}-{d.changed[1]}"
+        if d.changed[1] > d.changed[0]
+        else f"line {d.changed[0]}"
+    )
+    message = (
+        f"{d.label} (lines {d.unit.start}-{d.unit.end}) became more tangled: "
+        f"{', '.join(parts)}. The change at {where} did it; consider splitting the new "
+        f"logic out."
+    )
+    return _finding(
+        "RB101", severity, d, f"Complexity spike in {d.label.split(' > ')[-1]}", message
+    )
 
 
 def dense_new(d: UnitDelta, t: Thresholds, file_p90: float) -> Finding | None:
@@ -118,31 +144,40 @@ def dense_new(d: UnitDelta, t: Thresholds, file_p90: float) -> Finding | None:
     limit = max(t.new_unit_branches, file_p90 + 1)
     if lines < t.new_unit_min_lines or d.branches.after < limit:
         return None
-    message = (f"New {d.label} (lines {d.unit.start}-{d.unit.end}) has "
-               f"{_num(d.branches.after)} decision points over {_num(lines)} lines and "
-               f"{_num(d.nesting.after)} nesting levels (irregularity "
-               f"{_num(d.irregularity.after)} bits); most units in this file have at most "
-               f"{_num(file_p90)}. A reviewer should read it first.")
-    return _finding("RB102", Severity.WARNING, d,
-                    f"Dense new unit {d.label.split(' > ')[-1]}", message)
+    message = (
+        f"New {d.label} (lines {d.unit.start}-{d.unit.end}) has "
+        f"{_num(d.branches.after)} decision points over {_num(lines)} lines and "
+        f"{_num(d.nesting.after)} nesting levels (irregularity "
+        f"{_num(d.irregularity.after)} bits); most units in this file have at most "
+        f"{_num(file_p90)}. A reviewer should read it first."
+    )
+    return _finding(
+        "RB102", Severity.WARNING, d, f"Dense new unit {d.label.split(' > ')[-1]}", message
+    )
 
 
 def deeper(d: UnitDelta, t: Thresholds) -> Finding | None:
     if (d.nesting.delta or 0) < t.nesting_rise:
         return None
-    message = (f"{d.label} (lines {d.unit.start}-{d.unit.end}) now nests "
-               f"{_num(d.nesting.after)} levels deep (was {_num(d.nesting.before)}); "
-               f"early returns or a helper would flatten it.")
-    return _finding("RB103", Severity.INFO, d, f"Deeper nesting in {d.label.split(' > ')[-1]}",
-                    message)
+    message = (
+        f"{d.label} (lines {d.unit.start}-{d.unit.end}) now nests "
+        f"{_num(d.nesting.after)} levels deep (was {_num(d.nesting.before)}); "
+        f"early returns or a helper would flatten it."
+    )
+    return _finding(
+        "RB103", Severity.INFO, d, f"Deeper nesting in {d.label.split(' > ')[-1]}", message
+    )
 
 
 def repetitive(d: UnitDelta, t: Thresholds) -> Finding | None:
     grew = d.lines.delta or 0
     if grew < t.repetitive_lines or (d.branches.delta or 0) > t.repetitive_branches:
         return None
-    message = (f"{d.label} grew by {_num(grew)} lines ({_num(d.lines.before)} -> "
-               f"{_num(d.lines.after)}) with almost no new decision points: repetitive code, "
-               f"easy to read but maybe worth a table or a loop.")
-    return _finding("RB104", Severity.INFO, d, f"Repetitive growth in {d.label.split(' > ')[-1]}",
-                    message)
+    message = (
+        f"{d.label} grew by {_num(grew)} lines ({_num(d.lines.before)} -> "
+        f"{_num(d.lines.after)}) with almost no new decision points: repetitive code, "
+        f"easy to read but maybe worth a table or a loop."
+    )
+    return _finding(
+        "RB104", Severity.INFO, d, f"Repetitive growth in {d.label.split(' > ')[-1]}", message
+    )

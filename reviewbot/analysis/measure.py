@@ -12,7 +12,7 @@ from reviewbot.engine import FileIndex
 from reviewbot.engine.entropy import heatmap
 from reviewbot.engine.structure import Unit
 
-__all__ = ["UnitMeasure", "measure_unit", "BRANCH_WORDS"]
+__all__ = ["BRANCH_WORDS", "UnitMeasure", "measure_unit"]
 
 # Words that add a path through the code (the decision points of cyclomatic complexity).
 BRANCH_WORDS = frozenset(
@@ -21,6 +21,7 @@ BRANCH_WORDS = frozenset(
 )
 _TOKEN = re.compile(r"[A-Za-z_][\w-]*|&&|\|\||(?<=\s)\?(?=\s)")  # `a ? b : c`, not `x?.y`
 _PY_LOGIC = frozenset({"and", "or"})
+_OPERATORS = frozenset({"&&", "||", "?"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,11 @@ def _branches(code: list[str], python: bool) -> int:
         if not text:
             continue
         for token in _TOKEN.findall(text):
-            if token in BRANCH_WORDS or token in ("&&", "||", "?") or (python and token in _PY_LOGIC):
+            if (
+                token in BRANCH_WORDS
+                or token in ("&&", "||", "?")
+                or (python and token in _PY_LOGIC)
+            ):
                 count += 1
     return count
 

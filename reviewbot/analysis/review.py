@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -43,7 +43,7 @@ __all__ = ["ReviewOptions", "review_files"]
 class ReviewOptions:
     profile: Profile
     registry: LanguageRegistry
-    thresholds: Thresholds = Thresholds()
+    thresholds: Thresholds = field(default_factory=Thresholds)
     max_findings: int = 50
     budget: int = 6000  # tokens for the hunk context (about 4 characters a token)
     radius: int = 60
@@ -74,8 +74,9 @@ def _p90(values: list[float]) -> float:
     return float(np.percentile(values, 90)) if values else 0.0
 
 
-def _review_file(cf: ChangedFile, opts: ReviewOptions) -> tuple[FileSummary, list[Finding],
-                                                                 FileIndex | None]:
+def _review_file(
+    cf: ChangedFile, opts: ReviewOptions
+) -> tuple[FileSummary, list[Finding], FileIndex | None]:
     language = opts.registry.detect(cf.path)
     old = FileIndex(cf.old_text, language, opts.profile) if cf.old_text is not None else None
     new = FileIndex(cf.new_text, language, opts.profile) if cf.new_text is not None else None
@@ -91,10 +92,12 @@ def _review_file(cf: ChangedFile, opts: ReviewOptions) -> tuple[FileSummary, lis
     existing = [measure_unit(baseline, u).branches for u in units] if baseline else []
     p90 = _p90([float(b) for b in existing])
     for pair in pair_units(old, new, line_map):
-        touched_new = pair.new is not None and line_map.touches_new(pair.new.start + 1,
-                                                                    pair.new.end + 1)
-        touched_old = pair.old is not None and line_map.touches_old(pair.old.start + 1,
-                                                                    pair.old.end + 1)
+        touched_new = pair.new is not None and line_map.touches_new(
+            pair.new.start + 1, pair.new.end + 1
+        )
+        touched_old = pair.old is not None and line_map.touches_old(
+            pair.old.start + 1, pair.old.end + 1
+        )
         if not (touched_new or touched_old):
             continue
         m_old = measure_unit(old, pair.old) if old is not None and pair.old is not None else None
@@ -102,22 +105,38 @@ def _review_file(cf: ChangedFile, opts: ReviewOptions) -> tuple[FileSummary, lis
         side, unit = (new, pair.new) if pair.new is not None else (old, pair.old)
         assert side is not None and unit is not None
         kind = "added" if pair.old is None else "removed" if pair.new is None else "modified"
-        metrics = tuple(_metric(n, m_old, m_new)
-                        for n in ("branches", "nesting", "irregularity", "lines"))
-        changes.append(UnitChange(cf.path, kind, qualified_name(side, unit),
-                                  _ref(pair.old) if pair.old else None,
-                                  _ref(pair.new) if pair.new else None, metrics,
-                                  _unit_sparkline(side, unit)))
+        metrics = tuple(
+            _metric(n, m_old, m_new) for n in ("branches", "nesting", "irregularity", "lines")
+        )
+        changes.append(
+            UnitChange(
+                cf.path,
+                kind,
+                qualified_name(side, unit),
+                _ref(pair.old) if pair.old else None,
+                _ref(pair.new) if pair.new else None,
+                metrics,
+                _unit_sparkline(side, unit),
+            )
+        )
         if pair.new is None or new is None:
             continue
         changed = [n for n in line_map.added_lines() if pair.new.start + 1 <= n <= pair.new.end + 1]
         span = (changed[0], changed[-1]) if changed else (pair.new.start + 1, pair.new.start + 1)
-        delta = UnitDelta(cf.path, qualified_name(new, pair.new),
-                          " ".join(new.code[pair.new.start].split()), _ref(pair.new), span,
-                          *(_metric(n, m_old, m_new)
-                            for n in ("lines", "branches", "nesting", "irregularity")))
-        for found in (spike(delta, t), dense_new(delta, t, p90), deeper(delta, t),
-                      repetitive(delta, t)):
+        delta = UnitDelta(
+            cf.path,
+            qualified_name(new, pair.new),
+            " ".join(new.code[pair.new.start].split()),
+            _ref(pair.new),
+            span,
+            *(_metric(n, m_old, m_new) for n in ("lines", "branches", "nesting", "irregularity")),
+        )
+        for found in (
+            spike(delta, t),
+            dense_new(delta, t, p90),
+            deeper(delta, t),
+            repetitive(delta, t),
+        ):
             if found is None:
                 continue
             header = new.lines[pair.new.start]
@@ -125,24 +144,46 @@ def _review_file(cf: ChangedFile, opts: ReviewOptions) -> tuple[FileSummary, lis
             if suppressed(found.code, header, flagged):
                 continue
             findings.append(found)
-    summary = FileSummary(cf.path, cf.old_path, cf.status, cf.reason, language.name, added,
-                          removed, tuple(changes), cf.warnings)
+    summary = FileSummary(
+        cf.path,
+        cf.old_path,
+        cf.status,
+        cf.reason,
+        language.name,
+        added,
+        removed,
+        tuple(changes),
+        cf.warnings,
+    )
     return summary, findings, new
 
 
-def review_files(files: Sequence[ChangedFile], opts: ReviewOptions, *, base: str, head: str
-                 ) -> Report:
+def review_files(
+    files: Sequence[ChangedFile], opts: ReviewOptions, *, base: str, head: str
+) -> Report:
     started = time.perf_counter()
     summaries: list[FileSummary] = []
     findings: list[Finding] = []
     indexes: dict[str, FileIndex] = {}
     for cf in files:
-        if cf.status in (Status.SKIPPED, Status.BINARY) or (cf.old_text is None
-                                                          and cf.new_text is None):
+        if cf.status in (Status.SKIPPED, Status.BINARY) or (
+            cf.old_text is None and cf.new_text is None
+        ):
             added = sum(len(h.added) for h in cf.hunks)
             removed = sum(len(h.removed) for h in cf.hunks)
-            summaries.append(FileSummary(cf.path, cf.old_path, cf.status, cf.reason, None,
-                                         added, removed, (), cf.warnings))
+            summaries.append(
+                FileSummary(
+                    cf.path,
+                    cf.old_path,
+                    cf.status,
+                    cf.reason,
+                    None,
+                    added,
+                    removed,
+                    (),
+                    cf.warnings,
+                )
+            )
             continue
         summary, found, new = _review_file(cf, opts)
         summaries.append(summary)
@@ -160,13 +201,24 @@ def review_files(files: Sequence[ChangedFile], opts: ReviewOptions, *, base: str
         "lines_added": sum(s.added for s in summaries),
         "lines_removed": sum(s.removed for s in summaries),
         "units_changed": sum(len(s.units) for s in summaries),
-        "findings": {sev: sum(1 for f in kept if f.severity.value == sev)
-                     for sev in ("error", "warning", "info")},
+        "findings": {
+            sev: sum(1 for f in kept if f.severity.value == sev)
+            for sev in ("error", "warning", "info")
+        },
         "findings_total": len(findings),
         "seconds": round(time.perf_counter() - started, 3),
     }
-    return Report(base, head, tuple(summaries), tuple(kept), tuple(contexts), (), stats,
-                  opts.profile.name, len(findings) - len(kept))
+    return Report(
+        base,
+        head,
+        tuple(summaries),
+        tuple(kept),
+        tuple(contexts),
+        (),
+        stats,
+        opts.profile.name,
+        len(findings) - len(kept),
+    )
 
 
 def header_text(index: FileIndex, unit: Unit) -> str:

@@ -43,8 +43,10 @@ def pair_units(old: FileIndex | None, new: FileIndex | None, line_map: LineMap) 
     for u in new_units:
         old_line = line_map.new_to_old(u.start + 1)
         candidate = by_old_start.get(old_line - 1) if old_line is not None else None
-        if candidate is not None and candidate.start not in matched_old and (
-            candidate.kind == u.kind and candidate.name == u.name
+        if (
+            candidate is not None
+            and candidate.start not in matched_old
+            and (candidate.kind == u.kind and candidate.name == u.name)
         ):
             pairs[u.start] = candidate
             matched_old.add(candidate.start)

@@ -10,15 +10,25 @@ from pathlib import Path
 
 __all__ = ["build_demo_repo"]
 
-_ENV = {"GIT_AUTHOR_NAME": "reviewbot demo", "GIT_AUTHOR_EMAIL": "demo@reviewbot.invalid",
-        "GIT_COMMITTER_NAME": "reviewbot demo", "GIT_COMMITTER_EMAIL": "demo@reviewbot.invalid",
-        "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+_ENV = {
+    "GIT_AUTHOR_NAME": "reviewbot demo",
+    "GIT_AUTHOR_EMAIL": "demo@reviewbot.invalid",
+    "GIT_COMMITTER_NAME": "reviewbot demo",
+    "GIT_COMMITTER_EMAIL": "demo@reviewbot.invalid",
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+}
 
 
 def _git(root: Path, *args: str) -> None:
     env = {**os.environ, **_ENV, "GIT_CONFIG_NOSYSTEM": "1"}
-    subprocess.run(["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
-                   cwd=root, env=env, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
 
 
 def _copy(side: str, root: Path) -> None:

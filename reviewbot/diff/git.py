@@ -12,12 +12,19 @@ from pathlib import Path
 from reviewbot.diff.patch import PatchEntry, parse_patch
 from reviewbot.errors import InputError
 
-__all__ = ["Git", "RawEntry", "EMPTY_TREE", "NULL_SHA", "GitError"]
+__all__ = ["EMPTY_TREE", "NULL_SHA", "Git", "GitError", "RawEntry"]
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NULL_SHA = "0" * 40
-_DIFF_OPTIONS = ("--no-ext-diff", "--no-textconv", "--no-color", "--full-index", "-M", "-C",
-                 "--ignore-submodules=none")
+_DIFF_OPTIONS = (
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-color",
+    "--full-index",
+    "-M",
+    "-C",
+    "--ignore-submodules=none",
+)
 
 
 class GitError(InputError):
@@ -51,14 +58,19 @@ class Git:
         except InputError:
             return None
 
-    def _run(self, args: Sequence[str], *, what: str, stdin: bytes | None = None,
-             cwd: Path | None = None) -> bytes:
+    def _run(
+        self, args: Sequence[str], *, what: str, stdin: bytes | None = None, cwd: Path | None = None
+    ) -> bytes:
         env = dict(os.environ)
         env.update({"GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
         try:
             proc = subprocess.run(
                 ["git", "-c", "core.quotepath=false", "-c", "diff.noprefix=false", *args],
-                cwd=cwd or self.cwd, input=stdin, capture_output=True, env=env, check=False,
+                cwd=cwd or self.cwd,
+                input=stdin,
+                capture_output=True,
+                env=env,
+                check=False,
             )
         except FileNotFoundError:
             raise InputError("git is not installed (or not on PATH)") from None
@@ -86,8 +98,13 @@ class Git:
         """A commit id for ``rev``. Options are refused: a revision never starts with '-'."""
         if not rev or rev.startswith("-") or "\0" in rev:
             raise InputError(f"invalid revision {rev!r}")
-        out = self.run("rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}",
-                       what=f"find revision {rev!r}")
+        out = self.run(
+            "rev-parse",
+            "--verify",
+            "--end-of-options",
+            f"{rev}^{{commit}}",
+            what=f"find revision {rev!r}",
+        )
         return out.decode().strip()
 
     def merge_base(self, a: str, b: str) -> str:
@@ -115,13 +132,15 @@ class Git:
             else:
                 second = first
                 i += 2
-            entries.append(RawEntry(old_mode, new_mode, old_sha, new_sha, letter, score,
-                                    first, second))
+            entries.append(
+                RawEntry(old_mode, new_mode, old_sha, new_sha, letter, score, first, second)
+            )
         return entries
 
     def patch(self, args: Sequence[str], paths: Sequence[str] = ()) -> list[PatchEntry]:
-        out = self.run("diff", "-p", "-U3", *_DIFF_OPTIONS, *args, "--", *paths,
-                       what="compute the diff")
+        out = self.run(
+            "diff", "-p", "-U3", *_DIFF_OPTIONS, *args, "--", *paths, what="compute the diff"
+        )
         return parse_patch(out.decode("utf-8", "surrogateescape"))
 
     def blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
@@ -129,8 +148,12 @@ class Git:
         wanted = sorted({s for s in shas if s and s != NULL_SHA})
         if not wanted:
             return {}
-        out = self.run("cat-file", "--batch", what="read file contents",
-                       stdin=("\n".join(wanted) + "\n").encode())
+        out = self.run(
+            "cat-file",
+            "--batch",
+            what="read file contents",
+            stdin=("\n".join(wanted) + "\n").encode(),
+        )
         result: dict[str, bytes] = {}
         pos = 0
         for sha in wanted:
@@ -149,8 +172,9 @@ class Git:
         if not paths:
             return set()
         data = "\0".join(paths).encode("utf-8", "surrogateescape") + b"\0"
-        out = self.run("check-attr", "-z", "--stdin", "linguist-generated", stdin=data,
-                       what="read attributes")
+        out = self.run(
+            "check-attr", "-z", "--stdin", "linguist-generated", stdin=data, what="read attributes"
+        )
         parts = out.split(b"\0")
         marked = set()
         for k in range(0, len(parts) - 2, 3):

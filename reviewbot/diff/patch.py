@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from unidiff import PatchSet
 from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchSet
 
 from reviewbot.errors import InputError
 from reviewbot.model import Hunk
@@ -43,9 +43,16 @@ def parse_patch(text: str) -> list[PatchEntry]:
         for h in pf:
             added = tuple(line.target_line_no for line in h if line.is_added)
             removed = tuple(line.source_line_no for line in h if line.is_removed)
-            hunks.append(Hunk(h.source_start, h.source_length, h.target_start, h.target_length,
-                              tuple(int(a) for a in added if a is not None),
-                              tuple(int(r) for r in removed if r is not None)))
+            hunks.append(
+                Hunk(
+                    h.source_start,
+                    h.source_length,
+                    h.target_start,
+                    h.target_length,
+                    tuple(int(a) for a in added if a is not None),
+                    tuple(int(r) for r in removed if r is not None),
+                )
+            )
         old = None if pf.is_added_file else strip_prefix(pf.source_file)
         new = None if pf.is_removed_file else strip_prefix(pf.target_file)
         entries.append(PatchEntry(old, new, tuple(hunks), bool(pf.is_binary_file)))

@@ -7,7 +7,7 @@ from collections import Counter
 from reviewbot.model import Metrics, Report, Severity
 from reviewbot.render.style import Style
 
-__all__ = ["review_text", "fmt_metric"]
+__all__ = ["fmt_metric", "review_text"]
 
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -29,65 +29,84 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
     s = report.stats
     out = [
         style("reviewbot review", "bold") + f"  {report.base} .. {report.head}",
-        style(f"{s['files']} file(s), +{s['lines_added']} -{s['lines_removed']}, "
-              f"{s['units_changed']} unit(s) changed, {report.profile} profile", "dim"),
+        style(
+            f"{s['files']} file(s), +{s['lines_added']} -{s['lines_removed']}, "
+            f"{s['units_changed']} unit(s) changed, {report.profile} profile",
+            "dim",
+        ),
     ]
     if not report.files:
         out.append("no changes")
         return "\n".join(out) + "\n"
-    analysed = [f for f in report.files if f.language is not None]
+    analysed = [fs for fs in report.files if fs.language is not None]
     if analysed:
         out.append("")
-        width = max(len(f.path) for f in analysed)
-        for f in analysed:
-            out.append(f"{style(f.path.ljust(width), 'bold')}  {f.status.value:<8} "
-                       f"+{f.added} -{f.removed}")
-            for w in f.warnings:
+        width = max(len(fs.path) for fs in analysed)
+        for fs in analysed:
+            out.append(
+                f"{style(fs.path.ljust(width), 'bold')}  {fs.status.value:<8} "
+                f"+{fs.added} -{fs.removed}"
+            )
+            for w in fs.warnings:
                 out.append(style(f"    note: {w}", "yellow"))
-            if not f.units:
+            if not fs.units:
                 continue
-            lw = min(48, max(len(u.label.split(" > ")[-1]) for u in f.units))
-            for u in f.units:
+            lw = min(48, max(len(u.label.split(" > ")[-1]) for u in fs.units))
+            for u in fs.units:
                 m = {x.name: x for x in u.metrics}
                 label = u.label.split(" > ")[-1][:lw].ljust(lw)
-                out.append(f"    {label}  {u.kind:<8}  branches {fmt_metric(m['branches']):<8} "
-                           f"nesting {fmt_metric(m['nesting']):<7} "
-                           f"irregularity {fmt_metric(m['irregularity']):<10} "
-                           f"{style(u.sparkline, 'cyan')}")
+                out.append(
+                    f"    {label}  {u.kind:<8}  branches {fmt_metric(m['branches']):<8} "
+                    f"nesting {fmt_metric(m['nesting']):<7} "
+                    f"irregularity {fmt_metric(m['irregularity']):<10} "
+                    f"{style(u.sparkline, 'cyan')}"
+                )
     out.append("")
     if report.findings:
         out.append(style(f"Findings ({len(report.findings)})", "bold"))
         for f in report.findings:
             where = f"{f.path}:{f.line}" + (f"-{f.end_line}" if f.end_line > f.line else "")
-            out.append(f"  {style(f.severity.value.ljust(7), _SEVERITY_STYLE[f.severity])} "
-                       f"{f.code}  {style(where, 'cyan')}  {f.title}")
+            out.append(
+                f"  {style(f.severity.value.ljust(7), _SEVERITY_STYLE[f.severity])} "
+                f"{f.code}  {style(where, 'cyan')}  {f.title}"
+            )
             out.append(f"    {f.message}")
             lines = f"line {f.unit.start}" + (f" or {f.line}" if f.line != f.unit.start else "")
-            out.append(style(f"    silence: add `reviewbot: ignore[{f.code}]` in a comment on "
-                             f"{lines}", "dim"))
+            out.append(
+                style(
+                    f"    silence: add `reviewbot: ignore[{f.code}]` in a comment on {lines}", "dim"
+                )
+            )
         if report.truncated_findings:
-            out.append(style(f"  ... and {report.truncated_findings} more (--max-findings)",
-                             "dim"))
+            out.append(style(f"  ... and {report.truncated_findings} more (--max-findings)", "dim"))
     else:
-        out.append(style("No findings: nothing in this change spikes the structure it touches.",
-                         "green"))
-    skipped = [f for f in report.files if f.language is None]
+        out.append(
+            style("No findings: nothing in this change spikes the structure it touches.", "green")
+        )
+    skipped = [fs for fs in report.files if fs.language is None]
     if skipped:
-        reasons = Counter((f.reason or f.status.value).split(" (")[0] for f in skipped)
-        out.append(style(f"skipped {len(skipped)}: " +
-                         ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())), "dim"))
-        for f in skipped[:10]:
-            out.append(style(f"  {f.path}: {f.reason or f.status.value}", "dim"))
+        reasons = Counter((fs.reason or fs.status.value).split(" (")[0] for fs in skipped)
+        out.append(
+            style(
+                f"skipped {len(skipped)}: "
+                + ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())),
+                "dim",
+            )
+        )
+        for fs in skipped[:10]:
+            out.append(style(f"  {fs.path}: {fs.reason or fs.status.value}", "dim"))
         if len(skipped) > 10:
-            out.append(style(f"  ... and {len(skipped) - 10} more (--format json lists all)",
-                             "dim"))
+            out.append(
+                style(f"  ... and {len(skipped) - 10} more (--format json lists all)", "dim")
+            )
     if context and report.context:
         out.append("")
         out.append(style("Context", "bold"))
         for c in report.context:
             unit = f"{c.unit.label} (lines {c.unit.start}-{c.unit.end})" if c.unit else "top level"
-            out.append(style(f"── {c.path}:{c.new_start}-{c.new_end}  {unit}  {c.sparkline}",
-                             "bold"))
+            out.append(
+                style(f"── {c.path}:{c.new_start}-{c.new_end}  {unit}  {c.sparkline}", "bold")
+            )
             for band in (c.coarse, c.medium, c.fine):
                 if band:
                     out.extend("    " + line for line in band.split("\n"))

@@ -1,0 +1,1 @@
+"""Jinja2 templates (PR summary, inline comments, Markdown report), shipped as reviewbot.templates."""
