@@ -56,7 +56,7 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
                 m = {x.name: x for x in u.metrics}
                 label = u.label.split(" > ")[-1][:lw].ljust(lw)
                 out.append(
-                    f"    {label}  {u.kind:<8}  branches {fmt_metric(m['branches']):<8} "
+                    f"    {label}  {u.kind:<8}  decisions {fmt_metric(m['branches']):<8} "
                     f"nesting {fmt_metric(m['nesting']):<7} "
                     f"irregularity {fmt_metric(m['irregularity']):<10} "
                     f"{style(u.sparkline, 'cyan')}"

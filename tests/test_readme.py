@@ -1,0 +1,35 @@
+"""The README's example outputs are what the commands really print (keep the README true)."""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from reviewbot.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = re.findall(
+    r"```text\n\$ (reviewbot[^\n]*)\n(.*?)```",
+    (ROOT / "README.md").read_text(encoding="utf-8"),
+    flags=re.S,
+)
+
+
+def test_the_readme_has_examples() -> None:
+    commands = {shlex.split(cmd)[1] for cmd, _ in EXAMPLES}
+    assert {"review", "positions", "context", "entropy", "heatmap"} <= commands
+
+
+@pytest.mark.parametrize("command,shown", EXAMPLES, ids=[c for c, _ in EXAMPLES])
+def test_example_output_is_current(
+    command: str, shown: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(shlex.split(command)[1:], stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    assert out.getvalue() == shown, "README example is stale: refresh it from the real output"
