@@ -6,8 +6,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from reviewbot.analysis.context import hunk_contexts
 from reviewbot.analysis.findings import (
     Thresholds,
@@ -71,7 +69,11 @@ def _unit_sparkline(index: FileIndex, unit: Unit, width: int = 24) -> str:
 
 
 def _p90(values: list[float]) -> float:
-    return float(np.percentile(values, 90)) if values else 0.0
+    """The 90th percentile by nearest rank (plain Python: numpy's would cost an import)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, -(-9 * len(ordered) // 10) - 1))]
 
 
 def _review_file(

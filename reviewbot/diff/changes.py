@@ -64,8 +64,8 @@ def resolve_range(git: Git, spec: str | None, staged: bool) -> Range:
     if staged and spec:
         raise InputError("--staged compares the index with HEAD; it takes no revision range")
     if spec is None:
-        if git.has_head():
-            head = git.resolve("HEAD")
+        head = git.head()
+        if head is not None:
             base, base_label = head, f"HEAD ({git.short(head)})"
         else:
             base, base_label = EMPTY_TREE, "empty tree (no commits yet)"
@@ -181,10 +181,10 @@ _STATUS = {
 
 def collect(git: Git, rng: Range, *, max_bytes: int, exclude: Sequence[str]) -> list[ChangedFile]:
     """Every changed file of the range, with contents read in bulk."""
-    raw = git.raw(rng.args)
+    raw, patch = git.diff(rng.args)
     if not raw:
         return []
-    patches = {(p.old_path, p.new_path): p for p in git.patch(rng.args)}
+    patches = {(p.old_path, p.new_path): p for p in patch}
     by_new = {p.new_path: p for p in patches.values() if p.new_path}
     by_old = {p.old_path: p for p in patches.values() if p.old_path}
     shas = [e.old_sha for e in raw]

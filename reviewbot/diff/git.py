@@ -16,6 +16,7 @@ __all__ = ["EMPTY_TREE", "NULL_SHA", "Git", "GitError", "RawEntry"]
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NULL_SHA = "0" * 40
+_CONFIG = ("-c", "core.quotepath=false", "-c", "diff.noprefix=false")
 _DIFF_OPTIONS = (
     "--no-ext-diff",
     "--no-textconv",
@@ -48,8 +49,16 @@ class RawEntry:
 class Git:
     def __init__(self, cwd: Path | str = ".") -> None:
         self.cwd = Path(cwd)
-        out = self._run(["rev-parse", "--show-toplevel"], what="find the repository").strip()
-        self.root = Path(out.decode("utf-8", "surrogateescape"))
+        out = self._run(
+            ["rev-parse", "--show-toplevel", "--absolute-git-dir"], what="find the repository"
+        ).decode("utf-8", "surrogateescape")
+        top, _, gitdir = out.strip().partition("\n")
+        self.root = Path(top)
+        self._git_dir = Path(gitdir)
+
+    def git_dir(self) -> Path:
+        """The repository's git directory (``.git``, or a worktree's)."""
+        return self._git_dir
 
     @staticmethod
     def find(cwd: Path | str = ".") -> Git | None:
@@ -61,11 +70,10 @@ class Git:
     def _run(
         self, args: Sequence[str], *, what: str, stdin: bytes | None = None, cwd: Path | None = None
     ) -> bytes:
-        env = dict(os.environ)
-        env.update({"GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+        env = self._env()
         try:
             proc = subprocess.run(
-                ["git", "-c", "core.quotepath=false", "-c", "diff.noprefix=false", *args],
+                ["git", *_CONFIG, *args],
                 cwd=cwd or self.cwd,
                 input=stdin,
                 capture_output=True,
@@ -82,17 +90,35 @@ class Git:
             raise GitError(f"git could not {what}: {first.removeprefix('fatal: ')}")
         return proc.stdout
 
+    @staticmethod
+    def _env() -> dict[str, str]:
+        env = dict(os.environ)
+        # No optional locks: git must not refresh (write) the index while we read it.
+        env.update(
+            {
+                "GIT_PAGER": "cat",
+                "GIT_TERMINAL_PROMPT": "0",
+                "LC_ALL": "C",
+                "GIT_OPTIONAL_LOCKS": "0",
+            }
+        )
+        return env
+
     def run(self, *args: str, what: str = "run", stdin: bytes | None = None) -> bytes:
         return self._run(args, what=what, stdin=stdin, cwd=self.root)
 
     # -- revisions --------------------------------------------------------------------------------
 
-    def has_head(self) -> bool:
+    def head(self) -> str | None:
+        """HEAD's commit id, or None before the first commit."""
         try:
-            self.run("rev-parse", "--verify", "-q", "HEAD^{commit}", what="read HEAD")
+            out = self.run("rev-parse", "--verify", "-q", "HEAD^{commit}", what="read HEAD")
         except GitError:
-            return False
-        return True
+            return None
+        return out.decode().strip()
+
+    def has_head(self) -> bool:
+        return self.head() is not None
 
     def resolve(self, rev: str) -> str:
         """A commit id for ``rev``. Options are refused: a revision never starts with '-'."""
@@ -116,26 +142,40 @@ class Git:
 
     # -- diffs ------------------------------------------------------------------------------------
 
+    def diff(self, args: Sequence[str]) -> tuple[list[RawEntry], list[PatchEntry]]:
+        """The raw listing and the patch of one diff, from two git processes run side by side."""
+        raw_cmd = ["diff", "--raw", "-z", *_DIFF_OPTIONS, *args, "--"]
+        patch_cmd = ["diff", "-p", "-U3", *_DIFF_OPTIONS, *args, "--"]
+        raw_out, patch_out = self._run_many([raw_cmd, patch_cmd], what="compute the diff")
+        return _parse_raw(raw_out), parse_patch(patch_out.decode("utf-8", "surrogateescape"))
+
+    def _run_many(self, commands: Sequence[Sequence[str]], *, what: str) -> list[bytes]:
+        env = self._env()
+        procs = []
+        try:
+            for args in commands:
+                procs.append(
+                    subprocess.Popen(
+                        ["git", *_CONFIG, *args],
+                        cwd=self.root,
+                        env=env,
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE,
+                    )
+                )
+        except FileNotFoundError:
+            raise InputError("git is not installed (or not on PATH)") from None
+        results = [p.communicate() for p in procs]
+        for proc, (_, err) in zip(procs, results, strict=True):
+            if proc.returncode != 0:
+                lines = err.decode("utf-8", "replace").strip().splitlines()
+                first = lines[0] if lines else f"exit code {proc.returncode}"
+                raise GitError(f"git could not {what}: {first.removeprefix('fatal: ')}")
+        return [out for out, _ in results]
+
     def raw(self, args: Sequence[str]) -> list[RawEntry]:
         out = self.run("diff", "--raw", "-z", *_DIFF_OPTIONS, *args, "--", what="list changes")
-        fields = out.split(b"\0")
-        entries: list[RawEntry] = []
-        i = 0
-        while i < len(fields) and fields[i]:
-            meta = fields[i].decode("ascii").lstrip(":").split()
-            old_mode, new_mode, old_sha, new_sha, status = meta[:5]
-            letter, score = status[0], (int(status[1:]) if len(status) > 1 else None)
-            first = fields[i + 1].decode("utf-8", "surrogateescape")
-            if letter in "RC":
-                second = fields[i + 2].decode("utf-8", "surrogateescape")
-                i += 3
-            else:
-                second = first
-                i += 2
-            entries.append(
-                RawEntry(old_mode, new_mode, old_sha, new_sha, letter, score, first, second)
-            )
-        return entries
+        return _parse_raw(out)
 
     def patch(self, args: Sequence[str], paths: Sequence[str] = ()) -> list[PatchEntry]:
         out = self.run(
@@ -197,3 +237,23 @@ class Git:
             return full.read_bytes()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
+
+
+def _parse_raw(out: bytes) -> list[RawEntry]:
+    """Entries of `git diff --raw -z`: `:modes shas status NUL path NUL [path NUL]`."""
+    fields = out.split(b"\0")
+    entries: list[RawEntry] = []
+    i = 0
+    while i < len(fields) and fields[i]:
+        meta = fields[i].decode("ascii").lstrip(":").split()
+        old_mode, new_mode, old_sha, new_sha, status = meta[:5]
+        letter, score = status[0], (int(status[1:]) if len(status) > 1 else None)
+        first = fields[i + 1].decode("utf-8", "surrogateescape")
+        if letter in "RC":
+            second = fields[i + 2].decode("utf-8", "surrogateescape")
+            i += 3
+        else:
+            second = first
+            i += 2
+        entries.append(RawEntry(old_mode, new_mode, old_sha, new_sha, letter, score, first, second))
+    return entries

@@ -1,0 +1,78 @@
+"""What the hook prints: one line per finding, a compact shape of the unit, one total, how to
+silence; nothing at all when there is nothing to say."""
+
+from __future__ import annotations
+
+from reviewbot.model import Finding, Report, Severity
+from reviewbot.render.review_text import fmt_metric
+from reviewbot.render.style import Style
+
+__all__ = ["hook_text"]
+
+_MARK = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def _what(f: Finding) -> str:
+    m = {x.name: x for x in f.metrics}
+    if f.code == "RB102":
+        return f"new, {fmt_metric(m['branches'])} decisions over {fmt_metric(m['lines'])} lines"
+    if f.code == "RB104":
+        return f"lines {fmt_metric(m['lines'])}"
+    parts = [f"decisions {fmt_metric(m['branches'])}"]
+    if (m["nesting"].delta or 0) != 0:
+        parts.append(f"nesting {fmt_metric(m['nesting'])}")
+    return ", ".join(parts)
+
+
+def hook_text(
+    report: Report,
+    what: str,
+    *,
+    max_findings: int,
+    show_info: bool,
+    left_out: int = 0,
+    color: bool = False,
+) -> str:
+    style = Style(color)
+    shown = [f for f in report.findings if show_info or f.severity != Severity.INFO]
+    lines: list[str] = []
+    if shown:
+        sparks = {
+            (u.path, u.new.start): u.sparkline
+            for fs in report.files
+            for u in fs.units
+            if u.new is not None
+        }
+        width = max(len(f"{f.path}:{f.line}") for f in shown[:max_findings])
+        label_w = min(40, max(len(f.unit.label) for f in shown[:max_findings]))
+        for f in shown[:max_findings]:
+            where = f"{f.path}:{f.line}".ljust(width)
+            spark = sparks.get((f.path, f.unit.start), "")[:16]
+            lines.append(
+                f"  {style(f.severity.value[0].upper(), _MARK[f.severity])} "
+                f"{style(where, 'cyan')}  {f.unit.label[:label_w].ljust(label_w)}  "
+                f"{_what(f)}  {spark}  [{f.code}]"
+            )
+        if len(shown) > max_findings:
+            lines.append(
+                f"  ... and {len(shown) - max_findings} more "
+                "(`reviewbot review --staged` shows all)"
+            )
+        files = len({f.path for f in shown})
+        head = (
+            f"reviewbot: {len(shown)} finding(s) in {files} file(s) of the {what} "
+            f"({report.stats.get('units_changed', 0)} unit(s) changed)"
+        )
+        lines.insert(0, style(head, "bold"))
+        lines.append(
+            style(
+                "  silence one with a comment `reviewbot: ignore[CODE]` on the unit's first line",
+                "dim",
+            )
+        )
+    if left_out:
+        lines.append(
+            f"reviewbot: time budget reached: {left_out} file(s) not reviewed "
+            "(`reviewbot review --staged` reviews them all)"
+        )
+    return "\n".join(lines) + "\n" if lines else ""
