@@ -61,9 +61,9 @@ _GIT_ENV = {
 # largest process it waited for (grandchildren waited for by the child count too).
 _MEASURE = (
     "import resource, subprocess, sys, time\n"
-    "with open(sys.argv[1], 'wb') as out:\n"
+    "with open(sys.argv[1], 'wb') as out, open(sys.argv[2], 'wb') as err:\n"
     "    t = time.perf_counter()\n"
-    "    rc = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL).returncode\n"
+    "    rc = subprocess.run(sys.argv[3:], stdout=out, stderr=err).returncode\n"
     "    dt = time.perf_counter() - t\n"
     "print(rc, dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
 )
@@ -116,7 +116,7 @@ class Run:
 def measure(argv: Sequence[str], out: Path) -> Run:
     """One run of ``argv`` under a fresh parent; its stdout goes to ``out``."""
     res = subprocess.run(
-        [sys.executable, "-c", _MEASURE, str(out), *argv],
+        [sys.executable, "-c", _MEASURE, str(out), str(out) + ".err", *argv],
         check=True,
         capture_output=True,
         text=True,
@@ -125,11 +125,14 @@ def measure(argv: Sequence[str], out: Path) -> Run:
 
 
 def median_runs(argv: Sequence[str], out: Path, repeat: int, ok: Iterable[int] = (0,)) -> Run:
-    runs = [measure(argv, out) for _ in range(repeat)]
     allowed = set(ok)
-    bad = [r.rc for r in runs if r.rc not in allowed]
-    if bad:
-        raise SystemExit(f"{argv[0]} failed with exit code {bad[0]}: {' '.join(argv[1:4])}...")
+    runs = []
+    for _ in range(repeat):
+        run = measure(argv, out)
+        if run.rc not in allowed:
+            err = Path(str(out) + ".err").read_text(encoding="utf-8", errors="replace").strip()
+            raise SystemExit(f"{' '.join(argv[:4])}... exited {run.rc}: {err[-2000:]}")
+        runs.append(run)
     return Run(
         statistics.median(r.seconds for r in runs),
         max(r.rss_mib for r in runs),
@@ -412,6 +415,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (median)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "review_speed.md"))
+    parser.add_argument(
+        "--big-repeat", type=int, default=1, help=f"runs of the {BIG_CHANGE:,}-file change"
+    )
     parser.add_argument("--skip-profile", action="store_true")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -446,12 +452,13 @@ def main() -> int:
         )
         repo_rows = repository_size(built, ten, tmp, args.repeat)
         _, large_repo, large_base, large_files, _ = built[2]
-        big_rows = big_change(large_repo, large_base, list(large), tmp, min(args.repeat, 3))
+        big_rows = big_change(large_repo, large_base, list(large), tmp, args.big_repeat)
     elapsed = time.perf_counter() - started
     load_after = os.getloadavg()
     sections = [
         "# Review speed by change size\n",
-        f"Command: `.venv/bin/python bench/review_speed.py --repeat {args.repeat}` "
+        f"Command: `.venv/bin/python bench/review_speed.py --repeat {args.repeat} "
+        f"--big-repeat {args.big_repeat}` "
         f"({versions()}; whole processes including interpreter start; "
         f"machine: {os.cpu_count()} shared cores, no pinning; load average "
         f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; the whole benchmark took "
@@ -481,7 +488,7 @@ def main() -> int:
         *repo_rows,
         f"\n## A {BIG_CHANGE:,}-file change ({large_files:,}-file repository)\n",
         f"{BIG_CHANGE:,} files spread evenly over every file of the repository (sources, data, "
-        f"binaries), median of {min(args.repeat, 3)} runs.\n",
+        f"binaries); {args.big_repeat} run(s), median.\n",
         *big_rows,
     ]
     out = Path(args.out)

@@ -122,6 +122,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(p, ("text", "json", "markdown", "sarif"))
 
+    for name, verb in (("install-hooks", "install"), ("uninstall-hooks", "remove")):
+        p = sub.add_parser(
+            name,
+            help=f"{verb} plain git hooks (pre-commit, pre-push) that run "
+            "reviewbot-hook, for repositories without the pre-commit framework",
+        )
+        p.add_argument("--hook", choices=("pre-commit", "pre-push", "all"), default="all")
+        if name == "install-hooks":
+            p.add_argument(
+                "--chain",
+                action="store_true",
+                help="keep an existing hook and run it before reviewbot",
+            )
+        p.add_argument("-C", dest="directory", metavar="DIR", default=".")
+        p.add_argument("--config", help=argparse.SUPPRESS)
+        p.add_argument("--profile", help=argparse.SUPPRESS)
+        p.add_argument("--format", default="text", help=argparse.SUPPRESS)
+        p.add_argument("--color", default="auto", help=argparse.SUPPRESS)
+        p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+
     p = sub.add_parser(
         "positions", help="the most important structural positions of files or folders"
     )
@@ -204,6 +224,18 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     style = Style(color=args.format == "text" and use_color(stdout, args.color, os.environ))
     if args.command == "review":
         return _review(args, config, style, stdout)
+    if args.command in ("install-hooks", "uninstall-hooks"):
+        from reviewbot.install import HOOK_TYPES, install_hooks, uninstall_hooks
+
+        kinds = HOOK_TYPES if args.hook == "all" else (args.hook,)
+        where = Path(args.directory)
+        lines = (
+            install_hooks(where, kinds, args.chain)
+            if args.command == "install-hooks"
+            else uninstall_hooks(where, kinds)
+        )
+        stdout.write("".join(f"{line}\n" for line in lines))
+        return EXIT_OK
     if args.command == "positions":
         progress = _progress(stderr)
         result = inspect.positions_of(

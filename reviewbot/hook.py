@@ -131,15 +131,9 @@ def run_hook(
         for cf in collect(git, rng, max_bytes=config.max_file_bytes, exclude=config.exclude):
             if not wanted or cf.path in wanted:
                 files.append(cf)
-    opts = options(config)
-    deadline = started + max(0.5, args.time_budget)
-    done = []
-    for cf in files:
-        if time.monotonic() > deadline:
-            break
-        done.append(cf)
-    report = review_files(done, opts, base="HEAD", head=what)
-    left = len(files) - len(done)
+    deadline = started + max(0.1, args.time_budget)
+    report = review_files(files, options(config), base="HEAD", head=what, deadline=deadline)
+    left = int(report.stats.get("files_not_reviewed", 0))
     text = hook_text(
         report,
         what,

@@ -161,13 +161,37 @@ def _review_file(
 
 
 def review_files(
-    files: Sequence[ChangedFile], opts: ReviewOptions, *, base: str, head: str
+    files: Sequence[ChangedFile],
+    opts: ReviewOptions,
+    *,
+    base: str,
+    head: str,
+    deadline: float | None = None,
 ) -> Report:
+    """The report of a change. Past ``deadline`` (time.monotonic) the remaining files are
+    listed as not reviewed instead of analysed, so a door can bound its time."""
     started = time.perf_counter()
     summaries: list[FileSummary] = []
     findings: list[Finding] = []
     indexes: dict[str, FileIndex] = {}
+    not_reviewed = 0
     for cf in files:
+        if deadline is not None and time.monotonic() > deadline:
+            not_reviewed += 1
+            summaries.append(
+                FileSummary(
+                    cf.path,
+                    cf.old_path,
+                    Status.SKIPPED,
+                    "not reviewed: time budget reached",
+                    None,
+                    sum(len(h.added) for h in cf.hunks),
+                    sum(len(h.removed) for h in cf.hunks),
+                    (),
+                    (),
+                )
+            )
+            continue
         if cf.status in (Status.SKIPPED, Status.BINARY) or (
             cf.old_text is None and cf.new_text is None
         ):
@@ -208,6 +232,7 @@ def review_files(
             for sev in ("error", "warning", "info")
         },
         "findings_total": len(findings),
+        "files_not_reviewed": not_reviewed,
         "seconds": round(time.perf_counter() - started, 3),
     }
     return Report(

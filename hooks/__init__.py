@@ -1,0 +1,1 @@
+"""Plain git hook scripts (pre-commit, pre-push), shipped as reviewbot.githooks."""

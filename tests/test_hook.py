@@ -1,0 +1,273 @@
+"""The hook door without the framework: staged reviews, safety, edge cases, plain git hooks."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reviewbot import hook
+from tests.conftest import git
+from tests.test_review import AFTER, BEFORE, commit, write
+
+
+def run_hook(
+    repo: Path, *argv: str, monkeypatch: pytest.MonkeyPatch, stdin: str = ""
+) -> tuple[int, str, str]:
+    monkeypatch.chdir(repo)
+    out, err = io.StringIO(), io.StringIO()
+    code = hook.main(list(argv), stdout=out, stderr=err, stdin=io.StringIO(stdin))
+    return code, out.getvalue(), err.getvalue()
+
+
+def snapshot(repo: Path) -> tuple[str, str, str, dict[str, bytes]]:
+    files = {
+        str(p.relative_to(repo)): p.read_bytes()
+        for p in repo.rglob("*")
+        if p.is_file() and ".git" not in p.parts
+    }
+    return (git(repo, "write-tree"), git(repo, "diff"), git(repo, "diff", "--cached"), files)
+
+
+@pytest.fixture
+def spiked(repo: Path) -> Path:
+    write(repo, "shop.py", BEFORE)
+    commit(repo)
+    write(repo, "shop.py", AFTER)
+    git(repo, "add", "shop.py")
+    return repo
+
+
+def test_warns_and_passes(spiked: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run_hook(spiked, "shop.py", monkeypatch=monkeypatch)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("reviewbot: 1 finding(s) in 1 file(s) of the staged change")
+    assert "shop.py:" in lines[1] and "def apply" in lines[1] and "decisions 1 ->" in lines[1]
+    assert "[RB101]" in lines[1] and "reviewbot: ignore[CODE]" in lines[-1]
+
+
+def test_fail_on_fails(spiked: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run_hook(spiked, "shop.py", "--fail-on", "warning", monkeypatch=monkeypatch)
+    assert code == 1 and "RB101" in out
+
+
+def test_silent_when_nothing_to_say(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(repo, "shop.py", BEFORE)
+    commit(repo)
+    write(repo, "shop.py", BEFORE.replace('"ok"', '"fine"'))
+    git(repo, "add", "-A")
+    assert run_hook(repo, "shop.py", monkeypatch=monkeypatch) == (0, "", "")
+    # --all-files: files without a staged change are simply not reviewed
+    assert run_hook(repo, "shop.py", "other.txt", monkeypatch=monkeypatch)[:2] == (0, "")
+
+
+def test_reviews_only_the_index(spiked: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The working tree differs from the index: the index is what gets committed.
+    write(spiked, "shop.py", BEFORE)
+    code, out, _ = run_hook(spiked, "shop.py", monkeypatch=monkeypatch)
+    assert "RB101" in out
+
+
+def test_git_index_file(spiked: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    index = spiked / ".git" / "tmp-index"
+    env = {**os.environ, "GIT_INDEX_FILE": str(index)}
+    subprocess.run(["git", "read-tree", "HEAD"], cwd=spiked, env=env, check=True)
+    monkeypatch.setenv("GIT_INDEX_FILE", str(index))
+    assert run_hook(spiked, "shop.py", monkeypatch=monkeypatch)[1] == ""  # nothing staged there
+
+
+def test_index_and_work_tree_untouched(spiked: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(spiked, "unstaged.py", "x = 1\n")
+    before = snapshot(spiked)
+    index_bytes = (spiked / ".git" / "index").read_bytes()
+    run_hook(spiked, "shop.py", monkeypatch=monkeypatch)
+    assert snapshot(spiked) == before
+    assert (spiked / ".git" / "index").read_bytes() == index_bytes
+
+
+def test_internal_error_lets_the_commit_through(
+    spiked: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = snapshot(spiked)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr("reviewbot.analysis.review.review_files", broken)
+    code, out, err = run_hook(spiked, "shop.py", "--fail-on", "info", monkeypatch=monkeypatch)
+    assert code == 0 and out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "internal error" in err and "not blocked" in err and "hook.log" in err
+    log = (spiked / ".git" / "reviewbot" / "hook.log").read_text()
+    assert "simulated bug" in log and "Traceback" in log
+    assert snapshot(spiked) == before
+
+
+def test_bad_configuration_does_not_block(spiked: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(spiked, ".reviewbot.toml", 'profile = "nope"\n')
+    code, out, err = run_hook(spiked, "shop.py", "--fail-on", "info", monkeypatch=monkeypatch)
+    assert code == 0 and "profile" in err and "not blocked" in err
+
+
+@pytest.mark.parametrize("state", ["MERGE_HEAD", "CHERRY_PICK_HEAD", "rebase-merge"])
+def test_replays_are_not_reviewed_again(
+    spiked: Path, monkeypatch: pytest.MonkeyPatch, state: str
+) -> None:
+    head = git(spiked, "rev-parse", "HEAD").strip()
+    marker = spiked / ".git" / state
+    if state == "rebase-merge":
+        marker.mkdir()
+    else:
+        marker.write_text(head + "\n")
+    code, out, _ = run_hook(spiked, "shop.py", "--fail-on", "info", monkeypatch=monkeypatch)
+    assert code == 0 and "in progress" in out and "RB101" not in out
+
+
+def test_real_merge_in_progress(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(repo, "shop.py", BEFORE)
+    commit(repo)
+    git(repo, "checkout", "-q", "-b", "topic")
+    write(repo, "shop.py", AFTER)
+    commit(repo)
+    git(repo, "checkout", "-q", "main")
+    write(repo, "other.py", "y = 2\n")
+    commit(repo)
+    git(repo, "merge", "--no-commit", "--no-ff", "-q", "topic")
+    code, out, _ = run_hook(repo, "shop.py", monkeypatch=monkeypatch)
+    assert code == 0 and "merge in progress" in out
+
+
+def test_initial_commit_and_odd_names(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dense = (
+        "def big(x, y):\n"
+        + "".join(
+            f"    if x > {i} and y:\n        for k in range({i}):\n            x += k\n"
+            for i in range(6)
+        )
+        + "    return x\n"
+    )
+    write(repo, "with space ünïcode.py", "def small():\n    return 1\n\n\n" + dense)
+    git(repo, "add", "-A")
+    code, out, _ = run_hook(repo, "with space ünïcode.py", "--show-info", monkeypatch=monkeypatch)
+    assert code == 0  # an initial commit: everything is new, nothing to compare with
+    commit(repo)
+    git(repo, "mv", "with space ünïcode.py", "renamed ünïcode.py")
+    write(repo, "gone.py", "x = 1\n")
+    git(repo, "add", "-A")
+    commit(repo)
+    (repo / "gone.py").unlink()
+    git(repo, "add", "-A")
+    code, out, err = run_hook(repo, monkeypatch=monkeypatch)
+    assert code == 0 and err == ""
+
+
+def test_many_files_are_bounded(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(2000):
+        write(repo, f"pkg/m{i}.py", f"def f{i}(x):\n    return x\n")
+    commit(repo)
+    for i in range(2000):
+        write(repo, f"pkg/m{i}.py", f"def f{i}(x):\n    if x:\n        return -x\n    return x\n")
+    git(repo, "add", "-A")
+    code, out, err = run_hook(repo, "--time-budget", "0.5", monkeypatch=monkeypatch)
+    assert code == 0 and err == ""
+    assert "time budget reached" in out and "not reviewed" in out
+
+
+def test_pre_push_reads_refs_from_stdin(spiked: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    base = git(spiked, "rev-parse", "HEAD").strip()
+    commit(spiked, "spike")
+    head = git(spiked, "rev-parse", "HEAD").strip()
+    line = f"refs/heads/main {head} refs/heads/main {base}\n"
+    code, out, _ = run_hook(spiked, "--pre-push", monkeypatch=monkeypatch, stdin=line)
+    assert code == 0 and "pushed commits" in out and "RB101" in out
+    monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
+    monkeypatch.setenv("PRE_COMMIT_TO_REF", head)
+    code, out, _ = run_hook(spiked, monkeypatch=monkeypatch)
+    assert "pushed commits" in out and "RB101" in out
+
+
+def test_hook_path_imports_neither_scipy_nor_jinja2(spiked: Path) -> None:
+    probe = (
+        "import io, sys\nfrom reviewbot import hook\n"
+        "code = hook.main(['shop.py'], stdout=io.StringIO())\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'jinja2', "
+        "'github'))\nprint(code, bad)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], cwd=spiked, capture_output=True, text=True, check=True
+    )
+    assert proc.stdout.strip() == "0 []", proc.stdout + proc.stderr
+
+
+# -- plain git hooks ------------------------------------------------------------------------------
+
+
+def hook_env(tmp_path: Path) -> dict[str, str]:
+    """A PATH where `reviewbot-hook` is this interpreter's."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir(exist_ok=True)
+    shim = bindir / "reviewbot-hook"
+    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m reviewbot.hook "$@"\n')
+    shim.chmod(0o755)
+    return {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
+
+
+def test_install_hooks_and_commit(spiked: Path, tmp_path: Path, cli: Any) -> None:
+    assert cli("install-hooks", "-C", str(spiked)).code == 0
+    env = hook_env(tmp_path)
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "spike"],
+        cwd=spiked,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "RB101" in proc.stdout + proc.stderr
+    assert git(spiked, "log", "--oneline").count("\n") == 2
+
+
+def test_install_refuses_a_foreign_hook_or_chains_it(
+    spiked: Path, tmp_path: Path, cli: Any
+) -> None:
+    mine = spiked / ".git" / "hooks" / "pre-commit"
+    mine.parent.mkdir(exist_ok=True)
+    mine.write_text("#!/bin/sh\necho my-own-hook-ran\n")
+    mine.chmod(0o755)
+    run = cli("install-hooks", "-C", str(spiked), "--hook", "pre-commit")
+    assert run.code == 2 and "not reviewbot's" in run.err
+    assert mine.read_text() == "#!/bin/sh\necho my-own-hook-ran\n"
+    assert cli("install-hooks", "-C", str(spiked), "--hook", "pre-commit", "--chain").code == 0
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"],
+        cwd=spiked,
+        env=hook_env(tmp_path),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    shown = proc.stdout + proc.stderr  # git sends a hook's output to stderr
+    assert "my-own-hook-ran" in shown and "RB101" in shown
+    assert cli("uninstall-hooks", "-C", str(spiked), "--hook", "pre-commit").code == 0
+    assert mine.read_text() == "#!/bin/sh\necho my-own-hook-ran\n"
+
+
+def test_missing_reviewbot_never_blocks(spiked: Path, cli: Any) -> None:
+    cli("install-hooks", "-C", str(spiked), "--hook", "pre-commit")
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"],
+        cwd=spiked,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0 and "not on PATH" in proc.stderr

@@ -1,0 +1,187 @@
+"""The real `pre-commit` program with this repository's hooks (.pre-commit-hooks.yaml).
+
+The hook repository is a committed copy of the current source tree, so the tests exercise the
+code under test. One PRE_COMMIT_HOME is shared by the whole session: the hook environment is
+built once (for the configured repo and rev) and reused; `try-repo` builds its own, once.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.test_review import AFTER, BEFORE
+
+ROOT = Path(__file__).resolve().parents[1]
+# Captured at import, before the per-test HOME isolation: the pip cache keeps env builds fast.
+PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or str(Path.home() / ".cache" / "pip")
+PRE_COMMIT = str(Path(sys.executable).parent / "pre-commit")  # from the test extra
+GIT_ID = {
+    "GIT_AUTHOR_NAME": "T",
+    "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "T",
+    "GIT_COMMITTER_EMAIL": "t@example.invalid",
+}
+
+
+def sh(
+    *argv: str, cwd: Path, env: dict[str, str], check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        list(argv), cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=900
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{argv} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture(scope="session")
+def session_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("precommit")
+
+
+@pytest.fixture(scope="session")
+def base_env(session_dir: Path) -> dict[str, str]:
+    home = session_dir / "home"
+    home.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "PRE_COMMIT"))}
+    env.update(
+        GIT_ID,
+        HOME=str(home),
+        PRE_COMMIT_HOME=str(session_dir / "cache"),
+        PIP_CACHE_DIR=PIP_CACHE,
+        GIT_CONFIG_NOSYSTEM="1",
+        PRE_COMMIT_COLOR="never",
+    )
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    return env
+
+
+@pytest.fixture(scope="session")
+def hook_repo(session_dir: Path, base_env: dict[str, str]) -> tuple[Path, str]:
+    """A committed copy of the current tree (tracked and untracked, not ignored files)."""
+    target = session_dir / "hook-repo"
+    listing = (
+        subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    for rel in filter(None, listing):
+        source = ROOT / rel
+        if source.is_file():
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / rel)
+    sh("git", "init", "-q", cwd=target, env=base_env)
+    sh("git", "add", "-A", cwd=target, env=base_env)
+    sh("git", "commit", "-q", "-m", "hooks under test", cwd=target, env=base_env)
+    sha = sh("git", "rev-parse", "HEAD", cwd=target, env=base_env).stdout.strip()
+    return target, sha
+
+
+@pytest.fixture
+def project(tmp_path: Path, base_env: dict[str, str]) -> Iterator[Path]:
+    """A repository with one commit and a staged complexity spike."""
+    repo = tmp_path / "project"
+    repo.mkdir()
+    sh("git", "init", "-q", "-b", "main", cwd=repo, env=base_env)
+    (repo / "shop.py").write_text(BEFORE)
+    sh("git", "add", "-A", cwd=repo, env=base_env)
+    sh("git", "commit", "-q", "-m", "start", cwd=repo, env=base_env)
+    (repo / "shop.py").write_text(AFTER)
+    sh("git", "add", "shop.py", cwd=repo, env=base_env)
+    yield repo
+
+
+def configure(repo: Path, hook_repo: tuple[Path, str], hook_id: str, env: dict[str, str]) -> None:
+    path, sha = hook_repo
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {path}\n    rev: {sha}\n    hooks:\n      - id: {hook_id}\n"
+    )
+    sh("git", "add", ".pre-commit-config.yaml", cwd=repo, env=env)
+
+
+def test_try_repo_warns_and_passes(
+    project: Path, hook_repo: tuple[Path, str], base_env: dict[str, str]
+) -> None:
+    path, sha = hook_repo
+    proc = sh(
+        str(PRE_COMMIT),
+        "try-repo",
+        str(path),
+        "reviewbot",
+        "--ref",
+        sha,
+        cwd=project,
+        env=base_env,
+        check=False,
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "RB101" in out and "def apply" in out and "Passed" in out
+
+
+def test_commit_passes_with_the_warning_shown(
+    project: Path, hook_repo: tuple[Path, str], base_env: dict[str, str]
+) -> None:
+    configure(project, hook_repo, "reviewbot", base_env)
+    sh(str(PRE_COMMIT), "install", cwd=project, env=base_env)
+    tree_before = sh("git", "write-tree", cwd=project, env=base_env).stdout
+    proc = sh("git", "commit", "-m", "spike", cwd=project, env=base_env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "RB101" in out and "shop.py" in out
+    assert sh("git", "rev-parse", "HEAD^{tree}", cwd=project, env=base_env).stdout == tree_before
+
+
+def test_strict_variant_fails_the_commit(
+    project: Path, hook_repo: tuple[Path, str], base_env: dict[str, str]
+) -> None:
+    configure(project, hook_repo, "reviewbot-strict", base_env)
+    sh(str(PRE_COMMIT), "install", cwd=project, env=base_env)
+    diff_before = sh("git", "diff", "--cached", cwd=project, env=base_env).stdout
+    proc = sh("git", "commit", "-m", "spike", cwd=project, env=base_env, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "RB101" in proc.stdout + proc.stderr
+    assert sh("git", "diff", "--cached", cwd=project, env=base_env).stdout == diff_before
+    assert sh("git", "rev-list", "--count", "HEAD", cwd=project, env=base_env).stdout.strip() == "1"
+
+
+def test_all_files_and_unstaged_changes(
+    project: Path, hook_repo: tuple[Path, str], base_env: dict[str, str]
+) -> None:
+    configure(project, hook_repo, "reviewbot", base_env)
+    (project / "notes.txt").write_text("unstaged, untracked\n")
+    (project / "shop.py").write_text(AFTER + "\n# an unstaged edit\n")
+    proc = sh(str(PRE_COMMIT), "run", "--all-files", cwd=project, env=base_env, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (project / "shop.py").read_text().endswith("# an unstaged edit\n")  # restored intact
+
+
+def test_pre_push_stage(
+    project: Path, hook_repo: tuple[Path, str], base_env: dict[str, str], tmp_path: Path
+) -> None:
+    remote = tmp_path / "remote.git"
+    sh("git", "init", "-q", "--bare", str(remote), cwd=tmp_path, env=base_env)
+    sh("git", "remote", "add", "origin", str(remote), cwd=project, env=base_env)
+    sh("git", "stash", "-q", cwd=project, env=base_env)
+    sh("git", "push", "-q", "origin", "main", cwd=project, env=base_env)
+    sh("git", "stash", "pop", "-q", cwd=project, env=base_env)
+    sh("git", "add", "shop.py", cwd=project, env=base_env)
+    configure(project, hook_repo, "reviewbot", base_env)
+    sh("git", "commit", "-q", "-m", "spike", cwd=project, env=base_env)
+    sh(str(PRE_COMMIT), "install", "--hook-type", "pre-push", cwd=project, env=base_env)
+    proc = sh("git", "push", "origin", "main", cwd=project, env=base_env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "RB101" in out and "pushed commits" in out
