@@ -12,7 +12,7 @@ from pathlib import Path
 from reviewbot.diff.git import Git
 from reviewbot.errors import InputError
 
-__all__ = ["install_hooks", "uninstall_hooks", "HOOK_TYPES", "MARKER"]
+__all__ = ["HOOK_TYPES", "MARKER", "install_hooks", "uninstall_hooks"]
 
 HOOK_TYPES = ("pre-commit", "pre-push")
 MARKER = "reviewbot-managed-hook"
