@@ -14,6 +14,7 @@ import sys
 import time
 import traceback
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -132,7 +133,9 @@ def run_hook(
             if not wanted or cf.path in wanted:
                 files.append(cf)
     deadline = started + max(0.1, args.time_budget)
-    report = review_files(files, options(config), base="HEAD", head=what, deadline=deadline)
+    # The hook shows findings only: no hunk context (budget 0), so no wavelet transform runs.
+    opts = replace(options(config), budget=0)
+    report = review_files(files, opts, base="HEAD", head=what, deadline=deadline)
     left = int(report.stats.get("files_not_reviewed", 0))
     text = hook_text(
         report,

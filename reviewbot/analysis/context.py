@@ -59,6 +59,8 @@ def hunk_contexts(
     budget: int,
     radius: int,
 ) -> list[HunkContext]:
+    if budget <= 0:
+        return []  # no room asked for: not even the index of the hunks' context is computed
     items: list[tuple[float, ChangedFile, Hunk]] = []
     for cf in files:
         if cf.path in indexes:

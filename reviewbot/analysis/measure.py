@@ -53,6 +53,11 @@ def _branches(code: list[str], python: bool) -> int:
     return count
 
 
+def branch_count(index: FileIndex, unit: Unit) -> int:
+    """Decision points of a unit alone (cheaper than a full measure)."""
+    return _branches(index.code[unit.start : unit.end + 1], index.language.python_labels)
+
+
 def measure_unit(index: FileIndex, unit: Unit) -> UnitMeasure:
     """Measures over the unit's lines [start, end] (0-based, inclusive)."""
     lo, hi = unit.start, unit.end + 1

@@ -16,7 +16,7 @@ from reviewbot.analysis.findings import (
     spike,
     suppressed,
 )
-from reviewbot.analysis.measure import UnitMeasure, measure_unit
+from reviewbot.analysis.measure import UnitMeasure, branch_count, measure_unit
 from reviewbot.analysis.units import pair_units, qualified_name
 from reviewbot.engine import FileIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
@@ -88,11 +88,16 @@ def _review_file(
     changes: list[UnitChange] = []
     findings: list[Finding] = []
     t = opts.thresholds
-    # The file's own profile: how many decision points its existing units have.
-    baseline = old or new
-    units = baseline.structure.units[:_PROFILE_UNITS] if baseline is not None else ()
-    existing = [measure_unit(baseline, u).branches for u in units] if baseline else []
-    p90 = _p90([float(b) for b in existing])
+    # The file's own profile (how many decision points its units have), for RB102 only.
+    p90_cache: list[float] = []
+
+    def file_p90() -> float:
+        if not p90_cache:
+            base = old or new
+            units = base.structure.units[:_PROFILE_UNITS] if base is not None else ()
+            p90_cache.append(_p90([float(branch_count(base, u)) for u in units]) if base else 0.0)
+        return p90_cache[0]
+
     for pair in pair_units(old, new, line_map):
         touched_new = pair.new is not None and line_map.touches_new(
             pair.new.start + 1, pair.new.end + 1
@@ -133,12 +138,8 @@ def _review_file(
             span,
             *(_metric(n, m_old, m_new) for n in ("lines", "branches", "nesting", "irregularity")),
         )
-        for found in (
-            spike(delta, t),
-            dense_new(delta, t, p90),
-            deeper(delta, t),
-            repetitive(delta, t),
-        ):
+        dense = dense_new(delta, t, file_p90()) if pair.old is None else None
+        for found in (spike(delta, t), dense, deeper(delta, t), repetitive(delta, t)):
             if found is None:
                 continue
             header = new.lines[pair.new.start]
