@@ -143,6 +143,15 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
 
     p = sub.add_parser(
+        "github",
+        help="the GitHub Action: review the pull request of this "
+        "workflow run and post the results (reads the Actions environment)",
+    )
+    for hidden in ("--config", "--profile", "--format", "--color"):
+        p.add_argument(hidden, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+
+    p = sub.add_parser(
         "positions", help="the most important structural positions of files or folders"
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
@@ -218,12 +227,17 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from reviewbot import inspect
     from reviewbot.render import jsonfmt, text
 
+    if args.command == "github":  # its configuration comes from the PR's base commit
+        from reviewbot.github.main import main as github_main
+
+        return github_main([], stdout=stdout)
     config = _config(args)
     for warning in config.warnings:
         stderr.write(f"reviewbot: warning: {warning}\n")
     style = Style(color=args.format == "text" and use_color(stdout, args.color, os.environ))
     if args.command == "review":
         return _review(args, config, style, stdout)
+
     if args.command in ("install-hooks", "uninstall-hooks"):
         from reviewbot.install import HOOK_TYPES, install_hooks, uninstall_hooks
 

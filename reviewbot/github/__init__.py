@@ -1,0 +1,1 @@
+"""The GitHub door: Actions context, API client, idempotent publishing."""

@@ -1,0 +1,123 @@
+"""The GitHub Actions context: environment variables and the event payload, as one record."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewbot.errors import ConfigError, InputError
+
+__all__ = ["SUPPORTED_EVENTS", "ActionContext", "Inputs", "read_context"]
+
+SUPPORTED_EVENTS = ("pull_request", "pull_request_target")
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The action's inputs (mapped to REVIEWBOT_* variables by action.yml)."""
+
+    max_comments: int = 10
+    fail_on: str | None = None
+    config: str | None = None
+    check_run: bool = False
+    max_annotations: int = 10
+
+
+@dataclass(frozen=True)
+class ActionContext:
+    event_name: str
+    repository: str  # owner/name of the base repository
+    number: int
+    base_sha: str
+    head_sha: str
+    head_repository: str
+    api_url: str
+    server_url: str
+    token: str | None
+    workspace: Path
+    step_summary: Path | None
+    output: Path | None
+    inputs: Inputs
+
+    @property
+    def is_fork(self) -> bool:
+        return self.head_repository.lower() != self.repository.lower()
+
+    @property
+    def owner_repo(self) -> tuple[str, str]:
+        owner, _, name = self.repository.partition("/")
+        return owner, name
+
+
+def _int(env: Mapping[str, str], key: str, default: int) -> int:
+    raw = env.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{key}: expected a whole number, got {raw!r}") from None
+    if value < 0:
+        raise ConfigError(f"{key}: expected a number >= 0, got {value}")
+    return value
+
+
+def _inputs(env: Mapping[str, str]) -> Inputs:
+    fail_on = env.get("REVIEWBOT_FAIL_ON", "").strip().lower() or None
+    if fail_on in ("none", "never", "false"):
+        fail_on = None
+    if fail_on is not None and fail_on not in ("info", "warning", "error"):
+        raise ConfigError(f"fail-on: expected none, info, warning or error, got {fail_on!r}")
+    check = env.get("REVIEWBOT_CHECK_RUN", "false").strip().lower()
+    if check not in ("true", "false", ""):
+        raise ConfigError(f"check-run: expected true or false, got {check!r}")
+    return Inputs(
+        max_comments=_int(env, "REVIEWBOT_MAX_COMMENTS", 10),
+        fail_on=fail_on,
+        config=env.get("REVIEWBOT_CONFIG", "").strip() or None,
+        check_run=check == "true",
+        max_annotations=min(10, _int(env, "REVIEWBOT_MAX_ANNOTATIONS", 10)),
+    )
+
+
+def read_context(env: Mapping[str, str]) -> ActionContext:
+    """The context of this run, or an error that names what is missing or wrong."""
+    event_name = env.get("GITHUB_EVENT_NAME", "")
+    if event_name not in SUPPORTED_EVENTS:
+        raise InputError(
+            f"GITHUB_EVENT_NAME is {event_name!r}: reviewbot github runs on "
+            f"{' or '.join(SUPPORTED_EVENTS)} events"
+        )
+    path = env.get("GITHUB_EVENT_PATH")
+    if not path:
+        raise InputError("GITHUB_EVENT_PATH is not set: is this a GitHub Actions run?")
+    try:
+        event = json.loads(Path(path).read_text(encoding="utf-8"))
+        pr = event["pull_request"]
+        number = int(pr["number"])
+        base_sha, head_sha = str(pr["base"]["sha"]), str(pr["head"]["sha"])
+        base_repo = str(pr["base"]["repo"]["full_name"])
+        head_repo_obj = pr["head"].get("repo") or {}
+        head_repo = str(head_repo_obj.get("full_name") or "(deleted fork)")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{path}: not a pull_request event payload ({exc})") from None
+    repository = env.get("GITHUB_REPOSITORY") or base_repo
+    summary = env.get("GITHUB_STEP_SUMMARY")
+    output = env.get("GITHUB_OUTPUT")
+    return ActionContext(
+        event_name=event_name,
+        repository=repository,
+        number=number,
+        base_sha=base_sha,
+        head_sha=head_sha,
+        head_repository=head_repo,
+        api_url=env.get("GITHUB_API_URL", "https://api.github.com").rstrip("/"),
+        server_url=env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/"),
+        token=env.get("REVIEWBOT_TOKEN") or env.get("GITHUB_TOKEN") or None,
+        workspace=Path(env.get("GITHUB_WORKSPACE") or "."),
+        step_summary=Path(summary) if summary else None,
+        output=Path(output) if output else None,
+        inputs=_inputs(env),
+    )

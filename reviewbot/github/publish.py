@@ -1,0 +1,289 @@
+"""Posting a review to a pull request, idempotently and within GitHub's limits.
+
+* One summary comment, found again by a hidden marker and edited in place (never duplicated;
+  not written at all when its text is unchanged).
+* One review (`event: COMMENT`) with at most N inline comments on the top hotspots, anchored on
+  lines of the PR diff (RIGHT side, one hunk), each with a hidden fingerprint. On a re-run:
+  posted comments are not posted again, changed ones are edited, ours whose finding is gone are
+  deleted unless someone replied. A 422 on the review falls back to one comment at a time, and
+  the rejected ones are listed in the summary.
+* Without write permission (fork PRs), nothing fails: the caller writes the job summary and
+  annotations instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import jinja2
+
+from reviewbot import __version__
+from reviewbot.github.client import Api, Forbidden, ReviewComment, Unprocessable
+from reviewbot.model import ChangedFile, Finding, Hunk, Report, Severity, Status
+from reviewbot.render.markdown import environment
+from reviewbot.render.style import sparkline
+
+__all__ = [
+    "MAX_BODY",
+    "SUMMARY_MARKER",
+    "Outcome",
+    "anchor",
+    "inline_body",
+    "publish",
+    "summary_body",
+]
+
+SUMMARY_MARKER = "<!-- reviewbot:summary -->"
+MAX_BODY = 65_536
+_FP = re.compile(r"<!-- reviewbot:fp=([0-9a-f]+);v=([0-9a-f]+) -->")
+_HINTS = {
+    "RB101": "Consider moving the new logic into a function of its own.",
+    "RB102": "A reviewer should read this unit first.",
+    "RB103": "Early returns or a helper would flatten it.",
+    "RB104": "Repetitive code: maybe a table or a loop.",
+}
+
+
+@dataclass
+class Outcome:
+    created: int = 0
+    edited: int = 0
+    deleted: int = 0
+    summary: str = "unchanged"  # created | edited | unchanged | not written
+    rejected: list[Finding] = field(default_factory=list)
+    read_only: str | None = None  # why writing was not allowed
+
+
+def anchor(f: Finding, hunks: Sequence[Hunk]) -> tuple[int, int] | None:
+    """(start_line, line) on the RIGHT side of one hunk, or None when not in the diff."""
+    for h in hunks:
+        if h.new_len == 0:
+            continue
+        lo, hi = h.new_start, h.new_start + h.new_len - 1
+        if lo <= f.end_line <= hi:
+            return max(lo, f.line), f.end_line
+        if lo <= f.line <= hi:
+            return f.line, min(hi, f.end_line)
+    return None
+
+
+def _changes(metrics: Sequence[object]) -> str:
+    parts = []
+    names = {
+        "branches": "decisions",
+        "nesting": "nesting",
+        "irregularity": "irregularity",
+        "lines": "lines",
+    }
+    for m in metrics:
+        name = names.get(getattr(m, "name", ""), getattr(m, "name", ""))
+        before, after = getattr(m, "before", None), getattr(m, "after", None)
+        if after is None:
+            continue
+        if before is None:
+            parts.append(f"{name} {_n(after)}")
+        elif before != after:
+            parts.append(f"{name} {_n(before)} → {_n(after)}")
+    return ", ".join(parts) or "no change in its measures"
+
+
+def _n(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+def _env() -> jinja2.Environment:
+    env = environment()
+    env.filters["changes"] = _changes
+    return env
+
+
+def inline_body(f: Finding) -> str:
+    """The inline comment: no line numbers in it, so a rebase that only moves lines changes
+    nothing. Its version hash covers the visible text."""
+    text: str = _env().get_template("inline.md.j2").render(f=f, hint=_HINTS.get(f.code), marker="")
+    version = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return text.rstrip("\n") + f"\n<!-- reviewbot:fp={f.fingerprint};v={version} -->\n"
+
+
+def _footprint(report: Report) -> str:
+    values = []
+    for fs in report.files:
+        for u in fs.units:
+            irr = next((m for m in u.metrics if m.name == "irregularity"), None)
+            if irr is not None and irr.after is not None:
+                values.append(irr.after)
+    return sparkline(sorted(values, reverse=True)[:40])
+
+
+def _order(report: Report) -> list[str]:
+    if report.bundles:
+        return [f"{b.get('title', b.get('id'))}: {b.get('reason', '')}" for b in report.bundles]
+    weight: dict[str, int] = {}
+    for f in report.findings:
+        weight[f.path] = weight.get(f.path, 0) + 3 ** (f.severity.rank + 1)
+    changed = [fs for fs in report.files if fs.units]
+    changed.sort(key=lambda fs: (-weight.get(fs.path, 0), fs.path))
+    return [
+        f"{fs.path}: "
+        + ", ".join(u.label.split(" > ")[-1] for u in fs.units[:5])
+        + (" …" if len(fs.units) > 5 else "")
+        for fs in changed[:15]
+    ]
+
+
+def summary_body(
+    report: Report,
+    *,
+    link_base: str,
+    head_sha: str,
+    notes: Sequence[str] = (),
+    limit: int = MAX_BODY,
+) -> str:
+    """The summary comment, shortened step by step until it fits ``limit`` characters."""
+
+    def link(path: str, line: int, end: int) -> str:
+        anchor_ = f"#L{line}" + (f"-L{end}" if end > line else "")
+        return f"{link_base}/blob/{head_sha}/{path}{anchor_}"
+
+    units = [(fs.path, u) for fs in report.files for u in fs.units]
+    skipped = [fs for fs in report.files if fs.status in (Status.SKIPPED, Status.BINARY)]
+    attempts = [
+        (list(report.context), units, None),
+        ([], units, None),
+        ([], units[:60], len(units) - 60),
+        ([], units[:15], len(units) - 15),
+    ]
+    template = _env().get_template("summary.md.j2")
+    text = ""
+    for index, (contexts, shown, left) in enumerate(attempts):
+        text = str(
+            template.render(
+                marker=SUMMARY_MARKER,
+                report=report,
+                notes=list(notes),
+                footprint=_footprint(report),
+                order=_order(report),
+                units=shown,
+                units_left=max(0, left or 0),
+                skipped=skipped[:50],
+                contexts=contexts,
+                truncated=index > 0,
+                link=link,
+                version=__version__,
+            )
+        )
+        if len(text) <= limit:
+            return text
+    cut = text[: limit - 200]
+    return cut[: cut.rfind("\n")] + "\n\n_Truncated to fit GitHub's size limit._\n"
+
+
+def _rank(f: Finding) -> tuple[int, float, str, int]:
+    delta = max((abs(m.delta or 0.0) for m in f.metrics if m.name == "branches"), default=0.0)
+    return (-f.severity.rank, -delta, f.path, f.line)
+
+
+def publish(
+    api: Api,
+    report: Report,
+    files: Sequence[ChangedFile],
+    *,
+    head_sha: str,
+    link_base: str,
+    max_comments: int,
+    notes: Sequence[str] = (),
+) -> Outcome:
+    out = Outcome()
+    hunks = {cf.path: cf.hunks for cf in files}
+    try:
+        _inline(api, report, hunks, head_sha, max_comments, out)
+    except Forbidden as exc:
+        out.read_only = str(exc)
+        return out
+    all_notes = list(notes)
+    if out.rejected:
+        all_notes.append(
+            f"{len(out.rejected)} finding(s) could not be placed on the diff and are listed "
+            "here instead: " + "; ".join(f"{f.path}:{f.line} {f.code}" for f in out.rejected)
+        )
+    body = summary_body(report, link_base=link_base, head_sha=head_sha, notes=all_notes)
+    try:
+        existing = next((c for c in api.issue_comments() if SUMMARY_MARKER in c.body), None)
+        if existing is None:
+            api.create_issue_comment(body, SUMMARY_MARKER)
+            out.summary = "created"
+        elif existing.body.strip() != body.strip():
+            api.edit_issue_comment(existing, body)
+            out.summary = "edited"
+    except Forbidden as exc:
+        out.read_only = str(exc)
+        out.summary = "not written"
+    return out
+
+
+def _inline(
+    api: Api,
+    report: Report,
+    hunks: dict[str, tuple[Hunk, ...]],
+    head_sha: str,
+    max_comments: int,
+    out: Outcome,
+) -> None:
+    existing = api.review_comments()
+    replied = {c.in_reply_to for c in existing if c.in_reply_to}
+    ours: dict[str, ReviewComment] = {}
+    for c in existing:
+        m = _FP.search(c.body)
+        if m and c.in_reply_to is None:
+            ours.setdefault(m.group(1), c)
+    current = {f.fingerprint for f in report.findings}
+    wanted: list[tuple[Finding, tuple[int, int]]] = []
+    for f in sorted(report.findings, key=_rank):
+        if len(wanted) >= max_comments:
+            break
+        if f.severity == Severity.INFO or not f.in_diff:
+            continue
+        place = anchor(f, hunks.get(f.path, ()))
+        if place is None:
+            out.rejected.append(f)
+            continue
+        wanted.append((f, place))
+    new: list[tuple[Finding, dict[str, object]]] = []
+    for f, (start, line) in wanted:
+        body = inline_body(f)
+        have = ours.get(f.fingerprint)
+        if have is not None:
+            if have.body.strip() != body.strip():
+                api.edit_review_comment(have, body)
+                out.edited += 1
+            continue
+        comment: dict[str, object] = {"path": f.path, "line": line, "side": "RIGHT", "body": body}
+        if start < line:
+            comment["start_line"] = start
+            comment["start_side"] = "RIGHT"
+        new.append((f, comment))
+    for fp, c in ours.items():
+        if fp not in current and c.id not in replied:
+            api.delete_review_comment(c)
+            out.deleted += 1
+    if not new:
+        return
+    markers = [f"reviewbot:fp={f.fingerprint};" for f, _ in new]
+    try:
+        summary = (
+            f"reviewbot: {len(new)} hotspot(s) in this change; the summary comment has "
+            "the whole structural review."
+        )
+        api.create_review(head_sha, summary, [dict(c) for _, c in new], markers)
+        out.created += len(new)
+    except Unprocessable:
+        for f, comment in new:  # one by one: keep the ones GitHub accepts
+            single = {k: v for k, v in comment.items() if k not in ("side", "start_side")}
+            try:
+                api.create_review_comment(head_sha, single, f"reviewbot:fp={f.fingerprint};")
+                out.created += 1
+            except Unprocessable:
+                out.rejected.append(f)

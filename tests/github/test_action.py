@@ -1,0 +1,338 @@
+"""`reviewbot github` against the fake GitHub, with the real PyGithub client over HTTP."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reviewbot.github.client import Api
+from reviewbot.github.event import ActionContext
+from reviewbot.github.main import annotation, run_action
+from reviewbot.github.publish import MAX_BODY, SUMMARY_MARKER, summary_body
+from reviewbot.model import Report
+from tests.conftest import git
+from tests.github.fake import DATA, Fault, FakeGitHub, PullFile, State
+from tests.test_review import AFTER, BEFORE
+
+DENSE = (
+    "def big(x, y):\n"
+    + "".join(
+        f"    if x > {i} and y:\n        for k in range({i}):\n            x += k\n"
+        for i in range(6)
+    )
+    + "    return x\n"
+)
+
+
+@dataclass
+class Pr:
+    origin: Path  # the "GitHub" side of git
+    workspace: Path  # the runner's checkout
+    base: str
+    head: str
+    fake: FakeGitHub
+    tmp: Path
+
+    def env(self, **extra: str) -> dict[str, str]:
+        event = json.loads((DATA / "event-pull_request-opened.json").read_text())
+        event["pull_request"]["base"]["sha"] = self.base
+        event["pull_request"]["head"]["sha"] = self.head
+        if extra.pop("FORK", ""):
+            event["pull_request"]["head"]["repo"]["full_name"] = "someone/Hello-World"
+        path = self.tmp / "event.json"
+        path.write_text(json.dumps(event))
+        env = {
+            "GITHUB_EVENT_NAME": "pull_request",
+            "GITHUB_EVENT_PATH": str(path),
+            "GITHUB_REPOSITORY": "Codertocat/Hello-World",
+            "GITHUB_API_URL": self.fake.base,
+            "GITHUB_SERVER_URL": "https://github.com",
+            "GITHUB_WORKSPACE": str(self.workspace),
+            "GITHUB_STEP_SUMMARY": str(self.tmp / "summary.md"),
+            "GITHUB_OUTPUT": str(self.tmp / "output.txt"),
+            "RUNNER_TEMP": str(self.tmp),
+            "REVIEWBOT_TOKEN": "ghs_secret_token_value",
+            "REVIEWBOT_MAX_COMMENTS": "10",
+        }
+        env.update(extra)
+        return env
+
+    def push(self, files: dict[str, str | None], message: str = "update") -> None:
+        """A new head commit on the PR branch (on the origin side), and the fake's new diff."""
+        git(self.origin, "checkout", "-q", "topic")
+        for name, text in files.items():
+            if text is None:
+                (self.origin / name).unlink()
+            else:
+                (self.origin / name).write_text(text)
+        git(self.origin, "add", "-A")
+        git(self.origin, "commit", "-q", "-m", message)
+        self.head = git(self.origin, "rev-parse", "HEAD").strip()
+        git(self.origin, "checkout", "-q", "main")
+        sync(self)
+
+    def run(self, sleep: list[float] | None = None, **extra: str) -> tuple[int, str]:
+        out = io.StringIO()
+        waits = sleep if sleep is not None else []
+
+        def factory(ctx: ActionContext) -> Api:
+            return Api(
+                ctx.token,
+                ctx.api_url,
+                ctx.repository,
+                ctx.number,
+                sleep=waits.append,
+                throttle=False,
+            )
+
+        code = run_action(self.env(**extra), out, api_factory=factory)
+        return code, out.getvalue()
+
+
+def file_patches(repo: Path, base: str, head: str) -> list[PullFile]:
+    raw = git(repo, "diff", "--name-status", "-M", f"{base}...{head}")
+    files = []
+    for line in raw.splitlines():
+        parts = line.split("\t")
+        status, name = parts[0][0], parts[-1]
+        diff = git(repo, "diff", "-M", f"{base}...{head}", "--", *parts[1:])
+        patch = diff[diff.index("@@") :] if "@@" in diff else None
+        kind = {"A": "added", "D": "removed", "M": "modified", "R": "renamed"}.get(
+            status, "modified"
+        )
+        files.append(
+            PullFile(
+                name,
+                kind,
+                patch.rstrip("\n") if patch else None,
+                parts[1] if status == "R" else None,
+            )
+        )
+    return files
+
+
+def sync(pr: Pr) -> None:
+    s = pr.fake.state
+    s.head_sha, s.base_sha = pr.head, pr.base
+    s.files = file_patches(pr.origin, pr.base, pr.head)
+
+
+@pytest.fixture
+def pr(tmp_path: Path) -> Iterator[Pr]:
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    git(origin, "init", "-q", "-b", "main")
+    git(origin, "config", "uploadpack.allowAnySHA1InWant", "true")  # as GitHub allows
+    (origin / "shop.py").write_text(BEFORE)
+    (origin / "old.py").write_text("def legacy():\n    return 'old'\n")
+    (origin / "logo.png").write_bytes(b"\x89PNG\x00\x01")
+    git(origin, "add", "-A")
+    git(origin, "commit", "-q", "-m", "base")
+    base = git(origin, "rev-parse", "HEAD").strip()
+    git(origin, "checkout", "-q", "-b", "topic")
+    (origin / "shop.py").write_text(AFTER + "\n\n" + DENSE)
+    (origin / "old.py").unlink()
+    (origin / "logo.png").write_bytes(b"\x89PNG\x00\x02")
+    git(origin, "add", "-A")
+    git(origin, "commit", "-q", "-m", "spike")
+    head = git(origin, "rev-parse", "HEAD").strip()
+    git(origin, "checkout", "-q", "main")
+    workspace = tmp_path / "workspace"
+    git(tmp_path, "clone", "-q", "--depth=1", f"file://{origin}", str(workspace))
+    with FakeGitHub(State()) as fake:
+        p = Pr(origin, workspace, base, head, fake, tmp_path)
+        sync(p)
+        yield p
+    assert fake.state.errors == [], fake.state.errors  # every request and response validated
+
+
+def ours(pr: Pr) -> list[dict[str, Any]]:
+    return [c for c in pr.fake.state.review_comments if "reviewbot:fp=" in c["body"]]
+
+
+def test_first_run_posts_summary_review_and_outputs(pr: Pr) -> None:
+    code, log = pr.run()
+    s = pr.fake.state
+    assert code == 0, log
+    (summary,) = s.issue_comments
+    assert summary["body"].startswith(SUMMARY_MARKER)
+    assert "Hotspots" in summary["body"] and "shop.py" in summary["body"]
+    assert len(s.reviews) == 1 and s.reviews[0]["state"] == "COMMENTED"
+    inline = ours(pr)
+    assert {re.search(r"RB10\d", c["body"]).group(0) for c in inline} >= {"RB101", "RB102"}
+    assert all(c["path"] == "shop.py" and c["side"] == "RIGHT" for c in inline)
+    assert (pr.tmp / "summary.md").read_text().startswith("## ")
+    outputs = dict(line.split("=", 1) for line in (pr.tmp / "output.txt").read_text().split())
+    report = json.loads(Path(outputs["report"]).read_text())
+    assert report["schema"] == "reviewbot.report/1" and int(outputs["findings"]) >= 2
+    statuses = {f["path"]: f["status"] for f in report["files"]}
+    assert statuses == {"shop.py": "modified", "old.py": "deleted", "logo.png": "binary"}
+    assert 1 <= sum(line.startswith("::warning ") for line in log.splitlines()) <= 10
+    assert "ghs_secret_token_value" not in log + summary["body"]
+
+
+def test_rerun_without_change_writes_nothing(pr: Pr) -> None:
+    pr.run()
+    before = len(pr.fake.state.writes)
+    code, _ = pr.run()
+    assert code == 0
+    assert pr.fake.state.writes[before:] == []
+
+
+def test_force_push_that_shifts_lines_reposts_nothing(pr: Pr) -> None:
+    pr.run()
+    first = {c["id"] for c in ours(pr)}
+    shifted = "import os\nimport sys\n\n\n" + AFTER + "\n\n" + DENSE
+    pr.push({"shop.py": shifted}, "rebase: imports on top")
+    writes = len(pr.fake.state.writes)
+    pr.run()
+    new_writes = pr.fake.state.writes[writes:]
+    assert not [w for w in new_writes if w[0] == "POST"], new_writes  # no repost, no new review
+    assert {c["id"] for c in ours(pr)} == first
+
+
+def test_finding_that_disappears_is_removed_unless_answered(pr: Pr) -> None:
+    pr.run()
+    dense = next(c for c in ours(pr) if "RB102" in c["body"])
+    spike = next(c for c in ours(pr) if "RB101" in c["body"])
+    pr.fake.add_reply(dense["id"], "Good point, will split it.")
+    pr.push(
+        {"shop.py": BEFORE + "\n\n" + DENSE.replace("def big", "def big_renamed")},
+        "undo the spike, rename big",
+    )
+    pr.run()
+    remaining = {c["id"] for c in ours(pr)}
+    assert spike["id"] not in remaining  # its finding is gone: deleted
+    assert dense["id"] in remaining  # gone too, but someone answered: kept
+
+
+def test_422_on_the_review_falls_back_to_single_comments(pr: Pr) -> None:
+    pr.fake.state.faults.append(Fault("POST", r"/pulls/2/reviews$", 422))
+    pr.fake.state.faults.append(Fault("POST", r"/pulls/2/comments$", 422))
+    code, log = pr.run()
+    assert code == 0
+    inline = ours(pr)
+    assert len(inline) >= 1  # the ones GitHub accepted, posted one by one
+    assert "could not be placed on the diff" in pr.fake.state.issue_comments[0]["body"]
+    assert pr.fake.state.reviews == []
+
+
+def test_read_only_token_does_not_fail(pr: Pr) -> None:
+    pr.fake.state.can_write = False
+    code, log = pr.run(FORK="1")
+    assert code == 0
+    assert pr.fake.state.issue_comments == [] and pr.fake.state.review_comments == []
+    assert "workflow_run" in log and "read-only" in log
+    summary = (pr.tmp / "summary.md").read_text()
+    assert "Hotspots" in summary and "Fork pull requests" in summary
+    assert sum(line.startswith("::warning ") for line in log.splitlines()) >= 1
+
+
+def test_retries_without_duplicates(pr: Pr) -> None:
+    s = pr.fake.state
+    s.faults.append(Fault("POST", r"/issues/2/comments$", 502, after=True))  # landed, then 502
+    s.faults.append(Fault("POST", r"/pulls/2/reviews$", 429, headers={"Retry-After": "7"}))
+    s.faults.append(
+        Fault(
+            "GET",
+            r"/pulls/2/comments$",
+            403,
+            headers={"x-ratelimit-remaining": "0", "x-ratelimit-reset": "0"},
+        )
+    )
+    waits: list[float] = []
+    code, _ = pr.run(sleep=waits)
+    assert code == 0
+    assert len(s.issue_comments) == 1  # the summary landed once, not twice
+    assert len(s.reviews) == 1
+    assert 7.0 in waits and len(waits) >= 3
+
+
+def test_gives_up_on_persistent_errors_without_failing(pr: Pr) -> None:
+    pr.fake.state.faults.append(Fault("GET", r"/pulls/2/comments$", 500, times=20))
+    code, log = pr.run()
+    assert code == 0 and "could not post" in log
+    assert (pr.tmp / "summary.md").read_text()
+
+
+def test_fail_on_input(pr: Pr) -> None:
+    code, _ = pr.run(REVIEWBOT_FAIL_ON="warning")
+    assert code == 1
+
+
+def test_api_fallback_and_many_files(pr: Pr, tmp_path: Path) -> None:
+    s = pr.fake.state
+    for i in range(305):
+        s.files.append(
+            PullFile(f"gen/m{i}.py", "added", f"@@ -0,0 +1,2 @@\n+def f{i}(x):\n+    return x")
+        )
+        s.contents[(pr.head, f"gen/m{i}.py")] = f"def f{i}(x):\n    return x\n".encode()
+    s.contents[(pr.base, "shop.py")] = BEFORE.encode()
+    s.contents[(pr.head, "shop.py")] = (AFTER + "\n\n" + DENSE).encode()
+    shutil.rmtree(pr.workspace / ".git")  # no local git: the API has to serve the change
+    code, log = pr.run()
+    assert code == 0 and "reading it from the API" in log
+    report = json.loads(
+        Path(
+            dict(line.split("=", 1) for line in (pr.tmp / "output.txt").read_text().split())[
+                "report"
+            ]
+        ).read_text()
+    )
+    paths = {f["path"]: f for f in report["files"]}
+    assert len(paths) == 308
+    assert paths["logo.png"]["status"] in ("skipped", "binary")
+    assert any(f["code"] == "RB101" for f in report["findings"])
+    pages = [e for e in s.log if e[1].endswith("/pulls/2/files")]
+    assert len(pages) == 4  # 308 files, 100 a page
+
+
+def test_summary_respects_the_size_limit(pr: Pr) -> None:
+    pr.run()
+    report_path = dict(line.split("=", 1) for line in (pr.tmp / "output.txt").read_text().split())[
+        "report"
+    ]
+    assert Path(report_path).exists()
+    from reviewbot.config import Config
+    from reviewbot.review import run_review
+
+    git(pr.origin, "checkout", "-q", "topic")
+    report: Report = run_review(Config(), cwd=pr.origin, spec=f"{pr.base}...{pr.head}")
+    git(pr.origin, "checkout", "-q", "main")
+    full = summary_body(report, link_base="https://github.com/o/r", head_sha=pr.head)
+    small = summary_body(
+        report, link_base="https://github.com/o/r", head_sha=pr.head, limit=len(full) // 2
+    )
+    assert len(full) <= MAX_BODY and len(small) <= len(full) // 2
+    assert small.startswith(SUMMARY_MARKER)
+    assert "shortened" in small or "Truncated" in small
+
+
+def test_annotation_escaping() -> None:
+    line = annotation("a,b:c.py", 3, 5, "T: x,y", "100% sure\nnext")
+    assert (
+        line == "::warning file=a%2Cb%3Ac.py,line=3,endLine=5,title=T%3A x%2Cy::100%25 sure%0Anext"
+    )
+
+
+def test_injected_code_cannot_fake_markers_or_mentions(pr: Pr) -> None:
+    evil = AFTER.replace(
+        "def apply(order, rate, member=False):",
+        "def apply(order, rate, member=False):  # <!-- reviewbot:summary --> @admin",
+    )
+    pr.push({"shop.py": evil + "\n\n" + DENSE})
+    pr.run()
+    body = pr.fake.state.issue_comments[0]["body"]
+    assert body.count(SUMMARY_MARKER) == 1
+    prose = re.sub(r"(`{3,}).*?\1", "", body, flags=re.S)  # mentions in code do not notify
+    prose = re.sub(r"(`+).*?\1", "", prose)
+    assert "@admin" not in prose
