@@ -23,8 +23,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (1, 5, 20)
-ENV = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@example.invalid",
-       "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@example.invalid"}
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "b",
+    "GIT_AUTHOR_EMAIL": "b@example.invalid",
+    "GIT_COMMITTER_NAME": "b",
+    "GIT_COMMITTER_EMAIL": "b@example.invalid",
+}
 
 
 def tool(name: str) -> str:
@@ -37,8 +42,11 @@ def git(repo: Path, *args: str) -> None:
 
 def candidates() -> list[Path]:
     std = Path(sysconfig.get_paths()["stdlib"])
-    files = [p for p in sorted(std.glob("*.py")) if 200 <= p.read_text(errors="replace")
-             .count("\n") <= 1500]
+    files = [
+        p
+        for p in sorted(std.glob("*.py"))
+        if 200 <= p.read_text(errors="replace").count("\n") <= 1500
+    ]
     return files[:: max(1, len(files) // 40)][:40]
 
 
@@ -48,8 +56,10 @@ def edit(text: str) -> str:
     for i, line in enumerate(lines):
         if line.startswith("def ") and line.rstrip().endswith(":"):
             indent = "    "
-            lines[i + 1 : i + 1] = [f"{indent}if __debug__ and False:",
-                                    f"{indent}    pass  # edited"]
+            lines[i + 1 : i + 1] = [
+                f"{indent}if __debug__ and False:",
+                f"{indent}    pass  # edited",
+            ]
             break
     return "\n".join(lines)
 
@@ -65,8 +75,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "hook_latency.md"))
     args = parser.parse_args()
-    rows = ["| staged files | reviewbot-hook (median) | lizard (median) | ratio |",
-            "|---:|---:|---:|---:|"]
+    rows = [
+        "| staged files | reviewbot-hook (median) | lizard (median) | ratio |",
+        "|---:|---:|---:|---:|",
+    ]
     sources = candidates()
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
@@ -91,14 +103,17 @@ def main() -> int:
             a, b = statistics.median(ours), statistics.median(theirs)
             rows.append(f"| {n} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.1f}x |")
             print(rows[-1], flush=True)
-    text = "\n".join([
-        "# Hook latency\n",
-        f"Command: `.venv/bin/python bench/hook_latency.py --repeat {args.repeat}` (Python "
-        f"{sys.version.split()[0]}; whole processes, medians of {args.repeat} interleaved runs "
-        "on a shared 2-core machine). Files: Python standard library modules of 200-1,500 "
-        "lines, each with a branch added inside its first function, staged.\n",
-        *rows, "",
-    ])
+    text = "\n".join(
+        [
+            "# Hook latency\n",
+            f"Command: `.venv/bin/python bench/hook_latency.py --repeat {args.repeat}` (Python "
+            f"{sys.version.split()[0]}; whole processes, medians of {args.repeat} interleaved runs "
+            "on a shared 2-core machine). Files: Python standard library modules of 200-1,500 "
+            "lines, each with a branch added inside its first function, staged.\n",
+            *rows,
+            "",
+        ]
+    )
     Path(args.out).write_text(text, encoding="utf-8")
     print(f"wrote {args.out}")
     return 0

@@ -29,3 +29,17 @@ def test_ruff_format() -> None:
 def test_mypy_strict() -> None:
     proc = run("mypy")
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_every_package_ships() -> None:
+    """pyproject lists packages explicitly (templates/ and hooks/ are mapped in): none left out."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    )
+    found = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for p in (ROOT / "reviewbot").rglob("__init__.py")
+    }
+    assert found <= listed, f"missing from [tool.setuptools] packages: {sorted(found - listed)}"

@@ -6,7 +6,6 @@ import io
 import json
 import re
 import shutil
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from reviewbot.github.main import annotation, run_action
 from reviewbot.github.publish import MAX_BODY, SUMMARY_MARKER, summary_body
 from reviewbot.model import Report
 from tests.conftest import git
-from tests.github.fake import DATA, Fault, FakeGitHub, PullFile, State
+from tests.github.fake import DATA, FakeGitHub, Fault, PullFile, State
 from tests.test_review import AFTER, BEFORE
 
 DENSE = (
@@ -218,7 +217,7 @@ def test_finding_that_disappears_is_removed_unless_answered(pr: Pr) -> None:
 def test_422_on_the_review_falls_back_to_single_comments(pr: Pr) -> None:
     pr.fake.state.faults.append(Fault("POST", r"/pulls/2/reviews$", 422))
     pr.fake.state.faults.append(Fault("POST", r"/pulls/2/comments$", 422))
-    code, log = pr.run()
+    code, _ = pr.run()
     assert code == 0
     inline = ours(pr)
     assert len(inline) >= 1  # the ones GitHub accepted, posted one by one
