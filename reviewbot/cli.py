@@ -143,6 +143,16 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
 
     p = sub.add_parser(
+        "mcp",
+        help="serve the Model Context Protocol over stdio (tools for "
+        "coding agents: context, positions, entropy, heatmap, diff, review)",
+    )
+    p.add_argument("--root", default=".", help="the folder served (paths stay inside it)")
+    for hidden in ("--config", "--profile", "--format", "--color"):
+        p.add_argument(hidden, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+
+    p = sub.add_parser(
         "github",
         help="the GitHub Action: review the pull request of this "
         "workflow run and post the results (reads the Actions environment)",
@@ -227,6 +237,10 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from reviewbot import inspect
     from reviewbot.render import jsonfmt, text
 
+    if args.command == "mcp":
+        from reviewbot.mcp_server import main as mcp_main
+
+        return mcp_main(Path(args.root))
     if args.command == "github":  # its configuration comes from the PR's base commit
         from reviewbot.github.main import main as github_main
 
