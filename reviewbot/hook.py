@@ -133,8 +133,9 @@ def run_hook(
             if not wanted or cf.path in wanted:
                 files.append(cf)
     deadline = started + max(0.1, args.time_budget)
-    # The hook shows findings only: no hunk context (budget 0), so no wavelet transform runs.
-    opts = replace(options(config), budget=0)
+    # The hook shows findings only: no hunk context (budget 0), so no wavelet transform runs,
+    # and no bundles (so scipy is never imported).
+    opts = replace(options(config), budget=0, bundles=False)
     report = review_files(files, opts, base="HEAD", head=what, deadline=deadline)
     left = int(report.stats.get("files_not_reviewed", 0))
     text = hook_text(

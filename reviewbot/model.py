@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 __all__ = [
@@ -83,8 +84,20 @@ def _first_after(start: int, length: int) -> int:
 
 
 def _map(hunks: tuple[Hunk, ...], line: int, forward: bool) -> int | None:
+    # Start at the last hunk that begins at or before the line (hunks are in order).
+    starts = [(h.old_start if forward else h.new_start) for h in hunks]
+    first = max(0, bisect.bisect_right(starts, line) - 1)
     shift = 0
-    for h in hunks:
+    if first:
+        prev = hunks[first - 1]
+        a_start, a_len = (
+            (prev.old_start, prev.old_len) if forward else (prev.new_start, prev.new_len)
+        )
+        b_start, b_len = (
+            (prev.new_start, prev.new_len) if forward else (prev.old_start, prev.old_len)
+        )
+        shift = _first_after(b_start, b_len) - _first_after(a_start, a_len)
+    for h in hunks[first:]:
         a_start, a_len, a_gone = (
             (h.old_start, h.old_len, h.removed) if forward else (h.new_start, h.new_len, h.added)
         )
@@ -121,20 +134,33 @@ class LineMap:
         """The old line of a new line, or None when the line was added."""
         return _map(self.hunks, line, forward=False)
 
+    @cached_property
+    def _added(self) -> list[int]:
+        return sorted(n for h in self.hunks for n in h.added)
+
+    @cached_property
+    def _removed(self) -> list[int]:
+        return sorted(n for h in self.hunks for n in h.removed)
+
     def added_lines(self) -> list[int]:
-        return [n for h in self.hunks for n in h.added]
+        return list(self._added)
 
     def removed_lines(self) -> list[int]:
-        return [n for h in self.hunks for n in h.removed]
+        return list(self._removed)
+
+    def added_between(self, start: int, end: int) -> list[int]:
+        """Added lines in [start, end] (new side)."""
+        added = self._added
+        return added[bisect.bisect_left(added, start) : bisect.bisect_right(added, end)]
 
     def touches_new(self, start: int, end: int) -> bool:
         """Whether any added line falls in [start, end] (new side)."""
-        added = self.added_lines()
+        added = self._added
         i = bisect.bisect_left(added, start)
         return i < len(added) and added[i] <= end
 
     def touches_old(self, start: int, end: int) -> bool:
-        removed = self.removed_lines()
+        removed = self._removed
         i = bisect.bisect_left(removed, start)
         return i < len(removed) and removed[i] <= end
 

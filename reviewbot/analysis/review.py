@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from reviewbot.analysis.context import hunk_contexts
 from reviewbot.analysis.findings import (
@@ -45,6 +46,7 @@ class ReviewOptions:
     max_findings: int = 50
     budget: int = 6000  # tokens for the hunk context (about 4 characters a token)
     radius: int = 60
+    bundles: bool = True  # group the hunks into review bundles (imports scipy when large)
 
 
 _PROFILE_UNITS = 400  # units measured for a file's own profile
@@ -78,7 +80,7 @@ def _p90(values: list[float]) -> float:
 
 def _review_file(
     cf: ChangedFile, opts: ReviewOptions
-) -> tuple[FileSummary, list[Finding], FileIndex | None]:
+) -> tuple[FileSummary, list[Finding], FileIndex | None, FileIndex | None]:
     language = opts.registry.detect(cf.path)
     old = FileIndex(cf.old_text, language, opts.profile) if cf.old_text is not None else None
     new = FileIndex(cf.new_text, language, opts.profile) if cf.new_text is not None else None
@@ -128,7 +130,7 @@ def _review_file(
         )
         if pair.new is None or new is None:
             continue
-        changed = [n for n in line_map.added_lines() if pair.new.start + 1 <= n <= pair.new.end + 1]
+        changed = line_map.added_between(pair.new.start + 1, pair.new.end + 1)
         span = (changed[0], changed[-1]) if changed else (pair.new.start + 1, pair.new.start + 1)
         delta = UnitDelta(
             cf.path,
@@ -158,7 +160,7 @@ def _review_file(
         tuple(changes),
         cf.warnings,
     )
-    return summary, findings, new
+    return summary, findings, old, new
 
 
 def review_files(
@@ -175,6 +177,7 @@ def review_files(
     summaries: list[FileSummary] = []
     findings: list[Finding] = []
     indexes: dict[str, FileIndex] = {}
+    sides: dict[str, tuple[FileIndex | None, FileIndex | None]] = {}
     not_reviewed = 0
     for cf in files:
         if deadline is not None and time.monotonic() > deadline:
@@ -212,15 +215,22 @@ def review_files(
                 )
             )
             continue
-        summary, found, new = _review_file(cf, opts)
+        summary, found, old, new = _review_file(cf, opts)
         summaries.append(summary)
         findings.extend(found)
+        sides[cf.path] = (old, new)
         if new is not None:
             indexes[cf.path] = new
     findings.sort(key=lambda f: (-f.severity.rank, f.path, f.line, f.code))
     kept = findings[: opts.max_findings]
     kept.sort(key=lambda f: (f.path, f.line, f.code))
     contexts = hunk_contexts(files, indexes, kept, opts.budget, opts.radius)
+    bundles: list[dict[str, Any]] = []
+    if opts.bundles:
+        from reviewbot.analysis.bundles import bundle_change
+
+        analysed = [cf for cf in files if cf.path in sides]
+        bundles = bundle_change(analysed, sides, findings)
     stats = {
         "files": len(files),
         "files_analysed": sum(1 for s in summaries if s.language is not None),
@@ -242,7 +252,7 @@ def review_files(
         tuple(summaries),
         tuple(kept),
         tuple(contexts),
-        (),
+        tuple(bundles),
         stats,
         opts.profile.name,
         len(findings) - len(kept),

@@ -49,6 +49,7 @@ class FileIndex:
         self.language = language
         self.profile = profile
         self.lines = split_lines(text)
+        self._ranked: dict[float, list[Position]] = {}
         self.signal, self.code, self.anchor, self.indent = scan_lines(self.lines, language)
 
     @property
@@ -148,7 +149,10 @@ class FileIndex:
             return [
                 Position(p.position, p.coefficient, p.scale, self.label(p.position)) for p in ranked
             ]
-        return self._review_positions(min_coefficient)[:limit]
+        cached = self._ranked.get(min_coefficient)
+        if cached is None:
+            cached = self._ranked[min_coefficient] = self._review_positions(min_coefficient)
+        return cached[:limit]
 
     def _review_positions(self, min_coefficient: float) -> list[Position]:
         value, scale = self.strength

@@ -83,6 +83,15 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
         out.append(
             style("No findings: nothing in this change spikes the structure it touches.", "green")
         )
+    if len(report.bundles) > 1:
+        out.append(style("Suggested review order", "bold"))
+        for b in report.bundles:
+            spans = ", ".join(
+                f"{h['path']}:{h['new_start']}-{h['new_end']}" for h in b["hunks"][:4]
+            )
+            more = f" (+{len(b['hunks']) - 4} more)" if len(b["hunks"]) > 4 else ""
+            out.append(f"  {b['id']}  {b['title']}  — {b['reason']}")
+            out.append(style(f"      {spans}{more}", "dim"))
     skipped = [fs for fs in report.files if fs.language is None]
     if skipped:
         reasons = Counter((fs.reason or fs.status.value).split(" (")[0] for fs in skipped)

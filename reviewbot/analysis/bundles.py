@@ -1,0 +1,287 @@
+"""Review bundles: the hunks of a change grouped into coherent pieces, in a reading order.
+
+Links between hunks: the same structural unit (strong), one hunk defines a name another uses
+(strong, and directed: the definition is read first), the same file, and shared rare
+identifiers (weak). Connected groups of strong links come first; spectral clustering (graph
+Laplacian, eigenvectors, k-means with the number of clusters from the eigengap) splits large
+groups; hunks with no strong link are grouped by file. Deterministic for the same input.
+scipy is imported here only, and only when a group is large enough to need it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from reviewbot.engine import FileIndex
+from reviewbot.model import ChangedFile, Finding, Hunk
+
+__all__ = ["MAX_GROUP", "HunkRef", "bundle_change"]
+
+MAX_GROUP = 12  # groups larger than this are refined with spectral clustering
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+_COMMON = frozenset(
+    "self this that true false none null return import from class function const let var "
+    "static public private protected void string number boolean int float double self_ "
+    "value values result data item items name type args kwargs error print assert".split()
+)
+
+
+def _references(lines: Sequence[str]) -> frozenset[str]:
+    """Names the lines refer to as code does: calls `f(`, members `.f`/`::f`, and types
+    (capitalised words), not every word (a parameter called `rate` is not a use of `rate()`)."""
+    found: set[str] = set()
+    for text in lines:
+        for m in _REFERENCE.finditer(text):
+            name = m.group(1) or m.group(2) or m.group(3)
+            if name and name.lower() not in _COMMON:
+                found.add(name)
+    return frozenset(found)
+
+
+_REFERENCE = re.compile(
+    r"([A-Za-z_]\w{2,})\s*\(|(?:\.|::|->)([A-Za-z_]\w{2,})|\b([A-Z][A-Za-z0-9_]{2,})\b"
+)
+
+
+@dataclass(frozen=True)
+class HunkRef:
+    index: int
+    path: str
+    hunk: Hunk
+    unit: str | None  # qualified label of the enclosing unit (new side, else old side)
+    defines: frozenset[str]  # names declared by units whose header the hunk changes
+    words: frozenset[str]  # identifiers on the hunk's changed lines
+    refers: frozenset[str]  # names the changed lines call, access or name as types
+
+
+def _lines(text: str | None) -> list[str]:
+    return text.split("\n") if text else []
+
+
+def _refs(
+    files: Sequence[ChangedFile], indexes: dict[str, tuple[FileIndex | None, FileIndex | None]]
+) -> list[HunkRef]:
+    refs: list[HunkRef] = []
+    for cf in files:
+        old, new = indexes.get(cf.path, (None, None))
+        new_lines, old_lines = _lines(cf.new_text), _lines(cf.old_text)
+        for h in cf.hunks:
+            changed = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
+            changed += [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
+            words = frozenset(
+                w for text in changed for w in _IDENT.findall(text) if w.lower() not in _COMMON
+            )
+            defines: set[str] = set()
+            unit_label = None
+            for side, numbers in ((new, h.added), (old, h.removed)):
+                if side is None:
+                    continue
+                for n in numbers:
+                    unit = side.unit_at(n - 1)
+                    if unit is None:
+                        continue
+                    if unit_label is None:
+                        unit_label = unit.label
+                    if unit.start == n - 1 and unit.name:
+                        defines.add(unit.name.split("::")[-1].split(" for ")[0])
+            if unit_label is None and new is not None:
+                first, _ = h.changed_new
+                unit = new.unit_at(first - 1)
+                unit_label = unit.label if unit else None
+            refs.append(
+                HunkRef(
+                    len(refs),
+                    cf.path,
+                    h,
+                    unit_label,
+                    frozenset(defines),
+                    words,
+                    _references(changed),
+                )
+            )
+    return refs
+
+
+def _graph(
+    refs: Sequence[HunkRef],
+) -> tuple[NDArray[np.float64], NDArray[np.bool_], set[tuple[int, int]]]:
+    """Weights of all links, which links are strong, and the directed define -> use edges."""
+    n = len(refs)
+    weight = np.zeros((n, n))
+    strong = np.zeros((n, n), dtype=bool)
+    uses: set[tuple[int, int]] = set()
+    by_unit: dict[tuple[str, str], list[int]] = defaultdict(list)
+    by_file: dict[str, list[int]] = defaultdict(list)
+    for r in refs:
+        by_file[r.path].append(r.index)
+        if r.unit:
+            by_unit[(r.path, r.unit)].append(r.index)
+
+    def link(members: list[int], w: float, is_strong: bool) -> None:
+        if len(members) < 2:
+            return
+        block = np.ix_(members, members)
+        weight[block] += w
+        if is_strong:
+            strong[block] = True
+        weight[members, members] -= w  # no self links
+        strong[members, members] = False
+
+    for members in by_unit.values():
+        link(members, 3.0, True)
+    definers: dict[str, list[int]] = defaultdict(list)
+    for r in refs:
+        for name in r.defines:
+            definers[name].append(r.index)
+    for r in refs:
+        for name in r.refers:
+            for d in definers.get(name, ()):
+                if d != r.index:
+                    weight[d, r.index] += 3.0
+                    weight[r.index, d] += 3.0
+                    strong[d, r.index] = strong[r.index, d] = True
+                    uses.add((d, r.index))
+    for members in by_file.values():
+        link(members, 1.0, False)
+    frequency = Counter(w for r in refs for w in r.words)
+    rare = {w for w, c in frequency.items() if 2 <= c <= max(2, n // 10)}
+    holders: dict[str, list[int]] = defaultdict(list)
+    for r in refs:
+        for w in r.words & rare:
+            holders[w].append(r.index)
+    for members in holders.values():
+        link(members, 0.5, False)
+    return weight, strong, uses
+
+
+def _components(strong: NDArray[np.bool_]) -> list[list[int]]:
+    n = strong.shape[0]
+    seen = [False] * n
+    groups = []
+    for start in range(n):
+        if seen[start]:
+            continue
+        stack, group = [start], []
+        seen[start] = True
+        while stack:
+            a = stack.pop()
+            group.append(a)
+            for b in np.flatnonzero(strong[a]):
+                if not seen[b]:
+                    seen[b] = True
+                    stack.append(int(b))
+        groups.append(sorted(group))
+    return groups
+
+
+def _spectral(members: list[int], weight: NDArray[np.float64]) -> list[list[int]]:
+    """Split a large group: normalised Laplacian, k from the eigengap, k-means (seeded)."""
+    from scipy.cluster.vq import kmeans2
+    from scipy.sparse.csgraph import laplacian
+
+    sub = weight[np.ix_(members, members)]
+    lap = laplacian(sub, normed=True)
+    values, vectors = np.linalg.eigh(lap)
+    limit = min(len(members) - 1, 10)
+    gaps = np.diff(values[: limit + 1])
+    k = int(np.argmax(gaps)) + 1 if gaps.size else 1
+    if k <= 1:
+        return [members]
+    embedding = vectors[:, :k]
+    norms = np.linalg.norm(embedding, axis=1, keepdims=True)
+    embedding = embedding / np.where(norms == 0, 1, norms)
+    _, labels = kmeans2(embedding, k, minit="++", seed=np.random.default_rng(0))
+    parts: dict[int, list[int]] = defaultdict(list)
+    for member, label in zip(members, labels, strict=True):
+        parts[int(label)].append(member)
+    return sorted((sorted(p) for p in parts.values()), key=lambda p: p[0])
+
+
+def _title(refs: Sequence[HunkRef], group: list[int]) -> str:
+    units = [refs[i].unit for i in group if refs[i].unit]
+    paths = sorted({refs[i].path for i in group})
+    if units:
+        top = Counter(units).most_common(1)[0][0]
+        return f"{top} ({', '.join(paths[:3])}{' …' if len(paths) > 3 else ''})"
+    return ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
+
+
+def bundle_change(
+    files: Sequence[ChangedFile],
+    indexes: dict[str, tuple[FileIndex | None, FileIndex | None]],
+    findings: Sequence[Finding],
+) -> list[dict[str, Any]]:
+    refs = _refs(files, indexes)
+    if not refs:
+        return []
+    weight, strong, uses = _graph(refs)
+    groups: list[list[int]] = []
+    loose: dict[str, list[int]] = defaultdict(list)
+    for group in _components(strong):
+        if len(group) == 1 and not strong[group[0]].any():
+            loose[refs[group[0]].path].append(group[0])
+        elif len(group) > MAX_GROUP:
+            groups.extend(_spectral(group, weight))
+        else:
+            groups.append(group)
+    groups.extend(sorted(loose.values(), key=lambda g: refs[g[0]].path))  # the fallback: by file
+    where = {member: g for g, members in enumerate(groups) for member in members}
+    heat: dict[int, float] = defaultdict(float)
+    for f in findings:
+        for r in refs:
+            if r.path == f.path and r.hunk.new_start <= f.end_line and f.line <= r.hunk.new_end:
+                heat[where[r.index]] += 3.0**f.severity.rank
+    before: dict[int, set[int]] = defaultdict(set)
+    for d, u in uses:
+        if where[d] != where[u]:
+            before[where[u]].add(where[d])
+    order: list[int] = []
+    placed: set[int] = set()
+    pending = sorted(
+        range(len(groups)), key=lambda g: (-heat[g], refs[groups[g][0]].path, groups[g][0])
+    )
+    while pending:
+        ready = [g for g in pending if before[g] <= placed] or pending[:1]  # cycles: best first
+        g = ready[0]
+        order.append(g)
+        placed.add(g)
+        pending.remove(g)
+    out = []
+    for number, g in enumerate(order, 1):
+        members = groups[g]
+        defined = sorted({n for i in members for n in refs[i].defines})
+        needs = sorted({refs[d].path for d, u in uses if where[u] == g and where[d] != g})
+        reasons = []
+        if strong[np.ix_(members, members)].any():
+            reasons.append("hunks share units or names")
+        if defined:
+            reasons.append("defines " + ", ".join(defined[:5]))
+        if needs:
+            reasons.append("uses what " + ", ".join(needs[:3]) + " defines")
+        if not reasons:
+            reasons.append("same file")
+        out.append(
+            {
+                "id": f"B{number}",
+                "title": _title(refs, members),
+                "reason": "; ".join(reasons),
+                "hunks": [
+                    {
+                        "path": refs[i].path,
+                        "new_start": refs[i].hunk.new_start,
+                        "new_end": refs[i].hunk.new_end,
+                        "old_start": refs[i].hunk.old_start,
+                        "old_end": refs[i].hunk.old_end,
+                    }
+                    for i in members
+                ],
+            }
+        )
+    return out

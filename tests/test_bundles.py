@@ -1,0 +1,102 @@
+"""Review bundles: every hunk once, definitions before uses, deterministic, bounded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from reviewbot.config import Config
+from reviewbot.render.report_json import report_doc
+from reviewbot.review import run_review
+from tests.test_review import commit, write
+
+
+def bundles(repo: Path) -> list[dict[str, Any]]:
+    doc = report_doc(run_review(Config(), cwd=repo))
+    return list(doc["bundles"])
+
+
+def all_hunks(found: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    return [(h["path"], h["new_start"]) for b in found for h in b["hunks"]]
+
+
+def test_definition_comes_before_its_uses(repo: Path) -> None:
+    write(repo, "lib.py", "def old_helper(x):\n    return x\n")
+    write(repo, "app.py", "from lib import old_helper\n\n\ndef main():\n    return old_helper(1)\n")
+    write(repo, "docs.txt", "nothing to see\n")
+    commit(repo)
+    write(
+        repo,
+        "lib.py",
+        "def old_helper(x):\n    return x\n\n\ndef parse_amount(text):\n"
+        "    if not text:\n        return 0\n    return int(text)\n",
+    )
+    write(
+        repo,
+        "app.py",
+        "from lib import old_helper, parse_amount\n\n\ndef main():\n"
+        "    return old_helper(1) + parse_amount('2')\n",
+    )
+    write(repo, "docs.txt", "something to see\n")
+    found = bundles(repo)
+    ids = [b["id"] for b in found]
+    assert ids == [f"B{i}" for i in range(1, len(found) + 1)]
+    with_lib = next(b for b in found if any(h["path"] == "lib.py" for h in b["hunks"]))
+    assert {h["path"] for h in with_lib["hunks"]} == {"lib.py", "app.py"}
+    assert "parse_amount" in with_lib["reason"]
+    docs = next(b for b in found if any(h["path"] == "docs.txt" for h in b["hunks"]))
+    assert docs is not with_lib and docs["reason"] == "same file"  # the fallback: by file
+
+
+def test_hotspots_are_read_first(repo: Path) -> None:
+    from tests.test_review import AFTER, BEFORE
+
+    write(repo, "a_quiet.py", "def calm():\n    return 1\n")
+    write(repo, "z_shop.py", BEFORE)
+    commit(repo)
+    write(repo, "a_quiet.py", "def calm():\n    return 2\n")
+    write(repo, "z_shop.py", AFTER)
+    found = bundles(repo)
+    assert [h["path"] for h in found[0]["hunks"]] == ["z_shop.py"]  # the spike, despite its name
+
+
+def test_every_hunk_once_and_deterministic(repo: Path) -> None:
+    files = {
+        f"m{i}.py": "".join(f"def f{i}_{k}(x):\n    return x\n\n\n" for k in range(8))
+        for i in range(6)
+    }
+    for name, text in files.items():
+        write(repo, name, text)
+    commit(repo)
+    for name, text in files.items():
+        write(repo, name, text.replace("return x\n", "if x:\n        return -x\n    return x\n"))
+    first, second = bundles(repo), bundles(repo)
+    assert first == second
+    doc = report_doc(run_review(Config(), cwd=repo))
+    hunks = [(c["path"], c["new_start"]) for c in doc["context"]]
+    assert sorted(all_hunks(first)) == sorted(hunks)
+    assert len(all_hunks(first)) == len(set(all_hunks(first)))
+
+
+def test_one_hunk(repo: Path) -> None:
+    write(repo, "a.py", "x = 1\n")
+    commit(repo)
+    write(repo, "a.py", "x = 2\n")
+    found = bundles(repo)
+    assert len(found) == 1 and len(found[0]["hunks"]) == 1
+
+
+def test_a_thousand_hunks(repo: Path) -> None:
+    filler = "".join(f"    a{j} = x\n" for j in range(4))
+    body = "".join(
+        f"def f{k}(x):\n{filler}    z = x\n{filler}    return z\n\n\n" for k in range(1000)
+    )
+    write(repo, "huge.py", body)
+    commit(repo)
+    write(repo, "huge.py", body.replace("    z = x\n", "    z = x + 1\n"))
+    found = bundles(repo)
+    hunks = all_hunks(found)
+    assert len(hunks) == len(set(hunks)) == 1000
+    assert json.dumps(found)  # serialisable
+    assert max(len(b["hunks"]) for b in found) <= 1000
