@@ -143,6 +143,26 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
 
     p = sub.add_parser(
+        "hotspots",
+        help="files and units that change often and are "
+        "structurally irregular (git log x irregularity)",
+    )
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        default=[],
+        help="limit to these paths (default: the whole repository)",
+    )
+    p.add_argument("--limit", type=int, default=20, help="files to list (default 20)")
+    p.add_argument(
+        "--commits", type=int, default=1000, help="how many recent commits to count (default 1000)"
+    )
+    p.add_argument("--no-cache", action="store_true", help="do not use the cache")
+    p.add_argument("-C", dest="directory", metavar="DIR", default=".")
+    _common(p, ("text", "json"))
+
+    p = sub.add_parser(
         "mcp",
         help="serve the Model Context Protocol over stdio (tools for "
         "coding agents: context, positions, entropy, heatmap, diff, review)",
@@ -165,6 +185,11 @@ def build_parser() -> argparse.ArgumentParser:
         "positions", help="the most important structural positions of files or folders"
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not read or write the cache (.git/reviewbot/cache, or REVIEWBOT_CACHE_DIR)",
+    )
     p.add_argument("--limit", type=int, default=20, help="positions per file (default 20)")
     p.add_argument(
         "--min-coefficient",
@@ -264,14 +289,20 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         )
         stdout.write("".join(f"{line}\n" for line in lines))
         return EXIT_OK
+    if args.command == "hotspots":
+        return _hotspots(args, config, style, stdout)
     if args.command == "positions":
         progress = _progress(stderr)
+        from reviewbot.cache import find_cache
+
+        cache = find_cache(Path(args.paths[0]), disabled=args.no_cache)
         result = inspect.positions_of(
             args.paths,
             config,
             limit=args.limit,
             min_coefficient=args.min_coefficient,
             progress=progress,
+            cache=cache,
         )
         if progress is not None:
             stderr.write("\r\x1b[K")
@@ -342,6 +373,24 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
     stdout.write(render_report(report, args.format, style, context=args.context))
     fail_on = args.fail_on or config.fail_on
     return EXIT_FAIL if fail_on and fail_on != "never" and fails(report, fail_on) else EXIT_OK
+
+
+def _hotspots(args: argparse.Namespace, config: Config, style: Style, stdout: TextIO) -> int:
+    from reviewbot.cache import find_cache
+    from reviewbot.hotspots import find_hotspots
+    from reviewbot.render import jsonfmt, text
+
+    if args.limit < 1 or args.commits < 1:
+        raise UsageError("--limit and --commits must be at least 1")
+    root = Path(args.directory)
+    cache = find_cache(root, disabled=args.no_cache)
+    found = find_hotspots(root, args.paths, config, cache, commits=args.commits, limit=args.limit)
+    stdout.write(
+        jsonfmt.dumps(jsonfmt.hotspots_doc(found, config.profile))
+        if args.format == "json"
+        else text.hotspots_text(found, style)
+    )
+    return EXIT_OK
 
 
 def render_report(report: Report, fmt: str, style: Style, *, context: bool = False) -> str:

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from reviewbot.cache import Cache
 from reviewbot.config import Config
 from reviewbot.engine import FileIndex, Position, get_profile
 from reviewbot.engine.context import Context, query_context
@@ -71,6 +73,31 @@ def _index(source: SourceText, config: Config) -> FileIndex:
     return FileIndex(source.text, language, get_profile(config.profile))
 
 
+def _cached_positions(
+    source: SourceText, config: Config, cache: Cache | None, min_coefficient: float, per_file: int
+) -> tuple[str, int, tuple[Position, ...]]:
+    """(language, lines, positions) of a file, from the cache when its content was seen."""
+    language = config.registry.detect(source.path)
+
+    def compute() -> list[Any]:
+        index = FileIndex(source.text, language, get_profile(config.profile))
+        found = index.important_positions(min_coefficient, per_file)
+        return [index.line_count, [[p.line, p.coefficient, p.scale, p.label] for p in found]]
+
+    if cache is None or not cache.enabled or not source.blob:
+        lines, raw = compute()
+    else:
+        key = cache.key(
+            source.blob, config.profile, language, f"positions|{min_coefficient!r}|{per_file}"
+        )
+        lines, raw = cache.through("positions", key, compute)
+    return (
+        language.name,
+        int(lines),
+        tuple(Position(int(a), float(b), int(c), str(d)) for a, b, c, d in raw),
+    )
+
+
 def positions_of(
     paths: Sequence[str],
     config: Config,
@@ -78,6 +105,7 @@ def positions_of(
     limit: int = 20,
     min_coefficient: float = 0.3,
     progress: Progress | None = None,
+    cache: Cache | None = None,
 ) -> PositionsResult:
     if limit < 1:
         raise InputError(f"--limit must be at least 1, got {limit}")
@@ -96,13 +124,8 @@ def positions_of(
         if isinstance(item, Skipped):
             skipped.append(item)
             continue
-        index = _index(item, config)
-        found = tuple(index.important_positions(min_coefficient, per_file))
-        files.append(
-            FilePositions(
-                item.path, index.language.name, index.line_count, found[:limit], item.warnings
-            )
-        )
+        language, lines, found = _cached_positions(item, config, cache, min_coefficient, per_file)
+        files.append(FilePositions(item.path, language, lines, found[:limit], item.warnings))
         merged.extend((rank, item.path, p) for rank, p in enumerate(found))
     if get_profile(config.profile).structural_positions:
         # Each file's own order decides (declarations before fill-in peaks): the files' first

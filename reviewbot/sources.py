@@ -41,6 +41,7 @@ class SourceText:
     path: str  # as shown to the user
     text: str
     warnings: tuple[str, ...] = ()
+    blob: str = ""  # git's object id of the bytes read (the cache key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,9 @@ def read_source(
     if is_binary(data):
         return Skipped(shown, "binary (NUL byte in the first 4 KiB)")
     text, warnings = decode(data)
-    return SourceText(shown, text, warnings)
+    from reviewbot.cache import blob_id
+
+    return SourceText(shown, text, warnings, blob_id(data))
 
 
 def _human(n: int) -> str:

@@ -9,6 +9,7 @@ from reviewbot import __version__
 from reviewbot.engine import Position
 from reviewbot.engine.context import Band
 from reviewbot.engine.structure import Unit
+from reviewbot.hotspots import Hotspots
 from reviewbot.inspect import ContextResult, FileResult, PositionsResult
 
 __all__ = ["context_doc", "dumps", "entropy_doc", "heatmap_doc", "positions_doc"]
@@ -77,6 +78,34 @@ def context_doc(result: ContextResult) -> dict[str, Any]:
         "bands": {name: _band(getattr(c, name), empty) for name in ("fine", "medium", "coarse")},
         "peaks": [_position(p) for p in c.peaks],
         "warnings": list(result.warnings),
+    }
+
+
+def hotspots_doc(found: Hotspots, profile: str) -> dict[str, Any]:
+    return {
+        "tool": _tool(profile),
+        "commits": found.commits,
+        "files": [
+            {
+                "path": f.path,
+                "changes": f.changes,
+                "lines": f.lines,
+                "irregularity": f.irregularity,
+                "score": f.score,
+                "units": [
+                    {
+                        "label": u.label,
+                        "start": u.start,
+                        "end": u.end,
+                        "commits": u.commits,
+                        "irregularity": u.irregularity,
+                        "score": u.score,
+                    }
+                    for u in f.units
+                ],
+            }
+            for f in found.files
+        ],
     }
 
 

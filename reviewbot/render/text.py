@@ -8,6 +8,7 @@ import numpy as np
 
 from reviewbot.engine.context import one_based_markers
 from reviewbot.engine.signal import js_strip
+from reviewbot.hotspots import Hotspots
 from reviewbot.inspect import ContextResult, FileResult, PositionsResult
 from reviewbot.render.style import Style, bar, sparkline
 
@@ -123,6 +124,32 @@ def context_text(result: ContextResult, style: Style) -> str:
 
 def _one_based(line: str) -> str:
     return _clip(one_based_markers(line), 96)
+
+
+def hotspots_text(found: Hotspots, style: Style) -> str:
+    if not found.files:
+        return "no history to rank (no commits touch these paths)\n"
+    out = [
+        style(f"Hotspots: change frequency x irregularity, last {found.commits} commit(s)", "bold")
+    ]
+    width = max(len(f.path) for f in found.files)
+    top = max(f.score for f in found.files) or 1.0
+    out.append(style(f"  #   {'file'.ljust(width)}  changes  irregularity   score", "dim"))
+    for rank, f in enumerate(found.files, 1):
+        out.append(
+            f"  {rank:<3} {style(f.path.ljust(width), 'cyan')}  {f.changes:>7}  "
+            f"{f.irregularity:>12.0f}  {f.score:>6.0f}  "
+            f"{style(bar(f.score, top, 12), 'yellow')}"
+        )
+        for u in f.units[:5]:
+            out.append(
+                style(
+                    f"        {u.label[:50]:<50} lines {u.start}-{u.end}: "
+                    f"{u.commits} commit(s) x {u.irregularity:.0f} bits",
+                    "dim",
+                )
+            )
+    return "\n".join(out) + "\n"
 
 
 def entropy_text(result: FileResult, style: Style) -> str:

@@ -1,0 +1,127 @@
+"""An incremental cache of per-file engine results, keyed by content, engine and configuration.
+
+Entries live under the repository's git directory (``.git/reviewbot/cache``), never in the work
+tree, or under ``REVIEWBOT_CACHE_DIR``. The key is the file's git blob id (the SHA-1 of
+``blob <size>\\0<content>``), the engine version, the profile and the language table, so a
+change to any of them misses. Writes go to a temporary file that is renamed into place, so two
+processes can write at once and a reader never sees half an entry; an entry that does not parse
+is ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from reviewbot import __version__
+from reviewbot.engine.languages import Language
+
+__all__ = ["CACHE_FORMAT", "Cache", "blob_id", "find_cache", "language_key"]
+
+CACHE_FORMAT = 1
+T = TypeVar("T")
+
+
+def blob_id(data: bytes) -> str:
+    """Git's object id of a blob with these bytes."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def language_key(language: Language) -> str:
+    table = json.dumps(
+        [
+            language.name,
+            sorted(language.keywords.items()),
+            language.line_comments,
+            [vars(b) for b in language.block_comments],
+            language.indent_weight,
+            language.decorator_weight,
+            language.string_delimiters,
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    return hashlib.sha256(table.encode()).hexdigest()[:16]
+
+
+class Cache:
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.root is not None
+
+    def _path(self, kind: str, key: str) -> Path:
+        assert self.root is not None
+        return self.root / kind / key[:2] / f"{key}.json"
+
+    def key(self, blob: str, profile: str, language: Language, extra: str = "") -> str:
+        parts = f"{CACHE_FORMAT}|{__version__}|{profile}|{language_key(language)}|{blob}|{extra}"
+        return hashlib.sha256(parts.encode()).hexdigest()
+
+    def get(self, kind: str, key: str) -> Any | None:
+        if self.root is None:
+            return None
+        path = self._path(kind, key)
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            return None  # corrupt or unreadable: rebuilt by the caller, overwritten by put
+        if not isinstance(entry, dict) or entry.get("key") != key:
+            return None
+        return entry.get("value")
+
+    def put(self, kind: str, key: str, value: Any) -> None:
+        if self.root is None:
+            return
+        path = self._path(kind, key)
+        tmp: str | None = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"key": key, "value": value}, fh)
+            os.replace(tmp, path)  # atomic: readers see the old entry or the new one
+        except OSError:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+    def through(self, kind: str, key: str, compute: Callable[[], T]) -> T:
+        found = self.get(kind, key)
+        if found is not None:
+            self.hits += 1
+            return found  # type: ignore[no-any-return]
+        self.misses += 1
+        value = compute()
+        self.put(kind, key, value)
+        return value
+
+
+def find_cache(
+    start: Path, *, disabled: bool = False, environ: dict[str, str] | None = None
+) -> Cache:
+    """The cache for a folder: REVIEWBOT_CACHE_DIR, else the git directory's, else none."""
+    if disabled:
+        return Cache(None)
+    env = os.environ if environ is None else environ
+    override = env.get("REVIEWBOT_CACHE_DIR")
+    if override:
+        return Cache(Path(override))
+    from reviewbot.diff.git import Git
+
+    git = Git.find(start if start.is_dir() else start.parent)
+    if git is None:
+        return Cache(None)
+    return Cache(git.git_dir() / "reviewbot" / "cache")

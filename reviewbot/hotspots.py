@@ -1,0 +1,178 @@
+"""Hotspots over history: change frequency (git log) times structural irregularity.
+
+Files are ranked by how often they changed in the last commits times the irregularity of
+their structure now (the Haar bit cost of the signal); within the top files, units are ranked
+by how many distinct commits last touched their lines (git blame) times their own
+irregularity. Engine results come from the cache when a file's content was seen before.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reviewbot.analysis.measure import measure_unit
+from reviewbot.cache import Cache
+from reviewbot.config import Config
+from reviewbot.diff.git import Git, GitError
+from reviewbot.engine import FileIndex, get_profile
+from reviewbot.sources import SourceText, read_source
+
+__all__ = ["FileHotspot", "Hotspots", "UnitHotspot", "change_counts", "find_hotspots"]
+
+
+@dataclass(frozen=True)
+class UnitHotspot:
+    label: str
+    start: int  # 1-based
+    end: int
+    commits: int
+    irregularity: float
+    score: float
+
+
+@dataclass(frozen=True)
+class FileHotspot:
+    path: str
+    changes: int
+    lines: int
+    irregularity: float
+    score: float
+    units: tuple[UnitHotspot, ...]
+
+
+@dataclass(frozen=True)
+class Hotspots:
+    commits: int  # commits looked at
+    files: tuple[FileHotspot, ...]
+
+
+def change_counts(git: Git, paths: Sequence[str], commits: int) -> tuple[int, Counter[str]]:
+    """How many of the last ``commits`` commits (no merges) touched each file."""
+    try:
+        out = git.run(
+            "log",
+            "--no-merges",
+            f"-n{commits}",
+            "--format=%x00commit",
+            "--name-only",
+            "-z",
+            "--",
+            *paths,
+            what="read the history",
+        )
+    except GitError:
+        return 0, Counter()
+    text = out.decode("utf-8", "surrogateescape")
+    counts: Counter[str] = Counter()
+    seen = 0
+    for chunk in text.split("\0commit"):
+        names = [n.strip("\n") for n in chunk.split("\0") if n.strip("\n")]
+        if not chunk.strip("\0\n") and not names:
+            continue
+        seen += 1
+        counts.update(set(names))
+    return seen, counts
+
+
+def _summary(source: SourceText, config: Config, cache: Cache) -> dict[str, Any]:
+    language = config.registry.detect(source.path)
+
+    def compute() -> dict[str, Any]:
+        index = FileIndex(source.text, language, get_profile(config.profile))
+        units = [
+            [u.start, u.end, u.label, measure_unit(index, u).irregularity]
+            for u in index.structure.units
+        ]
+        return {
+            "lines": index.line_count,
+            "irregularity": float(index.heatmap.total),
+            "units": units,
+        }
+
+    if not cache.enabled:
+        return compute()
+    return cache.through(
+        "summary", cache.key(source.blob, config.profile, language, "summary"), compute
+    )
+
+
+def _blame_commits(git: Git, path: str) -> list[str]:
+    """The commit that last changed each line of a file (git blame --porcelain)."""
+    try:
+        out = git.run("blame", "--porcelain", "-w", "--", path, what="blame a file")
+    except GitError:
+        return []
+    commits: list[str] = []
+    for line in out.decode("utf-8", "replace").split("\n"):
+        parts = line.split(" ")
+        if len(parts) >= 3 and len(parts[0]) == 40 and parts[1].isdigit():
+            commits.append(parts[0])
+    return commits
+
+
+def find_hotspots(
+    root: Path,
+    paths: Sequence[str],
+    config: Config,
+    cache: Cache,
+    *,
+    commits: int = 1000,
+    limit: int = 20,
+    unit_files: int = 5,
+) -> Hotspots:
+    git = Git(root)
+    seen, counts = change_counts(git, paths, commits)
+    ranked: list[FileHotspot] = []
+    for path, changes in counts.most_common(limit * 3):
+        full = git.root / path
+        if not full.is_file():
+            continue  # deleted or moved since
+        source = read_source(full, path, config.max_file_bytes)
+        if not isinstance(source, SourceText):
+            continue
+        summary = _summary(source, config, cache)
+        ranked.append(
+            FileHotspot(
+                path,
+                changes,
+                int(summary["lines"]),
+                float(summary["irregularity"]),
+                changes * float(summary["irregularity"]),
+                (),
+            )
+        )
+    ranked.sort(key=lambda f: (-f.score, f.path))
+    ranked = ranked[:limit]
+    detailed = []
+    for rank, hot in enumerate(ranked):
+        if rank >= unit_files:
+            detailed.append(hot)
+            continue
+        source = read_source(git.root / hot.path, hot.path, config.max_file_bytes)
+        assert isinstance(source, SourceText)
+        summary = _summary(source, config, cache)
+        per_line = _blame_commits(git, hot.path)
+        units = []
+        for start, end, label, irregularity in summary["units"]:
+            touched = len(set(per_line[start : end + 1])) if per_line else 0
+            units.append(
+                UnitHotspot(
+                    label,
+                    start + 1,
+                    end + 1,
+                    touched,
+                    float(irregularity),
+                    touched * float(irregularity),
+                )
+            )
+        units.sort(key=lambda u: (-u.score, u.start))
+        detailed.append(
+            FileHotspot(
+                hot.path, hot.changes, hot.lines, hot.irregularity, hot.score, tuple(units[:10])
+            )
+        )
+    return Hotspots(seen, tuple(detailed))
