@@ -273,3 +273,4 @@ class Report:
     stats: dict[str, Any] = field(default_factory=dict)
     profile: str = "review"
     truncated_findings: int = 0
+    impact: tuple[dict[str, Any], ...] = ()

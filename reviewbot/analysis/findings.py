@@ -26,6 +26,7 @@ CODES: dict[str, str] = {
     "RB102": "dense new unit: a new unit is unusually complex for this file",
     "RB103": "deeper nesting: a changed unit gained two or more nesting levels",
     "RB104": "repetitive growth: a unit grew long with little new structure (info)",
+    "RB105": "deleted but referenced: the change deletes a declaration still used elsewhere",
 }
 _IGNORE = re.compile(r"reviewbot:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?")
 

@@ -223,6 +223,50 @@ class Git:
                 marked.add(parts[k].decode("utf-8", "surrogateescape"))
         return marked
 
+    def grep_words(
+        self, words: Sequence[str], where: str | None, *, timeout: float = 1.0, limit: int = 2000
+    ) -> tuple[list[tuple[str, int, str]], bool]:
+        """Whole-word, fixed-string matches of ``words`` (path, line, text): in ``where``
+        (a commit), in the index (``"--cached"``) or, when None, in the working tree's tracked
+        files. Bounded in time and count; the flag says whether it was cut short."""
+        args = ["git", *_CONFIG, "grep", "-n", "-I", "-w", "-F", "--no-color", "--full-name", "-z"]
+        for word in words:
+            args += ["-e", word]
+        if where == "--cached":
+            args.append("--cached")
+        elif where is not None:
+            args.append(where)
+        args.append("--")
+        try:
+            proc = subprocess.run(
+                args,
+                cwd=self.root,
+                env=self._env(),
+                capture_output=True,
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as exc:
+            out, cut = exc.stdout or b"", True
+        else:
+            out, cut = proc.stdout, False
+        found: list[tuple[str, int, str]] = []
+        for record in out.split(b"\n"):
+            parts = record.split(b"\0", 2)
+            if len(parts) < 3:
+                continue
+            path = parts[0].decode("utf-8", "surrogateescape")
+            if where not in (None, "--cached") and path.startswith(f"{where}:"):
+                path = path[len(where) + 1 :]
+            try:
+                line = int(parts[1])
+            except ValueError:
+                continue
+            found.append((path, line, parts[2].decode("utf-8", "replace")))
+            if len(found) >= limit:
+                return found, True
+        return found, cut
+
     def show(self, rev: str, path: str) -> bytes | None:
         try:
             return self.run("show", f"{rev}:{path}", what="read a file")

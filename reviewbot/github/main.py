@@ -21,7 +21,7 @@ from typing import TextIO
 
 from reviewbot.analysis.review import review_files
 from reviewbot.config import Config, load_config, parse_config
-from reviewbot.diff.changes import collect, from_patch, resolve_range
+from reviewbot.diff.changes import Range, collect, from_patch, resolve_range
 from reviewbot.diff.git import Git, GitError
 from reviewbot.errors import EXIT_FAIL, EXIT_OK, ReviewbotError
 from reviewbot.github.client import Api, ApiError
@@ -29,7 +29,7 @@ from reviewbot.github.event import ActionContext, read_context
 from reviewbot.github.publish import publish, summary_body
 from reviewbot.model import ChangedFile, Report, Severity
 from reviewbot.render.report_json import report_json
-from reviewbot.review import fails, options
+from reviewbot.review import enrich, fails, options
 
 __all__ = ["FORK_HELP", "annotation", "main", "run_action"]
 
@@ -205,15 +205,19 @@ def run_action(
         log(f"reviewbot: warning: {warning}")
     api = (api_factory or _default_api)(ctx)
     files: list[ChangedFile]
+    rng: Range | None = None
     if git is not None and _ensure_commits(git, ctx, log):
-        rng = resolve_range(git, f"{ctx.base_sha}...{ctx.head_sha}", staged=False)
-        files = collect(git, rng, max_bytes=config.max_file_bytes, exclude=config.exclude)
-        base_label, head_label = rng.base, rng.head
+        found = resolve_range(git, f"{ctx.base_sha}...{ctx.head_sha}", staged=False)
+        files = collect(git, found, max_bytes=config.max_file_bytes, exclude=config.exclude)
+        base_label, head_label = found.base, found.head
+        rng = found
     else:
         log("reviewbot: local git cannot provide the change; reading it from the API")
         files = _from_api(api, ctx, config)
         base_label, head_label = ctx.base_sha[:12], ctx.head_sha[:12]
     report = review_files(files, options(config), base=base_label, head=head_label)
+    if rng is not None and git is not None:
+        report = enrich(report, files, git, rng, config)
     link_base = f"{ctx.server_url}/{ctx.repository}"
     notes: list[str] = []
     outcome = None

@@ -104,6 +104,7 @@ def report_doc(report: Report) -> dict[str, Any]:
             for c in report.context
         ],
         "bundles": list(report.bundles),
+        "impact": list(report.impact),
         "stats": {**report.stats, "findings_not_shown": report.truncated_findings},
     }
 

@@ -83,6 +83,26 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
         out.append(
             style("No findings: nothing in this change spikes the structure it touches.", "green")
         )
+    for item in report.impact:
+        if not item["total"]:
+            continue
+        where = ", ".join(
+            f"{r['path']}:{r['line']}" + (f" ({r['unit']})" if r["unit"] else "")
+            for r in item["references"][:4]
+        )
+        more = f", … {item['total'] - 4} more" if item["total"] > 4 else ""
+        out.append(
+            f"  impact: {item['unit']} ({item['change']}) is referenced in "
+            f"{item['total']} place(s): {where}{more}"
+        )
+    for hot in report.stats.get("hotspots_touched", []):
+        out.append(
+            style(
+                f"  hotspot: {hot['path']} is #{hot['rank']} of the repository's "
+                f"hotspots ({hot['changes']} recent changes)",
+                "yellow",
+            )
+        )
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:

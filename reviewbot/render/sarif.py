@@ -17,8 +17,15 @@ _NAMES = {
     "RB102": "DenseNewUnit",
     "RB103": "DeeperNesting",
     "RB104": "RepetitiveGrowth",
+    "RB105": "DeletedButReferenced",
 }
-_DEFAULT = {"RB101": "warning", "RB102": "warning", "RB103": "note", "RB104": "note"}
+_DEFAULT = {
+    "RB101": "warning",
+    "RB102": "warning",
+    "RB103": "note",
+    "RB104": "note",
+    "RB105": "warning",
+}
 
 
 def sarif_doc(report: Report) -> dict[str, Any]:

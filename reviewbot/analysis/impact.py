@@ -1,0 +1,137 @@
+"""Impact context: where else the units a change adds, removes or re-signs are referenced.
+
+`apply() changed; referenced in 4 places: ...`. The search is a whole-word `git grep` over the
+head side (bounded in time and count, run by the caller), and each reference is placed in its
+enclosing unit. A deleted name that is still referenced is a finding (RB105).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reviewbot.analysis.findings import fingerprint
+from reviewbot.engine import FileIndex
+from reviewbot.model import ChangedFile, Finding, Metrics, Report, Severity, UnitRef
+
+__all__ = ["MAX_NAMES", "MAX_REFERENCES", "Reference", "Search", "impact_of"]
+
+MAX_NAMES = 30
+MAX_REFERENCES = 20  # shown per name
+_NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
+
+
+@dataclass(frozen=True)
+class Reference:
+    path: str
+    line: int
+    text: str
+
+
+# (names) -> (references per name, whether the search was cut short)
+Search = Callable[[Sequence[str]], tuple[dict[str, list[Reference]], bool]]
+# (path) -> the head side's index of that file, or None
+Indexer = Callable[[str], FileIndex | None]
+
+
+def _name(label: str) -> str | None:
+    last = label.split(" > ")[-1]
+    candidate = last[:-2] if last.endswith("()") else last.split(" ", 1)[-1]
+    candidate = candidate.split("::")[-1].split(" for ")[0]
+    return candidate if _NAME.match(candidate) and len(candidate) >= 3 else None
+
+
+def impact_of(
+    report: Report, files: Sequence[ChangedFile], search: Search, indexer: Indexer
+) -> tuple[list[dict[str, Any]], list[Finding]]:
+    """The impact section and the RB105 findings of a reviewed change."""
+    wanted: dict[str, dict[str, Any]] = {}
+    changed_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
+    headers: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+    for fs in report.files:
+        for u in fs.units:
+            name = _name(u.label)
+            if name is None:
+                continue
+            if u.kind == "modified":
+                cf = next((c for c in files if c.path == fs.path), None)
+                old = _line(cf.old_text, u.old.start) if cf and u.old else None
+                new = _line(cf.new_text, u.new.start) if cf and u.new else None
+                if (
+                    old is not None
+                    and new is not None
+                    and " ".join(old.split()) == " ".join(new.split())
+                ):
+                    continue  # the body changed, not the signature: callers are unaffected
+                change = "signature"
+                headers[(fs.path, name)] = (old, new)
+            else:
+                change = u.kind
+            wanted.setdefault(
+                name, {"name": name, "unit": u.label, "path": fs.path, "change": change}
+            )
+    names = sorted(wanted)[:MAX_NAMES]
+    if not names:
+        return [], []
+    found, cut = search(names)
+    defined_now = {_name(u.label) for fs in report.files for u in fs.units if u.new is not None}
+    sections: list[dict[str, Any]] = []
+    findings: list[Finding] = []
+    for name in names:
+        info = wanted[name]
+        refs = [
+            r
+            for r in found.get(name, [])
+            if not (r.path == info["path"] and r.line in changed_lines.get(r.path, set()))
+        ]
+        shown = []
+        for r in refs[:MAX_REFERENCES]:
+            index = indexer(r.path)
+            unit = index.unit_at(r.line - 1) if index is not None else None
+            shown.append(
+                {
+                    "path": r.path,
+                    "line": r.line,
+                    "unit": unit.label if unit is not None else None,
+                    "text": r.text.strip()[:160],
+                }
+            )
+        sections.append(
+            {
+                **info,
+                "references": shown,
+                "total": len(refs),
+                "truncated": cut or len(refs) > MAX_REFERENCES,
+            }
+        )
+        if info["change"] == "removed" and refs and name not in defined_now:
+            first = refs[0]
+            where = ", ".join(f"{r.path}:{r.line}" for r in refs[:5])
+            more = f" and {len(refs) - 5} more" if len(refs) > 5 else ""
+            in_diff = first.line in changed_lines.get(first.path, set())
+            findings.append(
+                Finding(
+                    "RB105",
+                    Severity.WARNING,
+                    first.path,
+                    first.line,
+                    first.line,
+                    f"{name} is deleted but still referenced",
+                    f"This change deletes {info['unit']} ({info['path']}), but {name} is still "
+                    f"referenced in {len(refs)} place(s): {where}{more}.",
+                    (Metrics("references", None, float(len(refs))),),
+                    UnitRef(info["unit"], first.line, first.line),
+                    fingerprint("RB105", info["path"], info["unit"], name),
+                    in_diff,
+                )
+            )
+    return sections, findings
+
+
+def _line(text: str | None, number: int) -> str | None:
+    if text is None:
+        return None
+    lines = text.split("\n")
+    return lines[number - 1] if 0 < number <= len(lines) else None
