@@ -1,0 +1,148 @@
+"""Impact context, hotspots and the cache, over real repositories."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from reviewbot.cache import Cache, blob_id, find_cache
+from reviewbot.config import Config
+from reviewbot.engine.languages import default_registry
+from reviewbot.hotspots import find_hotspots
+from reviewbot.render.report_json import load_schema, report_doc
+from reviewbot.review import run_review
+from tests.conftest import git
+from tests.test_review import commit, write
+
+
+def review(repo: Path, *args: Any, **kwargs: Any) -> dict[str, Any]:
+    doc = report_doc(run_review(Config(), cwd=repo, *args, **kwargs))
+    jsonschema.validate(doc, load_schema())
+    return doc
+
+
+def test_impact_lists_references_with_their_units(repo: Path) -> None:
+    write(repo, "lib.py", "def apply(order):\n    return order\n")
+    write(
+        repo,
+        "app.py",
+        "from lib import apply\n\n\ndef main():\n    return apply(1)\n\n\n"
+        "def other():\n    x = apply(2)\n    return x\n",
+    )
+    commit(repo)
+    write(repo, "lib.py", "def apply(order, rate):\n    return order * rate\n")
+    doc = review(repo)
+    (item,) = [i for i in doc["impact"] if i["name"] == "apply"]
+    assert item["change"] == "signature" and item["total"] == 3
+    places = {(r["path"], r["line"], r["unit"]) for r in item["references"]}
+    assert ("app.py", 5, "def main") in places and ("app.py", 9, "def other") in places
+    # A body-only change does not list references.
+    write(repo, "lib.py", "def apply(order):\n    return order + 0\n")
+    assert [i for i in review(repo)["impact"] if i["name"] == "apply"] == []
+
+
+def test_deleted_name_still_referenced_is_a_finding(repo: Path) -> None:
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef helper_gone():\n    return 2\n")
+    write(
+        repo, "app.py", "from lib import helper_gone\n\n\ndef main():\n    return helper_gone()\n"
+    )
+    commit(repo)
+    write(repo, "lib.py", "def keep():\n    return 1\n")
+    doc = review(repo)
+    (finding,) = [f for f in doc["findings"] if f["code"] == "RB105"]
+    assert finding["path"] == "app.py" and finding["line"] in (1, 5)
+    assert "helper_gone" in finding["message"] and "2 place(s)" in finding["message"]
+    assert finding["in_diff"] is False
+
+
+def test_impact_is_bounded(repo: Path) -> None:
+    write(repo, "lib.py", "def widely_used(x):\n    return x\n")
+    for i in range(60):
+        write(repo, f"users/u{i}.py", "".join(f"widely_used({k})\n" for k in range(20)))
+    commit(repo)
+    write(repo, "lib.py", "def widely_used(x, y=0):\n    return x + y\n")
+    (item,) = review(repo)["impact"]
+    assert item["total"] == 1200 and len(item["references"]) == 20 and item["truncated"]
+
+
+def test_hotspots_rank_churn_times_irregularity(repo: Path) -> None:
+    calm = "def calm():\n    return 1\n"
+    busy = "def busy(x):\n" + "".join(f"    if x > {i}:\n        x -= {i}\n" for i in range(8))
+    write(repo, "calm.py", calm)
+    write(repo, "busy.py", busy + "    return x\n")
+    commit(repo)
+    for i in range(5):
+        write(repo, "busy.py", busy + f"    return x + {i}\n")
+        write(repo, "calm.py", calm.replace("1", str(i + 2)))
+        commit(repo)
+    found = find_hotspots(repo, [], Config(), Cache(None), limit=5)
+    assert [f.path for f in found.files] == ["busy.py", "calm.py"]
+    assert found.files[0].changes == 6 and found.files[0].units[0].label == "def busy"
+    write(repo, "busy.py", busy + "    return -x\n")
+    doc = review(repo)
+    assert doc["stats"]["hotspots_touched"][0]["path"] == "busy.py"
+
+
+def test_cache_lives_in_the_git_dir_and_hits(repo: Path, cli: Any) -> None:
+    for i in range(5):
+        write(repo, f"m{i}.py", f"def f{i}(x):\n    if x:\n        return {i}\n")
+    commit(repo)
+    first = cli("positions", str(repo), "--format", "json")
+    cache_dir = repo / ".git" / "reviewbot" / "cache" / "positions"
+    entries = list(cache_dir.rglob("*.json"))
+    assert len(entries) >= 5
+    assert git(repo, "status", "--porcelain") == ""  # nothing in the work tree
+    second = cli("positions", str(repo), "--format", "json")
+    assert first.out == second.out
+    for entry in entries:  # corrupt every entry: ignored and rebuilt
+        entry.write_text("{not json")
+    third = cli("positions", str(repo), "--format", "json")
+    assert third.out == first.out and third.code == 0
+    assert all(json.loads(e.read_text())["key"] for e in cache_dir.rglob("*.json"))
+    nocache = cli("positions", str(repo), "--format", "json", "--no-cache")
+    assert nocache.out == first.out
+
+
+def test_cache_keys_change_with_content_and_language(tmp_path: Path) -> None:
+    cache = Cache(tmp_path)
+    python = default_registry().get("python")
+    go = default_registry().get("go")
+    a = cache.key(blob_id(b"x = 1\n"), "review", python)
+    assert a != cache.key(blob_id(b"x = 2\n"), "review", python)
+    assert a != cache.key(blob_id(b"x = 1\n"), "wavescope", python)
+    assert a != cache.key(blob_id(b"x = 1\n"), "review", go)
+    assert blob_id(b"hello\n") == "ce013625030ba8dba906f756967f9e9ca394464a"  # git hash-object
+
+
+def _writer(args: tuple[str, int]) -> int:
+    root, n = args
+    cache = Cache(Path(root))
+    for i in range(200):
+        cache.put("kind", f"{i % 10:064d}", {"writer": n, "i": i, "pad": "x" * 2000})
+        seen = cache.get("kind", f"{(i + 5) % 10:064d}")
+        if seen is not None and seen["pad"] != "x" * 2000:  # a torn read would show here
+            return -1
+    return n
+
+
+def test_concurrent_writers_leave_whole_entries(tmp_path: Path) -> None:
+    with multiprocessing.get_context("fork").Pool(4) as pool:
+        assert sorted(pool.map(_writer, [(str(tmp_path), n) for n in range(4)])) == [0, 1, 2, 3]
+    cache = Cache(tmp_path)
+    for i in range(10):
+        value = cache.get("kind", f"{i:064d}")
+        assert value is not None and value["pad"] == "x" * 2000
+    assert not [p for p in tmp_path.rglob(".tmp-*")]
+
+
+def test_cache_location_override(tmp_path: Path, repo: Path) -> None:
+    assert find_cache(repo, environ={"REVIEWBOT_CACHE_DIR": str(tmp_path)}).root == tmp_path
+    assert find_cache(repo, environ={}).root == repo / ".git" / "reviewbot" / "cache"
+    assert find_cache(tmp_path / "nowhere", environ={}).enabled is False
+    assert find_cache(repo, disabled=True, environ={}).enabled is False
+    assert os.environ.get("REVIEWBOT_CACHE_DIR") is None
