@@ -20,8 +20,8 @@ from tests.conftest import git
 from tests.test_review import commit, write
 
 
-def review(repo: Path, *args: Any, **kwargs: Any) -> dict[str, Any]:
-    doc = report_doc(run_review(Config(), cwd=repo, *args, **kwargs))
+def review(repo: Path) -> dict[str, Any]:
+    doc = report_doc(run_review(Config(), cwd=repo))
     jsonschema.validate(doc, load_schema())
     return doc
 
