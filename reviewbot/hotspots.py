@@ -78,26 +78,27 @@ def change_counts(git: Git, paths: Sequence[str], commits: int) -> tuple[int, Co
     return seen, counts
 
 
-def _summary(source: SourceText, config: Config, cache: Cache) -> dict[str, Any]:
+def _summary(source: SourceText, config: Config, cache: Cache, *, units: bool) -> dict[str, Any]:
+    """A file's size and irregularity, and with ``units`` its units' irregularity (dearer)."""
     language = config.registry.detect(source.path)
+    kind = "summary-units" if units else "summary"
 
     def compute() -> dict[str, Any]:
         index = FileIndex(source.text, language, get_profile(config.profile))
-        units = [
-            [u.start, u.end, u.label, measure_unit(index, u).irregularity]
-            for u in index.structure.units
-        ]
-        return {
+        found: dict[str, Any] = {
             "lines": index.line_count,
             "irregularity": float(index.heatmap.total),
-            "units": units,
         }
+        if units:
+            found["units"] = [
+                [u.start, u.end, u.label, measure_unit(index, u).irregularity]
+                for u in index.structure.units
+            ]
+        return found
 
     if not cache.enabled:
         return compute()
-    return cache.through(
-        "summary", cache.key(source.blob, config.profile, language, "summary"), compute
-    )
+    return cache.through(kind, cache.key(source.blob, config.profile, language, kind), compute)
 
 
 def _blame_commits(git: Git, path: str) -> list[str]:
@@ -123,10 +124,13 @@ def find_hotspots(
     commits: int = 1000,
     limit: int = 20,
     unit_files: int = 5,
+    min_changes: int = 1,
 ) -> Hotspots:
     git = Git(root)
     seen, counts = change_counts(git, paths, commits)
     ranked: list[FileHotspot] = []
+    if min_changes > 1 and (not counts or max(counts.values()) < min_changes):
+        return Hotspots(seen, ())  # no file changed often enough to be a hotspot
     for path, changes in counts.most_common(limit * 3):
         full = git.root / path
         if not full.is_file():
@@ -134,7 +138,7 @@ def find_hotspots(
         source = read_source(full, path, config.max_file_bytes)
         if not isinstance(source, SourceText):
             continue
-        summary = _summary(source, config, cache)
+        summary = _summary(source, config, cache, units=False)
         ranked.append(
             FileHotspot(
                 path,
@@ -154,7 +158,7 @@ def find_hotspots(
             continue
         source = read_source(git.root / hot.path, hot.path, config.max_file_bytes)
         assert isinstance(source, SourceText)
-        summary = _summary(source, config, cache)
+        summary = _summary(source, config, cache, units=True)
         per_line = _blame_commits(git, hot.path)
         units = []
         for start, end, label, irregularity in summary["units"]:

@@ -127,6 +127,7 @@ def _hotspots_touched(
         commits=HOTSPOT_COMMITS,
         limit=HOTSPOT_TOP,
         unit_files=0,
+        min_changes=2,
     )
     return [
         {"path": f.path, "rank": rank, "changes": f.changes}
