@@ -1,6 +1,6 @@
 """The incremental cache on folder scans, and the cost of impact context in a review.
 
-    .venv/bin/python bench/cache_and_impact.py [--repeat 5] [--out bench/results/cache_and_impact.md]
+    .venv/bin/python bench/cache_and_impact.py [--repeat 5] [--out FILE]
 
 1. A folder of about 100,000 lines (real files of the Python standard library) in a git
    repository: `reviewbot positions FOLDER` with an empty cache, then again unchanged (warm),
