@@ -6,6 +6,7 @@ from collections import Counter
 
 import numpy as np
 
+from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers
 from reviewbot.engine.signal import js_strip
 from reviewbot.hotspots import Hotspots
@@ -85,13 +86,9 @@ def positions_text(result: PositionsResult, style: Style) -> str:
 def context_text(result: ContextResult, style: Style) -> str:
     c = result.context
     index = result.index
-    out = [
-        style(f"{result.path}:{c.center + 1}", "bold")
-        + style(
-            f"  ({index.language.name}, {index.line_count} lines, {result.profile} profile)", "dim"
-        )
-    ]
-    out.extend(_warnings(result.warnings, style))
+    out = _file_header(
+        f"{result.path}:{c.center + 1}", index, result.profile, result.warnings, style
+    )
     if index.line_count == 0:
         return "\n".join(out) + "\n"
     if c.unit is not None:
@@ -152,16 +149,17 @@ def hotspots_text(found: Hotspots, style: Style) -> str:
     return "\n".join(out) + "\n"
 
 
+def _file_header(
+    path: str, index: FileIndex, profile: str, warnings: tuple[str, ...], style: Style
+) -> list[str]:
+    facts = f"  ({index.language.name}, {index.line_count} lines, {profile} profile)"
+    return [style(path, "bold") + style(facts, "dim"), *_warnings(warnings, style)]
+
+
 def entropy_text(result: FileResult, style: Style) -> str:
     e = result.index.entropy
     index = result.index
-    out = [
-        style(result.path, "bold")
-        + style(
-            f"  ({index.language.name}, {index.line_count} lines, {result.profile} profile)", "dim"
-        )
-    ]
-    out.extend(_warnings(result.warnings, style))
+    out = _file_header(result.path, index, result.profile, result.warnings, style)
     if not e.bands or index.line_count == 0:
         out.append("empty file: no entropy bands")
         return "\n".join(out) + "\n"
@@ -180,13 +178,7 @@ def entropy_text(result: FileResult, style: Style) -> str:
 def heatmap_text(result: FileResult, style: Style, top_n: int = 10, full: bool = True) -> str:
     h = result.index.heatmap
     index = result.index
-    out = [
-        style(result.path, "bold")
-        + style(
-            f"  ({index.language.name}, {index.line_count} lines, {result.profile} profile)", "dim"
-        )
-    ]
-    out.extend(_warnings(result.warnings, style))
+    out = _file_header(result.path, index, result.profile, result.warnings, style)
     if index.line_count == 0:
         out.append("empty file: no heatmap")
         return "\n".join(out) + "\n"
