@@ -111,24 +111,21 @@ def configure(repo: Path, hook_repo: tuple[Path, str], hook_id: str, env: dict[s
     sh("git", "add", ".pre-commit-config.yaml", cwd=repo, env=env)
 
 
-def test_try_repo_warns_and_passes(
+def test_try_repo_warns_and_the_strict_variant_fails(
     project: Path, hook_repo: tuple[Path, str], base_env: dict[str, str]
 ) -> None:
+    """Both hooks of the manifest in one `try-repo` (it builds a fresh environment per call)."""
     path, sha = hook_repo
     proc = sh(
-        str(PRE_COMMIT),
-        "try-repo",
-        str(path),
-        "reviewbot",
-        "--ref",
-        sha,
-        cwd=project,
-        env=base_env,
-        check=False,
+        str(PRE_COMMIT), "try-repo", str(path), "--ref", sha, cwd=project, env=base_env, check=False
     )
     out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out
-    assert "RB101" in out and "def apply" in out and "Passed" in out
+    assert proc.returncode == 1, out  # the strict variant fails the run
+    lines = out.splitlines()
+    warn = next(line for line in lines if line.startswith("reviewbot (structural review, warns"))
+    strict = next(line for line in lines if line.startswith("reviewbot (structural review, fails"))
+    assert warn.endswith("Passed") and strict.endswith("Failed")
+    assert "RB101" in out and "def apply" in out
 
 
 def test_commit_passes_with_the_warning_shown(
