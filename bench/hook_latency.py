@@ -79,6 +79,13 @@ def main() -> int:
         "| staged files | reviewbot-hook (median) | lizard (median) | ratio |",
         "|---:|---:|---:|---:|",
     ]
+    # As installed by pip (and pre-commit), the package's modules are byte-compiled; this
+    # machine sets PYTHONDONTWRITEBYTECODE, so compile them once here.
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "reviewbot")],
+        check=True,
+        capture_output=True,
+    )
     sources = candidates()
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"

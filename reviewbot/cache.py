@@ -14,7 +14,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -86,6 +85,8 @@ class Cache:
         if self.root is None:
             return
         path = self._path(kind, key)
+        import tempfile
+
         tmp: str | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,7 @@ from reviewbot.errors import (
     UsageError,
 )
 from reviewbot.model import Report
-from reviewbot.render.style import Style
+from reviewbot.render.style import Style, use_color
 
 __all__ = ["build_parser", "main", "use_color"]
 
@@ -33,17 +33,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see '{self.prog} --help')")
-
-
-def use_color(stream: TextIO, choice: str, environ: dict[str, str] | os._Environ[str]) -> bool:
-    if choice == "always":
-        return True
-    if choice == "never" or ("NO_COLOR" in environ and environ["NO_COLOR"] != ""):
-        return False
-    if environ.get("TERM") == "dumb":
-        return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
 
 
 def _common(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:

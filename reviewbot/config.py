@@ -6,7 +6,6 @@ raise :class:`ConfigError` naming the key and what is allowed. Command-line flag
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -79,8 +78,11 @@ def find_config_file(start: Path) -> Path | None:
             return dotfile
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
+            import tomllib  # here, not at import: the hook pays for it only with a config
+
             try:
-                data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+                text = pyproject.read_text(encoding="utf-8")
+                data = tomllib.loads(text) if "reviewbot" in text else {}
             except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
                 data = {}
             if isinstance(data.get("tool"), dict) and "reviewbot" in data["tool"]:
@@ -91,6 +93,8 @@ def find_config_file(start: Path) -> Path | None:
 
 
 def _table(path: Path) -> Mapping[str, Any]:
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

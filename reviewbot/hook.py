@@ -183,7 +183,7 @@ def main(
     except SystemExit as exc:
         return int(exc.code or 0) if isinstance(exc.code, int) else 2
     try:
-        from reviewbot.cli import use_color
+        from reviewbot.render.style import use_color
 
         color = use_color(out, args.color, os.environ)
         result = run_hook(args, cwd, dict(os.environ), stdin or sys.stdin, color)

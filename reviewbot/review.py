@@ -6,16 +6,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reviewbot.analysis.impact import Reference, impact_of
 from reviewbot.analysis.review import ReviewOptions, review_files
-from reviewbot.cache import Cache
 from reviewbot.config import Config
 from reviewbot.diff.changes import Range, collect, from_patch, resolve_range
 from reviewbot.diff.git import Git
 from reviewbot.engine import FileIndex, get_profile
+
+if TYPE_CHECKING:
+    from reviewbot.analysis.impact import Reference
+    from reviewbot.cache import Cache
 from reviewbot.model import ChangedFile, Report, Severity
-from reviewbot.sources import decode, is_binary
 
 MAX_IMPACT_FILES = 20  # files indexed to place references in their units
 IMPACT_SECONDS = 1.0  # git grep is cut off after this
@@ -76,6 +78,9 @@ def enrich(
 ) -> Report:
     """Impact context (where the changed declarations are referenced; RB105) and whether the
     change touches a top hotspot of the repository. Both bounded; neither runs on the hook."""
+    from reviewbot.analysis.impact import Reference, impact_of
+    from reviewbot.sources import decode, is_binary
+
     where = _head_ref(rng)
     indexes: dict[str, FileIndex | None] = {}
 
@@ -117,6 +122,7 @@ def _hotspots_touched(
     changed = {fs.path for fs in report.files if fs.units}
     if not changed:
         return []
+    from reviewbot.cache import Cache
     from reviewbot.hotspots import find_hotspots
 
     found = find_hotspots(

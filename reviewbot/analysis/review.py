@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reviewbot.analysis.context import hunk_contexts
 from reviewbot.analysis.findings import (
     Thresholds,
     UnitDelta,
@@ -224,7 +223,11 @@ def review_files(
     findings.sort(key=lambda f: (-f.severity.rank, f.path, f.line, f.code))
     kept = findings[: opts.max_findings]
     kept.sort(key=lambda f: (f.path, f.line, f.code))
-    contexts = hunk_contexts(files, indexes, kept, opts.budget, opts.radius)
+    contexts: list[Any] = []
+    if opts.budget > 0:
+        from reviewbot.analysis.context import hunk_contexts  # not on the hook's path
+
+        contexts = hunk_contexts(files, indexes, kept, opts.budget, opts.radius)
     bundles: list[dict[str, Any]] = []
     if opts.bundles:
         from reviewbot.analysis.bundles import bundle_change

@@ -4,8 +4,7 @@ silence; nothing at all when there is nothing to say."""
 from __future__ import annotations
 
 from reviewbot.model import Finding, Report, Severity
-from reviewbot.render.review_text import fmt_metric
-from reviewbot.render.style import Style
+from reviewbot.render.style import Style, fmt_metric
 
 __all__ = ["hook_text"]
 

@@ -4,25 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reviewbot.model import Metrics, Report, Severity
-from reviewbot.render.style import Style
+from reviewbot.model import Report, Severity
+from reviewbot.render.style import Style, fmt_metric
 
 __all__ = ["fmt_metric", "review_text"]
 
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
-
-
-def fmt_metric(m: Metrics) -> str:
-    def num(x: float | None) -> str:
-        if x is None:
-            return "-"
-        return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
-
-    if m.before is None:
-        return num(m.after)
-    if m.after is None:
-        return f"{num(m.before)} -> -"
-    return f"{num(m.before)} -> {num(m.after)}"
 
 
 def review_text(report: Report, style: Style, *, context: bool = False) -> str:

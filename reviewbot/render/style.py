@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from reviewbot.model import Metrics
 from dataclasses import dataclass
 
 __all__ = ["BLOCKS", "Style", "bar", "sparkline"]
@@ -67,3 +71,27 @@ def bar(value: float, top: float, width: int) -> str:
     full, rest = divmod(eighths, 8)
     partial = "▏▎▍▌▋▊▉"[rest - 1] if rest else ""
     return ("█" * full + partial).ljust(width)
+
+
+def use_color(stream: TextIO, choice: str, environ: dict[str, str] | Mapping[str, str]) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never" or ("NO_COLOR" in environ and environ["NO_COLOR"] != ""):
+        return False
+    if environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def fmt_metric(m: Metrics) -> str:
+    def num(x: float | None) -> str:
+        if x is None:
+            return "-"
+        return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+    if m.before is None:
+        return num(m.after)
+    if m.after is None:
+        return f"{num(m.before)} -> -"
+    return f"{num(m.before)} -> {num(m.after)}"
