@@ -17,30 +17,36 @@ with two ``if``s inserted before the top-level declaration nearest their middle;
 get a line appended; binary files get bytes appended. Max RSS is measured by a fresh parent
 process per run (``getrusage(RUSAGE_CHILDREN)``: the largest process of the tree, reviewbot's
 interpreter or one of its git children). Repositories are built under a temporary directory and
-removed afterwards.
+removed afterwards. The code under test is a copy of the working tree's package taken at the
+start (so edits made meanwhile do not mix into one run); ``--live`` runs the installed package.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import hashlib
 import json
 import os
 import pstats
+import shutil
 import statistics
 import subprocess
 import sys
 import sysconfig
 import tempfile
 import time
+import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 GO_SRC = Path("/usr/share/go-1.19/src")
 BIN = Path(sys.executable).parent
+T = TypeVar("T")
 SIZES = (1, 10, 100, 1_000)
 BIG_CHANGE = 5_000
 SMALL_REPO = 150
@@ -124,20 +130,18 @@ def measure(argv: Sequence[str], out: Path) -> Run:
     return Run(float(res[1]), int(res[2]) / 1024, int(res[0]))
 
 
-def median_runs(argv: Sequence[str], out: Path, repeat: int, ok: Iterable[int] = (0,)) -> Run:
-    allowed = set(ok)
-    runs = []
-    for _ in range(repeat):
-        run = measure(argv, out)
-        if run.rc not in allowed:
-            err = Path(str(out) + ".err").read_text(encoding="utf-8", errors="replace").strip()
-            raise SystemExit(f"{' '.join(argv[:4])}... exited {run.rc}: {err[-2000:]}")
-        runs.append(run)
-    return Run(
-        statistics.median(r.seconds for r in runs),
-        max(r.rss_mib for r in runs),
-        runs[0].rc,
-    )
+def checked(argv: Sequence[str], out: Path, ok: Iterable[int] = (0,)) -> Run:
+    """``measure``, stopping the benchmark with the command's stderr when it fails."""
+    run = measure(argv, out)
+    if run.rc not in set(ok):
+        err = Path(str(out) + ".err").read_text(encoding="utf-8", errors="replace").strip()
+        raise SystemExit(f"{' '.join(argv[:4])}... exited {run.rc}: {err[-2000:]}")
+    return run
+
+
+def median(runs: Sequence[Run]) -> Run:
+    """Median wall time, largest max RSS."""
+    return Run(statistics.median(r.seconds for r in runs), max(r.rss_mib for r in runs), runs[0].rc)
 
 
 def tool(name: str) -> list[str]:
@@ -189,7 +193,7 @@ def go_files(go_only: bool = True) -> dict[str, Path]:
     return found
 
 
-def spread(items: Sequence[str], count: int) -> list[str]:
+def spread(items: Sequence[T], count: int) -> list[T]:
     """``count`` items evenly spread over ``items`` (deterministic)."""
     if count >= len(items):
         return list(items)
@@ -200,6 +204,9 @@ def build_repo(root: Path, files: dict[str, Path]) -> tuple[str, int]:
     """A repository with one commit holding ``files``; returns (commit, lines)."""
     root.mkdir(parents=True)
     git(root, "init", "-q")
+    # No automatic gc: it would run in the background, detached, during the measurements.
+    git(root, "config", "gc.auto", "0")
+    git(root, "config", "maintenance.auto", "false")
     lines = 0
     for rel, src in files.items():
         dest = root / rel
@@ -248,23 +255,59 @@ def commit_change(root: Path, paths: Sequence[str], label: str) -> tuple[str, in
     return git(root, "rev-parse", "HEAD"), lines
 
 
-def load_report(path: Path) -> dict[str, object]:
-    doc: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+def load_report(path: Path) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return doc
 
 
-def stat(report: dict[str, object], key: str) -> object:
-    stats = report["stats"]
-    assert isinstance(stats, dict)
-    return stats[key]
+def stat(report: dict[str, Any], key: str) -> Any:
+    return report["stats"][key]
+
+
+def impact(report: dict[str, Any]) -> str:
+    """The impact search (a whole-word ``git grep`` of the changed declarations' names over the
+    head side, bounded in time): how many names, and whether any result was cut short."""
+    sections = report.get("impact") or []
+    if not sections:
+        return "-"
+    cut = sum(1 for s in sections if s.get("truncated"))
+    return f"{len(sections)} names, " + (f"{cut} truncated" if cut else "complete")
 
 
 # -- the sections --------------------------------------------------------------------------------
 
 
+@dataclass
+class Measured:
+    """Runs of one review command and the in-process analysis time each report gave."""
+
+    runs: list[Run]
+    analysis: list[float]
+    report: dict[str, Any]
+
+    def wall(self) -> Run:
+        return median(self.runs)
+
+    def seconds(self) -> float:
+        return statistics.median(self.analysis)
+
+
+def review_once(repo: Path, spec: str, out: Path, into: Measured | None) -> Measured:
+    run = checked(reviewbot_argv(repo, spec), out)
+    report = load_report(out)
+    seconds = float(stat(report, "seconds"))
+    if into is None:
+        return Measured([run], [seconds], report)
+    into.runs.append(run)
+    into.analysis.append(seconds)
+    into.report = report
+    return into
+
+
 def by_change_size(
-    repo: Path, base: str, sources: list[str], tmp: Path, repeat: int, profile: bool
-) -> tuple[list[str], list[str]]:
+    repo: Path, base: str, sources: list[str], tmp: Path, repeat: int, profile: Path | None
+) -> tuple[list[str], list[str], dict[int, Run]]:
+    """``profile``: where the package that runs lives, to profile the largest change."""
     rows = [
         "| changed files | lines in them | reviewbot review (wall, median) | analysis in-process "
         "| max RSS | analysed / skipped | units changed | lizard FILE... (wall, median) "
@@ -272,40 +315,52 @@ def by_change_size(
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     hot: list[str] = []
+    walls: dict[int, Run] = {}
     out = tmp / "out.json"
     for n in SIZES:
         paths = spread(sources, n)
         head, lines = commit_change(repo, paths, f"change {n}")
-        runs = repeat if n < 1_000 else min(repeat, 3)
-        ours = median_runs(reviewbot_argv(repo, f"{base}..{head}"), out, runs)
-        report = load_report(out)
-        # lizard exits 1 when a function is over its warning thresholds.
-        theirs = median_runs(lizard_argv(repo, paths), tmp / "lizard.txt", runs, ok=(0, 1))
+        ours: Measured | None = None
+        theirs: list[Run] = []
+        # Interleaved, so that load from elsewhere on the machine falls on both alike.
+        for _ in range(repeat if n < 1_000 else min(repeat, 3)):
+            ours = review_once(repo, f"{base}..{head}", out, ours)
+            # lizard exits 1 when a function is over its warning thresholds.
+            theirs.append(checked(lizard_argv(repo, paths), tmp / "lizard.txt", ok=(0, 1)))
+        assert ours is not None
+        wall, liz = ours.wall(), median(theirs)
+        walls[n] = wall
+        report = ours.report
         rows.append(
-            f"| {n:,} | {lines:,} | {ours.seconds:.2f} s | {stat(report, 'seconds'):.2f} s "
-            f"| {ours.rss_mib:.0f} MiB "
+            f"| {n:,} | {lines:,} | {wall.seconds:.2f} s | {ours.seconds():.2f} s "
+            f"| {wall.rss_mib:.0f} MiB "
             f"| {stat(report, 'files_analysed')} / {stat(report, 'files_skipped')} "
-            f"| {stat(report, 'units_changed')} | {theirs.seconds:.2f} s "
-            f"| {ours.seconds / theirs.seconds:.2f}x |"
+            f"| {stat(report, 'units_changed')} | {liz.seconds:.2f} s "
+            f"| {wall.seconds / liz.seconds:.2f}x |"
         )
         print(rows[-1], flush=True)
-        if profile and n == SIZES[-1]:
-            hot = profile_review(repo, f"{base}..{head}", tmp)
+        if profile is not None and n == SIZES[-1]:
+            hot = profile_review(repo, f"{base}..{head}", tmp, profile)
         git(repo, "reset", "-q", "--hard", base)
-    return rows, hot
+    return rows, hot, walls
 
 
-def profile_review(repo: Path, spec: str, tmp: Path, top: int = 8) -> list[str]:
+def profile_review(repo: Path, spec: str, tmp: Path, code: Path, top: int = 8) -> list[str]:
     prof = tmp / "review.prof"
-    argv = reviewbot_argv(repo, spec)[1:]
+    argv = ["review", "-C", str(repo), spec, "--format", "json"]
     t = time.perf_counter()
-    with (tmp / "profiled.json").open("wb") as sink:
-        subprocess.run(
-            [sys.executable, "-m", "cProfile", "-o", str(prof), "-m", "reviewbot", *argv],
-            check=True,
-            stdout=sink,
-        )
+    proc = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(prof), "-m", "reviewbot", *argv],
+        check=False,
+        capture_output=True,
+        cwd=tmp,  # not the checkout: "-m" puts the current directory first on sys.path
+    )
     wall = time.perf_counter() - t
+    try:
+        json.loads(proc.stdout)
+    except ValueError:
+        err = proc.stderr.decode("utf-8", "replace").strip()
+        raise SystemExit(f"the profiled review failed: {err[-2000:]}") from None
     stats = pstats.Stats(str(prof))
     raw = stats.stats
     total = stats.total_tt
@@ -313,7 +368,7 @@ def profile_review(repo: Path, spec: str, tmp: Path, top: int = 8) -> list[str]:
     def name(func: tuple[str, int, str]) -> str:
         filename, line, fn = func
         p = Path(filename)
-        for base in (ROOT, STDLIB):
+        for base in (code, ROOT, STDLIB):
             if p.is_relative_to(base):
                 return f"`{p.relative_to(base).as_posix()}:{line}` {fn}"
         return f"`{p.name}:{line}` {fn}" if filename != "~" else f"{fn}"
@@ -329,7 +384,7 @@ def profile_review(repo: Path, spec: str, tmp: Path, top: int = 8) -> list[str]:
         rows.append(f"| {name(func)} | {ncalls:,} | {tottime:.2f} s | {cumtime:.2f} s |")
     rows += ["", "By time with callees (reviewbot's own functions):", ""]
     rows += ["| function | calls | with callees |", "|---|---:|---:|"]
-    ours = [kv for kv in raw.items() if Path(kv[0][0]).is_relative_to(ROOT / "reviewbot")]
+    ours = [kv for kv in raw.items() if Path(kv[0][0]).is_relative_to(code / "reviewbot")]
     for func, (_, ncalls, _, cumtime, _) in sorted(ours, key=lambda kv: -kv[1][3])[:top]:
         rows.append(f"| {name(func)} | {ncalls:,} | {cumtime:.2f} s |")
     print("\n".join(rows), flush=True)
@@ -341,56 +396,99 @@ def repository_size(
 ) -> list[str]:
     rows = [
         "| repository | files | lines | changed files | reviewbot review (wall, median) "
-        "| analysis in-process | max RSS | units changed |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| analysis in-process | max RSS | units changed | impact search "
+        "| the same git grep alone (wall, max RSS) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     out = tmp / "out.json"
-    for label, repo, base, files, lines in repos:
-        head, _ = commit_change(repo, change, "change 10")
-        run = median_runs(reviewbot_argv(repo, f"{base}..{head}"), out, repeat)
-        report = load_report(out)
+    heads = [commit_change(repo, change, "change 10")[0] for _, repo, *_ in repos]
+    measured: list[Measured | None] = [None] * len(repos)
+    for _ in range(repeat):  # round robin over the repositories
+        for i, (_, repo, base, _, _) in enumerate(repos):
+            measured[i] = review_once(repo, f"{base}..{heads[i]}", out, measured[i])
+    for (label, repo, base, files, lines), m, head in zip(repos, measured, heads, strict=True):
+        assert m is not None
+        wall = m.wall()
+        # The impact search's own command, on the same names, without reviewbot's time bound.
+        grep = ["git", "-C", str(repo), "grep", "-n", "-I", "-w", "-F", "--full-name", "-z"]
+        for section in m.report.get("impact") or []:
+            grep += ["-e", section["name"]]
+        alone = "-"
+        if "-e" in grep:
+            # git grep exits 1 when nothing matches.
+            g = median(
+                [checked([*grep, head, "--"], tmp / "grep.txt", ok=(0, 1)) for _ in range(3)]
+            )
+            alone = f"{g.seconds:.2f} s, {g.rss_mib:.0f} MiB"
         rows.append(
-            f"| {label} | {files:,} | {lines:,} | {len(change)} | {run.seconds:.2f} s "
-            f"| {stat(report, 'seconds'):.2f} s | {run.rss_mib:.0f} MiB "
-            f"| {stat(report, 'units_changed')} |"
+            f"| {label} | {files:,} | {lines:,} | {len(change)} | {wall.seconds:.2f} s "
+            f"| {m.seconds():.2f} s | {wall.rss_mib:.0f} MiB "
+            f"| {stat(m.report, 'units_changed')} | {impact(m.report)} | {alone} |"
         )
         print(rows[-1], flush=True)
         git(repo, "reset", "-q", "--hard", base)
     return rows
 
 
-def big_change(repo: Path, base: str, everything: list[str], tmp: Path, repeat: int) -> list[str]:
+def big_change(
+    repo: Path, base: str, everything: list[str], tmp: Path, repeat: int
+) -> tuple[list[str], Run]:
     paths = spread(everything, BIG_CHANGE)
     head, lines = commit_change(repo, paths, f"change {BIG_CHANGE}")
     out = tmp / "out.json"
-    run = median_runs(reviewbot_argv(repo, f"{base}..{head}"), out, repeat)
-    report = load_report(out)
+    m: Measured | None = None
+    for _ in range(repeat):
+        m = review_once(repo, f"{base}..{head}", out, m)
+    assert m is not None
+    wall, report = m.wall(), m.report
     files = report["files"]
     assert isinstance(files, list)
     statuses = collections.Counter(f["status"] for f in files)
-    reasons = collections.Counter(
-        (f["status"], f.get("reason", "")) for f in files if f["status"] in ("skipped", "binary")
-    )
-    baseline = measure([*tool("reviewbot"), "--version"], tmp / "version.txt")
+    reasons: dict[tuple[str, str], list[str]] = collections.defaultdict(list)
+    for f in files:
+        if f["status"] in ("skipped", "binary"):
+            reasons[(f["status"], f.get("reason", ""))].append(f["path"])
+    baseline = checked([*tool("reviewbot"), "--version"], tmp / "version.txt")
     rows = [
         "| changed files | lines in them | reviewbot review (wall, median) | analysis in-process "
-        "| max RSS | units changed | findings |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {len(files):,} | {lines:,} | {run.seconds:.1f} s | {stat(report, 'seconds'):.1f} s "
-        f"| {run.rss_mib:.0f} MiB | {stat(report, 'units_changed'):,} "
-        f"| {stat(report, 'findings_total'):,} |",
+        "| max RSS | units changed | findings | impact search |",
+        "|---:|---:|---:|---:|---:|---:|---:|---|",
+        f"| {len(files):,} | {lines:,} | {wall.seconds:.1f} s | {m.seconds():.1f} s "
+        f"| {wall.rss_mib:.0f} MiB | {stat(report, 'units_changed'):,} "
+        f"| {stat(report, 'findings_total'):,} | {impact(report)} |",
         "",
         f"Interpreter and imports alone (`reviewbot --version`): {baseline.rss_mib:.0f} MiB.",
         "",
         "Files by status: " + ", ".join(f"{s} {c:,}" for s, c in sorted(statuses.items())) + ".",
         "",
-        "| skipped as | reason | files |",
-        "|---|---|---:|",
-        *(f"| {s} | {r} | {c:,} |" for (s, r), c in sorted(reasons.items(), key=lambda x: -x[1])),
+        "| status | reason | files | for example |",
+        "|---|---|---:|---|",
     ]
+    for (st, reason), found in sorted(reasons.items(), key=lambda x: -len(x[1])):
+        examples = ", ".join(f"`{p}`" for p in found[:3])
+        rows.append(f"| {st} | {reason} | {len(found):,} | {examples} |")
     print("\n".join(rows), flush=True)
     git(repo, "reset", "-q", "--hard", base)
-    return rows
+    return rows, wall
+
+
+def snapshot(dest: Path) -> str:
+    """A copy of the package under test, laid out as it is installed (``package-dir`` of
+    pyproject.toml), so that edits made to the working tree while the benchmark runs do not leak
+    into it. Returns a digest of the copied files."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    pkg = dest / "reviewbot"
+    shutil.copytree(ROOT / "reviewbot", pkg, ignore=ignore)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    mapped = project.get("tool", {}).get("setuptools", {}).get("package-dir", {})
+    for name, folder in mapped.items():
+        if name.startswith("reviewbot.") and (ROOT / folder).is_dir():
+            target = pkg.joinpath(*name.split(".")[1:])
+            shutil.copytree(ROOT / folder, target, ignore=ignore, dirs_exist_ok=True)
+    digest = hashlib.sha256()
+    for f in sorted(p for p in pkg.rglob("*") if p.is_file()):
+        digest.update(f.relative_to(dest).as_posix().encode() + b"\0" + f.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def versions() -> str:
@@ -405,9 +503,17 @@ def versions() -> str:
     git_version = subprocess.run(
         ["git", "--version"], capture_output=True, text=True, check=True
     ).stdout.strip()
+
+    def here(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=False
+        ).stdout.strip()
+
+    commit = here("rev-parse", "--short=12", "HEAD") or "unknown"
+    dirty = " with uncommitted changes" if here("status", "--porcelain", "--", "reviewbot") else ""
     return (
-        f"Python {sys.version.split()[0]}, numpy {numpy.__version__}, lizard {lizard}, "
-        f"{git_version}"
+        f"reviewbot at {commit}{dirty}, Python {sys.version.split()[0]}, "
+        f"numpy {numpy.__version__}, lizard {lizard}, {git_version}"
     )
 
 
@@ -419,22 +525,51 @@ def main() -> int:
         "--big-repeat", type=int, default=1, help=f"runs of the {BIG_CHANGE:,}-file change"
     )
     parser.add_argument("--skip-profile", action="store_true")
+    parser.add_argument(
+        "--live",
+        action="store_true",
+        help="run the working tree's code as installed instead of a snapshot taken at the start",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     load_before = os.getloadavg()
+    setup = versions()
 
     top = stdlib_files(top_level_only=True)
     small = dict(list(top.items())[:SMALL_REPO])
     sub = {k: v for k, v in stdlib_files().items() if k not in small}
     go = go_files()
     medium = {**small, **sub}
-    medium.update(dict(spread([(k, v) for k, v in go.items()], MEDIUM_REPO - len(medium))))
+    medium.update(dict(spread(list(go.items()), MEDIUM_REPO - len(medium))))
     large = {**stdlib_files(python_only=False), **go_files(go_only=False), **medium}
     ten = spread(list(small), 10)
 
-    sections: list[str] = []
     with tempfile.TemporaryDirectory(prefix="reviewbot-bench-") as tmpdir:
         tmp = Path(tmpdir)
+        code = ROOT
+        if args.live:
+            setup += ", the working tree as installed"
+        else:
+            # Every reviewbot process of the run imports this copy (PYTHONPATH comes before the
+            # editable install's finder), made once at the start.
+            digest = snapshot(tmp / "code")
+            os.environ["PYTHONPATH"] = os.pathsep.join(
+                p for p in (str(tmp / "code"), os.environ.get("PYTHONPATH")) if p
+            )
+            where = subprocess.run(
+                [*tool("reviewbot"), "--version"], capture_output=True, text=True, check=False
+            )
+            probe = subprocess.run(
+                [sys.executable, "-c", "import reviewbot; print(reviewbot.__file__)"],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=tmp,
+            ).stdout.strip()
+            if where.returncode != 0 or not Path(probe).is_relative_to(tmp / "code"):
+                raise SystemExit(f"the snapshot of the code is not what runs: {probe}")
+            setup += f", a snapshot of its working tree taken at the start (digest {digest})"
+            code = tmp / "code"
         built = []
         for label, files in (("small", small), ("medium", medium), ("large", large)):
             t = time.perf_counter()
@@ -447,22 +582,32 @@ def main() -> int:
             )
         _, medium_repo, medium_base, medium_files, medium_lines = built[1]
         sources = [p for p in medium if p.endswith((".py", ".go"))]
-        size_rows, hot = by_change_size(
-            medium_repo, medium_base, sources, tmp, args.repeat, not args.skip_profile
+        size_rows, hot, walls = by_change_size(
+            medium_repo, medium_base, sources, tmp, args.repeat, None if args.skip_profile else code
         )
         repo_rows = repository_size(built, ten, tmp, args.repeat)
         _, large_repo, large_base, large_files, _ = built[2]
-        big_rows = big_change(large_repo, large_base, list(large), tmp, args.big_repeat)
+        big_rows, big = big_change(large_repo, large_base, list(large), tmp, args.big_repeat)
     elapsed = time.perf_counter() - started
     load_after = os.getloadavg()
+    busy = max(load_before[0], load_after[0]) > (os.cpu_count() or 1)
     sections = [
         "# Review speed by change size\n",
         f"Command: `.venv/bin/python bench/review_speed.py --repeat {args.repeat} "
         f"--big-repeat {args.big_repeat}` "
-        f"({versions()}; whole processes including interpreter start; "
+        f"({setup}; whole processes including interpreter start; "
         f"machine: {os.cpu_count()} shared cores, no pinning; load average "
         f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; the whole benchmark took "
         f"{elapsed / 60:.1f} min).\n",
+        *(
+            [
+                "The machine was busy with other work during this run (load average above its "
+                "core count): absolute times are inflated; the reviewbot / lizard ratios, "
+                "from interleaved runs, are the steadier figures.\n"
+            ]
+            if busy
+            else []
+        ),
         "Repositories are built from real files: the interpreter's standard library "
         f"(`{STDLIB}`) and Go's (`{GO_SRC}`). A change is a second commit editing real files "
         "(a small function with two `if`s inserted before the top-level declaration nearest the "
@@ -470,8 +615,11 @@ def main() -> int:
         "to binary files). Wall times are medians; max RSS is the largest over the runs, "
         "measured by a fresh parent per run (`getrusage(RUSAGE_CHILDREN)`, so it is the largest "
         'process of the tree: reviewbot\'s interpreter or a git child). "analysis in-process" '
-        "is the report's own `stats.seconds` (analysis, findings and context; not git, "
-        "interpreter start or JSON output).\n",
+        "is the report's own `stats.seconds`: the per-file analysis, findings and hunk context "
+        "(not git, the impact search, the hotspot check, interpreter start or JSON output). "
+        '"impact search" is the whole-word `git grep` of the changed declarations\' names over '
+        "the head commit, which reviewbot cuts off after a time bound (then it reports the "
+        "results as truncated).\n",
         f"## Changes of 1 to 1,000 files ({medium_files:,}-file repository, "
         f"{medium_lines:,} lines)\n",
         "reviewbot reads both sides of every changed file and analyses both; lizard analyses the "
@@ -481,14 +629,29 @@ def main() -> int:
     ]
     if hot:
         sections += ["\n## Where the 1,000-file review spends its time (cProfile)\n", *hot]
+    slope = (big.rss_mib - walls[SIZES[-1]].rss_mib) / (BIG_CHANGE - SIZES[-1]) * 1000
+    sections += [
+        "\n## Memory by change size\n",
+        "| changed files | max RSS |",
+        "|---:|---:|",
+        *(f"| {n:,} | {run.rss_mib:.0f} MiB |" for n, run in walls.items()),
+        f"| {BIG_CHANGE:,} (other repository, mixed files) | {big.rss_mib:.0f} MiB |",
+        "",
+        f"About {slope:.0f} MiB more per 1,000 more changed files between the last two rows: "
+        "the contents of both sides of every changed file are read and held at once, so "
+        "memory grows with the size of the change; there is no fixed ceiling.",
+    ]
     sections += [
         "\n## The same 10-file change in repositories of different size\n",
         "The same ten standard-library files, edited the same way, in each repository "
-        "(each a superset of the one before).\n",
+        "(each a superset of the one before), measured round robin. The last column runs the "
+        "impact search's `git grep` by itself on the same names and head commit, without "
+        "reviewbot's time bound (median of 3).\n",
         *repo_rows,
         f"\n## A {BIG_CHANGE:,}-file change ({large_files:,}-file repository)\n",
         f"{BIG_CHANGE:,} files spread evenly over every file of the repository (sources, data, "
-        f"binaries); {args.big_repeat} run(s), median.\n",
+        "binaries)"
+        + ("; one run.\n" if args.big_repeat == 1 else f"; median of {args.big_repeat} runs.\n"),
         *big_rows,
     ]
     out = Path(args.out)

@@ -28,7 +28,7 @@ DEFAULT_EXCLUDE = (
     "**/node_modules/**",
     "**/.git/**",
     "**/.venv/**",
-    "**/venv/**",
+    "venv/**",
     "**/__pycache__/**",
 )  # minified and generated files are recognised and skipped with their own reason
 

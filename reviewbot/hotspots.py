@@ -131,7 +131,7 @@ def find_hotspots(
     ranked: list[FileHotspot] = []
     if min_changes > 1 and (not counts or max(counts.values()) < min_changes):
         return Hotspots(seen, ())  # no file changed often enough to be a hotspot
-    for path, changes in counts.most_common(limit * 3):
+    for path, changes in counts.most_common(limit * 2):
         full = git.root / path
         if not full.is_file():
             continue  # deleted or moved since

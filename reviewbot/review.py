@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 from reviewbot.model import ChangedFile, Report, Severity
 
 MAX_IMPACT_FILES = 20  # files indexed to place references in their units
-IMPACT_SECONDS = 1.0  # git grep is cut off after this
+IMPACT_SECONDS = 0.3  # git grep is cut off after this (the result then says truncated)
 HOTSPOT_TOP = 10
-HOTSPOT_COMMITS = 500
+HOTSPOT_COMMITS = 300
 
 __all__ = ["fails", "run_review"]
 

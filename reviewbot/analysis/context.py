@@ -80,14 +80,33 @@ def hunk_contexts(
         remaining -= share
         first, _ = h.changed_new
         center = max(0, min(first - 1, index.line_count - 1))
-        ctx = query_context(index, center, radius)
-        unit = ctx.unit
+        unit = index.unit_at(center)
         ref = UnitRef(unit.label, unit.start + 1, unit.end + 1) if unit else None
-        values = (
-            heatmap(index.signal[unit.start : unit.end + 1]).per_line.tolist()
+        lo, hi = (
+            (unit.start, unit.end)
             if unit
-            else heatmap(index.signal[ctx.fine.start : ctx.fine.end + 1]).per_line.tolist()
+            else (max(0, center - 10), min(index.line_count - 1, center + 10))
         )
+        spark = sparkline(heatmap(index.signal[lo : hi + 1]).per_line.tolist(), width=24)
+        if share <= 0:  # no room left: the unit and its shape, without the bands' work
+            out.append(
+                HunkContext(
+                    cf.path,
+                    h.new_start,
+                    h.new_end,
+                    h.old_start,
+                    h.old_end,
+                    ref,
+                    "",
+                    "",
+                    "",
+                    spark,
+                    round(w, 2),
+                    True,
+                )
+            )
+            continue
+        ctx = query_context(index, center, radius)
         fine, t1 = _trim_lines(ctx.fine.content, int(share * 0.6), center - ctx.fine.start)
         medium, t2 = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
         coarse, t3 = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
@@ -99,12 +118,12 @@ def hunk_contexts(
                 h.old_start,
                 h.old_end,
                 ref,
-                fine if share else "",
-                medium if share else "",
-                coarse if share else "",
-                sparkline(values, width=24),
+                fine,
+                medium,
+                coarse,
+                spark,
                 round(w, 2),
-                t1 or t2 or t3 or share == 0,
+                t1 or t2 or t3,
             )
         )
     out.sort(key=lambda c: (c.path, c.new_start))
