@@ -25,6 +25,8 @@ from reviewbot.model import ChangedFile, Finding, Hunk
 __all__ = ["MAX_GROUP", "HunkRef", "bundle_change"]
 
 MAX_GROUP = 12  # groups larger than this are refined with spectral clustering
+SPLIT_BELOW = 0.05  # ... when k eigenvalues of the normalised Laplacian are this close to 0
+SPLIT_GAP = 0.2  # ... and the next one is this much larger
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _COMMON = frozenset(
     "self this that true false none null return import from class function const let var "
@@ -50,19 +52,37 @@ _REFERENCE = re.compile(
 )
 
 
+# Names too common to link two hunks on their own (methods every codebase has).
+_GENERIC = frozenset(
+    "get set add append remove pop update copy clear keys values items len run main init "
+    "test tests setup teardown close open read write load save start stop reset parse format "
+    "build create make process handle send emit render call apply next iter str repr hash "
+    "equals eq lt gt compare to_string tostring valueof from of new delete insert find index "
+    "count push shift map filter reduce join split replace trim match exec then catch error "
+    "log info debug warn warning print string number object array list dict type name value "
+    "data id key node item size length default options config context request response".split()
+)
+
+
 @dataclass(frozen=True)
 class HunkRef:
     index: int
     path: str
     hunk: Hunk
-    unit: str | None  # qualified label of the enclosing unit (new side, else old side)
+    unit: tuple[int, str] | None  # (start line, label) of the enclosing unit, either side
     defines: frozenset[str]  # names declared by units whose header the hunk changes
-    words: frozenset[str]  # identifiers on the hunk's changed lines
-    refers: frozenset[str]  # names the changed lines call, access or name as types
+    words: frozenset[str]  # identifiers on the hunk's changed code
+    refers: frozenset[str]  # names the changed code calls, accesses or names as types
+    language: str
+    folder: str  # the top-level folder (names are linked within one, or through an import)
+    text: str  # the new side's text, to see whether it mentions another file's module
 
 
-def _lines(text: str | None) -> list[str]:
-    return text.split("\n") if text else []
+def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
+    """The masked code (no strings, no comments) of the given 1-based lines."""
+    if index is None:
+        return []
+    return [index.code[n - 1] for n in numbers if 0 < n <= index.line_count and n not in skip]
 
 
 def _refs(
@@ -71,42 +91,64 @@ def _refs(
     refs: list[HunkRef] = []
     for cf in files:
         old, new = indexes.get(cf.path, (None, None))
-        new_lines, old_lines = _lines(cf.new_text), _lines(cf.old_text)
+        side = new or old
+        language = side.language.name if side is not None else ""
+        folder = cf.path.split("/", 1)[0] if "/" in cf.path else ""
         for h in cf.hunks:
-            changed = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
-            changed += [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
-            words = frozenset(
-                w for text in changed for w in _IDENT.findall(text) if w.lower() not in _COMMON
-            )
             defines: set[str] = set()
-            unit_label = None
-            for side, numbers in ((new, h.added), (old, h.removed)):
+            headers: dict[str, set[int]] = {"new": set(), "old": set()}
+            unit_key: tuple[int, str] | None = None
+            for side_name, side, numbers in (("new", new, h.added), ("old", old, h.removed)):
                 if side is None:
                     continue
                 for n in numbers:
                     unit = side.unit_at(n - 1)
                     if unit is None:
                         continue
-                    if unit_label is None:
-                        unit_label = unit.label
+                    if unit_key is None:
+                        unit_key = (
+                            unit.start if side_name == "new" else -1 - unit.start,
+                            unit.label,
+                        )
                     if unit.start == n - 1 and unit.name:
-                        defines.add(unit.name.split("::")[-1].split(" for ")[0])
-            if unit_label is None and new is not None:
+                        headers[side_name].add(n)
+                        name = unit.name.split("::")[-1].split(" for ")[0]
+                        if not (name.startswith("__") and name.endswith("__")):
+                            defines.add(name)  # dunder methods are not called by name
+            if unit_key is None and new is not None:
                 first, _ = h.changed_new
                 unit = new.unit_at(first - 1)
-                unit_label = unit.label if unit else None
+                unit_key = (unit.start, unit.label) if unit else None
+            # A declaration's own header is not a use of anything it names.
+            changed = _code(new, h.added, headers["new"]) + _code(old, h.removed, headers["old"])
+            words = frozenset(
+                w for text in changed for w in _IDENT.findall(text) if w.lower() not in _COMMON
+            )
             refs.append(
                 HunkRef(
                     len(refs),
                     cf.path,
                     h,
-                    unit_label,
+                    unit_key,
                     frozenset(defines),
                     words,
                     _references(changed),
+                    language,
+                    folder,
+                    cf.new_text or "",
                 )
             )
     return refs
+
+
+def _linked(definer: HunkRef, user: HunkRef, name: str) -> bool:
+    """Whether a use of ``name`` in ``user`` plausibly refers to ``definer``'s declaration."""
+    if definer.language != user.language or name.lower() in _GENERIC:
+        return False
+    if definer.path == user.path or definer.folder == user.folder:
+        return True
+    stem = definer.path.rsplit("/", 1)[-1].split(".", 1)[0]
+    return len(stem) >= 3 and re.search(rf"\b{re.escape(stem)}\b", user.text) is not None
 
 
 def _graph(
@@ -117,12 +159,12 @@ def _graph(
     weight = np.zeros((n, n))
     strong = np.zeros((n, n), dtype=bool)
     uses: set[tuple[int, int]] = set()
-    by_unit: dict[tuple[str, str], list[int]] = defaultdict(list)
+    by_unit: dict[tuple[str, int], list[int]] = defaultdict(list)
     by_file: dict[str, list[int]] = defaultdict(list)
     for r in refs:
         by_file[r.path].append(r.index)
         if r.unit:
-            by_unit[(r.path, r.unit)].append(r.index)
+            by_unit[(r.path, r.unit[0])].append(r.index)
 
     def link(members: list[int], w: float, is_strong: bool) -> None:
         if len(members) < 2:
@@ -143,13 +185,13 @@ def _graph(
     for r in refs:
         for name in r.refers:
             for d in definers.get(name, ()):
-                if d != r.index:
+                if d != r.index and _linked(refs[d], r, name):
                     weight[d, r.index] += 3.0
                     weight[r.index, d] += 3.0
                     strong[d, r.index] = strong[r.index, d] = True
                     uses.add((d, r.index))
     for members in by_file.values():
-        link(members, 1.0, False)
+        link(members, 2.0, True)  # one file's hunks are read together
     frequency = Counter(w for r in refs for w in r.words)
     rare = {w for w, c in frequency.items() if 2 <= c <= max(2, n // 10)}
     holders: dict[str, list[int]] = defaultdict(list)
@@ -192,7 +234,9 @@ def _spectral(members: list[int], weight: NDArray[np.float64]) -> list[list[int]
     limit = min(len(members) - 1, 10)
     gaps = np.diff(values[: limit + 1])
     k = int(np.argmax(gaps)) + 1 if gaps.size else 1
-    if k <= 1:
+    # Split only along a clear weak bridge: the k smallest eigenvalues near zero and a wide gap
+    # after them. A tightly knit group (one change) is left whole.
+    if k <= 1 or values[k - 1] > SPLIT_BELOW or gaps[k - 1] < SPLIT_GAP:
         return [members]
     embedding = vectors[:, :k]
     norms = np.linalg.norm(embedding, axis=1, keepdims=True)
@@ -205,7 +249,7 @@ def _spectral(members: list[int], weight: NDArray[np.float64]) -> list[list[int]
 
 
 def _title(refs: Sequence[HunkRef], group: list[int]) -> str:
-    units = [refs[i].unit for i in group if refs[i].unit]
+    units = [unit[1] for i in group if (unit := refs[i].unit) is not None]
     paths = sorted({refs[i].path for i in group})
     if units:
         top = Counter(units).most_common(1)[0][0]

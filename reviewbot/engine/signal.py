@@ -277,6 +277,20 @@ class Scan(NamedTuple):
     indent: NDArray[np.int64]  # leading whitespace in columns, a tab counting 4
 
 
+def _template_lines(lines: Sequence[str], code: list[str], anchor: list[bool]) -> None:
+    """Lines inside a multi-line backtick string (a JavaScript template, a Go raw string) say
+    nothing about structure, even at column 0. Strings are masked per line (section 2.2), so
+    the signal is unchanged; only the anchors for structure are."""
+    inside = False
+    for i, raw in enumerate(lines):
+        if inside:
+            anchor[i] = False
+            if (raw.count("`") - raw.count("\\`")) % 2 == 1:
+                inside = False
+        elif code[i].count("`") % 2 == 1:
+            inside = True
+
+
 def scan_lines(lines: Sequence[str], language: Language) -> Scan:
     """The per-line score and each line's code: masked, without comments, "" when none.
 
@@ -374,5 +388,7 @@ def scan_lines(lines: Sequence[str], language: Language) -> Scan:
                     put(i, real)
                 continue
         code[i] = js_strip(masked[:comment]) if comment >= 0 else masked
+    if "`" in language.string_delimiters:
+        _template_lines(lines, code, anchor)
     indents = np.array(indent, dtype=np.int64)
     return Scan(_score_all(code, indents, language), code, np.array(anchor, dtype=bool), indents)
