@@ -27,6 +27,7 @@ __all__ = ["MAX_GROUP", "HunkRef", "bundle_change"]
 MAX_GROUP = 12  # groups larger than this are refined with spectral clustering
 SPLIT_BELOW = 0.05  # ... when k eigenvalues of the normalised Laplacian are this close to 0
 SPLIT_GAP = 0.2  # ... and the next one is this much larger
+DISTINCT = 10  # a rare identifier this long links hunks strongly
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _COMMON = frozenset(
     "self this that true false none null return import from class function const let var "
@@ -71,6 +72,7 @@ class HunkRef:
     hunk: Hunk
     unit: tuple[int, str] | None  # (start line, label) of the enclosing unit, either side
     defines: frozenset[str]  # names declared by units whose header the hunk changes
+    owns: frozenset[str]  # names of the units the hunk changes (header or body)
     words: frozenset[str]  # identifiers on the hunk's changed code
     refers: frozenset[str]  # names the changed code calls, accesses or names as types
     language: str
@@ -96,6 +98,7 @@ def _refs(
         folder = cf.path.split("/", 1)[0] if "/" in cf.path else ""
         for h in cf.hunks:
             defines: set[str] = set()
+            owns: set[str] = set()
             headers: dict[str, set[int]] = {"new": set(), "old": set()}
             unit_key: tuple[int, str] | None = None
             for side_name, side, numbers in (("new", new, h.added), ("old", old, h.removed)):
@@ -131,6 +134,7 @@ def _refs(
                     h,
                     unit_key,
                     frozenset(defines),
+                    frozenset(owns | defines),
                     words,
                     _references(changed),
                     language,
@@ -178,9 +182,11 @@ def _graph(
 
     for members in by_unit.values():
         link(members, 3.0, True)
+    # A hunk that changes a unit (its header or its body) is linked to the hunks that call or
+    # use that unit by name: a function and its changed call sites are read together.
     definers: dict[str, list[int]] = defaultdict(list)
     for r in refs:
-        for name in r.defines:
+        for name in r.owns:
             definers[name].append(r.index)
     for r in refs:
         for name in r.refers:
@@ -198,8 +204,9 @@ def _graph(
     for r in refs:
         for w in r.words & rare:
             holders[w].append(r.index)
-    for members in holders.values():
-        link(members, 0.5, False)
+    for word, members in holders.items():
+        # A long, rare identifier on the changed lines of a few hunks names one concept.
+        link(members, 1.0 if len(word) >= DISTINCT else 0.5, len(word) >= DISTINCT)
     return weight, strong, uses
 
 
