@@ -34,8 +34,8 @@ _IGNORE = re.compile(r"reviewbot:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?")
 @dataclass(frozen=True)
 class Thresholds:
     spike_branches: int = 3  # decision points added to one unit
-    spike_ratio: float = 1.5  # irregularity after / before
-    spike_min_bits: float = 24.0  # and at least this many bits more
+    spike_ratio: float = 2.0  # irregularity after / before
+    spike_min_bits: float = 40.0  # and at least this many bits more
     new_unit_branches: int = 8  # a new unit at least this complex ...
     new_unit_min_lines: int = 8  # ... and at least this long
     nesting_rise: int = 2

@@ -19,9 +19,11 @@ BRANCH_WORDS = frozenset(
     "if elif elsif else-if for foreach while until unless case when catch except rescue guard "
     "select loop cond and-then".split()
 )
-_TOKEN = re.compile(r"[A-Za-z_][\w-]*|&&|\|\||(?<=\s)\?(?=\s)")  # `a ? b : c`, not `x?.y`
+# Decision words, `&&`, `||`, `??`, and the `?` of `a ? b : c` (not `x?.y` or `T?`); a line
+# may start with the `?` of a ternary split over lines.
+_TOKEN = re.compile(r"[A-Za-z_][\w-]*|&&|\|\||\?\?(?!=)|(?:(?<=\s)|^)\?(?=\s)")
 _PY_LOGIC = frozenset({"and", "or"})
-_OPERATORS = frozenset({"&&", "||", "?"})
+_OPERATORS = frozenset({"&&", "||", "?", "??"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,18 +46,20 @@ def _branches(code: list[str], python: bool) -> int:
         if not text:
             continue
         for token in _TOKEN.findall(text):
-            if (
-                token in BRANCH_WORDS
-                or token in ("&&", "||", "?")
-                or (python and token in _PY_LOGIC)
-            ):
+            if token in BRANCH_WORDS or token in _OPERATORS or (python and token in _PY_LOGIC):
                 count += 1
     return count
 
 
+def _unit_code(index: FileIndex, unit: Unit) -> list[str]:
+    """The unit's code lines, without those inside multi-line strings (not anchors)."""
+    lo, hi = unit.start, unit.end + 1
+    return [c if index.anchor[lo + k] else "" for k, c in enumerate(index.code[lo:hi])]
+
+
 def branch_count(index: FileIndex, unit: Unit) -> int:
     """Decision points of a unit alone (cheaper than a full measure)."""
-    return _branches(index.code[unit.start : unit.end + 1], index.language.python_labels)
+    return _branches(_unit_code(index, unit), index.language.python_labels)
 
 
 def measure_unit(index: FileIndex, unit: Unit) -> UnitMeasure:
@@ -72,7 +76,7 @@ def measure_unit(index: FileIndex, unit: Unit) -> UnitMeasure:
     return UnitMeasure(
         lines=hi - lo,
         code_lines=len(code_rows),
-        branches=_branches(code, index.language.python_labels),
+        branches=_branches(_unit_code(index, unit), index.language.python_labels),
         nesting=len(levels),
         irregularity=float(bits),
         density=density,

@@ -21,7 +21,7 @@ from reviewbot.analysis.units import pair_units, qualified_name
 from reviewbot.engine import FileIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.engine.signal import js_strip
-from reviewbot.engine.structure import Unit
+from reviewbot.engine.structure import CONTAINERS, Unit
 from reviewbot.model import (
     ChangedFile,
     FileSummary,
@@ -139,8 +139,18 @@ def _review_file(
             span,
             *(_metric(n, m_old, m_new) for n in ("lines", "branches", "nesting", "irregularity")),
         )
-        dense = dense_new(delta, t, file_p90()) if pair.old is None else None
-        for found in (spike(delta, t), dense, deeper(delta, t), repetitive(delta, t)):
+        # A new file has no profile of its own to compare with: the configured bar applies.
+        bar = file_p90() if old is not None else 0.0
+        dense = dense_new(delta, t, bar) if pair.old is None else None
+        # A class-like unit's rise is the sum of its members': the member carries the finding.
+        container = pair.new.kind in CONTAINERS
+        rules = (
+            None if container else spike(delta, t),
+            None if container else dense,
+            deeper(delta, t),
+            repetitive(delta, t),
+        )
+        for found in rules:
             if found is None:
                 continue
             header = new.lines[pair.new.start]

@@ -287,8 +287,8 @@ def _template_lines(lines: Sequence[str], code: list[str], anchor: list[bool]) -
             anchor[i] = False
             if (raw.count("`") - raw.count("\\`")) % 2 == 1:
                 inside = False
-        elif code[i].count("`") % 2 == 1:
-            inside = True
+        elif code[i].count("`") % 2 == 1 and raw.count("`") % 2 == 1:
+            inside = True  # (a Go raw string `\` has an even count: it closes on its line)
 
 
 def scan_lines(lines: Sequence[str], language: Language) -> Scan:

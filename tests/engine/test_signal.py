@@ -139,8 +139,10 @@ def test_generic_table_uses_hash_and_block_comments() -> None:
 def test_multi_line_template_strings_do_not_end_a_class() -> None:
     from reviewbot.engine import open_index
 
-    text = ("class Command {\n  help() {\n    return `Usage:\nflush left inside the string\n"
-            "  more`;\n  }\n\n  run() {\n    if (x) { y(); }\n  }\n}\n")
+    text = (
+        "class Command {\n  help() {\n    return `Usage:\nflush left inside the string\n"
+        "  more`;\n  }\n\n  run() {\n    if (x) { y(); }\n  }\n}\n"
+    )
     index = open_index("a.js", text)
     units = [(u.label, u.start + 1, u.end + 1) for u in index.structure.units]
     assert units == [("class Command", 1, 11), ("help()", 2, 6), ("run()", 8, 10)]
