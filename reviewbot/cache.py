@@ -38,7 +38,7 @@ def language_key(language: Language) -> str:
             language.name,
             sorted(language.keywords.items()),
             language.line_comments,
-            [vars(b) for b in language.block_comments],
+            [b._asdict() for b in language.block_comments],
             language.indent_weight,
             language.decorator_weight,
             language.string_delimiters,

@@ -10,7 +10,7 @@ import bisect
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "SCHEMA",
@@ -50,8 +50,7 @@ class Severity(StrEnum):
         return ("info", "warning", "error").index(self.value)
 
 
-@dataclass(frozen=True, slots=True)
-class Hunk:
+class Hunk(NamedTuple):
     """One hunk: 1-based starts and lengths on both sides, and the changed line numbers."""
 
     old_start: int
@@ -183,15 +182,13 @@ class ChangedFile:
         return LineMap(self.hunks)
 
 
-@dataclass(frozen=True, slots=True)
-class UnitRef:
+class UnitRef(NamedTuple):
     label: str
     start: int
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class Metrics:
+class Metrics(NamedTuple):
     """Before and after of one measure (None on a side where the unit does not exist)."""
 
     name: str
@@ -205,8 +202,7 @@ class Metrics:
         return self.after - self.before
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     code: str
     severity: Severity
     path: str
@@ -220,8 +216,7 @@ class Finding:
     in_diff: bool = True
 
 
-@dataclass(frozen=True)
-class UnitChange:
+class UnitChange(NamedTuple):
     """A unit the change touches, with its measures on both sides."""
 
     path: str
@@ -233,8 +228,7 @@ class UnitChange:
     sparkline: str
 
 
-@dataclass(frozen=True)
-class FileSummary:
+class FileSummary(NamedTuple):
     path: str
     old_path: str | None
     status: Status
@@ -246,8 +240,7 @@ class FileSummary:
     warnings: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class HunkContext:
+class HunkContext(NamedTuple):
     path: str
     new_start: int
     new_end: int

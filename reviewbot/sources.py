@@ -11,8 +11,8 @@ import fnmatch
 import os
 import subprocess
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from reviewbot.errors import InputError
 
@@ -36,16 +36,14 @@ _SKIP_DIRS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class SourceText:
+class SourceText(NamedTuple):
     path: str  # as shown to the user
     text: str
     warnings: tuple[str, ...] = ()
     blob: str = ""  # git's object id of the bytes read (the cache key)
 
 
-@dataclass(frozen=True, slots=True)
-class Skipped:
+class Skipped(NamedTuple):
     path: str
     reason: str
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from reviewbot.model import Finding, Metrics, Severity, UnitRef
 
@@ -43,8 +44,7 @@ class Thresholds:
     repetitive_branches: int = 1  # ... adding at most this many decision points
 
 
-@dataclass(frozen=True)
-class UnitDelta:
+class UnitDelta(NamedTuple):
     """One unit on both sides, with the numbers findings are made of."""
 
     path: str

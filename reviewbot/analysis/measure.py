@@ -4,7 +4,7 @@ numbers do not move when unrelated code elsewhere in the file changes."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,8 +26,7 @@ _PY_LOGIC = frozenset({"and", "or"})
 _OPERATORS = frozenset({"&&", "||", "?", "??"})
 
 
-@dataclass(frozen=True, slots=True)
-class UnitMeasure:
+class UnitMeasure(NamedTuple):
     lines: int  # lines the unit spans
     code_lines: int  # lines holding code
     branches: int  # decision points: branch keywords, && || and ?

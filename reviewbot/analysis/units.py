@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from reviewbot.engine import FileIndex
 from reviewbot.engine.structure import Unit
@@ -11,8 +11,7 @@ from reviewbot.model import LineMap
 __all__ = ["UnitPair", "pair_units", "qualified_name"]
 
 
-@dataclass(frozen=True, slots=True)
-class UnitPair:
+class UnitPair(NamedTuple):
     old: Unit | None
     new: Unit | None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from reviewbot.diff.git import EMPTY_TREE, NULL_SHA, Git, RawEntry
 from reviewbot.diff.patch import PatchEntry, parse_patch
@@ -49,8 +49,7 @@ _GENERATED_HEADER = re.compile(
 _MINIFIED_SUFFIXES = (".min.js", ".min.css", ".min.mjs", "-min.js", ".bundle.js")
 
 
-@dataclass(frozen=True)
-class Range:
+class Range(NamedTuple):
     """What is compared with what, and where the new side's contents come from."""
 
     base: str  # for people: "HEAD (1a2b3c4d5e6f)"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from reviewbot.diff.patch import PatchEntry, parse_patch
 from reviewbot.errors import InputError
@@ -32,8 +32,7 @@ class GitError(InputError):
     """git refused: the message is git's own first line."""
 
 
-@dataclass(frozen=True, slots=True)
-class RawEntry:
+class RawEntry(NamedTuple):
     """One line of ``git diff --raw``: modes, blob ids, status letter and paths."""
 
     old_mode: str
@@ -49,10 +48,23 @@ class RawEntry:
 class Git:
     def __init__(self, cwd: Path | str = ".") -> None:
         self.cwd = Path(cwd)
-        out = self._run(
-            ["rev-parse", "--show-toplevel", "--absolute-git-dir"], what="find the repository"
-        ).decode("utf-8", "surrogateescape")
-        top, _, gitdir = out.strip().partition("\n")
+        # One process for the top level, the git directory and HEAD (absent before the first
+        # commit, which makes rev-parse fail: then again without it).
+        self._head: str | None = None
+        try:
+            out = self._run(
+                ["rev-parse", "--show-toplevel", "--absolute-git-dir", "HEAD"],
+                what="find the repository",
+            ).decode("utf-8", "surrogateescape")
+            top, gitdir, head = [*out.strip().split("\n"), "", ""][:3]
+            self._head = head or None
+        except GitError as exc:
+            if "not a git repository" in str(exc):
+                raise
+            out = self._run(
+                ["rev-parse", "--show-toplevel", "--absolute-git-dir"], what="find the repository"
+            ).decode("utf-8", "surrogateescape")
+            top, _, gitdir = out.strip().partition("\n")
         self.root = Path(top)
         self._git_dir = Path(gitdir)
 
@@ -111,11 +123,7 @@ class Git:
 
     def head(self) -> str | None:
         """HEAD's commit id, or None before the first commit."""
-        try:
-            out = self.run("rev-parse", "--verify", "-q", "HEAD^{commit}", what="read HEAD")
-        except GitError:
-            return None
-        return out.decode().strip()
+        return self._head
 
     def has_head(self) -> bool:
         return self.head() is not None
@@ -207,9 +215,26 @@ class Git:
             pos += size + 1
         return result
 
+    def _has_attributes(self, paths: Sequence[str]) -> bool:
+        """Whether any attributes file could apply (saves a git process when none does)."""
+        if (self._git_dir / "info" / "attributes").exists():
+            return True
+        folders = {Path(p).parent for p in paths}
+        seen: set[Path] = set()
+        for folder in folders:
+            while folder not in seen:
+                seen.add(folder)
+                if (self.root / folder / ".gitattributes").exists():
+                    return True
+                if folder == folder.parent:
+                    break
+                folder = folder.parent
+        xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+        return (Path(xdg) / "git" / "attributes").exists()  # the default global attributes
+
     def generated_attributes(self, paths: Sequence[str]) -> set[str]:
         """Paths with the ``linguist-generated`` attribute set (gitattributes)."""
-        if not paths:
+        if not paths or not self._has_attributes(paths):
             return set()
         data = "\0".join(paths).encode("utf-8", "surrogateescape") + b"\0"
         out = self.run(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchSet
@@ -13,8 +13,7 @@ from reviewbot.model import Hunk
 __all__ = ["PatchEntry", "parse_patch", "strip_prefix"]
 
 
-@dataclass(frozen=True)
-class PatchEntry:
+class PatchEntry(NamedTuple):
     """One file of a patch: paths (None for /dev/null), hunks, and what the header says."""
 
     old_path: str | None

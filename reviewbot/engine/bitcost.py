@@ -6,7 +6,7 @@ dynamic range (bit-plane count) of int32 coefficients is, not the magnitude payl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,8 +21,7 @@ _ZERO_CAP = 33
 _MODES = (("running", False), ("running", True), ("zero", False), ("zero", True))
 
 
-@dataclass(frozen=True, slots=True)
-class BitCost:
+class BitCost(NamedTuple):
     bits: int
     rice_k: int
     predictor: str  # "running" or "zero"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,8 +26,7 @@ INT32_MAX = 2147483647
 INT32_MIN = -2147483648
 
 
-@dataclass(frozen=True, slots=True)
-class EntropyBand:
+class EntropyBand(NamedTuple):
     scale: int
     cost: BitCost
 
@@ -44,8 +44,7 @@ class Entropy:
         return self.total / len(self.bands) if self.bands else 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class HeatmapLevel:
+class HeatmapLevel(NamedTuple):
     level: int
     span: int
     cost: BitCost

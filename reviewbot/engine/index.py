@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,8 +20,7 @@ from reviewbot.engine.wavelet import SCALES, cwt, half_width
 __all__ = ["FileIndex", "Position"]
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(NamedTuple):
     """An important position: 0-based line, signed coefficient, scale, label."""
 
     line: int

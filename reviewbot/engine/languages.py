@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 __all__ = [
     "BUILTIN_LANGUAGES",
@@ -25,8 +26,7 @@ class LanguageError(ValueError):
     """A language table (usually from configuration) is invalid."""
 
 
-@dataclass(frozen=True)
-class BlockComment:
+class BlockComment(NamedTuple):
     """A block comment's delimiters and how it behaves."""
 
     start: str

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -11,8 +11,7 @@ from numpy.typing import NDArray
 __all__ = ["Peak", "detect_peaks"]
 
 
-@dataclass(frozen=True, slots=True)
-class Peak:
+class Peak(NamedTuple):
     """A structural boundary candidate: 0-based line, signed coefficient, scale."""
 
     position: int

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -76,8 +77,7 @@ _HEAD = 400  # a declaration shows in a line's first characters (minified lines 
 _CALLABLE_WORDS = frozenset({"function", "func", "fn", "fun", "def"})
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     """A declaration and the lines it owns (0-based, inclusive)."""
 
     start: int
