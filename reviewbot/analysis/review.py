@@ -140,8 +140,9 @@ def _review_file(
             *(_metric(n, m_old, m_new) for n in ("lines", "branches", "nesting", "irregularity")),
         )
         # A new file has no profile of its own to compare with: the configured bar applies.
-        bar = file_p90() if old is not None else 0.0
-        dense = dense_new(delta, t, bar) if pair.old is None else None
+        dense = None
+        if pair.old is None:  # a new unit, compared with the file's own profile when it has one
+            dense = dense_new(delta, t, file_p90() if old is not None else 0.0)
         # A class-like unit's rise is the sum of its members': the member carries the finding.
         container = pair.new.kind in CONTAINERS
         rules = (

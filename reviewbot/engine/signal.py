@@ -388,7 +388,7 @@ def scan_lines(lines: Sequence[str], language: Language) -> Scan:
                     put(i, real)
                 continue
         code[i] = js_strip(masked[:comment]) if comment >= 0 else masked
-    if "`" in language.string_delimiters:
+    if "`" in language.string_delimiters and any("`" in c for c in code):
         _template_lines(lines, code, anchor)
     indents = np.array(indent, dtype=np.int64)
     return Scan(_score_all(code, indents, language), code, np.array(anchor, dtype=bool), indents)
