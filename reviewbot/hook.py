@@ -9,6 +9,7 @@ under the git directory and exits 0. Nothing on this path imports scipy or jinja
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -108,6 +109,9 @@ def run_hook(
     from reviewbot.render.hook_text import hook_text
     from reviewbot.review import fails, options
 
+    # Everything is loaded: keep what exists out of future collections, and collect again.
+    gc.freeze()
+    gc.enable()
     started = time.monotonic()
     git = Git(cwd)
     config = load_config(args.config, git.root)
@@ -179,9 +183,21 @@ def main(
     stderr: TextIO | None = None,
     stdin: TextIO | None = None,
 ) -> int:
+    # The engine's modules (numpy among them) load lazily below and make many objects: no
+    # cyclic collection while they do (run_hook freezes them, then collects as usual).
+    gc.disable()
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     cwd = Path.cwd()
+    try:
+        return _main(argv, out, err, cwd, stdin)
+    finally:
+        gc.enable()  # whatever happened (main may run inside a longer-lived process)
+
+
+def _main(
+    argv: Sequence[str] | None, out: TextIO, err: TextIO, cwd: Path, stdin: TextIO | None
+) -> int:
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exc:
