@@ -88,28 +88,13 @@ def hunk_contexts(
             else (max(0, center - 10), min(index.line_count - 1, center + 10))
         )
         spark = sparkline(heatmap(index.signal[lo : hi + 1]).per_line.tolist(), width=24)
-        if share <= 0:  # no room left: the unit and its shape, without the bands' work
-            out.append(
-                HunkContext(
-                    cf.path,
-                    h.new_start,
-                    h.new_end,
-                    h.old_start,
-                    h.old_end,
-                    ref,
-                    "",
-                    "",
-                    "",
-                    spark,
-                    round(w, 2),
-                    True,
-                )
-            )
-            continue
-        ctx = query_context(index, center, radius)
-        fine, t1 = _trim_lines(ctx.fine.content, int(share * 0.6), center - ctx.fine.start)
-        medium, t2 = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
-        coarse, t3 = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
+        bands, truncated = ("", "", ""), True  # no room left: the unit and its shape only
+        if share > 0:
+            ctx = query_context(index, center, radius)
+            fine, t1 = _trim_lines(ctx.fine.content, int(share * 0.6), center - ctx.fine.start)
+            medium, t2 = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
+            coarse, t3 = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
+            bands, truncated = (fine, medium, coarse), t1 or t2 or t3
         out.append(
             HunkContext(
                 cf.path,
@@ -118,12 +103,10 @@ def hunk_contexts(
                 h.old_start,
                 h.old_end,
                 ref,
-                fine,
-                medium,
-                coarse,
+                *bands,
                 spark,
                 round(w, 2),
-                t1 or t2 or t3,
+                truncated,
             )
         )
     out.sort(key=lambda c: (c.path, c.new_start))
