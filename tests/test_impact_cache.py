@@ -146,3 +146,19 @@ def test_cache_location_override(tmp_path: Path, repo: Path) -> None:
     assert find_cache(tmp_path / "nowhere", environ={}).enabled is False
     assert find_cache(repo, disabled=True, environ={}).enabled is False
     assert os.environ.get("REVIEWBOT_CACHE_DIR") is None
+
+
+def test_hotspots_command(repo: Path, cli: Any) -> None:
+    busy = "def busy(x):\n" + "".join(f"    if x > {i}:\n        x -= {i}\n" for i in range(6))
+    for i in range(3):
+        write(repo, "busy.py", busy + f"    return x + {i}\n")
+        write(repo, "notes.txt", f"revision {i}\n")
+        commit(repo)
+    run = cli("hotspots", "-C", str(repo), "--format", "json", "--limit", "5")
+    assert run.code == 0, run.err
+    doc = json.loads(run.out)
+    assert doc["commits"] == 3 and doc["files"][0]["path"] == "busy.py"
+    assert doc["files"][0]["units"][0]["label"] == "def busy"
+    text = cli("hotspots", "-C", str(repo))
+    assert text.code == 0 and "busy.py" in text.out and "def busy" in text.out
+    assert cli("hotspots", "-C", str(repo), "--limit", "0").code == 2
