@@ -383,16 +383,22 @@ def _hotspots(args: argparse.Namespace, config: Config, style: Style, stdout: Te
 
 
 def render_report(report: Report, fmt: str, style: Style, *, context: bool = False) -> str:
-    """One place that picks a renderer by name."""
-    from reviewbot.render import markdown, report_json, review_text, sarif
+    """One place that picks a renderer by name (importing only that one: jinja2 is costly)."""
+    import importlib
 
-    renderers: dict[str, Callable[[Report], str]] = {
-        "json": report_json.report_json,
-        "markdown": markdown.render_markdown,
-        "sarif": sarif.sarif_json,
-        "text": lambda r: review_text.review_text(r, style, context=context),
+    modules = {
+        "json": ("report_json", "report_json"),
+        "markdown": ("markdown", "render_markdown"),
+        "sarif": ("sarif", "sarif_json"),
+        "text": ("review_text", "review_text"),
     }
-    return renderers[fmt](report)
+    if fmt not in modules:
+        raise UsageError(f"unknown format {fmt!r}; valid formats: {', '.join(sorted(modules))}")
+    module_name, function = modules[fmt]
+    render: Callable[..., str] = getattr(
+        importlib.import_module(f"reviewbot.render.{module_name}"), function
+    )
+    return render(report, style, context=context) if fmt == "text" else render(report)
 
 
 def main(
