@@ -34,10 +34,6 @@ class UnitMeasure(NamedTuple):
     irregularity: float  # Haar bit cost of the unit's own signal
     density: float  # mean structure signal over the unit's code lines
 
-    @property
-    def irregularity_per_line(self) -> float:
-        return self.irregularity / max(1, self.lines)
-
 
 def _branches(code: list[str], python: bool) -> int:
     count = 0

@@ -20,7 +20,6 @@ from reviewbot.analysis.measure import UnitMeasure, branch_count, measure_unit
 from reviewbot.analysis.units import pair_units, qualified_name
 from reviewbot.engine import FileIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
-from reviewbot.engine.signal import js_strip
 from reviewbot.engine.structure import CONTAINERS, Unit
 from reviewbot.model import (
     ChangedFile,
@@ -271,7 +270,3 @@ def review_files(
         opts.profile.name,
         len(findings) - len(kept),
     )
-
-
-def header_text(index: FileIndex, unit: Unit) -> str:
-    return js_strip(index.lines[unit.start])

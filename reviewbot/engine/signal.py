@@ -18,7 +18,6 @@ from reviewbot.engine.languages import BlockComment, Language
 
 __all__ = [
     "JS_WHITESPACE",
-    "LineSplit",
     "js_strip",
     "line_signal",
     "mask_strings",
@@ -36,8 +35,6 @@ _WS_CLASS = (
 # Section 2.6: token separators (not `.`, `-`, `?`, `!`).
 TOKEN_SEPARATORS = "[" + _WS_CLASS + "()\\[\\]{},;:'\"=<>+*/&|^~%@#\\\\`]+"
 _SEPARATOR_SET = frozenset(JS_WHITESPACE + "()[]{},;:'\"=<>+*/&|^~%@#\\`")
-
-LineSplit = list[str]
 
 
 def js_strip(text: str) -> str:

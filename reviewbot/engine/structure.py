@@ -107,15 +107,6 @@ class Structure:
         idx = int(self.owner[line])
         return self.units[idx] if idx >= 0 else None
 
-    def chain(self, line: int) -> list[Unit]:
-        """Enclosing units from the outermost to the innermost."""
-        unit = self.enclosing(line)
-        out: list[Unit] = []
-        while unit is not None:
-            out.append(unit)
-            unit = self.units[unit.parent] if unit.parent >= 0 else None
-        return out[::-1]
-
 
 def _indent_columns(raw: str) -> int:
     trimmed = raw.lstrip(JS_WHITESPACE)
