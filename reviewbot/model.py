@@ -182,6 +182,14 @@ class ChangedFile:
         return LineMap(self.hunks)
 
 
+LABEL_SEP = " > "  # joins a unit's label to its enclosing units': `class A > def f`
+
+
+def innermost(label: str) -> str:
+    """The unit's own label out of a qualified one: `def f` of `class A > def f`."""
+    return label.rsplit(LABEL_SEP, 1)[-1]
+
+
 class UnitRef(NamedTuple):
     label: str
     start: int

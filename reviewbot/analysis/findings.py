@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from reviewbot.model import Finding, Metrics, Severity, UnitRef
+from reviewbot.model import Finding, Metrics, Severity, UnitRef, innermost
 
 __all__ = [
     "CODES",
@@ -133,9 +133,7 @@ def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
         f"{', '.join(parts)}. The change at {where} did it; consider splitting the new "
         f"logic out."
     )
-    return _finding(
-        "RB101", severity, d, f"Complexity spike in {d.label.split(' > ')[-1]}", message
-    )
+    return _finding("RB101", severity, d, f"Complexity spike in {innermost(d.label)}", message)
 
 
 def dense_new(d: UnitDelta, t: Thresholds, file_p90: float) -> Finding | None:
@@ -152,9 +150,7 @@ def dense_new(d: UnitDelta, t: Thresholds, file_p90: float) -> Finding | None:
         f"{_num(d.irregularity.after)} bits); most units in this file have at most "
         f"{_num(file_p90)}. A reviewer should read it first."
     )
-    return _finding(
-        "RB102", Severity.WARNING, d, f"Dense new unit {d.label.split(' > ')[-1]}", message
-    )
+    return _finding("RB102", Severity.WARNING, d, f"Dense new unit {innermost(d.label)}", message)
 
 
 def deeper(d: UnitDelta, t: Thresholds) -> Finding | None:
@@ -165,9 +161,7 @@ def deeper(d: UnitDelta, t: Thresholds) -> Finding | None:
         f"{_num(d.nesting.after)} levels deep (was {_num(d.nesting.before)}); "
         f"early returns or a helper would flatten it."
     )
-    return _finding(
-        "RB103", Severity.INFO, d, f"Deeper nesting in {d.label.split(' > ')[-1]}", message
-    )
+    return _finding("RB103", Severity.INFO, d, f"Deeper nesting in {innermost(d.label)}", message)
 
 
 def repetitive(d: UnitDelta, t: Thresholds) -> Finding | None:
@@ -180,5 +174,5 @@ def repetitive(d: UnitDelta, t: Thresholds) -> Finding | None:
         f"easy to read but maybe worth a table or a loop."
     )
     return _finding(
-        "RB104", Severity.INFO, d, f"Repetitive growth in {d.label.split(' > ')[-1]}", message
+        "RB104", Severity.INFO, d, f"Repetitive growth in {innermost(d.label)}", message
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 from reviewbot.analysis.findings import fingerprint
 from reviewbot.engine import FileIndex
-from reviewbot.model import ChangedFile, Finding, Metrics, Report, Severity, UnitRef
+from reviewbot.model import ChangedFile, Finding, Metrics, Report, Severity, UnitRef, innermost
 
 __all__ = ["MAX_NAMES", "MAX_REFERENCES", "Reference", "Search", "impact_of"]
 
@@ -37,7 +37,7 @@ Indexer = Callable[[str], FileIndex | None]
 
 
 def _name(label: str) -> str | None:
-    last = label.split(" > ")[-1]
+    last = innermost(label)
     candidate = last[:-2] if last.endswith("()") else last.split(" ", 1)[-1]
     candidate = candidate.split("::")[-1].split(" for ")[0]
     return candidate if _NAME.match(candidate) and len(candidate) >= 3 else None

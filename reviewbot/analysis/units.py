@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from reviewbot.engine import FileIndex
 from reviewbot.engine.structure import Unit
-from reviewbot.model import LineMap
+from reviewbot.model import LABEL_SEP, LineMap
 
 __all__ = ["UnitPair", "pair_units", "qualified_name"]
 
@@ -24,7 +24,7 @@ def qualified_name(index: FileIndex, unit: Unit) -> str:
     while current is not None:
         chain.append(current.label)
         current = units[current.parent] if current.parent >= 0 else None
-    return " > ".join(reversed(chain))
+    return LABEL_SEP.join(reversed(chain))
 
 
 def pair_units(old: FileIndex | None, new: FileIndex | None, line_map: LineMap) -> list[UnitPair]:

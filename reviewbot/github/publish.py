@@ -22,7 +22,7 @@ import jinja2
 
 from reviewbot import __version__
 from reviewbot.github.client import Api, Forbidden, ReviewComment, Unprocessable
-from reviewbot.model import ChangedFile, Finding, Hunk, Report, Severity, Status
+from reviewbot.model import ChangedFile, Finding, Hunk, Report, Severity, Status, innermost
 from reviewbot.render.markdown import environment
 from reviewbot.render.style import sparkline
 
@@ -128,7 +128,7 @@ def _order(report: Report) -> list[str]:
     changed.sort(key=lambda fs: (-weight.get(fs.path, 0), fs.path))
     return [
         f"{fs.path}: "
-        + ", ".join(u.label.split(" > ")[-1] for u in fs.units[:5])
+        + ", ".join(innermost(u.label) for u in fs.units[:5])
         + (" …" if len(fs.units) > 5 else "")
         for fs in changed[:15]
     ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reviewbot.model import Report, Severity
+from reviewbot.model import Report, Severity, innermost
 from reviewbot.render.style import Style, fmt_metric
 
 __all__ = ["fmt_metric", "review_text"]
@@ -38,10 +38,10 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
                 out.append(style(f"    note: {w}", "yellow"))
             if not fs.units:
                 continue
-            lw = min(48, max(len(u.label.split(" > ")[-1]) for u in fs.units))
+            lw = min(48, max(len(innermost(u.label)) for u in fs.units))
             for u in fs.units:
                 m = {x.name: x for x in u.metrics}
-                label = u.label.split(" > ")[-1][:lw].ljust(lw)
+                label = innermost(u.label)[:lw].ljust(lw)
                 out.append(
                     f"    {label}  {u.kind:<8}  decisions {fmt_metric(m['branches']):<8} "
                     f"nesting {fmt_metric(m['nesting']):<7} "

@@ -267,7 +267,7 @@ class FakeGitHub:
             return self._create_issue_comment(request, body or {})
         m = re.fullmatch(r"/issues/comments/(\d+)", rest)
         if m:
-            return self._issue_comment(request, int(m.group(1)), body or {})
+            return self._one_comment(request, s.issue_comments, int(m.group(1)), body or {})
         m = re.fullmatch(r"/pulls/(\d+)/comments", rest)
         if m and method == "GET":
             return self._page(request, s.review_comments)
@@ -275,7 +275,7 @@ class FakeGitHub:
             return self._create_review_comment(request, body or {}, review_id=None)
         m = re.fullmatch(r"/pulls/comments/(\d+)", rest)
         if m:
-            return self._review_comment(request, int(m.group(1)), body or {})
+            return self._one_comment(request, s.review_comments, int(m.group(1)), body or {})
         m = re.fullmatch(r"/pulls/(\d+)/reviews", rest)
         if m and method == "GET":
             return self._page(request, s.reviews)
@@ -350,15 +350,17 @@ class FakeGitHub:
         s.issue_comments.append(comment)
         return self._json(comment, 201, request)
 
-    def _issue_comment(self, request: Request, cid: int, body: dict[str, Any]) -> Response:
-        s = self.state
-        found = next((c for c in s.issue_comments if c["id"] == cid), None)
+    def _one_comment(
+        self, request: Request, comments: list[dict[str, Any]], cid: int, body: dict[str, Any]
+    ) -> Response:
+        """GET, PATCH (edit the body) or DELETE one comment of ``comments``."""
+        found = next((c for c in comments if c["id"] == cid), None)
         if found is None:
             return self._error(request, 404, "Not Found")
         if request.method == "GET":
             return self._json(found, 200, request)
         if request.method == "DELETE":
-            s.issue_comments.remove(found)
+            comments.remove(found)
             return self._json(None, 204, request)
         bad = self._check_body(request, body.get("body"))
         if bad:
@@ -433,20 +435,6 @@ class FakeGitHub:
         )
         record["user"] = {**record["user"], "login": user, "type": "User"}
         self.state.review_comments.append(record)
-
-    def _review_comment(self, request: Request, cid: int, body: dict[str, Any]) -> Response:
-        s = self.state
-        found = next((c for c in s.review_comments if c["id"] == cid), None)
-        if found is None:
-            return self._error(request, 404, "Not Found")
-        if request.method == "DELETE":
-            s.review_comments.remove(found)
-            return self._json(None, 204, request)
-        bad = self._check_body(request, body.get("body"))
-        if bad:
-            return bad
-        found["body"] = body["body"]
-        return self._json(found, 200, request)
 
     def _create_review(self, request: Request, body: dict[str, Any]) -> Response:
         s = self.state
