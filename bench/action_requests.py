@@ -13,37 +13,23 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import ROOT, git, write_result
+
 sys.path.insert(0, str(ROOT))
 
-from reviewbot.github.client import Api  # noqa: E402
-from reviewbot.github.main import run_action  # noqa: E402
-from tests.github.fake import DATA, FakeGitHub, PullFile, State  # noqa: E402
+from reviewbot.github.client import Api
+from reviewbot.github.main import run_action
+from tests.github.fake import DATA, FakeGitHub, PullFile, State
 
 SIZES = (1, 50, 300)
-ENV = {
-    **os.environ,
-    "GIT_AUTHOR_NAME": "b",
-    "GIT_AUTHOR_EMAIL": "b@example.invalid",
-    "GIT_COMMITTER_NAME": "b",
-    "GIT_COMMITTER_EMAIL": "b@example.invalid",
-}
 BRANCHY = "".join(
     f"    if x > {i} and y:\n        for k in range({i}):\n            x += k\n" for i in range(4)
 )
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=repo, env=ENV, check=True, capture_output=True, text=True
-    ).stdout
 
 
 def build(root: Path, n: int) -> tuple[Path, str, str, list[PullFile]]:
@@ -124,23 +110,20 @@ def main() -> int:
                 fallback = run(fake, tmp / "not-a-repo", base, head, tmp)
             rows.append(f"| {n} | {first} | {again} | {fallback} |")
             print(rows[-1], flush=True)
-    text = "\n".join(
-        [
-            "# API requests of one Action run\n",
-            "Command: `.venv/bin/python bench/action_requests.py`. With local git the number of "
-            "requests does not depend on the size of the PR: the change comes from git, and the "
-            "API is used for the existing comments (one page each here), the summary and one "
-            "review holding at most `max-comments` (10) inline comments. Only the API fallback "
-            "pays per file (the paginated file list, and the contents of both sides).\n",
-            *rows,
-            "",
-            "Requests of the first runs:\n",
-            *detail,
-            "",
-        ]
-    )
-    Path(args.out).write_text(text, encoding="utf-8")
-    print(f"wrote {args.out}")
+    lines = [
+        "# API requests of one Action run\n",
+        "Command: `.venv/bin/python bench/action_requests.py`. With local git the number of "
+        "requests does not depend on the size of the PR: the change comes from git, and the "
+        "API is used for the existing comments (one page each here), the summary and one "
+        "review holding at most `max-comments` (10) inline comments. Only the API fallback "
+        "pays per file (the paginated file list, and the contents of both sides).\n",
+        *rows,
+        "",
+        "Requests of the first runs:\n",
+        *detail,
+        "",
+    ]
+    write_result(args.out, lines)
     return 0
 
 

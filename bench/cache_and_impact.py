@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -23,30 +22,17 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import ENV, ROOT, git, write_result
+
 sys.path.insert(0, str(ROOT))
 
-from reviewbot.analysis.review import review_files  # noqa: E402
-from reviewbot.cache import Cache, find_cache  # noqa: E402
-from reviewbot.config import Config  # noqa: E402
-from reviewbot.diff.changes import collect, resolve_range  # noqa: E402
-from reviewbot.diff.git import Git  # noqa: E402
-from reviewbot.inspect import positions_of  # noqa: E402
-from reviewbot.review import enrich, options  # noqa: E402
-
-ENV = {
-    **os.environ,
-    "GIT_AUTHOR_NAME": "b",
-    "GIT_AUTHOR_EMAIL": "b@example.invalid",
-    "GIT_COMMITTER_NAME": "b",
-    "GIT_COMMITTER_EMAIL": "b@example.invalid",
-}
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=repo, env=ENV, check=True, capture_output=True, text=True
-    ).stdout
+from reviewbot.analysis.review import review_files
+from reviewbot.cache import Cache, find_cache
+from reviewbot.config import Config
+from reviewbot.diff.changes import collect, resolve_range
+from reviewbot.diff.git import Git
+from reviewbot.inspect import positions_of
+from reviewbot.review import enrich, options
 
 
 def build(root: Path) -> tuple[Path, int, int]:
@@ -153,16 +139,14 @@ def main() -> int:
             f"| impact search and hotspot marking added | {med(full) * 1000:.0f} ms |",
             "",
         ]
-    text = "\n".join(
-        [
-            "# Cache and impact context\n",
-            f"Command: `.venv/bin/python bench/cache_and_impact.py --repeat {args.repeat}` "
-            "(medians; shared 2-core machine).\n",
-            *rows,
-        ]
-    )
-    Path(args.out).write_text(text, encoding="utf-8")
-    print(text)
+    lines = [
+        "# Cache and impact context\n",
+        f"Command: `.venv/bin/python bench/cache_and_impact.py --repeat {args.repeat}` "
+        "(medians; shared 2-core machine).\n",
+        *rows,
+    ]
+    write_result(args.out, lines)
+    print("\n".join(lines))
     return 0
 
 

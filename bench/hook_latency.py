@@ -12,7 +12,6 @@ this shared machine hits both alike.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -21,23 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from common import ENV, ROOT, git, write_result
+
 SIZES = (1, 5, 20)
-ENV = {
-    **os.environ,
-    "GIT_AUTHOR_NAME": "b",
-    "GIT_AUTHOR_EMAIL": "b@example.invalid",
-    "GIT_COMMITTER_NAME": "b",
-    "GIT_COMMITTER_EMAIL": "b@example.invalid",
-}
 
 
 def tool(name: str) -> str:
     return str(Path(sys.executable).parent / name)
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, env=ENV, check=True, capture_output=True)
 
 
 def candidates() -> list[Path]:
@@ -110,19 +99,16 @@ def main() -> int:
             a, b = statistics.median(ours), statistics.median(theirs)
             rows.append(f"| {n} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.1f}x |")
             print(rows[-1], flush=True)
-    text = "\n".join(
-        [
-            "# Hook latency\n",
-            f"Command: `.venv/bin/python bench/hook_latency.py --repeat {args.repeat}` (Python "
-            f"{sys.version.split()[0]}; whole processes, medians of {args.repeat} interleaved runs "
-            "on a shared 2-core machine). Files: Python standard library modules of 200-1,500 "
-            "lines, each with a branch added inside its first function, staged.\n",
-            *rows,
-            "",
-        ]
-    )
-    Path(args.out).write_text(text, encoding="utf-8")
-    print(f"wrote {args.out}")
+    lines = [
+        "# Hook latency\n",
+        f"Command: `.venv/bin/python bench/hook_latency.py --repeat {args.repeat}` (Python "
+        f"{sys.version.split()[0]}; whole processes, medians of {args.repeat} interleaved runs "
+        "on a shared 2-core machine). Files: Python standard library modules of 200-1,500 "
+        "lines, each with a branch added inside its first function, staged.\n",
+        *rows,
+        "",
+    ]
+    write_result(args.out, lines)
     return 0
 
 

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from common import ROOT, write_result
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-ROOT = Path(__file__).resolve().parents[1]
 JDK_ZIP = Path("/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip")
 GO_FILE = Path("/usr/share/go-1.19/src/net/http/server.go")
 
@@ -91,17 +91,14 @@ def main() -> int:
                     f"{whole:,.0f} | {answer / whole:.1%} |"
                 )
                 print(rows[-1], flush=True)
-    text = "\n".join(
-        [
-            "# Token cost of structural questions over MCP\n",
-            "Command: `.venv/bin/python bench/mcp_tokens.py`. Tokens estimated as characters / 4 "
-            "for both columns; the answers are the JSON texts the server returns.\n",
-            *rows,
-            "",
-        ]
-    )
-    Path(args.out).write_text(text, encoding="utf-8")
-    print(f"wrote {args.out}")
+    lines = [
+        "# Token cost of structural questions over MCP\n",
+        "Command: `.venv/bin/python bench/mcp_tokens.py`. Tokens estimated as characters / 4 "
+        "for both columns; the answers are the JSON texts the server returns.\n",
+        *rows,
+        "",
+    ]
+    write_result(args.out, lines)
     return 0
 
 
