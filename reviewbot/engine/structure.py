@@ -173,16 +173,19 @@ def _last_inside(lines: list[int], pos: int, indents: NDArray[np.int64], level: 
     return lines[k] if k >= 0 else lines[0]
 
 
-def _skip_generics(text: str) -> str:
-    if not text.startswith("<"):
-        return text
+def _skip_balanced(text: str, opening: str, closing: str, unbalanced: str) -> str:
+    """What follows the bracketed group ``text`` starts with, or ``unbalanced``."""
     depth = 0
     for k, ch in enumerate(text):
-        depth += ch == "<"
-        depth -= ch == ">"
+        depth += ch == opening
+        depth -= ch == closing
         if depth == 0:
             return text[k + 1 :].lstrip()
-    return text
+    return unbalanced
+
+
+def _skip_generics(text: str) -> str:
+    return _skip_balanced(text, "<", ">", text) if text.startswith("<") else text
 
 
 def _after_word(code: str, word: str) -> str:
@@ -191,13 +194,7 @@ def _after_word(code: str, word: str) -> str:
 
 
 def _skip_parens(rest: str) -> str:
-    depth = 0
-    for k, ch in enumerate(rest):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0:
-            return rest[k + 1 :].lstrip()
-    return ""
+    return _skip_balanced(rest, "(", ")", "")
 
 
 def _declared_name(code: str, word: str, lisp: bool) -> str | None:
