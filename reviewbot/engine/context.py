@@ -108,54 +108,66 @@ def query_context(index: FileIndex, center: int, radius: int = 300) -> Context:
         return Context(0, center != 0, center, empty, empty, empty, (), None)
     c = max(0, min(center, n - 1))
     fine_r = max(10, radius // 5)
-    fine = Band(max(0, c - fine_r), min(n - 1, c + fine_r), "")
+    f_start, f_end = max(0, c - fine_r), min(n - 1, c + fine_r)
     med_r = radius // 2
     m_start, m_end = max(0, c - med_r), min(n - 1, c + med_r)
     c_start, c_end = max(0, c - radius), min(n - 1, c + radius)
+    structural = index.profile.structural_context
     fine_text = "\n".join(
-        (line if not index.profile.structural_context else line.rstrip("\r"))
-        for line in index.lines[fine.start : fine.end + 1]
+        (line.rstrip("\r") if structural else line) for line in index.lines[f_start : f_end + 1]
     )
-    fine = Band(fine.start, fine.end, fine_text)
+    bands = _structural_bands if structural else _peak_bands
+    medium, coarse, positions = bands(index, m_start, m_end, c_start, c_end)
+    return Context(
+        c,
+        c != center,
+        center,
+        Band(f_start, f_end, fine_text),
+        Band(m_start, m_end, medium),
+        Band(c_start, c_end, coarse),
+        positions,
+        index.unit_at(c),
+    )
 
-    if index.profile.structural_context:
-        structure = index.structure
-        ranked_all = index.important_positions(0.0, limit=10**9)
-        # Medium: the declarations in the window, and its strongest other boundaries.
-        marks = {u.start for u in structure.units if m_start <= u.start <= m_end}
-        extra = [p.line for p in ranked_all if m_start <= p.line <= m_end and p.line not in marks][
-            :MEDIUM_EXTRA
-        ]
-        headers = sorted(marks.union(extra))
-        medium = (
-            _peak_summary(index, headers, m_start, m_end)
-            if headers
-            else _range_summary(index, m_start, m_end)
-        )
-        outer: list[Unit] = []
-        for u in structure.units:  # in start order: keep the outermost overlapping units
-            if u.end < c_start or u.start > c_end:
-                continue
-            if outer and u.start <= outer[-1].end:
-                continue
-            outer.append(u)
-        coarse = (
-            _unit_sections(index, outer, c_start, c_end)
-            if outer
-            else _range_summary(index, c_start, c_end)
-        )
-        ranked = [p for p in ranked_all if c_start <= p.line <= c_end][:10]
-        return Context(
-            c,
-            c != center,
-            center,
-            fine,
-            Band(m_start, m_end, medium),
-            Band(c_start, c_end, coarse),
-            tuple(ranked),
-            index.unit_at(c),
-        )
 
+def _structural_bands(
+    index: FileIndex, m_start: int, m_end: int, c_start: int, c_end: int
+) -> tuple[str, str, tuple[Position, ...]]:
+    """Review profile: medium = the declarations in the window and its strongest other
+    boundaries; coarse = the outermost units overlapping the window."""
+    structure = index.structure
+    ranked_all = index.important_positions(0.0, limit=10**9)
+    marks = {u.start for u in structure.units if m_start <= u.start <= m_end}
+    extra = [p.line for p in ranked_all if m_start <= p.line <= m_end and p.line not in marks][
+        :MEDIUM_EXTRA
+    ]
+    headers = sorted(marks.union(extra))
+    medium = (
+        _peak_summary(index, headers, m_start, m_end)
+        if headers
+        else _range_summary(index, m_start, m_end)
+    )
+    outer: list[Unit] = []
+    for u in structure.units:  # in start order: keep the outermost overlapping units
+        if u.end < c_start or u.start > c_end:
+            continue
+        if outer and u.start <= outer[-1].end:
+            continue
+        outer.append(u)
+    coarse = (
+        _unit_sections(index, outer, c_start, c_end)
+        if outer
+        else _range_summary(index, c_start, c_end)
+    )
+    ranked = [p for p in ranked_all if c_start <= p.line <= c_end][:10]
+    return medium, coarse, tuple(ranked)
+
+
+def _peak_bands(
+    index: FileIndex, m_start: int, m_end: int, c_start: int, c_end: int
+) -> tuple[str, str, tuple[Position, ...]]:
+    """WaveScope: medium = peaks of the medium scales, coarse = sections cut at the peaks of
+    the coarse scales (any peak when there is none)."""
     nearby = [p for p in index.peaks if c_start <= p.position <= c_end]
     med = sorted(
         p.position
@@ -181,16 +193,7 @@ def query_context(index: FileIndex, center: int, radius: int = 300) -> Context:
         Position(p.position, p.coefficient, p.scale, index.label(p.position))
         for p in list(seen.values())[:10]
     )
-    return Context(
-        c,
-        c != center,
-        center,
-        fine,
-        Band(m_start, m_end, medium),
-        Band(c_start, c_end, coarse),
-        peaks,
-        index.unit_at(c),
-    )
+    return medium, coarse, peaks
 
 
 def one_based_markers(text: str) -> str:
