@@ -17,9 +17,12 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from reviewbot.errors import EXIT_FAIL, EXIT_OK, ReviewbotError
+
+if TYPE_CHECKING:
+    from reviewbot.diff.git import Git
 
 # The hook does no linear algebra: one BLAS thread starts numpy about 10 ms sooner. Set before
 # numpy is imported (it is, later, by the engine), and never over a user's own setting.
@@ -87,15 +90,36 @@ def _in_progress(git_dir: Path) -> str | None:
     return None
 
 
-def _push_ranges(stdin: TextIO) -> list[str]:
-    """Ranges from git's pre-push input: `<local ref> <local sha> <remote ref> <remote sha>`."""
+def _push_ranges(stdin: TextIO, git: Git) -> list[str]:
+    """Ranges from git's pre-push input: `<local ref> <local sha> <remote ref> <remote sha>`.
+
+    A ref new to the remote is reviewed from the parent of its oldest commit that no remote
+    has yet (from the empty tree when that commit is a root)."""
+    from reviewbot.diff.git import EMPTY_TREE
+
     ranges = []
     for line in stdin.read().splitlines():
         parts = line.split()
         if len(parts) != 4 or parts[1] == _ZERO:
             continue  # a deleted ref: nothing to review
         local, remote = parts[1], parts[3]
-        ranges.append(f"{remote}..{local}" if remote != _ZERO else local)
+        if remote != _ZERO:
+            ranges.append(f"{remote}..{local}")
+            continue
+        new = git.run(
+            "rev-list",
+            "--reverse",
+            "--topo-order",
+            local,
+            "--not",
+            "--remotes",
+            what="list the commits no remote has",
+        ).split()
+        if not new:
+            continue  # every commit is on a remote already
+        parents = git.run("rev-list", "--parents", "-n", "1", new[0].decode(), what="find a parent")
+        fields = parents.decode().split()
+        ranges.append(f"{fields[1] if len(fields) > 1 else EMPTY_TREE}..{local}")
     return ranges
 
 
@@ -125,7 +149,7 @@ def run_hook(
         specs: list[str | None] = [f"{from_ref}..{to_ref}"]
         what = "pushed commits"
     elif args.pre_push:
-        specs = list(_push_ranges(stdin))
+        specs = list(_push_ranges(stdin, git))
         what = "pushed commits"
     else:
         specs = [None]
@@ -135,10 +159,12 @@ def run_hook(
     if wanted:
         wanted = {_repo_path(f, cwd, root) for f in wanted}
     files = []
+    seen: set[str] = set()  # refs pushed together share commits: each file once
     for spec in specs:
         rng = resolve_range(git, spec, staged=spec is None)
         for cf in collect(git, rng, max_bytes=config.max_file_bytes, exclude=config.exclude):
-            if not wanted or cf.path in wanted:
+            if (not wanted or cf.path in wanted) and cf.path not in seen:
+                seen.add(cf.path)
                 files.append(cf)
     deadline = started + max(0.1, args.time_budget)
     # The hook shows findings only: no hunk context (budget 0), so no wavelet transform runs,

@@ -193,6 +193,39 @@ def test_pre_push_reads_refs_from_stdin(spiked: Path, monkeypatch: pytest.Monkey
     assert "pushed commits" in out and "RB101" in out
 
 
+def test_pre_push_of_a_new_branch_reviews_its_new_commits_once(
+    spiked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(spiked, "remote", "add", "origin", str(remote))
+    git(spiked, "push", "-q", "origin", "HEAD:refs/heads/main")
+    git(spiked, "checkout", "-q", "-b", "feature")
+    head = commit(spiked, "spike")
+    zero = "0" * 40
+    line = f"refs/heads/feature {head} refs/heads/feature {zero}\n"
+    code, out, _ = run_hook(spiked, "--pre-push", monkeypatch=monkeypatch, stdin=line)
+    assert code == 0 and "RB101" in out and "shop.py:" in out
+    # Two new refs on the same commits: the file is reviewed, and reported, once.
+    both = line + f"refs/heads/copy {head} refs/heads/copy {zero}\n"
+    code, twice, _ = run_hook(spiked, "--pre-push", monkeypatch=monkeypatch, stdin=both)
+    assert code == 0 and twice.count("RB101") == out.count("RB101") == 1
+    # Nothing new to the remote (the branch's commits are there already): nothing to say.
+    git(spiked, "push", "-q", "origin", "feature")
+    code, out, _ = run_hook(spiked, "--pre-push", monkeypatch=monkeypatch, stdin=line)
+    assert code == 0 and "RB101" not in out
+
+
+def test_pre_push_without_any_remote_history_reviews_from_the_empty_tree(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(repo, "shop.py", AFTER)
+    head = commit(repo, "first")
+    line = f"refs/heads/main {head} refs/heads/main {'0' * 40}\n"
+    code, out, err = run_hook(repo, "--pre-push", monkeypatch=monkeypatch, stdin=line)
+    assert code == 0 and err == "" and "shop.py:" in out and "RB102" in out
+
+
 def test_hook_path_imports_neither_scipy_nor_jinja2(spiked: Path) -> None:
     probe = (
         "import io, sys\nfrom reviewbot import hook\n"

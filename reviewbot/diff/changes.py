@@ -84,7 +84,9 @@ def resolve_range(git: Git, spec: str | None, staged: bool) -> Range:
         )
     if ".." in spec:
         a, b = spec.split("..", 1)
-        a_sha, b_sha = git.resolve(a or "HEAD"), git.resolve(b or "HEAD")
+        # The empty tree is a valid left side (`git diff` takes it): review a whole history.
+        a_sha = EMPTY_TREE if a == EMPTY_TREE else git.resolve(a or "HEAD")
+        b_sha = git.resolve(b or "HEAD")
         return Range(
             f"{a or 'HEAD'} ({git.short(a_sha)})",
             f"{b or 'HEAD'} ({git.short(b_sha)})",
