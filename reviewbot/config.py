@@ -93,23 +93,33 @@ def find_config_file(start: Path) -> Path | None:
 
 
 def _table(path: Path) -> Mapping[str, Any]:
-    import tomllib
-
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: configuration file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc}") from None
+    return settings_table(text, path.name, str(path))
+
+
+def settings_table(text: str, filename: str, where: str) -> dict[str, Any]:
+    """reviewbot's settings in a TOML text: `[tool.reviewbot]` of a pyproject.toml (empty when
+    absent); of any other file, its `[tool.reviewbot]` if it has one, else the whole file."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    if path.name == "pyproject.toml":
-        tool = data.get("tool", {})
+        raise ConfigError(f"{where}: invalid TOML: {exc}") from None
+    tool = data.get("tool")
+    if filename == "pyproject.toml":
         table = tool.get("reviewbot", {}) if isinstance(tool, dict) else {}
+    elif isinstance(tool, dict):
+        table = tool.get("reviewbot", data)
     else:
-        table = data.get("tool", {}).get("reviewbot", data) if "tool" in data else data
+        table = data
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.reviewbot] must be a table")
+        raise ConfigError(f"{where}: [tool.reviewbot] must be a table")
     return table
 
 

@@ -13,17 +13,16 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tomllib
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from reviewbot.analysis.review import review_files
-from reviewbot.config import Config, load_config, parse_config
+from reviewbot.config import Config, load_config, parse_config, settings_table
 from reviewbot.diff.changes import Range, collect, from_patch, resolve_range
 from reviewbot.diff.git import Git, GitError
-from reviewbot.errors import EXIT_FAIL, EXIT_OK, ReviewbotError
+from reviewbot.errors import EXIT_FAIL, EXIT_OK, ConfigError, ReviewbotError
 from reviewbot.github.client import Api, ApiError
 from reviewbot.github.event import ActionContext, read_context
 from reviewbot.github.publish import publish, summary_body
@@ -76,17 +75,15 @@ def _config_from_base(git: Git, base: str, explicit: str | None, workspace: Path
                 break
         if blob is None:
             return Config()
+    where = f"{name} (base commit)"
     try:
-        data = tomllib.loads(blob.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ReviewbotError(f"{name} (base commit): invalid TOML: {exc}") from None
-    if name == "pyproject.toml":
-        table = data.get("tool", {}).get("reviewbot")
-        if table is None:
-            return Config()
-    else:
-        table = data.get("tool", {}).get("reviewbot", data) if "tool" in data else data
-    return parse_config(table, f"{name} (base commit)")
+        text = blob.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: not UTF-8: {exc}") from None
+    table = settings_table(text, name, where)
+    if not table and name == "pyproject.toml":
+        return Config()  # a pyproject.toml without reviewbot settings: the defaults
+    return parse_config(table, where)
 
 
 def _have(git: Git, sha: str) -> bool:

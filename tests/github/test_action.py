@@ -13,9 +13,12 @@ from typing import Any
 
 import pytest
 
+from reviewbot.config import Config
+from reviewbot.diff.git import Git
+from reviewbot.errors import ConfigError
 from reviewbot.github.client import Api
 from reviewbot.github.event import ActionContext
-from reviewbot.github.main import annotation, run_action
+from reviewbot.github.main import _config_from_base, annotation, run_action
 from reviewbot.github.publish import MAX_BODY, SUMMARY_MARKER, summary_body
 from reviewbot.model import Report
 from tests.conftest import git
@@ -335,3 +338,34 @@ def test_injected_code_cannot_fake_markers_or_mentions(pr: Pr) -> None:
     prose = re.sub(r"(`{3,}).*?\1", "", body, flags=re.S)  # mentions in code do not notify
     prose = re.sub(r"(`+).*?\1", "", prose)
     assert "@admin" not in prose
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("pyproject.toml", 'tool = "x"\n', None),  # not a table: no settings, the defaults
+        ("pyproject.toml", '[tool]\nreviewbot = "x"\n', "must be a table"),
+        ("pyproject.toml", "[tool.reviewbot\n", "invalid TOML"),
+        (".reviewbot.toml", 'tool = "x"\nprofile = "nope"\n', "profile: expected one of"),
+        ("pyproject.toml", '[tool.reviewbot]\nprofile = "wavescope"\n', "wavescope"),
+    ],
+)
+def test_configuration_of_the_base_commit(
+    tmp_path: Path, name: str, text: str, expected: str | None
+) -> None:
+    """The Action reads the base commit's settings; bad ones are a clear error naming the file,
+    never a traceback."""
+    git(tmp_path, "init", "-q")
+    (tmp_path / name).write_text(text)
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-q", "-m", "base")
+    repo = Git(tmp_path)
+    base = repo.resolve("HEAD")
+    if expected is None:
+        assert _config_from_base(repo, base, None, tmp_path) == Config()
+    elif expected == "wavescope":
+        assert _config_from_base(repo, base, None, tmp_path).profile == "wavescope"
+    else:
+        with pytest.raises(ConfigError, match=expected) as err:
+            _config_from_base(repo, base, None, tmp_path)
+        assert f"{name} (base commit)" in str(err.value)
