@@ -96,7 +96,9 @@ def _human(n: int) -> str:
     return f"{n} bytes"
 
 
-def _excluded(rel: str, patterns: Sequence[str]) -> bool:
+def excluded(rel: str, patterns: Sequence[str]) -> bool:
+    """Does an `exclude` glob match this repository-relative path (`**/` also matches at the
+    top, `./x` patterns too)? One rule for `review`, the hook, `positions` and `hotspots`."""
     rel = rel.replace(os.sep, "/")
     return any(
         fnmatch.fnmatch(rel, p)
@@ -168,7 +170,7 @@ def iter_sources(
         for rel in sorted(rels):
             shown = _join(raw, rel)
             full = path / rel
-            if _excluded(rel, exclude):
+            if excluded(rel, exclude):
                 continue
             if full.is_symlink() or not full.is_file():
                 continue

@@ -337,19 +337,26 @@ def test_fail_on_and_max_findings(repo: Path, cli: Any) -> None:
 def test_config_thresholds_and_excludes(repo: Path, cli: Any) -> None:
     write(repo, "shop.py", BEFORE)
     write(repo, "vendor/lib.py", BEFORE)
+    write(repo, "gen/out.py", BEFORE)
     commit(repo)
     write(repo, "shop.py", AFTER)
     write(repo, "vendor/lib.py", AFTER)
+    write(repo, "gen/out.py", AFTER)
     write(
         repo,
         ".reviewbot.toml",
-        'exclude = ["vendor/**"]\nfail_on = "error"\n[thresholds]\nspike_branches = 50\n'
+        'exclude = ["vendor/**", "./gen/*"]\nfail_on = "error"\n[thresholds]\nspike_branches = 50\n'
         "spike_ratio = 100\nbogus = 1\n",
     )
     run = cli("review", "-C", str(repo), "--format", "json")
     assert "unknown threshold 'thresholds.bogus'" in run.err
     data = json.loads(run.out)
     assert files_by_path(data)["vendor/lib.py"]["reason"] == "excluded by configuration"
+    assert files_by_path(data)["gen/out.py"]["reason"] == "excluded by configuration"
+    # The same globs, the same rule, when scanning the folder.
+    scan = json.loads(cli("positions", str(repo), "--format", "json").out)
+    scanned = {Path(f["path"]).relative_to(repo).as_posix() for f in scan["files"]}
+    assert "shop.py" in scanned and not scanned & {"vendor/lib.py", "gen/out.py"}
     assert "RB101" not in [f["code"] for f in data["findings"]]
     write(repo, ".reviewbot.toml", '[thresholds]\nspike_branches = "many"\n')
     run = cli("review", "-C", str(repo))

@@ -4,7 +4,6 @@ CRLF, invalid UTF-8, too large, generated, the initial commit and an empty chang
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -13,7 +12,7 @@ from reviewbot.diff.git import EMPTY_TREE, NULL_SHA, Git, RawEntry
 from reviewbot.diff.patch import PatchEntry, parse_patch
 from reviewbot.errors import InputError
 from reviewbot.model import ChangedFile, Hunk, Status
-from reviewbot.sources import decode, is_binary
+from reviewbot.sources import decode, excluded, is_binary
 
 __all__ = ["Range", "collect", "from_patch", "generated_reason", "resolve_range"]
 
@@ -113,12 +112,6 @@ def generated_reason(path: str, text: str) -> str | None:
     return None
 
 
-def _excluded(path: str, patterns: Sequence[str]) -> bool:
-    return any(
-        fnmatch.fnmatch(path, p) or fnmatch.fnmatch(path, p.removeprefix("**/")) for p in patterns
-    )
-
-
 def _mode_kind(mode: str) -> str | None:
     if mode == "120000":
         return "symbolic link"
@@ -146,7 +139,7 @@ class _Policy:
         def skipped(reason: str, st: Status = Status.SKIPPED) -> ChangedFile:
             return ChangedFile(path, old_path, st, hunks, None, None, reason)
 
-        if _excluded(path, self.exclude):
+        if excluded(path, self.exclude):
             return skipped("excluded by configuration")
         if binary or (old is not None and is_binary(old)) or (new is not None and is_binary(new)):
             return skipped("binary file", Status.BINARY)
