@@ -33,6 +33,7 @@ class UnitMeasure(NamedTuple):
     nesting: int  # distinct indentation levels below the header
     irregularity: float  # Haar bit cost of the unit's own signal
     density: float  # mean structure signal over the unit's code lines
+    per_line: tuple[float, ...]  # the Haar bit cost line by line (the sparkline's values)
 
 
 def _branches(code: list[str], python: bool) -> int:
@@ -66,13 +67,14 @@ def measure_unit(index: FileIndex, unit: Unit) -> UnitMeasure:
     indents = index.indent[lo:hi]
     head = int(indents[0]) if len(indents) else 0
     levels = {int(indents[k]) for k in code_rows if indents[k] > head}
-    bits = heatmap(signal).total if signal.size else 0
+    heat = heatmap(signal) if signal.size else None
     density = float(np.mean(signal[code_rows])) if code_rows else 0.0
     return UnitMeasure(
         lines=hi - lo,
         code_lines=len(code_rows),
         branches=_branches(_unit_code(index, unit), index.language.python_labels),
         nesting=len(levels),
-        irregularity=float(bits),
+        irregularity=float(heat.total) if heat is not None else 0.0,
         density=density,
+        per_line=tuple(heat.per_line.tolist()) if heat is not None else (),
     )

@@ -61,11 +61,7 @@ def _metric(name: str, old: UnitMeasure | None, new: UnitMeasure | None) -> Metr
     return Metrics(name, get(old), get(new))
 
 
-def _unit_sparkline(index: FileIndex, unit: Unit, width: int = 24) -> str:
-    from reviewbot.engine.entropy import heatmap
-
-    values = heatmap(index.signal[unit.start : unit.end + 1]).per_line
-    return sparkline(values.tolist(), width=width)
+_MEASURES = ("lines", "branches", "nesting", "irregularity")
 
 
 def _p90(values: list[float]) -> float:
@@ -110,20 +106,20 @@ def _review_file(
         m_old = measure_unit(old, pair.old) if old is not None and pair.old is not None else None
         m_new = measure_unit(new, pair.new) if new is not None and pair.new is not None else None
         side, unit = (new, pair.new) if pair.new is not None else (old, pair.old)
-        assert side is not None and unit is not None
+        shown = m_new if m_new is not None else m_old
+        assert side is not None and unit is not None and shown is not None
         kind = "added" if pair.old is None else "removed" if pair.new is None else "modified"
-        metrics = tuple(
-            _metric(n, m_old, m_new) for n in ("branches", "nesting", "irregularity", "lines")
-        )
+        label = qualified_name(side, unit)
+        metric = {n: _metric(n, m_old, m_new) for n in _MEASURES}
         changes.append(
             UnitChange(
                 cf.path,
                 kind,
-                qualified_name(side, unit),
+                label,
                 _ref(pair.old) if pair.old else None,
                 _ref(pair.new) if pair.new else None,
-                metrics,
-                _unit_sparkline(side, unit),
+                tuple(metric[n] for n in ("branches", "nesting", "irregularity", "lines")),
+                sparkline(list(shown.per_line), width=24),
             )
         )
         if pair.new is None or new is None:
@@ -132,11 +128,11 @@ def _review_file(
         span = (changed[0], changed[-1]) if changed else (pair.new.start + 1, pair.new.start + 1)
         delta = UnitDelta(
             cf.path,
-            qualified_name(new, pair.new),
+            label,
             " ".join(new.code[pair.new.start].split()),
             _ref(pair.new),
             span,
-            *(_metric(n, m_old, m_new) for n in ("lines", "branches", "nesting", "irregularity")),
+            *(metric[n] for n in ("lines", "branches", "nesting", "irregularity")),
         )
         # A new file has no profile of its own to compare with: the configured bar applies.
         dense = None
