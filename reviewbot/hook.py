@@ -138,12 +138,12 @@ def run_hook(
     gc.enable()
     started = time.monotonic()
     git = Git(cwd)
-    config = load_config(args.config, git.root)
     busy = _in_progress(git.git_dir())
     if busy:
         return HookResult(
             f"reviewbot: {busy} in progress: its changes are not reviewed again\n", False
         )
+    config = load_config(args.config, git.root)
     from_ref, to_ref = environ.get("PRE_COMMIT_FROM_REF"), environ.get("PRE_COMMIT_TO_REF")
     if from_ref and to_ref:
         specs: list[str | None] = [f"{from_ref}..{to_ref}"]
