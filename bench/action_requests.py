@@ -22,8 +22,8 @@ from common import ROOT, git, write_result
 
 sys.path.insert(0, str(ROOT))
 
-from reviewbot.github.client import Api
-from reviewbot.github.main import run_action
+from reviewbot.doors.github.action import run_action
+from reviewbot.doors.github.client import Api
 from tests.github.fake import DATA, FakeGitHub, PullFile, State
 
 SIZES = (1, 50, 300)

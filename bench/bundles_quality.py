@@ -67,9 +67,9 @@ for _p in (ROOT, BENCH):
 import realworld as rw  # noqa: E402
 
 import reviewbot.analysis.bundles as bundles_mod  # noqa: E402
-from reviewbot.config import Config  # noqa: E402
+from reviewbot.app.config import Config  # noqa: E402
+from reviewbot.app.pipeline import GitChange, review  # noqa: E402
 from reviewbot.render.report_json import report_doc  # noqa: E402
-from reviewbot.review import run_review  # noqa: E402
 
 MIN_HUNKS = 2
 
@@ -439,7 +439,7 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
         _commit(repo, new, "new sides")
         _CAPTURED.clear()
         started = time.perf_counter()
-        doc = report_doc(run_review(Config(), cwd=repo, spec="HEAD~1..HEAD"))
+        doc = report_doc(review(GitChange(repo, ("HEAD~1..HEAD",)), Config()))
         seconds = time.perf_counter() - started
     bundles = doc["bundles"]
     files = _CAPTURED.get("files", [])

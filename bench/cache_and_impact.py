@@ -26,13 +26,14 @@ from common import ENV, ROOT, git, write_result
 
 sys.path.insert(0, str(ROOT))
 
-from reviewbot.analysis.review import review_files
-from reviewbot.cache import Cache, find_cache
-from reviewbot.config import Config
-from reviewbot.diff.changes import collect, resolve_range
-from reviewbot.diff.git import Git
-from reviewbot.inspect import positions_of
 from reviewbot.review import enrich, options
+
+from reviewbot.analysis.review import review_files
+from reviewbot.app.config import Config
+from reviewbot.app.inspect import positions_of
+from reviewbot.repo.cache import Cache, find_cache
+from reviewbot.repo.changes import collect, resolve_range
+from reviewbot.repo.git import Git
 
 
 def build(root: Path) -> tuple[Path, int, int]:

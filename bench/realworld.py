@@ -72,9 +72,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from reviewbot.analysis.findings import Thresholds  # noqa: E402
-from reviewbot.config import Config  # noqa: E402
+from reviewbot.app.config import Config  # noqa: E402
+from reviewbot.app.pipeline import GitChange, review  # noqa: E402
 from reviewbot.render.report_json import report_doc  # noqa: E402
-from reviewbot.review import run_review  # noqa: E402
 
 CORPUS = BENCH / ".corpus" / "realworld"
 DOWNLOADS = CORPUS / "downloads"
@@ -603,7 +603,7 @@ def review_pair(
     """The pair under every configuration; lizard runs once."""
     pair = f"{a}..{b}"
     docs = {
-        name: report_doc(run_review(cfg, cwd=repo, spec=f"v{a}..v{b}"))
+        name: report_doc(review(GitChange(repo, (f"v{a}..v{b}",)), cfg))
         for name, cfg in configs.items()
     }
     base = next(iter(docs.values()))

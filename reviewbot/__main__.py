@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from reviewbot.cli import main
+from reviewbot.doors.cli import main
 
 raise SystemExit(main())

@@ -1,28 +1,20 @@
-"""Errors a user can cause, and the exit codes the doors map them to (one place)."""
+"""The one error tree: errors a user (or the world outside) can cause, with a message meant
+for the user. Which exit code or reply each becomes is decided by the doors' guard
+(``reviewbot.doors.guard``), never here."""
 
 from __future__ import annotations
 
 __all__ = [
-    "EXIT_FAIL",
-    "EXIT_INTERNAL",
-    "EXIT_OK",
-    "EXIT_USAGE",
     "ConfigError",
+    "GitHubError",
     "InputError",
     "ReviewbotError",
     "UsageError",
 ]
 
-EXIT_OK = 0
-EXIT_FAIL = 1  # --fail-on was met
-EXIT_USAGE = 2  # bad arguments, configuration or input
-EXIT_INTERNAL = 3  # a bug of ours: reported in one line, details with --debug
-
 
 class ReviewbotError(Exception):
-    """An error with a message meant for the user. ``exit_code`` says how the door exits."""
-
-    exit_code = EXIT_USAGE
+    """An error with a message meant for the user."""
 
 
 class UsageError(ReviewbotError):
@@ -34,4 +26,13 @@ class ConfigError(ReviewbotError):
 
 
 class InputError(ReviewbotError):
-    """A path that does not exist, a file that cannot be analysed, a bad revision."""
+    """A path that does not exist, a file that cannot be analysed, a bad revision, git
+    refusing or missing."""
+
+
+class GitHubError(ReviewbotError):
+    """The GitHub API refused or failed; ``status`` is the HTTP status (0 without one)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"GitHub API error {status}: {message}")
+        self.status = status

@@ -1,7 +1,7 @@
 """Frozen records shared by every layer: changed files, hunks, units, findings, the report.
 
 Lines are 1-based here (they are what users see); the engine's 0-based lines never cross this
-boundary.
+boundary. Nothing here is rendered: numbers stay numbers (a sparkline is drawn by ``render``).
 """
 
 from __future__ import annotations
@@ -10,22 +10,36 @@ import bisect
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from reviewbot.errors import ConfigError
 
 __all__ = [
+    "LABEL_SEP",
     "SCHEMA",
+    "Bundle",
     "ChangedFile",
+    "FailLevel",
     "FileSummary",
     "Finding",
+    "FindingCounts",
+    "HotspotTouch",
     "Hunk",
     "HunkContext",
+    "HunkSpan",
+    "Impact",
+    "ImpactRef",
     "LineMap",
-    "Metrics",
+    "Measure",
+    "MetricsChange",
     "Report",
     "Severity",
+    "Stats",
     "Status",
     "UnitChange",
+    "UnitMetrics",
     "UnitRef",
+    "innermost",
 ]
 
 SCHEMA = "reviewbot.report/1"
@@ -48,6 +62,36 @@ class Severity(StrEnum):
     @property
     def rank(self) -> int:
         return ("info", "warning", "error").index(self.value)
+
+
+class FailLevel(StrEnum):
+    """When a door fails the user's work: at a severity or worse, or never.
+
+    One parser for flags, configuration files and the Action's input; ``none`` (and ``false``)
+    mean ``never``."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+    NEVER = "never"
+
+    @classmethod
+    def parse(cls, value: object, where: str = "fail_on") -> FailLevel:
+        text = str(value).strip().lower() if isinstance(value, str) else None
+        if text in ("none", "false", "off"):
+            text = "never"
+        if text not in {level.value for level in cls}:
+            raise ConfigError(
+                f"{where}: expected one of info, warning, error, never (or none), got {value!r}"
+            )
+        return cls(text)
+
+    def met_by(self, findings: tuple[Finding, ...] | list[Finding]) -> bool:
+        """Whether a finding of this severity or worse is among ``findings``."""
+        if self is FailLevel.NEVER:
+            return False
+        floor = Severity(self.value).rank
+        return any(f.severity.rank >= floor for f in findings)
 
 
 class Hunk(NamedTuple):
@@ -82,56 +126,78 @@ def _first_after(start: int, length: int) -> int:
     return start + length if length else start + 1
 
 
-def _map(hunks: tuple[Hunk, ...], line: int, forward: bool) -> int | None:
-    # Start at the last hunk that begins at or before the line (hunks are in order).
-    starts = [(h.old_start if forward else h.new_start) for h in hunks]
-    first = max(0, bisect.bisect_right(starts, line) - 1)
-    shift = 0
-    if first:
-        prev = hunks[first - 1]
-        a_start, a_len = (
-            (prev.old_start, prev.old_len) if forward else (prev.new_start, prev.new_len)
-        )
-        b_start, b_len = (
-            (prev.new_start, prev.new_len) if forward else (prev.old_start, prev.old_len)
-        )
-        shift = _first_after(b_start, b_len) - _first_after(a_start, a_len)
-    for h in hunks[first:]:
-        a_start, a_len, a_gone = (
-            (h.old_start, h.old_len, h.removed) if forward else (h.new_start, h.new_len, h.added)
-        )
-        b_start, b_len, b_new = (
-            (h.new_start, h.new_len, h.added) if forward else (h.old_start, h.old_len, h.removed)
-        )
-        a_after = _first_after(a_start, a_len)
-        if line < (a_start if a_len else a_after):
-            break
-        if line < a_after:
-            if line in a_gone:
-                return None
-            # The k-th surviving line of one side is the k-th surviving line of the other.
-            gone = set(a_gone)
-            k = sum(1 for x in range(a_start, line) if x not in gone)
-            new = set(b_new)
-            kept = [x for x in range(b_start, b_start + b_len) if x not in new]
-            return kept[k] if k < len(kept) else None
-        shift = _first_after(b_start, b_len) - a_after
-    return line + shift
+class _Side(NamedTuple):
+    """One hunk seen from one side: where it starts, how long it is, which lines are its own
+    (removed on the old side, added on the new side) and the surviving lines in order."""
+
+    start: int
+    length: int
+    own: frozenset[int]
+    kept: tuple[int, ...]
+
+
+def _side(start: int, length: int, own_lines: tuple[int, ...]) -> _Side:
+    own = frozenset(own_lines)
+    return _Side(start, length, own, tuple(x for x in range(start, start + length) if x not in own))
+
+
+def _sides(hunks: tuple[Hunk, ...], forward: bool) -> tuple[list[_Side], list[_Side]]:
+    """Per hunk, the side a line comes from (``a``) and the side it maps to (``b``)."""
+    old = [_side(h.old_start, h.old_len, h.removed) for h in hunks]
+    new = [_side(h.new_start, h.new_len, h.added) for h in hunks]
+    return (old, new) if forward else (new, old)
 
 
 @dataclass(frozen=True)
 class LineMap:
-    """The old <-> new line mapping of one file, from its hunks (1-based lines)."""
+    """The old <-> new line mapping of one file, from its hunks (1-based lines).
+
+    Each lookup is a binary search over the hunks and, inside a hunk, over its surviving lines:
+    O(log n), whatever the number of hunks or units asking."""
 
     hunks: tuple[Hunk, ...]
 
+    @cached_property
+    def _forward(self) -> tuple[list[_Side], list[_Side], list[int]]:
+        a, b = _sides(self.hunks, True)
+        return a, b, [s.start for s in a]
+
+    @cached_property
+    def _backward(self) -> tuple[list[_Side], list[_Side], list[int]]:
+        a, b = _sides(self.hunks, False)
+        return a, b, [s.start for s in a]
+
+    def _map(self, line: int, forward: bool) -> int | None:
+        a_sides, b_sides, starts = self._forward if forward else self._backward
+        if not a_sides:
+            return line
+        # The last hunk that begins at or before the line decides; hunks are in order.
+        k = bisect.bisect_right(starts, line) - 1
+        if k < 0:
+            return line
+        a, b = a_sides[k], b_sides[k]
+        a_after = _first_after(a.start, a.length)
+        if a.length and line < a_after:
+            if line in a.own:
+                return None
+            # The k-th surviving line of one side is the k-th surviving line of the other.
+            position = bisect.bisect_left(a.kept, line)
+            return b.kept[position] if position < len(b.kept) else None
+        if line < (a.start if a.length else a_after):
+            # Before this zero-length hunk's insertion point: the previous hunk's shift.
+            if k == 0:
+                return line
+            a, b = a_sides[k - 1], b_sides[k - 1]
+            a_after = _first_after(a.start, a.length)
+        return line + _first_after(b.start, b.length) - a_after
+
     def old_to_new(self, line: int) -> int | None:
         """The new line of an old line, or None when the line was removed."""
-        return _map(self.hunks, line, forward=True)
+        return self._map(line, forward=True)
 
     def new_to_old(self, line: int) -> int | None:
         """The old line of a new line, or None when the line was added."""
-        return _map(self.hunks, line, forward=False)
+        return self._map(line, forward=False)
 
     @cached_property
     def _added(self) -> list[int]:
@@ -177,9 +243,17 @@ class ChangedFile:
     reason: str | None = None  # why it was skipped
     warnings: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def line_map(self) -> LineMap:
         return LineMap(self.hunks)
+
+    @property
+    def added(self) -> int:
+        return sum(len(h.added) for h in self.hunks)
+
+    @property
+    def removed(self) -> int:
+        return sum(len(h.removed) for h in self.hunks)
 
 
 LABEL_SEP = " > "  # joins a unit's label to its enclosing units': `class A > def f`
@@ -196,10 +270,19 @@ class UnitRef(NamedTuple):
     end: int
 
 
-class Metrics(NamedTuple):
+class UnitMetrics(NamedTuple):
+    """One side of a unit, measured on its own lines."""
+
+    lines: int
+    decisions: int
+    nesting: int
+    irregularity: float
+
+
+class Measure(NamedTuple):
     """Before and after of one measure (None on a side where the unit does not exist)."""
 
-    name: str
+    name: str  # branches | nesting | irregularity | lines (the report's names)
     before: float | None
     after: float | None
 
@@ -210,6 +293,41 @@ class Metrics(NamedTuple):
         return self.after - self.before
 
 
+# The report's order and names of a unit's measures (the JSON keys; "branches" = decisions).
+MEASURE_FIELDS: tuple[tuple[str, str], ...] = (
+    ("branches", "decisions"),
+    ("nesting", "nesting"),
+    ("irregularity", "irregularity"),
+    ("lines", "lines"),
+)
+
+
+class MetricsChange(NamedTuple):
+    """A unit before and after a change."""
+
+    before: UnitMetrics | None
+    after: UnitMetrics | None
+
+    def measures(self) -> tuple[Measure, ...]:
+        """Decisions, nesting, irregularity and lines, each before and after (report order)."""
+        if self.before is None and self.after is None:
+            return ()
+        out = []
+        for name, attr in MEASURE_FIELDS:
+            b = None if self.before is None else float(getattr(self.before, attr))
+            a = None if self.after is None else float(getattr(self.after, attr))
+            out.append(Measure(name, b, a))
+        return tuple(out)
+
+    def measure(self, name: str) -> Measure:
+        return next(m for m in self.measures() if m.name == name)
+
+    @property
+    def moved(self) -> bool:
+        """Whether any measure differs between the two sides (or only one side exists)."""
+        return self.before != self.after
+
+
 class Finding(NamedTuple):
     code: str
     severity: Severity
@@ -218,10 +336,11 @@ class Finding(NamedTuple):
     end_line: int
     title: str
     message: str
-    metrics: tuple[Metrics, ...]
+    metrics: MetricsChange
     unit: UnitRef
     fingerprint: str
     in_diff: bool = True
+    references: int | None = None  # RB105: how many references remain
 
 
 class UnitChange(NamedTuple):
@@ -232,8 +351,8 @@ class UnitChange(NamedTuple):
     label: str
     old: UnitRef | None
     new: UnitRef | None
-    metrics: tuple[Metrics, ...]
-    sparkline: str
+    metrics: MetricsChange
+    shape: tuple[float, ...]  # per-line irregularity of the shown side (drawn as a sparkline)
 
 
 class FileSummary(NamedTuple):
@@ -246,6 +365,7 @@ class FileSummary(NamedTuple):
     removed: int
     units: tuple[UnitChange, ...] = ()
     warnings: tuple[str, ...] = ()
+    hunks: tuple[Hunk, ...] = ()  # where the change is (inline comments anchor on these)
 
 
 class HunkContext(NamedTuple):
@@ -258,9 +378,71 @@ class HunkContext(NamedTuple):
     fine: str
     medium: str
     coarse: str
-    sparkline: str
+    shape: tuple[float, ...]  # per-line irregularity of the hunk's unit (drawn as a sparkline)
     weight: float
     truncated: bool
+
+
+class HunkSpan(NamedTuple):
+    path: str
+    new_start: int
+    new_end: int
+    old_start: int
+    old_end: int
+
+
+class Bundle(NamedTuple):
+    """Hunks that belong together, in the suggested reading order."""
+
+    id: str
+    title: str
+    reason: str
+    hunks: tuple[HunkSpan, ...]
+
+
+class ImpactRef(NamedTuple):
+    path: str
+    line: int
+    unit: str | None
+    text: str
+
+
+class Impact(NamedTuple):
+    """Where a declaration the change adds, removes or re-signs is referenced."""
+
+    name: str
+    unit: str
+    path: str
+    change: str  # added | removed | signature
+    references: tuple[ImpactRef, ...]
+    total: int
+    truncated: bool
+
+
+class HotspotTouch(NamedTuple):
+    path: str
+    rank: int
+    changes: int
+
+
+class FindingCounts(NamedTuple):
+    error: int = 0
+    warning: int = 0
+    info: int = 0
+
+
+class Stats(NamedTuple):
+    files: int = 0
+    files_analysed: int = 0
+    files_skipped: int = 0
+    lines_added: int = 0
+    lines_removed: int = 0
+    units_changed: int = 0
+    findings: FindingCounts = FindingCounts()
+    findings_total: int = 0
+    files_not_reviewed: int = 0
+    seconds: float = 0.0
+    hotspots_touched: tuple[HotspotTouch, ...] | None = None  # None: not looked at
 
 
 @dataclass(frozen=True)
@@ -269,9 +451,9 @@ class Report:
     head: str
     files: tuple[FileSummary, ...]
     findings: tuple[Finding, ...]
-    context: tuple[HunkContext, ...]
-    bundles: tuple[dict[str, Any], ...] = ()
-    stats: dict[str, Any] = field(default_factory=dict)
+    context: tuple[HunkContext, ...] = ()
+    bundles: tuple[Bundle, ...] = ()
+    stats: Stats = field(default_factory=Stats)
     profile: str = "review"
     truncated_findings: int = 0
-    impact: tuple[dict[str, Any], ...] = ()
+    impact: tuple[Impact, ...] = ()

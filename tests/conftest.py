@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from reviewbot.cli import main
+from reviewbot.doors.cli import main
 
 PARITY = Path(__file__).resolve().parent / "data" / "parity"
 

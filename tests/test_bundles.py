@@ -6,14 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from reviewbot.config import Config
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, review
 from reviewbot.render.report_json import report_doc
-from reviewbot.review import run_review
 from tests.test_review import commit, write
 
 
 def bundles(repo: Path) -> list[dict[str, Any]]:
-    doc = report_doc(run_review(Config(), cwd=repo))
+    doc = report_doc(review(GitChange(repo), Config()))
     return list(doc["bundles"])
 
 
@@ -73,7 +73,7 @@ def test_every_hunk_once_and_deterministic(repo: Path) -> None:
         write(repo, name, text.replace("return x\n", "if x:\n        return -x\n    return x\n"))
     first, second = bundles(repo), bundles(repo)
     assert first == second
-    doc = report_doc(run_review(Config(), cwd=repo))
+    doc = report_doc(review(GitChange(repo), Config()))
     hunks = [(c["path"], c["new_start"]) for c in doc["context"]]
     assert sorted(all_hunks(first)) == sorted(hunks)
     assert len(all_hunks(first)) == len(set(all_hunks(first)))

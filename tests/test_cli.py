@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from reviewbot.cli import use_color
+from reviewbot.doors.cli import use_color
 from reviewbot.engine import open_index
 from tests.conftest import PARITY, git
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from reviewbot import hook
+from reviewbot.doors import hook
 from tests.conftest import git
 from tests.test_review import AFTER, BEFORE, commit, write
 
@@ -99,7 +99,7 @@ def test_internal_error_lets_the_commit_through(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr("reviewbot.analysis.review.review_files", broken)
+    monkeypatch.setattr("reviewbot.app.pipeline.review_file", broken)
     code, out, err = run_hook(spiked, "shop.py", "--fail-on", "info", monkeypatch=monkeypatch)
     assert code == 0 and out == ""
     assert len(err.strip().splitlines()) == 1
@@ -228,7 +228,7 @@ def test_pre_push_without_any_remote_history_reviews_from_the_empty_tree(
 
 def test_hook_path_imports_neither_scipy_nor_jinja2(spiked: Path) -> None:
     probe = (
-        "import io, sys\nfrom reviewbot import hook\n"
+        "import io, sys\nfrom reviewbot.doors import hook\n"
         "code = hook.main(['shop.py'], stdout=io.StringIO())\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('scipy', 'jinja2', "
         "'github'))\nprint(code, bad)\n"
@@ -247,7 +247,7 @@ def hook_env(tmp_path: Path) -> dict[str, str]:
     bindir = tmp_path / "bin"
     bindir.mkdir(exist_ok=True)
     shim = bindir / "reviewbot-hook"
-    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m reviewbot.hook "$@"\n')
+    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m reviewbot.doors.hook "$@"\n')
     shim.chmod(0o755)
     return {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
 

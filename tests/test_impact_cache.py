@@ -4,24 +4,26 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-from reviewbot.cache import Cache, blob_id, find_cache
-from reviewbot.config import Config
+from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
+from reviewbot.app import pipeline
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange
 from reviewbot.engine.languages import default_registry
-from reviewbot.hotspots import find_hotspots
 from reviewbot.render.report_json import load_schema, report_doc
-from reviewbot.review import run_review
+from reviewbot.repo.cache import Cache, find_cache
+from reviewbot.repo.files import blob_id
+from reviewbot.repo.git import Git
 from tests.conftest import git
 from tests.test_review import commit, write
 
 
 def review(repo: Path) -> dict[str, Any]:
-    doc = report_doc(run_review(Config(), cwd=repo))
+    doc = report_doc(pipeline.review(GitChange(repo), Config()))
     jsonschema.validate(doc, load_schema())
     return doc
 
@@ -80,7 +82,8 @@ def test_hotspots_rank_churn_times_irregularity(repo: Path) -> None:
         write(repo, "busy.py", busy + f"    return x + {i}\n")
         write(repo, "calm.py", calm.replace("1", str(i + 2)))
         commit(repo)
-    found = find_hotspots(repo, [], Config(), Cache(None), limit=5)
+    settings = EngineSettings("review", default_registry(), 2**21)
+    found = find_hotspots(Git(repo), [], settings, Cache(None), limit=5)
     assert [f.path for f in found.files] == ["busy.py", "calm.py"]
     assert found.files[0].changes == 6 and found.files[0].units[0].label == "def busy"
     write(repo, "busy.py", busy + "    return -x\n")
@@ -141,11 +144,10 @@ def test_concurrent_writers_leave_whole_entries(tmp_path: Path) -> None:
 
 
 def test_cache_location_override(tmp_path: Path, repo: Path) -> None:
-    assert find_cache(repo, environ={"REVIEWBOT_CACHE_DIR": str(tmp_path)}).root == tmp_path
-    assert find_cache(repo, environ={}).root == repo / ".git" / "reviewbot" / "cache"
-    assert find_cache(tmp_path / "nowhere", environ={}).enabled is False
-    assert find_cache(repo, disabled=True, environ={}).enabled is False
-    assert os.environ.get("REVIEWBOT_CACHE_DIR") is None
+    assert find_cache(repo, override=str(tmp_path)).root == tmp_path
+    assert find_cache(repo).root == repo / ".git" / "reviewbot" / "cache"
+    assert find_cache(tmp_path / "nowhere").enabled is False
+    assert find_cache(repo, disabled=True).enabled is False
 
 
 def test_hotspots_command(repo: Path, cli: Any) -> None:

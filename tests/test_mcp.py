@@ -13,10 +13,10 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from reviewbot.config import Config
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, review
 from reviewbot.engine import open_index
 from reviewbot.render.report_json import report_doc
-from reviewbot.review import run_review
 from tests.test_review import AFTER, BEFORE, commit, write
 
 TOOLS = {
@@ -95,7 +95,7 @@ def test_tools_agree_with_the_engine(project: Path) -> None:
         )["required"]
     )
     assert not any(r.is_error for r in results), [text_of(r) for r in results if r.is_error]
-    context, positions, folder, entropy, heat, diff, review = map(structured, results)
+    context, positions, folder, entropy, heat, diff, reviewed = map(structured, results)
 
     text = (project / "shop.py").read_text()
     index = open_index("shop.py", text)
@@ -116,10 +116,10 @@ def test_tools_agree_with_the_engine(project: Path) -> None:
     assert [p["label"] for p in moved] == ["def ship"]  # moved by the import, not new
     assert not any(p["label"] == "def ship" for p in diff["added"])
     direct = report_doc(
-        run_review(Config().with_overrides(budget=500, max_findings=20), cwd=project)
+        review(GitChange(project), Config().with_overrides(budget=500, max_findings=20))
     )
-    assert review["findings"] == direct["findings"]
-    assert review["files"] == direct["files"]
+    assert reviewed["findings"] == direct["findings"]
+    assert reviewed["files"] == direct["files"]
 
 
 def test_bad_inputs_are_errors_and_the_server_keeps_serving(project: Path, tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from reviewbot.diff.patch import parse_patch
 from reviewbot.model import Hunk, LineMap
+from reviewbot.repo.patch import parse_patch
 
 
 def line_map_of(old: list[str], new: list[str], context: int) -> LineMap:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reviewbot.cli import main
+from reviewbot.doors.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = re.findall(

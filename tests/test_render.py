@@ -7,6 +7,7 @@ import subprocess
 import sys
 import sysconfig
 import venv
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -14,12 +15,12 @@ from typing import Any
 import jsonschema
 import pytest
 
-from reviewbot.config import Config
-from reviewbot.model import Finding, Metrics, Report, Severity, UnitRef
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, review
+from reviewbot.model import Finding, MetricsChange, Report, Severity, UnitMetrics, UnitRef
 from reviewbot.render.markdown import code_block, inline_code, md_escape, render_markdown
 from reviewbot.render.report_json import load_schema, report_doc
 from reviewbot.render.sarif import sarif_doc
-from reviewbot.review import run_review
 from tests.test_review import AFTER, BEFORE, commit, write
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +31,7 @@ def report(repo: Path) -> Report:
     write(repo, "shop.py", BEFORE)
     commit(repo)
     write(repo, "shop.py", AFTER)
-    return run_review(Config(), cwd=repo)
+    return review(GitChange(repo), Config())
 
 
 def hostile(report: Report) -> Report:
@@ -46,20 +47,11 @@ def hostile(report: Report) -> Report:
         4,
         evil,
         evil,
-        (Metrics("branches", 1, 5),),
+        MetricsChange(UnitMetrics(9, 1, 1, 10.0), UnitMetrics(9, 5, 1, 10.0)),
         UnitRef(evil, 1, 9),
         "0123456789abcdef0123",
     )
-    return Report(
-        report.base,
-        report.head,
-        report.files,
-        (f,),
-        report.context,
-        (),
-        report.stats,
-        report.profile,
-    )
+    return replace(report, findings=(f,), bundles=())
 
 
 def test_json_follows_the_schema(report: Report) -> None:

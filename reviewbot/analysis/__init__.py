@@ -1,0 +1,1 @@
+"""What a finding means: units, measures, findings, bundles, impact, hotspots, position diffs."""

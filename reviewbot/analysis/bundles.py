@@ -5,7 +5,8 @@ Links between hunks: the same structural unit (strong), one hunk defines a name 
 identifiers (weak). Connected groups of strong links come first; spectral clustering (graph
 Laplacian, eigenvectors, k-means with the number of clusters from the eigengap) splits large
 groups; hunks with no strong link are grouped by file. Deterministic for the same input.
-scipy is imported here only, and only when a group is large enough to need it.
+scipy is imported only when a group is large enough to need it (measured: importing it costs
+about 0.5 s, more than the rest of a small review).
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.engine import FileIndex
-from reviewbot.model import ChangedFile, Finding, Hunk
+from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan
 
 __all__ = ["MAX_GROUP", "HunkRef", "bundle_change"]
 
@@ -232,6 +232,7 @@ def _components(strong: NDArray[np.bool_]) -> list[list[int]]:
 
 def _spectral(members: list[int], weight: NDArray[np.float64]) -> list[list[int]]:
     """Split a large group: normalised Laplacian, k from the eigengap, k-means (seeded)."""
+    # Lazy: scipy costs about 0.5 s to import, and most changes never need this.
     from scipy.cluster.vq import kmeans2
     from scipy.sparse.csgraph import laplacian
 
@@ -268,7 +269,7 @@ def bundle_change(
     files: Sequence[ChangedFile],
     indexes: dict[str, tuple[FileIndex | None, FileIndex | None]],
     findings: Sequence[Finding],
-) -> list[dict[str, Any]]:
+) -> list[Bundle]:
     refs = _refs(files, indexes)
     if not refs:
         return []
@@ -319,20 +320,20 @@ def bundle_change(
         if not reasons:
             reasons.append("same file")
         out.append(
-            {
-                "id": f"B{number}",
-                "title": _title(refs, members),
-                "reason": "; ".join(reasons),
-                "hunks": [
-                    {
-                        "path": refs[i].path,
-                        "new_start": refs[i].hunk.new_start,
-                        "new_end": refs[i].hunk.new_end,
-                        "old_start": refs[i].hunk.old_start,
-                        "old_end": refs[i].hunk.old_end,
-                    }
+            Bundle(
+                f"B{number}",
+                _title(refs, members),
+                "; ".join(reasons),
+                tuple(
+                    HunkSpan(
+                        refs[i].path,
+                        refs[i].hunk.new_start,
+                        refs[i].hunk.new_end,
+                        refs[i].hunk.old_start,
+                        refs[i].hunk.old_end,
+                    )
                     for i in members
-                ],
-            }
+                ),
+            )
         )
     return out

@@ -9,7 +9,6 @@ from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers, query_context
 from reviewbot.engine.entropy import heatmap
 from reviewbot.model import ChangedFile, Finding, Hunk, HunkContext, UnitRef
-from reviewbot.render.style import sparkline
 
 __all__ = ["CHARS_PER_TOKEN", "hunk_contexts"]
 
@@ -87,7 +86,7 @@ def hunk_contexts(
             if unit
             else (max(0, center - 10), min(index.line_count - 1, center + 10))
         )
-        spark = sparkline(heatmap(index.signal[lo : hi + 1]).per_line.tolist(), width=24)
+        shape = tuple(heatmap(index.signal[lo : hi + 1]).per_line.tolist())
         bands, truncated = ("", "", ""), True  # no room left: the unit and its shape only
         if share > 0:
             ctx = query_context(index, center, radius)
@@ -104,7 +103,7 @@ def hunk_contexts(
                 h.old_end,
                 ref,
                 *bands,
-                spark,
+                shape,
                 round(w, 2),
                 truncated,
             )

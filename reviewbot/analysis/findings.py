@@ -7,10 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from reviewbot.model import Finding, Metrics, Severity, UnitRef, innermost
+from reviewbot.model import Finding, Measure, MetricsChange, Severity, UnitRef, innermost
 
 __all__ = [
-    "CODES",
     "Thresholds",
     "UnitDelta",
     "deeper",
@@ -21,14 +20,6 @@ __all__ = [
     "suppressed",
 ]
 
-# Stable codes (documented in the README).
-CODES: dict[str, str] = {
-    "RB101": "complexity spike: a changed unit became markedly more tangled",
-    "RB102": "dense new unit: a new unit is unusually complex for this file",
-    "RB103": "deeper nesting: a changed unit gained two or more nesting levels",
-    "RB104": "repetitive growth: a unit grew long with little new structure (info)",
-    "RB105": "deleted but referenced: the change deletes a declaration still used elsewhere",
-}
 _IGNORE = re.compile(r"reviewbot:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?")
 
 
@@ -52,14 +43,23 @@ class UnitDelta(NamedTuple):
     header: str  # the header's masked code, whitespace collapsed
     unit: UnitRef  # new side (old side for removed units), 1-based
     changed: tuple[int, int]  # first and last changed line inside it (new side)
-    lines: Metrics
-    branches: Metrics
-    nesting: Metrics
-    irregularity: Metrics
+    metrics: MetricsChange
 
     @property
-    def metrics(self) -> tuple[Metrics, ...]:
-        return (self.branches, self.nesting, self.irregularity, self.lines)
+    def lines(self) -> Measure:
+        return self.metrics.measure("lines")
+
+    @property
+    def branches(self) -> Measure:
+        return self.metrics.measure("branches")
+
+    @property
+    def nesting(self) -> Measure:
+        return self.metrics.measure("nesting")
+
+    @property
+    def irregularity(self) -> Measure:
+        return self.metrics.measure("irregularity")
 
 
 def fingerprint(code: str, path: str, label: str, header: str) -> str:
@@ -85,7 +85,7 @@ def _num(x: float | None) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
 
 
-def _pct(m: Metrics) -> str:
+def _pct(m: Measure) -> str:
     if m.before and m.after is not None:
         return f" ({(m.after - m.before) / m.before:+.0%})"
     return ""

@@ -10,11 +10,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 from reviewbot.analysis.findings import fingerprint
 from reviewbot.engine import FileIndex
-from reviewbot.model import ChangedFile, Finding, Metrics, Report, Severity, UnitRef, innermost
+from reviewbot.model import (
+    ChangedFile,
+    FileSummary,
+    Finding,
+    Impact,
+    ImpactRef,
+    MetricsChange,
+    Severity,
+    UnitRef,
+    innermost,
+)
 
 __all__ = ["MAX_NAMES", "MAX_REFERENCES", "Reference", "Search", "impact_of"]
 
@@ -43,20 +53,30 @@ def _name(label: str) -> str | None:
     return candidate if _NAME.match(candidate) and len(candidate) >= 3 else None
 
 
+class _Wanted(NamedTuple):
+    name: str
+    unit: str
+    path: str
+    change: str
+
+
 def impact_of(
-    report: Report, files: Sequence[ChangedFile], search: Search, indexer: Indexer
-) -> tuple[list[dict[str, Any]], list[Finding]]:
+    summaries: Sequence[FileSummary],
+    files: Sequence[ChangedFile],
+    search: Search,
+    indexer: Indexer,
+) -> tuple[list[Impact], list[Finding]]:
     """The impact section and the RB105 findings of a reviewed change."""
-    wanted: dict[str, dict[str, Any]] = {}
+    wanted: dict[str, _Wanted] = {}
     changed_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
-    headers: dict[tuple[str, str], tuple[str | None, str | None]] = {}
-    for fs in report.files:
+    by_path = {cf.path: cf for cf in files}
+    for fs in summaries:
         for u in fs.units:
             name = _name(u.label)
             if name is None:
                 continue
             if u.kind == "modified":
-                cf = next((c for c in files if c.path == fs.path), None)
+                cf = by_path.get(fs.path)
                 old = _line(cf.old_text, u.old.start) if cf and u.old else None
                 new = _line(cf.new_text, u.new.start) if cf and u.new else None
                 if (
@@ -66,47 +86,44 @@ def impact_of(
                 ):
                     continue  # the body changed, not the signature: callers are unaffected
                 change = "signature"
-                headers[(fs.path, name)] = (old, new)
             else:
                 change = u.kind
-            wanted.setdefault(
-                name, {"name": name, "unit": u.label, "path": fs.path, "change": change}
-            )
+            wanted.setdefault(name, _Wanted(name, u.label, fs.path, change))
     names = sorted(wanted)[:MAX_NAMES]
     if not names:
         return [], []
     found, cut = search(names)
-    defined_now = {_name(u.label) for fs in report.files for u in fs.units if u.new is not None}
-    sections: list[dict[str, Any]] = []
+    defined_now = {_name(u.label) for fs in summaries for u in fs.units if u.new is not None}
+    sections: list[Impact] = []
     findings: list[Finding] = []
     for name in names:
         info = wanted[name]
         refs = [
             r
             for r in found.get(name, [])
-            if not (r.path == info["path"] and r.line in changed_lines.get(r.path, set()))
+            if not (r.path == info.path and r.line in changed_lines.get(r.path, set()))
         ]
         shown = []
         for r in refs[:MAX_REFERENCES]:
             index = indexer(r.path)
             unit = index.unit_at(r.line - 1) if index is not None else None
             shown.append(
-                {
-                    "path": r.path,
-                    "line": r.line,
-                    "unit": unit.label if unit is not None else None,
-                    "text": r.text.strip()[:160],
-                }
+                ImpactRef(
+                    r.path, r.line, unit.label if unit is not None else None, r.text.strip()[:160]
+                )
             )
         sections.append(
-            {
-                **info,
-                "references": shown,
-                "total": len(refs),
-                "truncated": cut or len(refs) > MAX_REFERENCES,
-            }
+            Impact(
+                info.name,
+                info.unit,
+                info.path,
+                info.change,
+                tuple(shown),
+                len(refs),
+                cut or len(refs) > MAX_REFERENCES,
+            )
         )
-        if info["change"] == "removed" and refs and name not in defined_now:
+        if info.change == "removed" and refs and name not in defined_now:
             first = refs[0]
             where = ", ".join(f"{r.path}:{r.line}" for r in refs[:5])
             more = f" and {len(refs) - 5} more" if len(refs) > 5 else ""
@@ -119,12 +136,13 @@ def impact_of(
                     first.line,
                     first.line,
                     f"{name} is deleted but still referenced",
-                    f"This change deletes {info['unit']} ({info['path']}), but {name} is still "
+                    f"This change deletes {info.unit} ({info.path}), but {name} is still "
                     f"referenced in {len(refs)} place(s): {where}{more}.",
-                    (Metrics("references", None, float(len(refs))),),
-                    UnitRef(info["unit"], first.line, first.line),
-                    fingerprint("RB105", info["path"], info["unit"], name),
+                    MetricsChange(None, None),
+                    UnitRef(info.unit, first.line, first.line),
+                    fingerprint("RB105", info.path, info.unit, name),
                     in_diff,
+                    len(refs),
                 )
             )
     return sections, findings

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NamedTuple
 
 from reviewbot.analysis.findings import (
     Thresholds,
@@ -25,15 +23,14 @@ from reviewbot.model import (
     ChangedFile,
     FileSummary,
     Finding,
-    Metrics,
-    Report,
+    MetricsChange,
     Status,
     UnitChange,
+    UnitMetrics,
     UnitRef,
 )
-from reviewbot.render.style import sparkline
 
-__all__ = ["ReviewOptions", "review_files"]
+__all__ = ["FileReview", "ReviewOptions", "review_file", "skipped_summary"]
 
 
 @dataclass(frozen=True)
@@ -41,10 +38,6 @@ class ReviewOptions:
     profile: Profile
     registry: LanguageRegistry
     thresholds: Thresholds = field(default_factory=Thresholds)
-    max_findings: int = 50
-    budget: int = 6000  # tokens for the hunk context (about 4 characters a token)
-    radius: int = 60
-    bundles: bool = True  # group the hunks into review bundles (imports scipy when large)
 
 
 _PROFILE_UNITS = 400  # units measured for a file's own profile
@@ -54,14 +47,10 @@ def _ref(u: Unit) -> UnitRef:
     return UnitRef(u.label, u.start + 1, u.end + 1)
 
 
-def _metric(name: str, old: UnitMeasure | None, new: UnitMeasure | None) -> Metrics:
-    def get(m: UnitMeasure | None) -> float | None:
-        return None if m is None else float(getattr(m, name))
-
-    return Metrics(name, get(old), get(new))
-
-
-_MEASURES = ("lines", "branches", "nesting", "irregularity")
+def _side(m: UnitMeasure | None) -> UnitMetrics | None:
+    if m is None:
+        return None
+    return UnitMetrics(m.lines, m.branches, m.nesting, m.irregularity)
 
 
 def _p90(values: list[float]) -> float:
@@ -72,15 +61,40 @@ def _p90(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, max(0, -(-9 * len(ordered) // 10) - 1))]
 
 
-def _review_file(
-    cf: ChangedFile, opts: ReviewOptions
-) -> tuple[FileSummary, list[Finding], FileIndex | None, FileIndex | None]:
+class FileReview(NamedTuple):
+    """One reviewed file: what it shows, its findings and both sides' engine indexes (kept for
+    the hunk context and the bundles)."""
+
+    summary: FileSummary
+    findings: list[Finding]
+    old: FileIndex | None
+    new: FileIndex | None
+
+
+def skipped_summary(
+    cf: ChangedFile, reason: str | None = None, status: Status | None = None
+) -> FileSummary:
+    """A file listed without analysis, with the reason."""
+    return FileSummary(
+        cf.path,
+        cf.old_path,
+        status or cf.status,
+        reason if reason is not None else cf.reason,
+        None,
+        cf.added,
+        cf.removed,
+        (),
+        cf.warnings if reason is None else (),
+        cf.hunks,
+    )
+
+
+def review_file(cf: ChangedFile, opts: ReviewOptions) -> FileReview:
+    """Units of both sides paired through the line map, measured locally, and the findings."""
     language = opts.registry.detect(cf.path)
     old = FileIndex(cf.old_text, language, opts.profile) if cf.old_text is not None else None
     new = FileIndex(cf.new_text, language, opts.profile) if cf.new_text is not None else None
     line_map = cf.line_map
-    added = sum(len(h.added) for h in cf.hunks)
-    removed = sum(len(h.removed) for h in cf.hunks)
     changes: list[UnitChange] = []
     findings: list[Finding] = []
     t = opts.thresholds
@@ -110,7 +124,7 @@ def _review_file(
         assert side is not None and unit is not None and shown is not None
         kind = "added" if pair.old is None else "removed" if pair.new is None else "modified"
         label = qualified_name(side, unit)
-        metric = {n: _metric(n, m_old, m_new) for n in _MEASURES}
+        metrics = MetricsChange(_side(m_old), _side(m_new))
         changes.append(
             UnitChange(
                 cf.path,
@@ -118,8 +132,8 @@ def _review_file(
                 label,
                 _ref(pair.old) if pair.old else None,
                 _ref(pair.new) if pair.new else None,
-                tuple(metric[n] for n in ("branches", "nesting", "irregularity", "lines")),
-                sparkline(list(shown.per_line), width=24),
+                metrics,
+                shown.per_line,
             )
         )
         if pair.new is None or new is None:
@@ -132,7 +146,7 @@ def _review_file(
             " ".join(new.code[pair.new.start].split()),
             _ref(pair.new),
             span,
-            *(metric[n] for n in ("lines", "branches", "nesting", "irregularity")),
+            metrics,
         )
         # A new file has no profile of its own to compare with: the configured bar applies.
         dense = None
@@ -160,109 +174,10 @@ def _review_file(
         cf.status,
         cf.reason,
         language.name,
-        added,
-        removed,
+        cf.added,
+        cf.removed,
         tuple(changes),
         cf.warnings,
+        cf.hunks,
     )
-    return summary, findings, old, new
-
-
-def review_files(
-    files: Sequence[ChangedFile],
-    opts: ReviewOptions,
-    *,
-    base: str,
-    head: str,
-    deadline: float | None = None,
-) -> Report:
-    """The report of a change. Past ``deadline`` (time.monotonic) the remaining files are
-    listed as not reviewed instead of analysed, so a door can bound its time."""
-    started = time.perf_counter()
-    summaries: list[FileSummary] = []
-    findings: list[Finding] = []
-    indexes: dict[str, FileIndex] = {}
-    sides: dict[str, tuple[FileIndex | None, FileIndex | None]] = {}
-    not_reviewed = 0
-    for cf in files:
-        if deadline is not None and time.monotonic() > deadline:
-            not_reviewed += 1
-            summaries.append(
-                FileSummary(
-                    cf.path,
-                    cf.old_path,
-                    Status.SKIPPED,
-                    "not reviewed: time budget reached",
-                    None,
-                    sum(len(h.added) for h in cf.hunks),
-                    sum(len(h.removed) for h in cf.hunks),
-                    (),
-                    (),
-                )
-            )
-            continue
-        if cf.status in (Status.SKIPPED, Status.BINARY) or (
-            cf.old_text is None and cf.new_text is None
-        ):
-            added = sum(len(h.added) for h in cf.hunks)
-            removed = sum(len(h.removed) for h in cf.hunks)
-            summaries.append(
-                FileSummary(
-                    cf.path,
-                    cf.old_path,
-                    cf.status,
-                    cf.reason,
-                    None,
-                    added,
-                    removed,
-                    (),
-                    cf.warnings,
-                )
-            )
-            continue
-        summary, found, old, new = _review_file(cf, opts)
-        summaries.append(summary)
-        findings.extend(found)
-        sides[cf.path] = (old, new)
-        if new is not None:
-            indexes[cf.path] = new
-    findings.sort(key=lambda f: (-f.severity.rank, f.path, f.line, f.code))
-    kept = findings[: opts.max_findings]
-    kept.sort(key=lambda f: (f.path, f.line, f.code))
-    contexts: list[Any] = []
-    if opts.budget > 0:
-        from reviewbot.analysis.context import hunk_contexts  # not on the hook's path
-
-        contexts = hunk_contexts(files, indexes, kept, opts.budget, opts.radius)
-    bundles: list[dict[str, Any]] = []
-    if opts.bundles:
-        from reviewbot.analysis.bundles import bundle_change
-
-        analysed = [cf for cf in files if cf.path in sides]
-        bundles = bundle_change(analysed, sides, findings)
-    stats = {
-        "files": len(files),
-        "files_analysed": sum(1 for s in summaries if s.language is not None),
-        "files_skipped": sum(1 for s in summaries if s.language is None),
-        "lines_added": sum(s.added for s in summaries),
-        "lines_removed": sum(s.removed for s in summaries),
-        "units_changed": sum(len(s.units) for s in summaries),
-        "findings": {
-            sev: sum(1 for f in kept if f.severity.value == sev)
-            for sev in ("error", "warning", "info")
-        },
-        "findings_total": len(findings),
-        "files_not_reviewed": not_reviewed,
-        "seconds": round(time.perf_counter() - started, 3),
-    }
-    return Report(
-        base,
-        head,
-        tuple(summaries),
-        tuple(kept),
-        tuple(contexts),
-        tuple(bundles),
-        stats,
-        opts.profile.name,
-        len(findings) - len(kept),
-    )
+    return FileReview(summary, findings, old, new)

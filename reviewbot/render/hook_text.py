@@ -4,7 +4,7 @@ silence; nothing at all when there is nothing to say."""
 from __future__ import annotations
 
 from reviewbot.model import Finding, Report, Severity
-from reviewbot.render.style import Style, fmt_metric
+from reviewbot.render.style import Style, fmt_metric, sparkline
 
 __all__ = ["hook_text"]
 
@@ -12,7 +12,7 @@ _MARK = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan
 
 
 def _what(f: Finding) -> str:
-    m = {x.name: x for x in f.metrics}
+    m = {x.name: x for x in f.metrics.measures()}
     if f.code == "RB102":
         return f"new, {fmt_metric(m['branches'])} decisions over {fmt_metric(m['lines'])} lines"
     if f.code == "RB104":
@@ -37,7 +37,7 @@ def hook_text(
     lines: list[str] = []
     if shown:
         sparks = {
-            (u.path, u.new.start): u.sparkline
+            (u.path, u.new.start): sparkline(u.shape, width=24)
             for fs in report.files
             for u in fs.units
             if u.new is not None
@@ -60,7 +60,7 @@ def hook_text(
         files = len({f.path for f in shown})
         head = (
             f"reviewbot: {len(shown)} finding(s) in {files} file(s) of the {what} "
-            f"({report.stats.get('units_changed', 0)} unit(s) changed)"
+            f"({report.stats.units_changed} unit(s) changed)"
         )
         lines.insert(0, style(head, "bold"))
         lines.append(

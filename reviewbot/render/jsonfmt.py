@@ -6,13 +6,23 @@ import json
 from typing import Any
 
 from reviewbot import __version__
+from reviewbot.analysis.hotspots import Hotspots
+from reviewbot.analysis.inspection import ContextResult, DiffResult, FileResult, PositionsResult
+from reviewbot.analysis.positions import PositionPair
 from reviewbot.engine import Position
 from reviewbot.engine.context import Band
 from reviewbot.engine.structure import Unit
-from reviewbot.hotspots import Hotspots
-from reviewbot.inspect import ContextResult, FileResult, PositionsResult
+from reviewbot.render.report_json import unit_doc
 
-__all__ = ["context_doc", "dumps", "entropy_doc", "heatmap_doc", "positions_doc"]
+__all__ = [
+    "context_doc",
+    "diff_doc",
+    "dumps",
+    "entropy_doc",
+    "heatmap_doc",
+    "hotspots_doc",
+    "positions_doc",
+]
 
 
 def dumps(doc: dict[str, Any]) -> str:
@@ -155,4 +165,33 @@ def heatmap_doc(result: FileResult) -> dict[str, Any]:
         "total_entropy": h.total,
         "per_line": [float(v) for v in h.per_line],
         "warnings": list(result.warnings),
+    }
+
+
+def _pair(p: PositionPair) -> dict[str, Any]:
+    return {"old": _position(p.old), "new": _position(p.new)}
+
+
+def diff_doc(result: DiffResult) -> dict[str, Any]:
+    """diff_wavelet_context's answer."""
+    head = {"path": result.path, "base": result.base, "head": result.head}
+    d = result.positions
+    if d is None:
+        return {
+            **head,
+            "changed": False,
+            "note": "the file does not differ between the two revisions",
+        }
+    return {
+        "path": result.path,
+        "old_path": result.old_path,
+        "base": result.base,
+        "head": result.head,
+        "changed": True,
+        "added": [_position(p) for p in d.added],
+        "removed": [_position(p) for p in d.removed],
+        "shifted": [_pair(p) for p in d.shifted],
+        "magnitude_changed": [_pair(p) for p in d.magnitude_changed],
+        "unchanged": [_pair(p) for p in d.unchanged],
+        "units": [unit_doc(u) for u in result.units],
     }

@@ -3,17 +3,35 @@ repository's templates/ folder and ship inside the wheel as ``reviewbot.template
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
 import jinja2
 
-from reviewbot.analysis.findings import CODES
-from reviewbot.model import Report
-from reviewbot.render.review_text import fmt_metric
+from reviewbot import __version__
+from reviewbot.codes import CODES, describe
+from reviewbot.model import Finding, MetricsChange, Report, Status, innermost
+from reviewbot.render.style import fmt_metric, sparkline
 
-__all__ = ["code_block", "environment", "inline_code", "md_escape", "render_markdown"]
+__all__ = [
+    "MAX_BODY",
+    "SUMMARY_MARKER",
+    "code_block",
+    "environment",
+    "fingerprint_marker",
+    "inline_body",
+    "inline_code",
+    "md_escape",
+    "render_markdown",
+    "summary_body",
+]
+
+SUMMARY_MARKER = "<!-- reviewbot:summary -->"
+MAX_BODY = 65_536  # GitHub's limit for a comment body
+SPARK_WIDTH = 24
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")  # inline markup; newlines are flattened anyway
 _MENTION = re.compile(r"@(?=[A-Za-z0-9_-])")
@@ -67,8 +85,115 @@ def environment() -> jinja2.Environment:
     env.filters["code"] = code_block
     env.filters["ic"] = inline_code
     env.filters["metric"] = fmt_metric
+    env.filters["spark"] = lambda values: sparkline(values, width=SPARK_WIDTH)
+    env.filters["changes"] = _changes
     return env
 
 
 def render_markdown(report: Report, template: str = "review.md.j2", **extra: Any) -> str:
-    return environment().get_template(template).render(report=report, codes=CODES, **extra)
+    return environment().get_template(template).render(report=report, codes=describe(), **extra)
+
+
+_NAMES = {"branches": "decisions"}
+
+
+def _changes(metrics: MetricsChange) -> str:
+    parts = []
+    for m in metrics.measures():
+        name = _NAMES.get(m.name, m.name)
+        if m.after is None:
+            continue
+        if m.before is None:
+            parts.append(f"{name} {_n(m.after)}")
+        elif m.before != m.after:
+            parts.append(f"{name} {_n(m.before)} → {_n(m.after)}")
+    return ", ".join(parts) or "no change in its measures"
+
+
+def _n(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+def fingerprint_marker(fingerprint: str, version: str) -> str:
+    return f"<!-- reviewbot:fp={fingerprint};v={version} -->"
+
+
+def inline_body(f: Finding) -> str:
+    """The inline comment: no line numbers in it, so a rebase that only moves lines changes
+    nothing. Its version hash covers the visible text."""
+    entry = CODES.get(f.code)
+    text: str = (
+        environment()
+        .get_template("inline.md.j2")
+        .render(f=f, hint=entry.hint if entry else None, marker="")
+    )
+    version = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return text.rstrip("\n") + "\n" + fingerprint_marker(f.fingerprint, version) + "\n"
+
+
+def _footprint(report: Report) -> str:
+    values = []
+    for fs in report.files:
+        for u in fs.units:
+            after = u.metrics.after
+            if after is not None:
+                values.append(after.irregularity)
+    return sparkline(sorted(values, reverse=True)[:40])
+
+
+def _order(report: Report) -> list[str]:
+    if report.bundles:
+        return [f"{b.title}: {b.reason}" for b in report.bundles]
+    weight: dict[str, int] = {}
+    for f in report.findings:
+        weight[f.path] = weight.get(f.path, 0) + 3 ** (f.severity.rank + 1)
+    changed = [fs for fs in report.files if fs.units]
+    changed.sort(key=lambda fs: (-weight.get(fs.path, 0), fs.path))
+    return [
+        f"{fs.path}: "
+        + ", ".join(innermost(u.label) for u in fs.units[:5])
+        + (" …" if len(fs.units) > 5 else "")
+        for fs in changed[:15]
+    ]
+
+
+def summary_body(
+    report: Report,
+    *,
+    link: Callable[[str, int, int], str],
+    notes: Sequence[str] = (),
+    limit: int = MAX_BODY,
+) -> str:
+    """The pull request's summary comment, shortened step by step until it fits ``limit``
+    characters. ``link(path, line, end)`` makes the URL of a place in the head commit."""
+    units = [(fs.path, u) for fs in report.files for u in fs.units]
+    skipped = [fs for fs in report.files if fs.status in (Status.SKIPPED, Status.BINARY)]
+    attempts = [
+        (list(report.context), units, None),
+        ([], units, None),
+        ([], units[:60], len(units) - 60),
+        ([], units[:15], len(units) - 15),
+    ]
+    template = environment().get_template("summary.md.j2")
+    text = ""
+    for index, (contexts, shown, left) in enumerate(attempts):
+        text = str(
+            template.render(
+                marker=SUMMARY_MARKER,
+                report=report,
+                notes=list(notes),
+                footprint=_footprint(report),
+                order=_order(report),
+                units=shown,
+                units_left=max(0, left or 0),
+                skipped=skipped[:50],
+                contexts=contexts,
+                truncated=index > 0,
+                link=link,
+                version=__version__,
+            )
+        )
+        if len(text) <= limit:
+            return text
+    cut = text[: limit - 200]
+    return cut[: cut.rfind("\n")] + "\n\n_Truncated to fit GitHub's size limit._\n"

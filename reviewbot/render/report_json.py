@@ -7,10 +7,11 @@ from importlib import resources
 from typing import Any
 
 from reviewbot import __version__
-from reviewbot.analysis.findings import CODES
-from reviewbot.model import SCHEMA, Finding, Metrics, Report, UnitRef
+from reviewbot.codes import describe
+from reviewbot.model import SCHEMA, Finding, MetricsChange, Report, Stats, UnitChange, UnitRef
+from reviewbot.render.style import sparkline
 
-__all__ = ["load_schema", "report_doc", "report_json"]
+__all__ = ["load_schema", "report_doc", "report_json", "stats_doc", "unit_doc"]
 
 
 def load_schema() -> dict[str, Any]:
@@ -25,10 +26,10 @@ def _num(x: float | None) -> float | int | None:
     return int(x) if float(x).is_integer() else round(float(x), 4)
 
 
-def _metrics(ms: tuple[Metrics, ...]) -> dict[str, Any]:
+def _metrics(change: MetricsChange) -> dict[str, Any]:
     return {
         m.name: {"before": _num(m.before), "after": _num(m.after), "delta": _num(m.delta)}
-        for m in ms
+        for m in change.measures()
     }
 
 
@@ -45,10 +46,50 @@ def _finding(f: Finding) -> dict[str, Any]:
         "end_line": f.end_line,
         "title": f.title,
         "message": f.message,
-        "metrics": _metrics(f.metrics),
+        "metrics": _finding_metrics(f),
         "unit": _unit(f.unit),
         "fingerprint": f.fingerprint,
         "in_diff": f.in_diff,
+    }
+
+
+def _finding_metrics(f: Finding) -> dict[str, Any]:
+    doc = _metrics(f.metrics)
+    if f.references is not None:
+        doc["references"] = {"before": None, "after": f.references, "delta": None}
+    return doc
+
+
+def stats_doc(stats: Stats, not_shown: int) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "files": stats.files,
+        "files_analysed": stats.files_analysed,
+        "files_skipped": stats.files_skipped,
+        "lines_added": stats.lines_added,
+        "lines_removed": stats.lines_removed,
+        "units_changed": stats.units_changed,
+        "findings": stats.findings._asdict(),
+        "findings_total": stats.findings_total,
+        "files_not_reviewed": stats.files_not_reviewed,
+        "seconds": stats.seconds,
+    }
+    if stats.hotspots_touched is not None:
+        doc["hotspots_touched"] = [h._asdict() for h in stats.hotspots_touched]
+    doc["findings_not_shown"] = not_shown
+    return doc
+
+
+SPARK_WIDTH = 24
+
+
+def unit_doc(u: UnitChange) -> dict[str, Any]:
+    return {
+        "label": u.label,
+        "change": u.kind,
+        "old": _unit(u.old),
+        "new": _unit(u.new),
+        "metrics": _metrics(u.metrics),
+        "sparkline": sparkline(u.shape, width=SPARK_WIDTH),
     }
 
 
@@ -59,7 +100,7 @@ def report_doc(report: Report) -> dict[str, Any]:
             "name": "reviewbot",
             "version": __version__,
             "profile": report.profile,
-            "codes": CODES,
+            "codes": describe(),
         },
         "base": report.base,
         "head": report.head,
@@ -72,17 +113,7 @@ def report_doc(report: Report) -> dict[str, Any]:
                 "language": f.language,
                 "added": f.added,
                 "removed": f.removed,
-                "units": [
-                    {
-                        "label": u.label,
-                        "change": u.kind,
-                        "old": _unit(u.old),
-                        "new": _unit(u.new),
-                        "metrics": _metrics(u.metrics),
-                        "sparkline": u.sparkline,
-                    }
-                    for u in f.units
-                ],
+                "units": [unit_doc(u) for u in f.units],
                 "warnings": list(f.warnings),
             }
             for f in report.files
@@ -97,15 +128,34 @@ def report_doc(report: Report) -> dict[str, Any]:
                 "old_end": c.old_end,
                 "unit": _unit(c.unit),
                 "bands": {"fine": c.fine, "medium": c.medium, "coarse": c.coarse},
-                "sparkline": c.sparkline,
+                "sparkline": sparkline(c.shape, width=SPARK_WIDTH),
                 "weight": c.weight,
                 "truncated": c.truncated,
             }
             for c in report.context
         ],
-        "bundles": list(report.bundles),
-        "impact": list(report.impact),
-        "stats": {**report.stats, "findings_not_shown": report.truncated_findings},
+        "bundles": [
+            {
+                "id": b.id,
+                "title": b.title,
+                "reason": b.reason,
+                "hunks": [h._asdict() for h in b.hunks],
+            }
+            for b in report.bundles
+        ],
+        "impact": [
+            {
+                "name": i.name,
+                "unit": i.unit,
+                "path": i.path,
+                "change": i.change,
+                "references": [r._asdict() for r in i.references],
+                "total": i.total,
+                "truncated": i.truncated,
+            }
+            for i in report.impact
+        ],
+        "stats": stats_doc(report.stats, report.truncated_findings),
     }
 
 

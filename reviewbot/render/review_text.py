@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 from reviewbot.model import Report, Severity, innermost
-from reviewbot.render.style import Style, fmt_metric
+from reviewbot.render.style import Style, fmt_metric, sparkline
 
-__all__ = ["fmt_metric", "review_text"]
+__all__ = ["review_text"]
+
+SPARK_WIDTH = 24
 
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -17,8 +19,8 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
     out = [
         style("reviewbot review", "bold") + f"  {report.base} .. {report.head}",
         style(
-            f"{s['files']} file(s), +{s['lines_added']} -{s['lines_removed']}, "
-            f"{s['units_changed']} unit(s) changed, {report.profile} profile",
+            f"{s.files} file(s), +{s.lines_added} -{s.lines_removed}, "
+            f"{s.units_changed} unit(s) changed, {report.profile} profile",
             "dim",
         ),
     ]
@@ -40,13 +42,13 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
                 continue
             lw = min(48, max(len(innermost(u.label)) for u in fs.units))
             for u in fs.units:
-                m = {x.name: x for x in u.metrics}
+                m = {x.name: x for x in u.metrics.measures()}
                 label = innermost(u.label)[:lw].ljust(lw)
                 out.append(
                     f"    {label}  {u.kind:<8}  decisions {fmt_metric(m['branches']):<8} "
                     f"nesting {fmt_metric(m['nesting']):<7} "
                     f"irregularity {fmt_metric(m['irregularity']):<10} "
-                    f"{style(u.sparkline, 'cyan')}"
+                    f"{style(sparkline(u.shape, width=SPARK_WIDTH), 'cyan')}"
                 )
     out.append("")
     if report.findings:
@@ -71,33 +73,30 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
             style("No findings: nothing in this change spikes the structure it touches.", "green")
         )
     for item in report.impact:
-        if not item["total"]:
+        if not item.total:
             continue
         where = ", ".join(
-            f"{r['path']}:{r['line']}" + (f" ({r['unit']})" if r["unit"] else "")
-            for r in item["references"][:4]
+            f"{r.path}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in item.references[:4]
         )
-        more = f", … {item['total'] - 4} more" if item["total"] > 4 else ""
+        more = f", … {item.total - 4} more" if item.total > 4 else ""
         out.append(
-            f"  impact: {item['unit']} ({item['change']}) is referenced in "
-            f"{item['total']} place(s): {where}{more}"
+            f"  impact: {item.unit} ({item.change}) is referenced in "
+            f"{item.total} place(s): {where}{more}"
         )
-    for hot in report.stats.get("hotspots_touched", []):
+    for hot in report.stats.hotspots_touched or ():
         out.append(
             style(
-                f"  hotspot: {hot['path']} is #{hot['rank']} of the repository's "
-                f"hotspots ({hot['changes']} recent changes)",
+                f"  hotspot: {hot.path} is #{hot.rank} of the repository's "
+                f"hotspots ({hot.changes} recent changes)",
                 "yellow",
             )
         )
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
-            spans = ", ".join(
-                f"{h['path']}:{h['new_start']}-{h['new_end']}" for h in b["hunks"][:4]
-            )
-            more = f" (+{len(b['hunks']) - 4} more)" if len(b["hunks"]) > 4 else ""
-            out.append(f"  {b['id']}  {b['title']}  — {b['reason']}")
+            spans = ", ".join(f"{h.path}:{h.new_start}-{h.new_end}" for h in b.hunks[:4])
+            more = f" (+{len(b.hunks) - 4} more)" if len(b.hunks) > 4 else ""
+            out.append(f"  {b.id}  {b.title}  — {b.reason}")
             out.append(style(f"      {spans}{more}", "dim"))
     skipped = [fs for fs in report.files if fs.language is None]
     if skipped:
@@ -120,9 +119,8 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
         out.append(style("Context", "bold"))
         for c in report.context:
             unit = f"{c.unit.label} (lines {c.unit.start}-{c.unit.end})" if c.unit else "top level"
-            out.append(
-                style(f"── {c.path}:{c.new_start}-{c.new_end}  {unit}  {c.sparkline}", "bold")
-            )
+            spark = sparkline(c.shape, width=SPARK_WIDTH)
+            out.append(style(f"── {c.path}:{c.new_start}-{c.new_end}  {unit}  {spark}", "bold"))
             for band in (c.coarse, c.medium, c.fine):
                 if band:
                     out.extend("    " + line for line in band.split("\n"))

@@ -6,38 +6,33 @@ import json
 from typing import Any
 
 from reviewbot import __version__
-from reviewbot.analysis.findings import CODES
-from reviewbot.model import Report, Severity
+from reviewbot.codes import CODES
+from reviewbot.model import Finding, Report, Severity
 
 __all__ = ["sarif_doc", "sarif_json"]
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-_NAMES = {
-    "RB101": "ComplexitySpike",
-    "RB102": "DenseNewUnit",
-    "RB103": "DeeperNesting",
-    "RB104": "RepetitiveGrowth",
-    "RB105": "DeletedButReferenced",
-}
-_DEFAULT = {
-    "RB101": "warning",
-    "RB102": "warning",
-    "RB103": "note",
-    "RB104": "note",
-    "RB105": "warning",
-}
+
+
+def _properties(f: Finding) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        m.name: {"before": m.before, "after": m.after} for m in f.metrics.measures()
+    }
+    if f.references is not None:
+        props["references"] = {"before": None, "after": float(f.references)}
+    return props
 
 
 def sarif_doc(report: Report) -> dict[str, Any]:
     rules = [
         {
             "id": code,
-            "name": _NAMES.get(code, code),
-            "shortDescription": {"text": text.split(":")[0]},
-            "fullDescription": {"text": text},
-            "defaultConfiguration": {"level": _DEFAULT.get(code, "warning")},
+            "name": entry.name,
+            "shortDescription": {"text": entry.summary.split(":")[0]},
+            "fullDescription": {"text": entry.summary},
+            "defaultConfiguration": {"level": entry.level},
         }
-        for code, text in sorted(CODES.items())
+        for code, entry in sorted(CODES.items())
     ]
     index = {r["id"]: i for i, r in enumerate(rules)}
     results = []
@@ -58,7 +53,7 @@ def sarif_doc(report: Report) -> dict[str, Any]:
                     }
                 ],
                 "partialFingerprints": {"reviewbotFingerprint/v1": f.fingerprint},
-                "properties": {m.name: {"before": m.before, "after": m.after} for m in f.metrics},
+                "properties": _properties(f),
             }
         )
     return {

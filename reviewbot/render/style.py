@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, TextIO
-
-if TYPE_CHECKING:
-    from reviewbot.model import Metrics
 from dataclasses import dataclass
+from typing import TextIO
 
-__all__ = ["BLOCKS", "Style", "bar", "sparkline"]
+from reviewbot.model import Measure
+
+__all__ = ["BLOCKS", "Style", "bar", "fmt_metric", "sparkline", "use_color"]
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 _CODES = {
@@ -84,7 +83,7 @@ def use_color(stream: TextIO, choice: str, environ: dict[str, str] | Mapping[str
     return bool(isatty and isatty())
 
 
-def fmt_metric(m: Metrics) -> str:
+def fmt_metric(m: Measure) -> str:
     def num(x: float | None) -> str:
         if x is None:
             return "-"

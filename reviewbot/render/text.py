@@ -6,14 +6,14 @@ from collections import Counter
 
 import numpy as np
 
+from reviewbot.analysis.hotspots import Hotspots
+from reviewbot.analysis.inspection import ContextResult, FileResult, PositionsResult
 from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers
 from reviewbot.engine.signal import js_strip
-from reviewbot.hotspots import Hotspots
-from reviewbot.inspect import ContextResult, FileResult, PositionsResult
 from reviewbot.render.style import Style, bar, sparkline
 
-__all__ = ["context_text", "entropy_text", "heatmap_text", "positions_text"]
+__all__ = ["context_text", "entropy_text", "heatmap_text", "hotspots_text", "positions_text"]
 
 MAX_CODE = 100
 

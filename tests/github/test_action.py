@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from reviewbot.config import Config
-from reviewbot.diff.git import Git
+from reviewbot.app.config import Config
+from reviewbot.doors.github.action import _config_from_base, annotation, run_action
+from reviewbot.doors.github.client import Api
+from reviewbot.doors.github.event import ActionContext
 from reviewbot.errors import ConfigError
-from reviewbot.github.client import Api
-from reviewbot.github.event import ActionContext
-from reviewbot.github.main import _config_from_base, annotation, run_action
-from reviewbot.github.publish import MAX_BODY, SUMMARY_MARKER, summary_body
 from reviewbot.model import Report
+from reviewbot.render.markdown import MAX_BODY, SUMMARY_MARKER, summary_body
+from reviewbot.repo.git import Git
 from tests.conftest import git
 from tests.github.fake import DATA, FakeGitHub, Fault, PullFile, State
 from tests.test_review import AFTER, BEFORE
@@ -304,16 +304,18 @@ def test_summary_respects_the_size_limit(pr: Pr) -> None:
         "report"
     ]
     assert Path(report_path).exists()
-    from reviewbot.config import Config
-    from reviewbot.review import run_review
+    from reviewbot.app.config import Config
+    from reviewbot.app.pipeline import GitChange, review
 
     git(pr.origin, "checkout", "-q", "topic")
-    report: Report = run_review(Config(), cwd=pr.origin, spec=f"{pr.base}...{pr.head}")
+    report: Report = review(GitChange(pr.origin, (f"{pr.base}...{pr.head}",)), Config())
     git(pr.origin, "checkout", "-q", "main")
-    full = summary_body(report, link_base="https://github.com/o/r", head_sha=pr.head)
-    small = summary_body(
-        report, link_base="https://github.com/o/r", head_sha=pr.head, limit=len(full) // 2
-    )
+
+    def link(path: str, line: int, end: int) -> str:
+        return f"https://github.com/o/r/blob/{pr.head}/{path}#L{line}"
+
+    full = summary_body(report, link=link)
+    small = summary_body(report, link=link, limit=len(full) // 2)
     assert len(full) <= MAX_BODY and len(small) <= len(full) // 2
     assert small.startswith(SUMMARY_MARKER)
     assert "shortened" in small or "Truncated" in small

@@ -13,38 +13,17 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import jinja2
+from reviewbot.doors.github.client import Api, Forbidden, ReviewComment, Unprocessable
+from reviewbot.model import Finding, Hunk, Report, Severity
+from reviewbot.render.markdown import SUMMARY_MARKER, inline_body, summary_body
 
-from reviewbot import __version__
-from reviewbot.github.client import Api, Forbidden, ReviewComment, Unprocessable
-from reviewbot.model import ChangedFile, Finding, Hunk, Report, Severity, Status, innermost
-from reviewbot.render.markdown import environment
-from reviewbot.render.style import sparkline
+__all__ = ["Outcome", "anchor", "publish"]
 
-__all__ = [
-    "MAX_BODY",
-    "SUMMARY_MARKER",
-    "Outcome",
-    "anchor",
-    "inline_body",
-    "publish",
-    "summary_body",
-]
-
-SUMMARY_MARKER = "<!-- reviewbot:summary -->"
-MAX_BODY = 65_536
 _FP = re.compile(r"<!-- reviewbot:fp=([0-9a-f]+);v=([0-9a-f]+) -->")
-_HINTS = {
-    "RB101": "Consider moving the new logic into a function of its own.",
-    "RB102": "A reviewer should read this unit first.",
-    "RB103": "Early returns or a helper would flatten it.",
-    "RB104": "Repetitive code: maybe a table or a loop.",
-}
 
 
 @dataclass
@@ -70,134 +49,24 @@ def anchor(f: Finding, hunks: Sequence[Hunk]) -> tuple[int, int] | None:
     return None
 
 
-def _changes(metrics: Sequence[object]) -> str:
-    parts = []
-    names = {
-        "branches": "decisions",
-        "nesting": "nesting",
-        "irregularity": "irregularity",
-        "lines": "lines",
-    }
-    for m in metrics:
-        name = names.get(getattr(m, "name", ""), getattr(m, "name", ""))
-        before, after = getattr(m, "before", None), getattr(m, "after", None)
-        if after is None:
-            continue
-        if before is None:
-            parts.append(f"{name} {_n(after)}")
-        elif before != after:
-            parts.append(f"{name} {_n(before)} → {_n(after)}")
-    return ", ".join(parts) or "no change in its measures"
-
-
-def _n(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
-
-
-def _env() -> jinja2.Environment:
-    env = environment()
-    env.filters["changes"] = _changes
-    return env
-
-
-def inline_body(f: Finding) -> str:
-    """The inline comment: no line numbers in it, so a rebase that only moves lines changes
-    nothing. Its version hash covers the visible text."""
-    text: str = _env().get_template("inline.md.j2").render(f=f, hint=_HINTS.get(f.code), marker="")
-    version = hashlib.sha256(text.encode()).hexdigest()[:12]
-    return text.rstrip("\n") + f"\n<!-- reviewbot:fp={f.fingerprint};v={version} -->\n"
-
-
-def _footprint(report: Report) -> str:
-    values = []
-    for fs in report.files:
-        for u in fs.units:
-            irr = next((m for m in u.metrics if m.name == "irregularity"), None)
-            if irr is not None and irr.after is not None:
-                values.append(irr.after)
-    return sparkline(sorted(values, reverse=True)[:40])
-
-
-def _order(report: Report) -> list[str]:
-    if report.bundles:
-        return [f"{b.get('title', b.get('id'))}: {b.get('reason', '')}" for b in report.bundles]
-    weight: dict[str, int] = {}
-    for f in report.findings:
-        weight[f.path] = weight.get(f.path, 0) + 3 ** (f.severity.rank + 1)
-    changed = [fs for fs in report.files if fs.units]
-    changed.sort(key=lambda fs: (-weight.get(fs.path, 0), fs.path))
-    return [
-        f"{fs.path}: "
-        + ", ".join(innermost(u.label) for u in fs.units[:5])
-        + (" …" if len(fs.units) > 5 else "")
-        for fs in changed[:15]
-    ]
-
-
-def summary_body(
-    report: Report,
-    *,
-    link_base: str,
-    head_sha: str,
-    notes: Sequence[str] = (),
-    limit: int = MAX_BODY,
-) -> str:
-    """The summary comment, shortened step by step until it fits ``limit`` characters."""
-
-    def link(path: str, line: int, end: int) -> str:
-        anchor_ = f"#L{line}" + (f"-L{end}" if end > line else "")
-        return f"{link_base}/blob/{head_sha}/{path}{anchor_}"
-
-    units = [(fs.path, u) for fs in report.files for u in fs.units]
-    skipped = [fs for fs in report.files if fs.status in (Status.SKIPPED, Status.BINARY)]
-    attempts = [
-        (list(report.context), units, None),
-        ([], units, None),
-        ([], units[:60], len(units) - 60),
-        ([], units[:15], len(units) - 15),
-    ]
-    template = _env().get_template("summary.md.j2")
-    text = ""
-    for index, (contexts, shown, left) in enumerate(attempts):
-        text = str(
-            template.render(
-                marker=SUMMARY_MARKER,
-                report=report,
-                notes=list(notes),
-                footprint=_footprint(report),
-                order=_order(report),
-                units=shown,
-                units_left=max(0, left or 0),
-                skipped=skipped[:50],
-                contexts=contexts,
-                truncated=index > 0,
-                link=link,
-                version=__version__,
-            )
-        )
-        if len(text) <= limit:
-            return text
-    cut = text[: limit - 200]
-    return cut[: cut.rfind("\n")] + "\n\n_Truncated to fit GitHub's size limit._\n"
-
-
 def _rank(f: Finding) -> tuple[int, float, str, int]:
-    delta = max((abs(m.delta or 0.0) for m in f.metrics if m.name == "branches"), default=0.0)
+    delta = max(
+        (abs(m.delta or 0.0) for m in f.metrics.measures() if m.name == "branches"), default=0.0
+    )
     return (-f.severity.rank, -delta, f.path, f.line)
 
 
 def publish(
     api: Api,
     report: Report,
-    files: Sequence[ChangedFile],
     *,
     head_sha: str,
-    link_base: str,
+    link: Callable[[str, int, int], str],
     max_comments: int,
     notes: Sequence[str] = (),
 ) -> Outcome:
     out = Outcome()
-    hunks = {cf.path: cf.hunks for cf in files}
+    hunks = {fs.path: fs.hunks for fs in report.files}
     try:
         _inline(api, report, hunks, head_sha, max_comments, out)
     except Forbidden as exc:
@@ -209,7 +78,7 @@ def publish(
             f"{len(out.rejected)} finding(s) could not be placed on the diff and are listed "
             "here instead: " + "; ".join(f"{f.path}:{f.line} {f.code}" for f in out.rejected)
         )
-    body = summary_body(report, link_base=link_base, head_sha=head_sha, notes=all_notes)
+    body = summary_body(report, link=link, notes=all_notes)
     try:
         existing = next((c for c in api.issue_comments() if SUMMARY_MARKER in c.body), None)
         if existing is None:

@@ -11,17 +11,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from reviewbot.analysis.measure import measure_unit
-from reviewbot.cache import Cache
-from reviewbot.config import Config
-from reviewbot.diff.git import Git, GitError
 from reviewbot.engine import FileIndex, get_profile
-from reviewbot.sources import SourceText, read_source
+from reviewbot.engine.languages import LanguageRegistry
+from reviewbot.repo.cache import Cache
+from reviewbot.repo.files import SourceText, read_source
+from reviewbot.repo.git import Git, GitError
 
-__all__ = ["FileHotspot", "Hotspots", "UnitHotspot", "change_counts", "find_hotspots"]
+__all__ = [
+    "EngineSettings",
+    "FileHotspot",
+    "Hotspots",
+    "UnitHotspot",
+    "change_counts",
+    "find_hotspots",
+]
 
 
 @dataclass(frozen=True)
@@ -78,13 +84,23 @@ def change_counts(git: Git, paths: Sequence[str], commits: int) -> tuple[int, Co
     return seen, counts
 
 
-def _summary(source: SourceText, config: Config, cache: Cache, *, units: bool) -> dict[str, Any]:
+class EngineSettings(NamedTuple):
+    """What the engine needs to know to index a file the way the configuration says."""
+
+    profile: str
+    registry: LanguageRegistry
+    max_bytes: int
+
+
+def _summary(
+    source: SourceText, settings: EngineSettings, cache: Cache, *, units: bool
+) -> dict[str, Any]:
     """A file's size and irregularity, and with ``units`` its units' irregularity (dearer)."""
-    language = config.registry.detect(source.path)
+    language = settings.registry.detect(source.path)
     kind = "summary-units" if units else "summary"
 
     def compute() -> dict[str, Any]:
-        index = FileIndex(source.text, language, get_profile(config.profile))
+        index = FileIndex(source.text, language, get_profile(settings.profile))
         found: dict[str, Any] = {
             "lines": index.line_count,
             "irregularity": float(index.heatmap.total),
@@ -98,7 +114,7 @@ def _summary(source: SourceText, config: Config, cache: Cache, *, units: bool) -
 
     if not cache.enabled:
         return compute()
-    return cache.through(kind, cache.key(source.blob, config.profile, language, kind), compute)
+    return cache.through(kind, cache.key(source.blob, settings.profile, language, kind), compute)
 
 
 def _blame_commits(git: Git, path: str) -> list[str]:
@@ -116,9 +132,9 @@ def _blame_commits(git: Git, path: str) -> list[str]:
 
 
 def find_hotspots(
-    root: Path,
+    git: Git,
     paths: Sequence[str],
-    config: Config,
+    settings: EngineSettings,
     cache: Cache,
     *,
     commits: int = 1000,
@@ -126,7 +142,6 @@ def find_hotspots(
     unit_files: int = 5,
     min_changes: int = 1,
 ) -> Hotspots:
-    git = Git(root)
     seen, counts = change_counts(git, paths, commits)
     ranked: list[FileHotspot] = []
     if min_changes > 1 and (not counts or max(counts.values()) < min_changes):
@@ -135,10 +150,10 @@ def find_hotspots(
         full = git.root / path
         if not full.is_file():
             continue  # deleted or moved since
-        source = read_source(full, path, config.max_file_bytes)
+        source = read_source(full, path, settings.max_bytes)
         if not isinstance(source, SourceText):
             continue
-        summary = _summary(source, config, cache, units=False)
+        summary = _summary(source, settings, cache, units=False)
         ranked.append(
             FileHotspot(
                 path,
@@ -156,9 +171,9 @@ def find_hotspots(
         if rank >= unit_files:
             detailed.append(hot)
             continue
-        source = read_source(git.root / hot.path, hot.path, config.max_file_bytes)
+        source = read_source(git.root / hot.path, hot.path, settings.max_bytes)
         assert isinstance(source, SourceText)
-        summary = _summary(source, config, cache, units=True)
+        summary = _summary(source, settings, cache, units=True)
         per_line = _blame_commits(git, hot.path)
         units = []
         for start, end, label, irregularity in summary["units"]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
@@ -20,8 +20,8 @@ _ENV = {
 }
 
 
-def _git(root: Path, *args: str) -> None:
-    env = {**os.environ, **_ENV, "GIT_CONFIG_NOSYSTEM": "1"}
+def _git(root: Path, environ: Mapping[str, str], *args: str) -> None:
+    env = {**environ, **_ENV, "GIT_CONFIG_NOSYSTEM": "1"}
     subprocess.run(
         ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
         cwd=root,
@@ -38,16 +38,16 @@ def _copy(side: str, root: Path) -> None:
             (root / item.name.removesuffix(".demo")).write_bytes(item.read_bytes())
 
 
-def build_demo_repo(root: Path) -> str:
+def build_demo_repo(root: Path, environ: Mapping[str, str]) -> str:
     """Create the repository in ``root`` (emptied first); returns the range to review."""
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    _git(root, "init", "-q")
+    _git(root, environ, "init", "-q")
     _copy("before", root)
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "before")
+    _git(root, environ, "add", "-A")
+    _git(root, environ, "commit", "-q", "-m", "before")
     _copy("after", root)
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "after: member discounts and payment reconciliation")
+    _git(root, environ, "add", "-A")
+    _git(root, environ, "commit", "-q", "-m", "after: member discounts and payment reconciliation")
     return "HEAD~1..HEAD"

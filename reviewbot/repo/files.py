@@ -8,6 +8,7 @@ git ignores, excluded globs. Invalid UTF-8 is decoded with replacement character
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import os
 import subprocess
 from collections.abc import Iterator, Sequence
@@ -16,7 +17,16 @@ from typing import NamedTuple
 
 from reviewbot.errors import InputError
 
-__all__ = ["Skipped", "SourceText", "decode", "is_binary", "iter_sources", "read_source"]
+__all__ = [
+    "Skipped",
+    "SourceText",
+    "blob_id",
+    "decode",
+    "excluded",
+    "is_binary",
+    "iter_sources",
+    "read_source",
+]
 
 BINARY_PROBE = 4096
 _SKIP_DIRS = frozenset(
@@ -46,6 +56,11 @@ class SourceText(NamedTuple):
 class Skipped(NamedTuple):
     path: str
     reason: str
+
+
+def blob_id(data: bytes) -> str:
+    """Git's object id of a blob with these bytes."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 def is_binary(data: bytes) -> bool:
@@ -83,8 +98,6 @@ def read_source(
     if is_binary(data):
         return Skipped(shown, "binary (NUL byte in the first 4 KiB)")
     text, warnings = decode(data)
-    from reviewbot.cache import blob_id
-
     return SourceText(shown, text, warnings, blob_id(data))
 
 

@@ -17,22 +17,18 @@ from github.IssueComment import IssueComment
 from github.PullRequest import PullRequest
 from github.PullRequestComment import PullRequestComment
 
-__all__ = ["Api", "ApiError", "Comment", "Forbidden", "ReviewComment", "Unprocessable"]
+from reviewbot.errors import GitHubError
+
+__all__ = ["Api", "Comment", "Forbidden", "ReviewComment", "Unprocessable"]
 
 T = TypeVar("T")
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(f"GitHub API error {status}: {message}")
-        self.status = status
-
-
-class Forbidden(ApiError):
+class Forbidden(GitHubError):
     """403 without a rate limit: the token may not do this (fork PRs get read-only tokens)."""
 
 
-class Unprocessable(ApiError):
+class Unprocessable(GitHubError):
     """422: GitHub refused the content (for reviews: a comment outside the diff)."""
 
 
@@ -132,7 +128,7 @@ class Api:
                         raise Forbidden(exc.status, _message(exc)) from None
                     if exc.status == 422:
                         raise Unprocessable(exc.status, _message(exc)) from None
-                    raise ApiError(exc.status, _message(exc)) from None
+                    raise GitHubError(exc.status, _message(exc)) from None
                 self.waits.append(wait)
                 self.sleep(wait)
                 attempt += 1
@@ -221,7 +217,7 @@ class Api:
     def delete_review_comment(self, comment: ReviewComment) -> None:
         try:
             self.call(comment.obj.delete)
-        except ApiError as exc:
+        except GitHubError as exc:
             if exc.status != 404:  # already gone: what we wanted
                 raise
 
@@ -258,7 +254,7 @@ class Api:
         repo = self.gh.get_repo(self.repository)
         try:
             item = self.call(lambda: repo.get_contents(path, ref=ref))
-        except ApiError as exc:
+        except GitHubError as exc:
             if exc.status == 404:
                 return None
             raise

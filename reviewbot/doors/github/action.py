@@ -13,22 +13,22 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from reviewbot.analysis.review import review_files
-from reviewbot.config import Config, load_config, parse_config, settings_table
-from reviewbot.diff.changes import Range, collect, from_patch, resolve_range
-from reviewbot.diff.git import Git, GitError
-from reviewbot.errors import EXIT_FAIL, EXIT_OK, ConfigError, ReviewbotError
-from reviewbot.github.client import Api, ApiError
-from reviewbot.github.event import ActionContext, read_context
-from reviewbot.github.publish import publish, summary_body
-from reviewbot.model import ChangedFile, Report, Severity
+from reviewbot.app.config import Config, load_config, parse_config, settings_table
+from reviewbot.app.pipeline import ApiChange, ChangeSource, GitChange, review
+from reviewbot.doors.github.client import Api
+from reviewbot.doors.github.event import ActionContext, read_context
+from reviewbot.doors.github.publish import publish
+from reviewbot.doors.guard import ACTION, EXIT_FAIL, EXIT_OK, guard
+from reviewbot.errors import ConfigError, GitHubError, InputError
+from reviewbot.model import Report, Severity
+from reviewbot.render.markdown import MAX_BODY, summary_body
 from reviewbot.render.report_json import report_json
-from reviewbot.review import enrich, fails, options
+from reviewbot.repo.changes import ApiFile
+from reviewbot.repo.git import Git, GitError
 
 __all__ = ["FORK_HELP", "annotation", "main", "run_action"]
 
@@ -138,46 +138,39 @@ def _ensure_commits(git: Git, ctx: ActionContext, log: Callable[[str], None]) ->
         return False
 
 
-def _from_api(api: Api, ctx: ActionContext, config: Config) -> list[ChangedFile]:
+def _api_change(api: Api, ctx: ActionContext) -> ApiChange:
     """The change from the API: each file's patch, and both sides' contents."""
-    files: list[ChangedFile] = []
-    for item in api.files():
-        path = item.filename
-        status = item.status
-        patch = item.patch
-        old_path = getattr(item, "previous_filename", None) or path
-        if patch is None:
-            from reviewbot.model import Status
-
-            files.append(
-                ChangedFile(
-                    path,
-                    None,
-                    Status.SKIPPED,
-                    reason="no patch from the API (binary or very large)",
-                )
-            )
-            continue
-        header = (
-            f"--- {'/dev/null' if status == 'added' else 'a/' + old_path}\n"
-            f"+++ {'/dev/null' if status == 'removed' else 'b/' + path}\n"
+    items = tuple(
+        ApiFile(
+            item.filename,
+            item.status,
+            item.patch,
+            getattr(item, "previous_filename", None) or None,
         )
-        parsed = from_patch(
-            header + patch + ("" if patch.endswith("\n") else "\n"),
-            None,
-            max_bytes=config.max_file_bytes,
-            exclude=config.exclude,
-        )
-        if not parsed:
-            continue
-        cf = parsed[0]
-        old = api.contents(old_path, ctx.base_sha) if status != "added" else None
-        new = api.contents(path, ctx.head_sha) if status != "removed" else None
-        from reviewbot.diff.changes import _Policy
+        for item in api.files()
+    )
 
-        policy = _Policy(config.max_file_bytes, config.exclude, set())
-        files.append(policy.build(path, cf.old_path, cf.status, cf.hunks, old, new, False))
-    return files
+    def contents(path: str, side: str) -> bytes | None:
+        return api.contents(path, ctx.base_sha if side == "old" else ctx.head_sha)
+
+    return ApiChange(items, contents, ctx.base_sha[:12], ctx.head_sha[:12])
+
+
+def _links(ctx: ActionContext) -> Callable[[str, int, int], str]:
+    base = f"{ctx.server_url}/{ctx.repository}"
+
+    def link(path: str, line: int, end: int) -> str:
+        anchor = f"#L{line}" + (f"-L{end}" if end > line else "")
+        return f"{base}/blob/{ctx.head_sha}/{path}{anchor}"
+
+    return link
+
+
+def _find_git(ctx: ActionContext, environ: Mapping[str, str]) -> Git | None:
+    try:
+        return Git(ctx.workspace, environ=environ)
+    except InputError:
+        return None
 
 
 def run_action(
@@ -191,43 +184,35 @@ def run_action(
     def log(text: str) -> None:
         out.write(text + "\n")
 
-    git = Git.find(ctx.workspace)
-    base_for_config = ctx.base_sha
+    # git must never ask for credentials on a runner.
+    environ = {**env, "GIT_TERMINAL_PROMPT": "0"}
+    git = _find_git(ctx, environ)
     config = Config()
-    if git is not None and _have(git, base_for_config):
-        config = _config_from_base(git, base_for_config, ctx.inputs.config, ctx.workspace)
+    if git is not None and _have(git, ctx.base_sha):
+        config = _config_from_base(git, ctx.base_sha, ctx.inputs.config, ctx.workspace)
     elif git is not None and ctx.inputs.config:
         config = load_config(str(ctx.workspace / ctx.inputs.config), ctx.workspace)
     for warning in config.warnings:
         log(f"reviewbot: warning: {warning}")
     api = (api_factory or _default_api)(ctx)
-    files: list[ChangedFile]
-    rng: Range | None = None
+    source: ChangeSource
     if git is not None and _ensure_commits(git, ctx, log):
-        found = resolve_range(git, f"{ctx.base_sha}...{ctx.head_sha}", staged=False)
-        files = collect(git, found, max_bytes=config.max_file_bytes, exclude=config.exclude)
-        base_label, head_label = found.base, found.head
-        rng = found
+        source = GitChange(git.cwd, (f"{ctx.base_sha}...{ctx.head_sha}",), environ=environ)
     else:
         log("reviewbot: local git cannot provide the change; reading it from the API")
-        files = _from_api(api, ctx, config)
-        base_label, head_label = ctx.base_sha[:12], ctx.head_sha[:12]
-    report = review_files(files, options(config), base=base_label, head=head_label)
-    if rng is not None and git is not None:
-        report = enrich(report, files, git, rng, config)
-    link_base = f"{ctx.server_url}/{ctx.repository}"
+        source = _api_change(api, ctx)
+    report = review(source, config)
+    link = _links(ctx)
     notes: list[str] = []
     outcome = None
+    max_comments = (
+        ctx.inputs.max_comments
+        if ctx.inputs.max_comments is not None
+        else config.max_inline_comments
+    )
     try:
-        outcome = publish(
-            api,
-            report,
-            files,
-            head_sha=ctx.head_sha,
-            link_base=link_base,
-            max_comments=ctx.inputs.max_comments,
-        )
-    except ApiError as exc:
+        outcome = publish(api, report, head_sha=ctx.head_sha, link=link, max_comments=max_comments)
+    except GitHubError as exc:
         notes.append(f"Posting to the pull request failed: {exc}")
         log(f"reviewbot: could not post to the pull request: {exc}")
     if outcome is not None and outcome.read_only:
@@ -240,13 +225,15 @@ def run_action(
             f"{outcome.deleted} deleted; summary {outcome.summary}"
         )
     if ctx.inputs.check_run and outcome is not None and not outcome.read_only:
-        _check_run(api, ctx, report, link_base)
-    _job_outputs(ctx, report, notes, link_base, out)
-    fail_on = ctx.inputs.fail_on or config.fail_on
-    return EXIT_FAIL if fail_on and fails(report, fail_on) else EXIT_OK
+        _check_run(api, ctx, report, link)
+    _job_outputs(ctx, report, notes, link, out)
+    fail_on = ctx.inputs.fail_on if ctx.inputs.fail_on is not None else config.fail_on
+    return EXIT_FAIL if fail_on.met_by(report.findings) else EXIT_OK
 
 
-def _check_run(api: Api, ctx: ActionContext, report: Report, link_base: str) -> None:
+def _check_run(
+    api: Api, ctx: ActionContext, report: Report, link: Callable[[str, int, int], str]
+) -> None:
     notes = [
         {
             "path": f.path,
@@ -258,30 +245,28 @@ def _check_run(api: Api, ctx: ActionContext, report: Report, link_base: str) -> 
         }
         for f in report.findings
     ]
-    summary = summary_body(report, link_base=link_base, head_sha=ctx.head_sha, limit=65535)
+    summary = summary_body(report, link=link, limit=MAX_BODY - 1)
     conclusion = "neutral" if report.findings else "success"
-    with contextlib.suppress(ApiError):  # the comment and the job summary carry the review
+    with contextlib.suppress(GitHubError):  # the comment and the job summary carry the review
         title = f"{len(report.findings)} finding(s)"
         api.create_check_run(ctx.head_sha, title, summary, notes, conclusion)
 
 
 def _job_outputs(
-    ctx: ActionContext, report: Report, notes: Sequence[str], link_base: str, out: TextIO
+    ctx: ActionContext,
+    report: Report,
+    notes: Sequence[str],
+    link: Callable[[str, int, int], str],
+    out: TextIO,
 ) -> None:
-    body = summary_body(
-        report,
-        link_base=link_base,
-        head_sha=ctx.head_sha,
-        notes=notes,
-        limit=MAX_STEP_SUMMARY - 1024,
-    )
+    body = summary_body(report, link=link, notes=notes, limit=MAX_STEP_SUMMARY - 1024)
     if ctx.step_summary is not None:
         with ctx.step_summary.open("a", encoding="utf-8") as fh:
             fh.write(body.split("\n", 1)[1] if body.startswith("<!--") else body)
     ranked = sorted(report.findings, key=lambda f: (-f.severity.rank, f.path, f.line))
     for f in ranked[: ctx.inputs.max_annotations]:
         out.write(annotation(f.path, f.line, f.end_line, f"{f.code} {f.title}", f.message) + "\n")
-    report_dir = Path(os.environ.get("RUNNER_TEMP") or ctx.workspace)
+    report_dir = ctx.runner_temp or ctx.workspace
     report_path = report_dir / "reviewbot-report.json"
     try:
         report_path.write_text(report_json(report), encoding="utf-8")
@@ -304,19 +289,18 @@ def main(
     out = stdout or sys.stdout
     environ = dict(os.environ if env is None else env)
     token = environ.get("REVIEWBOT_TOKEN") or environ.get("GITHUB_TOKEN") or ""
-    try:
+
+    def clean(text: str) -> str:
+        return _redact(text, token)
+
+    def work() -> int:
         return run_action(environ, out)
-    except ReviewbotError as exc:
-        out.write(f"::warning title=reviewbot::{_escape_data(_redact(str(exc), token))}\n")
-        out.write(f"reviewbot: {_redact(str(exc), token)} (the pull request is not failed)\n")
-        return EXIT_OK
-    except Exception as exc:  # never fail a contributor's PR because of ourselves
-        detail = _redact("".join(traceback.format_exception(exc)), token)
-        out.write(
-            f"::warning title=reviewbot::internal error: {_escape_data(_redact(str(exc), token))}\n"
-        )
-        out.write(f"reviewbot: internal error; the pull request is not failed.\n{detail}")
-        return EXIT_OK
+
+    def say(line: str) -> None:
+        # A workflow warning too, so that the trouble shows on the run's page.
+        out.write(f"::warning title=reviewbot::{_escape_data(line)}\n{line}\n")
+
+    return guard(ACTION, work, say=say, clean=clean)
 
 
 def _redact(text: str, token: str) -> str:

@@ -8,25 +8,37 @@ under the git directory and exits 0. Nothing on this path imports scipy or jinja
 
 from __future__ import annotations
 
-import argparse
 import gc
-import os
-import sys
-import time
-import traceback
-from collections.abc import Sequence
-from dataclasses import replace
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
 
-from reviewbot.errors import EXIT_FAIL, EXIT_OK, ReviewbotError
+# The engine's modules (numpy among them) make many objects while they load: no cyclic
+# collection during these imports (measured: ~15 ms of a hook run), then they are frozen out
+# of later collections and collection goes on as usual.
+gc.disable()
 
-if TYPE_CHECKING:
-    from reviewbot.diff.git import Git
+import argparse  # noqa: E402
+import os  # noqa: E402
 
 # The hook does no linear algebra: one BLAS thread starts numpy about 10 ms sooner. Set before
-# numpy is imported (it is, later, by the engine), and never over a user's own setting.
+# numpy is imported (by the engine, below), and never over a user's own setting.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import sys  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Mapping, Sequence  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import TextIO  # noqa: E402
+
+from reviewbot.app.config import load_config  # noqa: E402
+from reviewbot.app.pipeline import GitChange, Mode, review  # noqa: E402
+from reviewbot.doors.guard import EXIT_FAIL, EXIT_OK, HOOK, guard  # noqa: E402
+from reviewbot.errors import ReviewbotError  # noqa: E402
+from reviewbot.model import FailLevel  # noqa: E402
+from reviewbot.render.hook_text import hook_text  # noqa: E402
+from reviewbot.render.style import use_color  # noqa: E402
+from reviewbot.repo.git import EMPTY_TREE, Git  # noqa: E402
+
+gc.freeze()
+gc.enable()
 
 __all__ = ["HookResult", "main", "run_hook"]
 
@@ -49,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="*", help="files to review (pre-commit passes the staged ones)")
     p.add_argument(
         "--fail-on",
-        choices=("info", "warning", "error", "never"),
+        choices=("info", "warning", "error", "never", "none"),
         default=None,
         help="fail (exit 1) at this severity or worse; default: never (warn only)",
     )
@@ -95,8 +107,6 @@ def _push_ranges(stdin: TextIO, git: Git) -> list[str]:
 
     A ref new to the remote is reviewed from the parent of its oldest commit that no remote
     has yet (from the empty tree when that commit is a root)."""
-    from reviewbot.diff.git import EMPTY_TREE
-
     ranges = []
     for line in stdin.read().splitlines():
         parts = line.split()
@@ -124,20 +134,14 @@ def _push_ranges(stdin: TextIO, git: Git) -> list[str]:
 
 
 def run_hook(
-    args: argparse.Namespace, cwd: Path, environ: dict[str, str], stdin: TextIO, color: bool
+    args: argparse.Namespace,
+    cwd: Path,
+    environ: Mapping[str, str],
+    stdin: TextIO,
+    color: bool,
 ) -> HookResult:
-    from reviewbot.analysis.review import review_files
-    from reviewbot.config import load_config
-    from reviewbot.diff.changes import collect, resolve_range
-    from reviewbot.diff.git import Git
-    from reviewbot.render.hook_text import hook_text
-    from reviewbot.review import fails, options
-
-    # Everything is loaded: keep what exists out of future collections, and collect again.
-    gc.freeze()
-    gc.enable()
     started = time.monotonic()
-    git = Git(cwd)
+    git = Git(cwd, environ=environ)
     busy = _in_progress(git.git_dir())
     if busy:
         return HookResult(
@@ -145,44 +149,33 @@ def run_hook(
         )
     config = load_config(args.config, git.root)
     from_ref, to_ref = environ.get("PRE_COMMIT_FROM_REF"), environ.get("PRE_COMMIT_TO_REF")
+    specs: tuple[str | None, ...]
     if from_ref and to_ref:
-        specs: list[str | None] = [f"{from_ref}..{to_ref}"]
+        specs = (f"{from_ref}..{to_ref}",)
         what = "pushed commits"
     elif args.pre_push:
-        specs = list(_push_ranges(stdin, git))
+        specs = tuple(_push_ranges(stdin, git))
         what = "pushed commits"
     else:
-        specs = [None]
+        specs = (None,)
         what = "staged change"
-    wanted = {f.replace(os.sep, "/") for f in args.files}
     root = git.root.resolve()
-    if wanted:
-        wanted = {_repo_path(f, cwd, root) for f in wanted}
-    files = []
-    seen: set[str] = set()  # refs pushed together share commits: each file once
-    for spec in specs:
-        rng = resolve_range(git, spec, staged=spec is None)
-        for cf in collect(git, rng, max_bytes=config.max_file_bytes, exclude=config.exclude):
-            if (not wanted or cf.path in wanted) and cf.path not in seen:
-                seen.add(cf.path)
-                files.append(cf)
+    wanted = frozenset(_repo_path(f.replace(os.sep, "/"), cwd, root) for f in args.files)
+    staged = specs == (None,)
+    source = GitChange(git.cwd, specs, staged, paths=wanted or None, environ=environ)
     deadline = started + max(0.1, args.time_budget)
-    # The hook shows findings only: no hunk context (budget 0), so no wavelet transform runs,
-    # and no bundles (so scipy is never imported).
-    opts = replace(options(config), budget=0, bundles=False)
-    report = review_files(files, opts, base="HEAD", head=what, deadline=deadline)
-    left = int(report.stats.get("files_not_reviewed", 0))
+    # The hook shows findings only: no hunk context, bundles, impact or history (FAST mode).
+    report = review(source, config, mode=Mode.FAST, deadline=deadline)
     text = hook_text(
         report,
         what,
         max_findings=args.max_findings,
         show_info=args.show_info,
-        left_out=left,
+        left_out=report.stats.files_not_reviewed,
         color=color,
     )
-    fail_on = args.fail_on or config.fail_on
-    failed = bool(fail_on and fail_on != "never" and fails(report, fail_on))
-    return HookResult(text, failed)
+    fail_on = FailLevel.parse(args.fail_on, "--fail-on") if args.fail_on else config.fail_on
+    return HookResult(text, fail_on.met_by(report.findings))
 
 
 def _repo_path(name: str, cwd: Path, root: Path) -> str:
@@ -194,12 +187,10 @@ def _repo_path(name: str, cwd: Path, root: Path) -> str:
         return name
 
 
-def _log_dir(cwd: Path) -> Path | None:
+def _log_file(cwd: Path) -> Path | None:
     try:
-        from reviewbot.diff.git import Git
-
-        return Git(cwd).git_dir() / "reviewbot"
-    except Exception:
+        return Git(cwd).git_dir() / "reviewbot" / "hook.log"
+    except ReviewbotError:  # no repository: no log, the one line says it all
         return None
 
 
@@ -209,53 +200,23 @@ def main(
     stderr: TextIO | None = None,
     stdin: TextIO | None = None,
 ) -> int:
-    # The engine's modules (numpy among them) load lazily below and make many objects: no
-    # cyclic collection while they do (run_hook freezes them, then collects as usual).
-    gc.disable()
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     cwd = Path.cwd()
     try:
-        return _main(argv, out, err, cwd, stdin)
-    finally:
-        gc.enable()  # whatever happened (main may run inside a longer-lived process)
-
-
-def _main(
-    argv: Sequence[str] | None, out: TextIO, err: TextIO, cwd: Path, stdin: TextIO | None
-) -> int:
-    try:
         args = _parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) if isinstance(exc.code, int) else 2
-    try:
-        from reviewbot.render.style import use_color
 
+    def work() -> int:
         color = use_color(out, args.color, os.environ)
-        result = run_hook(args, cwd, dict(os.environ), stdin or sys.stdin, color)
+        result = run_hook(args, cwd, os.environ, stdin or sys.stdin, color)
         out.write(result.text)
         return EXIT_FAIL if result.failed else EXIT_OK
-    except ReviewbotError as exc:
-        # A problem with the input or configuration: say it, let the commit through.
-        err.write(f"reviewbot: {exc} (the commit is not blocked)\n")
-        return EXIT_OK
-    except Exception as exc:
-        where = _log_dir(cwd)
-        detail = "".join(traceback.format_exception(exc))
-        shown = "run `reviewbot review --staged --debug` for details"
-        if where is not None:
-            try:
-                where.mkdir(parents=True, exist_ok=True)
-                with (where / "hook.log").open("a", encoding="utf-8") as log:
-                    log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n{detail}\n")
-                shown = f"details in {where / 'hook.log'}"
-            except OSError:
-                pass
-        err.write(
-            f"reviewbot: internal error ({type(exc).__name__}: {exc}); {shown}. "
-            f"The commit is not blocked.\n"
-        )
-        return EXIT_OK
+
+    return guard(
+        HOOK, work, say=lambda line: err.write(line + "\n"), log_file=lambda: _log_file(cwd)
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

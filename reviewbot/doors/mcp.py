@@ -11,11 +11,19 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from pathlib import Path
 from typing import Any
 
-from reviewbot.config import Config, load_config
-from reviewbot.errors import ReviewbotError
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from reviewbot.app import inspect
+from reviewbot.app.config import Config, load_config
+from reviewbot.app.pipeline import GitChange, review
+from reviewbot.errors import InputError, ReviewbotError
+from reviewbot.render import jsonfmt
+from reviewbot.render.report_json import report_doc
 
 __all__ = ["MAX_RESULT_CHARS", "build_server", "main"]
 
@@ -59,13 +67,8 @@ def _fit(doc: dict[str, Any], lists: tuple[str, ...]) -> dict[str, Any]:
 
 def build_server(root: Path, config: Config | None = None) -> Any:
     """An MCPServer with the tools, serving files under ``root``."""
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
-
-    from reviewbot import inspect
-    from reviewbot.render import jsonfmt
-
     root = root.resolve()
+    environ = dict(os.environ)
     cfg = config or load_config(None, root)
     server = MCPServer(
         "reviewbot",
@@ -84,8 +87,8 @@ def build_server(root: Path, config: Config | None = None) -> Any:
                 return fn(*args, **kwargs)
             except ReviewbotError as exc:
                 raise ToolError(str(exc)) from None
-            except (OSError, ValueError) as exc:
-                raise ToolError(f"{type(exc).__name__}: {exc}") from None
+            except Exception as exc:  # the door's guard: a tool error, and the server goes on
+                raise ToolError(f"internal error: {type(exc).__name__}: {exc}") from None
 
         return wrapped
 
@@ -163,11 +166,11 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         mapping (an insertion above a function shifts it; it does not remove and re-add it),
         as added, removed, shifted, changed in magnitude or unchanged; and the units the change
         touched with their before/after measures."""
-        from reviewbot.mcp_diff import diff_context
-
         full = _inside(root, path)
+        spec = f"{base}..{head}" if head else base
+        result = inspect.diff_of(GitChange(root, (spec,), environ=environ), _rel(root, full), cfg)
         return _fit(
-            diff_context(root, _rel(root, full), base, head, cfg),
+            jsonfmt.diff_doc(result),
             ("added", "removed", "shifted", "magnitude_changed", "unchanged"),
         )
 
@@ -181,22 +184,15 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         working tree), `A..B` or `A...B`. Findings (complexity spikes, dense new units, deeper
         nesting), the changed units with before/after measures, and per-hunk context within
         `budget` tokens (about 4 characters a token)."""
-        from reviewbot.render.report_json import report_doc
-        from reviewbot.review import run_review
-
         local = cfg.with_overrides(budget=max(0, budget), max_findings=max(0, max_findings))
-        report = run_review(local, cwd=root, spec=range, staged=staged)
+        report = review(GitChange(root, (range,), staged, environ=environ), local)
         return _fit(report_doc(report), ("context", "files", "findings"))
 
     return server
 
 
 def main(root: Path) -> int:
-    try:
-        server = build_server(root)
-    except ImportError:
-        raise ReviewbotError(
-            "the MCP server needs the `mcp` package: pip install 'reviewbot[mcp]'"
-        ) from None
-    server.run("stdio")
+    if not root.is_dir():
+        raise InputError(f"--root {root}: no such directory")
+    build_server(root).run("stdio")
     return 0

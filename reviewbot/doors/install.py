@@ -9,8 +9,8 @@ import stat
 from importlib import resources
 from pathlib import Path
 
-from reviewbot.diff.git import Git
 from reviewbot.errors import InputError
+from reviewbot.repo.git import Git
 
 __all__ = ["HOOK_TYPES", "MARKER", "install_hooks", "uninstall_hooks"]
 

@@ -14,22 +14,20 @@ import contextlib
 import hashlib
 import json
 import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language
+from reviewbot.errors import InputError
+from reviewbot.repo.git import Git
 
-__all__ = ["CACHE_FORMAT", "Cache", "blob_id", "find_cache", "language_key"]
+__all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 
 CACHE_FORMAT = 1
 T = TypeVar("T")
-
-
-def blob_id(data: bytes) -> str:
-    """Git's object id of a blob with these bytes."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
 def language_key(language: Language) -> str:
@@ -85,8 +83,6 @@ class Cache:
         if self.root is None:
             return
         path = self._path(kind, key)
-        import tempfile
-
         tmp: str | None = None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -110,19 +106,15 @@ class Cache:
         return value
 
 
-def find_cache(
-    start: Path, *, disabled: bool = False, environ: dict[str, str] | None = None
-) -> Cache:
-    """The cache for a folder: REVIEWBOT_CACHE_DIR, else the git directory's, else none."""
+def find_cache(start: Path, *, disabled: bool = False, override: str | None = None) -> Cache:
+    """The cache for a folder: ``override`` (the door reads REVIEWBOT_CACHE_DIR), else the
+    git directory's, else none."""
     if disabled:
         return Cache(None)
-    env = os.environ if environ is None else environ
-    override = env.get("REVIEWBOT_CACHE_DIR")
     if override:
         return Cache(Path(override))
-    from reviewbot.diff.git import Git
-
-    git = Git.find(start if start.is_dir() else start.parent)
-    if git is None:
+    try:
+        git = Git(start if start.is_dir() else start.parent)
+    except InputError:
         return Cache(None)
     return Cache(git.git_dir() / "reviewbot" / "cache")

@@ -5,18 +5,26 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from reviewbot.diff.patch import PatchEntry, parse_patch
 from reviewbot.errors import InputError
+from reviewbot.repo.patch import PatchEntry, parse_patch
 
 __all__ = ["EMPTY_TREE", "NULL_SHA", "Git", "GitError", "RawEntry"]
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 NULL_SHA = "0" * 40
-_CONFIG = ("-c", "core.quotepath=false", "-c", "diff.noprefix=false")
+# No optional locks: git must not refresh (write) the index while we read it.
+_CONFIG = (
+    "--no-optional-locks",
+    "--no-pager",
+    "-c",
+    "core.quotepath=false",
+    "-c",
+    "diff.noprefix=false",
+)
 _DIFF_OPTIONS = (
     "--no-ext-diff",
     "--no-textconv",
@@ -46,27 +54,30 @@ class RawEntry(NamedTuple):
 
 
 class Git:
-    def __init__(self, cwd: Path | str = ".") -> None:
+    """One repository. ``environ`` is the environment git runs with (the door's); None
+    inherits this process's."""
+
+    def __init__(self, cwd: Path | str = ".", *, environ: Mapping[str, str] | None = None) -> None:
         self.cwd = Path(cwd)
-        # One process for the top level, the git directory and HEAD (absent before the first
-        # commit, which makes rev-parse fail: then again without it).
-        self._head: str | None = None
-        try:
-            out = self._run(
-                ["rev-parse", "--show-toplevel", "--absolute-git-dir", "HEAD"],
-                what="find the repository",
-            ).decode("utf-8", "surrogateescape")
-            top, gitdir, head = [*out.strip().split("\n"), "", ""][:3]
-            self._head = head or None
-        except GitError as exc:
-            if "not a git repository" in str(exc):
-                raise
-            out = self._run(
-                ["rev-parse", "--show-toplevel", "--absolute-git-dir"], what="find the repository"
-            ).decode("utf-8", "surrogateescape")
-            top, _, gitdir = out.strip().partition("\n")
-        self.root = Path(top)
-        self._git_dir = Path(gitdir)
+        self.environ = None if environ is None else dict(environ)
+        if not self.cwd.is_dir():
+            raise InputError(f"{self.cwd}: no such directory")
+        # One process for the top level, the git directory and HEAD: exit code 1 (and no
+        # third line) before the first commit, 128 outside a repository.
+        proc = self._spawn(
+            ["rev-parse", "--show-toplevel", "--absolute-git-dir", "--verify", "-q", "HEAD"],
+            cwd=self.cwd,
+        )
+        lines = proc.stdout.decode("utf-8", "surrogateescape").split("\n")
+        if proc.returncode not in (0, 1) or len(lines) < 2 or not lines[1]:
+            first = _first_line(proc.stderr, proc.returncode)
+            if "not a git repository" in first or not first:
+                raise GitError(f"{self.cwd}: not a git repository (use --patch for a diff file)")
+            raise GitError(f"{self.cwd}: git could not find the repository: {first}")
+        self.root = Path(lines[0])
+        self._git_dir = Path(lines[1])
+        head = lines[2] if proc.returncode == 0 and len(lines) > 2 else ""
+        self._head: str | None = head or None
 
     def git_dir(self) -> Path:
         """The repository's git directory (``.git``, or a worktree's)."""
@@ -79,42 +90,32 @@ class Git:
         except InputError:
             return None
 
-    def _run(
-        self, args: Sequence[str], *, what: str, stdin: bytes | None = None, cwd: Path | None = None
-    ) -> bytes:
-        env = self._env()
+    def _spawn(
+        self, args: Sequence[str], *, cwd: Path, stdin: bytes | None = None
+    ) -> subprocess.CompletedProcess[bytes]:
         try:
-            proc = subprocess.run(
+            return subprocess.run(
                 ["git", *_CONFIG, *args],
-                cwd=cwd or self.cwd,
+                cwd=cwd,
                 input=stdin,
                 capture_output=True,
-                env=env,
+                env=self.environ,
                 check=False,
             )
         except FileNotFoundError:
+            if not cwd.is_dir():
+                raise InputError(f"{cwd}: no such directory") from None
             raise InputError("git is not installed (or not on PATH)") from None
-        if proc.returncode != 0:
-            message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            first = message[0] if message else f"exit code {proc.returncode}"
-            if "not a git repository" in first:
-                raise GitError(f"{self.cwd}: not a git repository (use --patch for a diff file)")
-            raise GitError(f"git could not {what}: {first.removeprefix('fatal: ')}")
-        return proc.stdout
+        except PermissionError as exc:
+            raise InputError(f"{cwd}: cannot run git there: {exc.strerror}") from None
 
-    @staticmethod
-    def _env() -> dict[str, str]:
-        env = dict(os.environ)
-        # No optional locks: git must not refresh (write) the index while we read it.
-        env.update(
-            {
-                "GIT_PAGER": "cat",
-                "GIT_TERMINAL_PROMPT": "0",
-                "LC_ALL": "C",
-                "GIT_OPTIONAL_LOCKS": "0",
-            }
-        )
-        return env
+    def _run(
+        self, args: Sequence[str], *, what: str, stdin: bytes | None = None, cwd: Path | None = None
+    ) -> bytes:
+        proc = self._spawn(args, cwd=cwd or self.cwd, stdin=stdin)
+        if proc.returncode != 0:
+            raise GitError(f"git could not {what}: {_first_line(proc.stderr, proc.returncode)}")
+        return proc.stdout
 
     def run(self, *args: str, what: str = "run", stdin: bytes | None = None) -> bytes:
         return self._run(args, what=what, stdin=stdin, cwd=self.root)
@@ -158,7 +159,7 @@ class Git:
         return _parse_raw(raw_out), parse_patch(patch_out.decode("utf-8", "surrogateescape"))
 
     def _run_many(self, commands: Sequence[Sequence[str]], *, what: str) -> list[bytes]:
-        env = self._env()
+        env = self.environ
         procs = []
         try:
             for args in commands:
@@ -176,9 +177,7 @@ class Git:
         results = [p.communicate() for p in procs]
         for proc, (_, err) in zip(procs, results, strict=True):
             if proc.returncode != 0:
-                lines = err.decode("utf-8", "replace").strip().splitlines()
-                first = lines[0] if lines else f"exit code {proc.returncode}"
-                raise GitError(f"git could not {what}: {first.removeprefix('fatal: ')}")
+                raise GitError(f"git could not {what}: {_first_line(err, proc.returncode)}")
         return [out for out, _ in results]
 
     def raw(self, args: Sequence[str]) -> list[RawEntry]:
@@ -229,8 +228,12 @@ class Git:
                 if folder == folder.parent:
                     break
                 folder = folder.parent
-        xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-        return (Path(xdg) / "git" / "attributes").exists()  # the default global attributes
+        if self.environ is None:
+            return True  # where the global attributes file is, is unknown: ask git
+        home = self.environ.get("HOME", "")
+        xdg = self.environ.get("XDG_CONFIG_HOME") or (f"{home}/.config" if home else "")
+        # The default global attributes file (a core.attributesFile set elsewhere is not seen).
+        return not xdg or (Path(xdg) / "git" / "attributes").exists()
 
     def generated_attributes(self, paths: Sequence[str]) -> set[str]:
         """Paths with the ``linguist-generated`` attribute set (gitattributes)."""
@@ -266,7 +269,7 @@ class Git:
             proc = subprocess.run(
                 args,
                 cwd=self.root,
-                env=self._env(),
+                env=self.environ,
                 capture_output=True,
                 timeout=timeout,
                 check=False,
@@ -306,6 +309,11 @@ class Git:
             return full.read_bytes()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
+
+
+def _first_line(stderr: bytes, code: int) -> str:
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    return (lines[0] if lines else f"exit code {code}").removeprefix("fatal: ")
 
 
 def _parse_raw(out: bytes) -> list[RawEntry]:

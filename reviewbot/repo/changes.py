@@ -5,16 +5,27 @@ CRLF, invalid UTF-8, too large, generated, the initial commit and an empty chang
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from reviewbot.diff.git import EMPTY_TREE, NULL_SHA, Git, RawEntry
-from reviewbot.diff.patch import PatchEntry, parse_patch
+from unidiff.patch import PatchSet
+
 from reviewbot.errors import InputError
 from reviewbot.model import ChangedFile, Hunk, Status
-from reviewbot.sources import decode, excluded, is_binary
+from reviewbot.repo.files import decode, excluded, is_binary
+from reviewbot.repo.git import EMPTY_TREE, NULL_SHA, Git, RawEntry
+from reviewbot.repo.patch import PatchEntry, parse_patch, strip_prefix
 
-__all__ = ["Range", "collect", "from_patch", "generated_reason", "resolve_range"]
+__all__ = [
+    "ApiFile",
+    "FilePolicy",
+    "Range",
+    "collect",
+    "from_api_files",
+    "from_patch",
+    "generated_reason",
+    "resolve_range",
+]
 
 LOCK_FILES = frozenset(
     {
@@ -120,11 +131,18 @@ def _mode_kind(mode: str) -> str | None:
     return None
 
 
-class _Policy:
-    def __init__(self, max_bytes: int, exclude: Sequence[str], generated_attr: set[str]) -> None:
+class FilePolicy:
+    """What may be analysed: excluded globs, binary files, the size limit, generated files."""
+
+    def __init__(
+        self, max_bytes: int, exclude: Sequence[str], generated_attr: set[str] | None = None
+    ) -> None:
         self.max_bytes = max_bytes
         self.exclude = exclude
-        self.generated_attr = generated_attr
+        self.generated_attr = generated_attr or set()
+
+    def with_generated(self, paths: set[str]) -> FilePolicy:
+        return FilePolicy(self.max_bytes, self.exclude, self.generated_attr | paths)
 
     def build(
         self,
@@ -174,7 +192,7 @@ _STATUS = {
 }
 
 
-def collect(git: Git, rng: Range, *, max_bytes: int, exclude: Sequence[str]) -> list[ChangedFile]:
+def collect(git: Git, rng: Range, *, policy: FilePolicy) -> list[ChangedFile]:
     """Every changed file of the range, with contents read in bulk."""
     raw, patch = git.diff(rng.args)
     if not raw:
@@ -186,7 +204,7 @@ def collect(git: Git, rng: Range, *, max_bytes: int, exclude: Sequence[str]) -> 
     if rng.new_side != "worktree":
         shas += [e.new_sha for e in raw]
     blobs = git.blobs(shas)
-    policy = _Policy(max_bytes, exclude, git.generated_attributes([e.new_path for e in raw]))
+    policy = policy.with_generated(git.generated_attributes([e.new_path for e in raw]))
     files: list[ChangedFile] = []
     for e in raw:
         files.append(_one(git, rng, e, blobs, by_new, by_old, policy))
@@ -200,7 +218,7 @@ def _one(
     blobs: dict[str, bytes],
     by_new: dict[str, PatchEntry],
     by_old: dict[str, PatchEntry],
-    policy: _Policy,
+    policy: FilePolicy,
 ) -> ChangedFile:
     status = _STATUS.get(e.status, Status.MODIFIED)
     path = e.new_path if e.status != "D" else e.old_path
@@ -277,10 +295,6 @@ def _apply(
 
 def _hunk_lines(text: str) -> dict[tuple[str | None, str | None], dict[int, list[tuple[str, str]]]]:
     """The line texts of each hunk, which the records leave out, for applying a patch."""
-    from unidiff.patch import PatchSet
-
-    from reviewbot.diff.patch import strip_prefix
-
     result: dict[tuple[str | None, str | None], dict[int, list[tuple[str, str]]]] = {}
     for pf in PatchSet(text):
         old = None if pf.is_added_file else strip_prefix(pf.source_file)
@@ -309,15 +323,12 @@ def _context_only(
     return "\n".join(known.get(i, "") for i in range(1, last + 1)) + "\n"
 
 
-def from_patch(
-    text: str, git: Git | None, *, max_bytes: int, exclude: Sequence[str]
-) -> list[ChangedFile]:
+def from_patch(text: str, git: Git | None, *, policy: FilePolicy) -> list[ChangedFile]:
     """Records from a unified diff. The old side comes from the repository's HEAD (or the
     working tree) when there is one and the patch applies to it; otherwise the analysis sees
     only what the patch shows (and says so)."""
     entries = parse_patch(text)
     texts = _hunk_lines(text)
-    policy = _Policy(max_bytes, exclude, set())
     files: list[ChangedFile] = []
     for entry in entries:
         path = entry.new_path or entry.old_path or "?"
@@ -384,4 +395,51 @@ def from_patch(
                 built.warnings + note,
             )
         files.append(built)
+    return files
+
+
+# -- the GitHub API's file list -------------------------------------------------------------------
+
+
+class ApiFile(NamedTuple):
+    """One file of a pull request as the API lists it."""
+
+    path: str
+    status: str  # added | removed | modified | renamed | copied | changed | unchanged
+    patch: str | None  # None for binary and very large files
+    previous_path: str | None = None
+
+
+def from_api_files(
+    items: Sequence[ApiFile],
+    contents: Callable[[str, str], bytes | None],
+    policy: FilePolicy,
+) -> list[ChangedFile]:
+    """Records from the API's file list, with each side's contents from ``contents(path,
+    side)`` (side "old" or "new"). Used when local git cannot provide the change."""
+    files: list[ChangedFile] = []
+    for item in items:
+        if item.patch is None:
+            files.append(
+                ChangedFile(
+                    item.path,
+                    None,
+                    Status.SKIPPED,
+                    reason="no patch from the API (binary or very large)",
+                )
+            )
+            continue
+        old_path = item.previous_path or item.path
+        header = (
+            f"--- {'/dev/null' if item.status == 'added' else 'a/' + old_path}\n"
+            f"+++ {'/dev/null' if item.status == 'removed' else 'b/' + item.path}\n"
+        )
+        text = item.patch if item.patch.endswith("\n") else item.patch + "\n"
+        parsed = from_patch(header + text, None, policy=policy)
+        if not parsed:
+            continue
+        cf = parsed[0]
+        old = contents(old_path, "old") if item.status != "added" else None
+        new = contents(item.path, "new") if item.status != "removed" else None
+        files.append(policy.build(item.path, cf.old_path, cf.status, cf.hunks, old, new, False))
     return files

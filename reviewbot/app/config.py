@@ -6,6 +6,7 @@ raise :class:`ConfigError` naming the key and what is allowed. Command-line flag
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from reviewbot.engine.languages import (
 )
 from reviewbot.engine.profiles import DEFAULT_PROFILE, PROFILES
 from reviewbot.errors import ConfigError
+from reviewbot.model import FailLevel
 
 __all__ = ["DEFAULT_MAX_FILE_BYTES", "Config", "find_config_file", "load_config"]
 
@@ -37,7 +39,7 @@ DEFAULT_EXCLUDE = (
 class Config:
     profile: str = DEFAULT_PROFILE
     thresholds: Thresholds = field(default_factory=Thresholds)
-    fail_on: str | None = None  # "info" | "warning" | "error"
+    fail_on: FailLevel = FailLevel.NEVER
     max_findings: int = 50
     budget: int = 6000
     max_inline_comments: int = 10
@@ -63,7 +65,6 @@ _KEYS = {
     "max_inline_comments",
 }
 _RESERVED: set[str] = set()
-SEVERITIES = ("info", "warning", "error")
 
 
 def find_config_file(start: Path) -> Path | None:
@@ -78,8 +79,6 @@ def find_config_file(start: Path) -> Path | None:
             return dotfile
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
-            import tomllib  # here, not at import: the hook pays for it only with a config
-
             try:
                 text = pyproject.read_text(encoding="utf-8")
                 data = tomllib.loads(text) if "reviewbot" in text else {}
@@ -105,8 +104,6 @@ def _table(path: Path) -> Mapping[str, Any]:
 def settings_table(text: str, filename: str, where: str) -> dict[str, Any]:
     """reviewbot's settings in a TOML text: `[tool.reviewbot]` of a pyproject.toml (empty when
     absent); of any other file, its `[tool.reviewbot]` if it has one, else the whole file."""
-    import tomllib
-
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -144,11 +141,7 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
         raise ConfigError(f"{where}max_file_bytes: expected a positive integer, got {max_bytes!r}")
 
     thresholds = _thresholds(table.get("thresholds", {}), where, warnings)
-    fail_on = table.get("fail_on")
-    if fail_on is not None and fail_on not in SEVERITIES:
-        raise ConfigError(
-            f"{where}fail_on: expected one of {', '.join(SEVERITIES)}, got {fail_on!r}"
-        )
+    fail_on = FailLevel.parse(table.get("fail_on", "never"), f"{where}fail_on")
     counts = {}
     for key, default in (("max_findings", 50), ("budget", 6000), ("max_inline_comments", 10)):
         value = table.get(key, default)

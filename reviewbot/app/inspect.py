@@ -1,28 +1,34 @@
 """The inspection queries behind `positions`, `context`, `entropy` and `heatmap`.
 
-Reads sources (``sources.py``), runs the engine, and returns frozen records for ``render``.
+Reads sources (``repo.files``), runs the engine, and returns frozen records
+(``analysis.inspection``) for ``render``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reviewbot.cache import Cache
-from reviewbot.config import Config
+from reviewbot.analysis.inspection import (
+    ContextResult,
+    DiffResult,
+    FilePositions,
+    FileResult,
+    PositionsResult,
+)
+from reviewbot.analysis.positions import match_positions
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import ChangeSource, Mode, read_change, review
 from reviewbot.engine import FileIndex, Position, get_profile
-from reviewbot.engine.context import Context, query_context
+from reviewbot.engine.context import query_context
 from reviewbot.errors import InputError
-from reviewbot.sources import Skipped, SourceText, iter_sources, read_source
+from reviewbot.repo.cache import Cache
+from reviewbot.repo.files import Skipped, SourceText, iter_sources, read_source
 
 __all__ = [
-    "ContextResult",
-    "FilePositions",
-    "FileResult",
-    "PositionsResult",
     "context_of",
+    "diff_of",
     "file_result",
     "parse_location",
     "positions_of",
@@ -30,42 +36,6 @@ __all__ = [
 
 DIRECTORY_MIN_PER_FILE = 30
 Progress = Callable[[int, str], None]
-
-
-@dataclass(frozen=True)
-class FilePositions:
-    path: str
-    language: str
-    lines: int
-    positions: tuple[Position, ...]
-    warnings: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class PositionsResult:
-    profile: str
-    files: tuple[FilePositions, ...]
-    skipped: tuple[Skipped, ...]
-    top: tuple[tuple[str, Position], ...]  # merged across files, strongest first
-
-
-@dataclass(frozen=True)
-class FileResult:
-    """One file's index, for entropy and heatmap."""
-
-    path: str
-    profile: str
-    index: FileIndex
-    warnings: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ContextResult:
-    path: str
-    profile: str
-    index: FileIndex
-    context: Context
-    warnings: tuple[str, ...]
 
 
 def _index(source: SourceText, config: Config) -> FileIndex:
@@ -186,3 +156,23 @@ def context_of(location: str, config: Config, *, radius: int = 300) -> ContextRe
             else "the file is empty"
         )
     return ContextResult(source.path, config.profile, index, context, tuple(warnings))
+
+
+def diff_of(source: ChangeSource, path: str, config: Config) -> DiffResult:
+    """How one file's structure moved in a change: its positions on both sides, matched
+    through the line map, and the units the change touched."""
+    change = read_change(source, config)
+    matching = [cf for cf in change.files if path in (cf.path, cf.old_path)]
+    if not matching:
+        return DiffResult(path, None, change.base, change.head, None, ())
+    cf = matching[0]
+    if cf.old_text is None and cf.new_text is None:
+        raise InputError(f"{path}: {cf.reason or cf.status.value}: nothing to compare")
+    profile = get_profile(config.profile)
+    language = config.registry.detect(cf.path)
+    old = FileIndex(cf.old_text, language, profile) if cf.old_text is not None else None
+    new = FileIndex(cf.new_text, language, profile) if cf.new_text is not None else None
+    positions = match_positions(old, new, cf.line_map)
+    report = review(change._replace(files=(cf,)), config, mode=Mode.FAST)
+    units = report.files[0].units if report.files else ()
+    return DiffResult(cf.path, cf.old_path, change.base, change.head, positions, units)

@@ -3,29 +3,31 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-import traceback
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn, TextIO
 
 from reviewbot import __version__
-from reviewbot.config import Config, load_config
+from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
+from reviewbot.app import inspect
+from reviewbot.app.config import Config, load_config
+from reviewbot.app.pipeline import ChangeSource, GitChange, PatchChange, review
+from reviewbot.doors.demo import build_demo_repo
+from reviewbot.doors.guard import CLI, EXIT_FAIL, EXIT_OK, EXIT_USAGE, guard
+from reviewbot.doors.install import HOOK_TYPES, install_hooks, uninstall_hooks
 from reviewbot.engine.profiles import PROFILES
-from reviewbot.errors import (
-    EXIT_FAIL,
-    EXIT_INTERNAL,
-    EXIT_OK,
-    EXIT_USAGE,
-    ReviewbotError,
-    UsageError,
-)
-from reviewbot.model import Report
+from reviewbot.errors import InputError, UsageError
+from reviewbot.model import FailLevel
+from reviewbot.render import jsonfmt, text
+from reviewbot.render.formats import RenderOptions, render_report
 from reviewbot.render.style import Style, use_color
+from reviewbot.repo.cache import Cache, find_cache
+from reviewbot.repo.git import Git
 
-__all__ = ["build_parser", "main", "use_color"]
+__all__ = ["build_parser", "main"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -90,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--fail-on",
-        choices=("info", "warning", "error", "never"),
+        choices=("info", "warning", "error", "never", "none"),
         default=None,
         help="exit 1 when a finding of this severity or worse is found",
     )
@@ -248,15 +250,18 @@ def _progress(stream: TextIO) -> Callable[[int, str], None] | None:
 
 
 def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    from reviewbot import inspect
-    from reviewbot.render import jsonfmt, text
-
     if args.command == "mcp":
-        from reviewbot.mcp_server import main as mcp_main
-
+        # Lazy: the MCP SDK is an optional extra, and only this command needs it.
+        try:
+            from reviewbot.doors.mcp import main as mcp_main
+        except ImportError:
+            raise InputError(
+                "the MCP server needs the `mcp` package: install reviewbot with its `mcp` extra"
+            ) from None
         return mcp_main(Path(args.root))
     if args.command == "github":  # its configuration comes from the PR's base commit
-        from reviewbot.github.main import main as github_main
+        # Lazy: PyGithub costs about 0.3 s to import; only this command uses it.
+        from reviewbot.doors.github.action import main as github_main
 
         return github_main([], stdout=stdout)
     config = _config(args)
@@ -267,8 +272,6 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return _review(args, config, style, stdout)
 
     if args.command in ("install-hooks", "uninstall-hooks"):
-        from reviewbot.install import HOOK_TYPES, install_hooks, uninstall_hooks
-
         kinds = HOOK_TYPES if args.hook == "all" else (args.hook,)
         where = Path(args.directory)
         lines = (
@@ -282,9 +285,7 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         return _hotspots(args, config, style, stdout)
     if args.command == "positions":
         progress = _progress(stderr)
-        from reviewbot.cache import find_cache
-
-        cache = find_cache(Path(args.paths[0]), disabled=args.no_cache)
+        cache = _cache(Path(args.paths[0]), args.no_cache)
         result = inspect.positions_of(
             args.paths,
             config,
@@ -326,11 +327,11 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
+def _cache(start: Path, disabled: bool) -> Cache:
+    return find_cache(start, disabled=disabled, override=os.environ.get("REVIEWBOT_CACHE_DIR"))
+
+
 def _review(args: argparse.Namespace, config: Config, style: Style, stdout: TextIO) -> int:
-    import tempfile
-
-    from reviewbot.review import fails, run_review
-
     if sum(bool(x) for x in (args.range, args.patch, args.demo)) > 1 or (
         args.staged and (args.patch or args.demo)
     ):
@@ -348,32 +349,34 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
             patch_text = Path(args.patch).read_text(encoding="utf-8", errors="surrogateescape")
         except OSError as exc:
             raise UsageError(f"{args.patch}: cannot read the patch: {exc.strerror}") from None
+    fail_on = FailLevel.parse(args.fail_on, "--fail-on") if args.fail_on else config.fail_on
+    environ = dict(os.environ)
+    source: ChangeSource
     if args.demo:
-        from reviewbot.demo.build import build_demo_repo
-
         with tempfile.TemporaryDirectory(prefix="reviewbot-demo-") as tmp:
             repo = Path(tmp) / "demo"
-            spec = build_demo_repo(repo)
-            report = run_review(config, cwd=repo, spec=spec)
+            spec = build_demo_repo(repo, environ)
+            report = review(GitChange(repo, (spec,), environ=environ), config)
     else:
-        report = run_review(
-            config, cwd=Path(args.directory), spec=args.range, staged=args.staged, patch=patch_text
-        )
-    stdout.write(render_report(report, args.format, style, context=args.context))
-    fail_on = args.fail_on or config.fail_on
-    return EXIT_FAIL if fail_on and fail_on != "never" and fails(report, fail_on) else EXIT_OK
+        cwd = Path(args.directory)
+        if patch_text is not None:
+            source = PatchChange(patch_text, cwd, environ)
+        else:
+            source = GitChange(cwd, (args.range,), args.staged, environ=environ)
+        report = review(source, config, cache=_cache(cwd, False))
+    options = RenderOptions(color=style.color, context=args.context)
+    stdout.write(render_report(report, args.format, options))
+    return EXIT_FAIL if fail_on.met_by(report.findings) else EXIT_OK
 
 
 def _hotspots(args: argparse.Namespace, config: Config, style: Style, stdout: TextIO) -> int:
-    from reviewbot.cache import find_cache
-    from reviewbot.hotspots import find_hotspots
-    from reviewbot.render import jsonfmt, text
-
     if args.limit < 1 or args.commits < 1:
         raise UsageError("--limit and --commits must be at least 1")
     root = Path(args.directory)
-    cache = find_cache(root, disabled=args.no_cache)
-    found = find_hotspots(root, args.paths, config, cache, commits=args.commits, limit=args.limit)
+    cache = _cache(root, args.no_cache)
+    settings = EngineSettings(config.profile, config.registry, config.max_file_bytes)
+    git = Git(root, environ=os.environ)
+    found = find_hotspots(git, args.paths, settings, cache, commits=args.commits, limit=args.limit)
     stdout.write(
         jsonfmt.dumps(jsonfmt.hotspots_doc(found, config.profile))
         if args.format == "json"
@@ -382,52 +385,19 @@ def _hotspots(args: argparse.Namespace, config: Config, style: Style, stdout: Te
     return EXIT_OK
 
 
-def render_report(report: Report, fmt: str, style: Style, *, context: bool = False) -> str:
-    """One place that picks a renderer by name (importing only that one: jinja2 is costly)."""
-    import importlib
-
-    modules = {
-        "json": ("report_json", "report_json"),
-        "markdown": ("markdown", "render_markdown"),
-        "sarif": ("sarif", "sarif_json"),
-        "text": ("review_text", "review_text"),
-    }
-    if fmt not in modules:
-        raise UsageError(f"unknown format {fmt!r}; valid formats: {', '.join(sorted(modules))}")
-    module_name, function = modules[fmt]
-    render: Callable[..., str] = getattr(
-        importlib.import_module(f"reviewbot.render.{module_name}"), function
-    )
-    return render(report, style, context=context) if fmt == "text" else render(report)
-
-
 def main(
     argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     argv = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in argv
-    try:
-        args = build_parser().parse_args(argv)
+
+    def work() -> int:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help and --version
+            code = exc.code
+            return int(code or 0) if isinstance(code, int) or code is None else EXIT_USAGE
         return _run(args, out, err)
-    except ReviewbotError as exc:
-        err.write(f"reviewbot: error: {exc}\n")
-        return exc.exit_code
-    except KeyboardInterrupt:
-        err.write("reviewbot: interrupted\n")
-        return 130
-    except BrokenPipeError:
-        # The reader went away (`reviewbot ... | head`): not an error of ours.
-        with contextlib.suppress(OSError):
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
-        return EXIT_OK
-    except SystemExit as exc:  # --help and --version
-        return int(exc.code or 0) if isinstance(exc.code, int) or exc.code is None else EXIT_USAGE
-    except Exception as exc:  # one line for the user, the traceback only with --debug
-        err.write(f"reviewbot: internal error: {type(exc).__name__}: {exc}\n")
-        if debug:
-            traceback.print_exc(file=err)
-        else:
-            err.write("reviewbot: this is a bug; run again with --debug for the details\n")
-        return EXIT_INTERNAL
+
+    return guard(CLI, work, say=lambda line: err.write(line + "\n"), debug="--debug" in argv)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewbot.errors import ConfigError, InputError
+from reviewbot.model import FailLevel
 
 __all__ = ["SUPPORTED_EVENTS", "ActionContext", "Inputs", "read_context"]
 
@@ -18,8 +19,8 @@ SUPPORTED_EVENTS = ("pull_request", "pull_request_target")
 class Inputs:
     """The action's inputs (mapped to REVIEWBOT_* variables by action.yml)."""
 
-    max_comments: int = 10
-    fail_on: str | None = None
+    max_comments: int | None = None  # None: the configuration's max_inline_comments
+    fail_on: FailLevel | None = None  # None: the configuration's fail_on
     config: str | None = None
     check_run: bool = False
     max_annotations: int = 10
@@ -40,6 +41,7 @@ class ActionContext:
     step_summary: Path | None
     output: Path | None
     inputs: Inputs
+    runner_temp: Path | None = None
 
     @property
     def is_fork(self) -> bool:
@@ -65,16 +67,14 @@ def _int(env: Mapping[str, str], key: str, default: int) -> int:
 
 
 def _inputs(env: Mapping[str, str]) -> Inputs:
-    fail_on = env.get("REVIEWBOT_FAIL_ON", "").strip().lower() or None
-    if fail_on in ("none", "never", "false"):
-        fail_on = None
-    if fail_on is not None and fail_on not in ("info", "warning", "error"):
-        raise ConfigError(f"fail-on: expected none, info, warning or error, got {fail_on!r}")
+    raw_fail = env.get("REVIEWBOT_FAIL_ON", "").strip()
+    fail_on = FailLevel.parse(raw_fail, "fail-on") if raw_fail else None
+    raw_max = env.get("REVIEWBOT_MAX_COMMENTS", "").strip()
     check = env.get("REVIEWBOT_CHECK_RUN", "false").strip().lower()
     if check not in ("true", "false", ""):
         raise ConfigError(f"check-run: expected true or false, got {check!r}")
     return Inputs(
-        max_comments=_int(env, "REVIEWBOT_MAX_COMMENTS", 10),
+        max_comments=_int(env, "REVIEWBOT_MAX_COMMENTS", 10) if raw_max else None,
         fail_on=fail_on,
         config=env.get("REVIEWBOT_CONFIG", "").strip() or None,
         check_run=check == "true",
@@ -120,4 +120,5 @@ def read_context(env: Mapping[str, str]) -> ActionContext:
         step_summary=Path(summary) if summary else None,
         output=Path(output) if output else None,
         inputs=_inputs(env),
+        runner_temp=Path(env["RUNNER_TEMP"]) if env.get("RUNNER_TEMP") else None,
     )

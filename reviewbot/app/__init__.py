@@ -1,0 +1,1 @@
+"""The application: configuration, the one review pipeline, the inspection queries."""

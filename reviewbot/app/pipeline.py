@@ -1,0 +1,315 @@
+"""One pipeline for every door: a change source -> ``review`` -> the Report.
+
+A change source turns where a change lives (a git range, the index, the working tree, a patch,
+the GitHub API's file list) into ``ChangedFile`` records; ``review`` runs units, measures,
+findings, context, bundles, impact and hotspots on them. The doors choose a source, a mode and
+a renderer, nothing else: the CLI, the hook, the Action and the MCP server show the same
+numbers because they run this one function.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import NamedTuple, Protocol
+
+from reviewbot.analysis.bundles import bundle_change
+from reviewbot.analysis.context import hunk_contexts
+from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
+from reviewbot.analysis.impact import Reference, impact_of
+from reviewbot.analysis.review import FileReview, ReviewOptions, review_file, skipped_summary
+from reviewbot.app.config import Config
+from reviewbot.engine import FileIndex, get_profile
+from reviewbot.errors import InputError
+from reviewbot.model import (
+    Bundle,
+    ChangedFile,
+    FileSummary,
+    Finding,
+    FindingCounts,
+    HotspotTouch,
+    HunkContext,
+    Impact,
+    Report,
+    Stats,
+    Status,
+)
+from reviewbot.repo.cache import Cache
+from reviewbot.repo.changes import (
+    ApiFile,
+    FilePolicy,
+    Range,
+    collect,
+    from_api_files,
+    from_patch,
+    resolve_range,
+)
+from reviewbot.repo.files import decode, is_binary
+from reviewbot.repo.git import Git
+
+__all__ = [
+    "ApiChange",
+    "Change",
+    "ChangeSource",
+    "GitChange",
+    "Mode",
+    "PatchChange",
+    "options",
+    "read_change",
+    "review",
+]
+
+MAX_IMPACT_FILES = 20  # files indexed to place references in their units
+IMPACT_SECONDS = 0.3  # git grep is cut off after this (the result then says truncated)
+HOTSPOT_TOP = 10
+HOTSPOT_COMMITS = 300
+NOT_REVIEWED = "not reviewed: time budget reached"
+
+
+class Mode(StrEnum):
+    """How much of the pipeline runs."""
+
+    FULL = "full"  # findings, units, hunk context, bundles, impact, hotspots
+    # Findings and units only: no wavelet transform, no scipy, no history or grep. The hook.
+    FAST = "fast"
+
+
+class Change(NamedTuple):
+    """A change as records, with where it came from."""
+
+    base: str  # for people: "HEAD (1a2b3c4d5e6f)"
+    head: str
+    files: tuple[ChangedFile, ...]
+    git: Git | None = None  # the repository, where impact and hotspots look (None: none)
+    new_side: Range | None = None  # the one git range, when there is one
+
+
+class ChangeSource(Protocol):
+    def read(self, policy: FilePolicy) -> Change: ...
+
+
+@dataclass(frozen=True)
+class GitChange:
+    """A change like `git diff` reads one: ``specs`` (None = the working tree, or the index
+    with ``staged``; `REV`, `A..B`, `A...B`); several specs are merged, each file once.
+    ``paths`` keeps only those files (repository-relative)."""
+
+    cwd: Path
+    specs: tuple[str | None, ...] = (None,)
+    staged: bool = False
+    paths: frozenset[str] | None = None
+    environ: Mapping[str, str] | None = None
+
+    def read(self, policy: FilePolicy) -> Change:
+        git = Git(self.cwd, environ=self.environ)
+        files: list[ChangedFile] = []
+        seen: set[str] = set()  # ranges pushed together share commits: each file once
+        ranges = [resolve_range(git, spec, self.staged) for spec in self.specs]
+        for rng in ranges:
+            for cf in collect(git, rng, policy=policy):
+                if (self.paths is None or cf.path in self.paths) and cf.path not in seen:
+                    seen.add(cf.path)
+                    files.append(cf)
+        if len(ranges) == 1:
+            return Change(ranges[0].base, ranges[0].head, tuple(files), git, ranges[0])
+        base = ", ".join(r.base for r in ranges) or "nothing"
+        head = ", ".join(r.head for r in ranges) or "nothing"
+        return Change(base, head, tuple(files), git, None)
+
+
+@dataclass(frozen=True)
+class PatchChange:
+    """A unified diff; its old side comes from the repository at ``cwd`` when it applies."""
+
+    text: str
+    cwd: Path | None = None
+    environ: Mapping[str, str] | None = None
+
+    def read(self, policy: FilePolicy) -> Change:
+        git = None
+        if self.cwd is not None:
+            try:
+                git = Git(self.cwd, environ=self.environ)
+            except InputError:  # no repository: the patch alone is analysed
+                git = None
+        files = from_patch(self.text, git, policy=policy)
+        return Change("patch (old side)", "patch (new side)", tuple(files))
+
+
+@dataclass(frozen=True)
+class ApiChange:
+    """The GitHub API's file list, each side's contents fetched on demand."""
+
+    items: tuple[ApiFile, ...]
+    contents: Callable[[str, str], bytes | None]
+    base: str
+    head: str
+
+    def read(self, policy: FilePolicy) -> Change:
+        return Change(
+            self.base, self.head, tuple(from_api_files(self.items, self.contents, policy))
+        )
+
+
+def options(config: Config) -> ReviewOptions:
+    return ReviewOptions(get_profile(config.profile), config.registry, config.thresholds)
+
+
+def policy_of(config: Config) -> FilePolicy:
+    return FilePolicy(config.max_file_bytes, config.exclude)
+
+
+def read_change(source: ChangeSource, config: Config) -> Change:
+    return source.read(policy_of(config))
+
+
+def review(
+    source: ChangeSource | Change,
+    config: Config,
+    *,
+    mode: Mode = Mode.FULL,
+    deadline: float | None = None,
+    cache: Cache | None = None,
+) -> Report:
+    """The report of a change. Past ``deadline`` (time.monotonic) the remaining files are
+    listed as not reviewed instead of analysed, so a door can bound its time."""
+    started = time.perf_counter()
+    change = source if isinstance(source, Change) else read_change(source, config)
+    opts = options(config)
+    summaries: list[FileSummary] = []
+    findings: list[Finding] = []
+    reviewed: list[tuple[ChangedFile, FileReview]] = []
+    not_reviewed = 0
+    for cf in change.files:
+        if deadline is not None and time.monotonic() > deadline:
+            not_reviewed += 1
+            summaries.append(skipped_summary(cf, NOT_REVIEWED, Status.SKIPPED))
+            continue
+        if cf.status in (Status.SKIPPED, Status.BINARY) or (
+            cf.old_text is None and cf.new_text is None
+        ):
+            summaries.append(skipped_summary(cf))
+            continue
+        done = review_file(cf, opts)
+        summaries.append(done.summary)
+        findings.extend(done.findings)
+        reviewed.append((cf, done))
+    findings.sort(key=lambda f: (-f.severity.rank, f.path, f.line, f.code))
+    kept = findings[: config.max_findings]
+    kept.sort(key=lambda f: (f.path, f.line, f.code))
+    context: tuple[HunkContext, ...] = ()
+    bundles: tuple[Bundle, ...] = ()
+    impact: tuple[Impact, ...] = ()
+    extra: list[Finding] = []
+    hotspots: tuple[HotspotTouch, ...] | None = None
+    if mode is Mode.FULL:
+        indexes = {cf.path: r.new for cf, r in reviewed if r.new is not None}
+        sides = {cf.path: (r.old, r.new) for cf, r in reviewed}
+        if config.budget > 0:
+            context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
+        bundles = tuple(bundle_change([cf for cf, _ in reviewed], sides, findings))
+        if change.git is not None:
+            found, extra = _impact(change, summaries, config)
+            impact = tuple(found)
+            hotspots = _hotspots_touched(change.git, summaries, config, cache)
+    shown = sorted([*kept, *extra], key=lambda f: (f.path, f.line, f.code))
+    counts = FindingCounts(
+        *(sum(1 for f in shown if f.severity.value == sev) for sev in ("error", "warning", "info"))
+    )
+    stats = Stats(
+        files=len(change.files),
+        files_analysed=sum(1 for s in summaries if s.language is not None),
+        files_skipped=sum(1 for s in summaries if s.language is None),
+        lines_added=sum(s.added for s in summaries),
+        lines_removed=sum(s.removed for s in summaries),
+        units_changed=sum(len(s.units) for s in summaries),
+        findings=counts,
+        findings_total=len(findings),
+        files_not_reviewed=not_reviewed,
+        seconds=round(time.perf_counter() - started, 3),
+        hotspots_touched=hotspots,
+    )
+    return Report(
+        change.base,
+        change.head,
+        tuple(summaries),
+        tuple(shown),
+        context,
+        bundles,
+        stats,
+        config.profile,
+        len(findings) - len(kept),
+        impact,
+    )
+
+
+RADIUS = 60  # lines around a hunk its context looks at
+
+
+def _where(rng: Range | None) -> str | None:
+    """Where the new side lives, for git grep and git show (None: the working tree)."""
+    if rng is None or rng.new_side == "worktree":
+        return None
+    if rng.new_side == "index":
+        return "--cached"
+    return rng.args[-1]
+
+
+def _impact(
+    change: Change, summaries: Sequence[FileSummary], config: Config
+) -> tuple[list[Impact], list[Finding]]:
+    """Where the changed declarations are referenced (a bounded `git grep`), and RB105."""
+    git = change.git
+    assert git is not None
+    where = _where(change.new_side)
+    indexes: dict[str, FileIndex | None] = {}
+    profile = get_profile(config.profile)
+
+    def indexer(path: str) -> FileIndex | None:
+        if path not in indexes and len(indexes) < MAX_IMPACT_FILES:
+            if where is None:
+                data = git.worktree_bytes(path)
+            else:
+                data = git.show("" if where == "--cached" else where, path)
+            text = decode(data)[0] if data is not None and not is_binary(data) else None
+            language = config.registry.detect(path)
+            indexes[path] = FileIndex(text, language, profile) if text is not None else None
+        return indexes.get(path)
+
+    def search(names: Sequence[str]) -> tuple[dict[str, list[Reference]], bool]:
+        hits, cut = git.grep_words(names, where, timeout=IMPACT_SECONDS)
+        found: dict[str, list[Reference]] = {}
+        for path, line, text in hits:
+            for name in names:
+                if re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text):
+                    found.setdefault(name, []).append(Reference(path, line, text))
+        return found, cut
+
+    return impact_of(summaries, change.files, search, indexer)
+
+
+def _hotspots_touched(
+    git: Git, summaries: Sequence[FileSummary], config: Config, cache: Cache | None
+) -> tuple[HotspotTouch, ...]:
+    changed = {fs.path for fs in summaries if fs.units}
+    if not changed:
+        return ()
+    found = find_hotspots(
+        git,
+        [],
+        EngineSettings(config.profile, config.registry, config.max_file_bytes),
+        cache or Cache(None),
+        commits=HOTSPOT_COMMITS,
+        limit=HOTSPOT_TOP,
+        unit_files=0,
+        min_changes=2,
+    )
+    return tuple(
+        HotspotTouch(f.path, rank, f.changes)
+        for rank, f in enumerate(found.files, 1)
+        if f.path in changed
+    )

@@ -1,1 +1,0 @@
-"""Changes as our own frozen records: git (subprocess, no shell) and unified diffs (unidiff)."""
