@@ -367,7 +367,10 @@ def scan_lines(lines: Sequence[str], language: Language) -> Scan:
                 anchor[i] = False  # a one-line block comment
             continue
         if language.python_docstrings:
-            head = masked if comment < 0 else masked[:comment]
+            # WaveScope looks for the delimiter in the unmasked code part (before a trailing
+            # comment), so a triple quote inside a string literal, as in `('"""', "'''")`,
+            # opens a docstring too (CPython's Lib/ast.py has one).
+            head = stripped if comment < 0 else stripped[:comment]
             dq = head.find('"""')
             sq = head.find("'''")
             idx = dq if sq < 0 or (0 <= dq < sq) else sq

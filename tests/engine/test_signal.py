@@ -104,6 +104,16 @@ def test_python_docstrings() -> None:
     assert score("a.js", '"""class"""') == [0.05]  # no docstrings outside Python
 
 
+def test_triple_quote_inside_a_string_opens_a_docstring() -> None:
+    # As WaveScope does: the delimiter is searched in the unmasked code part, so a string holding
+    # a triple quote (CPython's Lib/ast.py: `_MULTI_QUOTES = ('"""', "'''")`) opens a docstring
+    # that the next triple quote closes. A triple quote in a trailing comment does not.
+    text = 'Q = (\'"""\', 1)\ndef hidden():\n"""\ndef shown():'
+    assert score("a.py", text) == [0.05, 0.0, 0.0, 0.95]
+    assert score("a.py", 'x = \'"""\' + def + \'"""\'') == [0.05]  # `def` is "inside" it
+    assert score("a.py", 'x = 1  # """\ndef f():') == [0.05, 0.95]
+
+
 def test_decorators() -> None:
     assert score("a.py", "@dataclass") == [0.55]
     assert score("a.java", "public @Nullable String f()") == [round(0.3 + 0.5 + 0.05, 6)]
