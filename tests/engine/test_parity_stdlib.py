@@ -3,7 +3,9 @@
 The file is read from the running interpreter; on another Python (a different ast.py) the test is
 skipped. The numbers are WaveScope's (v1.0.11), 0-based. Line 680 (`_MULTI_QUOTES = ...`) holds
 triple quotes inside string literals, which WaveScope takes for a docstring opener (docs/engine.md
-section 2.5): the rest of the file is scored with docstrings and code swapped.
+section 2.5): the rest of the file is scored with docstrings and code swapped. That reading is the
+wavescope profile's `docstrings_in_strings` option; the review profile keeps the masked reading,
+and its numbers for the file are checked too, so it cannot inherit WaveScope's misreading.
 """
 
 from __future__ import annotations
@@ -48,8 +50,14 @@ IMPORTANT = [
 ]
 
 
+# The review profile on the same file: the numbers it had before the wavescope profile took up
+# WaveScope's docstring reading (line 680 opens no docstring there).
+REVIEW_SIGNAL_SUM = 272.2073120642368
+REVIEW_UNITS = 160
+
+
 @pytest.fixture(scope="module")
-def index() -> FileIndex:
+def ast_text() -> str:
     data = Path(ast.__file__).read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     if digest != AST_SHA256:
@@ -57,7 +65,17 @@ def index() -> FileIndex:
             f"{ast.__file__} is not CPython 3.11.7's Lib/ast.py (sha256 {digest}), "
             "the file WaveScope's numbers are for"
         )
-    return open_index("ast.py", data.decode("utf-8"), profile=get_profile("wavescope"))
+    return data.decode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def index(ast_text: str) -> FileIndex:
+    return open_index("ast.py", ast_text, profile=get_profile("wavescope"))
+
+
+@pytest.fixture(scope="module")
+def review_index(ast_text: str) -> FileIndex:
+    return open_index("ast.py", ast_text, profile=get_profile("review"))
 
 
 def test_signal(index: FileIndex) -> None:
@@ -81,3 +99,18 @@ def test_important_positions(index: FileIndex) -> None:
     assert [(p.line, p.scale) for p in ours] == [(line, scale) for line, scale, _ in IMPORTANT]
     for p, (_, _, coefficient) in zip(ours, IMPORTANT, strict=True):
         assert math.isclose(p.coefficient, coefficient, rel_tol=1e-9), (p.line, p.scale)
+
+
+def test_review_profile_keeps_the_masked_reading(review_index: FileIndex) -> None:
+    assert review_index.lines[679].startswith("_MULTI_QUOTES = (")  # line 680
+    assert review_index.code[680] == "_ALL_QUOTES = (*_SINGLE_QUOTES, *_MULTI_QUOTES)"
+    assert review_index.signal[680] > 0
+    total = 0.0
+    for value in review_index.signal.tolist():
+        total += value
+    assert total == REVIEW_SIGNAL_SUM
+    units = review_index.structure.units
+    assert len(units) == REVIEW_UNITS
+    top = [(p.line, p.label) for p in review_index.important_positions(limit=5)]
+    assert (32, "def parse") in top
+    assert (682, "class _Unparser") in top
