@@ -48,7 +48,9 @@ class FileIndex:
         self.profile = profile
         self.lines = split_lines(text)
         self._ranked: dict[float, list[Position]] = {}
-        self.signal, self.code, self.anchor, self.indent = scan_lines(self.lines, language)
+        self.signal, self.code, self.anchor, self.indent = scan_lines(
+            self.lines, language, docstrings_in_strings=profile.docstrings_in_strings
+        )
 
     @property
     def line_count(self) -> int:

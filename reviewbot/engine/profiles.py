@@ -27,6 +27,10 @@ class Profile:
     structural_labels: bool
     # Context bands are drawn from units (sections) instead of raw peaks.
     structural_context: bool
+    # A triple quote inside a string literal opens a Python docstring, as WaveScope's scorer
+    # does (it searches the delimiter in unmasked code; CPython's Lib/ast.py has
+    # `_MULTI_QUOTES = ('"""', "'''")`). Off: the delimiter is searched in string-masked code.
+    docstrings_in_strings: bool
     # Sum wavelet taps in WaveScope's order, for bit-identical coefficients (slower).
     sequential_sums: bool = False
     max_peaks: int = 1000
@@ -40,6 +44,7 @@ PROFILES: dict[str, Profile] = {
         structural_positions=False,
         structural_labels=False,
         structural_context=False,
+        docstrings_in_strings=True,
         sequential_sums=True,
     ),
     "review": Profile(
@@ -49,6 +54,7 @@ PROFILES: dict[str, Profile] = {
         structural_positions=True,
         structural_labels=True,
         structural_context=True,
+        docstrings_in_strings=False,
     ),
 }
 DEFAULT_PROFILE = "review"

@@ -258,9 +258,14 @@ def _join(*parts: str) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def line_signal(lines: Sequence[str], language: Language) -> NDArray[np.float64]:
-    """Section 2: the per-line score. Block comments and docstrings carry state across lines."""
-    return scan_lines(lines, language).signal
+def line_signal(
+    lines: Sequence[str], language: Language, *, docstrings_in_strings: bool = False
+) -> NDArray[np.float64]:
+    """Section 2: the per-line score. Block comments and docstrings carry state across lines.
+
+    ``docstrings_in_strings``: as in :func:`scan_lines`.
+    """
+    return scan_lines(lines, language, docstrings_in_strings=docstrings_in_strings).signal
 
 
 class Scan(NamedTuple):
@@ -288,11 +293,18 @@ def _template_lines(lines: Sequence[str], code: list[str], anchor: list[bool]) -
             inside = True  # (a Go raw string `\` has an even count: it closes on its line)
 
 
-def scan_lines(lines: Sequence[str], language: Language) -> Scan:
+def scan_lines(
+    lines: Sequence[str], language: Language, *, docstrings_in_strings: bool = False
+) -> Scan:
     """The per-line score and each line's code: masked, without comments, "" when none.
 
     A line with no character that could start a string or a comment takes a fast path; the
     others go through the state machine of block comments and docstrings.
+
+    ``docstrings_in_strings`` (the wavescope profile): a Python docstring delimiter is searched
+    in the unmasked code part of a line, as WaveScope does, so a triple quote inside a string
+    literal opens a docstring. Off (the default, the review profile): it is searched in the
+    string-masked code, so only a real triple-quoted string opens one.
     """
     blocks = language.block_comments
     n = len(lines)
@@ -367,7 +379,12 @@ def scan_lines(lines: Sequence[str], language: Language) -> Scan:
                 anchor[i] = False  # a one-line block comment
             continue
         if language.python_docstrings:
-            head = masked if comment < 0 else masked[:comment]
+            # docstrings_in_strings (wavescope): WaveScope looks for the delimiter in the
+            # unmasked code part (before a trailing comment), so a triple quote inside a string
+            # literal, as in `('"""', "'''")`, opens a docstring too (CPython's Lib/ast.py has
+            # one). Off (review): it looks in the masked code, where such a literal is blanked.
+            text = stripped if docstrings_in_strings else masked
+            head = text if comment < 0 else text[:comment]
             dq = head.find('"""')
             sq = head.find("'''")
             idx = dq if sq < 0 or (0 <= dq < sq) else sq

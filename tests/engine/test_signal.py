@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from reviewbot.engine import get_profile, open_index
 from reviewbot.engine.languages import default_registry
 from reviewbot.engine.signal import line_signal, mask_strings, split_lines
 
 REG = default_registry()
 
 
-def score(path: str, text: str) -> list[float]:
-    return [round(v, 6) for v in line_signal(split_lines(text), REG.detect(path)).tolist()]
+def score(path: str, text: str, *, docstrings_in_strings: bool = False) -> list[float]:
+    language = REG.detect(path)
+    values = line_signal(split_lines(text), language, docstrings_in_strings=docstrings_in_strings)
+    return [round(v, 6) for v in values.tolist()]
 
 
 def test_split_lines_only_on_newline() -> None:
@@ -102,6 +105,46 @@ def test_python_docstrings() -> None:
     assert got[0] == 0.95 and got[1:4] == [0.0, 0.0, 0.0] and got[4] > 0
     assert score("a.py", 'x = 1; """class def"""') == [0.05]
     assert score("a.js", '"""class"""') == [0.05]  # no docstrings outside Python
+
+
+def test_triple_quote_inside_a_string_opens_a_docstring_only_in_wavescope() -> None:
+    # docstrings_in_strings (the wavescope profile), as WaveScope does: the delimiter is searched
+    # in the unmasked code part, so a string holding a triple quote (CPython's Lib/ast.py:
+    # `_MULTI_QUOTES = ('"""', "'''")`) opens a docstring that the next triple quote closes.
+    # A triple quote in a trailing comment does not.
+    text = 'Q = (\'"""\', 1)\ndef hidden():\n"""\ndef shown():'
+    assert score("a.py", text, docstrings_in_strings=True) == [0.05, 0.0, 0.0, 0.95]
+    one_line = 'x = \'"""\' + def + \'"""\''
+    assert score("a.py", one_line, docstrings_in_strings=True) == [0.05]  # `def` is "inside"
+    assert score("a.py", 'x = 1  # """\ndef f():', docstrings_in_strings=True) == [0.05, 0.95]
+    # Off (the default, the review profile): the delimiter is searched in masked code, where the
+    # literal is blanked, so the next lines are code; the lone `"""` then opens a real docstring.
+    assert score("a.py", text) == [0.05, 0.95, 0.0, 0.0]
+    assert score("a.py", one_line) == [0.95]  # `def` is code
+    assert score("a.py", 'x = 1  # """\ndef f():') == [0.05, 0.95]
+    # Lib/ast.py's lines 680-683, the line after `_MULTI_QUOTES` and the class scored as code:
+    multi = "\n".join(
+        [
+            "_MULTI_QUOTES = ('\"\"\"', \"'''\")",
+            "_ALL_QUOTES = (*_SINGLE_QUOTES, *_MULTI_QUOTES)",
+            "",
+            "class _Unparser(NodeVisitor):",
+        ]
+    )
+    assert score("a.py", multi) == [0.05, 0.05, 0.0, 1.05]
+    assert score("a.py", multi, docstrings_in_strings=True) == [0.05, 0.0, 0.0, 0.0]
+
+
+def test_profiles_choose_the_docstring_reading() -> None:
+    # The option reaches the scorer through FileIndex: wavescope on, review off.
+    text = 'Q = (\'"""\', 1)\ndef hidden():\n"""\ndef shown():'
+    assert get_profile("wavescope").docstrings_in_strings
+    assert not get_profile("review").docstrings_in_strings
+    wavescope = open_index("a.py", text, profile=get_profile("wavescope"))
+    review = open_index("a.py", text, profile=get_profile("review"))
+    assert [round(v, 6) for v in wavescope.signal.tolist()] == [0.05, 0.0, 0.0, 0.95]
+    assert [round(v, 6) for v in review.signal.tolist()] == [0.05, 0.95, 0.0, 0.0]
+    assert [u.label for u in review.structure.units] == ["def hidden"]
 
 
 def test_decorators() -> None:
