@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import socket
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +13,9 @@ from typing import Any
 import pytest
 
 from reviewbot.doors.cli import main
+from tests.helpers import PARITY, git
 
-PARITY = Path(__file__).resolve().parent / "data" / "parity"
+__all__ = ["PARITY", "git"]
 
 
 @pytest.fixture(autouse=True)
@@ -68,12 +68,6 @@ def cli() -> Any:
         return Run(code, out.getvalue(), err.getvalue())
 
     return run
-
-
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
-    ).stdout
 
 
 @pytest.fixture

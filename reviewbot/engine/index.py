@@ -10,6 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.engine.entropy import Entropy, Heatmap, entropy_bands, heatmap
+from reviewbot.engine.labels import wavescope_label
 from reviewbot.engine.languages import Language
 from reviewbot.engine.peaks import Peak, detect_peaks
 from reviewbot.engine.profiles import Profile
@@ -117,8 +118,6 @@ class FileIndex:
         if not 0 <= line < self.line_count:
             return "unknown"
         if not self.profile.structural_labels:
-            from reviewbot.engine.labels import wavescope_label  # the wavescope profile only
-
             return wavescope_label(self.lines[line], line, self.language.python_labels)
         structure = self.structure
         unit = structure.enclosing(line)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_review import AFTER, BEFORE
+from tests.helpers import AFTER, BEFORE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # Captured at import, before the per-test HOME isolation: the pip cache keeps env builds fast.
 PIP_CACHE = os.environ.get("PIP_CACHE_DIR") or str(Path.home() / ".cache" / "pip")
 PRE_COMMIT = str(Path(sys.executable).parent / "pre-commit")  # from the test extra

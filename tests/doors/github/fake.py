@@ -27,7 +27,7 @@ from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAP
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "github"
+DATA = Path(__file__).resolve().parents[2] / "data" / "github"
 SPEC = json.loads((DATA / "rest-api-subset.json").read_text(encoding="utf-8"))
 EXAMPLES = SPEC["components"]["examples"]
 MAX_BODY = 65536

@@ -9,7 +9,7 @@ from typing import Any
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, review
 from reviewbot.render.report_json import report_doc
-from tests.test_review import commit, write
+from tests.helpers import commit, write
 
 
 def bundles(repo: Path) -> list[dict[str, Any]]:
@@ -50,7 +50,7 @@ def test_definition_comes_before_its_uses(repo: Path) -> None:
 
 
 def test_hotspots_are_read_first(repo: Path) -> None:
-    from tests.test_review import AFTER, BEFORE
+    from tests.helpers import AFTER, BEFORE
 
     write(repo, "a_quiet.py", "def calm():\n    return 1\n")
     write(repo, "z_shop.py", BEFORE)

@@ -15,51 +15,7 @@ from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, review
 from reviewbot.model import Status
 from reviewbot.render.report_json import load_schema, report_doc
-from tests.conftest import git
-
-BEFORE = """def apply(order, rate):
-    total = order.subtotal()
-    if rate > 0:
-        total -= total * rate
-    return round(total, 2)
-
-
-def ship(order):
-    return "ok"
-"""
-AFTER = """def apply(order, rate, member=False):
-    total = order.subtotal()
-    if rate > 0:
-        if member and order.coupon:
-            if order.coupon.startswith("VIP") or total > 500:
-                total -= total * (rate + 0.05)
-            elif order.coupon.startswith("BULK"):
-                for line in order.lines:
-                    if line.quantity >= 10:
-                        total -= 1
-        else:
-            total -= total * rate
-    return round(total, 2)
-
-
-def ship(order):
-    return "ok"
-"""
-
-
-def commit(repo: Path, message: str = "c") -> str:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--allow-empty", "-m", message)
-    return git(repo, "rev-parse", "HEAD").strip()
-
-
-def write(repo: Path, name: str, text: str | bytes) -> None:
-    path = repo / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8", newline="")
+from tests.helpers import AFTER, BEFORE, commit, git, write
 
 
 def doc(repo: Path, *args: str, cli: Any) -> dict[str, Any]:

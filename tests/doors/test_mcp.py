@@ -17,7 +17,7 @@ from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, review
 from reviewbot.engine import open_index
 from reviewbot.render.report_json import report_doc
-from tests.test_review import AFTER, BEFORE, commit, write
+from tests.helpers import AFTER, BEFORE, commit, write
 
 TOOLS = {
     "query_wavelet_context",

@@ -11,7 +11,7 @@ import pytest
 
 from reviewbot.doors.cli import use_color
 from reviewbot.engine import open_index
-from tests.conftest import PARITY, git
+from tests.helpers import PARITY, git
 
 INVENTORY = str(PARITY / "inputs" / "inventory.py")
 

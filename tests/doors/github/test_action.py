@@ -21,9 +21,8 @@ from reviewbot.errors import ConfigError
 from reviewbot.model import Report
 from reviewbot.render.markdown import MAX_BODY, SUMMARY_MARKER, summary_body
 from reviewbot.repo.git import Git
-from tests.conftest import git
-from tests.github.fake import DATA, FakeGitHub, Fault, PullFile, State
-from tests.test_review import AFTER, BEFORE
+from tests.doors.github.fake import DATA, FakeGitHub, Fault, PullFile, State
+from tests.helpers import AFTER, BEFORE, git
 
 DENSE = (
     "def big(x, y):\n"

@@ -14,10 +14,10 @@ import jsonschema
 import yaml
 from check_jsonschema.builtin_schemas import get_builtin_schema
 
-from tests.github.test_action import Pr, pr  # noqa: F401 - the fixture
-from tests.test_precommit import PIP_CACHE
+from tests.doors.github.test_action import Pr, pr  # noqa: F401 - the fixture
+from tests.doors.test_precommit import PIP_CACHE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 
 

@@ -21,9 +21,9 @@ from reviewbot.model import Finding, MetricsChange, Report, Severity, UnitMetric
 from reviewbot.render.markdown import code_block, inline_code, md_escape, render_markdown
 from reviewbot.render.report_json import load_schema, report_doc
 from reviewbot.render.sarif import sarif_doc
-from tests.test_review import AFTER, BEFORE, commit, write
+from tests.helpers import AFTER, BEFORE, commit, write
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

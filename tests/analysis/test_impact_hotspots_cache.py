@@ -18,8 +18,7 @@ from reviewbot.render.report_json import load_schema, report_doc
 from reviewbot.repo.cache import Cache, find_cache
 from reviewbot.repo.files import blob_id
 from reviewbot.repo.git import Git
-from tests.conftest import git
-from tests.test_review import commit, write
+from tests.helpers import commit, git, write
 
 
 def review(repo: Path) -> dict[str, Any]:

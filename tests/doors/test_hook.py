@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from reviewbot.doors import hook
-from tests.conftest import git
-from tests.test_review import AFTER, BEFORE, commit, write
+from tests.helpers import AFTER, BEFORE, commit, git, write
 
 
 def run_hook(
