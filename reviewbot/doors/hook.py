@@ -26,13 +26,13 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Mapping, Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import TextIO  # noqa: E402
+from typing import NamedTuple, TextIO  # noqa: E402
 
 from reviewbot.app.config import load_config  # noqa: E402
 from reviewbot.app.pipeline import GitChange, Mode, review  # noqa: E402
 from reviewbot.doors.guard import EXIT_FAIL, EXIT_OK, HOOK, guard  # noqa: E402
 from reviewbot.errors import ReviewbotError  # noqa: E402
-from reviewbot.model import FailLevel  # noqa: E402
+from reviewbot.model import FailLevel, Report  # noqa: E402
 from reviewbot.render.hook_text import hook_text  # noqa: E402
 from reviewbot.render.style import use_color  # noqa: E402
 from reviewbot.repo.git import EMPTY_TREE, Git  # noqa: E402
@@ -46,10 +46,10 @@ _ZERO = "0" * 40
 DEFAULT_MAX = 10
 
 
-class HookResult:
-    def __init__(self, text: str, failed: bool) -> None:
-        self.text = text
-        self.failed = failed
+class HookResult(NamedTuple):
+    text: str
+    failed: bool
+    report: Report | None = None  # None when nothing was reviewed (a merge in progress)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -175,7 +175,7 @@ def run_hook(
         color=color,
     )
     fail_on = FailLevel.parse(args.fail_on, "--fail-on") if args.fail_on else config.fail_on
-    return HookResult(text, fail_on.met_by(report.findings))
+    return HookResult(text, fail_on.met_by(report.findings), report)
 
 
 def _repo_path(name: str, cwd: Path, root: Path) -> str:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from reviewbot.doors.cli import use_color
 from reviewbot.engine import open_index
+from reviewbot.render.style import use_color
 from tests.helpers import PARITY, git
 
 INVENTORY = str(PARITY / "inputs" / "inventory.py")

@@ -86,7 +86,7 @@ def test_tools_agree_with_the_engine(project: Path) -> None:
     assert set(listed) == TOOLS
     for tool in listed.values():
         schema = getattr(tool, "input_schema", None) or getattr(tool, "inputSchema", None)
-        assert schema["type"] == "object" and tool.description
+        assert schema is not None and schema["type"] == "object" and tool.description
     assert (
         "path"
         in (

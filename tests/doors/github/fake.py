@@ -295,7 +295,7 @@ class FakeGitHub:
     def _user(self) -> dict[str, Any]:
         user = example("issue-comment")["user"]
         user.update(login=self.state.bot, type="Bot")
-        return user
+        return dict(user)
 
     def _pull(self, request: Request, number: int) -> Response:
         s = self.state
@@ -324,7 +324,7 @@ class FakeGitHub:
             item["patch"] = f.patch
         if f.previous_filename:
             item["previous_filename"] = f.previous_filename
-        return item
+        return dict(item)
 
     def _check_body(self, request: Request, text: Any) -> Response | None:
         if not isinstance(text, str) or not text:
@@ -409,7 +409,7 @@ class FakeGitHub:
             record["start_side"] = "RIGHT"
         else:
             record.pop("start_side", None)  # absent, not null, for one-line comments
-        return record
+        return dict(record)
 
     def _create_review_comment(
         self, request: Request, body: dict[str, Any], review_id: int | None

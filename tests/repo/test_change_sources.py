@@ -1,0 +1,108 @@
+"""The change sources directly: git ranges, the index, paths filters, several ranges at once,
+patches and the GitHub API's file list all become the same ChangedFile records."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import ApiChange, Change, GitChange, PatchChange, read_change
+from reviewbot.model import ChangedFile, Status
+from reviewbot.repo.changes import ApiFile, FilePolicy, from_api_files
+from tests.helpers import AFTER, BEFORE, commit, git, write
+
+
+@pytest.fixture
+def history(repo: Path) -> tuple[Path, str, str]:
+    write(repo, "shop.py", BEFORE)
+    write(repo, "old.py", "def legacy():\n    return 1\n")
+    write(repo, "keep.py", "def keep():\n    return 1\n" * 3)
+    base = commit(repo)
+    write(repo, "shop.py", AFTER)
+    (repo / "old.py").unlink()
+    git(repo, "mv", "keep.py", "kept.py")
+    head = commit(repo)
+    return repo, base, head
+
+
+def by_path(change: Change) -> dict[str, ChangedFile]:
+    return {cf.path: cf for cf in change.files}
+
+
+def test_a_range_gives_every_kind_of_file(history: tuple[Path, str, str]) -> None:
+    repo, base, head = history
+    change = read_change(GitChange(repo, (f"{base}..{head}",)), Config())
+    files = by_path(change)
+    assert set(files) == {"shop.py", "old.py", "kept.py"}
+    shop, old, kept = files["shop.py"], files["old.py"], files["kept.py"]
+    assert shop.status is Status.MODIFIED and shop.old_text == BEFORE and shop.new_text == AFTER
+    assert old.status is Status.DELETED and old.new_text is None
+    assert kept.status is Status.RENAMED and kept.old_path == "keep.py"
+    assert change.git is not None and change.base.startswith(base[:7])
+
+
+def test_staged_paths_filter_and_several_ranges(history: tuple[Path, str, str]) -> None:
+    repo, base, head = history
+    write(repo, "shop.py", BEFORE)
+    write(repo, "other.py", "x = 1\n")
+    git(repo, "add", "-A")
+    staged = read_change(GitChange(repo, staged=True, paths=frozenset({"shop.py"})), Config())
+    assert [cf.path for cf in staged.files] == ["shop.py"]
+    both = read_change(GitChange(repo, (f"{base}..{head}", f"{base}..{head}")), Config())
+    assert sorted(cf.path for cf in both.files) == ["kept.py", "old.py", "shop.py"]  # once each
+
+
+def test_a_patch_applies_to_the_repository_or_stands_alone(
+    history: tuple[Path, str, str], tmp_path: Path
+) -> None:
+    repo, base, head = history
+    patch = git(repo, "diff", f"{base}..{head}", "--", "shop.py")
+    git(repo, "checkout", "-q", base)
+    applied = read_change(PatchChange(patch, repo), Config())
+    (cf,) = applied.files
+    assert cf.old_text == BEFORE and cf.new_text == AFTER and not cf.warnings
+    alone = read_change(PatchChange(patch, None), Config())
+    (lone,) = alone.files
+    assert lone.new_text is not None and "analysed from the patch alone" in lone.warnings[0]
+
+
+def test_the_api_file_list_is_the_same_change(history: tuple[Path, str, str]) -> None:
+    repo, base, head = history
+    patch = git(repo, "diff", f"{base}..{head}", "--", "shop.py")
+    hunks_text = patch[patch.index("@@") :]
+    blobs = {("shop.py", "old"): BEFORE.encode(), ("shop.py", "new"): AFTER.encode()}
+    items = (
+        ApiFile("shop.py", "modified", hunks_text),
+        ApiFile("logo.png", "modified", None),
+    )
+    change = read_change(ApiChange(items, lambda p, s: blobs.get((p, s)), "b", "h"), Config())
+    files = by_path(change)
+    from_git = by_path(read_change(GitChange(repo, (f"{base}..{head}",)), Config()))
+    assert files["shop.py"].hunks == from_git["shop.py"].hunks
+    assert files["shop.py"].new_text == AFTER
+    assert files["logo.png"].status is Status.SKIPPED
+
+
+def test_the_policy_skips_excluded_binary_and_large_files() -> None:
+    policy = FilePolicy(100, ("vendor/**",))
+    items = (
+        ApiFile("vendor/a.py", "added", "@@ -0,0 +1 @@\n+x = 1"),
+        ApiFile("big.py", "added", "@@ -0,0 +1 @@\n+x = 1"),
+        ApiFile("bin.py", "added", "@@ -0,0 +1 @@\n+x"),
+    )
+    contents = {"big.py": b"x" * 200, "bin.py": b"\0\1", "vendor/a.py": b"x = 1\n"}
+    files = from_api_files(items, lambda p, s: contents.get(p), policy)
+    reasons = {cf.path: (cf.status, cf.reason) for cf in files}
+    assert reasons["vendor/a.py"] == (Status.SKIPPED, "excluded by configuration")
+    assert reasons["big.py"][0] is Status.SKIPPED and "larger than" in str(reasons["big.py"][1])
+    assert reasons["bin.py"][0] is Status.BINARY
+
+
+def test_git_is_not_needed_for_a_patch_outside_a_repository(tmp_path: Path) -> None:
+    text = "--- /dev/null\n+++ b/new.py\n@@ -0,0 +1,2 @@\n+def f():\n+    return 1\n"
+    change = read_change(PatchChange(text, tmp_path), Config())
+    assert [cf.path for cf in change.files] == ["new.py"] and change.git is None
+    assert subprocess.run(["git", "-C", str(tmp_path), "status"], capture_output=True).returncode
