@@ -18,13 +18,13 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from common import ROOT, git, write_result
-
-sys.path.insert(0, str(ROOT))
-
 from reviewbot.doors.github.action import run_action
 from reviewbot.doors.github.client import Api
-from tests.github.fake import DATA, FakeGitHub, PullFile, State
+
+from lib.common import RESULTS, ROOT, git, write_result
+
+sys.path.insert(0, str(ROOT))  # the fake GitHub of the tests
+from tests.doors.github.fake import DATA, FakeGitHub, PullFile, State
 
 SIZES = (1, 50, 300)
 BRANCHY = "".join(
@@ -74,7 +74,7 @@ def run(fake: FakeGitHub, workspace: Path, base: str, head: str, tmp: Path) -> i
     def factory(ctx: object) -> Api:
         return Api("t", fake.base, "Codertocat/Hello-World", 2, throttle=False)
 
-    run_action(env, io.StringIO(), api_factory=factory)  # type: ignore[arg-type]
+    run_action(env, io.StringIO(), api_factory=factory)
     return len(fake.state.log) - before
 
 
@@ -83,10 +83,10 @@ def describe(log: list[tuple[str, str, int]]) -> str:
     return ", ".join(f"{k} x{v}" for k, v in sorted(kinds.items()))
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "action_requests.md"))
-    args = parser.parse_args()
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--out", default=str(RESULTS / "action_requests.md"))
+    args = parser.parse_args(argv)
     rows = [
         "| changed files | first run | re-run, no change | API fallback (no local git) |",
         "|---:|---:|---:|---:|",

@@ -1,8 +1,8 @@
 """Review bundles vs grouping by file, on tangled changes built from real, independent changes.
 
 A *change* is one consecutive release pair of a real package (``vA -> vB``) from the corpus of
-``bench/realworld.py`` (its downloads, extraction and one-repository-per-package layout are
-reused by importing it). A *tangled change* merges 2-3 changes into one git diff:
+``bench/realworld.py`` (``bench/lib/releases.py``: its downloads, extraction and
+one-repository-per-package layout). A *tangled change* merges 2-3 changes into one git diff:
 
 * cross-package: 2 or 3 changes of different packages, each package's files under its own top
   folder (``<slug>/...``); commit 1 holds every A side, commit 2 every B side. Ground truth of a
@@ -15,21 +15,23 @@ reused by importing it). A *tangled change* merges 2-3 changes into one git diff
   files' neighbours, so this variant is harder.
 
 Changes with fewer than 2 or more than ``--max-hunks`` (150) hunks are not used. Tangles are
-sampled with a fixed seed. Each tangle is reviewed in-process (``run_review`` +
-``report_doc``); every hunk in the report's ``bundles`` is one item. Partitions compared with the
-ground truth by the adjusted Rand index (own implementation, pair counting on the contingency
-table): reviewbot's bundles, and the same hunks grouped by path. Also pair precision (of hunk
-pairs put together, the share from one change) and pair recall (of hunk pairs of one change, the
-share put together).
+sampled with a fixed seed. Each tangle is reviewed in-process by
+``reviewbot.app.pipeline.explain_bundles`` (the report's own bundles, with the bundler's input
+and every step: hunks, links, strong-link components, spectral splits); every hunk in the
+bundles is one item. Partitions compared with the ground truth by the adjusted Rand index
+(``bench/lib/scoring.py``, pair counting on the contingency table): reviewbot's bundles, and the
+same hunks grouped by path. Also pair precision (of hunk pairs put together, the share from one
+change) and pair recall (of hunk pairs of one change, the share put together).
 
-Diagnostics come from the bundler's own graph: ``reviewbot.analysis.bundles.bundle_change`` is
-wrapped at run time (not edited) to keep its input, and ``_refs``/``_graph`` are called on it
-again. The "what if" rows are emulations in this benchmark, not reviewbot options.
+Diagnostics come from the bundler's own graph (``BundleExplanation``). The "what if" rows are
+emulations in this benchmark, not reviewbot options: the bundler's grouping step
+(``reviewbot.analysis.bundles.group_hunks``) run on other link matrices.
 
 Usage::
 
     .venv/bin/python bench/bundles_quality.py [--pairs 60] [--triples 60] [--seed 7]
-        [--max-hunks 150] [--jobs 2] [--out bench/results/bundles_quality.md] [--json PATH]
+        [--max-hunks 150] [--packages click,attrs] [--jobs 2]
+        [--out bench/results/bundles_quality.md] [--json PATH]
 """
 
 from __future__ import annotations
@@ -37,97 +39,47 @@ from __future__ import annotations
 import argparse
 import io
 import itertools
-import json
 import os
 import random
 import re
-import shutil
-import statistics
 import sys
 import tarfile
 import tempfile
-import textwrap
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-for _p in (ROOT, BENCH):
-    if str(_p) not in sys.path:
-        sys.path.insert(0, str(_p))
+from reviewbot.analysis.bundles import MAX_GROUP, HunkRef, group_hunks, references
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, explain_bundles
+from reviewbot.engine import FileIndex
+from reviewbot.model import ChangedFile, Hunk, HunkSpan
 
-import realworld as rw  # noqa: E402
-
-import reviewbot.analysis.bundles as bundles_mod  # noqa: E402
-from reviewbot.app.config import Config  # noqa: E402
-from reviewbot.app.pipeline import GitChange, review  # noqa: E402
-from reviewbot.render.report_json import report_doc  # noqa: E402
+from lib import releases
+from lib.common import (
+    RESULTS,
+    command_line,
+    dirty_paths,
+    git,
+    git_bytes,
+    para,
+    revision,
+    write_json,
+    write_result,
+    write_tree,
+)
+from lib.procs import parallel
+from lib.releases import Package, Unavailable
+from lib.scoring import ari, check_ari, mean, median, pair_scores
 
 MIN_HUNKS = 2
-
-
-# -- scores ----------------------------------------------------------------------------------
-
-
-def _codes(labels: Sequence[Hashable]) -> np.ndarray:
-    seen: dict[Hashable, int] = {}
-    return np.array([seen.setdefault(x, len(seen)) for x in labels], dtype=np.int64)
-
-
-def _pairs(counts: np.ndarray) -> float:
-    return float((counts * (counts - 1) / 2).sum())
-
-
-def contingency(truth: Sequence[Hashable], pred: Sequence[Hashable]) -> np.ndarray:
-    t, p = _codes(truth), _codes(pred)
-    table = np.zeros((t.max() + 1, p.max() + 1)) if len(t) else np.zeros((0, 0))
-    np.add.at(table, (t, p), 1)
-    return table
-
-
-def ari(truth: Sequence[Hashable], pred: Sequence[Hashable]) -> float:
-    """Adjusted Rand index (Hubert and Arabie), 1.0 when both partitions are trivial alike."""
-    n = len(truth)
-    if n < 2:
-        return 1.0
-    table = contingency(truth, pred)
-    index = _pairs(table)
-    a, b = _pairs(table.sum(axis=1)), _pairs(table.sum(axis=0))
-    expected = a * b / (n * (n - 1) / 2)
-    maximum = (a + b) / 2
-    if maximum == expected:
-        return 1.0
-    return (index - expected) / (maximum - expected)
-
-
-def pair_scores(truth: Sequence[Hashable], pred: Sequence[Hashable]) -> tuple[float, float]:
-    """(precision, recall) over hunk pairs: together in pred and in truth."""
-    table = contingency(truth, pred)
-    index = _pairs(table)
-    a, b = _pairs(table.sum(axis=1)), _pairs(table.sum(axis=0))
-    return (index / b if b else 1.0), (index / a if a else 1.0)
-
-
-def _check_ari() -> None:
-    cases = [
-        ([0, 0, 1, 1], [0, 0, 1, 1], 1.0),
-        ([0, 0, 1, 1], [1, 1, 0, 0], 1.0),
-        ([0, 0, 1, 1], [0, 0, 1, 2], 4 / 7),
-        ([0, 0, 1, 1], [0, 1, 0, 1], -0.5),
-        ([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 2, 2], 0.24242424242424246),
-    ]
-    for t, p, want in cases:
-        got = ari(t, p)
-        if abs(got - want) > 1e-9:
-            raise AssertionError(f"ari({t}, {p}) = {got}, expected {want}")
 
 
 # -- the changes -----------------------------------------------------------------------------
@@ -148,23 +100,20 @@ class Change:
         return f"{self.package} {self.a}->{self.b}"
 
 
-def _git_text(repo: Path, *args: str) -> str:
-    return rw._git(repo, *args).decode("utf-8", "surrogateescape")
-
-
-def load_changes(max_hunks: int) -> tuple[list[Change], list[str]]:
-    """Every reviewed release pair of the realworld corpus with MIN_HUNKS..max_hunks hunks."""
-    changes, notes = [], []
-    for pkg in rw.PACKAGES:
+def load_changes(packages: Sequence[Package], max_hunks: int) -> tuple[list[Change], list[str]]:
+    """Every reviewed release pair of the packages with MIN_HUNKS..max_hunks hunks."""
+    changes: list[Change] = []
+    notes: list[str] = []
+    for pkg in packages:
         try:
-            repo = rw.build_repo(pkg)
-        except rw.Unavailable as exc:
+            repo = releases.build_repo(pkg)
+        except Unavailable as exc:
             notes.append(f"{pkg.name}: skipped, could not fetch ({exc})")
             continue
         for a, b in pkg.reviewed:
-            patch = _git_text(repo, "diff", "-U3", "-M", "-C", f"v{a}", f"v{b}")
+            patch = git(repo, "diff", "-U3", "-M", "-C", f"v{a}", f"v{b}")
             hunks = sum(1 for ln in patch.splitlines() if ln.startswith("@@"))
-            names = _git_text(repo, "diff", "--name-only", "--no-renames", f"v{a}", f"v{b}")
+            names = git(repo, "diff", "--name-only", "--no-renames", f"v{a}", f"v{b}")
             change = Change(
                 pkg.name, pkg.slug, pkg.language, a, b, hunks, frozenset(names.split("\n")) - {""}
             )
@@ -214,7 +163,7 @@ def _hunks(c: Change, paths: frozenset[str]) -> int:
     if not paths:
         return 0
     args = ["diff", "-U3", "--no-renames", f"v{c.a}", f"v{c.b}", "--", *sorted(paths)]
-    return sum(1 for ln in _git_text(rw.REPOS / c.slug, *args).splitlines() if ln[:2] == "@@")
+    return sum(1 for ln in git(releases.REPOS / c.slug, *args).splitlines() if ln[:2] == "@@")
 
 
 def same_package(changes: Sequence[Change]) -> list[Tangle]:
@@ -242,7 +191,7 @@ def same_package(changes: Sequence[Change]) -> list[Tangle]:
 
 @lru_cache(maxsize=64)
 def tree(slug: str, version: str) -> dict[str, bytes]:
-    data = rw._git(rw.REPOS / slug, "archive", "--format=tar", f"v{version}")
+    data = git_bytes(releases.REPOS / slug, "archive", "--format=tar", f"v{version}")
     files = {}
     with tarfile.open(fileobj=io.BytesIO(data)) as tf:
         for m in tf.getmembers():
@@ -278,41 +227,16 @@ def sides(t: Tangle) -> tuple[dict[str, bytes], dict[str, bytes], Callable[[str]
 
 
 def _commit(repo: Path, files: dict[str, bytes], message: str) -> None:
-    for child in repo.iterdir():
-        if child.name != ".git":
-            shutil.rmtree(child) if child.is_dir() else child.unlink()
-    for rel, data in files.items():
-        target = repo / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-    rw._git(repo, "add", "-A")
-    rw._git(repo, "commit", "-q", "--allow-empty", "-m", message)
+    write_tree(repo, files)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", message)
 
 
-_CAPTURED: dict[str, Any] = {}
-
-
-def _spy_on_bundler() -> None:
-    """Keep the bundler's input (the package looks the function up at call time)."""
-    original = bundles_mod.bundle_change
-    if getattr(original, "_bench_spy", False):
-        return
-
-    def spy(files: Any, indexes: Any, findings: Any) -> list[dict[str, Any]]:
-        _CAPTURED["files"], _CAPTURED["indexes"] = list(files), indexes
-        return original(files, indexes, findings)
-
-    spy._bench_spy = True  # type: ignore[attr-defined]
-    bundles_mod.bundle_change = spy  # type: ignore[assignment]
-
-
-def _hunk_key(path: str, h: Any) -> tuple[str, int, int, int, int]:
-    if isinstance(h, dict):
-        return (path, h["new_start"], h["new_end"], h["old_start"], h["old_end"])
+def _hunk_key(path: str, h: Hunk | HunkSpan) -> tuple[str, int, int, int, int]:
     return (path, h.new_start, h.new_end, h.old_start, h.old_end)
 
 
-def _snippet(cf: Any, h: Any, name: str, use: bool) -> str:
+def _snippet(cf: ChangedFile, h: Hunk, name: str, use: bool) -> str:
     """The first changed line of hunk ``h`` that refers to ``name`` as the bundler reads
     references (``use``), else the first that holds it as a word."""
     word = re.compile(rf"\b{re.escape(name)}\b")
@@ -320,16 +244,13 @@ def _snippet(cf: Any, h: Any, name: str, use: bool) -> str:
         lines = text.split("\n") if text else []
         for n in numbers:
             line = lines[n - 1] if 0 < n <= len(lines) else ""
-            if use:
-                hit = any(name in m.groups() for m in bundles_mod._REFERENCE.finditer(line))
-            else:
-                hit = bool(word.search(line))
+            hit = name in references([line]) if use else bool(word.search(line))
             if hit:
                 return f"{sign}{n}: " + " ".join(line.split())[:110]
     return ""
 
 
-def _header(cf: Any, sides: Any, h: Any, name: str) -> str:
+def _header(cf: ChangedFile, sides: Indexes, h: Hunk, name: str) -> str:
     """The changed line of hunk ``h`` that starts a unit named ``name`` (what the bundler
     reads as the hunk defining ``name``)."""
     old, new = sides.get(cf.path, (None, None))
@@ -347,6 +268,11 @@ def _header(cf: Any, sides: Any, h: Any, name: str) -> str:
     return _snippet(cf, h, name, False)
 
 
+def _label(r: HunkRef) -> str | None:
+    """The label of the hunk's enclosing unit (None: no unit)."""
+    return r.unit[1] if r.unit is not None else None
+
+
 def _partition(groups: Sequence[Sequence[int]], n: int) -> list[int]:
     where = [-1] * n
     for g, members in enumerate(groups):
@@ -355,23 +281,7 @@ def _partition(groups: Sequence[Sequence[int]], n: int) -> list[int]:
     return where
 
 
-def _emulate(
-    refs: Sequence[Any], strong: np.ndarray, weight: np.ndarray, spectral: bool
-) -> list[list[int]]:
-    """bundle_change's grouping step on a given strong-link matrix."""
-    groups: list[list[int]] = []
-    loose: dict[str, list[int]] = defaultdict(list)
-    for group in bundles_mod._components(strong):
-        if len(group) == 1 and not strong[group[0]].any():
-            loose[refs[group[0]].path].append(group[0])
-        elif spectral and len(group) > bundles_mod.MAX_GROUP:
-            groups.extend(bundles_mod._spectral(group, weight))
-        else:
-            groups.append(group)
-    return groups + list(loose.values())
-
-
-def _rare_links(refs: Sequence[Any]) -> np.ndarray:
+def _rare_links(refs: Sequence[HunkRef]) -> NDArray[np.bool_]:
     """The bundler's weak shared-rare-identifier links, as a boolean matrix."""
     n = len(refs)
     frequency = Counter(w for r in refs for w in r.words)
@@ -395,7 +305,7 @@ def _family(path: str) -> str:
 
 
 def _restricted_uses(
-    refs: Sequence[Any], files: Sequence[Any], indexes: Any
+    refs: Sequence[HunkRef], files: Sequence[ChangedFile], indexes: Indexes
 ) -> dict[tuple[int, int], str]:
     """Define -> use links as the bundler makes them, with three restrictions: references read
     from the engine's code lines (comments and docstrings dropped, strings masked), a hunk does
@@ -421,37 +331,37 @@ def _restricted_uses(
                     lines.append(side.code[k - 1])
                 elif 0 < k <= len(raw):
                     lines.append(raw[k - 1])
-        for name in sorted(bundles_mod._references(lines) - r.defines):
+        for name in sorted(references(lines) - r.defines):
             for d in definers.get(name, ()):
                 if d != r.index and _family(refs[d].path) == _family(r.path):
                     out.setdefault((min(d, r.index), max(d, r.index)), name)
     return out
 
 
+Indexes = dict[str, tuple[FileIndex | None, FileIndex | None]]
+
+
 def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
     number, t = job
-    _spy_on_bundler()
     old, new, label = sides(t)
     with tempfile.TemporaryDirectory(prefix="bundles-quality-") as tmp:
         repo = Path(tmp)
-        rw._git(repo, "init", "-q", "-b", "main")
+        git(repo, "init", "-q", "-b", "main")
         _commit(repo, old, "old sides")
         _commit(repo, new, "new sides")
-        _CAPTURED.clear()
         started = time.perf_counter()
-        doc = report_doc(review(GitChange(repo, ("HEAD~1..HEAD",)), Config()))
+        explained = explain_bundles(GitChange(repo, ("HEAD~1..HEAD",)), Config())
         seconds = time.perf_counter() - started
-    bundles = doc["bundles"]
-    files = _CAPTURED.get("files", [])
-    refs = bundles_mod._refs(files, _CAPTURED.get("indexes", {})) if files else []
+    bundles = explained.bundles
+    files, indexes, refs = explained.files, explained.indexes, explained.refs
     n = len(refs)
     position = {_hunk_key(r.path, r.hunk): r.index for r in refs}
     if len(position) != n:
         raise RuntimeError(f"{t.name}: two hunks with the same coordinates")
     ours = [-1] * n
     for b, bundle in enumerate(bundles):
-        for h in bundle["hunks"]:
-            i = position[_hunk_key(h["path"], h)]
+        for h in bundle.hunks:
+            i = position[_hunk_key(h.path, h)]
             if ours[i] != -1:
                 raise RuntimeError(f"{t.name}: a hunk in two bundles")
             ours[i] = b
@@ -479,23 +389,23 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
     }
     if n == 0:
         return row
-    weight, strong, uses = bundles_mod._graph(refs)
+    weight, strong, uses = explained.weight, explained.strong, explained.uses
     same_unit = np.zeros_like(strong)
-    by_unit: dict[tuple[str, str], list[int]] = defaultdict(list)
+    by_unit: dict[tuple[str, tuple[int, str]], list[int]] = defaultdict(list)
     for r in refs:
         if r.unit:
             by_unit[(r.path, r.unit)].append(r.index)
     for members in by_unit.values():
         same_unit[np.ix_(members, members)] = True
     np.fill_diagonal(same_unit, False)
-    linked = strong.any(axis=1)
-    row["loose"] = int((~linked).sum())
+    linked = [bool(strong[i].any()) for i in range(n)]
+    row["loose"] = linked.count(False)
     row["loose_per_change"] = dict(Counter(truth[i] for i in range(n) if not linked[i]))
-    components = bundles_mod._components(strong)
-    big = [g for g in components if len(g) > bundles_mod.MAX_GROUP]
+    grouping = explained.grouping
     row["big_groups"] = []
-    for g in big:
-        parts = bundles_mod._spectral(g, weight)
+    for g, parts in zip(grouping.components, grouping.splits, strict=True):
+        if len(g) <= MAX_GROUP:
+            continue
         row["big_groups"].append(
             {
                 "size": len(g),
@@ -525,10 +435,10 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
             {
                 "name": name,
                 "defines": f"{rd.path}:{rd.hunk.new_start}-{rd.hunk.new_end}",
-                "define_unit": rd.unit,
-                "define_line": _header(cf_of[rd.path], _CAPTURED["indexes"], rd.hunk, name),
+                "define_unit": _label(rd),
+                "define_line": _header(cf_of[rd.path], indexes, rd.hunk, name),
                 "uses": f"{ru.path}:{ru.hunk.new_start}-{ru.hunk.new_end}",
-                "use_unit": ru.unit,
+                "use_unit": _label(ru),
                 "use_line": _snippet(cf_of[ru.path], ru.hunk, name, True),
             }
         )
@@ -544,14 +454,14 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
         members = [i for i in range(n) if ours[i] == b]
         per = Counter(truth[i] for i in members)
         if len(per) > 1:
-            mixed.append({"id": bundle["id"], "title": bundle["title"], "changes": dict(per)})
+            mixed.append({"id": bundle.id, "title": bundle.title, "changes": dict(per)})
     row["mixed_bundles"] = mixed
     # emulations on the same graph
     rare = _rare_links(refs)
     differ = np.array([[a != b for b in truth] for a in truth], dtype=bool)
     same_file = np.array([[a == b for b in by_file] for a in by_file], dtype=bool)
     np.fill_diagonal(same_file, False)
-    restricted_links = _restricted_uses(refs, files, _CAPTURED.get("indexes", {}))
+    restricted_links = _restricted_uses(refs, files, indexes)
     restricted = np.zeros((n, n), dtype=bool)
     for d, u in restricted_links:
         restricted[d, u] = restricted[u, d] = True
@@ -575,7 +485,7 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
         "rare-identifier links strong": (strong | rare, True),
     }
     row["what_if"] = {
-        k: ari(truth, _partition(_emulate(refs, m, weight, sp), n))
+        k: ari(truth, _partition(group_hunks(refs, m, weight, spectral=sp).groups, n))
         for k, (m, sp) in variants.items()
     }
     row["restricted_pairs"] = len(restricted_links)
@@ -589,9 +499,9 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
         {
             "path": refs[i].path,
             "lines": f"{refs[i].hunk.new_start}-{refs[i].hunk.new_end}",
-            "unit": refs[i].unit,
+            "unit": _label(refs[i]),
             "change": truth[i],
-            "bundle": bundles[ours[i]]["id"],
+            "bundle": bundles[ours[i]].id,
             "strong": bool(linked[i]),
             "defines": sorted(refs[i].defines),
         }
@@ -603,14 +513,6 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
 # -- the report ------------------------------------------------------------------------------
 
 
-def _mean(xs: Sequence[float]) -> float:
-    return statistics.fmean(xs) if xs else float("nan")
-
-
-def _median(xs: Sequence[float]) -> float:
-    return statistics.median(xs) if xs else float("nan")
-
-
 def summary_row(label: str, rows: Sequence[dict[str, Any]]) -> str:
     ours = [r["ari"] for r in rows]
     base = [r["ari_file"] for r in rows]
@@ -618,8 +520,8 @@ def summary_row(label: str, rows: Sequence[dict[str, Any]]) -> str:
     wins = sum(1 for d in diff if d > 1e-9)
     ties = sum(1 for d in diff if abs(d) <= 1e-9)
     return (
-        f"| {label} | {len(rows)} | {_mean(ours):.3f} | {_median(ours):.3f} | "
-        f"{_mean(base):.3f} | {_median(base):.3f} | {_mean(diff):+.3f} | "
+        f"| {label} | {len(rows)} | {mean(ours):.3f} | {median(ours):.3f} | "
+        f"{mean(base):.3f} | {median(base):.3f} | {mean(diff):+.3f} | "
         f"{wins / len(rows):.0%} ({wins}) | {ties} |"
     )
 
@@ -633,10 +535,10 @@ SUMMARY_HEAD = [
 
 def shape_row(label: str, rows: Sequence[dict[str, Any]]) -> str:
     def m(key: str, idx: int | None = None) -> float:
-        return _mean([r[key] if idx is None else r[key][idx] for r in rows])
+        return mean([r[key] if idx is None else r[key][idx] for r in rows])
 
     loose = sum(r.get("loose", 0) for r in rows) / max(1, sum(r["hunks"] for r in rows))
-    mixed = _mean([1.0 if r.get("mixed_bundles") else 0.0 for r in rows])
+    mixed = mean([1.0 if r.get("mixed_bundles") else 0.0 for r in rows])
     return (
         f"| {label} | {m('hunks'):.0f} | {m('changes'):.1f} | {m('files'):.1f} | "
         f"{m('bundles'):.1f} | {m('pair_ours', 0):.2f} | {m('pair_ours', 1):.2f} | "
@@ -676,7 +578,7 @@ def split_table(groups: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> list[
             spread += sum(1 for p in per_file if len(per_file[p]) > 1)
             bundles += len(per_bundle)
             wide += sum(1 for fs in per_bundle.values() if len(fs) > 1)
-        ratio = _mean([r["bundles"] / r["changes"] for r in rows if r["changes"]])
+        ratio = mean([r["bundles"] / r["changes"] for r in rows if r["changes"]])
         units = " / ".join(
             f"{no_unit[f] / total[f]:.0%}" if total[f] else "-" for f in ("python", "go", "js")
         )
@@ -688,23 +590,13 @@ def split_table(groups: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> list[
     return out
 
 
-def para(text: str) -> list[str]:
-    return [*textwrap.wrap(" ".join(text.split()), width=100), ""]
-
-
 def provenance() -> str:
-    head = _git_text(ROOT, "rev-parse", "--short", "HEAD").strip()
-    dirty = [
-        ln[3:] for ln in _git_text(ROOT, "status", "--porcelain", "--", "reviewbot").splitlines()
-    ]
+    dirty = dirty_paths()
     if not dirty:
-        return f"reviewbot at commit {head}"
+        return f"reviewbot at {revision()}"
     bundler = "reviewbot/analysis/bundles.py"
     same = "changed" if bundler in dirty else "as committed"
-    return (
-        f"reviewbot at commit {head} with uncommitted changes in {', '.join(dirty)} "
-        f"(`{bundler}` {same})"
-    )
+    return f"reviewbot at {revision()} ({', '.join(dirty)}; `{bundler}` {same})"
 
 
 def _counts(d: dict[str, int]) -> str:
@@ -844,7 +736,7 @@ def render(
     if same:
         out.append(summary_row("same-package (2 changes)", same))
     out.append(summary_row("all", rows))
-    goal = _mean([r["ari"] - r["ari_file"] for r in rows])
+    goal = mean([r["ari"] - r["ari_file"] for r in rows])
     out.append("")
     out += para(
         f"Team goal: bundles beat by file by +0.15 ARI or more on average. Measured: "
@@ -880,17 +772,17 @@ def render(
     ]
     variants = next((list(r["what_if"]) for r in rows if "what_if" in r), [])
     out.append(
-        f"| reviewbot's bundles (measured) | {_mean([r['ari'] for r in cross]):.3f} | "
-        f"{_mean([r['ari'] for r in same]):.3f} | {_mean([r['ari'] for r in rows]):.3f} |"
+        f"| reviewbot's bundles (measured) | {mean([r['ari'] for r in cross]):.3f} | "
+        f"{mean([r['ari'] for r in same]):.3f} | {mean([r['ari'] for r in rows]):.3f} |"
     )
     out.append(
-        f"| by file | {_mean([r['ari_file'] for r in cross]):.3f} | "
-        f"{_mean([r['ari_file'] for r in same]):.3f} | "
-        f"{_mean([r['ari_file'] for r in rows]):.3f} |"
+        f"| by file | {mean([r['ari_file'] for r in cross]):.3f} | "
+        f"{mean([r['ari_file'] for r in same]):.3f} | "
+        f"{mean([r['ari_file'] for r in rows]):.3f} |"
     )
     for v in variants:
         vals = [
-            _mean([r["what_if"][v] for r in sub if "what_if" in r]) for sub in (cross, same, rows)
+            mean([r["what_if"][v] for r in sub if "what_if" in r]) for sub in (cross, same, rows)
         ]
         out.append(f"| {v} | {vals[0]:.3f} | {vals[1]:.3f} | {vals[2]:.3f} |")
     out.append("")
@@ -951,8 +843,8 @@ def what_drives(rows: Sequence[dict[str, Any]]) -> list[str]:
             f"{pairs} hunk pairs, {cross} of them ({cross / max(1, pairs):.1%}) join two "
             f"different changes, in {with_cross} tangles; {mixed} tangles end with at least one "
             f"bundle mixing changes. Strong-link groups above MAX_GROUP "
-            f"({bundles_mod.MAX_GROUP}): {len(big)}; {len(pure_parts)} hold one change and are "
-            f"split anyway (into {_mean(pure_parts):.1f} parts on average), "
+            f"({MAX_GROUP}): {len(big)}; {len(pure_parts)} hold one change and are "
+            f"split anyway (into {mean(pure_parts):.1f} parts on average), "
             f"{len(big_mixed)} hold several changes and {unsplit} of those keep a mixed part "
             f"after the spectral split. Weak rare-identifier links (hunk pairs): {rare_inside} "
             f"inside a change, {rare_cross} across changes."
@@ -1078,47 +970,43 @@ DIAGNOSIS: tuple[str, ...] = (
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=60, help="cross-package tangles of 2 changes")
     ap.add_argument("--triples", type=int, default=60, help="cross-package tangles of 3 changes")
     ap.add_argument("--no-same", action="store_true", help="skip the same-package variant")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--max-hunks", type=int, default=150, help="largest change used (hunks)")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     ap.add_argument(
-        "--out", type=Path, default=BENCH / "results" / "bundles_quality.md", help="Markdown"
+        "--packages",
+        type=releases.packages,
+        default="",
+        help="comma-separated subset of the corpus's packages",
     )
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    ap.add_argument("--out", type=Path, default=RESULTS / "bundles_quality.md", help="Markdown")
     ap.add_argument("--json", type=Path, default=None, help="also write per-tangle rows")
     args = ap.parse_args(argv)
-    _check_ari()
+    packages: list[Package] = args.packages
+    check_ari()
     started = time.perf_counter()
-    changes, notes = load_changes(args.max_hunks)
+    changes, notes = load_changes(packages, args.max_hunks)
     tangles = sample_cross(changes, 2, args.pairs, args.seed)
     tangles += sample_cross(changes, 3, args.triples, args.seed)
     if not args.no_same:
         tangles += same_package(changes)
     jobs = list(enumerate(tangles, 1))
     print(f"{len(changes)} changes, {len(jobs)} tangles", file=sys.stderr)
-    if args.jobs > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            rows = list(pool.map(review_tangle, jobs, chunksize=4))
-    else:
-        rows = [review_tangle(j) for j in jobs]
+    rows = parallel(review_tangle, jobs, args.jobs, chunksize=4)
     seconds = time.perf_counter() - started
     unlabelled = sum(r["unlabelled"] for r in rows)
     if unlabelled:
         print(f"warning: {unlabelled} hunks with no ground truth label", file=sys.stderr)
-    command = " ".join(
-        [".venv/bin/python", "bench/bundles_quality.py", *(sys.argv[1:] if argv is None else argv)]
-    )
-    text = render(rows, changes, notes, seconds, command, args)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
+    text = render(rows, changes, notes, seconds, command_line("bundles_quality.py", argv), args)
     print(text)
-    print(f"\nwrote {args.out} in {seconds:.0f} s", file=sys.stderr)
+    write_result(args.out, [text])
+    print(f"in {seconds:.0f} s", file=sys.stderr)
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        write_json(args.json, rows)
     return 0
 
 

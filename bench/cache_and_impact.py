@@ -5,9 +5,9 @@
 1. A folder of about 100,000 lines (real files of the Python standard library) in a git
    repository: `reviewbot positions FOLDER` with an empty cache, then again unchanged (warm),
    then with --no-cache; both as whole processes and as the scan alone (in-process).
-2. The same repository: a change that re-signs 5 widely used functions, reviewed with and
-   without the impact search and hotspot marking (`enrich`), side by side; the difference is
-   what impact context adds.
+2. The same repository: a change that re-signs 5 widely used functions, reviewed in-process
+   without a repository to search (no impact search, no hotspot marking) and with one, side
+   by side; the difference is what impact context adds.
 """
 
 from __future__ import annotations
@@ -15,33 +15,25 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import subprocess
-import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
 
-from common import ENV, ROOT, git, write_result
-
-sys.path.insert(0, str(ROOT))
-
-from reviewbot.review import enrich, options
-
-from reviewbot.analysis.review import review_files
 from reviewbot.app.config import Config
 from reviewbot.app.inspect import positions_of
+from reviewbot.app.pipeline import GitChange, read_change, review
 from reviewbot.repo.cache import Cache, find_cache
-from reviewbot.repo.changes import collect, resolve_range
-from reviewbot.repo.git import Git
+
+from lib.common import ENV, RESULTS, git, write_result
+from lib.corpora import stdlib_modules
+from lib.procs import timed, tool
 
 
 def build(root: Path) -> tuple[Path, int, int]:
     repo = root / "repo"
     (repo / "lib").mkdir(parents=True)
-    std = Path(sysconfig.get_paths()["stdlib"])
     total = files = 0
-    for src in sorted(std.glob("*.py")):
+    for src in stdlib_modules():
         if total >= 100_000:
             break
         text = src.read_text(errors="replace")
@@ -54,23 +46,16 @@ def build(root: Path) -> tuple[Path, int, int]:
     return repo, total, files
 
 
-def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
-    t = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, env=env, check=True, capture_output=True)
-    return time.perf_counter() - t
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "cache_and_impact.md"))
-    args = parser.parse_args()
-    exe = str(Path(sys.executable).parent / "reviewbot")
+    parser.add_argument("--out", default=str(RESULTS / "cache_and_impact.md"))
+    args = parser.parse_args(argv)
     rows: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         repo, lines, files = build(Path(tmp))
         cache_dir = repo / ".git" / "reviewbot" / "cache"
-        scan = [exe, "positions", "lib", "--format", "json"]
+        scan = [*tool("reviewbot"), "positions", "lib", "--format", "json"]
         cold_p, warm_p, none_p, cold_s, warm_s = [], [], [], [], []
         for _ in range(args.repeat):
             shutil.rmtree(cache_dir, ignore_errors=True)
@@ -118,36 +103,37 @@ def main() -> int:
             file = repo / path
             if file.exists():
                 file.write_text(file.read_text().replace(old, new, 1))
+        # The same review without a repository to search (no impact, no hotspots), then with.
         config = Config()
-        g = Git(repo)
+        source = GitChange(repo)  # the working tree against HEAD
         plain, full, refs = [], [], 0
         for _ in range(args.repeat):
             t = time.perf_counter()
-            rng = resolve_range(g, None, staged=False)
-            changed = collect(g, rng, max_bytes=config.max_file_bytes, exclude=config.exclude)
-            report = review_files(changed, options(config), base=rng.base, head=rng.head)
+            review(read_change(source, config)._replace(git=None), config)
             plain.append(time.perf_counter() - t)
             t = time.perf_counter()
-            enriched = enrich(report, changed, g, rng, config, Cache(None))
+            enriched = review(read_change(source, config), config, cache=Cache(None))
             full.append(time.perf_counter() - t)
-            refs = sum(i["total"] for i in enriched.impact)
+            refs = sum(i.total for i in enriched.impact)
         rows += [
             f"Impact: {len(targets)} functions re-signed in a {lines:,}-line repository; "
             f"{refs} references found.\n",
             "| step | median |",
             "|---|---:|",
             f"| review (git, analysis, context, bundles) | {med(plain) * 1000:.0f} ms |",
-            f"| impact search and hotspot marking added | {med(full) * 1000:.0f} ms |",
+            f"| the same with the impact search and hotspot marking | {med(full) * 1000:.0f} ms |",
+            f"| impact search and hotspot marking added | "
+            f"{(med(full) - med(plain)) * 1000:.0f} ms |",
             "",
         ]
-    lines = [
+    report = [
         "# Cache and impact context\n",
         f"Command: `.venv/bin/python bench/cache_and_impact.py --repeat {args.repeat}` "
         "(medians; shared 2-core machine).\n",
         *rows,
     ]
-    write_result(args.out, lines)
-    print("\n".join(lines))
+    write_result(args.out, report)
+    print("\n".join(report))
     return 0
 
 

@@ -1,7 +1,7 @@
 """Do the engine's important positions land on real declarations?
 
-Ground truth comes from real parsers (``bench/groundtruth.py``: Python's ast, tree-sitter for Go,
-Java and TypeScript). For each sampled file and each engine profile (``review``, ``wavescope``):
+Ground truth comes from real parsers (``bench/lib/groundtruth.py``: Python's ast, tree-sitter for
+Go, Java and TypeScript). For each sampled file and each engine profile (``review``, ``wavescope``):
 
 1. top-K hit rate: K = min(10, declarations in the file); a position from
    ``important_positions(0.3, 10)`` is a hit when its line is within 1 of a declaration's start
@@ -10,8 +10,8 @@ Java and TypeScript). For each sampled file and each engine profile (``review``,
 2. enclosing-unit accuracy: for lines strictly inside a function or method body (at most 200 per
    file, evenly spaced), ``unit_at(line)`` must start within 1 of the innermost declaration.
 
-Corpora (fetched or extracted under ``bench/.corpus/`` when missing; a language whose source is
-not available is skipped with a message):
+Corpora (``bench/lib/corpora.py``: fetched or extracted under ``bench/.corpus/`` when missing; a
+language whose source is not available is skipped with a message):
 
 * python: the running interpreter's standard library, top-level ``*.py``;
 * go: Debian's golang-src, ``/usr/share/go-1.19/src`` (no ``*_test.go``, no ``testdata``);
@@ -29,42 +29,43 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shutil
 import subprocess
 import sys
-import sysconfig
 import tarfile
 import time
-import zipfile
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-for p in (str(ROOT), str(BENCH)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
+from reviewbot.engine import open_index
 
-import groundtruth  # noqa: E402
+from lib import groundtruth
+from lib.common import RESULTS, command_line, revision, write_json, write_result
+from lib.corpora import (
+    GO_SRC,
+    JDK_SRC_ZIP,
+    JDK_UTIL,
+    STDLIB,
+    Unavailable,
+    balanced,
+    dpkg_version,
+    evenly,
+    extracted_jdk,
+    go_sources,
+    npm_sources,
+    sized,
+    stdlib_modules,
+)
+from lib.procs import parallel
 
-from reviewbot.engine import open_index  # noqa: E402
-
-CORPUS = BENCH / ".corpus"
 PROFILES = ("review", "wavescope")
 LANGUAGES = ("python", "go", "java", "typescript")
 MIN_LINES, MAX_LINES = 50, 5000
 TOP_LIMIT = 10
 ENCLOSING_SAMPLE = 200
 
-GO_SRC = Path("/usr/share/go-1.19/src")
-JDK_HOME = Path("/usr/lib/jvm/java-17-openjdk-amd64")
-JDK_SRC_ZIP = JDK_HOME / "lib" / "src.zip"
-JDK_PREFIX = "java.base/java/util/"
 # Packages that publish their TypeScript sources (checked: date-fns 4.4.0, hono 4.13.19 and
 # valibot 1.5.0 ship only .js and .d.ts, so they are not used).
 NPM_PACKAGES = (
@@ -73,10 +74,6 @@ NPM_PACKAGES = (
     ("effect", "4.1.0"),
     ("@trpc/server", "11.25.2"),
 )
-
-
-class Unavailable(Exception):
-    """A corpus cannot be had on this machine; the language is skipped."""
 
 
 @dataclass
@@ -90,41 +87,8 @@ class Corpus:
 # -- corpora -------------------------------------------------------------------------------------
 
 
-def _line_count(path: Path) -> int:
-    data = path.read_bytes()
-    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-
-
 def _eligible(paths: list[tuple[str, Path]]) -> list[tuple[str, Path]]:
-    return sorted((name, p) for name, p in paths if MIN_LINES <= _line_count(p) <= MAX_LINES)
-
-
-def evenly(items: list[Any], n: int) -> list[Any]:
-    """``n`` evenly spaced items of ``items`` (all of them when there are fewer)."""
-    if len(items) <= n:
-        return list(items)
-    return [items[(i * len(items)) // n] for i in range(n)]
-
-
-def balanced(groups: dict[str, list[Any]], n: int) -> list[Any]:
-    """``n`` items spread as evenly as possible over groups, evenly spaced inside each group."""
-    quota = {g: 0 for g in groups}
-    left = n
-    open_groups = [g for g in sorted(groups) if groups[g]]
-    while left > 0 and open_groups:
-        share = max(1, left // len(open_groups))
-        for g in list(open_groups):
-            take = min(share, len(groups[g]) - quota[g], left)
-            quota[g] += take
-            left -= take
-            if quota[g] >= len(groups[g]):
-                open_groups.remove(g)
-            if left == 0:
-                break
-    out: list[Any] = []
-    for g in sorted(groups):
-        out += evenly(groups[g], quota[g])
-    return out
+    return sized(paths, MIN_LINES, MAX_LINES)
 
 
 def _need_grammar(module: str) -> None:
@@ -140,31 +104,6 @@ def _need_grammar(module: str) -> None:
             ) from None
 
 
-def _engine_revision() -> str:
-    """The commit of the working tree, with "+ local changes" when reviewbot/ differs from it."""
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", "reviewbot"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "an unknown revision"
-    if head.returncode != 0:
-        return "an unknown revision"
-    local = " + local changes to reviewbot/" if dirty.stdout.strip() else ""
-    return f"commit {head.stdout.strip()}{local}"
-
-
 def _parser_versions() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -178,28 +117,14 @@ def _parser_versions() -> str:
     return ", ".join(found)
 
 
-def _dpkg_version(package: str) -> str:
-    try:
-        out = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Version}", package],
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
-
-
 def python_corpus(n: int) -> Corpus:
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
-    if not stdlib.is_dir():
-        raise Unavailable(f"no standard library at {stdlib}")
-    files = _eligible([(f"stdlib/{p.name}", p) for p in stdlib.glob("*.py")])
+    if not STDLIB.is_dir():
+        raise Unavailable(f"no standard library at {STDLIB}")
+    files = _eligible([(f"stdlib/{p.name}", p) for p in stdlib_modules()])
     version = sys.version.split()[0]
     return Corpus(
         "python",
-        f"CPython {version} standard library, top-level *.py in {stdlib}",
+        f"CPython {version} standard library, top-level *.py in {STDLIB}",
         evenly(files, n),
         len(files),
     )
@@ -209,98 +134,32 @@ def go_corpus(n: int) -> Corpus:
     _need_grammar("tree_sitter_go")
     if not GO_SRC.is_dir():
         raise Unavailable(f"{GO_SRC} not found (apt-get install golang-1.19-src)")
-    found = [
-        (f"go/{p.relative_to(GO_SRC)}", p)
-        for p in GO_SRC.rglob("*.go")
-        if not p.name.endswith("_test.go") and "testdata" not in p.relative_to(GO_SRC).parts
-    ]
-    files = _eligible(found)
+    files = _eligible([(f"go/{p.relative_to(GO_SRC)}", p) for p in go_sources()])
     return Corpus(
         "go",
-        f"Go {_dpkg_version('golang-1.19-src')} (Debian golang-1.19-src), {GO_SRC}",
+        f"Go {dpkg_version('golang-1.19-src')} (Debian golang-1.19-src), {GO_SRC}",
         evenly(files, n),
         len(files),
     )
 
 
-def _jdk_version() -> str:
-    release = JDK_HOME / "release"
-    if release.is_file():
-        for line in release.read_text(errors="replace").splitlines():
-            if line.startswith("JAVA_RUNTIME_VERSION="):
-                return line.split("=", 1)[1].strip('"')
-    return _dpkg_version("openjdk-17-source")
-
-
 def java_corpus(n: int) -> Corpus:
     _need_grammar("tree_sitter_java")
-    version = _jdk_version()
-    dest = CORPUS / f"jdk-{version}"
-    marker = dest / ".extracted"
-    if not marker.is_file():
-        if not JDK_SRC_ZIP.is_file():
-            raise Unavailable(f"{JDK_SRC_ZIP} not found (apt-get install openjdk-17-source)")
-        print(f"extracting {JDK_PREFIX}** from {JDK_SRC_ZIP} into {dest}", file=sys.stderr)
-        with zipfile.ZipFile(JDK_SRC_ZIP) as zf:
-            for name in zf.namelist():
-                if name.startswith(JDK_PREFIX) and name.endswith(".java") and ".." not in name:
-                    target = dest / name
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    target.write_bytes(zf.read(name))
-        marker.write_text(str(JDK_SRC_ZIP) + "\n")
-    root = dest / JDK_PREFIX
+    dest, version = extracted_jdk(JDK_UTIL)
+    root = dest / JDK_UTIL
     files = _eligible([(f"jdk/{p.relative_to(dest)}", p) for p in root.rglob("*.java")])
     if not files:
         raise Unavailable(f"no Java sources under {root}")
     return Corpus(
         "java",
-        f"OpenJDK {version} src.zip ({JDK_SRC_ZIP}), {JDK_PREFIX}**",
+        f"OpenJDK {version} src.zip ({JDK_SRC_ZIP}), {JDK_UTIL}**",
         evenly(files, n),
         len(files),
     )
 
 
-def _npm_fetch(name: str, version: str) -> Path:
-    """``bench/.corpus/npm/<name>-<version>/package`` from ``npm pack``, extracted once."""
-    npm_dir = CORPUS / "npm"
-    safe = name.lstrip("@").replace("/", "-")
-    dest = npm_dir / f"{safe}-{version}"
-    if (dest / ".extracted").is_file():
-        return dest / "package"
-    tgz = npm_dir / f"{safe}-{version}.tgz"
-    if not tgz.is_file():
-        npm = shutil.which("npm")
-        if npm is None:
-            raise Unavailable("npm not found")
-        npm_dir.mkdir(parents=True, exist_ok=True)
-        print(f"npm pack {name}@{version}", file=sys.stderr)
-        out = subprocess.run(
-            [npm, "pack", f"{name}@{version}", "--pack-destination", str(npm_dir), "--json"],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        if out.returncode != 0:
-            said = [
-                ln.strip()
-                for ln in out.stderr.splitlines()
-                if ln.strip() and "complete log" not in ln
-            ]
-            raise Unavailable(f"npm pack {name}@{version} failed: {' | '.join(said[:3])}")
-        packed = npm_dir / json.loads(out.stdout)[0]["filename"]
-        if packed != tgz:
-            packed.rename(tgz)
-    with tarfile.open(tgz) as tf:
-        members = [
-            m
-            for m in tf.getmembers()
-            if m.isfile()
-            and m.name.startswith("package/src/")
-            and m.name.endswith((".ts", ".tsx", ".mts", ".cts"))
-        ]
-        tf.extractall(dest, members=members, filter="data")
-    (dest / ".extracted").write_text(f"{name}@{version}\n")
-    return dest / "package"
+def _typescript_member(name: str) -> bool:
+    return name.startswith("package/src/") and name.endswith((".ts", ".tsx", ".mts", ".cts"))
 
 
 def _ts_source(rel: Path) -> bool:
@@ -317,7 +176,7 @@ def typescript_corpus(n: int) -> Corpus:
     problems: list[str] = []
     for name, version in NPM_PACKAGES:
         try:
-            package = _npm_fetch(name, version)
+            package = npm_sources(name, version, _typescript_member)
         except (
             Unavailable,
             OSError,
@@ -465,8 +324,8 @@ def report(
     out.append(
         f"Generated by `{command}` "
         f"({sum(len(c.files) for c in corpora)} files, {seconds:.1f} s) on the engine at "
-        f"{_engine_revision()}. Ground truth: Python `ast`, tree-sitter for Go, Java and "
-        f"TypeScript (`bench/groundtruth.py`; {_parser_versions()}).\n"
+        f"{revision()}. Ground truth: Python `ast`, tree-sitter for Go, Java and "
+        f"TypeScript (`bench/lib/groundtruth.py`; {_parser_versions()}).\n"
     )
     out.append(
         "- **Top-K hit rate**: K = min(10, declarations in the file); a position from "
@@ -594,7 +453,7 @@ def report(
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument(
         "--per-language",
         type=int,
@@ -605,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--out",
         type=Path,
-        default=BENCH / "results" / "declarations.md",
+        default=RESULTS / "declarations.md",
         help="Markdown report (default bench/results/declarations.md)",
     )
     ap.add_argument(
@@ -636,22 +495,13 @@ def main(argv: list[str] | None = None) -> int:
             skipped[language] = str(exc)
             print(f"{language}: skipped: {exc}", file=sys.stderr)
     tasks = [(c.language, name, str(path)) for c in corpora for name, path in c.files]
-    if args.jobs > 1 and len(tasks) > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            rows = list(pool.map(evaluate, tasks, chunksize=4))
-    else:
-        rows = [evaluate(t) for t in tasks]
+    rows = parallel(evaluate, tasks, args.jobs, chunksize=4)
     seconds = time.perf_counter() - started
-    command = " ".join(
-        [".venv/bin/python", "bench/declarations.py", *(sys.argv[1:] if argv is None else argv)]
-    )
+    command = command_line("declarations.py", argv)
     text, summaries = report(corpora, skipped, rows, seconds, args.worst, command)
     print(text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text + "\n", encoding="utf-8")
-    print(f"\nwrote {args.out}", file=sys.stderr)
+    write_result(args.out, [text])
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
         payload = {
             "corpora": [
                 {
@@ -667,8 +517,7 @@ def main(argv: list[str] | None = None) -> int:
             "files": rows,
             "seconds": round(seconds, 2),
         }
-        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {args.json}", file=sys.stderr)
+        write_json(args.json, payload)
     return 0
 
 

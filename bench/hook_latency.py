@@ -15,26 +15,19 @@ import argparse
 import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
-import time
 from pathlib import Path
 
-from common import ENV, ROOT, git, write_result
+from lib.common import ENV, RESULTS, ROOT, git, write_result
+from lib.corpora import stdlib_modules
+from lib.procs import timed, tool
 
 SIZES = (1, 5, 20)
 
 
-def tool(name: str) -> str:
-    return str(Path(sys.executable).parent / name)
-
-
 def candidates() -> list[Path]:
-    std = Path(sysconfig.get_paths()["stdlib"])
     files = [
-        p
-        for p in sorted(std.glob("*.py"))
-        if 200 <= p.read_text(errors="replace").count("\n") <= 1500
+        p for p in stdlib_modules() if 200 <= p.read_text(errors="replace").count("\n") <= 1500
     ]
     return files[:: max(1, len(files) // 40)][:40]
 
@@ -53,17 +46,11 @@ def edit(text: str) -> str:
     return "\n".join(lines)
 
 
-def timed(argv: list[str], cwd: Path) -> float:
-    t = time.perf_counter()
-    subprocess.run(argv, cwd=cwd, env=ENV, capture_output=True, check=False)
-    return time.perf_counter() - t
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=15)
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "hook_latency.md"))
-    args = parser.parse_args()
+    parser.add_argument("--out", default=str(RESULTS / "hook_latency.md"))
+    args = parser.parse_args(argv)
     rows = [
         "| staged files | reviewbot-hook (median) | lizard (median) | ratio |",
         "|---:|---:|---:|---:|",
@@ -92,10 +79,10 @@ def main() -> int:
                 path.write_text(edit(path.read_text()))
             git(repo, "add", *names)
             ours, theirs = [], []
-            timed([tool("reviewbot-hook"), *names], repo)  # warm the page cache
+            timed([*tool("reviewbot-hook"), *names], repo, ENV)  # warm the page cache
             for _ in range(args.repeat):
-                ours.append(timed([tool("reviewbot-hook"), *names], repo))
-                theirs.append(timed([tool("lizard"), *names], repo))
+                ours.append(timed([*tool("reviewbot-hook"), *names], repo, ENV))
+                theirs.append(timed([*tool("lizard"), *names], repo, ENV))
             a, b = statistics.median(ours), statistics.median(theirs)
             rows.append(f"| {n} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.1f}x |")
             print(rows[-1], flush=True)

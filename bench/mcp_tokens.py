@@ -14,24 +14,23 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-import sysconfig
 import tempfile
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import anyio
-from common import ROOT, write_result
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-JDK_ZIP = Path("/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip")
-GO_FILE = Path("/usr/share/go-1.19/src/net/http/server.go")
+from lib.common import RESULTS, write_result
+from lib.corpora import GO_SRC, STDLIB, jdk_sources
+
+GO_FILE = GO_SRC / "net/http/server.go"
+JAVA_FILE = "java.base/java/util/HashMap.java"
 
 
 def files(target: Path) -> list[Path]:
-    std = Path(sysconfig.get_paths()["stdlib"])
-    chosen = [std / "argparse.py", std / "typing.py"]
+    chosen = [STDLIB / "argparse.py", STDLIB / "typing.py"]
     if GO_FILE.exists():
         chosen.append(GO_FILE)
     out = []
@@ -39,11 +38,9 @@ def files(target: Path) -> list[Path]:
         dst = target / src.name
         shutil.copy(src, dst)
         out.append(dst)
-    if JDK_ZIP.exists():
-        with zipfile.ZipFile(JDK_ZIP) as z:
-            data = z.read("java.base/java/util/HashMap.java")
-        (target / "HashMap.java").write_bytes(data)
-        out.append(target / "HashMap.java")
+    for name, data in jdk_sources(JAVA_FILE):
+        (target / Path(name).name).write_bytes(data)
+        out.append(target / Path(name).name)
     return out
 
 
@@ -60,10 +57,10 @@ async def ask(root: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return answers
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "mcp_tokens.md"))
-    args = parser.parse_args()
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--out", default=str(RESULTS / "mcp_tokens.md"))
+    args = parser.parse_args(argv)
     rows = [
         "| file | lines | task | answer (tokens) | whole file (tokens) | share |",
         "|---|---:|---|---:|---:|---:|",

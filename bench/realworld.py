@@ -1,13 +1,16 @@
 """Real-world benchmark: reviewbot's per-unit findings against lizard's per-function CCN deltas.
 
 The corpus is published releases of real packages written by other people (PyPI wheels, npm
-tarballs, Debian's golang-*-dev packages), pinned below in ``PACKAGES``; each reviewed pair is two
-releases adjacent in its registry (for Debian, adjacent suites: bookworm, trixie, sid). Each
-package becomes a git repository under ``bench/.corpus/realworld/repos/`` with one commit (tag
-``v<version>``) per release holding only the package's own source files (no tests, no type
-declarations, no minified or compiled output), in the same relative layout. reviewbot reviews
-``v<a>..v<b>`` (all findings kept, no hunk context); lizard analyses both sides of every changed
-file reviewbot analysed (renames followed).
+tarballs, Debian's golang-*-dev packages), pinned in ``bench/lib/releases.py`` (``PACKAGES``);
+each reviewed pair is two releases adjacent in its registry (for Debian, adjacent suites:
+bookworm, trixie, sid). Each package becomes a git repository under
+``bench/.corpus/realworld/repos/`` with one commit (tag ``v<version>``) per release holding only
+the package's own source files (no tests, no type declarations, no minified or compiled output),
+in the same relative layout. reviewbot reviews ``v<a>..v<b>`` (all findings kept, no hunk
+context; every configuration of the sweep in one ``review_sweep``, which measures each file
+once); lizard analyses both sides of every changed file reviewbot analysed (renames followed).
+Downloads, matching and scoring live in ``bench/lib`` (``releases``, ``lizard``, ``pairs``,
+``scoring``); this script runs them and writes the report.
 
 Per pair:
 
@@ -42,695 +45,81 @@ be fetched is skipped with the reason. Pairs run in parallel (``--jobs``). Usage
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
-import importlib
-import io
-import json
 import math
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tarfile
-import textwrap
 import time
-import zipfile
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
-from pathlib import Path, PurePosixPath
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-import lizard
+from reviewbot.analysis.findings import Thresholds
+from reviewbot.app.config import Config
 
-BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from reviewbot.analysis.findings import Thresholds  # noqa: E402
-from reviewbot.app.config import Config  # noqa: E402
-from reviewbot.app.pipeline import GitChange, review  # noqa: E402
-from reviewbot.render.report_json import report_doc  # noqa: E402
-
-CORPUS = BENCH / ".corpus" / "realworld"
-DOWNLOADS = CORPUS / "downloads"
-REPOS = CORPUS / "repos"
-APT = CORPUS / "apt"
-FLAGS = ("RB101", "RB102")
-STRICT, LOOSE = 3, 2
-DEFAULT_THRESHOLDS = Thresholds()
-
-
-# -- the corpus ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Package:
-    name: str  # the registry's name
-    registry: str  # "pypi" (wheel), "npm" (npm pack) or "debian" (a golang-*-dev .deb)
-    language: str
-    versions: tuple[str, ...]  # consecutive releases, oldest first
-    roots: tuple[str, ...]  # folders or files kept, relative to ``base``
-    base: str = ""  # folder inside the archive that the repository's root mirrors
-    # The pairs reviewed, each two releases adjacent in the registry; by default every
-    # consecutive pair of ``versions``.
-    pairs: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def reviewed(self) -> tuple[tuple[str, str], ...]:
-        return self.pairs or tuple(zip(self.versions, self.versions[1:], strict=False))
-
-    @property
-    def slug(self) -> str:
-        return self.name.lstrip("@").replace("/", "-")
-
-
-GOCODE = "usr/share/gocode/src/"
-PACKAGES: tuple[Package, ...] = (
-    Package("click", "pypi", "python", ("8.1.7", "8.1.8", "8.2.0", "8.2.1"), ("click",)),
-    Package("requests", "pypi", "python", ("2.31.0", "2.32.2", "2.32.3", "2.32.4"), ("requests",)),
-    Package("httpx", "pypi", "python", ("0.25.2", "0.26.0", "0.27.0", "0.28.0"), ("httpx",)),
-    Package("flask", "pypi", "python", ("3.0.3", "3.1.0", "3.1.1"), ("flask",)),
-    Package("werkzeug", "pypi", "python", ("3.0.6", "3.1.0", "3.1.1", "3.1.2"), ("werkzeug",)),
-    Package("attrs", "pypi", "python", ("23.2.0", "24.1.0", "24.2.0", "24.3.0"), ("attr", "attrs")),
-    Package("packaging", "pypi", "python", ("23.2", "24.0", "24.1", "24.2"), ("packaging",)),
-    Package("rich", "pypi", "python", ("13.7.1", "13.8.0", "13.8.1", "13.9.0"), ("rich",)),
-    Package("black", "pypi", "python", ("24.8.0", "24.10.0", "25.1.0"), ("black", "blib2to3")),
-    Package(
-        "commander",
-        "npm",
-        "javascript",
-        ("11.1.0", "12.0.0", "12.1.0", "13.0.0"),
-        ("lib", "index.js"),
-    ),
-    Package(
-        "fastify", "npm", "javascript", ("5.0.0", "5.1.0", "5.2.0", "5.2.1"), ("lib", "fastify.js")
-    ),
-    Package("axios", "npm", "javascript", ("1.7.9", "1.8.0", "1.8.1", "1.8.2"), ("lib",)),
-    Package("eslint", "npm", "javascript", ("9.21.0", "9.22.0", "9.23.0", "9.24.0"), ("lib",)),
-    Package(
-        "zod",
-        "npm",
-        "typescript",
-        ("4.0.17", "4.1.0", "4.1.12", "4.1.13", "4.2.0"),
-        ("src",),
-        pairs=(("4.0.17", "4.1.0"), ("4.1.12", "4.1.13"), ("4.1.13", "4.2.0")),
-    ),
-    Package(
-        "@trpc/server",
-        "npm",
-        "typescript",
-        ("11.1.0", "11.2.0", "11.4.4", "11.10.0"),
-        ("src",),
-        pairs=(("11.1.0", "11.2.0"), ("11.4.4", "11.10.0")),
-    ),
-    Package(
-        "@tanstack/query-core",
-        "npm",
-        "typescript",
-        ("5.61.5", "5.62.0", "5.62.16", "5.64.0", "5.65.0", "5.66.0"),
-        ("src",),
-        pairs=(("5.61.5", "5.62.0"), ("5.62.16", "5.64.0"), ("5.65.0", "5.66.0")),
-    ),
-    Package(
-        "golang-github-google-go-cmp-dev",
-        "debian",
-        "go",
-        ("0.5.9-1", "0.6.0-1", "0.7.0-1"),
-        ("cmp",),
-        GOCODE + "github.com/google/go-cmp/",
-    ),
-    Package(
-        "golang-github-spf13-cobra-dev",
-        "debian",
-        "go",
-        ("1.6.1-1", "1.8.1-1", "1.10.2-1"),
-        ("",),
-        GOCODE + "github.com/spf13/cobra/",
-    ),
-    Package(
-        "golang-github-burntsushi-toml-dev",
-        "debian",
-        "go",
-        ("1.2.0-2", "1.4.0-1", "1.6.0-1"),
-        ("",),
-        GOCODE + "github.com/BurntSushi/toml/",
-    ),
-    Package(
-        "golang-github-stretchr-testify-dev",
-        "debian",
-        "go",
-        ("1.8.1-1", "1.10.0-1", "1.11.1-2"),
-        ("",),
-        GOCODE + "github.com/stretchr/testify/",
-    ),
+from lib import lizard, releases
+from lib.common import RESULTS, command_line, para, revision, write_json, write_result
+from lib.pairs import (
+    STRICT,
+    Change,
+    Flag,
+    PairResult,
+    holds,
+    is_container,
+    lizard_sum,
+    review_pair,
+    span,
 )
-# Debian suites that hold the pinned versions (bookworm -> trixie -> sid), read with a private
-# apt state under bench/.corpus/realworld/apt: the machine's own apt setup is not touched.
-DEBIAN_SUITES = ("bookworm", "trixie", "sid")
-SOURCE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".go")
-NOT_SOURCE = (".d.ts", ".d.mts", ".d.cts", ".min.js", "_test.go", ".test.js", ".test.ts")
-TEST_DIRS = frozenset({"test", "tests", "__tests__", "testdata", "testing", "examples", "bench"})
-
-
-class Unavailable(Exception):
-    """A release cannot be fetched here; its package is skipped."""
-
-
-def _run(cmd: Sequence[str], cwd: Path | None = None, timeout: int = 600) -> str:
-    out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    if out.returncode != 0:
-        said = [ln.strip() for ln in (out.stderr or out.stdout).splitlines() if ln.strip()]
-        raise Unavailable(f"`{' '.join(cmd[:4])} ...` failed: {' | '.join(said[-3:])}")
-    return out.stdout
-
-
-def _fetch_pypi(pkg: Package, version: str, dest: Path) -> Path:
-    found = sorted(dest.glob(f"{pkg.name.replace('-', '_')}-{version}-*.whl"))
-    if not found:
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:"]
-        cmd += ["--platform", "any", "--implementation", "py", "--python-version", "3.12"]
-        _run([*cmd, "--dest", str(dest), f"{pkg.name}=={version}", "-q"])
-        found = sorted(dest.glob(f"{pkg.name.replace('-', '_')}-{version}-*.whl"))
-    if not found:
-        raise Unavailable(f"pip download {pkg.name}=={version} left no wheel in {dest}")
-    return found[0]
-
-
-def _fetch_npm(pkg: Package, version: str, dest: Path) -> Path:
-    target = dest / f"{pkg.slug}-{version}.tgz"
-    if target.is_file():
-        return target
-    npm = shutil.which("npm")
-    if npm is None:
-        raise Unavailable("npm is not installed")
-    cmd = [npm, "pack", f"{pkg.name}@{version}", "--pack-destination", str(dest), "--json"]
-    packed = dest / json.loads(_run(cmd))[0]["filename"]
-    if packed != target:
-        packed.rename(target)
-    return target
-
-
-def _apt_options() -> list[str]:
-    return [
-        f"-oDir::Etc::SourceList={APT / 'sources.list'}",
-        "-oDir::Etc::SourceParts=/dev/null",
-        f"-oDir::State::Lists={APT / 'lists'}",
-        f"-oDir::Cache={APT / 'cache'}",
-        "-oDir::State::status=/var/lib/dpkg/status",
-        "-oAPT::Sandbox::User=root",
-    ]
-
-
-def _fetch_debian(pkg: Package, version: str, dest: Path) -> Path:
-    quoted = version.replace(":", "%3a")
-    found = sorted(dest.glob(f"{pkg.name}_{quoted}_*.deb"))
-    if found:
-        return found[0]
-    apt = shutil.which("apt-get")
-    if apt is None or shutil.which("dpkg-deb") is None:
-        raise Unavailable("apt-get/dpkg-deb not found (Debian's Go packages need them)")
-    if not (APT / "lists").is_dir() or not any((APT / "lists").glob("*Packages*")):
-        for sub in ("lists/partial", "cache/archives/partial"):
-            (APT / sub).mkdir(parents=True, exist_ok=True)
-        keyring = "/usr/share/keyrings/debian-archive-keyring.gpg"
-        (APT / "sources.list").write_text(
-            "".join(
-                f"deb [signed-by={keyring}] http://deb.debian.org/debian {suite} main\n"
-                for suite in DEBIAN_SUITES
-            )
-        )
-        print(f"apt-get update (private lists: {', '.join(DEBIAN_SUITES)})", file=sys.stderr)
-        _run([apt, *_apt_options(), "update"])
-    _run([apt, *_apt_options(), "download", f"{pkg.name}={version}"], cwd=dest)
-    found = sorted(dest.glob(f"{pkg.name}_{quoted}_*.deb"))
-    if not found:
-        raise Unavailable(f"apt-get download {pkg.name}={version} left no .deb in {dest}")
-    return found[0]
-
-
-def fetch(pkg: Package, version: str) -> Path:
-    dest = DOWNLOADS / pkg.registry
-    dest.mkdir(parents=True, exist_ok=True)
-    fetcher = {"pypi": _fetch_pypi, "npm": _fetch_npm, "debian": _fetch_debian}[pkg.registry]
-    try:
-        return fetcher(pkg, version, dest)
-    except (OSError, subprocess.TimeoutExpired, ValueError, KeyError) as exc:
-        raise Unavailable(f"{pkg.name} {version}: {exc}") from None
-
-
-def is_source(rel: PurePosixPath) -> bool:
-    name = rel.name
-    if not name.endswith(SOURCE_SUFFIXES) or name.endswith(NOT_SOURCE):
-        return False
-    if name.startswith("test_") or name.endswith("_test.py") or ".spec." in name:
-        return False
-    return not TEST_DIRS & set(rel.parts[:-1])
-
-
-def _members(archive: Path) -> Iterator[tuple[str, bytes]]:
-    if archive.suffix == ".whl":
-        with zipfile.ZipFile(archive) as zf:
-            for info in zf.infolist():
-                if not info.is_dir():
-                    yield info.filename, zf.read(info)
-    elif archive.suffix == ".tgz":
-        with tarfile.open(archive) as tf:
-            for m in tf.getmembers():
-                f = tf.extractfile(m) if m.isfile() else None
-                if f is not None:
-                    yield m.name, f.read()
-    else:  # .deb: the data tarball, through dpkg-deb
-        data = subprocess.run(
-            ["dpkg-deb", "--fsys-tarfile", str(archive)], capture_output=True, check=True
-        ).stdout
-        with tarfile.open(fileobj=io.BytesIO(data)) as tf:
-            for m in tf.getmembers():
-                f = tf.extractfile(m) if m.isfile() else None
-                if f is not None:
-                    yield m.name.removeprefix("./"), f.read()
-
-
-def source_files(pkg: Package, archive: Path) -> dict[str, bytes]:
-    base = "package/" if pkg.registry == "npm" else pkg.base
-    files: dict[str, bytes] = {}
-    for name, data in _members(archive):
-        if not name.startswith(base):
-            continue
-        rel = name[len(base) :]
-        if not any(r == "" or rel == r or rel.startswith(r.rstrip("/") + "/") for r in pkg.roots):
-            continue
-        if is_source(PurePosixPath(rel)):
-            files[rel] = data
-    return files
-
-
-def _git(repo: Path, *args: str, data: bytes | None = None) -> bytes:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "realworld bench",
-        "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-        "GIT_COMMITTER_NAME": "realworld bench",
-        "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-        "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
-        "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z",
-    }
-    out = subprocess.run(
-        ["git", "-c", "core.autocrlf=false", *args],
-        cwd=repo,
-        input=data,
-        capture_output=True,
-        env=env,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)}: {out.stderr.decode(errors='replace')}")
-    return out.stdout
-
-
-def build_repo(pkg: Package) -> Path:
-    """One commit per release, tagged ``v<version>``; rebuilt only when the pins change."""
-    repo = REPOS / pkg.slug
-    spec = json.dumps(
-        [pkg.registry, pkg.versions, pkg.roots, pkg.base, NOT_SOURCE, sorted(TEST_DIRS)]
-    )
-    stamp = repo / ".git" / "realworld-spec"
-    if stamp.is_file() and stamp.read_text() == spec:
-        return repo
-    archives = [fetch(pkg, v) for v in pkg.versions]  # all or nothing, before touching repo
-    if repo.exists():
-        shutil.rmtree(repo)
-    repo.mkdir(parents=True)
-    _git(repo, "init", "-q", "-b", "main")
-    for version, archive in zip(pkg.versions, archives, strict=True):
-        for child in repo.iterdir():
-            if child.name != ".git":
-                shutil.rmtree(child) if child.is_dir() else child.unlink()
-        files = source_files(pkg, archive)
-        if not files:
-            raise Unavailable(f"{pkg.name} {version}: no source files under {pkg.roots}")
-        for rel, data in files.items():
-            target = repo / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        _git(repo, "add", "-A")
-        _git(repo, "commit", "-q", "--allow-empty", "-m", f"{pkg.name} {version}")
-        _git(repo, "tag", f"v{version}")
-    stamp.write_text(spec)
-    return repo
-
-
-# -- lizard's side ---------------------------------------------------------------------------
-
-_LIZARD_SUFFIX = {".mjs": ".js", ".cjs": ".js", ".mts": ".ts", ".cts": ".ts"}
-
-
-@dataclass(frozen=True)
-class Fn:
-    name: str
-    long_name: str
-    start: int  # 1-based, lizard's
-    end: int
-    ccn: int
-    nloc: int
-    body: str  # whitespace-normalised lines, for "did it change"
-
-
-def lizard_functions(path: str, text: str) -> list[Fn]:
-    suffix = PurePosixPath(path).suffix
-    name = path[: -len(suffix)] + _LIZARD_SUFFIX.get(suffix, suffix) if suffix else path
-    info = lizard.analyze_file.analyze_source_code(name, text)
-    lines = text.splitlines()
-    out = []
-    for f in info.function_list:
-        body = "\n".join(
-            " ".join(ln.split()) for ln in lines[f.start_line - 1 : f.end_line] if ln.strip()
-        )
-        out.append(
-            Fn(
-                f.name,
-                f.long_name,
-                f.start_line,
-                f.end_line,
-                f.cyclomatic_complexity,
-                f.nloc,
-                body,
-            )
-        )
-    return out
-
-
-def line_map(old_text: str, new_text: str) -> list[int]:
-    """For each new line (1-based index), the old line it is, or where its changed block was."""
-    a, b = old_text.splitlines(), new_text.splitlines()
-    where = [0] * (len(b) + 2)
-    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, _i2, j1, j2 in sm.get_opcodes():
-        for j in range(j1, j2):
-            where[j + 1] = i1 + (j - j1) + 1 if tag == "equal" else i1 + 1
-    return where
-
-
-_NEAREST = 6  # same-named candidates compared by content, nearest first
-_ANONYMOUS_MIN_SIMILARITY = 0.5
-_NAMED_MIN_SIMILARITY = 0.2
-
-
-def _key(f: Fn) -> str:
-    """The matching name: lizard's anonymous functions ("(anonymous)", Go's "anonymous__3",
-    numbered in file order) all share one."""
-    return (
-        ANONYMOUS if f.name.startswith("(") or re.fullmatch(r"anonymous__\d+", f.name) else f.name
-    )
-
-
-ANONYMOUS = "(anonymous)"
-
-
-def _similarity(a: Fn, b: Fn) -> float:
-    return difflib.SequenceMatcher(
-        None, a.body.splitlines(), b.body.splitlines(), autojunk=False
-    ).ratio()
-
-
-def match_functions(old: list[Fn], new: list[Fn], where: list[int]) -> list[tuple[Fn | None, Fn]]:
-    """(old or None, new) for every new-side function.
-
-    Identical content under the same name first; then a name found once on each side; then,
-    among same-named candidates (overloads, methods of several classes, anonymous functions),
-    the most similar pairs first, each new function choosing among its nearest few old ones.
-    Below a similarity floor (0.5 for anonymous functions, 0.2 for named) a function is new.
-    """
-    free: dict[str, list[Fn]] = defaultdict(list)
-    for f in old:
-        free[_key(f)].append(f)
-    found: dict[int, Fn | None] = {}
-    for k, f in enumerate(new):
-        same = [o for o in free[_key(f)] if o.body == f.body]
-        if same:
-            pick = min(same, key=lambda o: abs(o.start - where[min(f.start, len(where) - 1)]))
-            free[_key(f)].remove(pick)
-            found[k] = pick
-    groups: dict[str, list[int]] = defaultdict(list)
-    for k in range(len(new)):
-        if k not in found:
-            groups[_key(new[k])].append(k)
-    for name, ks in groups.items():
-        cands = free[name]
-        if len(ks) == 1 and len(cands) == 1 and name != ANONYMOUS:
-            found[ks[0]] = cands[0]
-            continue
-        scored = []
-        for k in ks:
-            at = where[min(new[k].start, len(where) - 1)]
-            for o in sorted(cands, key=lambda o: abs(o.start - at))[:_NEAREST]:
-                scored.append((_similarity(o, new[k]), -abs(o.start - at), k, o))
-        floor = _ANONYMOUS_MIN_SIMILARITY if name == ANONYMOUS else _NAMED_MIN_SIMILARITY
-        taken: set[int] = set()
-        for score, _, k, o in sorted(scored, key=lambda t: (t[0], t[1]), reverse=True):
-            if score >= floor and k not in found and id(o) not in taken:
-                found[k] = o
-                taken.add(id(o))
-    return [(found.get(k), f) for k, f in enumerate(new)]
-
-
-# -- one consecutive pair --------------------------------------------------------------------
-
-
-@dataclass
-class Change:
-    """A lizard function that changed between the two releases, and reviewbot's view of it."""
-
-    package: str
-    pair: str  # "a..b"
-    path: str
-    old: Fn | None  # None: a new function
-    new: Fn
-    unit: dict[str, Any] | None = None  # the reviewbot unit (units[] entry) it maps to
-    match: str = "none"  # "same" | "containing" | "none"
-    chain: list[dict[str, Any]] = field(default_factory=list)  # the unit and its ancestors
-    flags: list[str] = field(default_factory=list)  # RB101/RB102 codes on the chain
-    layout_file: bool = False  # the whole file changed only in layout
-
-    @property
-    def delta(self) -> int | None:
-        return None if self.old is None else self.new.ccn - self.old.ccn
-
-
-@dataclass
-class Flag:
-    """An RB101/RB102 finding and the changed lizard functions inside its unit."""
-
-    package: str
-    pair: str
-    finding: dict[str, Any]
-    unit: dict[str, Any] | None  # its units[] entry
-    inside: list[Change] = field(default_factory=list)
-    string_words: int = 0  # decision words gained on lines inside multi-line strings
-
-
-@dataclass
-class PairResult:
-    package: str
-    pair: str
-    files: int
-    units: int
-    findings: Counter[str]
-    changes: list[Change]
-    flags: list[Flag]
-    skipped: list[tuple[str, str]]  # (path, reason) reviewbot did not analyse
-    texts: dict[tuple[str, str], str]  # (side, path) -> text, for the examples
-    added_files: frozenset[str] = frozenset()
-    unit_lists: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # path -> units[]
-
-
-def _span(u: dict[str, Any] | None) -> tuple[int, int] | None:
-    return None if u is None else (int(u["start"]), int(u["end"]))
-
-
-def _holds(outer: tuple[int, int], inner: tuple[int, int]) -> bool:
-    return outer[0] <= inner[0] and inner[1] <= outer[1]
-
-
-def map_unit(fn: Fn, units: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, str]:
-    """The innermost changed unit whose new range holds the function's start (+-1 if none)."""
-    ranged = [(u, s) for u in units if (s := _span(u["new"])) is not None]
-    for slack in (0, 1):
-        hits = [(u, s) for u, s in ranged if s[0] - slack <= fn.start <= s[1] + slack]
-        if hits:
-            u, s = min(hits, key=lambda h: (h[1][1] - h[1][0], -h[1][0]))
-            return u, "same" if fn.start - 3 <= s[0] <= fn.start + 1 else "containing"
-    return None, "none"
-
-
-_WORDS = re.compile(r"\b(?:if|elif|for|while|case|catch|except|and|or)\b|&&|\|\|")
-
-
-def string_decisions(text: str, span: tuple[int, int] | None) -> int:
-    """Decision words on the lines of ``span`` that lie inside a multi-line string (a rough
-    scan: backtick strings and triple-quoted strings that open on one line and close on a
-    later one; not string statements such as docstrings, which reviewbot masks)."""
-    if span is None:
-        return 0
-    count, delimiter = 0, None
-    for number, line in enumerate(text.splitlines(), 1):
-        if number > span[1]:
-            break
-        if delimiter not in (None, "docstring") and span[0] <= number:
-            count += len(_WORDS.findall(line))
-        for d in ("`", '"""', "'''"):
-            if (delimiter is None or delimiter == d) and line.count(d) % 2 == 1:
-                delimiter = None if delimiter == d else d
-                if delimiter == d and d != "`" and line.strip().lstrip("rRbBuUfF").startswith(d):
-                    delimiter = "docstring"  # a string statement: reviewbot masks docstrings
-                break
-            if delimiter == "docstring" and line.count(d) % 2 == 1 and d != "`":
-                delimiter = None
-                break
-    return count
-
-
-def _cat_file(repo: Path, rev: str, path: str) -> str:
-    return _git(repo, "show", f"{rev}:{path}").decode("utf-8", errors="replace")
-
-
-def review_pair(
-    pkg: Package, repo: Path, a: str, b: str, configs: dict[str, Config]
-) -> dict[str, PairResult]:
-    """The pair under every configuration; lizard runs once."""
-    pair = f"{a}..{b}"
-    docs = {
-        name: report_doc(review(GitChange(repo, (f"v{a}..v{b}",)), cfg))
-        for name, cfg in configs.items()
-    }
-    base = next(iter(docs.values()))
-    texts: dict[tuple[str, str], str] = {}
-    lizard_changes: dict[str, list[Change]] = {}
-    skipped: list[tuple[str, str]] = []
-    for f in base["files"]:
-        path = f["path"]
-        if f["status"] == "deleted":
-            continue
-        if f["status"] == "skipped" or f["language"] is None:
-            skipped.append((path, f.get("reason") or f["status"]))
-            continue
-        old_path = f["old_path"] if f["status"] != "added" else None
-        new_text = _cat_file(repo, f"v{b}", path)
-        old_text = _cat_file(repo, f"v{a}", old_path) if old_path else ""
-        texts["new", path] = new_text
-        texts["old", path] = old_text
-        old_fns = lizard_functions(old_path or path, old_text) if old_text else []
-        found = []
-        layout = bool(old_text) and skeleton(old_text) == skeleton(new_text)
-        where = line_map(old_text, new_text)
-        for o, n in match_functions(old_fns, lizard_functions(path, new_text), where):
-            if o is not None and o.body == n.body:
-                continue
-            found.append(Change(pkg.name, pair, path, o, n, layout_file=layout))
-        lizard_changes[path] = found
-    results = {}
-    for name, doc in docs.items():
-        units_by_path = {f["path"]: f["units"] for f in doc["files"]}
-        findings_by_path: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for fd in doc["findings"]:
-            findings_by_path[fd["path"]].append(fd)
-        changes: list[Change] = []
-        for path, found in lizard_changes.items():
-            units = units_by_path.get(path, [])
-            flagged = [fd for fd in findings_by_path[path] if fd["code"] in FLAGS]
-            for c in found:
-                c = replace(c, chain=[], flags=[])
-                c.unit, c.match = map_unit(c.new, units)
-                if c.unit is not None:
-                    span = _span(c.unit["new"])
-                    assert span is not None
-                    c.chain = [u for u in units if (s := _span(u["new"])) and _holds(s, span)]
-                    c.flags = sorted(
-                        {fd["code"] for fd in flagged if _holds(_span(fd["unit"]) or (0, 0), span)}
-                    )
-                changes.append(c)
-        flags = []
-        for fd in doc["findings"]:
-            if fd["code"] not in FLAGS:
-                continue
-            span = _span(fd["unit"])
-            assert span is not None
-            unit = next(
-                (u for u in units_by_path.get(fd["path"], []) if _span(u["new"]) == span), None
-            )
-            inside = [
-                c
-                for c in changes
-                if c.path == fd["path"]
-                and c.unit is not None
-                and _holds(span, _span(c.unit["new"]))
-            ]
-            old_span = _span(unit["old"]) if unit else None
-            words = string_decisions(texts.get(("new", fd["path"]), ""), span) - (
-                string_decisions(texts.get(("old", fd["path"]), ""), old_span)
-            )
-            flags.append(Flag(pkg.name, pair, fd, unit, inside, words))
-        results[name] = PairResult(
-            pkg.name,
-            pair,
-            len(doc["files"]),
-            sum(len(f["units"]) for f in doc["files"]),
-            Counter(fd["code"] for fd in doc["findings"]),
-            changes,
-            flags,
-            skipped,
-            texts,
-            frozenset(f["path"] for f in doc["files"] if f["status"] == "added"),
-            units_by_path,
-        )
-    return results
-
-
-# -- scoring ---------------------------------------------------------------------------------
-
-CONTAINER_KINDS = frozenset(
-    "class interface struct enum trait impl object module namespace type".split()
+from lib.procs import parallel
+from lib.releases import Package, Unavailable
+from lib.scoring import (
+    DEFAULT_THRESHOLDS,
+    Score,
+    new_bar,
+    pct,
+    pearson,
+    reformatted,
+    rises,
+    score,
+    spearman,
 )
 
+# -- running ---------------------------------------------------------------------------------
 
-def new_bar() -> int:
-    """Decision points (CCN - 1) from which a new lizard function counts as dense: RB102's
-    default ``new_unit_branches``, whatever the configuration under test."""
-    return int(DEFAULT_THRESHOLDS.new_unit_branches)
-
-
-def rises(c: Change, k: int) -> bool:
-    """Lizard says this function became markedly more complex (or is a dense new one)."""
-    if c.delta is None:
-        return c.new.ccn - 1 >= new_bar()
-    return c.delta >= k
-
-
-def skeleton(body: str) -> str:
-    return "".join(ch for ch in body if not ch.isspace() and ch not in ",;()")
+NO_IRREGULARITY = "no irregularity trigger (spike_min_bits=inf)"
+SWEEP: dict[str, Thresholds] = {
+    "default": Thresholds(),
+    "spike_branches=2": Thresholds(spike_branches=2),
+    "spike_branches=4": Thresholds(spike_branches=4),
+    NO_IRREGULARITY: Thresholds(spike_min_bits=math.inf),
+    "spike_ratio=2.0": Thresholds(spike_ratio=2.0),
+    "new_unit_branches=6": Thresholds(new_unit_branches=6),
+    "new_unit_branches=12": Thresholds(new_unit_branches=12),
+}
 
 
-def reformatted(c: Change) -> bool:
-    """Only layout changed, in the function or in its whole file: the same characters once
-    whitespace, commas, semicolons and parentheses are ignored (a formatter's work)."""
-    return c.old is not None and (c.layout_file or skeleton(c.old.body) == skeleton(c.new.body))
+def config_for(t: Thresholds) -> Config:
+    # Every finding is kept (no cap) and no hunk context is built: only findings are scored.
+    return Config(thresholds=t, max_findings=1_000_000, budget=0)
 
 
-def kind_of(label: str) -> str:
-    last = label.split(" > ")[-1]
-    return last.split()[0] if " " in last else "method"
+@dataclass
+class PackageRun:
+    package: Package
+    results: dict[str, list[PairResult]]  # configuration -> one result per pair
+    problem: str | None = None
 
 
-def is_container(flag: Flag) -> bool:
-    return kind_of(flag.finding["unit"]["label"]) in CONTAINER_KINDS
+def run_pair(job: tuple[Package, str, str, tuple[str, ...]]) -> dict[str, PairResult]:
+    pkg, a, b, names = job
+    configs = {name: config_for(SWEEP[name]) for name in names}
+    return review_pair(pkg, pkg.repo, a, b, configs)
 
 
-def lizard_sum(flag: Flag) -> int:
-    """Decision points lizard added inside the unit, over every changed function in it."""
-    return sum(c.new.ccn - 1 if c.delta is None else c.delta for c in flag.inside)
+# -- why reviewbot and lizard disagree -------------------------------------------------------
 
 
 def paired_elsewhere(c: Change) -> bool:
@@ -796,197 +185,6 @@ def new_miss_pattern(c: Change, added_file: bool, t: Thresholds) -> str:
     if added_file:
         return "new file: its own units set the bar (p90 + 1)"
     return "below the file's p90 + 1"
-
-
-def pct(n: int, d: int) -> str:
-    return f"{n}/{d} = {100 * n / d:.0f}%" if d else f"{n}/0 = n/a"
-
-
-def pearson(xs: Sequence[float], ys: Sequence[float]) -> float:
-    n = len(xs)
-    if n < 3:
-        return math.nan
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sxx * syy) if sxx and syy else math.nan
-
-
-def ranks(xs: Sequence[float]) -> list[float]:
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    out = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return out
-
-
-@dataclass
-class Score:
-    """The numbers of one configuration over a set of pair results."""
-
-    recall: tuple[int, int]  # (flagged, lizard rises >= 3)
-    recall_loose: tuple[int, int]
-    recall_new: tuple[int, int]  # new functions with CCN - 1 >= 8
-    precision: tuple[int, int]  # (confirmed, RB101/RB102 findings)
-    precision_loose: tuple[int, int]
-    flags: Counter[str]
-
-
-def fixed_bar_flags(r: PairResult) -> list[Flag]:
-    """RB102 as it would be if new files used the fixed bar (``new_unit_branches`` and
-    ``new_unit_min_lines``) instead of their own p90 + 1: the extra findings only."""
-    t = DEFAULT_THRESHOLDS
-    have = {(f.finding["path"], f.finding["unit"]["start"]) for f in r.flags}
-    extra = []
-    for path in sorted(r.added_files):
-        for u in r.unit_lists.get(path, []):
-            m, span = u["metrics"], _span(u["new"])
-            if span is None or u["change"] != "added" or (path, span[0]) in have:
-                continue
-            if (m["branches"]["after"] or 0) < t.new_unit_branches:
-                continue
-            if (m["lines"]["after"] or 0) < t.new_unit_min_lines:
-                continue
-            finding = {"code": "RB102", "path": path, "unit": u["new"], "metrics": m}
-            inside = [
-                c
-                for c in r.changes
-                if c.path == path and c.unit and _holds(span, _span(c.unit["new"]) or (0, 0))
-            ]
-            extra.append(Flag(r.package, r.pair, finding, u, inside))
-    return extra
-
-
-def score(
-    results: Iterable[PairResult], drop_containers: bool = False, fixed_bar: bool = False
-) -> Score:
-    """The numbers of a run; the two options emulate rule changes (see ``render``)."""
-    results = list(results)
-    changes = [c for r in results for c in r.changes]
-    flags = [f for r in results for f in r.flags]
-    if fixed_bar:
-        extra = [f for r in results for f in fixed_bar_flags(r)]
-        flags += extra
-        added = {(f.package, f.pair, f.finding["path"], f.finding["unit"]["start"]) for f in extra}
-        changes = [
-            replace(c, flags=[*c.flags, "RB102"]) if _still_flagged(c, added) else c
-            for c in changes
-        ]
-    if drop_containers:
-        dropped = {id(f) for f in flags if is_container(f)}
-        flags = [f for f in flags if id(f) not in dropped]
-        kept = {(f.package, f.pair, f.finding["path"], f.finding["unit"]["start"]) for f in flags}
-        changes = [replace(c, flags=c.flags if _still_flagged(c, kept) else []) for c in changes]
-
-    def recall(k: int) -> tuple[int, int]:
-        pool = [c for c in changes if c.delta is not None and c.delta >= k]
-        return sum(1 for c in pool if c.flags), len(pool)
-
-    new = [c for c in changes if c.delta is None and c.new.ccn - 1 >= new_bar()]
-
-    def precision(k: int) -> tuple[int, int]:
-        return sum(1 for f in flags if any(rises(c, k) for c in f.inside)), len(flags)
-
-    return Score(
-        recall(STRICT),
-        recall(LOOSE),
-        (sum(1 for c in new if c.flags), len(new)),
-        precision(STRICT),
-        precision(LOOSE),
-        Counter(f.finding["code"] for f in flags),
-    )
-
-
-def _still_flagged(c: Change, kept: set[tuple[str, str, str, int]]) -> bool:
-    return any((c.package, c.pair, c.path, u["new"]["start"]) in kept for u in c.chain)
-
-
-# -- running ---------------------------------------------------------------------------------
-
-NO_IRREGULARITY = "no irregularity trigger (spike_min_bits=inf)"
-SWEEP: dict[str, Thresholds] = {
-    "default": Thresholds(),
-    "spike_branches=2": Thresholds(spike_branches=2),
-    "spike_branches=4": Thresholds(spike_branches=4),
-    NO_IRREGULARITY: Thresholds(spike_min_bits=math.inf),
-    "spike_ratio=2.0": Thresholds(spike_ratio=2.0),
-    "new_unit_branches=6": Thresholds(new_unit_branches=6),
-    "new_unit_branches=12": Thresholds(new_unit_branches=12),
-}
-
-
-def config_for(t: Thresholds) -> Config:
-    # Every finding is kept (no cap) and no hunk context is built: only findings are scored.
-    return Config(thresholds=t, max_findings=1_000_000, budget=0)
-
-
-@dataclass
-class PackageRun:
-    package: Package
-    results: dict[str, list[PairResult]]  # configuration -> one result per pair
-    problem: str | None = None
-
-
-@contextlib.contextmanager
-def shared_measures() -> Iterator[None]:
-    """Compute each file's engine index and each unit's measures once per pair, not once per
-    configuration.
-
-    The thresholds under test only decide findings; the index of a text and the measures of a
-    unit are the same whatever they are. Three pure functions of the review module are wrapped
-    with a memo for the duration (any that the module no longer has is left out), so the sweep
-    costs little more than one review. The findings are the same as without it.
-    """
-    module = importlib.import_module("reviewbot.analysis.review")
-    memo: dict[tuple[Any, ...], Any] = {}
-    saved: dict[str, Any] = {}
-
-    def index(original: Any) -> Any:
-        def wrapped(text: str, language: Any, profile: Any) -> Any:
-            key = ("index", text, language.name, profile.name)
-            if key not in memo:
-                memo[key] = original(text, language, profile)
-            return memo[key]
-
-        return wrapped
-
-    def per_unit(name: str, original: Any) -> Any:
-        def wrapped(idx: Any, unit: Any, *rest: Any) -> Any:
-            key = (name, id(idx), unit.start, unit.end, *rest)
-            if key not in memo:
-                memo[key] = original(idx, unit, *rest)
-            return memo[key]
-
-        return wrapped
-
-    for name, wrap in (
-        ("FileIndex", index),
-        ("measure_unit", lambda f: per_unit("measure_unit", f)),
-        ("_unit_sparkline", lambda f: per_unit("_unit_sparkline", f)),
-    ):
-        original = getattr(module, name, None)
-        if callable(original):
-            saved[name] = original
-            setattr(module, name, wrap(original))
-    try:
-        yield
-    finally:
-        for name, original in saved.items():
-            setattr(module, name, original)
-
-
-def run_pair(job: tuple[Package, str, str, tuple[str, ...]]) -> dict[str, PairResult]:
-    pkg, a, b, names = job
-    configs = {name: config_for(SWEEP[name]) for name in names}
-    with shared_measures():
-        return review_pair(pkg, REPOS / pkg.slug, a, b, configs)
 
 
 # -- examples --------------------------------------------------------------------------------
@@ -1190,8 +388,8 @@ def _lz_numbers(cs: Sequence[Change]) -> str:
 def flag_example(flag: Flag, pr: PairResult, t: Thresholds) -> Example:
     fd = flag.finding
     unit = flag.unit
-    old = _lines(pr.texts.get(("old", fd["path"]), ""), _span(unit["old"]) if unit else None)
-    new = _lines(pr.texts.get(("new", fd["path"]), ""), _span(fd["unit"]))
+    old = _lines(pr.texts.get(("old", fd["path"]), ""), span(unit["old"]) if unit else None)
+    new = _lines(pr.texts.get(("new", fd["path"]), ""), span(fd["unit"]))
     key = f"{flag.package} {flag.pair} {fd['path']} {fd['unit']['label']}@{fd['unit']['start']}"
     return Example(
         key,
@@ -1243,12 +441,12 @@ def pick(examples: list[Example], limit: int) -> list[Example]:
         progressed = False
         for pattern in order:
             queue = queues[pattern]
-            e = next((x for x in queue if per_package[x.package] < cap), None)
-            if e is None or len(chosen) >= limit:
+            found = next((x for x in queue if per_package[x.package] < cap), None)
+            if found is None or len(chosen) >= limit:
                 continue
-            queue.remove(e)
-            chosen.append(e)
-            per_package[e.package] += 1
+            queue.remove(found)
+            chosen.append(found)
+            per_package[found.package] += 1
             progressed = True
         if not progressed:
             cap += 1
@@ -1274,7 +472,7 @@ def correlation_rows(results: Sequence[PairResult]) -> list[str]:
         ys = [float(c.delta or 0) for c in pool]
         rows.append(
             f"| {label} | {len(pool)} | {pearson(xs, ys):.2f} | "
-            f"{pearson(ranks(xs), ranks(ys)):.2f} | "
+            f"{spearman(xs, ys):.2f} | "
             f"{sum(1 for x, y in zip(xs, ys, strict=True) if x == y)} |"
         )
     return rows
@@ -1336,15 +534,8 @@ def example_block(e: Example) -> list[str]:
     return out
 
 
-def para(text: str) -> list[str]:
-    return [*textwrap.wrap(" ".join(text.split()), width=100), ""]
-
-
 def provenance() -> str:
-    head = _git(ROOT, "rev-parse", "--short", "HEAD").decode().strip()
-    dirty = _git(ROOT, "status", "--porcelain", "--", "reviewbot").decode().strip()
-    state = " with uncommitted changes under reviewbot/" if dirty else ""
-    return f"reviewbot at commit {head}{state}, lizard {lizard.version}"
+    return f"reviewbot at {revision()}, lizard {lizard.version()}"
 
 
 def render(
@@ -1439,7 +630,7 @@ def render(
         and any(
             g is not f
             and g.finding["path"] == f.finding["path"]
-            and _holds(_span(f.finding["unit"]) or (0, 0), _span(g.finding["unit"]) or (0, 0))
+            and holds(span(f.finding["unit"]), span(g.finding["unit"]))
             for g in flags
             if (g.package, g.pair) == (f.package, f.pair)
         )
@@ -1524,33 +715,13 @@ def render(
     return "\n".join(out)
 
 
-def _changed_lines(pkg: Package, a: str, b: str) -> int:
-    out = _git(REPOS / pkg.slug, "diff", "--shortstat", f"v{a}", f"v{b}").decode()
-    return sum(int(w) for w in re.findall(r"(\d+) (?:insertion|deletion)", out))
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--packages", default="", help="comma-separated subset of package names")
-    ap.add_argument("--no-sweep", action="store_true", help="default thresholds only")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
-    ap.add_argument(
-        "--out", type=Path, default=BENCH / "results" / "realworld.md", help="Markdown report"
-    )
-    ap.add_argument("--json", type=Path, default=None, help="also write per-function rows")
-    args = ap.parse_args(argv)
-    wanted = {x.strip() for x in args.packages.split(",") if x.strip()}
-    unknown = wanted - {p.name for p in PACKAGES}
-    if unknown:
-        ap.error(f"unknown package(s) {', '.join(sorted(unknown))}")
-    packages = [p for p in PACKAGES if not wanted or p.name in wanted]
-    names = ("default",) if args.no_sweep else tuple(SWEEP)
-    started = time.perf_counter()
-    source = provenance()  # before the run: the tree may change while it runs
+def run_all(packages: Sequence[Package], names: tuple[str, ...], jobs: int) -> list[PackageRun]:
+    """Every pair of every package under every configuration named; a package whose releases
+    cannot be fetched is kept with the reason."""
     problems: dict[str, str] = {}
     for pkg in packages:  # fetch and build one at a time (apt and npm caches are shared)
         try:
-            build_repo(pkg)
+            releases.build_repo(pkg)
         except Unavailable as exc:
             problems[pkg.name] = str(exc)
             print(
@@ -1558,14 +729,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"refused?): {exc}",
                 file=sys.stderr,
             )
-    jobs = [(p, a, b, names) for p in packages if p.name not in problems for a, b in p.reviewed]
-    jobs.sort(key=lambda j: -_changed_lines(j[0], j[1], j[2]))  # longest first
-    if args.jobs > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            results = list(pool.map(run_pair, jobs))
-        done = {(j[0].name, j[1], j[2]): r for j, r in zip(jobs, results, strict=True)}
-    else:
-        done = {(j[0].name, j[1], j[2]): run_pair(j) for j in jobs}
+    work = [(p, a, b, names) for p in packages if p.name not in problems for a, b in p.reviewed]
+    work.sort(key=lambda j: -releases.changed_lines(j[0], j[1], j[2]))  # longest first
+    results = parallel(run_pair, work, jobs)
+    done = {(j[0].name, j[1], j[2]): r for j, r in zip(work, results, strict=True)}
     runs = []
     for p in packages:
         if p.name in problems:
@@ -1573,38 +740,58 @@ def main(argv: list[str] | None = None) -> int:
             continue
         per_pair = [done[p.name, a, b] for a, b in p.reviewed]
         runs.append(PackageRun(p, {n: [r[n] for r in per_pair] for n in names}))
+    return runs
+
+
+def function_rows(runs: Sequence[PackageRun]) -> list[dict[str, Any]]:
+    """The changed lizard functions of the default run, one JSON row each."""
+    return [
+        {
+            "package": c.package,
+            "pair": c.pair,
+            "path": c.path,
+            "function": c.new.name,
+            "start": c.new.start,
+            "end": c.new.end,
+            "ccn_old": c.old.ccn if c.old else None,
+            "ccn_new": c.new.ccn,
+            "reformatted": reformatted(c),
+            "match": c.match,
+            "unit": c.unit,
+            "flags": c.flags,
+        }
+        for c in (c for r in _pair_of(runs, "default") for c in r.changes)
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument(
+        "--packages",
+        type=releases.packages,
+        default="",
+        help="comma-separated subset of the corpus's packages",
+    )
+    ap.add_argument("--no-sweep", action="store_true", help="default thresholds only")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    ap.add_argument("--out", type=Path, default=RESULTS / "realworld.md", help="Markdown report")
+    ap.add_argument("--json", type=Path, default=None, help="also write per-function rows")
+    args = ap.parse_args(argv)
+    packages: list[Package] = args.packages
+    names = ("default",) if args.no_sweep else tuple(SWEEP)
+    started = time.perf_counter()
+    source = provenance()  # before the run: the tree may change while it runs
+    runs = run_all(packages, names, args.jobs)
     if not any(r.problem is None for r in runs):
         print("no package could be fetched; nothing to score", file=sys.stderr)
         return 1
     seconds = time.perf_counter() - started
-    command = " ".join(
-        [".venv/bin/python", "bench/realworld.py", *(sys.argv[1:] if argv is None else argv)]
-    )
-    text = render(runs, names, seconds, command, source)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
+    text = render(runs, names, seconds, command_line("realworld.py", argv), source)
     print(text)
-    print(f"\nwrote {args.out} in {seconds:.0f} s", file=sys.stderr)
+    write_result(args.out, [text])
+    print(f"in {seconds:.0f} s", file=sys.stderr)
     if args.json is not None:
-        rows = [
-            {
-                "package": c.package,
-                "pair": c.pair,
-                "path": c.path,
-                "function": c.new.name,
-                "start": c.new.start,
-                "end": c.new.end,
-                "ccn_old": c.old.ccn if c.old else None,
-                "ccn_new": c.new.ccn,
-                "reformatted": reformatted(c),
-                "match": c.match,
-                "unit": c.unit,
-                "flags": c.flags,
-            }
-            for c in (c for r in _pair_of(runs, "default") for c in r.changes)
-        ]
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        write_json(args.json, function_rows(runs))
     return 0
 
 

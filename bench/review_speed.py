@@ -33,46 +33,23 @@ import shutil
 import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-STDLIB = Path(sysconfig.get_paths()["stdlib"])
-GO_SRC = Path("/usr/share/go-1.19/src")
-BIN = Path(sys.executable).parent
-T = TypeVar("T")
+from lib import lizard
+from lib.common import RESULTS, ROOT, git, revision, write_result
+from lib.corpora import GO_SRC, STDLIB, evenly, go_files, stdlib_files
+from lib.procs import Run, checked, median_run, tool
+
 SIZES = (1, 10, 100, 1_000)
 BIG_CHANGE = 5_000
 SMALL_REPO = 150
 MEDIUM_REPO = 3_000
-
-_GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@reviewbot.invalid",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@reviewbot.invalid",
-    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
-    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-}
-
-# A fresh parent per measurement: wall time of the child and the max RSS (KiB on Linux) of the
-# largest process it waited for (grandchildren waited for by the child count too).
-_MEASURE = (
-    "import resource, subprocess, sys, time\n"
-    "with open(sys.argv[1], 'wb') as out, open(sys.argv[2], 'wb') as err:\n"
-    "    t = time.perf_counter()\n"
-    "    rc = subprocess.run(sys.argv[3:], stdout=out, stderr=err).returncode\n"
-    "    dt = time.perf_counter() - t\n"
-    "print(rc, dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
-)
 
 PY_PROBE = (
     "def _bench_probe_{k}(value, limit=3):\n"
@@ -101,55 +78,6 @@ GO_PROBE = (
 # -- running things ------------------------------------------------------------------------------
 
 
-def git(root: Path, *args: str) -> str:
-    proc = subprocess.run(
-        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
-        cwd=root,
-        env={**os.environ, **_GIT_ENV},
-        check=True,
-        capture_output=True,
-    )
-    return proc.stdout.decode().strip()
-
-
-@dataclass(frozen=True)
-class Run:
-    seconds: float
-    rss_mib: float
-    rc: int
-
-
-def measure(argv: Sequence[str], out: Path) -> Run:
-    """One run of ``argv`` under a fresh parent; its stdout goes to ``out``."""
-    res = subprocess.run(
-        [sys.executable, "-c", _MEASURE, str(out), str(out) + ".err", *argv],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()
-    return Run(float(res[1]), int(res[2]) / 1024, int(res[0]))
-
-
-def checked(argv: Sequence[str], out: Path, ok: Iterable[int] = (0,)) -> Run:
-    """``measure``, stopping the benchmark with the command's stderr when it fails."""
-    run = measure(argv, out)
-    if run.rc not in set(ok):
-        err = Path(str(out) + ".err").read_text(encoding="utf-8", errors="replace").strip()
-        raise SystemExit(f"{' '.join(argv[:4])}... exited {run.rc}: {err[-2000:]}")
-    return run
-
-
-def median(runs: Sequence[Run]) -> Run:
-    """Median wall time, largest max RSS."""
-    return Run(statistics.median(r.seconds for r in runs), max(r.rss_mib for r in runs), runs[0].rc)
-
-
-def tool(name: str) -> list[str]:
-    """The console script next to this interpreter, else ``python -m name``."""
-    exe = BIN / name
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", name]
-
-
 def reviewbot_argv(repo: Path, spec: str) -> list[str]:
     return [*tool("reviewbot"), "review", "-C", str(repo), spec, "--format", "json"]
 
@@ -163,41 +91,6 @@ def lizard_argv(repo: Path, paths: Sequence[str]) -> list[str]:
 
 def is_binary(data: bytes) -> bool:
     return b"\0" in data[:8000]
-
-
-def stdlib_files(top_level_only: bool = False, python_only: bool = True) -> dict[str, Path]:
-    """Repository path -> source file, for the standard library (no site-packages or caches)."""
-    found: dict[str, Path] = {}
-    pattern = "*" if not python_only else "*.py"
-    paths = STDLIB.glob(pattern) if top_level_only else STDLIB.rglob(pattern)
-    for p in sorted(paths):
-        rel = p.relative_to(STDLIB)
-        if rel.parts[0] == "site-packages" or "__pycache__" in rel.parts:
-            continue
-        if p.is_file() and not p.is_symlink():
-            found["py/" + rel.as_posix()] = p
-    return found
-
-
-def go_files(go_only: bool = True) -> dict[str, Path]:
-    if not GO_SRC.is_dir():
-        return {}
-    pattern = "*.go" if go_only else "*"
-    found: dict[str, Path] = {}
-    for p in sorted(GO_SRC.rglob(pattern)):
-        rel = p.relative_to(GO_SRC)
-        if go_only and "testdata" in rel.parts:
-            continue
-        if p.is_file() and not p.is_symlink():
-            found["go/" + rel.as_posix()] = p
-    return found
-
-
-def spread(items: Sequence[T], count: int) -> list[T]:
-    """``count`` items evenly spread over ``items`` (deterministic)."""
-    if count >= len(items):
-        return list(items)
-    return [items[i * len(items) // count] for i in range(count)]
 
 
 def build_repo(root: Path, files: dict[str, Path]) -> tuple[str, int]:
@@ -216,7 +109,7 @@ def build_repo(root: Path, files: dict[str, Path]) -> tuple[str, int]:
         lines += data.count(b"\n")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "base")
-    return git(root, "rev-parse", "HEAD"), lines
+    return git(root, "rev-parse", "HEAD").strip(), lines
 
 
 def _insert_before_declaration(text: str, starts: tuple[str, ...], probe: str) -> str:
@@ -252,7 +145,7 @@ def commit_change(root: Path, paths: Sequence[str], label: str) -> tuple[str, in
         lines += data.count(b"\n")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", label)
-    return git(root, "rev-parse", "HEAD"), lines
+    return git(root, "rev-parse", "HEAD").strip(), lines
 
 
 def load_report(path: Path) -> dict[str, Any]:
@@ -286,7 +179,7 @@ class Measured:
     report: dict[str, Any]
 
     def wall(self) -> Run:
-        return median(self.runs)
+        return median_run(self.runs)
 
     def seconds(self) -> float:
         return statistics.median(self.analysis)
@@ -318,7 +211,7 @@ def by_change_size(
     walls: dict[int, Run] = {}
     out = tmp / "out.json"
     for n in SIZES:
-        paths = spread(sources, n)
+        paths = evenly(sources, n)
         head, lines = commit_change(repo, paths, f"change {n}")
         ours: Measured | None = None
         theirs: list[Run] = []
@@ -328,7 +221,7 @@ def by_change_size(
             # lizard exits 1 when a function is over its warning thresholds.
             theirs.append(checked(lizard_argv(repo, paths), tmp / "lizard.txt", ok=(0, 1)))
         assert ours is not None
-        wall, liz = ours.wall(), median(theirs)
+        wall, liz = ours.wall(), median_run(theirs)
         walls[n] = wall
         report = ours.report
         rows.append(
@@ -361,9 +254,10 @@ def profile_review(repo: Path, spec: str, tmp: Path, code: Path, top: int = 8) -
     except ValueError:
         err = proc.stderr.decode("utf-8", "replace").strip()
         raise SystemExit(f"the profiled review failed: {err[-2000:]}") from None
-    stats = pstats.Stats(str(prof))
-    raw = stats.stats
-    total = stats.total_tt
+    # pstats keeps its table in attributes that typeshed does not declare.
+    stats = vars(pstats.Stats(str(prof)))
+    raw: dict[tuple[str, int, str], tuple[int, int, float, float, Any]] = stats["stats"]
+    total: float = stats["total_tt"]
 
     def name(func: tuple[str, int, str]) -> str:
         filename, line, fn = func
@@ -416,7 +310,7 @@ def repository_size(
         alone = "-"
         if "-e" in grep:
             # git grep exits 1 when nothing matches.
-            g = median(
+            g = median_run(
                 [checked([*grep, head, "--"], tmp / "grep.txt", ok=(0, 1)) for _ in range(3)]
             )
             alone = f"{g.seconds:.2f} s, {g.rss_mib:.0f} MiB"
@@ -433,7 +327,7 @@ def repository_size(
 def big_change(
     repo: Path, base: str, everything: list[str], tmp: Path, repeat: int
 ) -> tuple[list[str], Run]:
-    paths = spread(everything, BIG_CHANGE)
+    paths = evenly(everything, BIG_CHANGE)
     head, lines = commit_change(repo, paths, f"change {BIG_CHANGE}")
     out = tmp / "out.json"
     m: Measured | None = None
@@ -494,33 +388,19 @@ def snapshot(dest: Path) -> str:
 def versions() -> str:
     import numpy
 
-    lizard = subprocess.run(
-        [*tool("lizard"), "--version"],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
     git_version = subprocess.run(
         ["git", "--version"], capture_output=True, text=True, check=True
     ).stdout.strip()
-
-    def here(*args: str) -> str:
-        return subprocess.run(
-            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=False
-        ).stdout.strip()
-
-    commit = here("rev-parse", "--short=12", "HEAD") or "unknown"
-    dirty = " with uncommitted changes" if here("status", "--porcelain", "--", "reviewbot") else ""
     return (
-        f"reviewbot at {commit}{dirty}, Python {sys.version.split()[0]}, "
-        f"numpy {numpy.__version__}, lizard {lizard}, {git_version}"
+        f"reviewbot at {revision(12)}, Python {sys.version.split()[0]}, "
+        f"numpy {numpy.__version__}, lizard {lizard.version()}, {git_version}"
     )
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (median)")
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "review_speed.md"))
+    parser.add_argument("--out", default=str(RESULTS / "review_speed.md"))
     parser.add_argument(
         "--big-repeat", type=int, default=1, help=f"runs of the {BIG_CHANGE:,}-file change"
     )
@@ -530,7 +410,7 @@ def main() -> int:
         action="store_true",
         help="run the working tree's code as installed instead of a snapshot taken at the start",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     started = time.perf_counter()
     load_before = os.getloadavg()
     setup = versions()
@@ -540,9 +420,9 @@ def main() -> int:
     sub = {k: v for k, v in stdlib_files().items() if k not in small}
     go = go_files()
     medium = {**small, **sub}
-    medium.update(dict(spread(list(go.items()), MEDIUM_REPO - len(medium))))
+    medium.update(dict(evenly(list(go.items()), MEDIUM_REPO - len(medium))))
     large = {**stdlib_files(python_only=False), **go_files(go_only=False), **medium}
-    ten = spread(list(small), 10)
+    ten = evenly(list(small), 10)
 
     with tempfile.TemporaryDirectory(prefix="reviewbot-bench-") as tmpdir:
         tmp = Path(tmpdir)
@@ -654,10 +534,8 @@ def main() -> int:
         + ("; one run.\n" if args.big_repeat == 1 else f"; median of {args.big_repeat} runs.\n"),
         *big_rows,
     ]
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(sections) + "\n", encoding="utf-8")
-    print(f"wrote {out} in {elapsed / 60:.1f} min")
+    write_result(args.out, sections)
+    print(f"in {elapsed / 60:.1f} min", file=sys.stderr)
     return 0
 
 

@@ -16,54 +16,34 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
-import zipfile
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from reviewbot.engine import open_index
 
-from reviewbot.engine import open_index  # noqa: E402
+from lib import lizard
+from lib.common import RESULTS, write_result
+from lib.corpora import go_sources, jdk_sources, stdlib_modules
+from lib.procs import checked, median_time, tool
 
 SIZES = (100, 1_000, 10_000, 50_000)
-GO_SRC = Path("/usr/share/go-1.19/src")
-JDK_ZIP = Path("/usr/lib/jvm/java-17-openjdk-amd64/lib/src.zip")
 
 
 def python_corpus() -> list[tuple[str, str]]:
-    std = Path(sysconfig.get_paths()["stdlib"])
-    return [
-        (p.name, p.read_text(encoding="utf-8", errors="replace")) for p in sorted(std.glob("*.py"))
-    ]
+    return [(p.name, p.read_text(encoding="utf-8", errors="replace")) for p in stdlib_modules()]
 
 
 def go_corpus() -> list[tuple[str, str]]:
-    if not GO_SRC.is_dir():
-        return []
-    files = sorted(
-        p
-        for p in GO_SRC.rglob("*.go")
-        if "testdata" not in p.parts and not p.name.endswith("_test.go")
-    )
-    return [(p.name, p.read_text(encoding="utf-8", errors="replace")) for p in files[:3000]]
+    files = go_sources()[:3000]
+    return [(p.name, p.read_text(encoding="utf-8", errors="replace")) for p in files]
 
 
 def java_corpus() -> list[tuple[str, str]]:
-    if not JDK_ZIP.is_file():
-        return []
-    out = []
-    with zipfile.ZipFile(JDK_ZIP) as z:
-        for name in sorted(z.namelist()):
-            if name.startswith("java.base/java/util/") and name.endswith(".java"):
-                out.append((name, z.read(name).decode("utf-8", "replace")))
-    return out
+    return [(name, data.decode("utf-8", "replace")) for name, data in jdk_sources()]
 
 
 def text_of_size(corpus: list[tuple[str, str]], lines: int) -> str:
@@ -78,24 +58,9 @@ def text_of_size(corpus: list[tuple[str, str]], lines: int) -> str:
     return "".join("".join(parts).splitlines(keepends=True)[:lines])
 
 
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
 def full_index(name: str, text: str) -> None:
     index = open_index(name, text)
     _ = index.coefficients, index.peaks, index.entropy, index.heatmap
-
-
-def lizard_run(name: str, text: str) -> None:
-    import lizard
-
-    lizard.analyze_file.analyze_source_code(name, text)
 
 
 def throughput(repeat: int) -> list[str]:
@@ -114,18 +79,13 @@ def throughput(repeat: int) -> list[str]:
         for size in SIZES:
             text = text_of_size(corpus, size)
             n = text.count("\n")
-            ours = median_time(lambda t=text, e=ext: full_index(e, t), repeat)
-            theirs = median_time(lambda t=text, e=ext: lizard_run(e, t), max(1, repeat // 2))
+            ours = median_time(partial(full_index, ext, text), repeat)
+            theirs = median_time(partial(lizard.analyze, ext, text), max(1, repeat // 2))
             rows.append(
                 f"| {lang} | {n} | {n / ours:,.0f} | {n / theirs:,.0f} | {theirs / ours:.1f}x |"
             )
             print(rows[-1], flush=True)
     return rows
-
-
-def reviewbot_cmd() -> list[str]:
-    exe = Path(sys.executable).parent / "reviewbot"
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "reviewbot"]
 
 
 def folder_scan(repeat: int) -> list[str]:
@@ -142,15 +102,14 @@ def folder_scan(repeat: int) -> list[str]:
         files = len(list(root.iterdir()))
         ours = median_time(
             lambda: subprocess.run(
-                [*reviewbot_cmd(), "positions", str(root), "--format", "json"],
+                [*tool("reviewbot"), "positions", str(root), "--format", "json"],
                 check=True,
                 capture_output=True,
             ),
             repeat,
         )
-        lizard_exe = shutil.which("lizard") or str(Path(sys.executable).parent / "lizard")
         theirs = median_time(
-            lambda: subprocess.run([lizard_exe, str(root)], check=False, capture_output=True),
+            lambda: subprocess.run([*tool("lizard"), str(root)], check=False, capture_output=True),
             max(1, repeat // 2),
         )
     return [
@@ -161,19 +120,9 @@ def folder_scan(repeat: int) -> list[str]:
     ]
 
 
-_MEASURE = (
-    "import resource, subprocess, sys\n"
-    "subprocess.run(sys.argv[1:], check=True, capture_output=True)\n"
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
-)
-
-
 def peak_rss(argv: list[str]) -> float:
-    """Max RSS in MiB of one command, measured by a fresh parent (Linux reports KiB)."""
-    out = subprocess.run(
-        [sys.executable, "-c", _MEASURE, *argv], check=True, capture_output=True, text=True
-    ).stdout
-    return int(out.strip()) / 1024
+    """Max RSS in MiB of one command, measured by a fresh parent (it must succeed)."""
+    return checked(argv).rss_mib
 
 
 def memory() -> list[str]:
@@ -187,14 +136,14 @@ def memory() -> list[str]:
             while written < 1_000_000:
                 fh.write(text)
                 written += text.count("\n")
-        baseline = peak_rss([*reviewbot_cmd(), "--version"])
+        baseline = peak_rss([*tool("reviewbot"), "--version"])
         for cmd in (
             ["positions", str(big)],
             ["heatmap", str(big), "--summary"],
             ["entropy", str(big)],
         ):
             t = time.perf_counter()
-            rss = peak_rss([*reviewbot_cmd(), *cmd])
+            rss = peak_rss([*tool("reviewbot"), *cmd])
             rows.append(
                 f"| reviewbot {cmd[0]} | {written:,} | {rss:.0f} MiB | "
                 f"{time.perf_counter() - t:.1f} s |"
@@ -204,12 +153,12 @@ def memory() -> list[str]:
     return rows
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "speed.md"))
+    parser.add_argument("--out", default=str(RESULTS / "speed.md"))
     parser.add_argument("--skip-memory", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core, children too
     import numpy
@@ -226,10 +175,7 @@ def main() -> int:
     ]
     if not args.skip_memory:
         sections += ["\n## Memory on a 1,000,000-line file\n", *memory()]
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(sections) + "\n", encoding="utf-8")
-    print(f"wrote {out}")
+    write_result(args.out, sections)
     return 0
 
 

@@ -15,6 +15,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,7 +23,16 @@ from numpy.typing import NDArray
 from reviewbot.engine import FileIndex
 from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan
 
-__all__ = ["MAX_GROUP", "HunkRef", "bundle_change"]
+__all__ = [
+    "MAX_GROUP",
+    "BundleExplanation",
+    "Grouping",
+    "HunkRef",
+    "bundle_change",
+    "explain",
+    "group_hunks",
+    "references",
+]
 
 MAX_GROUP = 12  # groups larger than this are refined with spectral clustering
 SPLIT_BELOW = 0.05  # ... when k eigenvalues of the normalised Laplacian are this close to 0
@@ -36,7 +46,7 @@ _COMMON = frozenset(
 )
 
 
-def _references(lines: Sequence[str]) -> frozenset[str]:
+def references(lines: Sequence[str]) -> frozenset[str]:
     """Names the lines refer to as code does: calls `f(`, members `.f`/`::f`, and types
     (capitalised words), not every word (a parameter called `rate` is not a use of `rate()`)."""
     found: set[str] = set()
@@ -90,6 +100,8 @@ def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> li
 def _refs(
     files: Sequence[ChangedFile], indexes: dict[str, tuple[FileIndex | None, FileIndex | None]]
 ) -> list[HunkRef]:
+    """Each hunk of ``files`` (in order; ``index`` is its position) with its enclosing unit,
+    the names it defines and refers to, and its identifiers: what the links are made of."""
     refs: list[HunkRef] = []
     for cf in files:
         old, new = indexes.get(cf.path, (None, None))
@@ -136,7 +148,7 @@ def _refs(
                     frozenset(defines),
                     frozenset(owns | defines),
                     words,
-                    _references(changed),
+                    references(changed),
                     language,
                     folder,
                     cf.new_text or "",
@@ -158,7 +170,8 @@ def _linked(definer: HunkRef, user: HunkRef, name: str) -> bool:
 def _graph(
     refs: Sequence[HunkRef],
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_], set[tuple[int, int]]]:
-    """Weights of all links, which links are strong, and the directed define -> use edges."""
+    """Weights of all links, which links are strong, and the directed define -> use edges
+    (definer, user)."""
     n = len(refs)
     weight = np.zeros((n, n))
     strong = np.zeros((n, n), dtype=bool)
@@ -211,6 +224,7 @@ def _graph(
 
 
 def _components(strong: NDArray[np.bool_]) -> list[list[int]]:
+    """The connected components of the strong links, each sorted, by their first hunk."""
     n = strong.shape[0]
     seen = [False] * n
     groups = []
@@ -256,7 +270,7 @@ def _spectral(members: list[int], weight: NDArray[np.float64]) -> list[list[int]
     return sorted((sorted(p) for p in parts.values()), key=lambda p: p[0])
 
 
-def _title(refs: Sequence[HunkRef], group: list[int]) -> str:
+def _title(refs: Sequence[HunkRef], group: Sequence[int]) -> str:
     units = [unit[1] for i in group if (unit := refs[i].unit) is not None]
     paths = sorted({refs[i].path for i in group})
     if units:
@@ -265,25 +279,108 @@ def _title(refs: Sequence[HunkRef], group: list[int]) -> str:
     return ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
 
 
+class Grouping(NamedTuple):
+    """The grouping step: strong-link components, the spectral split of each, the groups."""
+
+    components: tuple[tuple[int, ...], ...]  # connected components of the strong links
+    # per component, the parts it was split into (the component itself when it is not split)
+    splits: tuple[tuple[tuple[int, ...], ...], ...]
+    # the strong groups as split, then the hunks with no strong link, one group per file
+    groups: tuple[tuple[int, ...], ...]
+
+
+def group_hunks(
+    refs: Sequence[HunkRef],
+    strong: NDArray[np.bool_],
+    weight: NDArray[np.float64],
+    *,
+    spectral: bool = True,
+) -> Grouping:
+    """Groups of hunks: connected components of ``strong``, those above ``MAX_GROUP`` split
+    by spectral clustering on ``weight`` (unless ``spectral`` is off), and the hunks with no
+    strong link grouped by file (the fallback). ``bundle_change`` groups with the bundler's own
+    links (``explain`` shows them); others can pass their own (what-if experiments)."""
+    components = _components(strong)
+    splits: list[tuple[tuple[int, ...], ...]] = []
+    groups: list[list[int]] = []
+    loose: dict[str, list[int]] = defaultdict(list)
+    for group in components:
+        if len(group) == 1 and not strong[group[0]].any():
+            loose[refs[group[0]].path].append(group[0])
+            splits.append((tuple(group),))
+        elif spectral and len(group) > MAX_GROUP:
+            parts = _spectral(group, weight)
+            groups.extend(parts)
+            splits.append(tuple(tuple(p) for p in parts))
+        else:
+            groups.append(group)
+            splits.append((tuple(group),))
+    groups.extend(sorted(loose.values(), key=lambda g: refs[g[0]].path))  # the fallback: by file
+    return Grouping(
+        tuple(tuple(c) for c in components), tuple(splits), tuple(tuple(g) for g in groups)
+    )
+
+
+@dataclass(frozen=True)
+class BundleExplanation:
+    """How ``bundle_change`` got its bundles: its input and every intermediate step, for
+    diagnostics. Hunks are numbered by their position in ``refs`` (``HunkRef.index``)."""
+
+    files: tuple[ChangedFile, ...]  # the input: the analysed files of the change ...
+    indexes: dict[str, tuple[FileIndex | None, FileIndex | None]]  # ... and both sides' indexes
+    refs: tuple[HunkRef, ...]
+    weight: NDArray[np.float64]  # link weights, hunk x hunk
+    strong: NDArray[np.bool_]  # which links are strong
+    uses: frozenset[tuple[int, int]]  # directed define -> use links (definer, user)
+    grouping: Grouping  # components, spectral splits and groups
+    bundles: tuple[Bundle, ...]  # the result, in reading order
+
+
+def explain(
+    files: Sequence[ChangedFile],
+    indexes: dict[str, tuple[FileIndex | None, FileIndex | None]],
+    findings: Sequence[Finding],
+) -> BundleExplanation:
+    """``bundle_change`` with its steps: the hunks and their links, the strong-link
+    components, the spectral splits, the groups and the bundles."""
+    refs = _refs(files, indexes)
+    if not refs:
+        empty = Grouping((), (), ())
+        none = np.zeros((0, 0))
+        return BundleExplanation(
+            tuple(files), indexes, (), none, none.astype(bool), frozenset(), empty, ()
+        )
+    weight, strong, uses = _graph(refs)
+    grouping = group_hunks(refs, strong, weight)
+    return BundleExplanation(
+        tuple(files),
+        indexes,
+        tuple(refs),
+        weight,
+        strong,
+        frozenset(uses),
+        grouping,
+        tuple(_bundles(refs, strong, uses, grouping.groups, findings)),
+    )
+
+
 def bundle_change(
     files: Sequence[ChangedFile],
     indexes: dict[str, tuple[FileIndex | None, FileIndex | None]],
     findings: Sequence[Finding],
 ) -> list[Bundle]:
-    refs = _refs(files, indexes)
-    if not refs:
-        return []
-    weight, strong, uses = _graph(refs)
-    groups: list[list[int]] = []
-    loose: dict[str, list[int]] = defaultdict(list)
-    for group in _components(strong):
-        if len(group) == 1 and not strong[group[0]].any():
-            loose[refs[group[0]].path].append(group[0])
-        elif len(group) > MAX_GROUP:
-            groups.extend(_spectral(group, weight))
-        else:
-            groups.append(group)
-    groups.extend(sorted(loose.values(), key=lambda g: refs[g[0]].path))  # the fallback: by file
+    """The hunks of a change in bundles, in the suggested reading order."""
+    return list(explain(files, indexes, findings).bundles)
+
+
+def _bundles(
+    refs: Sequence[HunkRef],
+    strong: NDArray[np.bool_],
+    uses: set[tuple[int, int]],
+    groups: Sequence[Sequence[int]],
+    findings: Sequence[Finding],
+) -> list[Bundle]:
+    """The groups in reading order (findings first, definitions before their uses), named."""
     where = {member: g for g, members in enumerate(groups) for member in members}
     heat: dict[int, float] = defaultdict(float)
     for f in findings:

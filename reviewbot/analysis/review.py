@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 from reviewbot.analysis.findings import (
@@ -30,7 +31,16 @@ from reviewbot.model import (
     UnitRef,
 )
 
-__all__ = ["FileReview", "ReviewOptions", "review_file", "skipped_summary"]
+__all__ = [
+    "FileReview",
+    "MeasuredFile",
+    "ReviewOptions",
+    "UnitCase",
+    "judge_file",
+    "measure_file",
+    "review_file",
+    "skipped_summary",
+]
 
 
 @dataclass(frozen=True)
@@ -89,25 +99,50 @@ def skipped_summary(
     )
 
 
-def review_file(cf: ChangedFile, opts: ReviewOptions) -> FileReview:
-    """Units of both sides paired through the line map, measured locally, and the findings."""
-    language = opts.registry.detect(cf.path)
-    old = FileIndex(cf.old_text, language, opts.profile) if cf.old_text is not None else None
-    new = FileIndex(cf.new_text, language, opts.profile) if cf.new_text is not None else None
+class UnitCase(NamedTuple):
+    """A unit of the new side that the change touches, with what the finding rules read."""
+
+    delta: UnitDelta
+    added: bool  # a new unit (RB102 applies)
+    container: bool  # class-like: its rise is the sum of its members' (no RB101/RB102)
+    header: str  # the header line as written, for ``reviewbot: ignore``
+
+
+@dataclass(frozen=True)
+class MeasuredFile:
+    """A changed file measured: everything a review computes before the thresholds apply.
+
+    The summary (units paired through the line map, with their measures on both sides), both
+    sides' engine indexes, and the touched units of the new side as the rules read them. The
+    same ``MeasuredFile`` judged under different thresholds gives each one's findings, so a
+    sweep over thresholds measures a file once (``judge_file``).
+    """
+
+    summary: FileSummary
+    old: FileIndex | None
+    new: FileIndex | None
+    cases: tuple[UnitCase, ...]
+
+    @cached_property
+    def profile_p90(self) -> float:
+        """The file's own profile for RB102: the 90th percentile of its units' decision points
+        (the old side's, else the new side's; the first units only)."""
+        base = self.old or self.new
+        if base is None:
+            return 0.0
+        units = base.structure.units[:_PROFILE_UNITS]
+        return _p90([float(branch_count(base, u)) for u in units])
+
+
+def measure_file(cf: ChangedFile, profile: Profile, registry: LanguageRegistry) -> MeasuredFile:
+    """Units of both sides paired through the line map and measured locally: the part of a
+    review that does not depend on the thresholds."""
+    language = registry.detect(cf.path)
+    old = FileIndex(cf.old_text, language, profile) if cf.old_text is not None else None
+    new = FileIndex(cf.new_text, language, profile) if cf.new_text is not None else None
     line_map = cf.line_map
     changes: list[UnitChange] = []
-    findings: list[Finding] = []
-    t = opts.thresholds
-    # The file's own profile (how many decision points its units have), for RB102 only.
-    p90_cache: list[float] = []
-
-    def file_p90() -> float:
-        if not p90_cache:
-            base = old or new
-            units = base.structure.units[:_PROFILE_UNITS] if base is not None else ()
-            p90_cache.append(_p90([float(branch_count(base, u)) for u in units]) if base else 0.0)
-        return p90_cache[0]
-
+    cases: list[UnitCase] = []
     for pair in pair_units(old, new, line_map):
         touched_new = pair.new is not None and line_map.touches_new(
             pair.new.start + 1, pair.new.end + 1
@@ -148,26 +183,14 @@ def review_file(cf: ChangedFile, opts: ReviewOptions) -> FileReview:
             span,
             metrics,
         )
-        # A new file has no profile of its own to compare with: the configured bar applies.
-        dense = None
-        if pair.old is None:  # a new unit, compared with the file's own profile when it has one
-            dense = dense_new(delta, t, file_p90() if old is not None else 0.0)
-        # A class-like unit's rise is the sum of its members': the member carries the finding.
-        container = pair.new.kind in CONTAINERS
-        rules = (
-            None if container else spike(delta, t),
-            None if container else dense,
-            deeper(delta, t),
-            repetitive(delta, t),
+        cases.append(
+            UnitCase(
+                delta,
+                pair.old is None,
+                pair.new.kind in CONTAINERS,
+                new.lines[pair.new.start],
+            )
         )
-        for found in rules:
-            if found is None:
-                continue
-            header = new.lines[pair.new.start]
-            flagged = new.lines[found.line - 1] if 0 < found.line <= new.line_count else ""
-            if suppressed(found.code, header, flagged):
-                continue
-            findings.append(found)
     summary = FileSummary(
         cf.path,
         cf.old_path,
@@ -180,4 +203,45 @@ def review_file(cf: ChangedFile, opts: ReviewOptions) -> FileReview:
         cf.warnings,
         cf.hunks,
     )
-    return FileReview(summary, findings, old, new)
+    return MeasuredFile(summary, old, new, tuple(cases))
+
+
+def judge_file(measured: MeasuredFile, thresholds: Thresholds) -> FileReview:
+    """The findings of a measured file under ``thresholds``."""
+    t = thresholds
+    new = measured.new
+    findings: list[Finding] = []
+    for case in measured.cases:
+        assert new is not None  # a case is a unit of the new side
+        delta = case.delta
+        # A new file has no profile of its own to compare with: the configured bar applies.
+        dense = None
+        if case.added:  # a new unit, compared with the file's own profile when it has one
+            dense = dense_new(delta, t, measured.profile_p90 if measured.old is not None else 0.0)
+        # A class-like unit's rise is the sum of its members': the member carries the finding.
+        rules = (
+            None if case.container else spike(delta, t),
+            None if case.container else dense,
+            deeper(delta, t),
+            repetitive(delta, t),
+        )
+        for found in rules:
+            if found is None:
+                continue
+            flagged = new.lines[found.line - 1] if 0 < found.line <= new.line_count else ""
+            if suppressed(found.code, case.header, flagged):
+                continue
+            findings.append(found)
+    return FileReview(measured.summary, findings, measured.old, measured.new)
+
+
+def review_file(
+    cf: ChangedFile, opts: ReviewOptions, measured: MeasuredFile | None = None
+) -> FileReview:
+    """Units of both sides paired through the line map, measured locally, and the findings.
+
+    ``measured``: this file already measured under the same profile and registry
+    (``measure_file``), so that only the thresholds' work is done again."""
+    if measured is None:
+        measured = measure_file(cf, opts.profile, opts.registry)
+    return judge_file(measured, opts.thresholds)

@@ -15,15 +15,23 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
-from reviewbot.analysis.bundles import bundle_change
+from reviewbot.analysis.bundles import BundleExplanation, bundle_change, explain
 from reviewbot.analysis.context import hunk_contexts
 from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
 from reviewbot.analysis.impact import Reference, impact_of
-from reviewbot.analysis.review import FileReview, ReviewOptions, review_file, skipped_summary
+from reviewbot.analysis.review import (
+    FileReview,
+    MeasuredFile,
+    ReviewOptions,
+    measure_file,
+    review_file,
+    skipped_summary,
+)
 from reviewbot.app.config import Config
 from reviewbot.engine import FileIndex, get_profile
+from reviewbot.engine.languages import Language
 from reviewbot.errors import InputError
 from reviewbot.model import (
     Bundle,
@@ -58,9 +66,11 @@ __all__ = [
     "GitChange",
     "Mode",
     "PatchChange",
+    "explain_bundles",
     "options",
     "read_change",
     "review",
+    "review_sweep",
 ]
 
 MAX_IMPACT_FILES = 20  # files indexed to place references in their units
@@ -179,12 +189,64 @@ def review(
     listed as not reviewed instead of analysed, so a door can bound its time."""
     started = time.perf_counter()
     change = source if isinstance(source, Change) else read_change(source, config)
+    return _report(change, config, mode, deadline, cache, None, started)
+
+
+K = TypeVar("K")
+_Memo = dict[tuple[int, str, Language], MeasuredFile]
+
+
+def review_sweep(
+    source: ChangeSource | Change, configs: Mapping[K, Config], *, mode: Mode = Mode.FULL
+) -> dict[K, Report]:
+    """The reports of one change under several configurations (a sweep over thresholds, say),
+    each the same as ``review(source, config, mode=mode)``.
+
+    The change is read once (with the first configuration's file policy: ``exclude`` and
+    ``max_file_bytes`` should agree), and each file is indexed and measured once per profile
+    and language; only the findings and what follows from them are computed per configuration.
+    Each report's ``stats.seconds`` is the time of its own part."""
+    first = next(iter(configs.values()), None)
+    if first is None:
+        return {}
+    change = source if isinstance(source, Change) else read_change(source, first)
+    measured: _Memo = {}
+    return {
+        key: _report(change, config, mode, None, None, measured, time.perf_counter())
+        for key, config in configs.items()
+    }
+
+
+def explain_bundles(source: ChangeSource | Change, config: Config) -> BundleExplanation:
+    """How ``review`` bundles a change's hunks, step by step: the hunks and their links, the
+    strong-link groups, the spectral splits and the bundles (the report's own, for the same
+    change and configuration). For diagnostics and benchmarks."""
+    change = source if isinstance(source, Change) else read_change(source, config)
+    reviewed = _review_files(change, config, None, None)
+    return explain(
+        [cf for cf, _ in reviewed.files],
+        {cf.path: (r.old, r.new) for cf, r in reviewed.files},
+        reviewed.findings,
+    )
+
+
+class _Reviewed(NamedTuple):
+    summaries: list[FileSummary]
+    findings: list[Finding]  # every finding, in file order
+    files: list[tuple[ChangedFile, FileReview]]  # the analysed files
+    not_reviewed: int
+
+
+def _review_files(
+    change: Change, config: Config, deadline: float | None, measured: _Memo | None
+) -> _Reviewed:
+    """Each file of the change reviewed (or listed as skipped), in order."""
     opts = options(config)
     summaries: list[FileSummary] = []
     findings: list[Finding] = []
     reviewed: list[tuple[ChangedFile, FileReview]] = []
     not_reviewed = 0
-    for cf in change.files:
+    for position, cf in enumerate(change.files):
         if deadline is not None and time.monotonic() > deadline:
             not_reviewed += 1
             summaries.append(skipped_summary(cf, NOT_REVIEWED, Status.SKIPPED))
@@ -194,10 +256,30 @@ def review(
         ):
             summaries.append(skipped_summary(cf))
             continue
-        done = review_file(cf, opts)
+        if measured is None:
+            done = review_file(cf, opts)
+        else:  # a sweep: each file is measured once per profile and language
+            key = (position, config.profile, config.registry.detect(cf.path))
+            if key not in measured:
+                measured[key] = measure_file(cf, opts.profile, opts.registry)
+            done = review_file(cf, opts, measured[key])
         summaries.append(done.summary)
         findings.extend(done.findings)
         reviewed.append((cf, done))
+    return _Reviewed(summaries, findings, reviewed, not_reviewed)
+
+
+def _report(
+    change: Change,
+    config: Config,
+    mode: Mode,
+    deadline: float | None,
+    cache: Cache | None,
+    measured: _Memo | None,
+    started: float,
+) -> Report:
+    reviewed = _review_files(change, config, deadline, measured)
+    summaries, findings = reviewed.summaries, reviewed.findings
     findings.sort(key=lambda f: (-f.severity.rank, f.path, f.line, f.code))
     kept = findings[: config.max_findings]
     kept.sort(key=lambda f: (f.path, f.line, f.code))
@@ -207,11 +289,11 @@ def review(
     extra: list[Finding] = []
     hotspots: tuple[HotspotTouch, ...] | None = None
     if mode is Mode.FULL:
-        indexes = {cf.path: r.new for cf, r in reviewed if r.new is not None}
-        sides = {cf.path: (r.old, r.new) for cf, r in reviewed}
+        indexes = {cf.path: r.new for cf, r in reviewed.files if r.new is not None}
+        sides = {cf.path: (r.old, r.new) for cf, r in reviewed.files}
         if config.budget > 0:
             context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
-        bundles = tuple(bundle_change([cf for cf, _ in reviewed], sides, findings))
+        bundles = tuple(bundle_change([cf for cf, _ in reviewed.files], sides, findings))
         if change.git is not None:
             found, extra = _impact(change, summaries, config)
             impact = tuple(found)
@@ -229,7 +311,7 @@ def review(
         units_changed=sum(len(s.units) for s in summaries),
         findings=counts,
         findings_total=len(findings),
-        files_not_reviewed=not_reviewed,
+        files_not_reviewed=reviewed.not_reviewed,
         seconds=round(time.perf_counter() - started, 3),
         hotspots_touched=hotspots,
     )

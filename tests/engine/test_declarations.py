@@ -3,7 +3,7 @@
 A small, fast version of ``bench/declarations.py``: a sample of the running interpreter's
 standard library (ground truth from ``ast``, always available) and the parity inputs
 ``store.go``, ``scheduler.ts`` (tree-sitter) and ``inventory.py``. The ground-truth code and the
-metrics live in ``bench/groundtruth.py``; this test imports them from there.
+metrics live in ``bench/lib/groundtruth.py``; this test imports them from there.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT / "bench") not in sys.path:
     sys.path.insert(0, str(ROOT / "bench"))
 
-import groundtruth  # noqa: E402
+from lib import groundtruth  # noqa: E402
 
 PARITY_INPUTS = ROOT / "tests" / "data" / "parity" / "inputs"
 PARITY_FILES = ("store.go", "scheduler.ts", "inventory.py")

@@ -1,0 +1,111 @@
+"""What the benchmark scripts share: paths, git with a fixed identity, where reviewbot stands,
+the command that reproduces a result, and the writers of prose and results files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parents[1]
+ROOT = BENCH.parent
+RESULTS = BENCH / "results"
+CORPUS = BENCH / ".corpus"  # downloads and extracted sources (git-ignored)
+
+# Commits made by the benchmarks: one identity and one date, no user or system configuration.
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+    "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
+    "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+_GIT_OPTIONS = (
+    "-c",
+    "core.autocrlf=false",
+    "-c",
+    "init.defaultBranch=main",
+    "-c",
+    "commit.gpgsign=false",
+)
+
+
+def git_bytes(repo: Path, *args: str, data: bytes | None = None) -> bytes:
+    """Run git in ``repo`` with the fixed identity; its standard output (raises on failure)."""
+    out = subprocess.run(
+        ["git", *_GIT_OPTIONS, *args], cwd=repo, input=data, capture_output=True, env=ENV
+    )
+    if out.returncode != 0:
+        said = out.stderr.decode(errors="replace").strip()
+        raise RuntimeError(f"git {' '.join(args)} (in {repo}): {said}")
+    return out.stdout
+
+
+def git(repo: Path, *args: str) -> str:
+    """``git_bytes`` as text (undecodable bytes kept as surrogates)."""
+    return git_bytes(repo, *args).decode("utf-8", "surrogateescape")
+
+
+def write_tree(repo: Path, files: dict[str, bytes]) -> None:
+    """Make the work tree of ``repo`` hold exactly ``files`` (path -> content), ``.git`` kept."""
+    for child in repo.iterdir():
+        if child.name != ".git":
+            shutil.rmtree(child) if child.is_dir() else child.unlink()
+    for rel, data in files.items():
+        target = repo / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def dirty_paths(folder: str = "reviewbot") -> list[str]:
+    """Files under ``folder`` of this checkout that differ from its HEAD commit."""
+    status = git(ROOT, "status", "--porcelain", "--", folder)
+    return [line[3:] for line in status.splitlines() if line.strip()]
+
+
+def revision(short: int = 7) -> str:
+    """Where reviewbot stands: ``commit abc1234``, and whether reviewbot/ has local changes."""
+    try:
+        head = git(ROOT, "rev-parse", f"--short={short}", "HEAD").strip()
+        dirty = dirty_paths()
+    except (OSError, RuntimeError):
+        return "an unknown revision"
+    return f"commit {head}" + (" with uncommitted changes under reviewbot/" if dirty else "")
+
+
+def command_line(script: str, argv: Sequence[str] | None) -> str:
+    """The command that reproduces a run of ``bench/<script>`` with ``argv``."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    return " ".join([".venv/bin/python", f"bench/{script}", *args])
+
+
+def para(text: str, width: int = 100) -> list[str]:
+    """A Markdown paragraph, wrapped, and the blank line after it."""
+    return [*textwrap.wrap(" ".join(text.split()), width=width), ""]
+
+
+def write_result(out: str | Path, lines: Sequence[str]) -> Path:
+    """Write a Markdown results file (one element per line) and say where."""
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+    print(f"wrote {path}", file=sys.stderr)
+    return path
+
+
+def write_json(out: Path, payload: Any) -> Path:
+    """Write raw results as indented JSON."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
+    return out
