@@ -389,6 +389,14 @@ class HunkSpan(NamedTuple):
     new_end: int
     old_start: int
     old_end: int
+    removal: bool = False  # the hunk only removes lines (nothing on the new side)
+
+    @property
+    def where(self) -> str:
+        """`path:12-20`, or for a removal the old lines: `path:12-20 (removed)`."""
+        if self.removal:
+            return f"{self.path}:{self.old_start}-{self.old_end} (removed)"
+        return f"{self.path}:{self.new_start}-{self.new_end}"
 
 
 class Bundle(NamedTuple):

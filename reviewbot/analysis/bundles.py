@@ -428,6 +428,7 @@ def _bundles(
                         refs[i].hunk.new_end,
                         refs[i].hunk.old_start,
                         refs[i].hunk.old_end,
+                        refs[i].hunk.new_len == 0,
                     )
                     for i in members
                 ),

@@ -6,6 +6,7 @@ raise :class:`ConfigError` naming the key and what is allowed. Command-line flag
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -129,7 +130,7 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
     config = Config(source=source)
 
     profile = table.get("profile", config.profile)
-    if profile not in PROFILES:
+    if not isinstance(profile, str) or profile not in PROFILES:
         raise ConfigError(
             f"{where}profile: expected one of {', '.join(sorted(PROFILES))}, got {profile!r}"
         )
@@ -137,7 +138,7 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
     if not isinstance(exclude, list) or not all(isinstance(g, str) and g for g in exclude):
         raise ConfigError(f"{where}exclude: expected a list of glob strings")
     max_bytes = table.get("max_file_bytes", config.max_file_bytes)
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or not 0 < max_bytes <= 2**31:
         raise ConfigError(f"{where}max_file_bytes: expected a positive integer, got {max_bytes!r}")
 
     thresholds = _thresholds(table.get("thresholds", {}), where, warnings)
@@ -145,8 +146,8 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
     counts = {}
     for key, default in (("max_findings", 50), ("budget", 6000), ("max_inline_comments", 10)):
         value = table.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ConfigError(f"{where}{key}: expected an integer >= 0, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**7:
+            raise ConfigError(f"{where}{key}: expected a whole number 0-10000000, got {value!r}")
         counts[key] = value
 
     registry = config.registry
@@ -181,7 +182,8 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
 def _thresholds(raw: object, where: str, warnings: list[str]) -> Thresholds:
     if not isinstance(raw, dict):
         raise ConfigError(f"{where}thresholds: expected a table")
-    known = {f.name: f.type for f in fields(Thresholds)}
+    defaults = Thresholds()
+    known = {f.name for f in fields(Thresholds)}
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in known:
@@ -190,9 +192,18 @@ def _thresholds(raw: object, where: str, warnings: list[str]) -> Thresholds:
                 f"{', '.join(sorted(known))}"
             )
             continue
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise ConfigError(f"{where}thresholds.{key}: expected a number >= 0, got {value!r}")
-        values[key] = value
+        whole = isinstance(getattr(defaults, key), int)
+        ok = (
+            not isinstance(value, bool)
+            and isinstance(value, (int, float))
+            and math.isfinite(value)
+            and 0 <= value <= 1e9
+            and (not whole or float(value).is_integer())
+        )
+        if not ok:
+            kind = "a whole number" if whole else "a finite number"
+            raise ConfigError(f"{where}thresholds.{key}: expected {kind} >= 0, got {value!r}")
+        values[key] = int(value) if whole else float(value)
     return replace(Thresholds(), **values)
 
 

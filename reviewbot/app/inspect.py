@@ -109,7 +109,7 @@ def positions_of(
 
 def _single(path: str) -> SourceText:
     p = Path(path)
-    if not p.exists():
+    if not p.exists() and not p.is_symlink():
         raise InputError(f"{path}: no such file")
     if p.is_dir():
         raise InputError(f"{path}: is a directory; this command takes one file")
@@ -126,7 +126,7 @@ def file_result(path: str, config: Config) -> FileResult:
 
 def parse_location(location: str) -> tuple[str, int | None]:
     """``FILE`` or ``FILE:LINE`` (1-based). A path that exists as given wins over a split."""
-    if Path(location).exists():
+    if Path(location).exists() or Path(location).is_symlink():
         return location, None
     path, sep, line = location.rpartition(":")
     if not sep or not path:

@@ -56,7 +56,7 @@ from reviewbot.repo.changes import (
     from_patch,
     resolve_range,
 )
-from reviewbot.repo.files import decode, is_binary
+from reviewbot.repo.files import Unreadable, decode, is_binary
 from reviewbot.repo.git import Git
 
 __all__ = [
@@ -67,6 +67,7 @@ __all__ = [
     "Mode",
     "PatchChange",
     "explain_bundles",
+    "in_scope",
     "options",
     "read_change",
     "review",
@@ -96,6 +97,7 @@ class Change(NamedTuple):
     files: tuple[ChangedFile, ...]
     git: Git | None = None  # the repository, where impact and hotspots look (None: none)
     new_side: Range | None = None  # the one git range, when there is one
+    scope: str = ""  # a folder of the repository ("sub/"): nothing outside it is reported
 
 
 class ChangeSource(Protocol):
@@ -106,13 +108,15 @@ class ChangeSource(Protocol):
 class GitChange:
     """A change like `git diff` reads one: ``specs`` (None = the working tree, or the index
     with ``staged``; `REV`, `A..B`, `A...B`); several specs are merged, each file once.
-    ``paths`` keeps only those files (repository-relative)."""
+    ``paths`` keeps only those files (repository-relative); ``scope`` confines the change, and
+    everything said about it, to one folder of the repository (MCP's served root)."""
 
     cwd: Path
     specs: tuple[str | None, ...] = (None,)
     staged: bool = False
     paths: frozenset[str] | None = None
     environ: Mapping[str, str] | None = None
+    scope: str = ""
 
     def read(self, policy: FilePolicy) -> Change:
         git = Git(self.cwd, environ=self.environ)
@@ -121,14 +125,19 @@ class GitChange:
         ranges = [resolve_range(git, spec, self.staged) for spec in self.specs]
         for rng in ranges:
             for cf in collect(git, rng, policy=policy):
-                if (self.paths is None or cf.path in self.paths) and cf.path not in seen:
+                inside = in_scope(cf.path, self.scope) and (
+                    cf.old_path is None or in_scope(cf.old_path, self.scope)
+                )
+                wanted = self.paths is None or cf.path in self.paths
+                if inside and wanted and cf.path not in seen:
                     seen.add(cf.path)
                     files.append(cf)
         if len(ranges) == 1:
-            return Change(ranges[0].base, ranges[0].head, tuple(files), git, ranges[0])
+            rng = ranges[0]
+            return Change(rng.base, rng.head, tuple(files), git, rng, self.scope)
         base = ", ".join(r.base for r in ranges) or "nothing"
         head = ", ".join(r.head for r in ranges) or "nothing"
-        return Change(base, head, tuple(files), git, None)
+        return Change(base, head, tuple(files), git, None, self.scope)
 
 
 @dataclass(frozen=True)
@@ -163,6 +172,11 @@ class ApiChange:
         return Change(
             self.base, self.head, tuple(from_api_files(self.items, self.contents, policy))
         )
+
+
+def in_scope(path: str, scope: str) -> bool:
+    """Whether a repository-relative path lies in the folder ``scope`` ("" = everywhere)."""
+    return not scope or path.startswith(scope.rstrip("/") + "/")
 
 
 def options(config: Config) -> ReviewOptions:
@@ -353,11 +367,13 @@ def _impact(
 
     def indexer(path: str) -> FileIndex | None:
         if path not in indexes and len(indexes) < MAX_IMPACT_FILES:
+            data: bytes | Unreadable | None
             if where is None:
-                data = git.worktree_bytes(path)
+                data = git.worktree_bytes(path, config.max_file_bytes)
             else:
                 data = git.show("" if where == "--cached" else where, path)
-            text = decode(data)[0] if data is not None and not is_binary(data) else None
+            readable = isinstance(data, bytes) and not is_binary(data)
+            text = decode(data)[0] if isinstance(data, bytes) and readable else None
             language = config.registry.detect(path)
             indexes[path] = FileIndex(text, language, profile) if text is not None else None
         return indexes.get(path)
@@ -371,7 +387,15 @@ def _impact(
                     found.setdefault(name, []).append(Reference(path, line, text))
         return found, cut
 
-    return impact_of(summaries, change.files, search, indexer)
+    found, findings = impact_of(summaries, change.files, search, indexer)
+    if change.scope:  # references outside the scope are not ours to show
+        found = [
+            i._replace(references=kept, total=len(kept))
+            for i in found
+            for kept in [tuple(r for r in i.references if in_scope(r.path, change.scope))]
+        ]
+        findings = [f for f in findings if in_scope(f.path, change.scope)]
+    return found, findings
 
 
 def _hotspots_touched(

@@ -17,6 +17,7 @@ gc.disable()
 
 import argparse  # noqa: E402
 import os  # noqa: E402
+import re  # noqa: E402
 
 # The hook does no linear algebra: one BLAS thread starts numpy about 10 ms sooner. Set before
 # numpy is imported (by the engine, below), and never over a user's own setting.
@@ -31,10 +32,10 @@ from typing import NamedTuple, TextIO  # noqa: E402
 from reviewbot.app.config import load_config  # noqa: E402
 from reviewbot.app.pipeline import GitChange, Mode, review  # noqa: E402
 from reviewbot.doors.guard import EXIT_FAIL, EXIT_OK, HOOK, guard  # noqa: E402
-from reviewbot.errors import ReviewbotError  # noqa: E402
+from reviewbot.errors import InputError, ReviewbotError  # noqa: E402
 from reviewbot.model import FailLevel, Report  # noqa: E402
 from reviewbot.render.hook_text import hook_text  # noqa: E402
-from reviewbot.render.style import use_color  # noqa: E402
+from reviewbot.render.style import use_color, visible  # noqa: E402
 from reviewbot.repo.git import EMPTY_TREE, Git  # noqa: E402
 
 gc.freeze()
@@ -43,6 +44,7 @@ gc.enable()
 __all__ = ["HookResult", "main", "run_hook"]
 
 _ZERO = "0" * 40
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 DEFAULT_MAX = 10
 
 
@@ -110,7 +112,12 @@ def _push_ranges(stdin: TextIO, git: Git) -> list[str]:
     ranges = []
     for line in stdin.read().splitlines():
         parts = line.split()
-        if len(parts) != 4 or parts[1] == _ZERO:
+        if len(parts) != 4:
+            continue
+        for sha in (parts[1], parts[3]):
+            if not _OBJECT_ID.fullmatch(sha):
+                raise InputError(f"pre-push: {visible(sha)[:80]!r} is not an object id")
+        if parts[1] == _ZERO:
             continue  # a deleted ref: nothing to review
         local, remote = parts[1], parts[3]
         if remote != _ZERO:
@@ -164,8 +171,10 @@ def run_hook(
     staged = specs == (None,)
     source = GitChange(git.cwd, specs, staged, paths=wanted or None, environ=environ)
     deadline = started + max(0.1, args.time_budget)
-    # The hook shows findings only: no hunk context, bundles, impact or history (FAST mode).
-    report = review(source, config, mode=Mode.FAST, deadline=deadline)
+    # The hook shows findings only: no hunk context, bundles, impact or history (FAST mode);
+    # it counts every finding and prints the first --max-findings.
+    everything = config.with_overrides(max_findings=10**6)
+    report = review(source, everything, mode=Mode.FAST, deadline=deadline)
     text = hook_text(
         report,
         what,

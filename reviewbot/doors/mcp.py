@@ -2,9 +2,11 @@
 
 Tools with the names agents know from WaveScope (query_wavelet_context,
 get_important_positions, get_entropy_bands, get_complexity_heatmap, diff_wavelet_context) plus
-review_change. Lines are 1-based. Paths must stay inside the served root (symlinks resolved);
-revisions are validated (no option injection); big results are cut with a note; an error is
-an MCP tool error with a one-line reason and the server keeps serving.
+review_change. Lines are 1-based. The served root confines everything: paths resolve against
+it (symlinks resolved), and when it is a folder inside a repository, git's answers (reviews,
+diffs, impact) are filtered to it. Arguments are validated strictly (no "NaN" or `true` for a
+number); revisions are validated (no option injection); every result obeys one size cap; an
+error is an MCP tool error with a one-line reason and the server keeps serving.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field, ValidationError
 
 from reviewbot.app import inspect
 from reviewbot.app.config import Config, load_config
@@ -24,22 +28,34 @@ from reviewbot.app.pipeline import GitChange, review
 from reviewbot.errors import InputError, ReviewbotError
 from reviewbot.render import jsonfmt
 from reviewbot.render.report_json import report_doc
+from reviewbot.render.style import visible
+from reviewbot.repo.git import Git
 
 __all__ = ["MAX_RESULT_CHARS", "build_server", "main"]
 
 MAX_RESULT_CHARS = 60_000  # about 15,000 tokens
+_STRING_CUT = 2_000  # a string cut to fit keeps this much
+
+F = TypeVar("F", bound=Callable[..., dict[str, Any]])
+
+# Strict numbers: a string ("5", "NaN") or a boolean is an error, not a number.
+Line = Annotated[int, Field(strict=True, ge=1, le=100_000_000)]
+Radius = Annotated[int, Field(strict=True, ge=0, le=10_000_000)]
+Count = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
+Coefficient = Annotated[float, Field(strict=True, ge=0, allow_inf_nan=False)]
+Budget = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
 
 
 def _inside(root: Path, path: str) -> Path:
     if not path or "\0" in path:
-        raise ReviewbotError("path: a non-empty file or folder path is required")
+        raise InputError("path: a non-empty file or folder path is required")
     full = (root / path).resolve()
     try:
         full.relative_to(root)
     except ValueError:
-        raise ReviewbotError(f"{path}: outside the served folder {root}") from None
+        raise InputError(f"{path}: outside the served folder {root}") from None
     if not full.exists():
-        raise ReviewbotError(f"{path}: no such file or folder")
+        raise InputError(f"{path}: no such file or folder")
     return full
 
 
@@ -47,22 +63,77 @@ def _rel(root: Path, full: Path) -> str:
     return full.relative_to(root).as_posix() or "."
 
 
-def _fit(doc: dict[str, Any], lists: tuple[str, ...]) -> dict[str, Any]:
-    """Cut the named lists until the JSON fits, and say so."""
-    text = json.dumps(doc)
-    if len(text) <= MAX_RESULT_CHARS:
+def _size(doc: Any) -> int:
+    return len(json.dumps(doc, indent=2, ensure_ascii=False))  # as the client receives it
+
+
+def _shorten(value: Any) -> Any:
+    """Long strings cut (bands of context, code), everything else as it is."""
+    if isinstance(value, str) and len(value) > _STRING_CUT:
+        return value[:_STRING_CUT] + "\n… (cut)"
+    if isinstance(value, dict):
+        return {k: _shorten(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shorten(v) for v in value]
+    return value
+
+
+def _fit(doc: dict[str, Any], lists: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Every answer obeys the cap: cut the named lists, then long strings, then everything
+    but a note. Says so when it cut."""
+    if _size(doc) <= MAX_RESULT_CHARS:
         return doc
-    cut = dict(doc)
+    note = (
+        f"the result was cut to about {MAX_RESULT_CHARS} characters; ask for less (a smaller "
+        "limit, radius, top, budget or one file)"
+    )
+    cut = {**doc, "truncated": note}
     for key in lists:
         items = list(cut.get(key) or [])
-        while items and len(json.dumps(cut)) > MAX_RESULT_CHARS:
-            items = items[: max(0, len(items) * 2 // 3)]
+        while items and _size(cut) > MAX_RESULT_CHARS:
+            items = items[: len(items) * 2 // 3]
             cut[key] = items
-    cut["truncated"] = (
-        f"the result was cut to about {MAX_RESULT_CHARS} characters; ask for "
-        "less (a smaller limit, radius, budget or one file)"
-    )
+    if _size(cut) > MAX_RESULT_CHARS:
+        cut = _shorten(cut)
+    for key in list(cut):
+        if _size(cut) <= MAX_RESULT_CHARS:
+            break
+        if key not in ("path", "truncated", "tool") and isinstance(cut[key], (list, dict, str)):
+            cut[key] = (
+                [] if isinstance(cut[key], list) else {} if isinstance(cut[key], dict) else ""
+            )
     return cut
+
+
+def _one_line(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "arguments"
+    got = visible(repr(first.get("input")))[:60]
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"invalid argument {where}: {first.get('msg', 'invalid')}, got {got}{more}"
+
+
+class _Server(MCPServer):
+    """The SDK's server, with argument errors reported in one line."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(f"{name}: {_one_line(exc.__cause__)}") from None
+            raise
+
+
+def _scope(root: Path, environ: dict[str, str]) -> tuple[Path, str]:
+    """The repository holding the root, and the root's folder inside it ("" = the top)."""
+    try:
+        git = Git(root, environ=environ)
+    except ReviewbotError:
+        return root, ""
+    top = git.root.resolve()
+    inner = root.relative_to(top).as_posix() if root != top else ""
+    return top, inner
 
 
 def build_server(root: Path, config: Config | None = None) -> Any:
@@ -70,7 +141,8 @@ def build_server(root: Path, config: Config | None = None) -> Any:
     root = root.resolve()
     environ = dict(os.environ)
     cfg = config or load_config(None, root)
-    server = MCPServer(
+    top, scope = _scope(root, environ)
+    server = _Server(
         "reviewbot",
         instructions=(
             "Structural context for code, from wavelets over a per-line structure signal: the "
@@ -80,21 +152,27 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         ),
     )
 
-    def guard(fn: Any) -> Any:
+    def guard(fn: F) -> F:
+        """The door's guard: a tool error with one line, and the server keeps serving."""
+
         @functools.wraps(fn)
-        def wrapped(*args: Any, **kwargs: Any) -> Any:
+        def wrapped(*args: Any, **kwargs: Any) -> dict[str, Any]:
             try:
                 return fn(*args, **kwargs)
             except ReviewbotError as exc:
-                raise ToolError(str(exc)) from None
-            except Exception as exc:  # the door's guard: a tool error, and the server goes on
-                raise ToolError(f"internal error: {type(exc).__name__}: {exc}") from None
+                raise ToolError(visible(str(exc)).splitlines()[0]) from None
+            except Exception as exc:  # a bug of ours: one line, never a traceback
+                message = visible(f"internal error: {type(exc).__name__}: {exc}")
+                raise ToolError(message.splitlines()[0]) from None
 
-        return wrapped
+        return wrapped  # type: ignore[return-value]
+
+    def git_change(specs: tuple[str | None, ...], staged: bool = False) -> GitChange:
+        return GitChange(top, specs, staged, environ=environ, scope=scope)
 
     @server.tool(name="query_wavelet_context")
     @guard
-    def query_wavelet_context(path: str, line: int = 1, radius: int = 300) -> dict[str, Any]:
+    def query_wavelet_context(path: str, line: Line = 1, radius: Radius = 300) -> dict[str, Any]:
         """Three zoom levels of context around one line of a file: `fine` (the raw lines
         within max(10, radius/5)), `medium` (the boundaries within radius/2) and `coarse`
         (the declarations within radius), plus the enclosing unit and the strongest positions
@@ -108,7 +186,7 @@ def build_server(root: Path, config: Config | None = None) -> Any:
     @server.tool(name="get_important_positions")
     @guard
     def get_important_positions(
-        path: str, limit: int = 20, min_coefficient: float = 0.3
+        path: str, limit: Count = 20, min_coefficient: Coefficient = 0.3
     ) -> dict[str, Any]:
         """The most important structural positions (declarations first, then the strongest
         other boundaries) of a file, or of every file in a folder (ignored, binary and huge
@@ -116,7 +194,7 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         a coefficient and a label."""
         full = _inside(root, path)
         result = inspect.positions_of(
-            [str(full)], cfg, limit=limit, min_coefficient=min_coefficient
+            [str(full)], cfg, limit=max(1, limit), min_coefficient=min_coefficient
         )
         doc = jsonfmt.positions_doc(result)
         for entry in doc["files"] + doc["top"] + doc["skipped"]:
@@ -132,12 +210,12 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         full = _inside(root, path)
         doc = jsonfmt.entropy_doc(inspect.file_result(str(full), cfg))
         doc["path"] = _rel(root, full)
-        return doc
+        return _fit(doc)
 
     @server.tool(name="get_complexity_heatmap")
     @guard
     def get_complexity_heatmap(
-        path: str, top: int = 20, include_per_line: bool = False
+        path: str, top: Count = 20, include_per_line: bool = False
     ) -> dict[str, Any]:
         """Per-line irregularity of a file (a Haar transform of its structure signal): the
         levels with their bit costs, the `top` most irregular lines (1-based, with their text)
@@ -146,7 +224,7 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         result = inspect.file_result(str(full), cfg)
         doc = jsonfmt.heatmap_doc(result)
         values = doc["per_line"]
-        order = sorted(range(len(values)), key=lambda i: -values[i])[: max(0, top)]
+        order = sorted(range(len(values)), key=lambda i: -values[i])[:top]
         doc["top_lines"] = [
             {"line": i + 1, "irregularity": values[i], "text": result.index.lines[i].strip()[:200]}
             for i in order
@@ -167,8 +245,9 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         as added, removed, shifted, changed in magnitude or unchanged; and the units the change
         touched with their before/after measures."""
         full = _inside(root, path)
+        repo_path = full.relative_to(top).as_posix() if full.is_relative_to(top) else path
         spec = f"{base}..{head}" if head else base
-        result = inspect.diff_of(GitChange(root, (spec,), environ=environ), _rel(root, full), cfg)
+        result = inspect.diff_of(git_change((spec,)), repo_path, cfg)
         return _fit(
             jsonfmt.diff_doc(result),
             ("added", "removed", "shifted", "magnitude_changed", "unchanged"),
@@ -177,15 +256,18 @@ def build_server(root: Path, config: Config | None = None) -> Any:
     @server.tool(name="review_change")
     @guard
     def review_change(
-        range: str | None = None, staged: bool = False, budget: int = 4000, max_findings: int = 20
+        range: str | None = None,
+        staged: bool = False,
+        budget: Budget = 4000,
+        max_findings: Count = 20,
     ) -> dict[str, Any]:
         """The structural review of a change, like `git diff`: no range = working tree and
         index against HEAD; `staged` = the index against HEAD; `range` = `REV` (against the
         working tree), `A..B` or `A...B`. Findings (complexity spikes, dense new units, deeper
         nesting), the changed units with before/after measures, and per-hunk context within
-        `budget` tokens (about 4 characters a token)."""
-        local = cfg.with_overrides(budget=max(0, budget), max_findings=max(0, max_findings))
-        report = review(GitChange(root, (range,), staged, environ=environ), local)
+        `budget` tokens (about 4 characters a token). Only files under the served folder."""
+        local = cfg.with_overrides(budget=budget, max_findings=max_findings)
+        report = review(git_change((range,), staged), local)
         return _fit(report_doc(report), ("context", "files", "findings"))
 
     return server

@@ -6,6 +6,7 @@ languages from configuration with :func:`language_from_mapping`, without code.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -474,6 +475,15 @@ _ALLOWED_KEYS = {
 }
 
 
+def _finite_at_least_zero(value: object) -> bool:
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, (int, float))
+        and math.isfinite(value)
+        and value >= 0
+    )
+
+
 def language_from_mapping(
     name: str, data: Mapping[str, object], registry: LanguageRegistry | None = None
 ) -> Language:
@@ -506,9 +516,9 @@ def language_from_mapping(
         value = data.get(key)
         if value is None:
             return default
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            raise LanguageError(f"{where}.{key}: expected a number >= 0, got {value!r}")
-        return float(value)
+        if not _finite_at_least_zero(value):
+            raise LanguageError(f"{where}.{key}: expected a finite number >= 0, got {value!r}")
+        return float(value)  # type: ignore[arg-type]
 
     keywords = dict(base.keywords)
     raw_keywords = data.get("keywords")
@@ -516,9 +526,9 @@ def language_from_mapping(
         if not isinstance(raw_keywords, Mapping):
             raise LanguageError(f"{where}.keywords: expected a table of word = weight")
         for word, weight in raw_keywords.items():
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
+            if not _finite_at_least_zero(weight):
                 raise LanguageError(
-                    f"{where}.keywords.{word}: expected a weight >= 0, got {weight!r}"
+                    f"{where}.keywords.{word}: expected a finite weight >= 0, got {weight!r}"
                 )
             keywords[str(word)] = float(weight)
 

@@ -74,4 +74,4 @@ def hook_text(
             f"reviewbot: time budget reached: {left_out} file(s) not reviewed "
             "(`reviewbot review --staged` reviews them all)"
         )
-    return "\n".join(lines) + "\n" if lines else ""
+    return style.finish("\n".join(lines) + "\n") if lines else ""

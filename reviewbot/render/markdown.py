@@ -4,10 +4,12 @@ repository's templates/ folder and ship inside the wheel as ``reviewbot.template
 from __future__ import annotations
 
 import hashlib
+import html
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 
@@ -19,14 +21,17 @@ from reviewbot.render.style import fmt_metric, sparkline
 __all__ = [
     "MAX_BODY",
     "SUMMARY_MARKER",
+    "cell_code",
     "code_block",
     "environment",
     "fingerprint_marker",
+    "html_text",
     "inline_body",
     "inline_code",
     "md_escape",
     "render_markdown",
     "summary_body",
+    "url",
 ]
 
 SUMMARY_MARKER = "<!-- reviewbot:summary -->"
@@ -35,12 +40,14 @@ SPARK_WIDTH = 24
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")  # inline markup; newlines are flattened anyway
 _MENTION = re.compile(r"@(?=[A-Za-z0-9_-])")
-_MARKER = re.compile(r"<!--|-->")  # inside code blocks: defused so no hidden marker can form
+_MARKER = re.compile(r"<!--|-->")  # inside code: defused so no hidden marker can form
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_BLOCK = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # keeps \t \n
 
 
 def md_escape(value: object) -> str:
     """Text safe inside Markdown prose or a table cell: no markup, no HTML, no @-mentions."""
-    text = str(value).replace("\r", "").replace("\n", " ")
+    text = _flat(value)
     # HTML first (so `<!--` can never open a comment or fake our hidden markers), then
     # Markdown punctuation, then @-mentions.
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -48,21 +55,51 @@ def md_escape(value: object) -> str:
     return _MENTION.sub("@\u200b", text)
 
 
+def _flat(value: object) -> str:
+    """One line, no control characters (a name may hold a tab, a newline or an escape)."""
+    return _CONTROL.sub(" ", str(value))
+
+
 def inline_code(value: object) -> str:
-    """An inline code span its content cannot close; nothing inside it is markup."""
-    text = str(value).replace("\r", "").replace("\n", " ")
+    """An inline code span its content cannot close; nothing inside it is markup, and no
+    hidden marker can form in it. For prose: inside a table use :func:`cell_code`."""
+    text = _defuse(_flat(value))
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+def cell_code(value: object) -> str:
+    """An inline code span inside a table cell: GFM splits cells on a pipe even inside code,
+    unless it is escaped (and then shows it unescaped)."""
+    return inline_code(value).replace("|", "\\|")
+
+
+def html_text(value: object) -> str:
+    """Text inside raw HTML (a ``<summary>``): GitHub does not read Markdown there, so only
+    HTML is escaped (a Markdown escape would show), and @-mentions are defused."""
+    text = html.escape(_flat(value), quote=True)
+    return _MENTION.sub("@\u200b", text)
+
+
+def url(base: str, path: str, line: int, end: int) -> str:
+    """A link to lines of a file: the path percent-encoded, so no name can end the link,
+    open HTML or mention anyone."""
+    anchor = f"#L{line}" + (f"-L{end}" if end > line else "")
+    return f"{base}/{quote(path, safe='/')}{anchor}"
+
+
+def _defuse(text: str) -> str:
+    return _MARKER.sub(lambda m: m.group(0).replace("-", "\u2010"), text)
+
+
 def code_block(value: object, lang: str = "") -> str:
     """A fenced block that its content cannot close (the fence outruns any backtick run)."""
-    text = str(value).replace("\r", "")
+    text = _CONTROL_BLOCK.sub(" ", str(value))
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    text = _MARKER.sub(lambda m: m.group(0).replace("-", "\u2010"), text)
+    text = _defuse(text)
     return f"{fence}{lang}\n{text}\n{fence}"
 
 
@@ -84,6 +121,8 @@ def environment() -> jinja2.Environment:
     env.filters["md"] = md_escape
     env.filters["code"] = code_block
     env.filters["ic"] = inline_code
+    env.filters["cell_code"] = cell_code
+    env.filters["h"] = html_text
     env.filters["metric"] = fmt_metric
     env.filters["spark"] = lambda values: sparkline(values, width=SPARK_WIDTH)
     env.filters["changes"] = _changes
@@ -160,12 +199,16 @@ def _order(report: Report) -> list[str]:
 def summary_body(
     report: Report,
     *,
-    link: Callable[[str, int, int], str],
+    blob_base: str,
     notes: Sequence[str] = (),
     limit: int = MAX_BODY,
 ) -> str:
     """The pull request's summary comment, shortened step by step until it fits ``limit``
-    characters. ``link(path, line, end)`` makes the URL of a place in the head commit."""
+    characters. ``blob_base`` is the URL of the head commit's files (`…/blob/<sha>`)."""
+
+    def link(path: str, line: int, end: int) -> str:
+        return url(blob_base, path, line, end)
+
     units = [(fs.path, u) for fs in report.files for u in fs.units]
     skipped = [fs for fs in report.files if fs.status in (Status.SKIPPED, Status.BINARY)]
     attempts = [

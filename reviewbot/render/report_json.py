@@ -139,7 +139,16 @@ def report_doc(report: Report) -> dict[str, Any]:
                 "id": b.id,
                 "title": b.title,
                 "reason": b.reason,
-                "hunks": [h._asdict() for h in b.hunks],
+                "hunks": [
+                    {
+                        "path": h.path,
+                        "new_start": h.new_start,
+                        "new_end": h.new_end,
+                        "old_start": h.old_start,
+                        "old_end": h.old_end,
+                    }
+                    for h in b.hunks
+                ],
             }
             for b in report.bundles
         ],

@@ -26,7 +26,7 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
     ]
     if not report.files:
         out.append("no changes")
-        return "\n".join(out) + "\n"
+        return style.finish("\n".join(out) + "\n")
     analysed = [fs for fs in report.files if fs.language is not None]
     if analysed:
         out.append("")
@@ -94,7 +94,7 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
-            spans = ", ".join(f"{h.path}:{h.new_start}-{h.new_end}" for h in b.hunks[:4])
+            spans = ", ".join(h.where for h in b.hunks[:4])
             more = f" (+{len(b.hunks) - 4} more)" if len(b.hunks) > 4 else ""
             out.append(f"  {b.id}  {b.title}  — {b.reason}")
             out.append(style(f"      {spans}{more}", "dim"))
@@ -123,6 +123,6 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
             out.append(style(f"── {c.path}:{c.new_start}-{c.new_end}  {unit}  {spark}", "bold"))
             for band in (c.coarse, c.medium, c.fine):
                 if band:
-                    out.extend("    " + line for line in band.split("\n"))
+                    out.extend("    " + line.expandtabs(4) for line in band.split("\n"))
                     out.append("")
-    return "\n".join(out).rstrip("\n") + "\n"
+    return style.finish("\n".join(out).rstrip("\n") + "\n")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 from reviewbot.model import Measure
 
-__all__ = ["BLOCKS", "Style", "bar", "fmt_metric", "sparkline", "use_color"]
+__all__ = ["BLOCKS", "Style", "bar", "fmt_metric", "sparkline", "use_color", "visible"]
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 _CODES = {
@@ -23,6 +24,25 @@ _CODES = {
 }
 
 
+# Styled text is marked with these private-use characters while a renderer builds it; finish()
+# first shows every control character from the repository as text, then turns the marks into
+# escape sequences (only ours: the codes above). So a file name or a line of code can never
+# move the cursor, retitle the terminal or clear the screen.
+_OPEN, _SEP, _CLOSE = "\ue000", "\ue001", "\ue002"
+_MARK = re.compile(f"{_OPEN}([0-9;]{{1,12}}){_SEP}")
+_ALLOWED = frozenset(_CODES.values())
+# C0 and C1 controls (but newline), DEL, and the bidirectional overrides ("Trojan source")
+# are printed as escapes. Renderers expand the tabs of code lines before this.
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)] if c != 10}
+_CONTROL[9] = "\\t"
+_CONTROL.update({c: f"\\u{c:04x}" for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]})
+
+
+def visible(text: str) -> str:
+    """Control characters shown as escapes (``\\x1b``), so printing the text is harmless."""
+    return text.translate(_CONTROL)
+
+
 @dataclass(frozen=True)
 class Style:
     color: bool = False
@@ -31,7 +51,19 @@ class Style:
         if not self.color or not names or not text:
             return text
         codes = ";".join(_CODES[n] for n in names)
-        return f"\x1b[{codes}m{text}\x1b[0m"
+        return f"{_OPEN}{codes}{_SEP}{text}{_CLOSE}"
+
+    def finish(self, text: str) -> str:
+        """The text for the terminal: control characters visible, our marks as colour."""
+        shown = visible(text)
+        if not self.color:
+            return shown.replace(_CLOSE, "") if _OPEN not in shown else _MARK.sub("", shown)
+
+        def sgr(m: re.Match[str]) -> str:
+            codes = m.group(1)
+            return f"\x1b[{codes}m" if set(codes.split(";")) <= _ALLOWED else ""
+
+        return _MARK.sub(sgr, shown).replace(_CLOSE, "\x1b[0m")
 
     def heat(self, text: str, fraction: float) -> str:
         """Colour by intensity: low is dim, middle yellow, high red."""

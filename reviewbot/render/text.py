@@ -80,7 +80,7 @@ def positions_text(result: PositionsResult, style: Style) -> str:
             )
     if not result.files and not result.skipped:
         out.append("no files to analyse")
-    return "\n".join(out) + "\n"
+    return style.finish("\n".join(out) + "\n")
 
 
 def context_text(result: ContextResult, style: Style) -> str:
@@ -90,7 +90,7 @@ def context_text(result: ContextResult, style: Style) -> str:
         f"{result.path}:{c.center + 1}", index, result.profile, result.warnings, style
     )
     if index.line_count == 0:
-        return "\n".join(out) + "\n"
+        return style.finish("\n".join(out) + "\n")
     if c.unit is not None:
         out.append(
             f"unit    {style(c.unit.label, 'cyan')}  lines {c.unit.start + 1}-{c.unit.end + 1}"
@@ -116,7 +116,7 @@ def context_text(result: ContextResult, style: Style) -> str:
                 f"  {str(p.line + 1).rjust(width)}  scale {p.scale:>3}  "
                 f"{p.coefficient:>6.3f}  {_clip(p.label, 70)}"
             )
-    return "\n".join(out) + "\n"
+    return style.finish("\n".join(out) + "\n")
 
 
 def _one_based(line: str) -> str:
@@ -146,7 +146,7 @@ def hotspots_text(found: Hotspots, style: Style) -> str:
                     "dim",
                 )
             )
-    return "\n".join(out) + "\n"
+    return style.finish("\n".join(out) + "\n")
 
 
 def _file_header(
@@ -162,7 +162,7 @@ def entropy_text(result: FileResult, style: Style) -> str:
     out = _file_header(result.path, index, result.profile, result.warnings, style)
     if not e.bands or index.line_count == 0:
         out.append("empty file: no entropy bands")
-        return "\n".join(out) + "\n"
+        return style.finish("\n".join(out) + "\n")
     top = max(b.cost.bits for b in e.bands)
     out.append(style("  scale  bit cost   k  predictor  sparse  groups", "dim"))
     for b in e.bands:
@@ -172,7 +172,7 @@ def entropy_text(result: FileResult, style: Style) -> str:
             f"{style(bar(b.cost.bits, top, 20), 'cyan')}"
         )
     out.append(f"  total {e.total} bits, mean {e.mean:.1f} per scale")
-    return "\n".join(out) + "\n"
+    return style.finish("\n".join(out) + "\n")
 
 
 def heatmap_text(result: FileResult, style: Style, top_n: int = 10, full: bool = True) -> str:
@@ -181,7 +181,7 @@ def heatmap_text(result: FileResult, style: Style, top_n: int = 10, full: bool =
     out = _file_header(result.path, index, result.profile, result.warnings, style)
     if index.line_count == 0:
         out.append("empty file: no heatmap")
-        return "\n".join(out) + "\n"
+        return style.finish("\n".join(out) + "\n")
     values = h.per_line
     peak = float(values.max()) if values.size else 0.0
     width = len(str(index.line_count))
@@ -200,4 +200,4 @@ def heatmap_text(result: FileResult, style: Style, top_n: int = 10, full: bool =
     for i in order:
         text = js_strip(index.lines[int(i)])
         out.append(f"  {str(int(i) + 1).rjust(width)}  {float(values[i]):6.3f}  {_clip(text, 80)}")
-    return "\n".join(out) + "\n"
+    return style.finish("\n".join(out) + "\n")

@@ -12,9 +12,9 @@ from unidiff.patch import PatchSet
 
 from reviewbot.errors import InputError
 from reviewbot.model import ChangedFile, Hunk, Status
-from reviewbot.repo.files import decode, excluded, is_binary
+from reviewbot.repo.files import Unreadable, decode, excluded, is_binary
 from reviewbot.repo.git import EMPTY_TREE, NULL_SHA, Git, RawEntry
-from reviewbot.repo.patch import PatchEntry, parse_patch, strip_prefix
+from reviewbot.repo.patch import PatchChunk, PatchEntry, parse_patch, strip_prefix
 
 __all__ = [
     "ApiFile",
@@ -193,38 +193,46 @@ _STATUS = {
 
 
 def collect(git: Git, rng: Range, *, policy: FilePolicy) -> list[ChangedFile]:
-    """Every changed file of the range, with contents read in bulk."""
-    raw, patch = git.diff(rng.args)
-    if not raw:
+    """Every changed file of the range. Sizes are looked at before any content is read: a
+    file over the limit is never read, diffed or parsed; an object that cannot be read skips
+    its own file, with the reason, and the rest is reviewed."""
+    entries = git.diff(rng.args, max_bytes=policy.max_bytes)
+    if not entries:
         return []
-    patches = {(p.old_path, p.new_path): p for p in patch}
-    by_new = {p.new_path: p for p in patches.values() if p.new_path}
-    by_old = {p.old_path: p for p in patches.values() if p.old_path}
-    shas = [e.old_sha for e in raw]
+    shas = [e.old_sha for e, _ in entries]
     if rng.new_side != "worktree":
-        shas += [e.new_sha for e in raw]
-    blobs = git.blobs(shas)
-    policy = policy.with_generated(git.generated_attributes([e.new_path for e in raw]))
-    files: list[ChangedFile] = []
-    for e in raw:
-        files.append(_one(git, rng, e, blobs, by_new, by_old, policy))
-    return files
+        shas += [e.new_sha for e, _ in entries]
+    sizes = git.sizes(shas)
+    small = [sha for sha in shas if (sizes.get(sha) or 0) <= policy.max_bytes]
+    blobs = git.blobs(small)
+    policy = policy.with_generated(git.generated_attributes([e.new_path for e, _ in entries]))
+    return [_one(git, rng, e, chunk, blobs, sizes, policy) for e, chunk in entries]
+
+
+def _side(
+    sha: str, blobs: dict[str, bytes], sizes: dict[str, int | None], max_bytes: int
+) -> bytes | Unreadable:
+    if sha in blobs:
+        return blobs[sha]
+    size = sizes.get(sha)
+    if size is not None and size > max_bytes:
+        return Unreadable(f"larger than {max_bytes // 1024} KiB ({size} bytes)")
+    return Unreadable(f"content unavailable (git object {sha[:12]} is missing or unreadable)")
 
 
 def _one(
     git: Git,
     rng: Range,
     e: RawEntry,
+    chunk: PatchChunk,
     blobs: dict[str, bytes],
-    by_new: dict[str, PatchEntry],
-    by_old: dict[str, PatchEntry],
+    sizes: dict[str, int | None],
     policy: FilePolicy,
 ) -> ChangedFile:
     status = _STATUS.get(e.status, Status.MODIFIED)
     path = e.new_path if e.status != "D" else e.old_path
     old_path = e.old_path if e.status in "RC" else (None if e.status == "A" else e.old_path)
-    entry = by_new.get(e.new_path) if e.status != "D" else by_old.get(e.old_path)
-    hunks = entry.hunks if entry else ()
+    hunks = chunk.hunks
     for mode in (e.old_mode, e.new_mode):
         kind = _mode_kind(mode)
         if kind:
@@ -247,20 +255,24 @@ def _one(
             (),
             reason=f"mode change only ({e.old_mode} -> {e.new_mode})",
         )
-    old = blobs.get(e.old_sha) if e.status not in "A" and e.old_sha != NULL_SHA else None
+    old: bytes | Unreadable | None = None
+    if e.status != "A" and e.old_sha != NULL_SHA:
+        old = _side(e.old_sha, blobs, sizes, policy.max_bytes)
+    new: bytes | Unreadable | None
     if e.status == "D":
         new = None
-    elif rng.new_side == "worktree" and (e.new_sha == NULL_SHA or e.new_sha not in blobs):
-        new = git.worktree_bytes(e.new_path)
+    elif rng.new_side == "worktree" and (e.new_sha == NULL_SHA or e.new_sha not in sizes):
+        new = git.worktree_bytes(e.new_path, policy.max_bytes)
     else:
-        new = blobs.get(e.new_sha)
-    if e.status == "C" and old is None:
-        old = blobs.get(e.old_sha)
-    binary = bool(entry and entry.binary)
+        new = _side(e.new_sha, blobs, sizes, policy.max_bytes)
+    if isinstance(old, Unreadable):
+        return ChangedFile(path, old_path, Status.SKIPPED, hunks, reason=f"old side: {old.reason}")
+    if isinstance(new, Unreadable):
+        return ChangedFile(path, old_path, Status.SKIPPED, hunks, reason=new.reason)
     if e.status == "C":
         # A copy: the new file is analysed as added; the source stays as it was.
-        return policy.build(path, old_path, Status.ADDED, hunks, old, new, binary)
-    return policy.build(path, old_path, status, hunks, old, new, binary)
+        return policy.build(path, old_path, Status.ADDED, hunks, old, new, chunk.binary)
+    return policy.build(path, old_path, status, hunks, old, new, chunk.binary)
 
 
 # -- patches --------------------------------------------------------------------------------------
@@ -349,9 +361,9 @@ def from_patch(text: str, git: Git | None, *, policy: FilePolicy) -> list[Change
         if entry.old_path is not None and git is not None:
             for candidate in (
                 git.show("HEAD", entry.old_path) if git.has_head() else None,
-                git.worktree_bytes(entry.old_path),
+                git.worktree_bytes(entry.old_path, policy.max_bytes),
             ):
-                if candidate is None:
+                if not isinstance(candidate, bytes):
                     continue
                 old_try, _ = decode(candidate)
                 if _apply(old_try, entry, lines) is not None:

@@ -7,9 +7,11 @@ git ignores, excluded globs. Invalid UTF-8 is decoded with replacement character
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import hashlib
 import os
+import stat
 import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -20,11 +22,13 @@ from reviewbot.errors import InputError
 __all__ = [
     "Skipped",
     "SourceText",
+    "Unreadable",
     "blob_id",
     "decode",
     "excluded",
     "is_binary",
     "iter_sources",
+    "read_bytes",
     "read_source",
 ]
 
@@ -79,22 +83,88 @@ def decode(data: bytes) -> tuple[str, tuple[str, ...]]:
         return text, (f"invalid UTF-8: decoded with {count} replacement character(s)",)
 
 
+class Unreadable(NamedTuple):
+    """Why a file could not be read (said instead of reading it)."""
+
+    reason: str
+
+
+# Even a file named explicitly is refused past this size: reading it would cost several
+# times its size in memory.
+HARD_LIMIT = 256 * 1024 * 1024
+_KINDS = {
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a directory",
+}
+
+
+def _kind(mode: int) -> str:
+    return _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
+def read_bytes(path: Path, max_bytes: int | None = None) -> bytes | Unreadable:
+    """A regular file's bytes, or why not: never opens a FIFO or device in a blocking way,
+    never reads past ``max_bytes`` (or HARD_LIMIT). FileNotFoundError when absent."""
+    limit = min(max_bytes, HARD_LIMIT) if max_bytes is not None else HARD_LIMIT
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise FileNotFoundError(f"{path}: broken symbolic link") from None
+        raise
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return Unreadable("symbolic link loop")
+        return Unreadable(f"unreadable: {exc.strerror or exc}")
+    if not stat.S_ISREG(info.st_mode):
+        return Unreadable(f"not a regular file ({_kind(info.st_mode)})")
+    if info.st_size > limit:
+        return Unreadable(f"larger than {_human(limit)} ({info.st_size} bytes)")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        return Unreadable(f"unreadable: {exc.strerror or exc}")
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):  # replaced between the two looks
+            return Unreadable(f"not a regular file ({_kind(opened.st_mode)})")
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        return Unreadable(f"unreadable: {exc.strerror or exc}")
+    finally:
+        os.close(fd)
+    if total > limit:
+        return Unreadable(f"larger than {_human(limit)} (it grew while being read)")
+    return b"".join(chunks)
+
+
 def read_source(
-    path: Path, shown: str | None = None, max_bytes: int | None = None
+    path: Path, shown: str | None = None, max_bytes: int | None = None, *, named: bool = True
 ) -> SourceText | Skipped:
+    """A source file's text. A file the user ``named`` that cannot be read is an error (one
+    line, naming why); a file found in a folder scan is a skip with the reason."""
     shown = shown if shown is not None else str(path)
     try:
-        if max_bytes is not None:
-            size = path.stat().st_size
-            if size > max_bytes:
-                return Skipped(shown, f"larger than {_human(max_bytes)} ({size} bytes)")
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{shown}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{shown}: is a directory, expected a file") from None
-    except OSError as exc:
-        return Skipped(shown, f"unreadable: {exc.strerror or exc}")
+        data = read_bytes(path, max_bytes)
+    except FileNotFoundError as exc:
+        broken = "broken symbolic link" in str(exc)
+        raise InputError(
+            f"{shown}: {'broken symbolic link' if broken else 'no such file'}"
+        ) from None
+    if isinstance(data, Unreadable):
+        if named and data.reason.startswith(("not a regular file", "symbolic link loop")):
+            raise InputError(f"{shown}: {data.reason}")
+        return Skipped(shown, data.reason)
     if is_binary(data):
         return Skipped(shown, "binary (NUL byte in the first 4 KiB)")
     text, warnings = decode(data)
@@ -155,9 +225,10 @@ def _git_listing(folder: Path) -> tuple[list[str], list[str]] | None:
 def _walk(folder: Path) -> list[str]:
     found: list[str] = []
     for root, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
         rel_root = os.path.relpath(root, folder)
-        for name in sorted(names):
+        links = [d for d in dirs if os.path.islink(os.path.join(root, d))]
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and d not in links)
+        for name in sorted([*names, *links]):
             found.append(name if rel_root == "." else os.path.join(rel_root, name))
     return found
 
@@ -165,13 +236,17 @@ def _walk(folder: Path) -> list[str]:
 def iter_sources(
     paths: Sequence[str], *, max_bytes: int, exclude: Sequence[str]
 ) -> Iterator[SourceText | Skipped]:
-    """Files named explicitly are read whatever their size; folders are scanned with skips."""
+    """Files named explicitly are read whatever their size (up to HARD_LIMIT); folders are
+    scanned with skips, each with its reason."""
     for raw in paths:
         path = Path(raw)
-        if not path.exists():
-            raise InputError(f"{raw}: no such file or directory")
-        if path.is_file():
-            yield read_source(path, raw)
+        if not path.is_dir():
+            if not path.exists() and not path.is_symlink():
+                raise InputError(f"{raw}: no such file or directory")
+            found = read_source(path, raw, named=False)
+            if isinstance(found, Skipped) and found.reason == "symbolic link loop":
+                raise InputError(f"{raw}: symbolic link loop")
+            yield found
             continue
         listing = _git_listing(path)
         if listing is None:
@@ -185,9 +260,12 @@ def iter_sources(
             full = path / rel
             if excluded(rel, exclude):
                 continue
-            if full.is_symlink() or not full.is_file():
+            if full.is_symlink():
+                yield Skipped(shown, "symbolic link")
                 continue
-            yield read_source(full, shown, max_bytes)
+            if full.is_dir():
+                continue  # a submodule or nested repository's folder
+            yield read_source(full, shown, max_bytes, named=False)
 
 
 def _join(base: str, rel: str) -> str:

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from reviewbot.errors import InputError
-from reviewbot.repo.patch import PatchEntry, parse_patch
+from reviewbot.repo.files import Unreadable, read_bytes
+from reviewbot.repo.patch import PatchChunk, parse_git_patch
 
 __all__ = ["EMPTY_TREE", "NULL_SHA", "Git", "GitError", "RawEntry"]
 
@@ -151,68 +152,131 @@ class Git:
 
     # -- diffs ------------------------------------------------------------------------------------
 
-    def diff(self, args: Sequence[str]) -> tuple[list[RawEntry], list[PatchEntry]]:
-        """The raw listing and the patch of one diff, from two git processes run side by side."""
-        raw_cmd = ["diff", "--raw", "-z", *_DIFF_OPTIONS, *args, "--"]
-        patch_cmd = ["diff", "-p", "-U3", *_DIFF_OPTIONS, *args, "--"]
-        raw_out, patch_out = self._run_many([raw_cmd, patch_cmd], what="compute the diff")
-        return _parse_raw(raw_out), parse_patch(patch_out.decode("utf-8", "surrogateescape"))
-
-    def _run_many(self, commands: Sequence[Sequence[str]], *, what: str) -> list[bytes]:
-        env = self.environ
-        procs = []
+    def diff(
+        self, args: Sequence[str], *, max_bytes: int | None = None
+    ) -> list[tuple[RawEntry, PatchChunk]]:
+        """Each changed file's raw entry (names NUL-separated, never C-quoted) and its patch,
+        from one git process: the patch of the N-th file is the N-th in the output. Files over
+        ``max_bytes`` are diffed as binary (git's core.bigFileThreshold), so their content is
+        never read into a patch."""
+        big = ["-c", f"core.bigFileThreshold={max_bytes}"] if max_bytes else []
+        options = ["-z", "--no-abbrev", *_DIFF_OPTIONS, *args, "--"]
         try:
-            for args in commands:
-                procs.append(
-                    subprocess.Popen(
-                        ["git", *_CONFIG, *args],
-                        cwd=self.root,
-                        env=env,
-                        stdout=subprocess.PIPE,
-                        stderr=subprocess.PIPE,
-                    )
-                )
-        except FileNotFoundError:
-            raise InputError("git is not installed (or not on PATH)") from None
-        results = [p.communicate() for p in procs]
-        for proc, (_, err) in zip(procs, results, strict=True):
-            if proc.returncode != 0:
-                raise GitError(f"git could not {what}: {_first_line(err, proc.returncode)}")
-        return [out for out, _ in results]
+            out = self.run(*big, "diff", "--raw", "-p", "-U3", *options, what="compute the diff")
+        except GitError:
+            # An object git cannot read (missing, corrupt, not fetched): list the files
+            # without their contents and diff each on its own, so only that file is lost.
+            raw = self._plumbing_raw(args)
+            if not raw:
+                raise
+            return [(e, self._one_patch(args, e, big)) for e in raw]
+        raw, rest = _split_raw(out)
+        chunks = parse_git_patch(rest.decode("utf-8", "surrogateescape"))
+        if len(chunks) == len(raw):
+            return list(zip(raw, chunks, strict=True))
+        # git printed one file's patch in a form we do not split (a combined diff of a
+        # conflict, say): ask for each file's patch on its own.
+        return [(e, self._one_patch(args, e, big)) for e in raw]
 
-    def raw(self, args: Sequence[str]) -> list[RawEntry]:
-        out = self.run("diff", "--raw", "-z", *_DIFF_OPTIONS, *args, "--", what="list changes")
-        return _parse_raw(out)
+    def _plumbing_raw(self, args: Sequence[str]) -> list[RawEntry]:
+        """The raw listing from git's plumbing, which reads no file contents (the porcelain
+        `git diff` does, and fails on a missing object). No rename detection here."""
+        if len(args) == 2 and args[0] != "--cached":
+            cmd = ["diff-tree", "-r", "-z", "--no-abbrev", args[0], args[1], "--"]
+        else:
+            cmd = ["diff-index", "-z", "--no-abbrev", *args, "--"]
+        try:
+            out = self.run(*cmd, what="list the changed files")
+        except GitError:
+            return []
+        raw, _ = _split_raw(out + b"\0")
+        return raw
 
-    def patch(self, args: Sequence[str], paths: Sequence[str] = ()) -> list[PatchEntry]:
-        out = self.run(
-            "diff", "-p", "-U3", *_DIFF_OPTIONS, *args, "--", *paths, what="compute the diff"
-        )
-        return parse_patch(out.decode("utf-8", "surrogateescape"))
+    def _one_patch(self, args: Sequence[str], e: RawEntry, big: list[str]) -> PatchChunk:
+        paths = [e.old_path] if e.old_path == e.new_path else [e.old_path, e.new_path]
+        try:
+            out = self.run(
+                "--literal-pathspecs",
+                *big,
+                "diff",
+                "-p",
+                "-U3",
+                *_DIFF_OPTIONS,
+                *args,
+                "--",
+                *paths,
+                what="compute the diff",
+            )
+        except GitError:
+            return PatchChunk((), False)  # its contents will be missing too: said there
+        chunks = parse_git_patch(out.decode("utf-8", "surrogateescape"))
+        return chunks[0] if len(chunks) == 1 else PatchChunk((), False)
 
-    def blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
-        """Contents of many blobs through one ``git cat-file --batch`` process."""
+    def sizes(self, shas: Iterable[str]) -> dict[str, int | None]:
+        """Each blob's size in bytes (None when the object is missing), without its content."""
         wanted = sorted({s for s in shas if s and s != NULL_SHA})
         if not wanted:
             return {}
-        out = self.run(
-            "cat-file",
-            "--batch",
-            what="read file contents",
-            stdin=("\n".join(wanted) + "\n").encode(),
-        )
+        try:
+            out = self.run(
+                "cat-file",
+                "--batch-check",
+                what="list file sizes",
+                stdin=("\n".join(wanted) + "\n").encode(),
+            )
+        except GitError:
+            return {sha: self._size(sha) for sha in wanted}
+        sizes: dict[str, int | None] = {}
+        for line in out.decode("ascii", "replace").splitlines():
+            parts = line.split()
+            if len(parts) >= 3 and parts[2].isdigit():
+                sizes[parts[0]] = int(parts[2])
+            elif parts:
+                sizes[parts[0]] = None
+        return sizes
+
+    def _size(self, sha: str) -> int | None:
+        try:
+            return int(self.run("cat-file", "-s", sha, what="read a size").decode().strip())
+        except (GitError, ValueError):
+            return None
+
+    def blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
+        """Contents of many blobs through one ``git cat-file --batch`` process. A missing or
+        unreadable object is left out (the caller says why); when the batch itself fails (a
+        partial clone without its network, say), each blob is read on its own."""
+        wanted = sorted({s for s in shas if s and s != NULL_SHA})
+        if not wanted:
+            return {}
+        try:
+            out = self.run(
+                "cat-file",
+                "--batch",
+                what="read file contents",
+                stdin=("\n".join(wanted) + "\n").encode(),
+            )
+        except GitError:
+            return {sha: data for sha in wanted if (data := self._blob(sha)) is not None}
         result: dict[str, bytes] = {}
         pos = 0
-        for sha in wanted:
-            end = out.index(b"\n", pos)
+        for _ in wanted:
+            end = out.find(b"\n", pos)
+            if end < 0:
+                break
             header = out[pos:end].split()
             pos = end + 1
-            if len(header) < 3 or header[1] == b"missing":
-                continue
+            if len(header) < 3 or not header[2].isdigit():
+                continue  # "<sha> missing" (or ambiguous): no content follows
             size = int(header[2])
-            result[sha] = out[pos : pos + size]
+            result[header[0].decode("ascii", "replace")] = out[pos : pos + size]
             pos += size + 1
         return result
+
+    def _blob(self, sha: str) -> bytes | None:
+        try:
+            return self.run("cat-file", "blob", sha, what="read a file")
+        except GitError:
+            return None
 
     def _has_attributes(self, paths: Sequence[str]) -> bool:
         """Whether any attributes file could apply (saves a git process when none does)."""
@@ -301,13 +365,18 @@ class Git:
         except GitError:
             return None
 
-    def worktree_bytes(self, path: str) -> bytes | None:
+    def worktree_bytes(self, path: str, max_bytes: int | None = None) -> bytes | Unreadable | None:
+        """A working-tree file's bytes (a symbolic link's target, as git stores it), None when
+        it is absent, or why it cannot be read (not a regular file, too large, no permission)."""
         full = self.root / path
         try:
             if full.is_symlink():
                 return os.readlink(full).encode("utf-8", "surrogateescape")
-            return full.read_bytes()
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        except OSError as exc:
+            return Unreadable(f"unreadable: {exc.strerror or exc}")
+        try:
+            return read_bytes(full, max_bytes)
+        except (FileNotFoundError, NotADirectoryError):
             return None
 
 
@@ -316,21 +385,27 @@ def _first_line(stderr: bytes, code: int) -> str:
     return (lines[0] if lines else f"exit code {code}").removeprefix("fatal: ")
 
 
-def _parse_raw(out: bytes) -> list[RawEntry]:
-    """Entries of `git diff --raw -z`: `:modes shas status NUL path NUL [path NUL]`."""
-    fields = out.split(b"\0")
+def _split_raw(out: bytes) -> tuple[list[RawEntry], bytes]:
+    """`git diff --raw -p -z` output: the raw entries, and the patch text after them (the raw
+    part ends with an empty NUL-separated field)."""
     entries: list[RawEntry] = []
-    i = 0
-    while i < len(fields) and fields[i]:
-        meta = fields[i].decode("ascii").lstrip(":").split()
-        old_mode, new_mode, old_sha, new_sha, status = meta[:5]
+    pos = 0
+    while pos < len(out) and out[pos : pos + 1] == b":":
+        meta_end = out.index(b"\0", pos)
+        meta = out[pos + 1 : meta_end].decode("ascii").split()
+        status = meta[4]
+        names = 2 if status[0] in "RC" else 1
+        fields = []
+        cursor = meta_end + 1
+        for _ in range(names):
+            end = out.index(b"\0", cursor)
+            fields.append(out[cursor:end].decode("utf-8", "surrogateescape"))
+            cursor = end + 1
+        pos = cursor
         letter, score = status[0], (int(status[1:]) if len(status) > 1 else None)
-        first = fields[i + 1].decode("utf-8", "surrogateescape")
-        if letter in "RC":
-            second = fields[i + 2].decode("utf-8", "surrogateescape")
-            i += 3
-        else:
-            second = first
-            i += 2
-        entries.append(RawEntry(old_mode, new_mode, old_sha, new_sha, letter, score, first, second))
-    return entries
+        first = fields[0]
+        second = fields[1] if names == 2 else first
+        entries.append(RawEntry(meta[0], meta[1], meta[2], meta[3], letter, score, first, second))
+    if out[pos : pos + 1] == b"\0":
+        pos += 1
+    return entries, out[pos:]

@@ -1,7 +1,12 @@
-"""Unified diffs -> frozen records. Nothing outside this module holds unidiff's objects."""
+"""Unified diffs -> frozen records. Nothing outside this module holds unidiff's objects.
+
+git's own diffs are read with our hunk parser, matched to the NUL-separated raw listing by
+position (so no name is ever parsed out of a C-quoted header); patches from a file or stdin go
+through unidiff. Both check every hunk header against the lines that follow it."""
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from unidiff.errors import UnidiffParseError
@@ -10,7 +15,22 @@ from unidiff.patch import PatchSet
 from reviewbot.errors import InputError
 from reviewbot.model import Hunk
 
-__all__ = ["PatchEntry", "parse_patch", "strip_prefix"]
+__all__ = [
+    "MAX_LINE",
+    "PatchChunk",
+    "PatchEntry",
+    "c_unquote",
+    "parse_git_patch",
+    "parse_hunks",
+    "parse_patch",
+    "strip_prefix",
+    "validate_hunks",
+]
+
+# No file reviewbot reads has more lines than this (it reads files up to a few MiB; a line is
+# at least one byte): a hunk header beyond it is a lie, not a big file.
+MAX_LINE = 64 * 1024 * 1024
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 class PatchEntry(NamedTuple):
@@ -22,19 +42,175 @@ class PatchEntry(NamedTuple):
     binary: bool
 
 
+class PatchChunk(NamedTuple):
+    """The patch of one file of a git diff, matched to its raw entry by position."""
+
+    hunks: tuple[Hunk, ...]
+    binary: bool
+    lines: tuple[tuple[str, ...], ...] = ()  # each hunk's body lines (with their +/-/space)
+
+
 def strip_prefix(path: str) -> str | None:
     if path == "/dev/null":
         return None
+    path = c_unquote(path)
     if path.startswith(("a/", "b/")):
         return path[2:]
     return path
 
 
+_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+
+
+def c_unquote(name: str) -> str:
+    """A name as git C-quotes it in patch headers (``"a/t\\tx.py"``), unquoted. Used only for
+    patches read from a file or stdin: git's own output is read with NUL-separated names."""
+    if len(name) < 2 or not (name.startswith('"') and name.endswith('"')):
+        return name
+    body = name[1:-1]
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\" or i + 1 >= len(body):
+            out += ch.encode("utf-8", "surrogateescape")
+            i += 1
+            continue
+        nxt = body[i + 1]
+        octal = body[i + 1 : i + 4]
+        if len(octal) == 3 and all(c in "01234567" for c in octal):
+            out.append(int(octal, 8) & 0xFF)
+            i += 4
+        elif nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out += nxt.encode("utf-8", "surrogateescape")
+            i += 2
+    return out.decode("utf-8", "surrogateescape")
+
+
+def validate_hunks(hunks: tuple[Hunk, ...], where: str) -> None:
+    """Refuse hunk headers that cannot describe a real diff: lines beyond any file reviewbot
+    reads, hunks out of order, or a new-side start that the earlier hunks do not explain."""
+    shift = 0
+    last_old = 0
+    for h in hunks:
+        if max(h.old_start + h.old_len, h.new_start + h.new_len) > MAX_LINE:
+            raise InputError(
+                f"{where}: hunk @@ -{h.old_start} +{h.new_start} @@ is beyond any file"
+            )
+        old_first = h.old_start if h.old_len else h.old_start + 1
+        new_first = h.new_start if h.new_len else h.new_start + 1
+        if old_first < last_old or new_first - old_first != shift:
+            raise InputError(
+                f"{where}: hunk @@ -{h.old_start},{h.old_len} +{h.new_start},{h.new_len} @@ "
+                "does not follow from the hunks before it (not a unified diff of one file?)"
+            )
+        shift += h.new_len - h.old_len
+        last_old = old_first + h.old_len
+
+
+def parse_hunks(
+    lines: list[str], where: str
+) -> tuple[tuple[Hunk, ...], tuple[tuple[str, ...], ...]]:
+    """Hunks of one file's patch body: each header's counts are checked against the lines
+    that follow it (a header that promises more lines than are there is refused)."""
+    hunks: list[Hunk] = []
+    bodies: list[tuple[str, ...]] = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        m = _HUNK.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        old_start, new_start = int(m.group(1)), int(m.group(3))
+        old_len = int(m.group(2)) if m.group(2) is not None else 1
+        new_len = int(m.group(4)) if m.group(4) is not None else 1
+        i += 1
+        old_n, new_n = (
+            old_start if old_len else old_start + 1,
+            new_start if new_len else new_start + 1,
+        )
+        old_left, new_left = old_len, new_len
+        added: list[int] = []
+        removed: list[int] = []
+        body: list[str] = []
+        while (old_left > 0 or new_left > 0) and i < n:
+            line = lines[i]
+            kind = line[:1]
+            if kind == "\\":
+                i += 1
+                continue
+            if kind == "+" and new_left > 0:
+                added.append(new_n)
+                new_n += 1
+                new_left -= 1
+            elif kind == "-" and old_left > 0:
+                removed.append(old_n)
+                old_n += 1
+                old_left -= 1
+            elif kind in (" ", "") and old_left > 0 and new_left > 0:
+                old_n += 1
+                new_n += 1
+                old_left -= 1
+                new_left -= 1
+            else:
+                break
+            body.append(line if line else " ")
+            i += 1
+        if old_left or new_left:
+            raise InputError(
+                f"{where}: hunk @@ -{old_start},{old_len} +{new_start},{new_len} @@ is shorter "
+                "than its header says"
+            )
+        hunks.append(Hunk(old_start, old_len, new_start, new_len, tuple(added), tuple(removed)))
+        bodies.append(tuple(body))
+    result = tuple(hunks)
+    validate_hunks(result, where)
+    return result, tuple(bodies)
+
+
+def parse_git_patch(text: str) -> list[PatchChunk]:
+    """The per-file patches of ``git diff -p`` in their order (which is the order of the raw
+    listing of the same diff). File names are not read from the headers at all."""
+    chunks: list[PatchChunk] = []
+    current: list[str] | None = None
+
+    def close() -> None:
+        if current is None:
+            return
+        binary = any(line.startswith(("Binary files ", "GIT binary patch")) for line in current[:8])
+        hunks, bodies = parse_hunks(current, "git diff") if not binary else ((), ())
+        chunks.append(PatchChunk(hunks, binary, bodies))
+
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        # A hunk's body lines all start with " ", "+", "-" or "\\": this is a header.
+        if line.startswith(("diff --git ", "diff --cc ", "* Unmerged path ")):
+            close()
+            current = []
+            if line.startswith("* Unmerged path "):
+                chunks.append(PatchChunk((), False))
+                current = None
+            continue
+        if current is not None:
+            current.append(line)
+        elif index == len(lines) - 1 and not line:
+            break
+    close()
+    return chunks
+
+
 def parse_patch(text: str) -> list[PatchEntry]:
-    """Parse a unified diff (git's or plain ``diff -u``)."""
+    """Parse a unified diff from a file or stdin (git's or plain ``diff -u``)."""
     try:
         patch = PatchSet(text)
     except UnidiffParseError as exc:
+        message = str(exc)
+        if "Hunk" in message or "hunk" in message:
+            raise InputError(f"not a valid unified diff: a hunk {message.lower()}") from None
         raise InputError(f"not a valid unified diff: {exc}") from None
     entries: list[PatchEntry] = []
     for pf in patch:
@@ -54,6 +230,7 @@ def parse_patch(text: str) -> list[PatchEntry]:
             )
         old = None if pf.is_added_file else strip_prefix(pf.source_file)
         new = None if pf.is_removed_file else strip_prefix(pf.target_file)
+        validate_hunks(tuple(hunks), new or old or "patch")
         entries.append(PatchEntry(old, new, tuple(hunks), bool(pf.is_binary_file)))
     if text.strip() and not entries:
         raise InputError("the patch holds no file changes (is it a unified diff?)")

@@ -145,7 +145,7 @@ def test_bad_inputs_are_errors_and_the_server_keeps_serving(project: Path, tmp_p
         assert message and "Traceback (most recent call last)" not in message
     for r in bad[:5]:  # our own errors are one line
         assert len(text_of(r).splitlines()) == 1
-    assert "validation error" in text_of(bad[5])  # the SDK checks arguments against the schema
+    assert "invalid argument line" in text_of(bad[5])  # checked against the schema, one line
     assert "outside the served folder" in text_of(bad[0])
     assert "outside the served folder" in text_of(bad[1])
     assert "no such file" in text_of(bad[2])

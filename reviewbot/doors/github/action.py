@@ -11,6 +11,7 @@ of its own trouble (only --fail-on / the `fail-on` input does).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -20,12 +21,12 @@ from typing import TextIO
 from reviewbot.app.config import Config, load_config, parse_config, settings_table
 from reviewbot.app.pipeline import ApiChange, ChangeSource, GitChange, review
 from reviewbot.doors.github.client import Api
-from reviewbot.doors.github.event import ActionContext, read_context
+from reviewbot.doors.github.event import ActionContext, raw_token, read_context
 from reviewbot.doors.github.publish import publish
 from reviewbot.doors.guard import ACTION, EXIT_FAIL, EXIT_OK, guard
-from reviewbot.errors import ConfigError, GitHubError, InputError
+from reviewbot.errors import ConfigError, GitHubError, InputError, ReviewbotError
 from reviewbot.model import Report, Severity
-from reviewbot.render.markdown import MAX_BODY, summary_body
+from reviewbot.render.markdown import MAX_BODY, md_escape, summary_body
 from reviewbot.render.report_json import report_json
 from reviewbot.repo.changes import ApiFile
 from reviewbot.repo.git import Git, GitError
@@ -156,14 +157,9 @@ def _api_change(api: Api, ctx: ActionContext) -> ApiChange:
     return ApiChange(items, contents, ctx.base_sha[:12], ctx.head_sha[:12])
 
 
-def _links(ctx: ActionContext) -> Callable[[str, int, int], str]:
-    base = f"{ctx.server_url}/{ctx.repository}"
-
-    def link(path: str, line: int, end: int) -> str:
-        anchor = f"#L{line}" + (f"-L{end}" if end > line else "")
-        return f"{base}/blob/{ctx.head_sha}/{path}{anchor}"
-
-    return link
+def _blob_base(ctx: ActionContext) -> str:
+    """Where the head commit's files are on GitHub (links in the summary point there)."""
+    return f"{ctx.server_url}/{ctx.repository}/blob/{ctx.head_sha}"
 
 
 def _find_git(ctx: ActionContext, environ: Mapping[str, str]) -> Git | None:
@@ -202,7 +198,7 @@ def run_action(
         log("reviewbot: local git cannot provide the change; reading it from the API")
         source = _api_change(api, ctx)
     report = review(source, config)
-    link = _links(ctx)
+    blob_base = _blob_base(ctx)
     notes: list[str] = []
     outcome = None
     max_comments = (
@@ -211,7 +207,9 @@ def run_action(
         else config.max_inline_comments
     )
     try:
-        outcome = publish(api, report, head_sha=ctx.head_sha, link=link, max_comments=max_comments)
+        outcome = publish(
+            api, report, head_sha=ctx.head_sha, blob_base=blob_base, max_comments=max_comments
+        )
     except GitHubError as exc:
         notes.append(f"Posting to the pull request failed: {exc}")
         log(f"reviewbot: could not post to the pull request: {exc}")
@@ -225,15 +223,13 @@ def run_action(
             f"{outcome.deleted} deleted; summary {outcome.summary}"
         )
     if ctx.inputs.check_run and outcome is not None and not outcome.read_only:
-        _check_run(api, ctx, report, link)
-    _job_outputs(ctx, report, notes, link, out)
+        _check_run(api, ctx, report, blob_base)
+    _job_outputs(ctx, report, notes, blob_base, out)
     fail_on = ctx.inputs.fail_on if ctx.inputs.fail_on is not None else config.fail_on
     return EXIT_FAIL if fail_on.met_by(report.findings) else EXIT_OK
 
 
-def _check_run(
-    api: Api, ctx: ActionContext, report: Report, link: Callable[[str, int, int], str]
-) -> None:
+def _check_run(api: Api, ctx: ActionContext, report: Report, blob_base: str) -> None:
     notes = [
         {
             "path": f.path,
@@ -245,7 +241,7 @@ def _check_run(
         }
         for f in report.findings
     ]
-    summary = summary_body(report, link=link, limit=MAX_BODY - 1)
+    summary = summary_body(report, blob_base=blob_base, limit=MAX_BODY - 1)
     conclusion = "neutral" if report.findings else "success"
     with contextlib.suppress(GitHubError):  # the comment and the job summary carry the review
         title = f"{len(report.findings)} finding(s)"
@@ -256,10 +252,10 @@ def _job_outputs(
     ctx: ActionContext,
     report: Report,
     notes: Sequence[str],
-    link: Callable[[str, int, int], str],
+    blob_base: str,
     out: TextIO,
 ) -> None:
-    body = summary_body(report, link=link, notes=notes, limit=MAX_STEP_SUMMARY - 1024)
+    body = summary_body(report, blob_base=blob_base, notes=notes, limit=MAX_STEP_SUMMARY - 1024)
     if ctx.step_summary is not None:
         with ctx.step_summary.open("a", encoding="utf-8") as fh:
             fh.write(body.split("\n", 1)[1] if body.startswith("<!--") else body)
@@ -288,13 +284,25 @@ def main(
 ) -> int:
     out = stdout or sys.stdout
     environ = dict(os.environ if env is None else env)
-    token = environ.get("REVIEWBOT_TOKEN") or environ.get("GITHUB_TOKEN") or ""
+    token = raw_token(environ)
 
     def clean(text: str) -> str:
-        return _redact(text, token)
+        return redact(text, token)
 
     def work() -> int:
-        return run_action(environ, out)
+        try:
+            return run_action(environ, out)
+        except BaseException as exc:
+            # Whatever stopped the review, the job summary and the outputs are written.
+            _write_failure(
+                environ,
+                clean(
+                    f"{type(exc).__name__}: {exc}"
+                    if not isinstance(exc, ReviewbotError)
+                    else str(exc)
+                ),
+            )
+            raise
 
     def say(line: str) -> None:
         # A workflow warning too, so that the trouble shows on the run's page.
@@ -303,5 +311,28 @@ def main(
     return guard(ACTION, work, say=say, clean=clean)
 
 
-def _redact(text: str, token: str) -> str:
-    return text.replace(token, "***") if token else text
+def _write_failure(env: Mapping[str, str], reason: str) -> None:
+    line = reason.splitlines()[0] if reason else "unknown error"
+    summary, output = env.get("GITHUB_STEP_SUMMARY"), env.get("GITHUB_OUTPUT")
+    with contextlib.suppress(OSError):
+        if summary:
+            with Path(summary).open("a", encoding="utf-8") as fh:
+                fh.write(
+                    "## reviewbot\n\nreviewbot could not review this pull request: "
+                    f"{md_escape(line)}\n\nThe pull request is not failed because of it.\n"
+                )
+        if output:
+            with Path(output).open("a", encoding="utf-8") as fh:
+                fh.write("report=\nfindings=0\n")
+
+
+def redact(text: str, token: str) -> str:
+    """The text without the token in any form it could be printed in: raw, stripped, as a
+    repr or JSON string escape, or any line of it."""
+    if not token.strip():
+        return text
+    forms = {token, token.strip(), repr(token)[1:-1], json.dumps(token)[1:-1]}
+    forms |= {part for part in token.split() if len(part) >= 6}
+    for form in sorted((f for f in forms if f), key=len, reverse=True):
+        text = text.replace(form, "***")
+    return text

@@ -16,6 +16,7 @@ from github import Auth, Github, GithubException
 from github.IssueComment import IssueComment
 from github.PullRequest import PullRequest
 from github.PullRequestComment import PullRequestComment
+from requests.exceptions import RequestException
 
 from reviewbot.errors import GitHubError
 
@@ -121,6 +122,11 @@ class Api:
         while True:
             try:
                 return fn()
+            except RequestException as exc:
+                # No answer at all (refused, timed out, DNS): say which, never a traceback.
+                raise GitHubError(
+                    0, f"cannot reach the GitHub API ({type(exc).__name__})"
+                ) from None
             except GithubException as exc:
                 wait = self._wait_for(exc, attempt)
                 if wait is None or attempt >= self.max_retries:

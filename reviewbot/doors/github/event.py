@@ -10,7 +10,7 @@ from pathlib import Path
 from reviewbot.errors import ConfigError, InputError
 from reviewbot.model import FailLevel
 
-__all__ = ["SUPPORTED_EVENTS", "ActionContext", "Inputs", "read_context"]
+__all__ = ["SUPPORTED_EVENTS", "ActionContext", "Inputs", "raw_token", "read_context"]
 
 SUPPORTED_EVENTS = ("pull_request", "pull_request_target")
 
@@ -82,6 +82,19 @@ def _inputs(env: Mapping[str, str]) -> Inputs:
     )
 
 
+def raw_token(env: Mapping[str, str]) -> str:
+    return env.get("REVIEWBOT_TOKEN") or env.get("GITHUB_TOKEN") or ""
+
+
+def _token(env: Mapping[str, str]) -> str | None:
+    """The token, stripped of the whitespace a pasted secret often carries; one with
+    whitespace inside is refused (never shown)."""
+    token = raw_token(env).strip()
+    if any(ch.isspace() for ch in token):
+        raise ConfigError("the token holds whitespace or a line break: check the secret")
+    return token or None
+
+
 def read_context(env: Mapping[str, str]) -> ActionContext:
     """The context of this run, or an error that names what is missing or wrong."""
     event_name = env.get("GITHUB_EVENT_NAME", "")
@@ -115,7 +128,7 @@ def read_context(env: Mapping[str, str]) -> ActionContext:
         head_repository=head_repo,
         api_url=env.get("GITHUB_API_URL", "https://api.github.com").rstrip("/"),
         server_url=env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/"),
-        token=env.get("REVIEWBOT_TOKEN") or env.get("GITHUB_TOKEN") or None,
+        token=_token(env),
         workspace=Path(env.get("GITHUB_WORKSPACE") or "."),
         step_summary=Path(summary) if summary else None,
         output=Path(output) if output else None,

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from reviewbot.doors.github.client import Api, Forbidden, ReviewComment, Unprocessable
@@ -61,7 +61,7 @@ def publish(
     report: Report,
     *,
     head_sha: str,
-    link: Callable[[str, int, int], str],
+    blob_base: str,
     max_comments: int,
     notes: Sequence[str] = (),
 ) -> Outcome:
@@ -78,7 +78,7 @@ def publish(
             f"{len(out.rejected)} finding(s) could not be placed on the diff and are listed "
             "here instead: " + "; ".join(f"{f.path}:{f.line} {f.code}" for f in out.rejected)
         )
-    body = summary_body(report, link=link, notes=all_notes)
+    body = summary_body(report, blob_base=blob_base, notes=all_notes)
     try:
         existing = next((c for c in api.issue_comments() if SUMMARY_MARKER in c.body), None)
         if existing is None:

@@ -313,11 +313,9 @@ def test_summary_respects_the_size_limit(pr: Pr) -> None:
     report: Report = review(GitChange(pr.origin, (f"{pr.base}...{pr.head}",)), Config())
     git(pr.origin, "checkout", "-q", "main")
 
-    def link(path: str, line: int, end: int) -> str:
-        return f"https://github.com/o/r/blob/{pr.head}/{path}#L{line}"
-
-    full = summary_body(report, link=link)
-    small = summary_body(report, link=link, limit=len(full) // 2)
+    base = f"https://github.com/o/r/blob/{pr.head}"
+    full = summary_body(report, blob_base=base)
+    small = summary_body(report, blob_base=base, limit=len(full) // 2)
     assert len(full) <= MAX_BODY and len(small) <= len(full) // 2
     assert small.startswith(SUMMARY_MARKER)
     assert "shortened" in small or "Truncated" in small

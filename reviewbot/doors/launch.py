@@ -1,0 +1,38 @@
+"""The console scripts' entry points: Ctrl-C is quiet from the very first instruction.
+
+Python prints a traceback when SIGINT arrives while modules are still loading (the engine's
+imports are a good part of a hook run). These entry points install a quiet handler first,
+import the door, and then give SIGINT back to Python, so that the door's guard turns it into
+one line and exit code 130 while the work runs (and its clean-ups still run).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from types import FrameType
+
+__all__ = ["cli", "hook"]
+
+
+def _quiet(signum: int, frame: FrameType | None) -> None:
+    os.write(2, b"reviewbot: interrupted\n")
+    os._exit(130)  # only modules were loading: nothing to clean up
+
+
+def hook() -> int:
+    signal.signal(signal.SIGINT, _quiet)
+    # Lazy: the handler above must be in place before the door's modules load.
+    from reviewbot.doors.hook import main
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    return main()
+
+
+def cli() -> int:
+    signal.signal(signal.SIGINT, _quiet)
+    # Lazy: the handler above must be in place before the door's modules load.
+    from reviewbot.doors.cli import main
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    return main()
