@@ -33,3 +33,29 @@ def test_example_output_is_current(
     code = main(shlex.split(command)[1:], stdout=out, stderr=err)
     assert code == 0, err.getvalue()
     assert out.getvalue() == shown, "README example is stale: refresh it from the real output"
+
+
+def refresh() -> None:
+    """Rewrite every example in the README with the command's real output
+    (`python -m tests.test_readme --refresh`; then read the diff before committing)."""
+    path = ROOT / "README.md"
+    text = path.read_text(encoding="utf-8")
+
+    def one(m: re.Match[str]) -> str:
+        out, err = io.StringIO(), io.StringIO()
+        main(shlex.split(m.group(1))[1:], stdout=out, stderr=err)
+        return f"```text\n$ {m.group(1)}\n{out.getvalue()}```"
+
+    path.write_text(
+        re.sub(r"```text\n\$ (reviewbot[^\n]*)\n(.*?)```", one, text, flags=re.S),
+        encoding="utf-8",
+    )
+
+
+if __name__ == "__main__":
+    import os
+    import sys
+
+    if "--refresh" in sys.argv:
+        os.chdir(ROOT)
+        refresh()

@@ -33,6 +33,10 @@ class Thresholds:
     nesting_rise: int = 2
     repetitive_lines: int = 40  # grew by this many lines ...
     repetitive_branches: int = 1  # ... adding at most this many decision points
+    # The absolute ceiling, whatever the file already holds (as strict as the conventional
+    # gates: lizard warns above a cyclomatic complexity of 15, i.e. 15 decision points).
+    max_decisions: int = 15
+    max_nesting: int = 5
 
 
 class UnitDelta(NamedTuple):
@@ -106,6 +110,22 @@ def _finding(code: str, severity: Severity, d: UnitDelta, title: str, message: s
     )
 
 
+def _over(value: float | None, ceiling: float) -> bool:
+    return value is not None and ceiling > 0 and value >= ceiling
+
+
+def crossed(d: UnitDelta, t: Thresholds) -> list[str]:
+    """The ceilings the change made the unit cross (it was under them before)."""
+    out = []
+    for m, ceiling, what in (
+        (d.branches, t.max_decisions, "decision points"),
+        (d.nesting, t.max_nesting, "nesting levels"),
+    ):
+        if _over(m.after, ceiling) and not _over(m.before, ceiling):
+            out.append(f"{_num(m.after)} {what} (the ceiling is {_num(ceiling)})")
+    return out
+
+
 def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
     b, irr = d.branches, d.irregularity
     more_branches = (b.delta or 0) >= t.spike_branches
@@ -116,7 +136,8 @@ def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
         and (irr.delta or 0) >= t.spike_min_bits
         and (b.delta or 0) >= 1
     )
-    if not (more_branches or more_tangled):
+    over = crossed(d, t) if d.branches.before is not None else []
+    if not (more_branches or more_tangled or over):
         return None
     severity = Severity.ERROR if (b.delta or 0) >= 2 * t.spike_branches else Severity.WARNING
     parts = [f"decision points {_num(b.before)} -> {_num(b.after)}"]
@@ -128,10 +149,11 @@ def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
         if d.changed[1] > d.changed[0]
         else f"line {d.changed[0]}"
     )
+    ceiling = f" It now has {' and '.join(over)}." if over else ""
     message = (
         f"{d.label} (lines {d.unit.start}-{d.unit.end}) became more tangled: "
-        f"{', '.join(parts)}. The change at {where} did it; consider splitting the new "
-        f"logic out."
+        f"{', '.join(parts)}.{ceiling} The change at {where} did it; consider splitting the "
+        f"new logic out."
     )
     return _finding("RB101", severity, d, f"Complexity spike in {innermost(d.label)}", message)
 
@@ -141,14 +163,20 @@ def dense_new(d: UnitDelta, t: Thresholds, file_p90: float) -> Finding | None:
         return None
     lines = d.lines.after or 0
     limit = max(t.new_unit_branches, file_p90 + 1)
-    if lines < t.new_unit_min_lines or d.branches.after < limit:
+    dense = lines >= t.new_unit_min_lines and d.branches.after >= limit
+    over = crossed(d, t)  # old debt in the file never excuses new debt past the ceiling
+    if not (dense or over):
         return None
+    compared = (
+        f"most units in this file have at most {_num(file_p90)}"
+        if dense
+        else f"it is at or past the ceiling: {' and '.join(over)}"
+    )
     message = (
         f"New {d.label} (lines {d.unit.start}-{d.unit.end}) has "
         f"{_num(d.branches.after)} decision points over {_num(lines)} lines and "
         f"{_num(d.nesting.after)} nesting levels (irregularity "
-        f"{_num(d.irregularity.after)} bits); most units in this file have at most "
-        f"{_num(file_p90)}. A reviewer should read it first."
+        f"{_num(d.irregularity.after)} bits); {compared}. A reviewer should read it first."
     )
     return _finding("RB102", Severity.WARNING, d, f"Dense new unit {innermost(d.label)}", message)
 

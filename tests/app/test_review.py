@@ -302,7 +302,7 @@ def test_config_thresholds_and_excludes(repo: Path, cli: Any) -> None:
         repo,
         ".reviewbot.toml",
         'exclude = ["vendor/**", "./gen/*"]\nfail_on = "error"\n[thresholds]\nspike_branches = 50\n'
-        "spike_ratio = 100\nbogus = 1\n",
+        "spike_ratio = 100\nmax_decisions = 0\nmax_nesting = 0\nbogus = 1\n",
     )
     run = cli("review", "-C", str(repo), "--format", "json")
     assert "unknown threshold 'thresholds.bogus'" in run.err

@@ -182,3 +182,63 @@ def test_pre_push_stage(
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     assert "RB101" in out and "pushed commits" in out
+
+
+TANGLED = """
+    def _tangled(self, chunks, width):
+        out = []
+        for chunk in chunks:
+            if chunk:
+                if width > 0:
+                    for ch in chunk:
+                        if ch == " ":
+                            if out and out[-1]:
+                                while width > 1:
+                                    if ch and width % 2:
+                                        width -= 1
+                                    elif width > 3:
+                                        width -= 2
+                                    else:
+                                        break
+                        elif ch == "-" or ch == "_":
+                            out.append(ch)
+            elif width < 0 and chunks:
+                out.append("")
+        return out
+"""
+
+
+@pytest.fixture
+def textwrap_project(tmp_path: Path, base_env: dict[str, str]) -> Path:
+    """The standard library's textwrap.py (dense methods already) and a staged new method of
+    15 decision points and 9 nesting levels: what any complexity gate would reject."""
+    import textwrap
+
+    repo = tmp_path / "textwrap-project"
+    repo.mkdir()
+    sh("git", "init", "-q", "-b", "main", cwd=repo, env=base_env)
+    source = Path(textwrap.__file__).read_text(encoding="utf-8")
+    (repo / "textwrap.py").write_text(source)
+    sh("git", "add", "-A", cwd=repo, env=base_env)
+    sh("git", "commit", "-q", "-m", "start", cwd=repo, env=base_env)
+    anchor = "    def _split_chunks(self, text):"
+    assert anchor in source
+    (repo / "textwrap.py").write_text(source.replace(anchor, TANGLED.lstrip("\n") + "\n" + anchor))
+    sh("git", "add", "textwrap.py", cwd=repo, env=base_env)
+    return repo
+
+
+@pytest.mark.parametrize(("hook_id", "code"), [("reviewbot", 0), ("reviewbot-strict", 1)])
+def test_a_dense_new_unit_is_caught_whatever_the_file_holds(
+    textwrap_project: Path,
+    hook_repo: tuple[Path, str],
+    base_env: dict[str, str],
+    hook_id: str,
+    code: int,
+) -> None:
+    configure(textwrap_project, hook_repo, hook_id, base_env)
+    sh(str(PRE_COMMIT), "install", cwd=textwrap_project, env=base_env)
+    proc = sh("git", "commit", "-m", "tangle", cwd=textwrap_project, env=base_env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == code, out
+    assert "RB102" in out and "_tangled" in out
