@@ -218,6 +218,11 @@ class LineMap:
         added = self._added
         return added[bisect.bisect_left(added, start) : bisect.bisect_right(added, end)]
 
+    def removed_between(self, start: int, end: int) -> list[int]:
+        """Removed lines in [start, end] (old side)."""
+        removed = self._removed
+        return removed[bisect.bisect_left(removed, start) : bisect.bisect_right(removed, end)]
+
     def touches_new(self, start: int, end: int) -> bool:
         """Whether any added line falls in [start, end] (new side)."""
         added = self._added
@@ -324,8 +329,12 @@ class MetricsChange(NamedTuple):
 
     @property
     def moved(self) -> bool:
-        """Whether any measure differs between the two sides (or only one side exists)."""
-        return self.before != self.after
+        """Whether decisions, nesting or irregularity differ between the two sides (or only
+        one side exists): the numbers a reviewer is shown."""
+        if self.before is None or self.after is None:
+            return self.before is not self.after
+        b, a = self.before, self.after
+        return (b.decisions, b.nesting, b.irregularity) != (a.decisions, a.nesting, a.irregularity)
 
 
 class Finding(NamedTuple):
@@ -352,7 +361,8 @@ class UnitChange(NamedTuple):
     old: UnitRef | None
     new: UnitRef | None
     metrics: MetricsChange
-    shape: tuple[float, ...]  # per-line irregularity of the shown side (drawn as a sparkline)
+    shape: tuple[float, ...]  # per line, how deep it nests (drawn as a sparkline)
+    noteworthy: bool = True  # new, removed, or its numbers moved (not only a member's)
 
 
 class FileSummary(NamedTuple):
@@ -381,6 +391,18 @@ class HunkContext(NamedTuple):
     shape: tuple[float, ...]  # per-line irregularity of the hunk's unit (drawn as a sparkline)
     weight: float
     truncated: bool
+    fine_start: int = 0  # the 1-based line of the fine band's first line (0: no fine band)
+    added: tuple[int, ...] = ()  # the hunk's added lines (new side)
+
+    def fine_lines(self) -> list[tuple[int, bool, str]]:
+        """The fine band as (line number, changed by this hunk, text)."""
+        if not self.fine or not self.fine_start:
+            return []
+        added = set(self.added)
+        return [
+            (self.fine_start + k, self.fine_start + k in added, text)
+            for k, text in enumerate(self.fine.split("\n"))
+        ]
 
 
 class HunkSpan(NamedTuple):

@@ -35,6 +35,35 @@ def test_example_output_is_current(
     assert out.getvalue() == shown, "README example is stale: refresh it from the real output"
 
 
+_SUMMARY = re.compile(
+    r"(### What the summary comment looks like\n.*?````markdown\n)(.*?)(````)", re.S
+)
+
+
+def demo_summary() -> str:
+    """The PR summary of the demo change, as the Action would post it."""
+    import os
+    import tempfile
+
+    from reviewbot.app.config import Config
+    from reviewbot.app.pipeline import GitChange, review
+    from reviewbot.doors.demo import build_demo_repo
+    from reviewbot.render.markdown import summary_body
+
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = Path(tmp) / "demo"
+        spec = build_demo_repo(repo, dict(os.environ))
+        report = review(GitChange(repo, (spec,)), Config())
+        head = report.head.rsplit("(", 1)[-1].rstrip(")")
+        return summary_body(report, blob_base=f"https://github.com/acme/shop/blob/{head}")
+
+
+def test_the_summary_example_is_current() -> None:
+    found = _SUMMARY.search((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert found is not None, "the README shows what the summary comment looks like"
+    assert found.group(2) == demo_summary(), "refresh it: python -m tests.test_readme --refresh"
+
+
 def refresh() -> None:
     """Rewrite every example in the README with the command's real output
     (`python -m tests.test_readme --refresh`; then read the diff before committing)."""
@@ -46,10 +75,10 @@ def refresh() -> None:
         main(shlex.split(m.group(1))[1:], stdout=out, stderr=err)
         return f"```text\n$ {m.group(1)}\n{out.getvalue()}```"
 
-    path.write_text(
-        re.sub(r"```text\n\$ (reviewbot[^\n]*)\n(.*?)```", one, text, flags=re.S),
-        encoding="utf-8",
-    )
+    text = re.sub(r"```text\n\$ (reviewbot[^\n]*)\n(.*?)```", one, text, flags=re.S)
+    summary = demo_summary()
+    text = _SUMMARY.sub(lambda m: m.group(1) + summary + m.group(3), text)
+    path.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

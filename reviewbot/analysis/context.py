@@ -16,6 +16,28 @@ CHARS_PER_TOKEN = 4
 _MIN_SHARE = 160  # characters every hunk gets at least (its unit and a sparkline)
 
 
+def _first_kept(text: str, limit: int, center: int | None = None) -> int:
+    """The index of the first line :func:`_trim_lines` keeps."""
+    if len(text) <= limit:
+        return 0
+    lines = text.split("\n")
+    center = max(0, min(center or 0, len(lines) - 1))
+    lo = hi = center
+    size = len(lines[center]) + 1
+    while True:
+        grown = False
+        if hi + 1 < len(lines) and size + len(lines[hi + 1]) + 1 <= limit:
+            hi += 1
+            size += len(lines[hi]) + 1
+            grown = True
+        if lo > 0 and size + len(lines[lo - 1]) + 1 <= limit:
+            lo -= 1
+            size += len(lines[lo]) + 1
+            grown = True
+        if not grown:
+            return lo
+
+
 def _trim_lines(text: str, limit: int, center: int | None = None) -> tuple[str, bool]:
     """At most ``limit`` characters of whole lines, kept around ``center`` (a line index)."""
     if len(text) <= limit:
@@ -88,9 +110,12 @@ def hunk_contexts(
         )
         shape = tuple(heatmap(index.signal[lo : hi + 1]).per_line.tolist())
         bands, truncated = ("", "", ""), True  # no room left: the unit and its shape only
+        fine_start = 0
         if share > 0:
             ctx = query_context(index, center, radius)
             fine, t1 = _trim_lines(ctx.fine.content, int(share * 0.6), center - ctx.fine.start)
+            offset = _first_kept(ctx.fine.content, int(share * 0.6), center - ctx.fine.start)
+            fine_start = ctx.fine.start + offset + 1
             medium, t2 = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
             coarse, t3 = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
             bands, truncated = (fine, medium, coarse), t1 or t2 or t3
@@ -106,6 +131,8 @@ def hunk_contexts(
                 shape,
                 round(w, 2),
                 truncated,
+                fine_start,
+                h.added,
             )
         )
     out.sort(key=lambda c: (c.path, c.new_start))

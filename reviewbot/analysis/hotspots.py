@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from reviewbot.analysis.measure import measure_unit
+from reviewbot.analysis.review import not_code
 from reviewbot.engine import FileIndex, get_profile
 from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.repo.cache import Cache
@@ -146,7 +147,12 @@ def find_hotspots(
     ranked: list[FileHotspot] = []
     if min_changes > 1 and (not counts or max(counts.values()) < min_changes):
         return Hotspots(seen, ())  # no file changed often enough to be a hotspot
-    for path, changes in counts.most_common(limit * 2):
+    code = [
+        (path, n)
+        for path, n in counts.most_common()
+        if not not_code(path, settings.registry.detect(path).name)
+    ]
+    for path, changes in code[: limit * 2]:  # prose, data and configuration are no hotspots
         full = git.root / path
         if not full.is_file():
             continue  # deleted or moved since

@@ -50,6 +50,8 @@ def _name(label: str) -> str | None:
     last = innermost(label)
     candidate = last[:-2] if last.endswith("()") else last.split(" ", 1)[-1]
     candidate = candidate.split("::")[-1].split(" for ")[0]
+    if candidate.startswith("__") and candidate.endswith("__"):
+        return None  # dunder methods are called by the language, not by name
     return candidate if _NAME.match(candidate) and len(candidate) >= 3 else None
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "FilePositions",
     "FileResult",
     "PositionsResult",
+    "irregular_lines",
 ]
 
 
@@ -67,3 +68,27 @@ class DiffResult:
     head: str
     positions: PositionDiff | None
     units: tuple[UnitChange, ...]
+
+
+_IMPORT_WORDS = frozenset(
+    "import from package use using require include #include extern mod library".split()
+)
+
+
+def irregular_lines(index: FileIndex, limit: int) -> list[int]:
+    """The most irregular lines (0-based), strongest first: only lines that hold code and are
+    not imports (a blank line or an import is never what a reader should look at)."""
+    values = index.heatmap.per_line
+    ranked = sorted(range(index.line_count), key=lambda i: (-float(values[i]), i))
+    out: list[int] = []
+    for i in ranked:
+        if len(out) >= limit:
+            break
+        code = index.code[i]
+        if not code or not index.anchor[i]:
+            continue
+        first = code.split(None, 1)[0].rstrip("(;") if code.split() else ""
+        if first in _IMPORT_WORDS:
+            continue
+        out.append(i)
+    return out

@@ -78,3 +78,21 @@ def measure_unit(index: FileIndex, unit: Unit) -> UnitMeasure:
         density=density,
         per_line=tuple(heat.per_line.tolist()) if heat is not None else (),
     )
+
+
+def nesting_profile(index: FileIndex, unit: Unit) -> tuple[float, ...]:
+    """Per line of the unit, how deep it nests below the header (0 for the header; lines
+    without code keep the depth of the code line before them): where in the unit its
+    structure is, which is what its sparkline shows."""
+    lo, hi = unit.start, unit.end + 1
+    head = int(index.indent[lo]) if hi > lo else 0
+    rows = [k for k in range(lo, hi) if index.code[k]]
+    depth_of = {c: d for d, c in enumerate(sorted({int(index.indent[k]) for k in rows}), 0)}
+    base = depth_of.get(head, 0)
+    out: list[float] = []
+    depth = 0.0
+    for k in range(lo, hi):
+        if index.code[k]:
+            depth = float(max(0, depth_of[int(index.indent[k])] - base))
+        out.append(depth)
+    return tuple(out)

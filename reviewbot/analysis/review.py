@@ -15,7 +15,7 @@ from reviewbot.analysis.findings import (
     spike,
     suppressed,
 )
-from reviewbot.analysis.measure import UnitMeasure, branch_count, measure_unit
+from reviewbot.analysis.measure import UnitMeasure, branch_count, measure_unit, nesting_profile
 from reviewbot.analysis.units import pair_units, qualified_name
 from reviewbot.engine import FileIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
@@ -32,12 +32,14 @@ from reviewbot.model import (
 )
 
 __all__ = [
+    "NOT_CODE",
     "FileReview",
     "MeasuredFile",
     "ReviewOptions",
     "UnitCase",
     "judge_file",
     "measure_file",
+    "not_code",
     "review_file",
     "skipped_summary",
 ]
@@ -58,9 +60,49 @@ def _ref(u: Unit) -> UnitRef:
 
 
 def _side(m: UnitMeasure | None) -> UnitMetrics | None:
+    """One side's numbers. Lines are lines of code: docstrings, comments and blank lines do
+    not make a unit longer."""
     if m is None:
         return None
-    return UnitMetrics(m.lines, m.branches, m.nesting, m.irregularity)
+    return UnitMetrics(m.code_lines, m.branches, m.nesting, m.irregularity)
+
+
+# Prose, data, configuration and keys: listed as changed files, never analysed as structure
+# (no language table covers them; the generic one would make units of paragraphs).
+_NOT_CODE_SUFFIXES = frozenset(
+    ".md .markdown .rst .txt .adoc .asciidoc .org .in .cfg .ini .toml .yaml .yml .json .jsonc "
+    ".json5 .xml .csv .tsv .pem .crt .cer .der .key .pub .asc .sig .gpg .lock .svg .properties "
+    ".env .editorconfig .gitignore .gitattributes .dockerignore .npmignore .po .pot .map".split()
+)
+_NOT_CODE_NAMES = frozenset(
+    "license licence copying notice authors contributors changelog changes history news "
+    "readme contributing code_of_conduct security maintainers owners codeowners "
+    "manifest.in requirements.txt".split()
+)
+NOT_CODE = "not code (prose, data or configuration): listed, not analysed"
+
+
+def not_code(path: str, language: str) -> bool:
+    """Whether a file is prose, data or configuration that no language table covers."""
+    if language != "generic":
+        return False
+    name = path.rsplit("/", 1)[-1].lower()
+    dot = name.rfind(".")
+    suffix = name[dot:] if dot > 0 else ""
+    stem = name.split(".", 1)[0]
+    return suffix in _NOT_CODE_SUFFIXES or name in _NOT_CODE_NAMES or stem in _NOT_CODE_NAMES
+
+
+def _direct(index: FileIndex | None, unit: Unit | None, lines: list[int]) -> bool:
+    """Whether any of the (1-based) changed lines belongs to the unit itself rather than to a
+    unit nested in it."""
+    if index is None or unit is None:
+        return False
+    for n in lines:
+        owner = index.unit_at(n - 1)
+        if owner is not None and owner.start == unit.start:
+            return True
+    return False
 
 
 def _p90(values: list[float]) -> float:
@@ -160,6 +202,24 @@ def measure_file(cf: ChangedFile, profile: Profile, registry: LanguageRegistry) 
         kind = "added" if pair.old is None else "removed" if pair.new is None else "modified"
         label = qualified_name(side, unit)
         metrics = MetricsChange(_side(m_old), _side(m_new))
+        # Worth a row: a new or removed unit, or numbers that moved; for a class-like unit
+        # only when the change is in its own lines (not only in a member's).
+        own = (
+            unit.kind not in CONTAINERS
+            or (
+                pair.new is not None
+                and _direct(
+                    new, pair.new, line_map.added_between(pair.new.start + 1, pair.new.end + 1)
+                )
+            )
+            or (
+                pair.old is not None
+                and _direct(
+                    old, pair.old, line_map.removed_between(pair.old.start + 1, pair.old.end + 1)
+                )
+            )
+        )
+        noteworthy = kind != "modified" or (metrics.moved and own)
         changes.append(
             UnitChange(
                 cf.path,
@@ -168,7 +228,8 @@ def measure_file(cf: ChangedFile, profile: Profile, registry: LanguageRegistry) 
                 _ref(pair.old) if pair.old else None,
                 _ref(pair.new) if pair.new else None,
                 metrics,
-                shown.per_line,
+                nesting_profile(side, unit),
+                noteworthy,
             )
         )
         if pair.new is None or new is None:

@@ -22,10 +22,12 @@ from reviewbot.analysis.context import hunk_contexts
 from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
 from reviewbot.analysis.impact import Reference, impact_of
 from reviewbot.analysis.review import (
+    NOT_CODE,
     FileReview,
     MeasuredFile,
     ReviewOptions,
     measure_file,
+    not_code,
     review_file,
     skipped_summary,
 )
@@ -41,6 +43,7 @@ from reviewbot.model import (
     FindingCounts,
     HotspotTouch,
     HunkContext,
+    HunkSpan,
     Impact,
     Report,
     Stats,
@@ -270,6 +273,9 @@ def _review_files(
         ):
             summaries.append(skipped_summary(cf))
             continue
+        if not_code(cf.path, config.registry.detect(cf.path).name):
+            summaries.append(skipped_summary(cf, NOT_CODE, cf.status))
+            continue
         if measured is None:
             done = review_file(cf, opts)
         else:  # a sweep: each file is measured once per profile and language
@@ -308,6 +314,7 @@ def _report(
         if config.budget > 0:
             context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
         bundles = tuple(bundle_change([cf for cf, _ in reviewed.files], sides, findings))
+        bundles += _other_files(change, summaries, len(bundles))
         if change.git is not None:
             found, extra = _impact(change, summaries, config)
             impact = tuple(found)
@@ -346,6 +353,25 @@ def _report(
 RADIUS = 60  # lines around a hunk its context looks at
 
 
+def _other_files(
+    change: Change, summaries: Sequence[FileSummary], count: int
+) -> tuple[Bundle, ...]:
+    """Prose, data and configuration read last, in a bundle of their own (never in a code
+    bundle's title)."""
+    listed = {s.path for s in summaries if s.reason == NOT_CODE}
+    hunks = tuple(
+        HunkSpan(cf.path, h.new_start, h.new_end, h.old_start, h.old_end, h.new_len == 0)
+        for cf in change.files
+        if cf.path in listed
+        for h in cf.hunks
+    )
+    if not hunks:
+        return ()
+    paths = sorted({h.path for h in hunks})
+    title = "Other files: " + ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
+    return (Bundle(f"B{count + 1}", title, "prose, data or configuration (not code)", hunks),)
+
+
 def _where(rng: Range | None) -> str | None:
     """Where the new side lives, for git grep and git show (None: the working tree)."""
     if rng is None or rng.new_side == "worktree":
@@ -382,6 +408,8 @@ def _impact(
         hits, cut = git.grep_words(names, where, timeout=IMPACT_SECONDS)
         found: dict[str, list[Reference]] = {}
         for path, line, text in hits:
+            if not_code(path, config.registry.detect(path).name):
+                continue  # a changelog or a README mentioning a name is no reference
             for name in names:
                 if re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text):
                     found.setdefault(name, []).append(Reference(path, line, text))

@@ -23,7 +23,7 @@ from reviewbot.errors import InputError, UsageError
 from reviewbot.model import FailLevel
 from reviewbot.render import jsonfmt, text
 from reviewbot.render.formats import RenderOptions, render_report
-from reviewbot.render.style import Style, use_color
+from reviewbot.render.style import Style, terminal_width, use_color
 from reviewbot.repo.cache import Cache, find_cache
 from reviewbot.repo.git import Git
 
@@ -275,7 +275,7 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         kinds = HOOK_TYPES if args.hook == "all" else (args.hook,)
         where = Path(args.directory)
         lines = (
-            install_hooks(where, kinds, args.chain)
+            install_hooks(where, kinds, args.chain, _hook_program())
             if args.command == "install-hooks"
             else uninstall_hooks(where, kinds)
         )
@@ -327,6 +327,12 @@ def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
+def _hook_program() -> str:
+    """The `reviewbot-hook` of this installation (beside the running interpreter)."""
+    candidate = Path(sys.executable).parent / "reviewbot-hook"
+    return str(candidate.absolute()) if candidate.exists() else ""
+
+
 def _cache(start: Path, disabled: bool) -> Cache:
     return find_cache(start, disabled=disabled, override=os.environ.get("REVIEWBOT_CACHE_DIR"))
 
@@ -364,7 +370,9 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
         else:
             source = GitChange(cwd, (args.range,), args.staged, environ=environ)
         report = review(source, config, cache=_cache(cwd, False))
-    options = RenderOptions(color=style.color, context=args.context)
+    options = RenderOptions(
+        color=style.color, context=args.context, width=terminal_width(stdout, os.environ)
+    )
     stdout.write(render_report(report, args.format, options))
     return EXIT_FAIL if fail_on.met_by(report.findings) else EXIT_OK
 

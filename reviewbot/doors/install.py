@@ -32,7 +32,17 @@ def _ours(path: Path) -> bool:
         return False
 
 
-def install_hooks(cwd: Path, kinds: tuple[str, ...], chain: bool) -> list[str]:
+def _quoted(path: str) -> str:
+    """A path as one shell word (single quotes; a quote inside closed and escaped)."""
+    return "'" + path.replace("'", "'\\''") + "'"
+
+
+def install_hooks(
+    cwd: Path, kinds: tuple[str, ...], chain: bool, hook_program: str = ""
+) -> list[str]:
+    """Install the plain git hooks. ``hook_program`` is the absolute path of the
+    `reviewbot-hook` to run (the one next to the running interpreter), so the hooks work in any
+    repository whatever its PATH; when it is gone they fall back to PATH."""
     git = Git(cwd)
     folder = _hooks_dir(git)
     folder.mkdir(parents=True, exist_ok=True)
@@ -51,6 +61,7 @@ def install_hooks(cwd: Path, kinds: tuple[str, ...], chain: bool) -> list[str]:
             target.rename(kept)
             done.append(f"{kind}: kept your hook as {kept.name}; it runs first")
         script = resources.files("reviewbot.githooks").joinpath(kind).read_text("utf-8")
+        script = script.replace("@REVIEWBOT_HOOK@", _quoted(hook_program))
         target.write_text(script, encoding="utf-8")
         target.chmod(target.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
         done.append(f"{kind}: installed {target}")

@@ -22,6 +22,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, ValidationError
 
+from reviewbot.analysis.inspection import irregular_lines
 from reviewbot.app import inspect
 from reviewbot.app.config import Config, load_config
 from reviewbot.app.pipeline import GitChange, review
@@ -224,7 +225,7 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         result = inspect.file_result(str(full), cfg)
         doc = jsonfmt.heatmap_doc(result)
         values = doc["per_line"]
-        order = sorted(range(len(values)), key=lambda i: -values[i])[:top]
+        order = irregular_lines(result.index, top)
         doc["top_lines"] = [
             {"line": i + 1, "irregularity": values[i], "text": result.index.lines[i].strip()[:200]}
             for i in order

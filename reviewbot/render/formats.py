@@ -19,6 +19,7 @@ __all__ = ["FORMATS", "RenderOptions", "render_report"]
 class RenderOptions(NamedTuple):
     color: bool = False
     context: bool = False  # text: show each hunk's context
+    width: int = 100  # text: the terminal's width
 
 
 Renderer = Callable[[Report, RenderOptions], str]
@@ -27,7 +28,7 @@ FORMATS: dict[str, Renderer] = {
     "json": lambda report, _: report_json(report),
     "markdown": lambda report, _: render_markdown(report),
     "sarif": lambda report, _: sarif_json(report),
-    "text": lambda report, o: review_text(report, Style(o.color), context=o.context),
+    "text": lambda report, o: review_text(report, Style(o.color), context=o.context, width=o.width),
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 from urllib.parse import quote
@@ -15,7 +15,7 @@ import jinja2
 
 from reviewbot import __version__
 from reviewbot.codes import CODES, describe
-from reviewbot.model import Finding, MetricsChange, Report, Status, innermost
+from reviewbot.model import Bundle, Finding, HunkContext, MetricsChange, Report, innermost
 from reviewbot.render.style import fmt_metric, sparkline
 
 __all__ = [
@@ -126,11 +126,37 @@ def environment() -> jinja2.Environment:
     env.filters["metric"] = fmt_metric
     env.filters["spark"] = lambda values: sparkline(values, width=SPARK_WIDTH)
     env.filters["changes"] = _changes
+    env.filters["gutter"] = gutter
     return env
 
 
-def render_markdown(report: Report, template: str = "review.md.j2", **extra: Any) -> str:
-    return environment().get_template(template).render(report=report, codes=describe(), **extra)
+def render_markdown(
+    report: Report, template: str = "review.md.j2", *, limit: int = MAX_BODY, **extra: Any
+) -> str:
+    """The report as Markdown, within ``limit`` characters (GitHub's comment limit): the hunk
+    context goes first, then units, then a cut with a note."""
+    env = environment()
+    units = [(fs.path, u) for fs in report.files for u in fs.units if u.noteworthy]
+    quiet = sum(1 for fs in report.files for u in fs.units if not u.noteworthy)
+
+    def attempt(context: bool, units_max: int) -> Callable[[bool], str]:
+        def render(truncated: bool) -> str:
+            return str(
+                env.get_template(template).render(
+                    report=report,
+                    codes=describe(),
+                    contexts=list(report.context) if context else [],
+                    units=units[:units_max],
+                    units_left=max(0, len(units) - units_max),
+                    quiet_units=quiet,
+                    truncated=truncated,
+                    **extra,
+                )
+            )
+
+        return render
+
+    return _fit([attempt(True, 200), attempt(False, 200), attempt(False, 40)], limit)
 
 
 _NAMES = {"branches": "decisions"}
@@ -153,6 +179,17 @@ def _n(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
 
 
+def gutter(context: HunkContext) -> str:
+    """The fine band as a diff-style block: line numbers, `+` on the lines the change added."""
+    rows = context.fine_lines()
+    if not rows:
+        return ""
+    width = len(str(rows[-1][0]))
+    return "\n".join(
+        f"{n:>{width}} {'+' if changed else ' '} {text.expandtabs(4)}" for n, changed, text in rows
+    )
+
+
 def fingerprint_marker(fingerprint: str, version: str) -> str:
     return f"<!-- reviewbot:fp={fingerprint};v={version} -->"
 
@@ -170,30 +207,44 @@ def inline_body(f: Finding) -> str:
     return text.rstrip("\n") + "\n" + fingerprint_marker(f.fingerprint, version) + "\n"
 
 
-def _footprint(report: Report) -> str:
-    values = []
-    for fs in report.files:
-        for u in fs.units:
-            after = u.metrics.after
-            if after is not None:
-                values.append(after.irregularity)
-    return sparkline(sorted(values, reverse=True)[:40])
-
-
-def _order(report: Report) -> list[str]:
+def _order(report: Report, limit: int) -> list[Bundle]:
+    """The review order: the bundles, or, without them, the files with findings first."""
     if report.bundles:
-        return [f"{b.title}: {b.reason}" for b in report.bundles]
+        return list(report.bundles[:limit])
     weight: dict[str, int] = {}
     for f in report.findings:
         weight[f.path] = weight.get(f.path, 0) + 3 ** (f.severity.rank + 1)
     changed = [fs for fs in report.files if fs.units]
     changed.sort(key=lambda fs: (-weight.get(fs.path, 0), fs.path))
     return [
-        f"{fs.path}: "
-        + ", ".join(innermost(u.label) for u in fs.units[:5])
-        + (" …" if len(fs.units) > 5 else "")
-        for fs in changed[:15]
+        Bundle(
+            f"B{k}",
+            fs.path,
+            ", ".join(innermost(u.label) for u in fs.units[:5])
+            + (" …" if len(fs.units) > 5 else ""),
+            (),
+        )
+        for k, fs in enumerate(changed[:limit], 1)
     ]
+
+
+def _fit(attempts: Sequence[Callable[[bool], str]], limit: int) -> str:
+    """The first rendering that fits ``limit`` characters; the last one cut at a line with a
+    note. Every Markdown output goes through this: GitHub takes at most 65,536."""
+    text = ""
+    for index, attempt in enumerate(attempts):
+        text = attempt(index > 0)
+        if len(text) <= limit:
+            return text
+    note = "\n\n_Cut to fit GitHub's size limit: `--format json` has the whole report._\n"
+    cut = text[: max(0, limit - len(note) - 1)]
+    cut = cut[: cut.rfind("\n")] if "\n" in cut else cut
+    # A cut inside a fenced block or a <details> would swallow the note: close them.
+    if cut.count("```") % 2:
+        cut += "\n```"
+    if cut.count("<details>") > cut.count("</details>"):
+        cut += "\n\n</details>"
+    return cut + note
 
 
 def summary_body(
@@ -203,40 +254,39 @@ def summary_body(
     notes: Sequence[str] = (),
     limit: int = MAX_BODY,
 ) -> str:
-    """The pull request's summary comment, shortened step by step until it fits ``limit``
-    characters. ``blob_base`` is the URL of the head commit's files (`…/blob/<sha>`)."""
+    """The pull request's summary comment: a verdict, the findings, the review order and the
+    impact on the first screen; units and skipped files folded. Shortened step by step until
+    it fits ``limit`` characters. ``blob_base`` is the URL of the head commit's files."""
 
     def link(path: str, line: int, end: int) -> str:
         return url(blob_base, path, line, end)
 
-    units = [(fs.path, u) for fs in report.files for u in fs.units]
-    skipped = [fs for fs in report.files if fs.status in (Status.SKIPPED, Status.BINARY)]
-    attempts = [
-        (list(report.context), units, None),
-        ([], units, None),
-        ([], units[:60], len(units) - 60),
-        ([], units[:15], len(units) - 15),
-    ]
+    units = [(fs.path, u) for fs in report.files for u in fs.units if u.noteworthy]
+    quiet = sum(1 for fs in report.files for u in fs.units if not u.noteworthy)
+    skipped = [fs for fs in report.files if fs.language is None]
     template = environment().get_template("summary.md.j2")
-    text = ""
-    for index, (contexts, shown, left) in enumerate(attempts):
-        text = str(
-            template.render(
-                marker=SUMMARY_MARKER,
-                report=report,
-                notes=list(notes),
-                footprint=_footprint(report),
-                order=_order(report),
-                units=shown,
-                units_left=max(0, left or 0),
-                skipped=skipped[:50],
-                contexts=contexts,
-                truncated=index > 0,
-                link=link,
-                version=__version__,
+
+    def attempt(units_max: int, order_max: int) -> Callable[[bool], str]:
+        def render(truncated: bool) -> str:
+            order = _order(report, order_max)
+            return str(
+                template.render(
+                    marker=SUMMARY_MARKER,
+                    report=report,
+                    notes=list(notes),
+                    order=order,
+                    order_left=max(0, len(report.bundles) - order_max),
+                    units=units[:units_max],
+                    units_left=max(0, len(units) - units_max),
+                    shown_units=len(units),
+                    quiet_units=quiet,
+                    skipped=skipped[:50],
+                    truncated=truncated,
+                    link=link,
+                    version=__version__,
+                )
             )
-        )
-        if len(text) <= limit:
-            return text
-    cut = text[: limit - 200]
-    return cut[: cut.rfind("\n")] + "\n\n_Truncated to fit GitHub's size limit._\n"
+
+        return render
+
+    return _fit([attempt(100, 15), attempt(30, 10), attempt(10, 5), attempt(0, 3)], limit)

@@ -1,23 +1,72 @@
-"""The review report for a terminal."""
+"""The review report for a terminal: fits the width it is given (the door reads the terminal's
+or COLUMNS, 100 otherwise), long names cut in the middle, units whose numbers did not move
+counted instead of listed."""
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 
-from reviewbot.model import Report, Severity, innermost
-from reviewbot.render.style import Style, fmt_metric, sparkline
+from reviewbot.model import Measure, Report, Severity, UnitChange, innermost
+from reviewbot.render.style import Style, ellipsize, fmt_metric, sparkline
 
 __all__ = ["review_text"]
 
-SPARK_WIDTH = 24
+SPARK_WIDTH = 16
+
+
+def _arrow(m: Measure) -> str:
+    return fmt_metric(m).replace(" -> ", "→")
+
 
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def review_text(report: Report, style: Style, *, context: bool = False) -> str:
+def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
+    return textwrap.wrap(
+        text,
+        width=max(40, width),
+        initial_indent=indent,
+        subsequent_indent=indent + hang,
+        break_long_words=True,
+        break_on_hyphens=False,
+    ) or [indent]
+
+
+_HEADS = ("decisions", "nesting", "irregularity")
+
+
+def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
+    """A small table: `unit  change  decisions  nesting  irregularity  shape`, the numbers
+    `1→9` under their heading; labels cut in the middle when the width runs out."""
+    cells = []
+    for u in units:
+        m = {x.name: x for x in u.metrics.measures()}
+        numbers = [_arrow(m["branches"]), _arrow(m["nesting"]), _arrow(m["irregularity"])]
+        cells.append((innermost(u.label), u.kind, numbers, sparkline(u.shape, width=SPARK_WIDTH)))
+    widths = [max(len(h), *(len(c[2][k]) for c in cells)) for k, h in enumerate(_HEADS)]
+    num_w = sum(widths) + 2 * len(widths)
+    room = width - 4 - 2 - 8 - num_w
+    spark = room >= 24 + SPARK_WIDTH + 2  # the sparkline only where it fits
+    longest = max(4, max(len(c[0]) for c in cells))
+    label_w = max(10, min(longest, room - (SPARK_WIDTH + 2 if spark else 0)))
+    heads = "  ".join(h.ljust(w) for h, w in zip(_HEADS, widths, strict=True))
+    rows = [style(f"    {'unit'.ljust(label_w)}  {'change':<8}  {heads}".rstrip(), "dim")]
+    for label, kind, numbers, shape in cells:
+        parts = "  ".join(v.ljust(w) for v, w in zip(numbers, widths, strict=True))
+        row = f"    {ellipsize(label, label_w).ljust(label_w)}  {kind:<8}  {parts}"
+        if spark:
+            row += f"  {style(shape, 'cyan')}"
+        rows.append(row.rstrip())
+    return rows
+
+
+def review_text(report: Report, style: Style, *, context: bool = False, width: int = 100) -> str:
     s = report.stats
     out = [
-        style("reviewbot review", "bold") + f"  {report.base} .. {report.head}",
+        style("reviewbot review", "bold")
+        + "  "
+        + ellipsize(f"{report.base} .. {report.head}", max(20, width - 18)),
         style(
             f"{s.files} file(s), +{s.lines_added} -{s.lines_removed}, "
             f"{s.units_changed} unit(s) changed, {report.profile} profile",
@@ -28,44 +77,38 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
         out.append("no changes")
         return style.finish("\n".join(out) + "\n")
     analysed = [fs for fs in report.files if fs.language is not None]
+    quiet = 0
     if analysed:
         out.append("")
-        width = max(len(fs.path) for fs in analysed)
+        path_w = min(max(len(fs.path) for fs in analysed), max(20, width - 24))
         for fs in analysed:
             out.append(
-                f"{style(fs.path.ljust(width), 'bold')}  {fs.status.value:<8} "
-                f"+{fs.added} -{fs.removed}"
+                f"{style(ellipsize(fs.path, path_w).ljust(path_w), 'bold')}  "
+                f"{fs.status.value:<8} +{fs.added} -{fs.removed}"
             )
             for w in fs.warnings:
-                out.append(style(f"    note: {w}", "yellow"))
-            if not fs.units:
-                continue
-            lw = min(48, max(len(innermost(u.label)) for u in fs.units))
-            for u in fs.units:
-                m = {x.name: x for x in u.metrics.measures()}
-                label = innermost(u.label)[:lw].ljust(lw)
-                out.append(
-                    f"    {label}  {u.kind:<8}  decisions {fmt_metric(m['branches']):<8} "
-                    f"nesting {fmt_metric(m['nesting']):<7} "
-                    f"irregularity {fmt_metric(m['irregularity']):<10} "
-                    f"{style(sparkline(u.shape, width=SPARK_WIDTH), 'cyan')}"
-                )
+                out.extend(style(line, "yellow") for line in _wrap(f"note: {w}", width, "    "))
+            shown = [u for u in fs.units if u.noteworthy]
+            quiet += len(fs.units) - len(shown)
+            if shown:
+                out.extend(_unit_rows(shown, style, width))
+        if quiet:
+            out.append(style(f"({quiet} more unit(s) touched, their numbers unchanged)", "dim"))
     out.append("")
     if report.findings:
         out.append(style(f"Findings ({len(report.findings)})", "bold"))
         for f in report.findings:
             where = f"{f.path}:{f.line}" + (f"-{f.end_line}" if f.end_line > f.line else "")
+            where = ellipsize(where, max(20, width - 40))
+            title = ellipsize(f.title, max(10, width - 2 - 8 - 7 - len(where) - 2))
             out.append(
                 f"  {style(f.severity.value.ljust(7), _SEVERITY_STYLE[f.severity])} "
-                f"{f.code}  {style(where, 'cyan')}  {f.title}"
+                f"{f.code}  {style(where, 'cyan')}  {title}"
             )
-            out.append(f"    {f.message}")
+            out.extend(_wrap(f.message, width, "    "))
             lines = f"line {f.unit.start}" + (f" or {f.line}" if f.line != f.unit.start else "")
-            out.append(
-                style(
-                    f"    silence: add `reviewbot: ignore[{f.code}]` in a comment on {lines}", "dim"
-                )
-            )
+            silence = f"silence: add `reviewbot: ignore[{f.code}]` in a comment on {lines}"
+            out.extend(style(line, "dim") for line in _wrap(silence, width, "    "))
         if report.truncated_findings:
             out.append(style(f"  ... and {report.truncated_findings} more (--max-findings)", "dim"))
     else:
@@ -79,37 +122,34 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
             f"{r.path}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in item.references[:4]
         )
         more = f", … {item.total - 4} more" if item.total > 4 else ""
-        out.append(
-            f"  impact: {item.unit} ({item.change}) is referenced in "
+        text = (
+            f"impact: {item.unit} ({item.change}) is referenced in "
             f"{item.total} place(s): {where}{more}"
         )
+        out.extend(_wrap(text, width, "  ", "    "))
     for hot in report.stats.hotspots_touched or ():
-        out.append(
-            style(
-                f"  hotspot: {hot.path} is #{hot.rank} of the repository's "
-                f"hotspots ({hot.changes} recent changes)",
-                "yellow",
-            )
+        text = (
+            f"hotspot: {hot.path} is #{hot.rank} of the repository's "
+            f"hotspots ({hot.changes} recent changes)"
         )
+        out.extend(style(line, "yellow") for line in _wrap(text, width, "  "))
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
             spans = ", ".join(h.where for h in b.hunks[:4])
             more = f" (+{len(b.hunks) - 4} more)" if len(b.hunks) > 4 else ""
-            out.append(f"  {b.id}  {b.title}  — {b.reason}")
-            out.append(style(f"      {spans}{more}", "dim"))
+            out.extend(_wrap(f"{b.id}  {b.title}  — {b.reason}", width, "  ", "    "))
+            out.extend(style(line, "dim") for line in _wrap(f"{spans}{more}", width, "      "))
     skipped = [fs for fs in report.files if fs.language is None]
     if skipped:
         reasons = Counter((fs.reason or fs.status.value).split(" (")[0] for fs in skipped)
-        out.append(
-            style(
-                f"skipped {len(skipped)}: "
-                + ", ".join(f"{n} {r}" for r, n in sorted(reasons.items())),
-                "dim",
-            )
+        summary = f"skipped {len(skipped)}: " + ", ".join(
+            f"{n} {r}" for r, n in sorted(reasons.items())
         )
+        out.extend(style(line, "dim") for line in _wrap(summary, width, ""))
         for fs in skipped[:10]:
-            out.append(style(f"  {fs.path}: {fs.reason or fs.status.value}", "dim"))
+            line = ellipsize(f"  {fs.path}: {fs.reason or fs.status.value}", width)
+            out.append(style(line, "dim"))
         if len(skipped) > 10:
             out.append(
                 style(f"  ... and {len(skipped) - 10} more (--format json lists all)", "dim")
@@ -119,10 +159,13 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
         out.append(style("Context", "bold"))
         for c in report.context:
             unit = f"{c.unit.label} (lines {c.unit.start}-{c.unit.end})" if c.unit else "top level"
-            spark = sparkline(c.shape, width=SPARK_WIDTH)
-            out.append(style(f"── {c.path}:{c.new_start}-{c.new_end}  {unit}  {spark}", "bold"))
+            head = f"── {c.path}:{c.new_start}-{c.new_end}  {unit}"
+            out.append(style(ellipsize(head, width), "bold"))
             for band in (c.coarse, c.medium, c.fine):
                 if band:
-                    out.extend("    " + line.expandtabs(4) for line in band.split("\n"))
+                    out.extend(
+                        ellipsize("    " + line.expandtabs(4), width, end=True)
+                        for line in band.split("\n")
+                    )
                     out.append("")
     return style.finish("\n".join(out).rstrip("\n") + "\n")

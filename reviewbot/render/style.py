@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -9,7 +10,17 @@ from typing import TextIO
 
 from reviewbot.model import Measure
 
-__all__ = ["BLOCKS", "Style", "bar", "fmt_metric", "sparkline", "use_color", "visible"]
+__all__ = [
+    "BLOCKS",
+    "Style",
+    "bar",
+    "ellipsize",
+    "fmt_metric",
+    "sparkline",
+    "terminal_width",
+    "use_color",
+    "visible",
+]
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 _CODES = {
@@ -74,6 +85,20 @@ class Style:
         return self(text, "dim")
 
 
+def ellipsize(text: str, width: int, *, end: bool = False) -> str:
+    """``text`` cut to ``width`` characters: in the middle (`test_different_…_for_tls`), so
+    that names which differ at the end stay apart, or at the end with ``end``."""
+    if width <= 0 or len(text) <= width:
+        return text
+    if width == 1:
+        return "…"
+    if end:
+        return text[: width - 1] + "…"
+    head = (width - 1 + 1) // 2
+    tail = width - 1 - head
+    return text[:head] + "…" + (text[-tail:] if tail else "")
+
+
 def sparkline(values: Sequence[float], width: int | None = None, top: float | None = None) -> str:
     """One block character per value (or per bucket of values when ``width`` is smaller)."""
     vals = [max(0.0, float(v)) for v in values]
@@ -126,3 +151,18 @@ def fmt_metric(m: Measure) -> str:
     if m.after is None:
         return f"{num(m.before)} -> -"
     return f"{num(m.before)} -> {num(m.after)}"
+
+
+def terminal_width(stream: TextIO, environ: Mapping[str, str], default: int = 100) -> int:
+    """The width to render for: COLUMNS when set, else the terminal's, else ``default``."""
+    raw = environ.get("COLUMNS", "").strip()
+    if raw.isdigit() and int(raw) >= 20:
+        return int(raw)
+    fileno = getattr(stream, "fileno", None)
+    isatty = getattr(stream, "isatty", None)
+    if fileno is not None and isatty is not None and isatty():
+        try:
+            return max(20, os.get_terminal_size(fileno()).columns)
+        except (OSError, ValueError):
+            return default
+    return default

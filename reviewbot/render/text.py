@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
-
 from reviewbot.analysis.hotspots import Hotspots
-from reviewbot.analysis.inspection import ContextResult, FileResult, PositionsResult
+from reviewbot.analysis.inspection import (
+    ContextResult,
+    FileResult,
+    PositionsResult,
+    irregular_lines,
+)
 from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers
 from reviewbot.engine.signal import js_strip
@@ -195,8 +198,8 @@ def heatmap_text(result: FileResult, style: Style, top_n: int = 10, full: bool =
             frac = v / peak if peak > 0 else 0.0
             gutter = style.heat(bar(v, peak, 8), frac)
             out.append(f"{str(i + 1).rjust(width)} {gutter} {v:6.3f} │ {_clip(line)}")
-    order = np.argsort(-values, kind="stable")[:top_n]
-    out.append(style(f"── most irregular lines (top {min(top_n, index.line_count)})", "bold"))
+    order = irregular_lines(index, top_n)
+    out.append(style(f"── most irregular lines of code (top {len(order)})", "bold"))
     for i in order:
         text = js_strip(index.lines[int(i)])
         out.append(f"  {str(int(i) + 1).rjust(width)}  {float(values[i]):6.3f}  {_clip(text, 80)}")

@@ -46,7 +46,8 @@ def test_definition_comes_before_its_uses(repo: Path) -> None:
     assert {h["path"] for h in with_lib["hunks"]} == {"lib.py", "app.py"}
     assert "parse_amount" in with_lib["reason"]
     docs = next(b for b in found if any(h["path"] == "docs.txt" for h in b["hunks"]))
-    assert docs is not with_lib and docs["reason"] == "same file"  # the fallback: by file
+    assert docs is found[-1] and docs["reason"] == "prose, data or configuration (not code)"
+    assert all("docs.txt" not in b["title"] for b in found[:-1])
 
 
 def test_hotspots_are_read_first(repo: Path) -> None:

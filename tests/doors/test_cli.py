@@ -123,7 +123,13 @@ def test_heatmap_text_has_a_gutter_and_top_lines(cli: Any) -> None:
     body = run.out.splitlines()
     assert body[1].startswith("irregularity")
     assert sum(" │ " in line for line in body) == 139
-    assert "most irregular lines (top 3)" in run.out
+    assert "most irregular lines of code (top 3)" in run.out
+    top = run.out.split("most irregular lines of code (top 3)", 1)[1].strip().splitlines()
+    assert len(top) == 3
+    text = open_index("inventory.py", Path(INVENTORY).read_text()).lines
+    for row in top:  # never a blank line or an import
+        code = text[int(row.split()[0]) - 1].strip()
+        assert code and not code.startswith(("import ", "from "))
     summary = cli("heatmap", INVENTORY, "--summary").out
     assert sum(" │ " in line for line in summary.splitlines()) == 0
 

@@ -292,7 +292,9 @@ def test_install_refuses_a_foreign_hook_or_chains_it(
     assert mine.read_text() == "#!/bin/sh\necho my-own-hook-ran\n"
 
 
-def test_missing_reviewbot_never_blocks(spiked: Path, cli: Any) -> None:
+def test_installed_hooks_find_their_program_without_path(spiked: Path, cli: Any) -> None:
+    """install-hooks records the absolute path of its own reviewbot-hook: the hook runs in a
+    repository whose PATH does not have it."""
     cli("install-hooks", "-C", str(spiked), "--hook", "pre-commit")
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
     proc = subprocess.run(
@@ -303,4 +305,23 @@ def test_missing_reviewbot_never_blocks(spiked: Path, cli: Any) -> None:
         text=True,
         check=False,
     )
-    assert proc.returncode == 0 and "not on PATH" in proc.stderr
+    assert proc.returncode == 0 and "RB101" in proc.stderr
+
+
+def test_missing_reviewbot_never_blocks(spiked: Path, cli: Any) -> None:
+    cli("install-hooks", "-C", str(spiked), "--hook", "pre-commit")
+    hook_file = spiked / ".git" / "hooks" / "pre-commit"
+    script = hook_file.read_text()
+    recorded = Path(sys.executable).parent / "reviewbot-hook"
+    assert f"hook='{recorded}'" in script
+    hook_file.write_text(script.replace(str(recorded), "/nonexistent/reviewbot-hook"))
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"],
+        cwd=spiked,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0 and "was not found" in proc.stderr

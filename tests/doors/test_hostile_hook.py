@@ -82,7 +82,12 @@ def test_ctrl_c_is_quiet(repo: Path) -> None:
         write(repo, f"m{i:02d}.py", SPIKED * 200)
     git(repo, "add", "-A")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    for delay in (0.05, 0.4):
+    # Interrupt once the interpreter runs our code (Python's own start-up, site, is not ours
+    # to quiet): after as long as a bare interpreter takes to start here, and well into it.
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    startup = time.monotonic() - started
+    for extra in (0.02, 0.3):
         proc = subprocess.Popen(
             [str(Path(sys.executable).parent / "reviewbot-hook")],
             cwd=repo,
@@ -91,7 +96,7 @@ def test_ctrl_c_is_quiet(repo: Path) -> None:
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(delay)
+        time.sleep(startup * 1.5 + extra)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
         assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

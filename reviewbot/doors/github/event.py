@@ -97,13 +97,15 @@ def _token(env: Mapping[str, str]) -> str | None:
 
 def read_context(env: Mapping[str, str]) -> ActionContext:
     """The context of this run, or an error that names what is missing or wrong."""
-    event_name = env.get("GITHUB_EVENT_NAME", "")
+    # REVIEWBOT_EVENT_*: a workflow_run job reviews a saved pull_request event (GitHub refuses
+    # a workflow that sets GITHUB_* variables itself).
+    event_name = env.get("REVIEWBOT_EVENT_NAME") or env.get("GITHUB_EVENT_NAME", "")
     if event_name not in SUPPORTED_EVENTS:
         raise InputError(
             f"GITHUB_EVENT_NAME is {event_name!r}: reviewbot github runs on "
             f"{' or '.join(SUPPORTED_EVENTS)} events"
         )
-    path = env.get("GITHUB_EVENT_PATH")
+    path = env.get("REVIEWBOT_EVENT_PATH") or env.get("GITHUB_EVENT_PATH")
     if not path:
         raise InputError("GITHUB_EVENT_PATH is not set: is this a GitHub Actions run?")
     try:

@@ -166,7 +166,7 @@ def test_first_run_posts_summary_review_and_outputs(pr: Pr) -> None:
     assert code == 0, log
     (summary,) = s.issue_comments
     assert summary["body"].startswith(SUMMARY_MARKER)
-    assert "Hotspots" in summary["body"] and "shop.py" in summary["body"]
+    assert "### Findings" in summary["body"] and "shop.py" in summary["body"]
     assert len(s.reviews) == 1 and s.reviews[0]["state"] == "COMMENTED"
     inline = ours(pr)
     assert {code for c in inline for code in re.findall(r"RB10\d", c["body"])[:1]} >= {
@@ -237,7 +237,7 @@ def test_read_only_token_does_not_fail(pr: Pr) -> None:
     assert pr.fake.state.issue_comments == [] and pr.fake.state.review_comments == []
     assert "workflow_run" in log and "read-only" in log
     summary = (pr.tmp / "summary.md").read_text()
-    assert "Hotspots" in summary and "Fork pull requests" in summary
+    assert "### Findings" in summary and "Fork pull requests" in summary
     assert sum(line.startswith("::warning ") for line in log.splitlines()) >= 1
 
 
@@ -318,7 +318,7 @@ def test_summary_respects_the_size_limit(pr: Pr) -> None:
     small = summary_body(report, blob_base=base, limit=len(full) // 2)
     assert len(full) <= MAX_BODY and len(small) <= len(full) // 2
     assert small.startswith(SUMMARY_MARKER)
-    assert "shortened" in small or "Truncated" in small
+    assert "shortened" in small or "Cut to fit" in small
 
 
 def test_annotation_escaping() -> None:
