@@ -75,11 +75,10 @@ class Package:
 
 
 GOCODE = "usr/share/gocode/src/"
+# Never the repositories reserved for independent checks (see DEVELOPERS.md): requests,
+# httpx, flask and cobra were in this list until 2026-11-30 and were taken out.
 PACKAGES: tuple[Package, ...] = (
     Package("click", "pypi", "python", ("8.1.7", "8.1.8", "8.2.0", "8.2.1"), ("click",)),
-    Package("requests", "pypi", "python", ("2.31.0", "2.32.2", "2.32.3", "2.32.4"), ("requests",)),
-    Package("httpx", "pypi", "python", ("0.25.2", "0.26.0", "0.27.0", "0.28.0"), ("httpx",)),
-    Package("flask", "pypi", "python", ("3.0.3", "3.1.0", "3.1.1"), ("flask",)),
     Package("werkzeug", "pypi", "python", ("3.0.6", "3.1.0", "3.1.1", "3.1.2"), ("werkzeug",)),
     Package("attrs", "pypi", "python", ("23.2.0", "24.1.0", "24.2.0", "24.3.0"), ("attr", "attrs")),
     Package("packaging", "pypi", "python", ("23.2", "24.0", "24.1", "24.2"), ("packaging",)),
@@ -128,14 +127,6 @@ PACKAGES: tuple[Package, ...] = (
         ("0.5.9-1", "0.6.0-1", "0.7.0-1"),
         ("cmp",),
         GOCODE + "github.com/google/go-cmp/",
-    ),
-    Package(
-        "golang-github-spf13-cobra-dev",
-        "debian",
-        "go",
-        ("1.6.1-1", "1.8.1-1", "1.10.2-1"),
-        ("",),
-        GOCODE + "github.com/spf13/cobra/",
     ),
     Package(
         "golang-github-burntsushi-toml-dev",
