@@ -14,6 +14,7 @@ import hashlib
 import json
 import multiprocessing
 import re
+import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -303,6 +304,22 @@ def _write(
     return ids
 
 
+def _with_aliases(conn: sqlite3.Connection, names: set[str]) -> set[str]:
+    """``names`` and every name an import anywhere binds to one of them under another name
+    (re-exports and aliases), transitively."""
+    aliases: dict[str, set[str]] = {}
+    for local, name in conn.execute("SELECT local, name FROM imports WHERE local != name"):
+        aliases.setdefault(name, set()).add(local)
+    out = set(names)
+    todo = list(names)
+    while todo:
+        for alias in aliases.get(todo.pop(), ()):
+            if alias and alias not in out:
+                out.add(alias)
+                todo.append(alias)
+    return out
+
+
 def _resolve(
     store: Store, cold: bool, new_ids: list[int], old_names: set[str], old_classes: set[str]
 ) -> None:
@@ -317,7 +334,7 @@ def _resolve(
         refresh_links(conn, None)
         return
     new_names, new_classes = _names_of(store, new_ids)
-    names = old_names | new_names
+    names = _with_aliases(conn, old_names | new_names)
     heirs = resolver.heirs(old_classes | new_classes)
     for table, values in (("sel_files", new_ids), ("sel_classes", heirs)):
         conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(id INTEGER PRIMARY KEY)")

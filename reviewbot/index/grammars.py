@@ -449,6 +449,7 @@ GRAMMARS: dict[str, Grammar] = {
         _JS_DEFS_COMMON,
         _JS_NAMES_COMMON + "(formal_parameters (identifier) @bind)\n",
         _es_imports,
+        self_names=frozenset({"this"}),
     ),
     "typescript": Grammar(
         "typescript",
@@ -456,6 +457,7 @@ GRAMMARS: dict[str, Grammar] = {
         _TS_DEFS,
         _TS_NAMES,
         _es_imports,
+        self_names=frozenset({"this"}),
     ),
     "tsx": Grammar(
         "tsx",
@@ -463,6 +465,7 @@ GRAMMARS: dict[str, Grammar] = {
         _TS_DEFS,
         _TS_NAMES,
         _es_imports,
+        self_names=frozenset({"this"}),
     ),
     "go": Grammar("go", tree_sitter_go.language, _GO_DEFS, _GO_NAMES, _go_imports),
     "java": Grammar(
@@ -471,6 +474,7 @@ GRAMMARS: dict[str, Grammar] = {
         _JAVA_DEFS,
         _JAVA_NAMES,
         _java_imports,
+        self_names=frozenset({"this"}),
         members_visible=True,
         module_variables=False,
     ),

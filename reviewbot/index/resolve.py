@@ -8,10 +8,11 @@ enclosing class and then its bases (found by the same rules); ``super().m`` in t
 ``obj.m`` with a receiver nobody can type links to every member of that name with confidence
 1/candidates; a language without a grammar links by name only (``via = "name"``).
 
-Every edge goes to a definition whose name is the reference's ``lookup``: an update therefore
+Every edge goes to a definition whose name is the reference's ``lookup``, or an alias of it
+(``export {make as build}``, ``from x import a as b`` re-exported): an update therefore
 re-resolves only the references of changed files, those whose lookup names a definition or an
-import of a changed file (before or after), and ``self``/``super``/``class`` references in
-classes that inherit (by name) from a class of a changed file.
+import of a changed file (before or after) or an alias of one, and ``self``/``super``/``class``
+references in classes that inherit (by name) from a class of a changed file.
 """
 
 from __future__ import annotations
@@ -467,7 +468,7 @@ class Resolver:
         defs = self.defs
         for ref_id, file_id, how, target, qualifier, lookup in rows:
             found, via = self.resolve(file_id, how, target, qualifier, lookup)
-            found = tuple(d for d in found if d in defs and defs[d].name == lookup)
+            found = tuple(d for d in found if d in defs)
             if not found:
                 continue
             weight = 1.0 / len(found)
