@@ -15,6 +15,7 @@ from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
 from reviewbot.app import inspect
 from reviewbot.app.config import Config, load_config
 from reviewbot.app.pipeline import ChangeSource, GitChange, PatchChange, review
+from reviewbot.doors import index_cli
 from reviewbot.doors.demo import build_demo_repo
 from reviewbot.doors.guard import CLI, EXIT_FAIL, EXIT_OK, EXIT_USAGE, guard
 from reviewbot.doors.install import HOOK_TYPES, install_hooks, uninstall_hooks
@@ -220,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="only the sparkline and the top lines, not the whole file",
     )
     _common(p, ("text", "json"))
+    index_cli.add_parsers(sub)
     return parser
 
 
@@ -250,6 +252,8 @@ def _progress(stream: TextIO) -> Callable[[int, str], None] | None:
 
 
 def _run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    if args.command in index_cli.COMMANDS:
+        return index_cli.run(args, stdout, stderr)
     if args.command == "mcp":
         # Lazy: the MCP SDK is an optional extra, and only this command needs it.
         try:

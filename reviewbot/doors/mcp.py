@@ -26,6 +26,7 @@ from reviewbot.analysis.inspection import irregular_lines
 from reviewbot.app import inspect
 from reviewbot.app.config import Config, load_config
 from reviewbot.app.pipeline import GitChange, review
+from reviewbot.doors import mcp_index
 from reviewbot.errors import InputError, ReviewbotError
 from reviewbot.render import jsonfmt
 from reviewbot.render.report_json import report_doc
@@ -271,6 +272,7 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         report = review(git_change((range,), staged), local)
         return _fit(report_doc(report), ("context", "files", "findings"))
 
+    mcp_index.register(server, root, environ=environ, guard=guard, fit=_fit, inside=_inside)
     return server
 
 

@@ -26,6 +26,12 @@ TOOLS = {
     "get_complexity_heatmap",
     "diff_wavelet_context",
     "review_change",
+    "find_definitions",
+    "find_references",
+    "get_callers",
+    "get_callees",
+    "search_code",
+    "get_repo_map",
 }
 
 

@@ -1,0 +1,415 @@
+"""The index commands of `reviewbot`: index, defs, refs, callers, callees, search, map.
+
+Kept apart from the main CLI so that a query starts fast: this module imports neither numpy,
+scipy, jinja2 nor PyGithub (the configuration, which pulls in the engine, is read only when the
+index must be updated). ``add_parsers`` registers the commands on the main parser; ``run``
+executes one; ``main`` is the fast entry the launcher uses for these commands.
+
+A query first brings a stale index up to date (only the changed blobs are re-read) unless
+``--no-update``, which answers from the index as it is and says on stderr (and in JSON, as
+``stale``) how many files changed since it was built. ``REVIEWBOT_INDEX`` overrides where the
+index lives (default ``.git/reviewbot/index.sqlite``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from reviewbot.doors.guard import CLI, EXIT_OK, EXIT_USAGE, guard
+from reviewbot.errors import InputError, UsageError
+from reviewbot.index import query
+from reviewbot.index.fresh import index_path, looks_current, stale_files
+from reviewbot.index.store import IndexUnavailable, connect_reader
+from reviewbot.repo.git import Git
+from reviewbot.repo.listing import Listed, list_files
+
+__all__ = ["COMMANDS", "add_parsers", "main", "open_index", "run", "symbol_doc"]
+
+COMMANDS = ("index", "defs", "refs", "callers", "callees", "search", "map")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _common(p: argparse.ArgumentParser, update: bool = True) -> None:
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.add_argument(
+        "-C",
+        dest="directory",
+        metavar="DIR",
+        default=None,
+        help="the repository (default: the one holding the path, else '.')",
+    )
+    p.add_argument("--config", metavar="FILE", help="configuration file (default: found)")
+    if update:
+        p.add_argument(
+            "--no-update",
+            action="store_true",
+            help="answer from the index as it is, even when stale (said so)",
+        )
+        p.add_argument("--limit", type=int, default=50, help="results to show (default 50)")
+    p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    for hidden in ("--profile", "--color"):
+        p.add_argument(hidden, default=None, help=argparse.SUPPRESS)
+
+
+def add_parsers(sub: Any) -> None:
+    """Register the index commands on the main parser's subparsers."""
+    p = sub.add_parser(
+        "index",
+        help="build or update the repository index (definitions, "
+        "imports, resolved references; SQLite under .git/reviewbot)",
+    )
+    p.add_argument(
+        "path",
+        nargs="?",
+        default=None,
+        metavar="PATH",
+        help="a path inside the repository (default: '.')",
+    )
+    _common(p, update=False)
+    p = sub.add_parser("defs", help="definitions of a name (or Class.method)")
+    p.add_argument("name", metavar="NAME")
+    _common(p)
+    for name, what in (
+        ("refs", "the references to"),
+        ("callers", "the units that call"),
+        ("callees", "the definitions called by"),
+    ):
+        p = sub.add_parser(name, help=f"{what} the definition at or enclosing FILE:LINE")
+        p.add_argument("location", metavar="FILE:LINE")
+        _common(p)
+    p = sub.add_parser(
+        "search",
+        help="definitions ranked by BM25 over identifiers, "
+        "signatures and docstrings, boosted by centrality",
+    )
+    p.add_argument("text", metavar="QUERY")
+    _common(p)
+    p = sub.add_parser(
+        "map",
+        help="a repository map: the most central definitions with their "
+        "signatures, grouped by file, within a token budget",
+    )
+    p.add_argument(
+        "path", nargs="?", default=None, metavar="PATH", help="personalise to this file or folder"
+    )
+    p.add_argument("--budget", type=int, default=1024, help="tokens (default 1024)")
+    _common(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="reviewbot")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    add_parsers(sub)
+    return parser
+
+
+# -- opening the index ----------------------------------------------------------------------------
+
+
+def _update(
+    git: Git,
+    database: Path,
+    config_file: str | None,
+    stderr: TextIO | None,
+    listing: dict[str, Listed] | None = None,
+) -> dict[str, Any]:
+    """Update the index; its statistics as a document."""
+    # Lazy: the configuration and the builder import the engine, numpy and the parsers
+    # (about 0.6 s); a query on a current index needs none of them.
+    from reviewbot.app.config import load_config
+    from reviewbot.index.build import IndexSettings, update_index
+
+    config = load_config(config_file, git.root)
+    settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)
+    progress = _progress(stderr) if stderr is not None else None
+    stats = update_index(git, database, settings, progress=progress, listing=listing)
+    if progress is not None and stderr is not None:
+        stderr.write("\r\x1b[K")
+    return {
+        "index": stats.database,
+        "files": stats.files,
+        "skipped": stats.skipped,
+        "lines": stats.lines,
+        "definitions": stats.definitions,
+        "references": stats.references,
+        "edges": stats.edges,
+        "read": stats.read,
+        "reused": stats.reused,
+        "removed": stats.removed,
+        "seconds": round(stats.seconds, 3),
+        "created": stats.created,
+    }
+
+
+def _progress(stream: TextIO) -> Callable[[int, int], None] | None:
+    if not getattr(stream, "isatty", lambda: False)():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if done % 50 == 0 or done == total:
+            stream.write(f"\r\x1b[Kindexing {done}/{total} files...")
+            stream.flush()
+
+    return show
+
+
+def _database(git: Git, environ: dict[str, str]) -> Path:
+    override = environ.get("REVIEWBOT_INDEX")
+    return Path(override) if override else index_path(git)
+
+
+def open_index(
+    git: Git,
+    environ: dict[str, str],
+    *,
+    update: bool,
+    config_file: str | None = None,
+    stderr: TextIO | None = None,
+) -> tuple[sqlite3.Connection, int]:
+    """A reader on the repository's index, updated first when stale and ``update``; and how
+    many files it is behind (0 when current)."""
+    database = _database(git, environ)
+    try:
+        conn: sqlite3.Connection | None = connect_reader(database)
+    except IndexUnavailable:
+        if not update:
+            raise
+        conn = None
+    if conn is not None and looks_current(conn, git):
+        return conn, 0
+    listing = list_files(git)
+    stale = stale_files(conn, listing) if conn is not None else len(listing) or 1
+    if stale and update:
+        if conn is not None:
+            conn.close()
+        _update(git, database, config_file, stderr, listing)
+        return connect_reader(database), 0
+    assert conn is not None
+    return conn, stale
+
+
+# -- documents ------------------------------------------------------------------------------------
+
+
+def symbol_doc(s: query.Symbol) -> dict[str, Any]:
+    return {
+        "name": s.name,
+        "qualified": s.qualified,
+        "kind": s.kind,
+        "path": s.path,
+        "line": s.line,
+        "end_line": s.end_line,
+        "signature": s.signature,
+    }
+
+
+def _unit_doc(u: query.Unit | None) -> dict[str, Any] | None:
+    return None if u is None else {"label": u.label, "start": u.start, "end": u.end}
+
+
+def _related_doc(r: query.Related) -> dict[str, Any]:
+    unit = (
+        None if r.symbol is None else query.Unit(r.symbol.label, r.symbol.line, r.symbol.end_line)
+    )
+    return {
+        "path": r.path,
+        "unit": _unit_doc(unit),
+        "lines": list(r.lines),
+        "confidence": r.confidence,
+    }
+
+
+def _location(text: str, git: Git) -> tuple[str, int]:
+    path, sep, line = text.rpartition(":")
+    if not sep or not line.isdigit() or int(line) < 1:
+        raise UsageError(f"{text}: expected FILE:LINE with a 1-based line")
+    return _relative(path, git), int(line)
+
+
+def _relative(path: str, git: Git) -> str:
+    full = Path(path).resolve()
+    try:
+        return full.relative_to(git.root.resolve()).as_posix()
+    except ValueError:
+        raise InputError(f"{path}: outside the repository {git.root}") from None
+
+
+def _symbol_for(conn: sqlite3.Connection, location: str, git: Git) -> query.Symbol:
+    path, line = _location(location, git)
+    found = query.symbol_at(conn, path, line)
+    if found is None:
+        known = conn.execute("SELECT skipped FROM files WHERE path = ?", (path,)).fetchone()
+        if known is None:
+            raise InputError(f"{path}: not in the index (not tracked by git?)")
+        if known[0]:
+            raise InputError(f"{path}: not indexed: {known[0]}")
+        raise InputError(f"{path}:{line}: no definition at or around this line")
+    return found
+
+
+# -- the commands ---------------------------------------------------------------------------------
+
+
+def _repository(args: argparse.Namespace, environ: dict[str, str]) -> Git:
+    start = args.directory
+    if start is None:
+        given = getattr(args, "path", None) or (
+            getattr(args, "location", "").rpartition(":")[0] or None
+        )
+        start = (
+            given
+            if given and Path(given).is_dir()
+            else (str(Path(given).parent) if given and Path(given).parent.is_dir() else ".")
+        )
+    return Git(start, environ=environ)
+
+
+def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    environ = dict(os.environ)
+    limit = getattr(args, "limit", 50)
+    if limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {limit}")
+    git = _repository(args, environ)
+    as_json = args.format == "json"
+    if args.command == "index":
+        d = _update(git, _database(git, environ), args.config, stderr)
+        if as_json:
+            stdout.write(json.dumps(d, indent=2) + "\n")
+        else:
+            stdout.write(
+                f"indexed {d['files']} files ({d['lines']} lines): {d['definitions']} "
+                f"definitions, {d['references']} references, {d['edges']} resolved links; "
+                f"{d['read']} read, {d['reused']} reused, {d['removed']} removed, "
+                f"{d['skipped']} skipped, in {d['seconds']:.2f} s\n  {d['index']}\n"
+            )
+        return EXIT_OK
+    conn, stale = open_index(
+        git, environ, update=not args.no_update, config_file=args.config, stderr=stderr
+    )
+    try:
+        doc, text = _answer(args, conn, git, limit)
+    finally:
+        conn.close()
+    if stale:
+        stderr.write(
+            f"reviewbot: warning: the index is stale ({stale} file(s) changed since "
+            "it was built; --no-update)\n"
+        )
+        doc["stale"] = stale
+    stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if as_json else text)
+    return EXIT_OK
+
+
+def _answer(
+    args: argparse.Namespace, conn: sqlite3.Connection, git: Git, limit: int
+) -> tuple[dict[str, Any], str]:
+    command = args.command
+    if command == "defs":
+        found = query.definitions(conn, args.name, limit)
+        doc: dict[str, Any] = {"name": args.name, "definitions": [symbol_doc(s) for s in found]}
+        text = "".join(f"{s.path}:{s.line}: {s.label}  {s.signature}\n" for s in found)
+        return doc, text or f"no definition of {args.name}\n"
+    if command == "refs":
+        symbol = _symbol_for(conn, args.location, git)
+        hits, truncated = query.references(conn, symbol, limit)
+        doc = {
+            "symbol": symbol_doc(symbol),
+            "references": [
+                {
+                    "path": h.path,
+                    "line": h.line,
+                    "kind": h.kind,
+                    "confidence": h.confidence,
+                    "unit": _unit_doc(h.unit),
+                }
+                for h in hits
+            ],
+            "truncated": truncated,
+        }
+        lines = [
+            f"{symbol.label} ({symbol.path}:{symbol.line}): {len(hits)} reference(s)"
+            + (" (more left out)" if truncated else "")
+        ]
+        lines += [
+            f"  {h.path}:{h.line}: {h.kind}"
+            + (f" in {h.unit.label}" if h.unit else "")
+            + (f" (confidence {h.confidence:g})" if h.confidence < 1 else "")
+            for h in hits
+        ]
+        return doc, "\n".join(lines) + "\n"
+    if command in ("callers", "callees"):
+        symbol = _symbol_for(conn, args.location, git)
+        fn = query.callers if command == "callers" else query.callees
+        related = fn(conn, symbol, limit + 1)
+        doc = {
+            "symbol": symbol_doc(symbol),
+            command: [_related_doc(r) for r in related[:limit]],
+            "truncated": len(related) > limit,
+        }
+        lines = [f"{symbol.label} ({symbol.path}:{symbol.line}): {command}"]
+        for r in related[:limit]:
+            where = r.symbol.label if r.symbol is not None else "(top of the file)"
+            at = r.symbol.line if r.symbol is not None else r.lines[0]
+            lines.append(
+                f"  {r.path}:{at}: {where}  lines {', '.join(map(str, r.lines))}"
+                + (f" (confidence {r.confidence:g})" if r.confidence < 1 else "")
+            )
+        return doc, "\n".join(lines) + "\n"
+    if command == "search":
+        results = query.search(conn, args.text, limit)
+        doc = {
+            "query": args.text,
+            "results": [{"symbol": symbol_doc(s), "score": score} for s, score in results],
+        }
+        text = "".join(f"{s.path}:{s.line}: {s.label}  {s.signature}\n" for s, _ in results)
+        return doc, text or "no match\n"
+    # map
+    if args.budget < 1:
+        raise UsageError(f"--budget must be at least 1, got {args.budget}")
+    focus = _relative(args.path, git) if args.path else None
+    files, tokens, cut = query.repo_map(conn, focus, args.budget)
+    doc = {
+        "path": focus,
+        "budget": args.budget,
+        "tokens": tokens,
+        "truncated": cut,
+        "files": [
+            {"path": f.path, "rank": f.rank, "definitions": [symbol_doc(s) for s in f.symbols]}
+            for f in files
+        ],
+    }
+    out: list[str] = []
+    for f in files:
+        out.append(f"{f.path}:")
+        out += [f"  {s.line:>5}  {s.signature}" for s in f.symbols]
+    return doc, "\n".join(out) + "\n"
+
+
+def main(
+    argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    argv = list(sys.argv[1:] if argv is None else argv)
+
+    def work() -> int:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:
+            code = exc.code
+            return int(code or 0) if isinstance(code, int) or code is None else EXIT_USAGE
+        return run(args, out, err)
+
+    return guard(CLI, work, say=lambda line: err.write(line + "\n"), debug="--debug" in argv)

@@ -1,0 +1,358 @@
+"""Building and updating the index: list the repository's files (git's index plus the working
+tree's changes), re-read only the files whose blob changed, extract them in worker processes,
+write them in the parent in one transaction, and re-resolve what the change can affect.
+
+A file is skipped, with its reason kept, when it is a symbolic link or submodule, excluded by
+the configuration, vendored (``vendor/``, ``node_modules/``, ``third_party/``), not in a source
+language, larger than ``max_file_bytes``, binary, or generated (linguist-generated, lock files,
+minified code, a generated header).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
+from reviewbot.index.extract import extract
+from reviewbot.index.fresh import file_stat, git_index_file, stat_key
+from reviewbot.index.grammars import compiled, grammar_for
+from reviewbot.index.outline import outline
+from reviewbot.index.records import FileFacts
+from reviewbot.index.resolve import Resolver, refresh_links
+from reviewbot.index.store import Store, locked_writer
+from reviewbot.repo.cache import language_key
+from reviewbot.repo.changes import generated_reason
+from reviewbot.repo.files import decode, excluded, is_binary
+from reviewbot.repo.git import Git
+from reviewbot.repo.listing import Listed, list_files
+
+__all__ = [
+    "VENDORED",
+    "IndexSettings",
+    "UpdateStats",
+    "update_index",
+]
+
+VENDORED = ("vendor", "node_modules", "third_party")
+_PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
+_GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
+
+Progress = Callable[[int, int], None]
+
+
+class IndexSettings(NamedTuple):
+    max_bytes: int
+    exclude: tuple[str, ...]
+    registry: LanguageRegistry
+    jobs: int = 2
+
+    def key(self) -> str:
+        languages = sorted(language_key(self.registry.get(n)) for n in self.registry.names())
+        text = json.dumps([self.max_bytes, list(self.exclude), languages])
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class UpdateStats(NamedTuple):
+    database: str  # the database file
+    files: int  # files indexed
+    skipped: int  # files listed but not indexed
+    lines: int
+    definitions: int
+    references: int
+    edges: int
+    read: int  # files (re-)read by this update
+    reused: int  # files kept as they were
+    removed: int
+    seconds: float
+    created: bool  # the database was created (first build, or a damaged one replaced)
+
+
+def _vendored(path: str) -> bool:
+    parts = path.split("/")[:-1]
+    return any(p in VENDORED for p in parts)
+
+
+# The languages of the update in progress: worker processes inherit them (fork), so that
+# jobs carry only a language's name (a Language holds mapping proxies, which do not pickle).
+_LANGUAGES: dict[str, Language] = {}
+
+
+def _parse(job: tuple[str, str, str]) -> FileFacts:
+    """Worker: one file's facts (tree-sitter when the language has a grammar, else the
+    outliner)."""
+    path, text, name = job
+    language = _LANGUAGES.get(name) or default_registry().get(name)
+    grammar = grammar_for(language.name, path)
+    if grammar is not None:
+        facts = extract(compiled(grammar.name), text)
+        if facts is not None:
+            return facts
+        return outline(text, language, "tree-sitter could not parse most of it")
+    return outline(text, language)
+
+
+def _parsed(jobs: list[tuple[str, str, str]], workers: int) -> Iterator[FileFacts]:
+    if workers <= 1 or len(jobs) < _PARALLEL_FROM:
+        for job in jobs:
+            yield _parse(job)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with context.Pool(workers) as pool:
+        yield from pool.imap(_parse, jobs, chunksize=8)
+
+
+class _Plan(NamedTuple):
+    read: list[Listed]
+    gone: list[int]  # ids of files whose rows go (changed or removed)
+    reused: int
+    removed: int
+
+
+def _plan(store: Store, listing: dict[str, Listed], everything: bool) -> _Plan:
+    stored = {
+        path: (file_id, blob)
+        for file_id, path, blob in store.conn.execute("SELECT id, path, blob FROM files")
+    }
+    read = [
+        e
+        for path, e in sorted(listing.items())
+        if everything or path not in stored or stored[path][1] != e.blob
+    ]
+    gone = [stored[e.path][0] for e in read if e.path in stored]
+    removed = [file_id for path, (file_id, _) in stored.items() if path not in listing]
+    return _Plan(read, gone + removed, len(listing) - len(read), len(removed))
+
+
+def _names_of(store: Store, file_ids: Iterable[int]) -> tuple[set[str], set[str]]:
+    """Names defined or imported by files (for re-resolution), and their class names."""
+    ids = list(file_ids)
+    names: set[str] = set()
+    classes: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for name, kind in store.conn.execute(
+            f"SELECT name, kind FROM defs WHERE file_id IN ({marks})", chunk
+        ):
+            names.add(name)
+            if kind in ("class", "interface", "enum", "struct", "type"):
+                classes.add(name)
+        for local, name in store.conn.execute(
+            f"SELECT local, name FROM imports WHERE file_id IN ({marks})", chunk
+        ):
+            names.update(x for x in (local, name) if x and x != "*")
+    return names, classes
+
+
+def update_index(
+    git: Git,
+    path: Path,
+    settings: IndexSettings,
+    *,
+    progress: Progress | None = None,
+    listing: dict[str, Listed] | None = None,
+) -> UpdateStats:
+    """Bring the index at ``path`` up to date with the repository of ``git`` (``listing``:
+    its files, when the caller has just listed them)."""
+    started = time.perf_counter()
+    listing = list_files(git) if listing is None else listing
+    with locked_writer(path) as store:
+        conn = store.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            everything = store.meta("settings") != settings.key()
+            plan = _plan(store, listing, everything)
+            cold = everything or store.created
+            old_names, old_classes = _names_of(store, plan.gone)
+            store.delete_files(plan.gone)
+            if cold:
+                store.drop_indexes()
+            new_ids = _write(git, store, plan.read, settings, progress)
+            store.set_meta("settings", settings.key())
+            if plan.read or plan.gone:
+                _resolve(store, cold, new_ids, old_names, old_classes)
+            if cold:
+                store.create_indexes()
+            _record_stats(store, git)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        totals = conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(lines), 0) FROM files WHERE skipped IS NULL"
+        ).fetchone()
+        skipped = conn.execute("SELECT COUNT(*) FROM files WHERE skipped IS NOT NULL").fetchone()
+        counts = [
+            conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+            for t in ("defs", "refs", "edges")
+        ]
+        return UpdateStats(
+            str(path),
+            totals[0],
+            skipped[0],
+            totals[1],
+            counts[0],
+            counts[1],
+            counts[2],
+            len(plan.read),
+            plan.reused,
+            plan.removed,
+            time.perf_counter() - started,
+            store.created,
+        )
+
+
+def _record_stats(store: Store, git: Git) -> None:
+    """What ``looks_current`` compares with next time: git's index file and every file."""
+    index_file = git_index_file(git)
+    store.set_meta("git_index", stat_key(index_file))
+    rows = store.conn.execute("SELECT id, path FROM files").fetchall()
+    store.conn.executemany(
+        "UPDATE files SET stat = ? WHERE id = ?",
+        [(file_stat(git.root, path), file_id) for file_id, path in rows],
+    )
+
+
+def _write(
+    git: Git,
+    store: Store,
+    entries: list[Listed],
+    settings: IndexSettings,
+    progress: Progress | None,
+) -> list[int]:
+    """Read, extract and write the files; returns the ids of the files written."""
+    ids: list[int] = []
+    reasons: dict[str, str] = {}
+    languages: dict[str, Language] = {}
+    for e in entries:
+        language = settings.registry.detect(e.path)
+        languages[e.path] = language
+        if e.reason:
+            reasons[e.path] = e.reason
+        elif excluded(e.path, settings.exclude):
+            reasons[e.path] = "excluded by the configuration"
+        elif _vendored(e.path):
+            reasons[e.path] = "vendored"
+        elif language.name == "generic" and e.path.rsplit("/", 1)[-1] != "go.mod":
+            reasons[e.path] = "not a source language"
+    wanted = [e for e in entries if e.path not in reasons]
+    sizes = git.sizes(e.blob for e in wanted if e.worktree is None)
+    small = []
+    for e in wanted:
+        size = len(e.worktree) if e.worktree is not None else sizes.get(e.blob)
+        if size is None:
+            reasons[e.path] = "missing from git's object store"
+        elif size > settings.max_bytes:
+            reasons[e.path] = f"larger than max_file_bytes ({size} bytes)"
+        else:
+            small.append(e)
+    contents = git.blobs(e.blob for e in small if e.worktree is None)
+    generated = git.generated_attributes([e.path for e in small])
+    jobs: list[tuple[str, str, str]] = []
+    job_entries: list[Listed] = []
+    packages: dict[str, str] = {}
+    for e in small:
+        data = e.worktree if e.worktree is not None else contents.get(e.blob)
+        if data is None:
+            reasons[e.path] = "missing from git's object store"
+            continue
+        if is_binary(data):
+            reasons[e.path] = "binary"
+            continue
+        text, _warnings = decode(data)
+        if e.path.rsplit("/", 1)[-1] == "go.mod":
+            found = _GO_MODULE.search(text)
+            packages[e.path] = found.group(1) if found else ""
+            reasons[e.path] = "not a source language"
+            continue
+        why = "generated (linguist-generated)" if e.path in generated else None
+        why = why or generated_reason(e.path, text)
+        if why:
+            reasons[e.path] = why
+            continue
+        jobs.append((e.path, text, languages[e.path].name))
+        _LANGUAGES[languages[e.path].name] = languages[e.path]
+        job_entries.append(e)
+    for e in entries:
+        if e.path in reasons:
+            ids.append(
+                store.add_file(
+                    e.path,
+                    e.blob,
+                    None,
+                    reasons[e.path],
+                    languages[e.path].name,
+                    packages.get(e.path, ""),
+                )
+            )
+    total = len(jobs)
+    for done, (e, facts) in enumerate(
+        zip(job_entries, _parsed(jobs, settings.jobs), strict=True), 1
+    ):
+        ids.append(store.add_file(e.path, e.blob, facts, None, facts.language))
+        if progress is not None:
+            progress(done, total)
+    return ids
+
+
+def _with_aliases(conn: sqlite3.Connection, names: set[str]) -> set[str]:
+    """``names`` and every name an import anywhere binds to one of them under another name
+    (re-exports and aliases), transitively."""
+    aliases: dict[str, set[str]] = {}
+    for local, name in conn.execute("SELECT local, name FROM imports WHERE local != name"):
+        aliases.setdefault(name, set()).add(local)
+    out = set(names)
+    todo = list(names)
+    while todo:
+        for alias in aliases.get(todo.pop(), ()):
+            if alias and alias not in out:
+                out.add(alias)
+                todo.append(alias)
+    return out
+
+
+def _resolve(
+    store: Store, cold: bool, new_ids: list[int], old_names: set[str], old_classes: set[str]
+) -> None:
+    conn = store.conn
+    resolver = Resolver(conn)
+    select = "SELECT id, file_id, how, target_id, qualifier, lookup FROM refs"
+    if cold:
+        conn.execute("DELETE FROM edges")
+        edges = resolver.link(conn.execute(select).fetchall())
+        edges.sort()
+        conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
+        refresh_links(conn, None)
+        return
+    new_names, new_classes = _names_of(store, new_ids)
+    names = _with_aliases(conn, old_names | new_names)
+    heirs = resolver.heirs(old_classes | new_classes)
+    for table, values in (("sel_files", new_ids), ("sel_classes", heirs)):
+        conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(id INTEGER PRIMARY KEY)")
+        conn.execute(f"DELETE FROM {table}")
+        conn.executemany(f"INSERT INTO {table}(id) VALUES (?)", [(v,) for v in values])
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_names(name TEXT PRIMARY KEY)")
+    conn.execute("DELETE FROM sel_names")
+    conn.executemany("INSERT INTO sel_names(name) VALUES (?)", [(n,) for n in names])
+    rows = conn.execute(
+        f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
+        "OR lookup IN (SELECT name FROM sel_names) "
+        "OR (how IN ('self', 'super', 'class', 'free') "
+        "AND target_id IN (SELECT id FROM sel_classes))"
+    ).fetchall()
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM sel_refs")
+    conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
+    touched = sorted({r[1] for r in rows} | set(new_ids))
+    conn.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM sel_refs)")
+    conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", resolver.link(rows))
+    refresh_links(conn, touched)

@@ -1,0 +1,524 @@
+"""One file's facts from its tree-sitter tree: definitions, imports, and every identifier that
+is code (never a string or a comment), each resolved as far as the file alone allows.
+
+Scoping follows the language: a name is looked up from the innermost scope outwards; a binding
+anywhere in a scope counts for the whole scope (Python's rule, and close enough for block
+scopes elsewhere); Python class bodies are not seen by the functions inside them; a function's
+name binds in the scope around it, its parameters inside it. Occurrences of locals and
+parameters are not stored: they mean no definition. What the file cannot decide (imports,
+``self.m``, ``obj.m``, free names) is said in the reference's ``how`` for the global pass.
+
+A file whose tree is mostly errors (over a quarter of its bytes) returns None: the caller falls
+back to the engine's outliner.
+"""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter as ts
+
+from reviewbot.index.grammars import Compiled, Grammar, ImportSite
+from reviewbot.index.records import Definition, FileFacts, Import, Reference
+
+__all__ = ["CLASS_KINDS", "extract"]
+
+CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
+_NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
+_SPACES = re.compile(r"\s+")
+_SPACE_BYTES = frozenset(b" \t\r\n")
+_ID_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_DOT = ord(".")
+_SUPER_CALL = re.compile(rb"\bsuper\s*\(\s*[^()]*\)$")
+_BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+_BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
+_GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
+_MAX_SIGNATURE = 300
+_MAX_PARTS = 8
+_DOC_CHARS = 400
+_WINDOW = 120
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _signature(source: bytes, start: int, body: int | None, end: int) -> str:
+    stop = body if body is not None and body > start else min(end, start + 2 * _MAX_SIGNATURE)
+    text = _SPACES.sub(" ", _decode(source[start:stop])).strip()
+    if body is None:
+        text = text.split("{", 1)[0].strip() if "{" in text else text
+    text = text.rstrip("{:= ").rstrip()
+    return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
+
+
+def _doc(text: str) -> str:
+    text = text.strip()
+    for quote in ('"""', "'''", '"', "'"):
+        if len(text) >= 2 * len(quote) and text.endswith(quote):
+            start = text.find(quote)
+            text = text[start + len(quote) : -len(quote)]
+            break
+    return _SPACES.sub(" ", text).strip()[:_DOC_CHARS]
+
+
+def _bases(text: str) -> tuple[str, ...]:
+    text = re.sub(r"<[^<>]*>|\[[^\[\]]*\]", "", text)  # generic arguments
+    text = re.sub(r"\w+\s*=\s*[\w.]+", "", text)  # keyword arguments (metaclass=...)
+    found = []
+    for match in _BASE_WORD.finditer(text):
+        word = _SPACES.sub("", match.group(0))
+        if word not in _BASE_SKIP and word not in found:
+            found.append(word)
+    return tuple(found)
+
+
+def _receiver(source: bytes, at: int) -> str | None:
+    """The receiver written before a member name at ``at`` (``a.b`` for ``a.b.name``,
+    ``super()``, "" for an expression), or None when no dot precedes the name."""
+    i = at - 1
+    while i >= 0 and source[i] in _SPACE_BYTES:
+        i -= 1
+    if i < 0 or source[i] != _DOT or (i > 0 and source[i - 1] == _DOT):
+        return None  # no member access, or a spread (`...x`) or a range
+    i -= 1
+    if i >= 0 and source[i] == 0x3F:  # `?.`
+        i -= 1
+    parts: list[bytes] = []
+    while len(parts) < _MAX_PARTS:
+        while i >= 0 and source[i] in _SPACE_BYTES:
+            i -= 1
+        end = i + 1
+        while i >= 0 and source[i] in _ID_BYTES:
+            i -= 1
+        word = source[i + 1 : end]
+        if not word or word[0] in b"0123456789":
+            closing = not parts and end > 0 and source[end - 1] == 0x29  # `)`
+            if closing and _SUPER_CALL.search(source[max(0, end - 60) : end]):
+                return "super()"
+            return ""
+        parts.append(word)
+        j = i
+        while j >= 0 and source[j] in _SPACE_BYTES:
+            j -= 1
+        if j < 0 or source[j] != _DOT or (j > 0 and source[j - 1] == _DOT):
+            break
+        i = j - 1
+        if i >= 0 and source[i] == 0x3F:
+            i -= 1
+    return b".".join(reversed(parts)).decode("utf-8", "replace")
+
+
+def _innermost(
+    positions: list[int], starts: list[int], ends: list[int], *, strict: bool = False
+) -> list[int]:
+    """For sorted positions, the innermost interval (sorted outer first; 0 holds all) holding
+    each. ``strict``: the positions are the intervals' own starts (each one's parent)."""
+    out: list[int] = []
+    stack = [0]
+    si = 1
+    n = len(starts)
+    for pos in positions:
+        while si < n and (starts[si] < pos or (starts[si] == pos and not strict)):
+            while ends[stack[-1]] <= starts[si]:
+                stack.pop()
+            stack.append(si)
+            si += 1
+        while ends[stack[-1]] <= pos:
+            stack.pop()
+        out.append(stack[-1])
+    return out
+
+
+class _RawDef:
+    __slots__ = (
+        "bases",
+        "body",
+        "doc",
+        "end",
+        "end_line",
+        "kind",
+        "line",
+        "name",
+        "name_at",
+        "receiver",
+        "start",
+    )
+
+    def __init__(self) -> None:
+        self.kind = ""
+        self.name = ""
+        self.name_at = -1
+        self.start = 0
+        self.end = 0
+        self.line = 0
+        self.end_line = 0
+        self.body: int | None = None
+        self.bases: tuple[str, ...] = ()
+        self.receiver = ""
+        self.doc = ""
+
+
+_PRIORITY = {"variable": 0, "type": 1, "constant": 2}
+
+
+def _definitions(comp: Compiled, root: ts.Node, source: bytes) -> list[_RawDef]:
+    docs: dict[int, str] = {}
+    by_name: dict[int, _RawDef] = {}
+    for _, caps in comp.definitions.matches(root):
+        if "doc" in caps:
+            owner = caps.get("doc.owner")
+            if owner:
+                docs[owner[0].start_byte] = _doc(
+                    _decode(source[caps["doc"][0].start_byte : caps["doc"][0].end_byte])
+                )
+            continue
+        kind = next((k[4:] for k in caps if k.startswith("def.")), "")
+        names = caps.get("name")
+        if not kind or not names:
+            continue
+        node = caps["def." + kind][0]
+        name_node = names[0]
+        d = _RawDef()
+        d.kind = kind
+        d.name = _decode(source[name_node.start_byte : name_node.end_byte])
+        d.name_at = name_node.start_byte
+        d.start, d.end = node.start_byte, node.end_byte
+        d.line, d.end_line = node.start_point[0] + 1, node.end_point[0] + 1
+        body = caps.get("body")
+        d.body = body[0].start_byte if body else None
+        bases = caps.get("bases")
+        if bases:
+            d.bases = _bases(" ".join(_decode(source[b.start_byte : b.end_byte]) for b in bases))
+        receiver = caps.get("receiver")
+        if receiver:
+            text = _decode(source[receiver[0].start_byte : receiver[0].end_byte])
+            d.receiver = re.sub(r"\[.*", "", text).lstrip("*& ").strip()
+        old = by_name.get(d.name_at)
+        if old is None or _PRIORITY.get(old.kind, 9) < _PRIORITY.get(kind, 9):
+            by_name[d.name_at] = d
+    defs = sorted(by_name.values(), key=lambda d: (d.start, -d.end))
+    for d in defs:
+        d.doc = docs.get(d.start, "")
+    return defs
+
+
+def _error_share(comp: Compiled, root: ts.Node, size: int) -> float:
+    if not root.has_error or size == 0:
+        return 0.0
+    covered = 0
+    last = -1
+    spans = sorted((n.start_byte, n.end_byte) for n in comp.errors.captures(root).get("error", ()))
+    for start, end in spans:
+        start = max(start, last)
+        if end > start:
+            covered += end - start
+            last = end
+    return covered / size
+
+
+def extract(comp: Compiled, text: str) -> FileFacts | None:
+    """The facts of one file, or None when its tree is mostly errors."""
+    grammar = comp.grammar
+    source = text.encode("utf-8", "surrogatepass")
+    tree = comp.parser.parse(source)
+    root = tree.root_node
+    if _error_share(comp, root, len(source)) > 0.25:
+        return None
+    raw = _definitions(comp, root, source)
+    caps = comp.names.captures(root)
+    return _Builder(grammar, source, raw, caps, text.count("\n") + 1).build()
+
+
+class _Builder:
+    def __init__(
+        self,
+        grammar: Grammar,
+        source: bytes,
+        raw: list[_RawDef],
+        caps: dict[str, list[ts.Node]],
+        lines: int,
+    ) -> None:
+        self.grammar = grammar
+        self.source = source
+        self.raw = raw
+        self.caps = caps
+        self.lines = lines
+
+    # -- definitions ------------------------------------------------------------------------------
+
+    def _make_definitions(self) -> list[Definition]:
+        out: list[Definition] = []
+        stack: list[int] = []
+        seen_top: set[str] = set()
+        keep: list[_RawDef] = []
+        python = self.grammar.name == "python"
+        for d in self.raw:
+            while stack and self.raw_kept[stack[-1]].end <= d.start:
+                stack.pop()
+            parent = stack[-1] if stack else -1
+            if d.kind in ("variable", "constant") and parent == -1 and d.kind == "variable":
+                if d.name in seen_top:
+                    continue
+                seen_top.add(d.name)
+            self.raw_kept.append(d)
+            keep.append(d)
+            index = len(keep) - 1
+            parent_def = out[parent] if parent >= 0 else None
+            kind = d.kind
+            container = ""
+            if parent_def is not None and parent_def.kind in CLASS_KINDS | {"type"}:
+                container = parent_def.qualified
+                if kind == "function":
+                    kind = "method"
+            if kind == "method" and d.receiver:
+                container = d.receiver
+            if kind == "variable" and python and d.name.isupper():
+                kind = "constant"
+            if kind == "field" and self.grammar.name == "java":
+                head = _decode(self.source[d.start : d.start + 200])
+                if re.search(r"\bstatic\b", head) and re.search(r"\bfinal\b", head):
+                    kind = "constant"
+            if container:
+                qualified = f"{container}.{d.name}"
+            elif parent_def is not None:
+                qualified = f"{parent_def.qualified}.{d.name}"
+            else:
+                qualified = d.name
+            if kind in ("variable", "constant", "field"):
+                first = _decode(self.source[d.start : d.end]).split("\n", 1)[0]
+                signature = _SPACES.sub(" ", first).strip()[:_MAX_SIGNATURE]
+            else:
+                signature = _signature(self.source, d.start, d.body, d.end)
+            out.append(
+                Definition(
+                    kind,
+                    d.name,
+                    qualified,
+                    signature,
+                    d.line,
+                    d.end_line,
+                    parent,
+                    container,
+                    d.doc,
+                    d.bases,
+                )
+            )
+            stack.append(index)
+        return out
+
+    # -- the build --------------------------------------------------------------------------------
+
+    def build(self) -> FileFacts:
+        grammar = self.grammar
+        source = self.source
+        caps = self.caps
+        self.raw_kept: list[_RawDef] = []
+        defs = self._make_definitions()
+        kept = self.raw_kept
+
+        # Imports, and the ranges of import statements (their names are not references).
+        imports: list[Import] = []
+        import_sites: list[tuple[int, ImportSite, int]] = []
+        skip_ranges: list[tuple[int, int]] = []
+        package = ""
+        for stmt in sorted(caps.get("import", ()), key=lambda n: n.start_byte):
+            skip_ranges.append((stmt.start_byte, stmt.end_byte))
+            if stmt.type in ("package_clause", "package_declaration"):
+                words = _decode(source[stmt.start_byte : stmt.end_byte]).split()
+                package = words[1].rstrip(";") if len(words) > 1 else ""
+                continue
+            for site in grammar.read_imports(stmt, source):
+                imports.append(site.entry)
+                import_sites.append((stmt.start_byte, site, len(imports) - 1))
+        skip_ranges.sort()
+
+        skip: set[int] = {n.start_byte for n in caps.get("skip", ())}
+        skip.update(d.name_at for d in kept)
+        binds: dict[int, str] = {}
+        for n in caps.get("bind", ()):
+            binds[n.start_byte] = _decode(source[n.start_byte : n.end_byte])
+        calls = {n.start_byte for n in caps.get("call", ())}
+        calls.update(n.start_byte for n in caps.get("call.member", ()))
+        types = {n.start_byte for n in caps.get("type", ())}
+
+        # Scopes, sorted outer before inner; 0 is the file. A definition binds its name just
+        # before its own node (so in the scope around it): positions are doubled for that.
+        scope_nodes = [(n.start_byte, n.end_byte, False) for n in caps.get("scope", ())]
+        scope_nodes += [(n.start_byte, n.end_byte, True) for n in caps.get("scope.class", ())]
+        scope_nodes.sort(key=lambda s: (s[0], -s[1]))
+        starts = [-1] + [2 * s[0] for s in scope_nodes]
+        ends = [2 * len(source) + 2] + [2 * s[1] for s in scope_nodes]
+        is_class = [False] + [s[2] for s in scope_nodes]
+        parent_scope = [
+            -1,
+            *_innermost([starts[i] for i in range(1, len(starts))], starts, ends, strict=True),
+        ]
+        bindings: list[dict[str, tuple[str, int]]] = [{} for _ in starts]
+
+        members = {n.start_byte for n in caps.get("member", ())}
+        members.update(calls)
+        seen: set[int] = set()
+        nodes: list[ts.Node] = []
+        for key in ("ref", "member", "type"):
+            for n in caps.get(key, ()):
+                at = n.start_byte
+                if at in seen:
+                    continue
+                seen.add(at)
+                nodes.append(n)
+        nodes.sort(key=lambda n: n.start_byte)
+        # Drop names inside import statements and those that are not references.
+        refs: list[ts.Node] = []
+        ref_at: list[int] = []
+        k = 0
+        for n in nodes:
+            at = n.start_byte
+            while k < len(skip_ranges) and skip_ranges[k][1] <= at:
+                k += 1
+            if k < len(skip_ranges) and skip_ranges[k][0] <= at:
+                continue
+            if at in skip or at in binds:
+                continue
+            refs.append(n)
+            ref_at.append(2 * at)
+        ref_scope = _innermost(ref_at, starts, ends)
+        def_starts = [-1] + [2 * d.start for d in kept]
+        def_ends = [2 * len(source) + 2] + [2 * d.end for d in kept]
+        ref_unit = [u - 1 for u in _innermost(ref_at, def_starts, def_ends)]
+
+        # Bindings: definitions, imports, locals. The first binding of a name in a scope wins,
+        # except that a definition or an import replaces a plain local.
+        python = grammar.name == "python"
+        def_scope = _innermost([2 * d.start - 1 for d in kept], starts, ends)
+        for i, d in enumerate(defs):
+            if d.kind in _NOT_BARE and not python:
+                continue
+            if d.kind == "method" and d.container and not python:
+                continue
+            table = bindings[def_scope[i]]
+            if d.name not in table or table[d.name][0] == "local":
+                table[d.name] = ("def", i)
+        import_scope = _innermost([2 * at for at, _s, _i in import_sites], starts, ends)
+        for (_at, site, i), scope in zip(import_sites, import_scope, strict=True):
+            local = site.entry.local
+            if not local:
+                continue
+            table = bindings[scope]
+            if local not in table or table[local][0] == "local":
+                table[local] = ("import", i)
+        bind_at = sorted(binds)
+        for at, scope in zip(
+            bind_at, _innermost([2 * a for a in bind_at], starts, ends), strict=True
+        ):
+            table = bindings[scope]
+            name = binds[at]
+            if name not in table:
+                table[name] = ("local", -1)
+
+        def lookup(name: str, scope: int) -> tuple[str, int] | None:
+            first = True
+            while scope >= 0:
+                if not (is_class[scope] and grammar.class_scope_hidden and not first):
+                    found = bindings[scope].get(name)
+                    if found is not None:
+                        return found
+                first = False
+                scope = parent_scope[scope]
+            return None
+
+        def enclosing_class(unit: int) -> int:
+            while unit >= 0:
+                if defs[unit].kind in CLASS_KINDS:
+                    return unit
+                unit = defs[unit].parent
+            return -1
+
+        def go_receiver(unit: int) -> tuple[str, str]:
+            while unit >= 0:
+                d = defs[unit]
+                if d.kind == "method" and d.container:
+                    m = _GO_RECEIVER.match(d.signature)
+                    return (m.group(1) if m else "", d.container)
+                unit = d.parent
+            return "", ""
+
+        out: list[Reference] = []
+        self_names = grammar.self_names
+        go = grammar.name == "go"
+        names: dict[bytes, str] = {}
+        for index, n in enumerate(refs):
+            at = n.start_byte
+            raw_name = source[at : n.end_byte]
+            name = names.get(raw_name) or names.setdefault(raw_name, _decode(raw_name))
+            row, col = n.start_point
+            line = row + 1
+            scope = ref_scope[index]
+            unit = ref_unit[index]
+            kind = "call" if at in calls else "type" if at in types else "other"
+            receiver = _receiver(source, at) if at in members or source[at - 1] == _DOT else None
+            if receiver is not None:
+                if kind == "other":
+                    kind = "attribute"
+                if receiver == "super()":
+                    cls = enclosing_class(unit)
+                    out.append(Reference(name, line, col, kind, unit, "super", cls, "", name))
+                    continue
+                first = receiver.split(".", 1)[0]
+                how, target, qualifier = "member", -1, ""
+                if receiver and receiver == first and first in self_names:
+                    how, target = "self", enclosing_class(unit)
+                elif receiver:
+                    bound = lookup(first, scope)
+                    if go and receiver == first:
+                        rname, rtype = go_receiver(unit)
+                        if rname and rname == first:
+                            bound = None
+                            how, qualifier = "self", rtype
+                    if bound is not None and bound[0] == "import":
+                        how, target, qualifier = "module", bound[1], receiver
+                    elif bound is not None and bound[0] == "def" and receiver == first:
+                        if defs[bound[1]].kind in CLASS_KINDS:
+                            how, target = "class", bound[1]
+                    elif (
+                        bound is None
+                        and how == "member"
+                        and receiver == first
+                        and first[:1].isupper()
+                    ):
+                        how, qualifier = "free", receiver  # Java/Go: a type of the package
+                out.append(Reference(name, line, col, kind, unit, how, target, qualifier, name))
+                continue
+            bound = lookup(name, scope)
+            if bound is None:
+                target = enclosing_class(unit) if grammar.members_visible else -1
+                out.append(Reference(name, line, col, kind, unit, "free", target, "", name))
+            elif bound[0] == "def":
+                out.append(Reference(name, line, col, kind, unit, "def", bound[1], "", name))
+            elif bound[0] == "import":
+                entry = imports[bound[1]]
+                if entry.name in ("", "*"):
+                    continue  # a module used as a value: no definition
+                meant = name if entry.name == "default" else entry.name
+                out.append(Reference(name, line, col, kind, unit, "import", bound[1], "", meant))
+            # a local or a parameter: no definition to link
+
+        for _at, site, i in import_sites:
+            if site.at < 0:
+                continue
+            entry = site.entry
+            row = source.count(b"\n", 0, site.at)
+            col = site.at - (source.rfind(b"\n", 0, site.at) + 1)
+            out.append(
+                Reference(entry.name, row + 1, col, "import", -1, "import", i, "", entry.name)
+            )
+        out.sort(key=lambda r: (r.line, r.column))
+        return FileFacts(
+            grammar.name,
+            "tree-sitter",
+            package,
+            self.lines,
+            tuple(defs),
+            tuple(imports),
+            tuple(out),
+        )

@@ -1,0 +1,76 @@
+"""Where a repository's index lives and whether it is current: the cheap checks a query makes
+before answering (no engine, no parser imported)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from reviewbot.repo.git import Git
+from reviewbot.repo.listing import Listed
+
+__all__ = [
+    "file_stat",
+    "git_index_file",
+    "index_path",
+    "looks_current",
+    "stale_files",
+    "stat_key",
+]
+
+
+def index_path(git: Git) -> Path:
+    """Where a repository's index lives by default."""
+    return git.git_dir() / "reviewbot" / "index.sqlite"
+
+
+def stale_files(conn: sqlite3.Connection, listing: dict[str, Listed]) -> int:
+    """How many files differ between the index and the repository (changed, added or
+    removed)."""
+    stored = dict(conn.execute("SELECT path, blob FROM files").fetchall())
+    changed = sum(1 for path, e in listing.items() if stored.get(path) != e.blob)
+    return changed + sum(1 for path in stored if path not in listing)
+
+
+def git_index_file(git: Git) -> Path:
+    """git's index file (``GIT_INDEX_FILE`` of the environment git runs with, else the git
+    directory's)."""
+    override = (git.environ or {}).get("GIT_INDEX_FILE")
+    if override:
+        return Path(override) if Path(override).is_absolute() else git.root / override
+    return git.git_dir() / "index"
+
+
+def stat_key(path: Path) -> str:
+    """A file's size, modification time and inode, or "-" when it is absent."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return "-"
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def file_stat(root: Path, rel: str) -> str:
+    return stat_key(root / rel)
+
+
+def looks_current(conn: sqlite3.Connection, git: Git) -> bool:
+    """Whether the index is certainly current without asking git: git's index file and every
+    listed file still have the size, time and inode recorded at the last update (git's own
+    racy-clean test; any difference sends the caller to the full listing)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'git_index'").fetchone()
+    if row is None or row[0] != stat_key(git_index_file(git)) or row[0] == "-":
+        return False
+    root = str(git.root) + os.sep
+    lstat = os.lstat
+    for rel, recorded in conn.execute("SELECT path, stat FROM files"):
+        try:
+            st = lstat(root + rel)
+        except OSError:
+            if recorded != "-":
+                return False
+            continue
+        if recorded != f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}":
+            return False
+    return True

@@ -1,0 +1,493 @@
+"""The tree-sitter grammars the index knows, and what it asks each of them.
+
+One grammar per language, from the per-language wheels that ship compiled grammars
+(tree-sitter-python, -javascript, -typescript, -go, -java); nothing is downloaded at run time.
+Each grammar has two queries, run once per file with tree-sitter's query cursor (no walking of
+nodes in Python):
+
+* ``definitions`` (its matches): ``@def.<kind>`` on the declaration, ``@name``, optionally
+  ``@body`` (the signature is the text before it), ``@bases``, ``@receiver`` (Go), and
+  ``@doc`` with ``@doc.owner`` for docstrings;
+* ``names`` (its captures): every identifier as ``@ref``, refined by ``@call``, ``@call.member``,
+  ``@member``, ``@type``; binding sites as ``@bind``; names that are neither (keyword arguments,
+  labels, object keys) as ``@skip``; ``@self`` for ``this``; scopes as ``@scope`` and, where a
+  class body's names are not seen by the functions inside it (Python), ``@scope.class``;
+  import statements as ``@import`` (their names are read by the language's import reader).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import tree_sitter as ts
+import tree_sitter_go
+import tree_sitter_java
+import tree_sitter_javascript
+import tree_sitter_python
+import tree_sitter_typescript
+
+from reviewbot.index.records import Import
+
+__all__ = ["GRAMMARS", "Compiled", "Grammar", "ImportSite", "compiled", "grammar_for"]
+
+
+class ImportSite:
+    """An import and where its imported name is written (a byte offset, or -1)."""
+
+    __slots__ = ("at", "entry")
+
+    def __init__(self, entry: Import, at: int = -1) -> None:
+        self.entry = entry
+        self.at = at
+
+
+ImportReader = Callable[[ts.Node, bytes], list[ImportSite]]
+
+
+@dataclass(frozen=True)
+class Grammar:
+    name: str
+    load: Callable[[], object]
+    definitions: str
+    names: str
+    read_imports: ImportReader
+    self_names: frozenset[str] = frozenset()
+    class_scope_hidden: bool = False  # Python: a class body's names are not seen inside methods
+    members_visible: bool = False  # Java: a class's members are bare names inside it
+    module_variables: bool = True  # top-level bindings are definitions
+
+
+class Compiled:
+    """A grammar's language, parser and queries, built once per process."""
+
+    def __init__(self, grammar: Grammar) -> None:
+        self.grammar = grammar
+        self.language = ts.Language(grammar.load())
+        self.parser = ts.Parser(self.language)
+        self.definitions = ts.QueryCursor(ts.Query(self.language, grammar.definitions))
+        self.names = ts.QueryCursor(ts.Query(self.language, grammar.names))
+        self.errors = ts.QueryCursor(ts.Query(self.language, "(ERROR) @error"))
+
+
+def _text(node: ts.Node | None) -> str:
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+# -- Python ---------------------------------------------------------------------------------------
+
+_PY_DEFS = """
+(function_definition name: (identifier) @name body: (_) @body) @def.function
+(class_definition name: (identifier) @name superclasses: (argument_list)? @bases body: (_) @body)
+  @def.class
+(module (expression_statement (assignment left: (identifier) @name) @def.variable))
+(module (if_statement consequence: (block (expression_statement
+  (assignment left: (identifier) @name) @def.variable))))
+(_ body: (block . (expression_statement (string) @doc))) @doc.owner
+(module . (expression_statement (string) @doc)) @doc.owner
+"""
+_PY_NAMES = """
+(identifier) @ref
+(call function: (identifier) @call)
+(call function: (attribute attribute: (identifier) @call.member))
+(attribute attribute: (identifier) @member)
+(type (identifier) @type)
+(type (generic_type (identifier) @type))
+(keyword_argument name: (identifier) @skip)
+(global_statement (identifier) @skip)
+(nonlocal_statement (identifier) @skip)
+(parameters (identifier) @bind)
+(lambda_parameters (identifier) @bind)
+(default_parameter name: (identifier) @bind)
+(typed_parameter (identifier) @bind)
+(typed_default_parameter name: (identifier) @bind)
+(list_splat_pattern (identifier) @bind)
+(dictionary_splat_pattern (identifier) @bind)
+(assignment left: (identifier) @bind)
+(assignment left: (pattern_list (identifier) @bind))
+(assignment left: (tuple_pattern (identifier) @bind))
+(assignment left: (list_pattern (identifier) @bind))
+(for_statement left: (identifier) @bind)
+(for_statement left: (pattern_list (identifier) @bind))
+(for_statement left: (tuple_pattern (identifier) @bind))
+(for_in_clause left: (identifier) @bind)
+(for_in_clause left: (pattern_list (identifier) @bind))
+(for_in_clause left: (tuple_pattern (identifier) @bind))
+(as_pattern_target (identifier) @bind)
+(as_pattern_target (tuple (identifier) @bind))
+(named_expression name: (identifier) @bind)
+(function_definition) @scope
+(lambda) @scope
+(list_comprehension) @scope
+(set_comprehension) @scope
+(dictionary_comprehension) @scope
+(generator_expression) @scope
+(class_definition) @scope.class
+(import_statement) @import
+(import_from_statement) @import
+(future_import_statement) @import
+"""
+
+
+def _python_imports(stmt: ts.Node, source: bytes) -> list[ImportSite]:
+    out: list[ImportSite] = []
+    line = stmt.start_point[0] + 1
+    if stmt.type == "import_statement":
+        for node in stmt.children_by_field_name("name"):
+            if node.type == "aliased_import":
+                module = _text(node.child_by_field_name("name"))
+                alias = _text(node.child_by_field_name("alias"))
+                out.append(ImportSite(Import(alias, module, "", line, False)))
+            else:
+                module = _text(node)
+                out.append(ImportSite(Import(module.split(".")[0], module, "", line, False)))
+        return out
+    if stmt.type != "import_from_statement":
+        return out
+    module = re.sub(r"\s+", "", _text(stmt.child_by_field_name("module_name")))
+    for child in stmt.named_children:
+        if child.type == "wildcard_import":
+            out.append(ImportSite(Import("", module, "*", line, False)))
+    for node in stmt.children_by_field_name("name"):
+        if node.type == "aliased_import":
+            name_node = node.child_by_field_name("name")
+            name = _text(name_node)
+            alias = _text(node.child_by_field_name("alias"))
+            at = name_node.start_byte if name_node is not None else -1
+            out.append(ImportSite(Import(alias, module, name, line, False), at))
+        else:
+            name = _text(node)
+            out.append(ImportSite(Import(name, module, name, line, False), node.start_byte))
+    return out
+
+
+# -- JavaScript and TypeScript -------------------------------------------------------------------
+
+_JS_DEFS_COMMON = """
+(function_declaration name: (identifier) @name body: (_) @body) @def.function
+(generator_function_declaration name: (identifier) @name body: (_) @body) @def.function
+(class_declaration name: (_) @name (class_heritage)? @bases body: (_) @body) @def.class
+(method_definition name: (_) @name body: (_) @body) @def.method
+(variable_declarator name: (identifier) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @def.function
+(program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
+(program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
+(program (export_statement declaration: (lexical_declaration
+  (variable_declarator name: (identifier) @name) @def.variable)))
+(program (export_statement declaration: (variable_declaration
+  (variable_declarator name: (identifier) @name) @def.variable)))
+"""
+_TS_DEFS = (
+    _JS_DEFS_COMMON
+    + """
+(abstract_class_declaration name: (_) @name (class_heritage)? @bases body: (_) @body) @def.class
+(interface_declaration name: (_) @name body: (_) @body) @def.interface
+(type_alias_declaration name: (_) @name value: (_) @body) @def.type
+(enum_declaration name: (_) @name body: (_) @body) @def.enum
+(method_signature name: (_) @name) @def.method
+(abstract_method_signature name: (_) @name) @def.method
+(function_signature name: (_) @name) @def.function
+"""
+)
+_JS_NAMES_COMMON = """
+(identifier) @ref
+(property_identifier) @member
+(shorthand_property_identifier) @ref
+(call_expression function: (identifier) @call)
+(call_expression function: (member_expression property: (property_identifier) @call.member))
+(new_expression constructor: (identifier) @call)
+(pair key: (property_identifier) @skip)
+(labeled_statement label: (statement_identifier) @skip)
+(variable_declarator name: (identifier) @bind)
+(variable_declarator name: (array_pattern (identifier) @bind))
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind))
+(arrow_function parameter: (identifier) @bind)
+(assignment_pattern left: (identifier) @bind)
+(rest_pattern (identifier) @bind)
+(object_pattern (shorthand_property_identifier_pattern) @bind)
+(object_pattern (pair_pattern value: (identifier) @bind))
+(array_pattern (identifier) @bind)
+(catch_clause parameter: (identifier) @bind)
+(for_in_statement left: (identifier) @bind)
+(function_declaration) @scope
+(generator_function_declaration) @scope
+(function_expression) @scope
+(arrow_function) @scope
+(method_definition) @scope
+(statement_block) @scope
+(for_statement) @scope
+(for_in_statement) @scope
+(catch_clause) @scope
+(class_body) @scope
+(import_statement) @import
+(export_statement source: (_)) @import
+"""
+_TS_NAMES = (
+    _JS_NAMES_COMMON
+    + """
+(type_identifier) @type
+(required_parameter pattern: (identifier) @bind)
+(optional_parameter pattern: (identifier) @bind)
+(interface_body) @scope
+(property_signature name: (property_identifier) @skip)
+"""
+)
+
+
+def _string_value(node: ts.Node | None) -> str:
+    return _text(node).strip("'\"`")
+
+
+def _es_imports(stmt: ts.Node, source: bytes) -> list[ImportSite]:
+    out: list[ImportSite] = []
+    line = stmt.start_point[0] + 1
+    module = _string_value(stmt.child_by_field_name("source"))
+    if stmt.type == "export_statement":
+        found = False
+        for child in stmt.named_children:
+            if child.type == "export_clause":
+                for spec in child.named_children:
+                    if spec.type != "export_specifier":
+                        continue
+                    name_node = spec.child_by_field_name("name")
+                    name = _text(name_node)
+                    alias = _text(spec.child_by_field_name("alias")) or name
+                    at = name_node.start_byte if name_node is not None else -1
+                    out.append(ImportSite(Import(alias, module, name, line, True), at))
+                    found = True
+            elif child.type == "namespace_export":
+                ids = [c for c in child.named_children if c.type in ("identifier", "string")]
+                out.append(
+                    ImportSite(Import(_string_value(ids[0]) if ids else "", module, "", line, True))
+                )
+                found = True
+        if not found:
+            out.append(ImportSite(Import("", module, "*", line, True)))
+        return out
+    for child in stmt.named_children:
+        if child.type == "import_require_clause":
+            ids = [c for c in child.named_children if c.type == "identifier"]
+            if ids:
+                src = child.child_by_field_name("source")
+                out.append(ImportSite(Import(_text(ids[0]), _string_value(src), "", line, False)))
+        if child.type != "import_clause":
+            continue
+        for part in child.named_children:
+            if part.type == "identifier":
+                out.append(ImportSite(Import(_text(part), module, "default", line, False)))
+            elif part.type == "namespace_import":
+                ids = [c for c in part.named_children if c.type == "identifier"]
+                if ids:
+                    out.append(ImportSite(Import(_text(ids[0]), module, "", line, False)))
+            elif part.type == "named_imports":
+                for spec in part.named_children:
+                    if spec.type != "import_specifier":
+                        continue
+                    name_node = spec.child_by_field_name("name")
+                    name = _text(name_node)
+                    alias = _text(spec.child_by_field_name("alias")) or name
+                    at = name_node.start_byte if name_node is not None else -1
+                    out.append(ImportSite(Import(alias, module, name, line, False), at))
+    if not out and module:
+        out.append(ImportSite(Import("", module, "", line, False)))  # for its side effects
+    return out
+
+
+# -- Go -------------------------------------------------------------------------------------------
+
+_GO_DEFS = """
+(function_declaration name: (identifier) @name body: (_)? @body) @def.function
+(method_declaration receiver: (parameter_list (parameter_declaration type: (_) @receiver))
+  name: (field_identifier) @name body: (_)? @body) @def.method
+(type_spec name: (type_identifier) @name type: (struct_type) @body) @def.class
+(type_spec name: (type_identifier) @name type: (interface_type) @body) @def.interface
+(type_spec name: (type_identifier) @name type: (_) @body) @def.type
+(type_alias name: (type_identifier) @name) @def.type
+(method_elem name: (field_identifier) @name) @def.method
+(source_file (const_declaration (const_spec name: (identifier) @name) @def.constant))
+(source_file (var_declaration (var_spec name: (identifier) @name) @def.variable))
+"""
+_GO_NAMES = """
+(identifier) @ref
+(type_identifier) @type
+(field_identifier) @member
+(package_identifier) @ref
+(call_expression function: (identifier) @call)
+(call_expression function: (selector_expression field: (field_identifier) @call.member))
+(qualified_type name: (type_identifier) @type)
+(keyed_element . (literal_element (identifier) @skip))
+(labeled_statement label: (label_name) @skip)
+(field_declaration name: (field_identifier) @skip)
+(parameter_declaration name: (identifier) @bind)
+(variadic_parameter_declaration name: (identifier) @bind)
+(short_var_declaration left: (expression_list (identifier) @bind))
+(range_clause left: (expression_list (identifier) @bind))
+(var_spec name: (identifier) @bind)
+(const_spec name: (identifier) @bind)
+(type_switch_statement alias: (expression_list (identifier) @bind))
+(function_declaration) @scope
+(method_declaration) @scope
+(func_literal) @scope
+(block) @scope
+(for_statement) @scope
+(if_statement) @scope
+(type_switch_statement) @scope
+(expression_switch_statement) @scope
+(import_declaration) @import
+(package_clause) @import
+"""
+
+
+def _go_imports(stmt: ts.Node, source: bytes) -> list[ImportSite]:
+    out: list[ImportSite] = []
+    if stmt.type != "import_declaration":
+        return out
+    specs: list[ts.Node] = []
+    for child in stmt.named_children:
+        if child.type == "import_spec":
+            specs.append(child)
+        elif child.type == "import_spec_list":
+            specs.extend(c for c in child.named_children if c.type == "import_spec")
+    for spec in specs:
+        path = _string_value(spec.child_by_field_name("path"))
+        alias_node = spec.child_by_field_name("name")
+        alias = _text(alias_node)
+        line = spec.start_point[0] + 1
+        if alias == ".":
+            out.append(ImportSite(Import("", path, "*", line, False)))
+        elif alias == "_":
+            out.append(ImportSite(Import("", path, "", line, False)))
+        else:
+            local = alias or path.rstrip("/").rsplit("/", 1)[-1]
+            if not alias and re.fullmatch(r"v\d+", local) and "/" in path:
+                local = path.rsplit("/", 2)[-2]  # example.com/x/v2 is package x
+            out.append(ImportSite(Import(local, path, "", line, False)))
+    return out
+
+
+# -- Java -----------------------------------------------------------------------------------------
+
+_JAVA_DEFS = """
+(class_declaration name: (identifier) @name superclass: (_)? @bases interfaces: (_)? @bases
+  body: (_) @body) @def.class
+(interface_declaration name: (identifier) @name (extends_interfaces)? @bases body: (_) @body)
+  @def.interface
+(enum_declaration name: (identifier) @name body: (_) @body) @def.enum
+(record_declaration name: (identifier) @name body: (_) @body) @def.class
+(annotation_type_declaration name: (identifier) @name body: (_) @body) @def.interface
+(method_declaration name: (identifier) @name body: (_)? @body) @def.method
+(constructor_declaration name: (identifier) @name body: (_) @body) @def.constructor
+(field_declaration declarator: (variable_declarator name: (identifier) @name)) @def.field
+(enum_constant name: (identifier) @name) @def.constant
+"""
+_JAVA_NAMES = """
+(identifier) @ref
+(type_identifier) @type
+(method_invocation name: (identifier) @call)
+(method_invocation object: (_) name: (identifier) @call.member)
+(object_creation_expression type: (type_identifier) @call)
+(field_access field: (identifier) @member)
+(labeled_statement (identifier) @skip)
+(formal_parameter name: (identifier) @bind)
+(spread_parameter (variable_declarator name: (identifier) @bind))
+(catch_formal_parameter name: (identifier) @bind)
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @bind))
+(enhanced_for_statement name: (identifier) @bind)
+(resource name: (identifier) @bind)
+(lambda_expression parameters: (identifier) @bind)
+(inferred_parameters (identifier) @bind)
+(method_declaration) @scope
+(constructor_declaration) @scope
+(lambda_expression) @scope
+(block) @scope
+(for_statement) @scope
+(enhanced_for_statement) @scope
+(catch_clause) @scope
+(try_with_resources_statement) @scope
+(import_declaration) @import
+(package_declaration) @import
+"""
+_JAVA_IMPORT = re.compile(r"import\s+(static\s+)?([\w.\s]+?)(\s*\.\s*\*)?\s*;")
+
+
+def _java_imports(stmt: ts.Node, source: bytes) -> list[ImportSite]:
+    if stmt.type != "import_declaration":
+        return []
+    match = _JAVA_IMPORT.match(_text(stmt))
+    if match is None:
+        return []
+    path = re.sub(r"\s+", "", match.group(2))
+    line = stmt.start_point[0] + 1
+    if match.group(3):
+        return [ImportSite(Import("", path, "*", line, False))]
+    module, _, name = path.rpartition(".")
+    at = -1
+    last = stmt.named_children[-1] if stmt.named_children else None
+    if last is not None and last.type == "scoped_identifier":
+        name_node = last.child_by_field_name("name")
+        at = name_node.start_byte if name_node is not None else -1
+    return [ImportSite(Import(name, module, name, line, False), at)]
+
+
+GRAMMARS: dict[str, Grammar] = {
+    "python": Grammar(
+        "python",
+        tree_sitter_python.language,
+        _PY_DEFS,
+        _PY_NAMES,
+        _python_imports,
+        self_names=frozenset({"self", "cls"}),
+        class_scope_hidden=True,
+    ),
+    "javascript": Grammar(
+        "javascript",
+        tree_sitter_javascript.language,
+        _JS_DEFS_COMMON,
+        _JS_NAMES_COMMON + "(formal_parameters (identifier) @bind)\n",
+        _es_imports,
+        self_names=frozenset({"this"}),
+    ),
+    "typescript": Grammar(
+        "typescript",
+        tree_sitter_typescript.language_typescript,
+        _TS_DEFS,
+        _TS_NAMES,
+        _es_imports,
+        self_names=frozenset({"this"}),
+    ),
+    "tsx": Grammar(
+        "tsx",
+        tree_sitter_typescript.language_tsx,
+        _TS_DEFS,
+        _TS_NAMES,
+        _es_imports,
+        self_names=frozenset({"this"}),
+    ),
+    "go": Grammar("go", tree_sitter_go.language, _GO_DEFS, _GO_NAMES, _go_imports),
+    "java": Grammar(
+        "java",
+        tree_sitter_java.language,
+        _JAVA_DEFS,
+        _JAVA_NAMES,
+        _java_imports,
+        self_names=frozenset({"this"}),
+        members_visible=True,
+        module_variables=False,
+    ),
+}
+
+
+def grammar_for(language: str, path: str) -> Grammar | None:
+    """The grammar for a file of an engine language (``.tsx`` files get the TSX grammar)."""
+    if language == "typescript" and path.lower().endswith(".tsx"):
+        return GRAMMARS["tsx"]
+    return GRAMMARS.get(language)
+
+
+@cache
+def compiled(name: str) -> Compiled:
+    return Compiled(GRAMMARS[name])

@@ -1,0 +1,350 @@
+"""Queries over a built index: pure functions of an open connection. Lines are 1-based, paths
+relative to the repository root.
+
+* ``definitions(name)``: a name, or a qualified ``Class.method``;
+* ``symbol_at(path, line)``: the definition starting on, else enclosing, that line;
+* ``references(symbol)``: every resolved reference to it (never its own definition), with its
+  enclosing unit and the edge's confidence;
+* ``callers`` / ``callees``: the units that call it, and the definitions its body calls;
+* ``search(text)``: BM25 (SQLite FTS5) over split identifiers, signatures and docstrings,
+  boosted by how much the definition is referenced;
+* ``repo_map(path, budget)``: the most central definitions (PageRank over the file graph,
+  personalised to ``path``; a file's share goes to its most referenced definitions) with their
+  signatures, grouped by file, within ``budget`` tokens (4 characters a token).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections import defaultdict
+from typing import NamedTuple
+
+from reviewbot.index.store import split_words
+
+__all__ = [
+    "Hit",
+    "MapFile",
+    "Related",
+    "Symbol",
+    "Unit",
+    "callees",
+    "callers",
+    "definitions",
+    "pagerank",
+    "references",
+    "repo_map",
+    "search",
+    "symbol_at",
+]
+
+CHARS_PER_TOKEN = 4
+_SYMBOL = (
+    "SELECT d.id, d.name, d.qualified, d.kind, f.path, d.line, d.end_line, d.signature "
+    "FROM defs d JOIN files f ON f.id = d.file_id"
+)
+
+
+class Symbol(NamedTuple):
+    id: int
+    name: str
+    qualified: str
+    kind: str
+    path: str
+    line: int
+    end_line: int
+    signature: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind} {self.qualified}"
+
+
+class Unit(NamedTuple):
+    label: str
+    start: int
+    end: int
+
+
+class Hit(NamedTuple):
+    path: str
+    line: int
+    column: int
+    name: str
+    kind: str
+    confidence: float
+    via: str
+    unit: Unit | None
+
+
+class Related(NamedTuple):
+    """A unit that calls the symbol (callers), or a definition it calls (callees); ``path``
+    and ``symbol`` None for code at the top of a file."""
+
+    path: str
+    symbol: Symbol | None
+    lines: tuple[int, ...]
+    confidence: float
+
+
+class MapFile(NamedTuple):
+    path: str
+    rank: float
+    symbols: tuple[Symbol, ...]
+
+
+def _symbol(row: tuple[object, ...]) -> Symbol:
+    return Symbol(*row)  # type: ignore[arg-type]
+
+
+def definitions(conn: sqlite3.Connection, name: str, limit: int = 100) -> list[Symbol]:
+    """Definitions named ``name``, or qualified so (``Class.method``); the qualified match when
+    the name has a dot and matches nothing as a plain name."""
+    rows = conn.execute(
+        f"{_SYMBOL} WHERE d.name = ? OR d.qualified = ? ORDER BY f.path, d.line LIMIT ?",
+        (name, name, limit),
+    ).fetchall()
+    if not rows and "." in name:
+        rows = conn.execute(
+            f"{_SYMBOL} WHERE d.name = ? AND (d.qualified LIKE ? ESCAPE '\\') "
+            "ORDER BY f.path, d.line LIMIT ?",
+            (name.rsplit(".", 1)[1], "%" + _like(name), limit),
+        ).fetchall()
+    return [_symbol(r) for r in rows]
+
+
+def _like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def symbol_at(conn: sqlite3.Connection, path: str, line: int) -> Symbol | None:
+    """The definition that starts on ``line``, else the innermost one enclosing it."""
+    rows = conn.execute(
+        f"{_SYMBOL} WHERE f.path = ? AND d.line <= ? AND d.end_line >= ? "
+        "ORDER BY (d.line = ?) DESC, d.line DESC, d.end_line ASC LIMIT 1",
+        (path, line, line, line),
+    ).fetchall()
+    return _symbol(rows[0]) if rows else None
+
+
+def _unit(conn: sqlite3.Connection, unit_id: int | None, cache: dict[int, Unit]) -> Unit | None:
+    if unit_id is None:
+        return None
+    if unit_id not in cache:
+        row = conn.execute(
+            "SELECT kind, qualified, line, end_line FROM defs WHERE id = ?", (unit_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        cache[unit_id] = Unit(f"{row[0]} {row[1]}", row[2], row[3])
+    return cache[unit_id]
+
+
+def references(
+    conn: sqlite3.Connection, symbol: Symbol, limit: int = 200
+) -> tuple[list[Hit], bool]:
+    """The references resolved to ``symbol`` (best confidence first, then by place), and
+    whether more were left out."""
+    rows = conn.execute(
+        "SELECT f.path, r.line, r.col, r.name, r.kind, e.confidence, e.via, r.unit_id "
+        "FROM edges e JOIN refs r ON r.id = e.ref_id JOIN files f ON f.id = r.file_id "
+        "WHERE e.def_id = ? ORDER BY e.confidence DESC, f.path, r.line, r.col LIMIT ?",
+        (symbol.id, limit + 1),
+    ).fetchall()
+    cache: dict[int, Unit] = {}
+    hits = [
+        Hit(r[0], r[1], r[2], r[3], r[4], round(r[5], 4), r[6], _unit(conn, r[7], cache))
+        for r in rows[:limit]
+    ]
+    return hits, len(rows) > limit
+
+
+def callers(conn: sqlite3.Connection, symbol: Symbol, limit: int = 100) -> list[Related]:
+    """The units whose code calls ``symbol``, with the lines of the calls."""
+    rows = conn.execute(
+        "SELECT f.path, r.unit_id, r.line, e.confidence FROM edges e "
+        "JOIN refs r ON r.id = e.ref_id JOIN files f ON f.id = r.file_id "
+        "WHERE e.def_id = ? AND r.kind = 'call' ORDER BY f.path, r.line",
+        (symbol.id,),
+    ).fetchall()
+    return _group(conn, [(r[0], r[1], r[2], r[3]) for r in rows], limit)
+
+
+def callees(conn: sqlite3.Connection, symbol: Symbol, limit: int = 100) -> list[Related]:
+    """The definitions that ``symbol``'s body calls, with the lines of the calls."""
+    rows = conn.execute(
+        "SELECT f.path, e.def_id, r.line, e.confidence FROM refs r "
+        "JOIN files rf ON rf.id = r.file_id JOIN edges e ON e.ref_id = r.id "
+        "JOIN defs d ON d.id = e.def_id JOIN files f ON f.id = d.file_id "
+        "WHERE rf.path = ? AND r.line BETWEEN ? AND ? AND r.kind = 'call' AND e.def_id != ? "
+        "ORDER BY r.line",
+        (symbol.path, symbol.line, symbol.end_line, symbol.id),
+    ).fetchall()
+    return _group(conn, [(r[0], r[1], r[2], r[3]) for r in rows], limit)
+
+
+def _group(
+    conn: sqlite3.Connection, rows: list[tuple[str, int | None, int, float]], limit: int
+) -> list[Related]:
+    lines: dict[tuple[str, int | None], list[int]] = defaultdict(list)
+    best: dict[tuple[str, int | None], float] = {}
+    for path, def_id, line, confidence in rows:
+        key = (path, def_id)
+        if line not in lines[key]:
+            lines[key].append(line)
+        best[key] = max(best.get(key, 0.0), confidence)
+    ids = [k[1] for k in lines if k[1] is not None]
+    symbols: dict[int, Symbol] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for row in conn.execute(f"{_SYMBOL} WHERE d.id IN ({marks})", chunk):
+            symbols[row[0]] = _symbol(row)
+    out = [
+        Related(
+            symbols[k[1]].path if k[1] in symbols else k[0],
+            symbols.get(k[1]) if k[1] is not None else None,
+            tuple(v),
+            round(best[k], 4),
+        )
+        for k, v in lines.items()
+    ]
+    out.sort(key=lambda r: (-r.confidence, r.path, r.lines[0]))
+    return out[:limit]
+
+
+def _fts_query(text: str) -> str:
+    words = dict.fromkeys(w for w in split_words(text).split() if w)
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+
+
+def search(conn: sqlite3.Connection, text: str, limit: int = 10) -> list[tuple[Symbol, float]]:
+    """Definitions ranked by BM25 over words, signature and docstring (weights 4, 2, 1),
+    boosted by how referenced each is."""
+    match = _fts_query(text)
+    if not match:
+        return []
+    rows = conn.execute(
+        "SELECT rowid, bm25(search, 4.0, 2.0, 1.0) FROM search WHERE search MATCH ? "
+        "ORDER BY bm25(search, 4.0, 2.0, 1.0) LIMIT ?",
+        (match, max(limit * 5, 50)),
+    ).fetchall()
+    if not rows:
+        return []
+    ids = [r[0] for r in rows]
+    marks = ",".join("?" * len(ids))
+    degree = dict(
+        conn.execute(
+            f"SELECT def_id, SUM(confidence) FROM edges WHERE def_id IN ({marks}) GROUP BY def_id",
+            ids,
+        ).fetchall()
+    )
+    symbols = {r[0]: _symbol(r) for r in conn.execute(f"{_SYMBOL} WHERE d.id IN ({marks})", ids)}
+    scored = [
+        (symbols[i], round(-bm * (1.0 + 0.25 * math.log1p(degree.get(i, 0.0))), 4))
+        for i, bm in rows
+        if i in symbols
+    ]
+    scored.sort(key=lambda x: (-x[1], x[0].path, x[0].line))
+    return scored[:limit]
+
+
+def pagerank(
+    nodes: list[int],
+    links: list[tuple[int, int, float]],
+    personal: dict[int, float] | None = None,
+    damping: float = 0.85,
+    iterations: int = 30,
+    tolerance: float = 1e-6,
+) -> dict[int, float]:
+    """PageRank by power iteration; ``personal`` (weights, normalised here) is where the
+    random surfer restarts (uniform when None). Dangling nodes restart too."""
+    if not nodes:
+        return {}
+    index = {n: k for k, n in enumerate(nodes)}
+    size = len(nodes)
+    out_weight = [0.0] * size
+    edges: list[tuple[int, int, float]] = []
+    for src, dst, w in links:
+        if src in index and dst in index and src != dst and w > 0:
+            edges.append((index[src], index[dst], w))
+            out_weight[index[src]] += w
+    if personal:
+        total = sum(personal.values()) or 1.0
+        restart = [personal.get(n, 0.0) / total for n in nodes]
+    else:
+        restart = [1.0 / size] * size
+    rank = list(restart)
+    for _ in range(iterations):
+        nxt = [0.0] * size
+        for s, d, w in edges:
+            nxt[d] += rank[s] * w / out_weight[s]
+        dangling = sum(rank[k] for k in range(size) if out_weight[k] == 0)
+        spread = (1.0 - damping) + damping * dangling
+        new = [damping * nxt[k] + spread * restart[k] for k in range(size)]
+        delta = sum(abs(a - b) for a, b in zip(new, rank, strict=True))
+        rank = new
+        if delta < tolerance:
+            break
+    return {n: rank[k] for n, k in index.items()}
+
+
+def repo_map(
+    conn: sqlite3.Connection, focus: str | None, budget: int
+) -> tuple[list[MapFile], int, bool]:
+    """(files with their chosen definitions, tokens used, whether the budget cut it)."""
+    files = dict(conn.execute("SELECT id, path FROM files WHERE skipped IS NULL").fetchall())
+    links = [(int(a), int(b), float(w)) for a, b, w in conn.execute("SELECT * FROM file_links")]
+    personal: dict[int, float] | None = None
+    if focus:
+        prefix = focus.rstrip("/")
+        personal = {
+            i: 1.0
+            for i, p in files.items()
+            if p == prefix or p.startswith(prefix + "/") or prefix in (".", "")
+        }
+        personal = personal or None
+    ranks = pagerank(sorted(files), links, personal)
+    order = sorted(files, key=lambda i: (-ranks.get(i, 0.0), files[i]))
+    limit = budget * CHARS_PER_TOKEN
+    used = 0
+    chosen: list[MapFile] = []
+    cut = False
+    for file_id in order:
+        if used >= limit:
+            cut = True
+            break
+        rows = conn.execute(
+            f"{_SYMBOL} WHERE d.file_id = ? AND d.kind NOT IN ('variable', 'field')",
+            (file_id,),
+        ).fetchall()
+        if not rows:
+            continue
+        ids = [r[0] for r in rows]
+        marks = ",".join("?" * len(ids))
+        degree = dict(
+            conn.execute(
+                f"SELECT def_id, SUM(confidence) FROM edges WHERE def_id IN ({marks}) "
+                "GROUP BY def_id",
+                ids,
+            ).fetchall()
+        )
+        ranked = sorted(rows, key=lambda r: (-degree.get(r[0], 0.0), r[5]))
+        header = len(files[file_id]) + 2
+        if used + header >= limit:
+            cut = True
+            break
+        used += header
+        keep: list[Symbol] = []
+        for row in ranked:
+            symbol = _symbol(row)
+            cost = len(symbol.signature) + 8
+            if used + cost > limit:
+                cut = True
+                break
+            keep.append(symbol)
+            used += cost
+        if keep:
+            keep.sort(key=lambda s: s.line)
+            chosen.append(MapFile(files[file_id], round(ranks.get(file_id, 0.0), 6), tuple(keep)))
+    return chosen, (used + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN, cut

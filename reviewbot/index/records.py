@@ -1,0 +1,80 @@
+"""The index's records: what one file contributes (definitions, imports, references), before
+any other file is known. Plain tuples, so that worker processes send them back cheaply.
+
+Lines are 1-based; indexes (``parent``, ``unit``, ``target``) point into the same file's tuples,
+-1 meaning none. A reference says *how* it is to be resolved (``how``), which the global pass
+(``reviewbot.index.resolve``) turns into edges to definitions anywhere in the repository:
+
+* ``def``: a definition of this file (``target``), found by the language's scoping rules;
+* ``import``: the name an import of this file binds (``target``: the import);
+* ``module``: ``x.name`` where ``x`` is bound by an import (``target``) and ``qualifier`` is the
+  receiver as written (``a.b`` for ``a.b.name``);
+* ``class``: ``C.name`` where ``C`` is a class of this file (``target``);
+* ``self``: ``self.name`` / ``this.name`` in a class (``target``: the class; Go: ``qualifier``
+  names the receiver's type);
+* ``super``: ``super().name`` in a class (``target``);
+* ``member``: ``obj.name`` with a receiver nobody can type statically;
+* ``free``: a name no scope of the file binds (a builtin, a global, the same package's,
+  a member of the enclosing class in Java: ``target`` is that class, or -1);
+* ``name``: a language without a grammar: linked by name only.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = [
+    "HOW",
+    "REFERENCE_KINDS",
+    "Definition",
+    "FileFacts",
+    "Import",
+    "Reference",
+]
+
+REFERENCE_KINDS = ("call", "attribute", "type", "import", "other")
+HOW = ("def", "import", "module", "class", "self", "super", "member", "free", "name")
+
+
+class Definition(NamedTuple):
+    kind: str  # function method class interface type enum constant variable field constructor
+    name: str
+    qualified: str  # "Class.method"
+    signature: str  # the header up to the body, whitespace collapsed
+    line: int
+    end_line: int
+    parent: int  # index of the enclosing definition, -1 at the top
+    container: str  # qualified name of the class or type it is a member of, "" when none
+    doc: str  # docstring or leading comment, for search
+    bases: tuple[str, ...]  # classes: the bases as written ("Base", "models.Model")
+
+
+class Import(NamedTuple):
+    local: str  # the name bound in the file; "" binds nothing (star, side effect)
+    module: str  # as written: "a.b", ".x", "./b", "fmt", "java.util"
+    name: str  # the imported name; "" = the module itself, "*" = everything
+    line: int
+    export: bool  # re-exported to importers of this file (`export {x} from './y'`)
+
+
+class Reference(NamedTuple):
+    name: str  # the identifier as written
+    line: int
+    column: int  # 0-based byte column
+    kind: str  # one of REFERENCE_KINDS
+    unit: int  # the enclosing definition, -1 at the top
+    how: str  # one of HOW
+    target: int  # a definition or import index of this file, per ``how``; -1 when none
+    qualifier: str  # the receiver as written, for ``module`` and ``self`` (Go)
+    lookup: str  # the name of the definition it means (an aliased import's original name)
+
+
+class FileFacts(NamedTuple):
+    language: str
+    parser: str  # "tree-sitter" or "outline" (the engine's language-agnostic outliner)
+    package: str  # the package the file declares (Go, Java), "" otherwise
+    lines: int
+    definitions: tuple[Definition, ...]
+    imports: tuple[Import, ...]
+    references: tuple[Reference, ...]
+    note: str = ""  # why the outliner was used, when a grammar exists

@@ -1,0 +1,517 @@
+"""The global pass: each reference to the definitions it means, by the language's rules.
+
+Module-level names go through the file's imports (Python absolute and relative imports and
+packages' ``__init__`` re-exports; ES named, default and namespace imports and ``export ...
+from`` re-exports; Go import paths through ``go.mod``; Java single-type, static and on-demand
+imports); Go and Java see their package's other files; ``self.m``/``this.m`` look in the
+enclosing class and then its bases (found by the same rules); ``super().m`` in the bases only;
+``obj.m`` with a receiver nobody can type links to every member of that name with confidence
+1/candidates; a language without a grammar links by name only (``via = "name"``).
+
+Every edge goes to a definition whose name is the reference's ``lookup``, or an alias of it
+(``export {make as build}``, ``from x import a as b`` re-exported): an update therefore
+re-resolves only the references of changed files, those whose lookup names a definition or an
+import of a changed file (before or after) or an alias of one, and ``self``/``super``/``class``
+references in classes that inherit (by name) from a class of a changed file.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import NamedTuple
+
+__all__ = ["Resolver", "refresh_links"]
+
+_MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
+_DEPTH = 12
+_JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+_CLASSY = ("class", "interface", "enum", "struct", "type")
+
+
+class _File(NamedTuple):
+    id: int
+    path: str
+    language: str
+    package: str
+    parser: str
+
+
+class _Def(NamedTuple):
+    id: int
+    file_id: int
+    kind: str
+    name: str
+    parent_id: int | None
+    container: str
+    qualified: str
+    bases: tuple[str, ...]
+
+
+class _Import(NamedTuple):
+    id: int
+    file_id: int
+    local: str
+    module: str
+    name: str
+    export: bool
+
+
+def _strip_ext(path: str) -> str:
+    for ext in sorted(_JS_EXTENSIONS, key=len, reverse=True):
+        if path.endswith(ext):
+            return path[: -len(ext)]
+    return path
+
+
+class Resolver:
+    """Everything the rules need, loaded once from the store."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.files: dict[int, _File] = {
+            r[0]: _File(r[0], r[1], r[2] or "", r[3] or "", r[4] or "")
+            for r in conn.execute(
+                "SELECT id, path, language, package, parser FROM files WHERE skipped IS NULL"
+            )
+        }
+        self.defs: dict[int, _Def] = {}
+        self.top: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        self.members: dict[tuple[object, str], dict[str, list[int]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
+        self.members_by_name: dict[str, list[int]] = defaultdict(list)
+        self.by_name: dict[str, list[int]] = defaultdict(list)
+        for r in conn.execute(
+            "SELECT id, file_id, kind, name, parent_id, container, qualified, bases FROM defs"
+        ):
+            d = _Def(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7].split()))
+            self.defs[d.id] = d
+            self.by_name[d.name].append(d.id)
+            if d.container:
+                self.members[(self._scope_key(d.file_id), d.container)][d.name].append(d.id)
+                self.members_by_name[d.name].append(d.id)
+            elif d.parent_id is None:
+                self.top[d.file_id][d.name].append(d.id)
+        self.imports: dict[int, _Import] = {}
+        self.file_imports: dict[int, list[_Import]] = defaultdict(list)
+        for r in conn.execute("SELECT id, file_id, local, module, name, export FROM imports"):
+            imp = _Import(r[0], r[1], r[2], r[3], r[4], bool(r[5]))
+            self.imports[imp.id] = imp
+            self.file_imports[imp.file_id].append(imp)
+        self._modules()
+        self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
+        self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
+        self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
+
+    # -- modules ------------------------------------------------------------------------------
+
+    def _scope_key(self, file_id: int) -> object:
+        """Where a type's members live: its file, or (Go) its package's folder."""
+        f = self.files.get(file_id)
+        if f is not None and f.language == "go":
+            return ("go", posixpath.dirname(f.path))
+        return file_id
+
+    def _modules(self) -> None:
+        self.py_modules: dict[str, list[int]] = defaultdict(list)
+        self.js_modules: dict[str, int] = {}
+        self.go_folders: dict[str, list[int]] = defaultdict(list)
+        self.java_packages: dict[str, list[int]] = defaultdict(list)
+        folders_with_init = {
+            posixpath.dirname(f.path)
+            for f in self.files.values()
+            if posixpath.basename(f.path) in ("__init__.py", "__init__.pyi")
+        }
+        self.go_modules: list[tuple[str, str]] = []
+        self.py_module_of: dict[int, str] = {}
+        for f in self.files.values():
+            if f.language == "python":
+                module = self._py_module(f.path, folders_with_init)
+                self.py_modules[module].append(f.id)
+                self.py_module_of[f.id] = module
+            elif f.language in ("javascript", "typescript", "tsx"):
+                self.js_modules.setdefault(_strip_ext(f.path), f.id)
+            elif f.language == "go":
+                self.go_folders[posixpath.dirname(f.path)].append(f.id)
+            elif f.language == "java":
+                self.java_packages[f.package].append(f.id)
+        found: list[tuple[str, str]] = []
+        for path, module in self.conn.execute(
+            "SELECT path, package FROM files WHERE path LIKE '%go.mod' AND package != ''"
+        ):
+            if posixpath.basename(path) == "go.mod":
+                found.append((posixpath.dirname(path), module))
+        self.go_modules = sorted(found, key=lambda x: -len(x[1]))
+
+    @staticmethod
+    def _py_module(path: str, packages: set[str]) -> str:
+        folder, base = posixpath.split(path)
+        name = base.rsplit(".", 1)[0]
+        parts = [] if name == "__init__" else [name]
+        while folder in packages:
+            folder, part = posixpath.split(folder)
+            parts.insert(0, part)
+        return ".".join(parts)
+
+    def _py_absolute(self, file: _File, spec: str) -> str:
+        if not spec.startswith("."):
+            return spec
+        dots = len(spec) - len(spec.lstrip("."))
+        rest = spec[dots:]
+        module = self.py_module_of.get(file.id, "")
+        package = (
+            module
+            if file.path.endswith(("__init__.py", "__init__.pyi"))
+            else (module.rpartition(".")[0])
+        )
+        for _ in range(dots - 1):
+            package = package.rpartition(".")[0]
+        return f"{package}.{rest}".strip(".") if rest else package
+
+    def module_files(self, file: _File, spec: str) -> list[int]:
+        """The files a module specifier of ``file`` names (several for a package of Go or
+        Java)."""
+        lang = file.language
+        if lang == "python":
+            return self.py_modules.get(self._py_absolute(file, spec), [])
+        if lang in ("javascript", "typescript", "tsx"):
+            if not spec.startswith("."):
+                return []
+            base = posixpath.normpath(posixpath.join(posixpath.dirname(file.path), spec))
+            for candidate in (base, _strip_ext(base), base + "/index"):
+                found = self.js_modules.get(candidate)
+                if found is not None:
+                    return [found]
+            return []
+        if lang == "go":
+            for folder, module in self.go_modules:
+                if spec == module or spec.startswith(module + "/"):
+                    rel = spec[len(module) :].lstrip("/")
+                    return self.go_folders.get(posixpath.join(folder, rel).strip("/"), [])
+            return []
+        if lang == "java":
+            return self.java_packages.get(spec, [])
+        return []
+
+    # -- lookups ------------------------------------------------------------------------------
+
+    def _file(self, file_id: int) -> _File | None:
+        return self.files.get(file_id)
+
+    def package_top(self, file: _File, name: str) -> list[int]:
+        """Top-level definitions of ``name`` in the other files of a Go or Java package."""
+        if file.language == "go":
+            peers = self.go_folders.get(posixpath.dirname(file.path), [])
+        elif file.language == "java":
+            peers = self.java_packages.get(file.package, [])
+        else:
+            return []
+        return [d for p in peers if p != file.id for d in self.top.get(p, {}).get(name, [])]
+
+    def exported(self, file_id: int, name: str, depth: int = 0) -> tuple[int, ...]:
+        """The definitions ``name`` means in a module: its own, else what it imports under
+        that name (re-exports), else through its star imports."""
+        key = (file_id, name)
+        memo = self._export_memo.get(key)
+        if memo is not None:
+            return memo
+        self._export_memo[key] = ()  # cycles resolve to nothing
+        found = tuple(self.top.get(file_id, {}).get(name, []))
+        file = self._file(file_id)
+        if not found and file is not None and depth < _DEPTH:
+            out: list[int] = []
+            for imp in self.file_imports.get(file_id, []):
+                if imp.local == name and imp.name not in ("", "*"):
+                    out.extend(self.imported(file, imp, depth + 1))
+            if not out:
+                for imp in self.file_imports.get(file_id, []):
+                    if imp.name == "*":
+                        for target in self.module_files(file, imp.module):
+                            out.extend(self.exported(target, name, depth + 1))
+            found = tuple(dict.fromkeys(out))
+        self._export_memo[key] = found
+        return found
+
+    def imported(self, file: _File, imp: _Import, depth: int = 0) -> tuple[int, ...]:
+        """The definitions an import binds (none for a module)."""
+        if imp.name in ("", "*") or depth > _DEPTH:
+            return ()
+        if file.language == "python":
+            absolute = self._py_absolute(file, imp.module)
+            if f"{absolute}.{imp.name}".strip(".") in self.py_modules:
+                return ()  # a submodule
+        name = imp.local if imp.name == "default" else imp.name
+        if file.language == "java" and imp.module:
+            # `import a.b.C` (a class of package a.b) or `import static a.b.C.m` (a member).
+            direct = [
+                d
+                for t in self.module_files(file, imp.module)
+                for d in self.top.get(t, {}).get(name, [])
+            ]
+            if direct:
+                return tuple(direct)
+            owner, _, cls = imp.module.rpartition(".")
+            out: list[int] = []
+            for t in self.java_packages.get(owner, []):
+                for c in self.top.get(t, {}).get(cls, []):
+                    out.extend(self.class_member(c, name)[0])
+            return tuple(out)
+        out = []
+        for target in self.module_files(file, imp.module):
+            out.extend(self.exported(target, name, depth + 1))
+        return tuple(dict.fromkeys(out))
+
+    def in_file(self, file: _File, dotted: str, depth: int = 0) -> tuple[tuple[int, ...], bool]:
+        """What a dotted name written at the top of ``file`` means (base classes): the
+        definitions, and whether it was understood at all."""
+        first, _, rest = dotted.partition(".")
+        found: list[int] = list(self.top.get(file.id, {}).get(first, []))
+        known = bool(found)
+        if not found:
+            for imp in self.file_imports.get(file.id, []):
+                if imp.local != first:
+                    continue
+                known = True
+                if imp.name in ("", "*"):
+                    module = (
+                        imp.module
+                        if file.language != "python"
+                        else (imp.module if imp.local != imp.module.split(".")[0] else first)
+                    )
+                    if rest:
+                        head, _, last = rest.rpartition(".")
+                        spec = f"{module}.{head}" if head and file.language == "python" else module
+                        for t in self.module_files(file, spec):
+                            found.extend(self.exported(t, last))
+                        return tuple(found), True
+                found.extend(self.imported(file, imp, depth + 1))
+        if not found and not known:
+            found = self.package_top(file, first)
+            known = bool(found)
+        if rest and found:
+            out: list[int] = []
+            for c in found:
+                out.extend(self.class_member(c, rest.rsplit(".", 1)[-1])[0])
+            return tuple(out), True
+        return tuple(found), known
+
+    def bases(self, class_id: int) -> tuple[tuple[int, ...], bool]:
+        """A class's bases as definitions, and whether every base was found."""
+        memo = self._base_memo.get(class_id)
+        if memo is not None:
+            return memo
+        self._base_memo[class_id] = ((), True)
+        d = self.defs.get(class_id)
+        file = self._file(d.file_id) if d is not None else None
+        if d is None or file is None:
+            return (), False
+        out: list[int] = []
+        complete = True
+        for base in d.bases:
+            found, _ = self.in_file(file, base)
+            classes = [c for c in found if self.defs[c].kind in _CLASSY]
+            if not classes:
+                complete = False
+            out.extend(c for c in classes if c != class_id)
+        result = (tuple(dict.fromkeys(out)), complete)
+        self._base_memo[class_id] = result
+        return result
+
+    def class_member(
+        self, class_id: int, name: str, skip_own: bool = False
+    ) -> tuple[tuple[int, ...], bool]:
+        """Members ``name`` of a class or its bases (the nearest that has one), and whether
+        the answer is certain (every base on the way was found)."""
+        key = (class_id, name, skip_own)
+        memo = self._member_memo.get(key)
+        if memo is not None:
+            return memo
+        self._member_memo[key] = ((), True)
+        d = self.defs.get(class_id)
+        if d is None:
+            return (), False
+        if not skip_own:
+            own = self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name)
+            if own:
+                result = (tuple(own), True)
+                self._member_memo[key] = result
+                return result
+        bases, complete = self.bases(class_id)
+        out: list[int] = []
+        for b in bases:
+            found, sure = self.class_member(b, name)
+            out.extend(found)
+            complete = complete and sure
+        result = (tuple(dict.fromkeys(out)), complete)
+        self._member_memo[key] = result
+        return result
+
+    def any_member(self, name: str) -> tuple[int, ...]:
+        found = self.members_by_name.get(name, [])
+        return tuple(found) if len(found) <= _MAX_CANDIDATES else ()
+
+    # -- one reference ------------------------------------------------------------------------
+
+    def resolve(
+        self, file_id: int, how: str, target: int | None, qualifier: str, lookup: str
+    ) -> tuple[tuple[int, ...], str]:
+        """(definitions, via) for one reference."""
+        file = self._file(file_id)
+        if file is None:
+            return (), ""
+        if how == "def":
+            return ((target,) if target is not None else ()), "local"
+        if how == "import":
+            imp = self.imports.get(target) if target is not None else None
+            return (self.imported(file, imp) if imp is not None else ()), "import"
+        if how == "module":
+            return self._module_member(file, target, qualifier, lookup), "import"
+        if how in ("self", "super", "class"):
+            if file.language == "go" and how == "self":
+                return self._go_method(file, qualifier, lookup), "self"
+            if target is None:
+                return self.any_member(lookup), "member"
+            found, sure = self.class_member(target, lookup, skip_own=how == "super")
+            if found or sure:
+                return found, how
+            return self.any_member(lookup), "member"
+        if how == "member":
+            return self.any_member(lookup), "member"
+        if how == "free":
+            return self._free(file, target, qualifier, lookup)
+        if how == "name":
+            return self._by_name(file, lookup), "name"
+        return (), ""
+
+    def _module_member(
+        self, file: _File, target: int | None, qualifier: str, lookup: str
+    ) -> tuple[int, ...]:
+        imp = self.imports.get(target) if target is not None else None
+        if imp is None:
+            return ()
+        first, _, rest = qualifier.partition(".")
+        if imp.name in ("", "*"):
+            if file.language == "python":
+                aliased = imp.local != imp.module.split(".")[0]
+                module = imp.module if aliased else first
+                spec = f"{module}.{rest}" if rest else module
+            else:
+                spec = imp.module
+            out: list[int] = []
+            for t in self.module_files(file, spec):
+                out.extend(self.exported(t, lookup))
+            return tuple(dict.fromkeys(out))
+        if file.language == "python":
+            absolute = self._py_absolute(file, imp.module)
+            spec = f"{absolute}.{imp.name}" + (f".{rest}" if rest else "")
+            if spec in self.py_modules:
+                return tuple(d for t in self.py_modules[spec] for d in self.exported(t, lookup))
+        out = []
+        for c in self.imported(file, imp):
+            if self.defs[c].kind in _CLASSY:
+                out.extend(self.class_member(c, lookup)[0])
+        return tuple(dict.fromkeys(out))
+
+    def _go_method(self, file: _File, type_name: str, lookup: str) -> tuple[int, ...]:
+        return tuple(self.members.get((self._scope_key(file.id), type_name), {}).get(lookup, []))
+
+    def _free(
+        self, file: _File, target: int | None, qualifier: str, lookup: str
+    ) -> tuple[tuple[int, ...], str]:
+        if qualifier:  # Java/Go: `Type.member` with a type of the package
+            out: list[int] = []
+            for c in self.package_top(file, qualifier):
+                if self.defs[c].kind in _CLASSY:
+                    out.extend(self.class_member(c, lookup)[0])
+            return tuple(out), "package"
+        if target is not None:
+            found, _ = self.class_member(target, lookup)
+            if found:
+                return found, "self"
+            outer = self.defs[target].parent_id if target in self.defs else None
+            while outer is not None:
+                if self.defs[outer].kind in _CLASSY:
+                    found, _ = self.class_member(outer, lookup)
+                    if found:
+                        return found, "self"
+                outer = self.defs[outer].parent_id
+        peers = self.package_top(file, lookup)
+        if peers:
+            return tuple(peers), "package"
+        out = []
+        for imp in self.file_imports.get(file.id, []):
+            if imp.name == "*":
+                for t in self.module_files(file, imp.module):
+                    out.extend(self.exported(t, lookup))
+        return tuple(dict.fromkeys(out)), "import"
+
+    def _by_name(self, file: _File, lookup: str) -> tuple[int, ...]:
+        found = self.by_name.get(lookup, [])
+        if len(found) > _MAX_CANDIDATES:
+            return ()
+        same = [
+            d for d in found if self.files.get(self.defs[d].file_id, file).language == file.language
+        ]
+        return tuple(same)
+
+    # -- many references ------------------------------------------------------------------------
+
+    def link(
+        self, rows: Iterable[tuple[int, int, str, int | None, str, str]]
+    ) -> list[tuple[int, int, float, str]]:
+        """Edges (ref, def, confidence, via) for (ref id, file id, how, target, qualifier,
+        lookup) rows."""
+        edges: list[tuple[int, int, float, str]] = []
+        defs = self.defs
+        for ref_id, file_id, how, target, qualifier, lookup in rows:
+            found, via = self.resolve(file_id, how, target, qualifier, lookup)
+            found = tuple(d for d in found if d in defs)
+            if not found:
+                continue
+            weight = 1.0 / len(found)
+            edges.extend((ref_id, d, weight, via) for d in found)
+        return edges
+
+    def heirs(self, class_names: set[str]) -> list[int]:
+        """Classes that inherit, by name and transitively, from one of ``class_names``."""
+        children: dict[str, list[int]] = defaultdict(list)
+        for d in self.defs.values():
+            for base in d.bases:
+                children[base.rsplit(".", 1)[-1]].append(d.id)
+        out: set[int] = set()
+        todo = list(class_names)
+        seen: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            for child in children.get(name, []):
+                out.add(child)
+                todo.append(self.defs[child].name)
+        for name in class_names:
+            out.update(d for d in self.by_name.get(name, []) if self.defs[d].kind in _CLASSY)
+        return sorted(out)
+
+
+def refresh_links(conn: sqlite3.Connection, sources: list[int] | None) -> None:
+    """The file graph (who references whom, summed confidence) for the given source files
+    (all when None)."""
+    if sources is None:
+        conn.execute("DELETE FROM file_links")
+        where = ""
+    else:
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS touched(id INTEGER PRIMARY KEY)")
+        conn.execute("DELETE FROM touched")
+        conn.executemany("INSERT INTO touched(id) VALUES (?)", [(s,) for s in sources])
+        conn.execute("DELETE FROM file_links WHERE src IN (SELECT id FROM touched)")
+        where = "WHERE r.file_id IN (SELECT id FROM touched)"
+    conn.execute(
+        "INSERT INTO file_links(src, dst, weight) "
+        "SELECT r.file_id, d.file_id, SUM(e.confidence) FROM edges e "
+        "JOIN refs r ON r.id = e.ref_id JOIN defs d ON d.id = e.def_id "
+        f"{where} GROUP BY r.file_id, d.file_id"
+    )

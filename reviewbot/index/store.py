@@ -1,0 +1,343 @@
+"""The index's SQLite file: schema, opening (a corrupt or foreign file is rebuilt, never
+trusted), the writers' lock, and the rows of one file.
+
+WAL journal, so readers never block and are never blocked; one writer at a time, by an
+exclusive lock on a file next to the database (``<index>.lock``), held for a whole update.
+The ``meta`` table holds the schema name and version; a database without it, with another
+value, or that SQLite cannot read is deleted and created anew by a writer, and refused by a
+reader (which then asks for an update).
+
+Ids are assigned here (``next_ids``), so that rows of a file reference each other (parents,
+enclosing units, targets) without a round trip per row.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from reviewbot.errors import InputError
+from reviewbot.index.records import FileFacts
+
+__all__ = [
+    "SCHEMA",
+    "IndexUnavailable",
+    "Store",
+    "connect_reader",
+    "locked_writer",
+    "split_words",
+]
+
+SCHEMA = "reviewbot.index/1"
+_LOCK_WAIT = 300.0  # seconds a writer waits for another one
+
+_TABLES = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, blob TEXT NOT NULL, language TEXT,
+  parser TEXT, package TEXT, lines INTEGER NOT NULL DEFAULT 0, skipped TEXT,
+  stat TEXT
+);
+CREATE TABLE defs(
+  id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+  qualified TEXT NOT NULL, signature TEXT NOT NULL, line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL, parent_id INTEGER, container TEXT NOT NULL, doc TEXT NOT NULL,
+  bases TEXT NOT NULL
+);
+CREATE TABLE imports(
+  id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, local TEXT NOT NULL, module TEXT NOT NULL,
+  name TEXT NOT NULL, line INTEGER NOT NULL, export INTEGER NOT NULL
+);
+CREATE TABLE refs(
+  id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, line INTEGER NOT NULL,
+  col INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, unit_id INTEGER,
+  how TEXT NOT NULL, target_id INTEGER, qualifier TEXT NOT NULL, lookup TEXT NOT NULL
+);
+CREATE TABLE edges(
+  ref_id INTEGER NOT NULL, def_id INTEGER NOT NULL, confidence REAL NOT NULL,
+  via TEXT NOT NULL, PRIMARY KEY(ref_id, def_id)
+) WITHOUT ROWID;
+CREATE TABLE file_links(
+  src INTEGER NOT NULL, dst INTEGER NOT NULL, weight REAL NOT NULL, PRIMARY KEY(src, dst)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE search USING fts5(words, signature, doc, tokenize='unicode61');
+"""
+
+
+_INDEXES = (
+    "CREATE INDEX defs_name ON defs(name)",
+    "CREATE INDEX defs_file ON defs(file_id, line)",
+    "CREATE INDEX imports_file ON imports(file_id)",
+    "CREATE INDEX refs_file ON refs(file_id, line)",
+    "CREATE INDEX refs_lookup ON refs(lookup)",
+    "CREATE INDEX refs_unit ON refs(unit_id)",
+    "CREATE INDEX edges_def ON edges(def_id)",
+    "CREATE INDEX file_links_dst ON file_links(dst)",
+)
+
+
+class IndexUnavailable(InputError):
+    """There is no usable index at that path (none yet, or not ours): update it first."""
+
+
+def _valid(conn: sqlite3.Connection) -> bool:
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    return row is not None and row[0] == SCHEMA
+
+
+def _configure(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA busy_timeout = 30000")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute("PRAGMA cache_size = -65536")
+
+
+def connect_reader(path: Path) -> sqlite3.Connection:
+    """A connection for queries; IndexUnavailable when there is no valid index there."""
+    if not path.is_file():
+        raise IndexUnavailable(f"{path}: no index yet (run `reviewbot index`)")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        _configure(conn)
+    except sqlite3.DatabaseError as exc:
+        raise IndexUnavailable(f"{path}: cannot open the index: {exc}") from None
+    if not _valid(conn):
+        conn.close()
+        raise IndexUnavailable(f"{path}: not a reviewbot index (or a damaged one)")
+    return conn
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{path}{suffix}")
+
+
+def _create(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    _configure(conn)
+    conn.executescript("BEGIN;" + _TABLES + ";".join(_INDEXES) + ";COMMIT;")
+    conn.execute("INSERT INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA,))
+    return conn
+
+
+def _open_writer(path: Path) -> tuple[sqlite3.Connection, bool]:
+    """(connection, created): an existing valid index, else a new one in its place."""
+    if path.exists():
+        try:
+            conn = sqlite3.connect(path, isolation_level=None)
+            conn.execute("PRAGMA journal_mode = WAL")
+            _configure(conn)
+            if _valid(conn) and conn.execute("PRAGMA quick_check(1)").fetchone()[0] == "ok":
+                return conn, False
+            conn.close()
+        except sqlite3.DatabaseError:
+            pass
+        _remove(path)
+    return _create(path), True
+
+
+@contextlib.contextmanager
+def locked_writer(path: Path) -> Iterator[Store]:
+    """The index at ``path`` for writing, with the writers' lock held (waits for another
+    writer); created, or rebuilt when it is not a valid index."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(f"{path}.lock", "a+b")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write the index there: {exc.strerror}") from None
+    try:
+        deadline = time.monotonic() + _LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise InputError(f"{path}: another process keeps the index locked") from None
+                time.sleep(0.05)
+        conn, created = _open_writer(path)
+        try:
+            yield Store(conn, created)
+        finally:
+            conn.close()
+    finally:
+        lock.close()  # releases the lock
+
+
+class Store:
+    """A writer's connection and the next free ids."""
+
+    def __init__(self, conn: sqlite3.Connection, created: bool) -> None:
+        self.conn = conn
+        self.created = created
+        self._next: dict[str, int] = {}
+
+    def next_id(self, table: str, count: int) -> int:
+        """The first of ``count`` fresh ids of ``table``."""
+        if table not in self._next:
+            row = self.conn.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
+            self._next[table] = int(row[0]) + 1
+        first = self._next[table]
+        self._next[table] = first + count
+        return first
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def drop_indexes(self) -> None:
+        """Before a bulk load: rows go in faster without them (``create_indexes`` after)."""
+        for statement in _INDEXES:
+            self.conn.execute(f"DROP INDEX IF EXISTS {statement.split()[2]}")
+
+    def create_indexes(self) -> None:
+        for statement in _INDEXES:
+            self.conn.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
+
+    def delete_files(self, ids: list[int]) -> None:
+        """A file's rows, and the edges of its references and to its definitions."""
+        if not ids:
+            return
+        c = self.conn
+        c.execute("CREATE TEMP TABLE IF NOT EXISTS gone(id INTEGER PRIMARY KEY)")
+        c.execute("DELETE FROM gone")
+        c.executemany("INSERT INTO gone(id) VALUES (?)", [(i,) for i in ids])
+        c.execute(
+            "DELETE FROM edges WHERE ref_id IN "
+            "(SELECT id FROM refs WHERE file_id IN (SELECT id FROM gone))"
+        )
+        c.execute(
+            "DELETE FROM edges WHERE def_id IN "
+            "(SELECT id FROM defs WHERE file_id IN (SELECT id FROM gone))"
+        )
+        c.execute(
+            "DELETE FROM search WHERE rowid IN "
+            "(SELECT id FROM defs WHERE file_id IN (SELECT id FROM gone))"
+        )
+        c.execute(
+            "DELETE FROM file_links WHERE src IN (SELECT id FROM gone) "
+            "OR dst IN (SELECT id FROM gone)"
+        )
+        for table in ("refs", "imports", "defs"):
+            c.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT id FROM gone)")
+        c.execute("DELETE FROM files WHERE id IN (SELECT id FROM gone)")
+
+    def add_file(
+        self,
+        path: str,
+        blob: str,
+        facts: FileFacts | None,
+        skipped: str | None,
+        language: str | None,
+        package: str = "",
+    ) -> int:
+        """One file's rows; returns its id."""
+        c = self.conn
+        file_id = self.next_id("files", 1)
+        if facts is None:
+            c.execute(
+                "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
+                "VALUES (?, ?, ?, ?, NULL, ?, 0, ?)",
+                (file_id, path, blob, language, package, skipped),
+            )
+            return file_id
+        c.execute(
+            "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+            (file_id, path, blob, facts.language, facts.parser, facts.package, facts.lines),
+        )
+        d0 = self.next_id("defs", len(facts.definitions))
+        i0 = self.next_id("imports", len(facts.imports))
+        r0 = self.next_id("refs", len(facts.references))
+        c.executemany(
+            "INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    d0 + k,
+                    file_id,
+                    d.kind,
+                    d.name,
+                    d.qualified,
+                    d.signature,
+                    d.line,
+                    d.end_line,
+                    d0 + d.parent if d.parent >= 0 else None,
+                    d.container,
+                    d.doc,
+                    " ".join(d.bases),
+                )
+                for k, d in enumerate(facts.definitions)
+            ],
+        )
+        c.executemany(
+            "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (i0 + k, file_id, m.local, m.module, m.name, m.line, int(m.export))
+                for k, m in enumerate(facts.imports)
+            ],
+        )
+        by_import = frozenset({"import", "module"})
+        c.executemany(
+            "INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    r0 + k,
+                    file_id,
+                    r.line,
+                    r.column,
+                    r.name,
+                    r.kind,
+                    d0 + r.unit if r.unit >= 0 else None,
+                    r.how,
+                    None if r.target < 0 else (i0 if r.how in by_import else d0) + r.target,
+                    r.qualifier,
+                    r.lookup,
+                )
+                for k, r in enumerate(facts.references)
+            ],
+        )
+        c.executemany(
+            "INSERT INTO search(rowid, words, signature, doc) VALUES (?, ?, ?, ?)",
+            [
+                (d0 + k, split_words(d.qualified), d.signature, d.doc)
+                for k, d in enumerate(facts.definitions)
+            ],
+        )
+        return file_id
+
+
+@functools.lru_cache(maxsize=65536)
+def split_words(text: str) -> str:
+    """Identifiers as words: ``parseHTTPRequest_v2`` -> ``parse http request v2``, and the
+    identifier itself."""
+    out: list[str] = []
+    for token in _TOKEN.findall(text):
+        parts = [p for p in _CAMEL.findall(token.replace("_", " ")) if p.strip()]
+        lowered = [p.lower() for p in parts]
+        out.extend(lowered)
+        if len(lowered) > 1:
+            out.append(token.lower())
+    return " ".join(out)
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9_$]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")

@@ -1,0 +1,55 @@
+"""The files of a repository as the index sees them: every tracked file (its blob in git's
+index, so HEAD's unless staged), with the working tree's content where it differs, in two git
+processes. Symbolic links and submodules are listed with the reason they are not read."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from reviewbot.repo.files import HARD_LIMIT, Unreadable, blob_id
+from reviewbot.repo.git import Git
+
+__all__ = ["Listed", "list_files"]
+
+
+class Listed(NamedTuple):
+    path: str
+    blob: str  # git's object id of the content to index
+    worktree: bytes | None  # the content, when it comes from the working tree
+    reason: str  # why it is not read ("" when it is)
+
+
+def list_files(git: Git) -> dict[str, Listed]:
+    """Path -> what to index, for the repository of ``git``."""
+    staged = git.run("ls-files", "-s", "-z", what="list the files")
+    found: dict[str, Listed] = {}
+    for record in staged.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw_path = record.partition(b"\t")
+        parts = meta.split()
+        if len(parts) != 3:
+            continue
+        mode, sha, stage = (p.decode("ascii", "replace") for p in parts)
+        path = raw_path.decode("utf-8", "surrogateescape")
+        reason = "symbolic link" if mode == "120000" else "submodule" if mode == "160000" else ""
+        if stage != "0":  # a conflict: the working tree's content decides
+            reason = reason or "unmerged"
+        if path not in found or stage == "0":
+            found[path] = Listed(path, sha, None, reason)
+    changed = git.run("diff-files", "-z", "--name-status", what="list the changed files")
+    fields = changed.split(b"\0")
+    for k in range(0, len(fields) - 1, 2):
+        status = fields[k].decode("ascii", "replace")[:1]
+        path = fields[k + 1].decode("utf-8", "surrogateescape")
+        old = found.get(path)
+        if old is None or old.reason in ("symbolic link", "submodule"):
+            continue
+        data = git.worktree_bytes(path, HARD_LIMIT) if status != "D" else None
+        if data is None:
+            del found[path]  # deleted in the working tree
+        elif isinstance(data, Unreadable):
+            found[path] = Listed(path, old.blob, None, data.reason)
+        else:
+            found[path] = Listed(path, blob_id(data), data, "")
+    return found

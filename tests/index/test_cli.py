@@ -1,0 +1,99 @@
+"""The index commands' JSON shapes, through the main CLI and the launcher's fast entry."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reviewbot.doors import index_cli
+from tests.helpers import commit, write
+
+SYMBOL_KEYS = {"name", "qualified", "kind", "path", "line", "end_line", "signature"}
+
+
+@pytest.fixture
+def project(repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    write(repo, "app/core.py", "def helper(x):\n    '''Add one.'''\n    return x + 1\n")
+    write(
+        repo,
+        "app/use.py",
+        "from app.core import helper\n\n\ndef run():\n    return helper(2)\n",
+    )
+    write(repo, "app/__init__.py", "")
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "custom.sqlite"))
+    return repo
+
+
+def fast(*argv: str) -> tuple[int, Any, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = index_cli.main(list(argv), stdout=out, stderr=err)
+    text = out.getvalue()
+    return code, (json.loads(text) if text.startswith("{") else text), err.getvalue()
+
+
+def test_index_then_queries_have_the_documented_shapes(project: Path, cli: Any) -> None:
+    run = cli("index", "--format", "json")
+    assert run.code == 0, run.err
+    stats = run.json()
+    assert stats["index"] == os.environ["REVIEWBOT_INDEX"]
+    assert (stats["files"], stats["read"], stats["reused"]) == (3, 3, 0)
+    assert stats["definitions"] == 2 and stats["edges"] >= 2
+
+    code, refs, _ = fast("refs", "app/core.py:3", "--format", "json")
+    assert code == 0
+    assert set(refs) == {"symbol", "references", "truncated"}
+    assert set(refs["symbol"]) == SYMBOL_KEYS and refs["symbol"]["qualified"] == "helper"
+    assert [(r["path"], r["line"], r["kind"]) for r in refs["references"]] == [
+        ("app/use.py", 1, "import"),
+        ("app/use.py", 5, "call"),
+    ]
+    call = refs["references"][1]
+    assert set(call) == {"path", "line", "kind", "confidence", "unit"}
+    assert call["unit"] == {"label": "function run", "start": 4, "end": 5}
+    assert refs["references"][0]["unit"] is None
+
+    code, callers, _ = fast("callers", "app/core.py:1", "--format", "json")
+    assert [(c["path"], c["unit"]["label"], c["lines"]) for c in callers["callers"]] == [
+        ("app/use.py", "function run", [5])
+    ]
+    code, callees, _ = fast("callees", "app/use.py:5", "--format", "json")
+    assert [c["unit"]["label"] for c in callees["callees"]] == ["function helper"]
+    code, defs, _ = fast("defs", "helper", "--format", "json")
+    assert [(d["path"], d["line"]) for d in defs["definitions"]] == [("app/core.py", 1)]
+    code, found, _ = fast("search", "add one", "--format", "json")
+    assert found["results"][0]["symbol"]["name"] == "helper"
+    code, repo_map, _ = fast("map", "--budget", "100", "--format", "json")
+    assert set(repo_map) == {"path", "budget", "tokens", "truncated", "files"}
+    assert repo_map["tokens"] <= 100 and repo_map["files"]
+
+    # Through the main CLI too (the same door).
+    run = cli("refs", "app/core.py:3", "--format", "json")
+    assert run.code == 0 and json.loads(run.out) == refs
+
+
+def test_a_stale_index_is_updated_unless_told_not_to(project: Path) -> None:
+    assert fast("index")[0] == 0
+    write(project, "app/core.py", "def helper(x):\n    return x\n\n\ndef other():\n    pass\n")
+    code, stale, err = fast("defs", "other", "--format", "json", "--no-update")
+    assert code == 0 and stale["definitions"] == [] and stale["stale"] == 1
+    assert "stale" in err
+    code, fresh, err = fast("defs", "other", "--format", "json")
+    assert code == 0 and [d["line"] for d in fresh["definitions"]] == [5]
+    assert "stale" not in fresh and err == ""
+
+
+def test_usage_errors_are_one_line(project: Path) -> None:
+    assert fast("index")[0] == 0
+    code, _, err = fast("refs", "app/core.py")
+    assert code == 2 and "FILE:LINE" in err
+    code, _, err = fast("refs", "app/nothing.py:1")
+    assert code == 2 and "not in the index" in err
+    code, _, err = fast("map", "--budget", "0")
+    assert code == 2 and "--budget" in err

@@ -1,0 +1,112 @@
+"""ES/TypeScript, Go and Java scoping rules on small real-shaped examples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.index.support import build, targets
+
+
+def test_es_named_default_namespace_imports_and_reexports(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "src/shapes.ts": (
+                "export class Circle {\n"
+                "  area(): number { return this.radius(); }\n"
+                "  radius(): number { return 1; }\n"
+                "}\n"
+                "export class Square {\n"
+                "  area(): number { return 4; }\n"
+                "}\n"
+                "export function make(): Circle { return new Circle(); }\n"
+            ),
+            "src/index.ts": "export { make as build, Circle } from './shapes';\n",
+            "src/app.ts": (
+                "import { build, Circle } from './index';\n"
+                "import * as S from './shapes';\n"
+                "function make() { return 0; }\n"
+                "const c: Circle = build();\n"
+                "S.make();\n"
+                "make();\n"
+                "function local(make: number) { return make; }\n"
+                "c.area();\n"
+            ),
+        },
+    )
+    assert targets(db, "src/shapes.ts", 2, "radius") == {("Circle.radius", 3)}  # this.radius()
+    assert targets(db, "src/app.ts", 4, "build") == {("make", 8)}  # re-exported under an alias
+    assert targets(db, "src/app.ts", 4, "Circle") == {("Circle", 1)}
+    assert targets(db, "src/app.ts", 5, "make") == {("make", 8)}  # a namespace import
+    assert targets(db, "src/app.ts", 6, "make") == {("make", 3)}  # the file's own make
+    assert targets(db, "src/app.ts", 7, "make") == set()  # a parameter shadows it
+    # An unknown receiver: both area methods, half sure each.
+    assert targets(db, "src/app.ts", 8, "area") == {("Circle.area", 2), ("Square.area", 6)}
+
+
+def test_go_packages_imports_and_receivers(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/shop\n\ngo 1.21\n",
+            "store/store.go": (
+                "package store\n\n"
+                "type Store struct{ n int }\n\n"
+                "func (s *Store) Add() int { return s.count() }\n\n"
+                "func (s *Store) count() int { return s.n }\n\n"
+                "func New() *Store { return &Store{} }\n"
+            ),
+            "store/helpers.go": "package store\n\nfunc Fresh() *Store { return New() }\n",
+            "main.go": (
+                "package main\n\n"
+                'import st "example.com/shop/store"\n\n'
+                "func main() {\n"
+                "\tx := st.New()\n"
+                "\tx.Add()\n"
+                "\tNew := 3\n"
+                "\t_ = New\n"
+                "}\n"
+            ),
+        },
+    )
+    assert targets(db, "store/store.go", 5, "count") == {("Store.count", 7)}  # receiver
+    assert targets(db, "store/helpers.go", 3, "New") == {("New", 9)}  # same package
+    assert targets(db, "main.go", 6, "New") == {("New", 9)}  # through go.mod's module path
+    assert targets(db, "main.go", 9, "New") == set()  # a local variable
+    assert targets(db, "main.go", 7, "Add") == {("Store.Add", 5)}
+
+
+def test_java_imports_packages_and_members(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "src/com/acme/model/Base.java": (
+                "package com.acme.model;\n\n"
+                "public class Base {\n"
+                "    public int id() { return 1; }\n"
+                "}\n"
+            ),
+            "src/com/acme/model/Order.java": (
+                "package com.acme.model;\n\n"
+                "public class Order extends Base {\n"
+                "    int total() { return id() + this.id(); }\n"
+                "    static Order make() { return new Order(); }\n"
+                "}\n"
+            ),
+            "src/com/acme/app/App.java": (
+                "package com.acme.app;\n\n"
+                "import com.acme.model.Order;\n\n"
+                "class App {\n"
+                "    void run() { Order o = Order.make(); o.total(); }\n"
+                "    int id() { return 0; }\n"
+                "}\n"
+            ),
+        },
+    )
+    order = "src/com/acme/model/Order.java"
+    assert targets(db, order, 4, "id") == {("Base.id", 4)}  # bare member, inherited
+    assert targets(db, order, 5, "Order") == {("Order", 3)}  # same package, same file
+    app = "src/com/acme/app/App.java"
+    assert targets(db, app, 6, "Order") == {("Order", 3)}  # a single-type import
+    assert targets(db, app, 6, "make") == {("Order.make", 5)}
+    assert targets(db, app, 6, "total") == {("Order.total", 4)}

@@ -1,0 +1,105 @@
+"""Python's scoping rules, on small real-shaped packages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.index.support import build, targets
+
+MODELS = """\
+class Base:
+    def save(self):
+        return self.clean()
+
+    def clean(self):
+        return 1
+
+
+class Order(Base):
+    def clean(self):
+        return super().clean() + 1
+
+    def total(self):
+        return self.save()
+
+
+class Invoice:
+    def clean(self):
+        return 0
+
+
+def make():
+    return Order()
+"""
+
+SERVICE = """\
+from .models import Order as O, make
+from . import models
+import shop.util as u
+
+
+def handle(order, make=None):
+    make()
+    order.clean()
+    models.make()
+    u.helper()
+    return O()
+
+
+def run():
+    make()
+    clean = 3
+    return clean
+"""
+
+UTIL = """\
+def helper():
+    pass
+"""
+
+
+def _repo(repo: Path) -> Path:
+    return build(
+        repo,
+        {
+            "shop/__init__.py": "from .models import Order\n",
+            "shop/models.py": MODELS,
+            "shop/service.py": SERVICE,
+            "shop/util.py": UTIL,
+            "app.py": "from shop import Order\n\nOrder().total()\n",
+        },
+    )
+
+
+def test_self_and_super_follow_the_class_and_its_bases(repo: Path) -> None:
+    db = _repo(repo)
+    # Base.save's self.clean() may be Base.clean: the class's own member, by the rules.
+    assert targets(db, "shop/models.py", 3, "clean") == {("Base.clean", 5)}
+    # super().clean() in Order skips Order.clean and finds Base.clean.
+    assert targets(db, "shop/models.py", 11, "clean") == {("Base.clean", 5)}
+    # self.save() in Order is inherited from Base.
+    assert targets(db, "shop/models.py", 14, "save") == {("Base.save", 2)}
+
+
+def test_unknown_receiver_links_every_method_of_that_name_with_shared_confidence(
+    repo: Path,
+) -> None:
+    db = _repo(repo)
+    found = targets(db, "shop/service.py", 8, "clean")
+    assert found == {("Base.clean", 5), ("Order.clean", 10), ("Invoice.clean", 18)}
+
+
+def test_parameters_shadow_imports_and_imports_resolve_with_aliases(repo: Path) -> None:
+    db = _repo(repo)
+    assert targets(db, "shop/service.py", 7, "make") == set()  # the parameter, not the import
+    assert targets(db, "shop/service.py", 15, "make") == {("make", 22)}
+    assert targets(db, "shop/service.py", 9, "make") == {("make", 22)}  # models.make()
+    assert targets(db, "shop/service.py", 10, "helper") == {("helper", 1)}  # u.helper()
+    assert targets(db, "shop/service.py", 11, "O") == {("Order", 9)}  # an aliased class
+    assert targets(db, "shop/service.py", 17, "clean") == set()  # a local variable
+
+
+def test_package_reexports_resolve_to_the_defining_module(repo: Path) -> None:
+    db = _repo(repo)
+    assert targets(db, "app.py", 3, "Order") == {("Order", 9)}
+    assert targets(db, "app.py", 3, "total") == {("Order.total", 13)}

@@ -1,0 +1,152 @@
+"""Updates equal cold builds; damaged, foreign and concurrent indexes; odd repositories."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reviewbot.index.store import SCHEMA, IndexUnavailable, connect_reader
+from tests.helpers import commit, git, write
+from tests.index.support import dump, index, update
+
+FILES = {
+    "pkg/__init__.py": "from .core import Engine\n",
+    "pkg/core.py": (
+        "class Engine:\n    def start(self):\n        return self.spin()\n\n"
+        "    def spin(self):\n        return 1\n"
+    ),
+    "pkg/cars.py": (
+        "from .core import Engine\n\n\nclass Car(Engine):\n    def go(self):\n"
+        "        return self.start()\n"
+    ),
+    "web/app.js": "import { run } from './lib';\nrun();\n",
+    "web/lib.js": "export function run() { return helper(); }\nfunction helper() { return 1; }\n",
+    "notes.rb": "class Note\n  def show\n    render\n  end\nend\n",
+}
+
+
+def test_an_update_after_edits_renames_and_deletions_equals_a_cold_build(
+    repo: Path, tmp_path: Path
+) -> None:
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    first = update(repo, warm)
+    assert first.created and first.read == len(FILES)
+    # Edit a base class (its subclass's self.start() must follow), rename a module, delete
+    # one, add one, and leave one changed only in the working tree.
+    write(repo, "pkg/core.py", "class Engine:\n    def spin(self):\n        return 2\n")
+    git(repo, "mv", "pkg/cars.py", "pkg/autos.py")
+    git(repo, "rm", "-q", "notes.rb")
+    write(repo, "pkg/trucks.py", "from .autos import Car\n\nCar().go()\n")
+    commit(repo)
+    write(repo, "web/lib.js", "export function run() { return 2; }\n")
+    second = update(repo, warm)
+    assert not second.created
+    assert second.removed == 2 and second.read == 4  # core, autos, trucks, lib.js
+    cold = tmp_path / "cold.sqlite"
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
+    assert update(repo, warm).read == 0  # nothing changed since
+
+
+def test_a_corrupt_index_is_rebuilt(repo: Path, tmp_path: Path) -> None:
+    db = tmp_path / "index.sqlite"
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    update(repo, db)
+    expected = dump(db)
+    data = bytearray(db.read_bytes())
+    data[100:4000] = b"\xff" * 3900  # the schema page
+    db.write_bytes(bytes(data))
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    with pytest.raises(IndexUnavailable):
+        connect_reader(db)
+    stats = update(repo, db)
+    assert stats.created and dump(db) == expected
+
+
+def test_a_foreign_sqlite_file_is_never_trusted(repo: Path, tmp_path: Path) -> None:
+    db = tmp_path / "index.sqlite"
+    conn = sqlite3.connect(db)
+    # Tables named like ours, and a meta row of another schema.
+    conn.execute("CREATE TABLE meta(key TEXT, value TEXT)")
+    conn.execute("INSERT INTO meta VALUES ('schema', 'someone.else/1')")
+    conn.execute("CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT, blob TEXT)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(IndexUnavailable):
+        connect_reader(db)
+    write(repo, "a.py", "def f():\n    return f()\n")
+    commit(repo)
+    stats = update(repo, db)
+    assert stats.created and stats.files == 1
+    reader = connect_reader(db)
+    assert reader.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (SCHEMA,)
+    reader.close()
+
+
+def test_a_repository_without_commits_indexes_its_staged_files(repo: Path) -> None:
+    write(repo, "a.py", "def f():\n    return 1\n")
+    git(repo, "add", "a.py")
+    db = index(repo)
+    assert dump(db)["defs"][0][:4] == ("a.py", "function", "f", "f")
+    write(repo, "b.py", "x = 1\n")  # untracked: not indexed
+    assert update(repo, db).read == 0
+
+
+def test_files_that_do_not_parse_fall_back_to_the_outliner(repo: Path) -> None:
+    broken = (
+        "def ok():\n    return 1\n\n" + ")))) ((( ]] [[ }}}{{ \n" * 40 + "def later():\n  pass\n"
+    )
+    write(repo, "broken.py", broken)
+    write(repo, "empty.py", "")
+    write(repo, "binary.py", b"\x00\x01\x02")
+    write(repo, "vendor/lib.py", "def v():\n    pass\n")
+    commit(repo)
+    db = index(repo)
+    files = {row[0]: row for row in dump(db)["files"]}
+    assert files["broken.py"][3] == "outline"
+    assert files["empty.py"][3] == "tree-sitter"
+    assert files["binary.py"][6] == "binary"
+    assert files["vendor/lib.py"][6] == "vendored"
+    names = {row[2] for row in dump(db)["defs"] if row[0] == "broken.py"}
+    assert {"ok", "later"} <= names
+
+
+_RACE = """
+import sys
+from pathlib import Path
+from tests.index.support import update
+update(Path(sys.argv[1]), Path(sys.argv[2]), jobs=2)
+"""
+
+
+def test_two_processes_indexing_at_once_both_succeed(repo: Path, tmp_path: Path) -> None:
+    for k in range(40):
+        write(repo, f"m{k}.py", f"def f{k}():\n    return f{(k + 1) % 40}()\n")
+    commit(repo)
+    db = tmp_path / "index.sqlite"
+    root = Path(__file__).resolve().parents[2]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _RACE, str(repo), str(db)],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err.decode()
+    cold = tmp_path / "cold.sqlite"
+    update(repo, cold)
+    assert dump(db) == dump(cold)
