@@ -15,8 +15,10 @@ from typing import Any, NamedTuple
 
 from reviewbot.analysis.measure import measure_unit
 from reviewbot.analysis.review import not_code
+from reviewbot.analysis.units import qualified_name
 from reviewbot.engine import FileIndex, get_profile
 from reviewbot.engine.languages import LanguageRegistry
+from reviewbot.engine.structure import CONTAINERS
 from reviewbot.repo.cache import Cache
 from reviewbot.repo.files import SourceText, read_source
 from reviewbot.repo.git import Git, GitError
@@ -58,14 +60,18 @@ class Hotspots:
 
 
 def change_counts(git: Git, paths: Sequence[str], commits: int) -> tuple[int, Counter[str]]:
-    """How many of the last ``commits`` commits (no merges) touched each file."""
+    """How many of the last ``commits`` commits (no merges) touched each file, under its
+    present name: a file's history is followed through its renames (`git log --follow` for
+    every file at once: the log is read newest first, and a rename sends the older name's
+    changes to the file it became)."""
     try:
         out = git.run(
             "log",
             "--no-merges",
             f"-n{commits}",
-            "--format=%x00commit",
-            "--name-only",
+            "--format=%x00%x00commit",
+            "--name-status",
+            "-M",
             "-z",
             "--",
             *paths,
@@ -73,15 +79,36 @@ def change_counts(git: Git, paths: Sequence[str], commits: int) -> tuple[int, Co
         )
     except GitError:
         return 0, Counter()
-    text = out.decode("utf-8", "surrogateescape")
     counts: Counter[str] = Counter()
+    present: dict[str, str] = {}  # an older name -> the name it has now
     seen = 0
-    for chunk in text.split("\0commit"):
-        names = [n.strip("\n") for n in chunk.split("\0") if n.strip("\n")]
-        if not chunk.strip("\0\n") and not names:
+    for chunk in out.split(b"\0\0commit"):
+        fields = [f.decode("utf-8", "surrogateescape") for f in chunk.strip(b"\n").split(b"\0")]
+        fields = [f.lstrip("\n") for f in fields]
+        if not any(fields):
             continue
         seen += 1
-        counts.update(set(names))
+        touched: set[str] = set()
+        k = 0
+        while k < len(fields):
+            status = fields[k]
+            if not status:
+                k += 1
+                continue
+            if status[0] in "RC" and k + 2 < len(fields):
+                old, new = fields[k + 1], fields[k + 2]
+                now = present.get(new, new)
+                touched.add(now)
+                if status[0] == "R":
+                    present[old] = now
+                k += 3
+            elif k + 1 < len(fields):
+                path = fields[k + 1]
+                touched.add(present.get(path, path))
+                k += 2
+            else:
+                break
+        counts.update(touched)
     return seen, counts
 
 
@@ -98,7 +125,7 @@ def _summary(
 ) -> dict[str, Any]:
     """A file's size and irregularity, and with ``units`` its units' irregularity (dearer)."""
     language = settings.registry.detect(source.path)
-    kind = "summary-units" if units else "summary"
+    kind = "summary-units-2" if units else "summary"  # -2: qualified names, class flags
 
     def compute() -> dict[str, Any]:
         index = FileIndex(source.text, language, get_profile(settings.profile))
@@ -108,7 +135,13 @@ def _summary(
         }
         if units:
             found["units"] = [
-                [u.start, u.end, u.label, measure_unit(index, u).irregularity]
+                [
+                    u.start,
+                    u.end,
+                    qualified_name(index, u),
+                    measure_unit(index, u).irregularity,
+                    u.kind in CONTAINERS,
+                ]
                 for u in index.structure.units
             ]
         return found
@@ -152,7 +185,9 @@ def find_hotspots(
         for path, n in counts.most_common()
         if not not_code(path, settings.registry.detect(path).name)
     ]
-    for path, changes in code[: limit * 2]:  # prose, data and configuration are no hotspots
+    # Every candidate is scored before --limit applies (prose, data and configuration are no
+    # hotspots); the pool is bounded, and the cache makes a second run cheap.
+    for path, changes in code[: max(limit * 10, 200)]:
         full = git.root / path
         if not full.is_file():
             continue  # deleted or moved since
@@ -182,7 +217,9 @@ def find_hotspots(
         summary = _summary(source, settings, cache, units=True)
         per_line = _blame_commits(git, hot.path)
         units = []
-        for start, end, label, irregularity in summary["units"]:
+        for start, end, label, irregularity, container in summary["units"]:
+            if container:
+                continue  # a class is ranked through its members, not as 2,000 lines
             touched = len(set(per_line[start : end + 1])) if per_line else 0
             units.append(
                 UnitHotspot(

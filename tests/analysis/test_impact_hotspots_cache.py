@@ -163,3 +163,23 @@ def test_hotspots_command(repo: Path, cli: Any) -> None:
     text = cli("hotspots", "-C", str(repo))
     assert text.code == 0 and "busy.py" in text.out and "def busy" in text.out
     assert cli("hotspots", "-C", str(repo), "--limit", "0").code == 2
+
+
+def test_hotspots_follow_renames_and_rank_members_not_classes(repo: Path) -> None:
+    body = "class Shop:\n    def busy(self, x):\n" + "".join(
+        f"        if x > {i}:\n            x -= {i}\n" for i in range(8)
+    )
+    write(repo, "old_name.py", body + "        return x\n")
+    commit(repo)
+    for i in range(3):
+        write(repo, "old_name.py", body + f"        return x + {i}\n")
+        commit(repo)
+    git(repo, "mv", "old_name.py", "new_name.py")
+    commit(repo)
+    write(repo, "new_name.py", body + "        return -x\n")
+    commit(repo)
+    settings = EngineSettings("review", default_registry(), 2**21)
+    found = find_hotspots(Git(repo), [], settings, Cache(None), limit=5)
+    (hot,) = found.files
+    assert hot.path == "new_name.py" and hot.changes == 6  # its changes under the old name too
+    assert [u.label for u in hot.units] == ["class Shop > def busy"]  # the member, not the class
