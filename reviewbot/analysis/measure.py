@@ -6,10 +6,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-import numpy as np
-
-from reviewbot.engine import FileIndex
-from reviewbot.engine.entropy import heatmap
+from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import Unit
 
 __all__ = ["BRANCH_WORDS", "UnitMeasure", "measure_unit"]
@@ -32,7 +29,6 @@ class UnitMeasure(NamedTuple):
     branches: int  # decision points: branch keywords, && || and ?
     nesting: int  # distinct indentation levels below the header
     irregularity: float  # Haar bit cost of the unit's own signal
-    density: float  # mean structure signal over the unit's code lines
     per_line: tuple[float, ...]  # the Haar bit cost line by line (the sparkline's values)
 
 
@@ -47,40 +43,38 @@ def _branches(code: list[str], python: bool) -> int:
     return count
 
 
-def _unit_code(index: FileIndex, unit: Unit) -> list[str]:
+def _unit_code(index: LineIndex, unit: Unit) -> list[str]:
     """The unit's code lines, without those inside multi-line strings (not anchors)."""
     lo, hi = unit.start, unit.end + 1
     return [c if index.anchor[lo + k] else "" for k, c in enumerate(index.code[lo:hi])]
 
 
-def branch_count(index: FileIndex, unit: Unit) -> int:
+def branch_count(index: LineIndex, unit: Unit) -> int:
     """Decision points of a unit alone (cheaper than a full measure)."""
     return _branches(_unit_code(index, unit), index.language.python_labels)
 
 
-def measure_unit(index: FileIndex, unit: Unit) -> UnitMeasure:
-    """Measures over the unit's lines [start, end] (0-based, inclusive)."""
+def measure_unit(index: LineIndex, unit: Unit) -> UnitMeasure:
+    """Measures over the unit's lines [start, end] (0-based, inclusive). The index computes
+    the heat: in plain Python (``LineIndex``) or with numpy (``FileIndex``), the same."""
     lo, hi = unit.start, unit.end + 1
     code = index.code[lo:hi]
     code_rows = [k for k, c in enumerate(code) if c]
-    signal = index.signal[lo:hi]
     indents = index.indent[lo:hi]
-    head = int(indents[0]) if len(indents) else 0
-    levels = {int(indents[k]) for k in code_rows if indents[k] > head}
-    heat = heatmap(signal) if signal.size else None
-    density = float(np.mean(signal[code_rows])) if code_rows else 0.0
+    head = indents[0] if indents else 0
+    levels = {indents[k] for k in code_rows if indents[k] > head}
+    heat = index.heat(lo, hi) if hi > lo else None
     return UnitMeasure(
         lines=hi - lo,
         code_lines=len(code_rows),
         branches=_branches(_unit_code(index, unit), index.language.python_labels),
         nesting=len(levels),
         irregularity=float(heat.total) if heat is not None else 0.0,
-        density=density,
-        per_line=tuple(heat.per_line.tolist()) if heat is not None else (),
+        per_line=heat.per_line if heat is not None else (),
     )
 
 
-def nesting_profile(index: FileIndex, unit: Unit) -> tuple[float, ...]:
+def nesting_profile(index: LineIndex, unit: Unit) -> tuple[float, ...]:
     """Per line of the unit, how deep it nests below the header (0 for the header; lines
     without code keep the depth of the code line before them): where in the unit its
     structure is, which is what its sparkline shows."""

@@ -17,7 +17,7 @@ from reviewbot.analysis.findings import (
 )
 from reviewbot.analysis.measure import UnitMeasure, branch_count, measure_unit, nesting_profile
 from reviewbot.analysis.units import pair_units, qualified_name
-from reviewbot.engine import FileIndex, Profile
+from reviewbot.engine import LineIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.engine.structure import CONTAINERS, Unit
 from reviewbot.model import (
@@ -50,6 +50,9 @@ class ReviewOptions:
     profile: Profile
     registry: LanguageRegistry
     thresholds: Thresholds = field(default_factory=Thresholds)
+    # Measure with the engine's plain-Python kernels (``LineIndex``: no numpy to import, the
+    # same numbers); else each side is a numpy ``FileIndex``, as the context and bundles need.
+    pure: bool = False
 
 
 _PROFILE_UNITS = 400  # units measured for a file's own profile
@@ -93,7 +96,7 @@ def not_code(path: str, language: str) -> bool:
     return suffix in _NOT_CODE_SUFFIXES or name in _NOT_CODE_NAMES or stem in _NOT_CODE_NAMES
 
 
-def _direct(index: FileIndex | None, unit: Unit | None, lines: list[int]) -> bool:
+def _direct(index: LineIndex | None, unit: Unit | None, lines: list[int]) -> bool:
     """Whether any of the (1-based) changed lines belongs to the unit itself rather than to a
     unit nested in it."""
     if index is None or unit is None:
@@ -119,8 +122,8 @@ class FileReview(NamedTuple):
 
     summary: FileSummary
     findings: list[Finding]
-    old: FileIndex | None
-    new: FileIndex | None
+    old: LineIndex | None  # a FileIndex unless measured with the pure kernels
+    new: LineIndex | None
 
 
 def skipped_summary(
@@ -161,8 +164,8 @@ class MeasuredFile:
     """
 
     summary: FileSummary
-    old: FileIndex | None
-    new: FileIndex | None
+    old: LineIndex | None  # a FileIndex unless measured with the pure kernels
+    new: LineIndex | None
     cases: tuple[UnitCase, ...]
 
     @cached_property
@@ -176,12 +179,24 @@ class MeasuredFile:
         return _p90([float(branch_count(base, u)) for u in units])
 
 
-def measure_file(cf: ChangedFile, profile: Profile, registry: LanguageRegistry) -> MeasuredFile:
+def _index_type(pure: bool) -> type[LineIndex]:
+    if pure:
+        return LineIndex
+    # Lazy: the numeric index imports numpy (~90 ms), which the pure kernels do without.
+    from reviewbot.engine.index import FileIndex
+
+    return FileIndex
+
+
+def measure_file(
+    cf: ChangedFile, profile: Profile, registry: LanguageRegistry, *, pure: bool = False
+) -> MeasuredFile:
     """Units of both sides paired through the line map and measured locally: the part of a
-    review that does not depend on the thresholds."""
+    review that does not depend on the thresholds. ``pure``: as in ``ReviewOptions``."""
     language = registry.detect(cf.path)
-    old = FileIndex(cf.old_text, language, profile) if cf.old_text is not None else None
-    new = FileIndex(cf.new_text, language, profile) if cf.new_text is not None else None
+    make = _index_type(pure)
+    old = make(cf.old_text, language, profile) if cf.old_text is not None else None
+    new = make(cf.new_text, language, profile) if cf.new_text is not None else None
     line_map = cf.line_map
     changes: list[UnitChange] = []
     cases: list[UnitCase] = []
@@ -304,5 +319,5 @@ def review_file(
     ``measured``: this file already measured under the same profile and registry
     (``measure_file``), so that only the thresholds' work is done again."""
     if measured is None:
-        measured = measure_file(cf, opts.profile, opts.registry)
+        measured = measure_file(cf, opts.profile, opts.registry, pure=opts.pure)
     return judge_file(measured, opts.thresholds)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from reviewbot.engine import FileIndex
+from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import Unit
 from reviewbot.model import LABEL_SEP, LineMap
 
@@ -16,7 +16,7 @@ class UnitPair(NamedTuple):
     new: Unit | None
 
 
-def qualified_name(index: FileIndex, unit: Unit) -> str:
+def qualified_name(index: LineIndex, unit: Unit) -> str:
     """`class Inventory > def apply`: the unit's label with its enclosing units'."""
     chain = []
     current: Unit | None = unit
@@ -27,7 +27,7 @@ def qualified_name(index: FileIndex, unit: Unit) -> str:
     return LABEL_SEP.join(reversed(chain))
 
 
-def pair_units(old: FileIndex | None, new: FileIndex | None, line_map: LineMap) -> list[UnitPair]:
+def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) -> list[UnitPair]:
     """Old and new units that are the same declaration.
 
     First by the line mapping (a new header whose line maps to an old header), then by the

@@ -7,7 +7,6 @@ raise :class:`ConfigError` naming the key and what is allowed. Command-line flag
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -82,14 +81,24 @@ def find_config_file(start: Path) -> Path | None:
         if pyproject.is_file():
             try:
                 text = pyproject.read_text(encoding="utf-8")
-                data = tomllib.loads(text) if "reviewbot" in text else {}
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                data = {}
+            except (OSError, UnicodeDecodeError):
+                text = ""
+            data = _toml_or_empty(text) if "reviewbot" in text else {}
             if isinstance(data.get("tool"), dict) and "reviewbot" in data["tool"]:
                 return pyproject
         if (folder / ".git").exists():
             return None
     return None
+
+
+def _toml_or_empty(text: str) -> dict[str, Any]:
+    # Lazy: tomllib costs ~5 ms to import, and most repositories have no reviewbot settings.
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
 
 
 def _table(path: Path) -> Mapping[str, Any]:
@@ -105,6 +114,9 @@ def _table(path: Path) -> Mapping[str, Any]:
 def settings_table(text: str, filename: str, where: str) -> dict[str, Any]:
     """reviewbot's settings in a TOML text: `[tool.reviewbot]` of a pyproject.toml (empty when
     absent); of any other file, its `[tool.reviewbot]` if it has one, else the whole file."""
+    # Lazy: tomllib costs ~5 ms to import, and is needed only when a configuration exists.
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

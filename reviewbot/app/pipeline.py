@@ -9,18 +9,13 @@ numbers because they run this one function.
 
 from __future__ import annotations
 
-import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
-from reviewbot.analysis.bundles import BundleExplanation, bundle_change, explain
-from reviewbot.analysis.context import hunk_contexts
-from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
-from reviewbot.analysis.impact import Reference, impact_of
 from reviewbot.analysis.review import (
     NOT_CODE,
     FileReview,
@@ -32,7 +27,7 @@ from reviewbot.analysis.review import (
     skipped_summary,
 )
 from reviewbot.app.config import Config
-from reviewbot.engine import FileIndex, get_profile
+from reviewbot.engine import get_profile
 from reviewbot.engine.languages import Language
 from reviewbot.errors import InputError
 from reviewbot.model import (
@@ -43,13 +38,11 @@ from reviewbot.model import (
     FindingCounts,
     HotspotTouch,
     HunkContext,
-    HunkSpan,
     Impact,
     Report,
     Stats,
     Status,
 )
-from reviewbot.repo.cache import Cache
 from reviewbot.repo.changes import (
     ApiFile,
     FilePolicy,
@@ -59,8 +52,11 @@ from reviewbot.repo.changes import (
     from_patch,
     resolve_range,
 )
-from reviewbot.repo.files import Unreadable, decode, is_binary
 from reviewbot.repo.git import Git
+
+if TYPE_CHECKING:
+    from reviewbot.analysis.bundles import BundleExplanation
+    from reviewbot.repo.cache import Cache
 
 __all__ = [
     "ApiChange",
@@ -77,10 +73,10 @@ __all__ = [
     "review_sweep",
 ]
 
-MAX_IMPACT_FILES = 20  # files indexed to place references in their units
-IMPACT_SECONDS = 0.3  # git grep is cut off after this (the result then says truncated)
-HOTSPOT_TOP = 10
-HOTSPOT_COMMITS = 300
+# A fast review of a change up to this many lines (both sides of every file) measures with the
+# engine's plain-Python kernels: the same numbers, without numpy's import (~90 ms). Beyond it,
+# numpy's vectorised kernels win back their import (measured: bench/results/hook_latency.md).
+PURE_MAX_LINES = 200_000
 NOT_REVIEWED = "not reviewed: time budget reached"
 
 
@@ -90,6 +86,16 @@ class Mode(StrEnum):
     FULL = "full"  # findings, units, hunk context, bundles, impact, hotspots
     # Findings and units only: no wavelet transform, no scipy, no history or grep. The hook.
     FAST = "fast"
+
+
+def _pure(change: Change, mode: Mode) -> bool:
+    """Whether to measure with the pure kernels: a fast review of a change that is not huge."""
+    if mode is not Mode.FAST:
+        return False  # the context and the bundles need the numeric index
+    lines = sum(
+        text.count("\n") for cf in change.files for text in (cf.old_text, cf.new_text) if text
+    )
+    return lines <= PURE_MAX_LINES
 
 
 class Change(NamedTuple):
@@ -182,8 +188,8 @@ def in_scope(path: str, scope: str) -> bool:
     return not scope or path.startswith(scope.rstrip("/") + "/")
 
 
-def options(config: Config) -> ReviewOptions:
-    return ReviewOptions(get_profile(config.profile), config.registry, config.thresholds)
+def options(config: Config, *, pure: bool = False) -> ReviewOptions:
+    return ReviewOptions(get_profile(config.profile), config.registry, config.thresholds, pure)
 
 
 def policy_of(config: Config) -> FilePolicy:
@@ -238,13 +244,12 @@ def explain_bundles(source: ChangeSource | Change, config: Config) -> BundleExpl
     """How ``review`` bundles a change's hunks, step by step: the hunks and their links, the
     strong-link groups, the spectral splits and the bundles (the report's own, for the same
     change and configuration). For diagnostics and benchmarks."""
+    # Lazy: the full review's modules (numpy, scipy, the history) load only for one.
+    from reviewbot.app.full import explain_reviewed
+
     change = source if isinstance(source, Change) else read_change(source, config)
-    reviewed = _review_files(change, config, None, None)
-    return explain(
-        [cf for cf, _ in reviewed.files],
-        {cf.path: (r.old, r.new) for cf, r in reviewed.files},
-        reviewed.findings,
-    )
+    reviewed = _review_files(change, config, None, None, pure=False)
+    return explain_reviewed(reviewed.files, reviewed.findings)
 
 
 class _Reviewed(NamedTuple):
@@ -255,10 +260,10 @@ class _Reviewed(NamedTuple):
 
 
 def _review_files(
-    change: Change, config: Config, deadline: float | None, measured: _Memo | None
+    change: Change, config: Config, deadline: float | None, measured: _Memo | None, *, pure: bool
 ) -> _Reviewed:
     """Each file of the change reviewed (or listed as skipped), in order."""
-    opts = options(config)
+    opts = options(config, pure=pure)
     summaries: list[FileSummary] = []
     findings: list[Finding] = []
     reviewed: list[tuple[ChangedFile, FileReview]] = []
@@ -281,7 +286,7 @@ def _review_files(
         else:  # a sweep: each file is measured once per profile and language
             key = (position, config.profile, config.registry.detect(cf.path))
             if key not in measured:
-                measured[key] = measure_file(cf, opts.profile, opts.registry)
+                measured[key] = measure_file(cf, opts.profile, opts.registry, pure=pure)
             done = review_file(cf, opts, measured[key])
         summaries.append(done.summary)
         findings.extend(done.findings)
@@ -298,7 +303,7 @@ def _report(
     measured: _Memo | None,
     started: float,
 ) -> Report:
-    reviewed = _review_files(change, config, deadline, measured)
+    reviewed = _review_files(change, config, deadline, measured, pure=_pure(change, mode))
     summaries, findings = reviewed.summaries, reviewed.findings
     findings.sort(key=lambda f: (-f.severity.rank, f.path, f.line, f.code))
     kept = findings[: config.max_findings]
@@ -309,16 +314,12 @@ def _report(
     extra: list[Finding] = []
     hotspots: tuple[HotspotTouch, ...] | None = None
     if mode is Mode.FULL:
-        indexes = {cf.path: r.new for cf, r in reviewed.files if r.new is not None}
-        sides = {cf.path: (r.old, r.new) for cf, r in reviewed.files}
-        if config.budget > 0:
-            context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
-        bundles = tuple(bundle_change([cf for cf, _ in reviewed.files], sides, findings))
-        bundles += _other_files(change, summaries, len(bundles))
-        if change.git is not None:
-            found, extra = _impact(change, summaries, config)
-            impact = tuple(found)
-            hotspots = _hotspots_touched(change.git, summaries, config, cache)
+        # Lazy: context, bundles, impact and hotspots import numpy, scipy and the cache (about
+        # 100 ms); a fast review (the hook) never loads them.
+        from reviewbot.app.full import full_extras
+
+        more = full_extras(change, reviewed.files, summaries, findings, kept, config, cache)
+        context, bundles, impact, extra, hotspots = more
     shown = sorted([*kept, *extra], key=lambda f: (f.path, f.line, f.code))
     counts = FindingCounts(
         *(sum(1 for f in shown if f.severity.value == sev) for sev in ("error", "warning", "info"))
@@ -347,103 +348,4 @@ def _report(
         config.profile,
         len(findings) - len(kept),
         impact,
-    )
-
-
-RADIUS = 60  # lines around a hunk its context looks at
-
-
-def _other_files(
-    change: Change, summaries: Sequence[FileSummary], count: int
-) -> tuple[Bundle, ...]:
-    """Prose, data and configuration read last, in a bundle of their own (never in a code
-    bundle's title)."""
-    listed = {s.path for s in summaries if s.reason == NOT_CODE}
-    hunks = tuple(
-        HunkSpan(cf.path, h.new_start, h.new_end, h.old_start, h.old_end, h.new_len == 0)
-        for cf in change.files
-        if cf.path in listed
-        for h in cf.hunks
-    )
-    if not hunks:
-        return ()
-    paths = sorted({h.path for h in hunks})
-    title = "Other files: " + ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
-    return (Bundle(f"B{count + 1}", title, "prose, data or configuration (not code)", hunks),)
-
-
-def _where(rng: Range | None) -> str | None:
-    """Where the new side lives, for git grep and git show (None: the working tree)."""
-    if rng is None or rng.new_side == "worktree":
-        return None
-    if rng.new_side == "index":
-        return "--cached"
-    return rng.args[-1]
-
-
-def _impact(
-    change: Change, summaries: Sequence[FileSummary], config: Config
-) -> tuple[list[Impact], list[Finding]]:
-    """Where the changed declarations are referenced (a bounded `git grep`), and RB105."""
-    git = change.git
-    assert git is not None
-    where = _where(change.new_side)
-    indexes: dict[str, FileIndex | None] = {}
-    profile = get_profile(config.profile)
-
-    def indexer(path: str) -> FileIndex | None:
-        if path not in indexes and len(indexes) < MAX_IMPACT_FILES:
-            data: bytes | Unreadable | None
-            if where is None:
-                data = git.worktree_bytes(path, config.max_file_bytes)
-            else:
-                data = git.show("" if where == "--cached" else where, path)
-            readable = isinstance(data, bytes) and not is_binary(data)
-            text = decode(data)[0] if isinstance(data, bytes) and readable else None
-            language = config.registry.detect(path)
-            indexes[path] = FileIndex(text, language, profile) if text is not None else None
-        return indexes.get(path)
-
-    def search(names: Sequence[str]) -> tuple[dict[str, list[Reference]], bool]:
-        hits, cut = git.grep_words(names, where, timeout=IMPACT_SECONDS)
-        found: dict[str, list[Reference]] = {}
-        for path, line, text in hits:
-            if not_code(path, config.registry.detect(path).name):
-                continue  # a changelog or a README mentioning a name is no reference
-            for name in names:
-                if re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text):
-                    found.setdefault(name, []).append(Reference(path, line, text))
-        return found, cut
-
-    found, findings = impact_of(summaries, change.files, search, indexer)
-    if change.scope:  # references outside the scope are not ours to show
-        found = [
-            i._replace(references=kept, total=len(kept))
-            for i in found
-            for kept in [tuple(r for r in i.references if in_scope(r.path, change.scope))]
-        ]
-        findings = [f for f in findings if in_scope(f.path, change.scope)]
-    return found, findings
-
-
-def _hotspots_touched(
-    git: Git, summaries: Sequence[FileSummary], config: Config, cache: Cache | None
-) -> tuple[HotspotTouch, ...]:
-    changed = {fs.path for fs in summaries if fs.units}
-    if not changed:
-        return ()
-    found = find_hotspots(
-        git,
-        [],
-        EngineSettings(config.profile, config.registry, config.max_file_bytes),
-        cache or Cache(None),
-        commits=HOTSPOT_COMMITS,
-        limit=HOTSPOT_TOP,
-        unit_files=0,
-        min_changes=2,
-    )
-    return tuple(
-        HotspotTouch(f.path, rank, f.changes)
-        for rank, f in enumerate(found.files, 1)
-        if f.path in changed
     )

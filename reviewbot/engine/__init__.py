@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
-from reviewbot.engine.index import FileIndex, Position
-from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
+from typing import TYPE_CHECKING, Any
+
+from reviewbot.engine.lines import LineIndex
 from reviewbot.engine.profiles import DEFAULT_PROFILE, Profile, get_profile
 
-__all__ = ["DEFAULT_PROFILE", "FileIndex", "Position", "Profile", "get_profile", "open_index"]
+if TYPE_CHECKING:
+    from reviewbot.engine.index import FileIndex, Position, open_index
+
+__all__ = [
+    "DEFAULT_PROFILE",
+    "FileIndex",
+    "LineIndex",
+    "Position",
+    "Profile",
+    "get_profile",
+    "open_index",
+]
+
+_NUMERIC = frozenset({"FileIndex", "Position", "open_index"})
 
 
-def open_index(
-    path: str,
-    text: str,
-    *,
-    profile: str | Profile = DEFAULT_PROFILE,
-    registry: LanguageRegistry | None = None,
-    language: Language | None = None,
-) -> FileIndex:
-    """Index ``text`` as the file ``path`` (the name picks the language table)."""
-    prof = get_profile(profile) if isinstance(profile, str) else profile
-    lang = language or (registry or default_registry()).detect(path)
-    return FileIndex(text, lang, prof)
+def __getattr__(name: str) -> Any:
+    """``FileIndex``, ``Position`` and ``open_index`` load with numpy, on first use."""
+    if name in _NUMERIC:
+        # Lazy: index.py imports numpy (~90 ms of a ~200 ms hook run); the hook needs only
+        # LineIndex, so the numeric index loads when something asks for it.
+        from reviewbot.engine import index
+
+        return getattr(index, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,5 @@
-"""The libwce bit-cost estimator (docs/engine.md section 8), vectorised with numpy.
+"""The libwce bit-cost estimator (docs/engine.md section 8), vectorised with numpy
+(``pure.bit_cost`` is the same in plain Python, for the hook).
 
 It prices the side information of a Rice-coded bit-plane coder: how erratic the per-group
 dynamic range (bit-plane count) of int32 coefficients is, not the magnitude payload.
@@ -6,27 +7,17 @@ dynamic range (bit-plane count) of int32 coefficients is, not the magnitude payl
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numpy.typing import NDArray
 
+from reviewbot.engine.pure import BLOCK, GROUP, K_VALUES, ZERO_CAP, ZIGZAG_CAP, BitCost
+from reviewbot.engine.pure import MODES as _MODES
+
 __all__ = ["BLOCK", "GROUP", "BitCost", "bit_cost", "bit_plane_counts"]
 
-GROUP = 4  # coefficients per group
-BLOCK = 8  # groups per block
-_K_VALUES = np.arange(7, dtype=np.int64)  # Rice parameters 0..6
-_ZIGZAG_CAP = 65  # residuals at or above are left out of the quotient sums (libwce quirk)
-_ZERO_CAP = 33
-_MODES = (("running", False), ("running", True), ("zero", False), ("zero", True))
-
-
-class BitCost(NamedTuple):
-    bits: int
-    rice_k: int
-    predictor: str  # "running" or "zero"
-    sparse: bool
-    groups: int
+_K_VALUES = np.arange(K_VALUES, dtype=np.int64)  # Rice parameters 0..6
+_ZIGZAG_CAP = ZIGZAG_CAP  # residuals at or above are left out of the quotient sums (libwce quirk)
+_ZERO_CAP = ZERO_CAP
 
 
 def bit_plane_counts(values: NDArray[np.int64], lossy_bits: int = 0) -> NDArray[np.int64]:

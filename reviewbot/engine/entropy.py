@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.engine.bitcost import GROUP, BitCost, bit_cost
+from reviewbot.engine.pure import INT32_MAX, INT32_MIN, HeatmapLevel
 
 __all__ = [
     "Entropy",
@@ -21,9 +22,6 @@ __all__ = [
     "heatmap",
     "js_round",
 ]
-
-INT32_MAX = 2147483647
-INT32_MIN = -2147483648
 
 
 class EntropyBand(NamedTuple):
@@ -42,13 +40,6 @@ class Entropy:
     @property
     def mean(self) -> float:
         return self.total / len(self.bands) if self.bands else 0.0
-
-
-class HeatmapLevel(NamedTuple):
-    level: int
-    span: int
-    cost: BitCost
-    details: int
 
 
 @dataclass(frozen=True, slots=True)

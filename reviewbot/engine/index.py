@@ -1,4 +1,7 @@
-"""The per-file index: signal, transform, peaks, units, entropy and heatmap, computed lazily."""
+"""The per-file index: signal, transform, peaks, units, entropy and heatmap, computed lazily.
+
+``LineIndex`` (``lines.py``, no numpy) holds the lines, code, anchors, indentation and units;
+``FileIndex`` adds the numeric side."""
 
 from __future__ import annotations
 
@@ -11,14 +14,14 @@ from numpy.typing import NDArray
 
 from reviewbot.engine.entropy import Entropy, Heatmap, entropy_bands, heatmap
 from reviewbot.engine.labels import wavescope_label
-from reviewbot.engine.languages import Language
+from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
+from reviewbot.engine.lines import LineIndex, UnitHeat
 from reviewbot.engine.peaks import Peak, detect_peaks
-from reviewbot.engine.profiles import Profile
-from reviewbot.engine.signal import js_strip, scan_lines, split_lines
-from reviewbot.engine.structure import Structure, Unit, build_structure
+from reviewbot.engine.profiles import DEFAULT_PROFILE, Profile, get_profile
+from reviewbot.engine.signal import _score_all, js_strip
 from reviewbot.engine.wavelet import SCALES, cwt, half_width
 
-__all__ = ["FileIndex", "Position"]
+__all__ = ["FileIndex", "Position", "open_index"]
 
 
 class Position(NamedTuple):
@@ -39,23 +42,22 @@ def _squeeze(code: str) -> str:
     return _SPACES.sub(" ", _MASKED_STRING.sub(lambda m: m.group(1) + "…" + m.group(1), code))
 
 
-class FileIndex:
+class FileIndex(LineIndex):
     """Everything the engine knows about one text. Pure: no files, no git, no environment."""
 
     def __init__(self, text: str, language: Language, profile: Profile) -> None:
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, got {type(text).__name__}")
-        self.language = language
-        self.profile = profile
-        self.lines = split_lines(text)
+        super().__init__(text, language, profile)
         self._ranked: dict[float, list[Position]] = {}
-        self.signal, self.code, self.anchor, self.indent = scan_lines(
-            self.lines, language, docstrings_in_strings=profile.docstrings_in_strings
-        )
 
-    @property
-    def line_count(self) -> int:
-        return len(self.lines)
+    @cached_property
+    def signal(self) -> NDArray[np.float64]:
+        """Section 2: the score of each line."""
+        return _score_all(self.code, np.array(self.indent, dtype=np.int64), self.language)
+
+    def heat(self, lo: int, hi: int) -> UnitHeat:
+        """As ``LineIndex.heat``, from the whole file's signal with numpy (the same numbers)."""
+        found = heatmap(self.signal[lo:hi])
+        return UnitHeat(found.total, tuple(found.per_line.tolist()))
 
     @cached_property
     def coefficients(self) -> NDArray[np.float64]:
@@ -74,10 +76,6 @@ class FileIndex:
         return detect_peaks(
             self.coefficients, SCALES, threshold=0.0, max_peaks=self.profile.max_peaks
         )
-
-    @cached_property
-    def structure(self) -> Structure:
-        return build_structure(self.lines, self.code, self.language, self.anchor, self.indent)
 
     @cached_property
     def entropy(self) -> Entropy:
@@ -129,9 +127,6 @@ class FileIndex:
         snippet = _squeeze(code)[:50]
         return f"{unit.label}: {snippet}" if unit is not None else snippet
 
-    def unit_at(self, line: int) -> Unit | None:
-        return self.structure.enclosing(line)
-
     # -- important positions (section 6) --------------------------------------------------------
 
     def important_positions(self, min_coefficient: float = 0.3, limit: int = 20) -> list[Position]:
@@ -179,3 +174,17 @@ class FileIndex:
                 continue
             out.append(Position(p.position, p.coefficient, p.scale, self.label(p.position)))
         return out
+
+
+def open_index(
+    path: str,
+    text: str,
+    *,
+    profile: str | Profile = DEFAULT_PROFILE,
+    registry: LanguageRegistry | None = None,
+    language: Language | None = None,
+) -> FileIndex:
+    """Index ``text`` as the file ``path`` (the name picks the language table)."""
+    prof = get_profile(profile) if isinstance(profile, str) else profile
+    lang = language or (registry or default_registry()).detect(path)
+    return FileIndex(text, lang, prof)

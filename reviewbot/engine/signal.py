@@ -9,19 +9,25 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, NamedTuple
 
 from reviewbot.engine.languages import BlockComment, Language
 
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
 __all__ = [
     "JS_WHITESPACE",
+    "Scan",
+    "TextScan",
+    "decorations",
     "js_strip",
+    "keyword_hits",
     "line_signal",
     "mask_strings",
     "scan_lines",
+    "scan_text",
     "split_lines",
 ]
 
@@ -181,14 +187,35 @@ def _special_chars(language: Language) -> re.Pattern[str]:
     return re.compile("[" + "".join(re.escape(c) for c in sorted(chars)) + "]")
 
 
+def keyword_hits(joined: str, language: Language) -> tuple[list[int], list[float]]:
+    """Where keyword tokens start in ``joined`` (code lines joined by ``\\n``), in order, and
+    their weights. A token never spans lines."""
+    pattern = _keyword_pattern(tuple(sorted(language.keywords)))
+    at: list[int] = []
+    add: list[float] = []
+    if pattern is None:
+        return at, add
+    weights = language.keywords
+    seps = _SEPARATOR_SET
+    for m in pattern.finditer(joined):
+        p = m.start()
+        if p == 0 or joined[p - 1] in seps:  # the token starts here
+            at.append(p)
+            add.append(weights[m.group()])
+    return at, add
+
+
 def _score_all(
     code: list[str], indent: NDArray[np.int64], language: Language
 ) -> NDArray[np.float64]:
     """Steps 6-9 for every line at once, in WaveScope's operation order (bit-exact).
 
-    One regex pass over all the code finds keyword tokens; ``np.add.at`` sums their weights
-    per line in token order, exactly as a scalar loop would.
+    One regex pass over all the code finds keyword tokens; ``np.bincount`` sums their weights
+    per line in token order, exactly as a scalar loop would (``pure.line_scores`` is that loop).
     """
+    # Lazy: numpy costs ~90 ms to import; the hook scores lines with pure.line_scores instead.
+    import numpy as np
+
     n = len(code)
     out = np.zeros(n, dtype=np.float64)
     lengths = np.array(list(map(len, code)), dtype=np.int64)
@@ -199,27 +226,17 @@ def _score_all(
     starts = np.zeros(n, dtype=np.int64)
     np.cumsum(lengths[:-1] + 1, out=starts[1:])
     kw = np.zeros(n, dtype=np.float64)
-    pattern = _keyword_pattern(tuple(sorted(language.keywords)))
-    if pattern is not None:
-        weights = language.keywords
-        seps = _SEPARATOR_SET
-        at: list[int] = []
-        add: list[float] = []
-        for m in pattern.finditer(joined):
-            p = m.start()
-            if p == 0 or joined[p - 1] in seps:  # the token starts here
-                at.append(p)
-                add.append(weights[m.group()])
-        if at:
-            line = np.searchsorted(starts, np.array(at, dtype=np.int64), side="right") - 1
-            # bincount adds the weights bin by bin in input order: the same sums, bit for bit,
-            # as a scalar loop over each line's tokens.
-            kw = np.bincount(line, weights=np.array(add, dtype=np.float64), minlength=n).astype(
-                np.float64
-            )
+    at, add = keyword_hits(joined, language)
+    if at:
+        line = np.searchsorted(starts, np.array(at, dtype=np.int64), side="right") - 1
+        # bincount adds the weights bin by bin in input order: the same sums, bit for bit,
+        # as a scalar loop over each line's tokens.
+        kw = np.bincount(line, weights=np.array(add, dtype=np.float64), minlength=n).astype(
+            np.float64
+        )
     if language.decorator_weight > 0 and ("@" in joined or "#[" in joined):
         decorated = np.zeros(n, dtype=bool)
-        for p in _decorations(joined, language.hash_bracket_attributes):
+        for p in decorations(joined, language):
             decorated[np.searchsorted(starts, p, side="right") - 1] = True
         kw = np.where(decorated, kw + language.decorator_weight, kw)
     depth = np.minimum(indent / 4.0, 8.0)
@@ -229,8 +246,9 @@ def _score_all(
     return out
 
 
-def _decorations(joined: str, hash_brackets: bool) -> list[int]:
+def decorations(joined: str, language: Language) -> list[int]:
     """Step 8 over joined lines: where a line starts with `@` (or `#[`), or has `\\s@[A-Za-z_]`."""
+    hash_brackets = language.hash_bracket_attributes
     found = []
     seps = JS_WHITESPACE
     start = joined.find("@")
@@ -268,15 +286,23 @@ def line_signal(
     return scan_lines(lines, language, docstrings_in_strings=docstrings_in_strings).signal
 
 
-class Scan(NamedTuple):
-    """What the signal pass learns about each line."""
+class TextScan(NamedTuple):
+    """What the signal pass learns about each line's text (everything but the score)."""
 
-    signal: NDArray[np.float64]
     code: list[str]  # masked, without comments; "" when the line has no code
     # Lines that begin outside any block comment or docstring and hold code or open one: the
     # lines whose indentation says something about structure.
-    anchor: NDArray[np.bool_]
-    indent: NDArray[np.int64]  # leading whitespace in columns, a tab counting 4
+    anchor: list[bool]
+    indent: list[int]  # leading whitespace in columns, a tab counting 4
+
+
+class Scan(NamedTuple):
+    """What the signal pass learns about each line, as arrays, with the score."""
+
+    signal: NDArray[np.float64]
+    code: list[str]  # masked, without comments; "" when the line has no code
+    anchor: NDArray[np.bool_]  # as in TextScan
+    indent: NDArray[np.int64]
 
 
 def _template_lines(lines: Sequence[str], code: list[str], anchor: list[bool]) -> None:
@@ -296,7 +322,20 @@ def _template_lines(lines: Sequence[str], code: list[str], anchor: list[bool]) -
 def scan_lines(
     lines: Sequence[str], language: Language, *, docstrings_in_strings: bool = False
 ) -> Scan:
-    """The per-line score and each line's code: masked, without comments, "" when none.
+    """The per-line score and each line's code, anchor and indentation (``scan_text``), as
+    numpy arrays."""
+    # Lazy: numpy costs ~90 ms to import; the hook's path uses scan_text and pure.line_scores.
+    import numpy as np
+
+    code, anchor, indent = scan_text(lines, language, docstrings_in_strings=docstrings_in_strings)
+    indents = np.array(indent, dtype=np.int64)
+    return Scan(_score_all(code, indents, language), code, np.array(anchor, dtype=bool), indents)
+
+
+def scan_text(
+    lines: Sequence[str], language: Language, *, docstrings_in_strings: bool = False
+) -> TextScan:
+    """Each line's code: masked, without comments, "" when none; its anchor and indentation.
 
     A line with no character that could start a string or a comment takes a fast path; the
     others go through the state machine of block comments and docstrings.
@@ -404,5 +443,4 @@ def scan_lines(
         code[i] = js_strip(masked[:comment]) if comment >= 0 else masked
     if "`" in language.string_delimiters and any("`" in c for c in code):
         _template_lines(lines, code, anchor)
-    indents = np.array(indent, dtype=np.int64)
-    return Scan(_score_all(code, indents, language), code, np.array(anchor, dtype=bool), indents)
+    return TextScan(code, anchor, indent)

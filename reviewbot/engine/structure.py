@@ -21,9 +21,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-import numpy as np
-from numpy.typing import NDArray
-
 from reviewbot.engine.languages import Language
 from reviewbot.engine.signal import JS_WHITESPACE
 
@@ -98,13 +95,13 @@ class Unit(NamedTuple):
 class Structure:
     units: tuple[Unit, ...]
     headers: frozenset[int]
-    owner: NDArray[np.int64]  # per line: index of the innermost unit holding it, or -1
+    owner: tuple[int, ...]  # per line: index of the innermost unit holding it, or -1
 
     def enclosing(self, line: int) -> Unit | None:
         """The innermost unit whose region holds ``line``."""
-        if not 0 <= line < self.owner.size:
+        if not 0 <= line < len(self.owner):
             return None
-        idx = int(self.owner[line])
+        idx = self.owner[line]
         return self.units[idx] if idx >= 0 else None
 
 
@@ -119,7 +116,7 @@ def _continues(code: str) -> bool:
     return code.startswith(_CLOSERS) or code.startswith("{")
 
 
-def _blocks(lines: list[int], indents: NDArray[np.int64], code: Sequence[str]) -> dict[int, int]:
+def _blocks(lines: list[int], indents: list[int], code: Sequence[str]) -> dict[int, int]:
     """Map each block-opening line to the last line of its block."""
     ends: dict[int, int] = {}
     stack: list[int] = []  # opener line numbers
@@ -165,7 +162,7 @@ def _blocks(lines: list[int], indents: NDArray[np.int64], code: Sequence[str]) -
     return ends
 
 
-def _last_inside(lines: list[int], pos: int, indents: NDArray[np.int64], level: int) -> int:
+def _last_inside(lines: list[int], pos: int, indents: list[int], level: int) -> int:
     """The last structural line before ``pos`` that is deeper than ``level``."""
     k = pos - 1
     while k >= 0 and indents[lines[k]] <= level:
@@ -330,12 +327,12 @@ def build_structure(
     lines: Sequence[str],
     code: Sequence[str],
     language: Language,
-    anchor: NDArray[np.bool_] | None = None,
-    indent: NDArray[np.int64] | None = None,
+    anchor: Sequence[bool] | None = None,
+    indent: Sequence[int] | None = None,
 ) -> Structure:
-    """Units of a file from its lines, per-line code and anchors (``signal.scan_lines``)."""
+    """Units of a file from its lines, per-line code and anchors (``signal.scan_text``)."""
     n = len(lines)
-    indents = np.zeros(n, dtype=np.int64)
+    indents = [0] * n
     structural: list[int] = []
     brace_language = not language.python_docstrings
     maybe = _candidate_test(language)
@@ -377,7 +374,7 @@ def build_structure(
                 found is None and _opens_container(text)
             )
             scopes.append((end, holds))
-    owner = np.full(n, -1, dtype=np.int64)
+    owner = [-1] * n
     for idx, unit in enumerate(units):  # in start order: inner units paint over outer ones
-        owner[unit.start : unit.end + 1] = idx
-    return Structure(tuple(units), frozenset(u.start for u in units), owner)
+        owner[unit.start : unit.end + 1] = [idx] * (unit.end + 1 - unit.start)
+    return Structure(tuple(units), frozenset(u.start for u in units), tuple(owner))

@@ -63,7 +63,7 @@ def outline(text: str, language: Language, note: str = "") -> FileFacts:
         if not code:
             continue
         own = heads.get(number, set())
-        owning = int(owner[number]) if number < owner.size else -1
+        owning = int(owner[number]) if number < len(owner) else -1
         for match in _IDENT.finditer(code):
             word = match.group(0)
             if word in keywords or word in own or word == "$":

@@ -8,8 +8,6 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from unidiff.patch import PatchSet
-
 from reviewbot.errors import InputError
 from reviewbot.model import ChangedFile, Hunk, Status
 from reviewbot.repo.files import Unreadable, decode, excluded, is_binary
@@ -307,6 +305,9 @@ def _apply(
 
 def _hunk_lines(text: str) -> dict[tuple[str | None, str | None], dict[int, list[tuple[str, str]]]]:
     """The line texts of each hunk, which the records leave out, for applying a patch."""
+    # Lazy: unidiff (~3 ms to import) reads patch files only, never git's own diffs.
+    from unidiff.patch import PatchSet
+
     result: dict[tuple[str | None, str | None], dict[int, list[tuple[str, str]]]] = {}
     for pf in PatchSet(text):
         old = None if pf.is_added_file else strip_prefix(pf.source_file)

@@ -9,9 +9,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from unidiff.errors import UnidiffParseError
-from unidiff.patch import PatchSet
-
 from reviewbot.errors import InputError
 from reviewbot.model import Hunk
 
@@ -205,6 +202,11 @@ def parse_git_patch(text: str) -> list[PatchChunk]:
 
 def parse_patch(text: str) -> list[PatchEntry]:
     """Parse a unified diff from a file or stdin (git's or plain ``diff -u``)."""
+    # Lazy: unidiff (~3 ms to import) reads patch files only; git's own diffs (the hook's) go
+    # through parse_git_patch.
+    from unidiff.errors import UnidiffParseError
+    from unidiff.patch import PatchSet
+
     try:
         patch = PatchSet(text)
     except UnidiffParseError as exc:

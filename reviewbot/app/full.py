@@ -1,0 +1,193 @@
+"""What a full review adds to the findings (``Mode.FULL``): hunk context, bundles, where the
+changed declarations are referenced, and the hotspots a change touches.
+
+Its modules need numpy, scipy and the repository's history: the pipeline imports this module
+only for a full review, so the hook (``Mode.FAST``) never loads them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from reviewbot.analysis.bundles import BundleExplanation, bundle_change, explain
+from reviewbot.analysis.context import hunk_contexts
+from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
+from reviewbot.analysis.impact import Reference, impact_of
+from reviewbot.analysis.review import NOT_CODE, FileReview, not_code
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import Change, in_scope
+from reviewbot.engine import FileIndex, LineIndex, get_profile
+from reviewbot.model import (
+    Bundle,
+    ChangedFile,
+    FileSummary,
+    Finding,
+    HotspotTouch,
+    HunkContext,
+    HunkSpan,
+    Impact,
+)
+from reviewbot.repo.cache import Cache
+from reviewbot.repo.changes import Range
+from reviewbot.repo.files import Unreadable, decode, is_binary
+from reviewbot.repo.git import Git
+
+__all__ = ["Extras", "explain_reviewed", "full_extras"]
+
+MAX_IMPACT_FILES = 20  # files indexed to place references in their units
+IMPACT_SECONDS = 0.3  # git grep is cut off after this (the result then says truncated)
+HOTSPOT_TOP = 10
+HOTSPOT_COMMITS = 300
+
+
+class Extras(NamedTuple):
+    context: tuple[HunkContext, ...]
+    bundles: tuple[Bundle, ...]
+    impact: tuple[Impact, ...]
+    findings: list[Finding]  # RB105: references the change may break
+    hotspots: tuple[HotspotTouch, ...] | None  # None: no repository to look in
+
+
+def _numeric(index: LineIndex | None) -> FileIndex | None:
+    """A side as a full review measured it: with numpy (``ReviewOptions.pure`` off)."""
+    if index is not None and not isinstance(index, FileIndex):
+        raise TypeError("a full review measures with numpy: ReviewOptions(pure=False)")
+    return index
+
+
+def _sides(
+    files: Sequence[tuple[ChangedFile, FileReview]],
+) -> dict[str, tuple[FileIndex | None, FileIndex | None]]:
+    return {cf.path: (_numeric(r.old), _numeric(r.new)) for cf, r in files}
+
+
+def explain_reviewed(
+    files: Sequence[tuple[ChangedFile, FileReview]], findings: list[Finding]
+) -> BundleExplanation:
+    """``bundles.explain`` of reviewed files (``pipeline.explain_bundles``)."""
+    return explain([cf for cf, _ in files], _sides(files), findings)
+
+
+def full_extras(
+    change: Change,
+    files: Sequence[tuple[ChangedFile, FileReview]],
+    summaries: Sequence[FileSummary],
+    findings: list[Finding],
+    kept: list[Finding],
+    config: Config,
+    cache: Cache | None,
+) -> Extras:
+    """Context for the kept findings, bundles of every finding, impact and hotspots."""
+    sides = _sides(files)
+    indexes = {path: new for path, (_, new) in sides.items() if new is not None}
+    context: tuple[HunkContext, ...] = ()
+    if config.budget > 0:
+        context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
+    bundles = tuple(bundle_change([cf for cf, _ in files], sides, findings))
+    bundles += _other_files(change, summaries, len(bundles))
+    if change.git is None:
+        return Extras(context, bundles, (), [], None)
+    found, extra = _impact(change, summaries, config)
+    hotspots = _hotspots_touched(change.git, summaries, config, cache)
+    return Extras(context, bundles, tuple(found), extra, hotspots)
+
+
+RADIUS = 60  # lines around a hunk its context looks at
+
+
+def _other_files(
+    change: Change, summaries: Sequence[FileSummary], count: int
+) -> tuple[Bundle, ...]:
+    """Prose, data and configuration read last, in a bundle of their own (never in a code
+    bundle's title)."""
+    listed = {s.path for s in summaries if s.reason == NOT_CODE}
+    hunks = tuple(
+        HunkSpan(cf.path, h.new_start, h.new_end, h.old_start, h.old_end, h.new_len == 0)
+        for cf in change.files
+        if cf.path in listed
+        for h in cf.hunks
+    )
+    if not hunks:
+        return ()
+    paths = sorted({h.path for h in hunks})
+    title = "Other files: " + ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
+    return (Bundle(f"B{count + 1}", title, "prose, data or configuration (not code)", hunks),)
+
+
+def _where(rng: Range | None) -> str | None:
+    """Where the new side lives, for git grep and git show (None: the working tree)."""
+    if rng is None or rng.new_side == "worktree":
+        return None
+    if rng.new_side == "index":
+        return "--cached"
+    return rng.args[-1]
+
+
+def _impact(
+    change: Change, summaries: Sequence[FileSummary], config: Config
+) -> tuple[list[Impact], list[Finding]]:
+    """Where the changed declarations are referenced (a bounded `git grep`), and RB105."""
+    git = change.git
+    assert git is not None
+    where = _where(change.new_side)
+    indexes: dict[str, FileIndex | None] = {}
+    profile = get_profile(config.profile)
+
+    def indexer(path: str) -> FileIndex | None:
+        if path not in indexes and len(indexes) < MAX_IMPACT_FILES:
+            data: bytes | Unreadable | None
+            if where is None:
+                data = git.worktree_bytes(path, config.max_file_bytes)
+            else:
+                data = git.show("" if where == "--cached" else where, path)
+            readable = isinstance(data, bytes) and not is_binary(data)
+            text = decode(data)[0] if isinstance(data, bytes) and readable else None
+            language = config.registry.detect(path)
+            indexes[path] = FileIndex(text, language, profile) if text is not None else None
+        return indexes.get(path)
+
+    def search(names: Sequence[str]) -> tuple[dict[str, list[Reference]], bool]:
+        hits, cut = git.grep_words(names, where, timeout=IMPACT_SECONDS)
+        found: dict[str, list[Reference]] = {}
+        for path, line, text in hits:
+            if not_code(path, config.registry.detect(path).name):
+                continue  # a changelog or a README mentioning a name is no reference
+            for name in names:
+                if re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text):
+                    found.setdefault(name, []).append(Reference(path, line, text))
+        return found, cut
+
+    found, findings = impact_of(summaries, change.files, search, indexer)
+    if change.scope:  # references outside the scope are not ours to show
+        found = [
+            i._replace(references=kept, total=len(kept))
+            for i in found
+            for kept in [tuple(r for r in i.references if in_scope(r.path, change.scope))]
+        ]
+        findings = [f for f in findings if in_scope(f.path, change.scope)]
+    return found, findings
+
+
+def _hotspots_touched(
+    git: Git, summaries: Sequence[FileSummary], config: Config, cache: Cache | None
+) -> tuple[HotspotTouch, ...]:
+    changed = {fs.path for fs in summaries if fs.units}
+    if not changed:
+        return ()
+    found = find_hotspots(
+        git,
+        [],
+        EngineSettings(config.profile, config.registry, config.max_file_bytes),
+        cache or Cache(None),
+        commits=HOTSPOT_COMMITS,
+        limit=HOTSPOT_TOP,
+        unit_files=0,
+        min_changes=2,
+    )
+    return tuple(
+        HotspotTouch(f.path, rank, f.changes)
+        for rank, f in enumerate(found.files, 1)
+        if f.path in changed
+    )

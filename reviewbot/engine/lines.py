@@ -1,0 +1,60 @@
+"""The per-file index without numpy: lines, code, anchors, indentation, units, unit heat.
+
+What a review measures of a unit (decision points, nesting, the Haar irregularity of its own
+signal) needs nothing more, so the hook's path stops here and never imports numpy (~90 ms).
+``FileIndex`` (``index.py``) extends it with the wavelet transform, peaks and positions, and
+computes the same heat with numpy, bit for bit.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import NamedTuple
+
+from reviewbot.engine import pure
+from reviewbot.engine.languages import Language
+from reviewbot.engine.profiles import Profile
+from reviewbot.engine.signal import scan_text, split_lines
+from reviewbot.engine.structure import Structure, Unit, build_structure
+
+__all__ = ["LineIndex", "UnitHeat"]
+
+
+class UnitHeat(NamedTuple):
+    """The Haar heatmap of a run of lines: its total bit cost and the per-line values."""
+
+    total: int
+    per_line: tuple[float, ...]
+
+
+class LineIndex:
+    """What the engine knows about one text's lines. Pure: no files, no git, no environment,
+    no numpy."""
+
+    def __init__(self, text: str, language: Language, profile: Profile) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, got {type(text).__name__}")
+        self.language = language
+        self.profile = profile
+        self.lines = split_lines(text)
+        self.code, self.anchor, self.indent = scan_text(
+            self.lines, language, docstrings_in_strings=profile.docstrings_in_strings
+        )
+
+    @property
+    def line_count(self) -> int:
+        return len(self.lines)
+
+    @cached_property
+    def structure(self) -> Structure:
+        return build_structure(self.lines, self.code, self.language, self.anchor, self.indent)
+
+    def unit_at(self, line: int) -> Unit | None:
+        return self.structure.enclosing(line)
+
+    def heat(self, lo: int, hi: int) -> UnitHeat:
+        """The Haar heatmap of lines [lo, hi) (0-based) alone: of their own signal."""
+        # A line's score depends on that line only: the slice scores as the file would.
+        scores = pure.line_scores(self.code[lo:hi], self.indent[lo:hi], self.language)
+        levels, per_line = pure.heatmap(scores)
+        return UnitHeat(sum(level.cost.bits for level in levels), tuple(per_line))
