@@ -26,8 +26,8 @@ from reviewbot.index.fresh import file_stat, git_index_file, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.outline import outline
 from reviewbot.index.records import FileFacts
-from reviewbot.index.resolve import Resolver, refresh_links
-from reviewbot.index.store import Store, locked_writer
+from reviewbot.index.resolve import Resolver, link_all, refresh_links
+from reviewbot.index.store import FileRows, Store, file_rows, locked_writer
 from reviewbot.repo.cache import language_key
 from reviewbot.repo.changes import generated_reason
 from reviewbot.repo.files import decode, excluded, is_binary
@@ -85,11 +85,8 @@ def _vendored(path: str) -> bool:
 _LANGUAGES: dict[str, Language] = {}
 
 
-def _parse(job: tuple[str, str, str]) -> FileFacts:
-    """Worker: one file's facts (tree-sitter when the language has a grammar, else the
-    outliner)."""
-    path, text, name = job
-    language = _LANGUAGES.get(name) or default_registry().get(name)
+def _facts(path: str, text: str, language: Language) -> FileFacts:
+    """One file's facts (tree-sitter when the language has a grammar, else the outliner)."""
     grammar = grammar_for(language.name, path)
     if grammar is not None:
         facts = extract(compiled(grammar.name), text)
@@ -99,7 +96,17 @@ def _parse(job: tuple[str, str, str]) -> FileFacts:
     return outline(text, language)
 
 
-def _parsed(jobs: list[tuple[str, str, str]], workers: int) -> Iterator[FileFacts]:
+Job = tuple[int, str, str, str, str]  # file id, path, blob, text, language name
+
+
+def _parse(job: Job) -> FileRows:
+    """Worker: one file's rows, ready to insert."""
+    file_id, path, blob, text, name = job
+    language = _LANGUAGES.get(name) or default_registry().get(name)
+    return file_rows(file_id, path, blob, _facts(path, text, language))
+
+
+def _parsed(jobs: list[Job], workers: int) -> Iterator[FileRows]:
     if workers <= 1 or len(jobs) < _PARALLEL_FROM:
         for job in jobs:
             yield _parse(job)
@@ -179,7 +186,7 @@ def update_index(
             new_ids = _write(git, store, plan.read, settings, progress)
             store.set_meta("settings", settings.key())
             if plan.read or plan.gone:
-                _resolve(store, cold, new_ids, old_names, old_classes)
+                _resolve(store, cold, new_ids, old_names, old_classes, settings.jobs)
             if cold:
                 store.create_indexes()
             _record_stats(store, git)
@@ -257,8 +264,7 @@ def _write(
             small.append(e)
     contents = git.blobs(e.blob for e in small if e.worktree is None)
     generated = git.generated_attributes([e.path for e in small])
-    jobs: list[tuple[str, str, str]] = []
-    job_entries: list[Listed] = []
+    jobs: list[Job] = []
     packages: dict[str, str] = {}
     for e in small:
         data = e.worktree if e.worktree is not None else contents.get(e.blob)
@@ -279,26 +285,27 @@ def _write(
         if why:
             reasons[e.path] = why
             continue
-        jobs.append((e.path, text, languages[e.path].name))
+        jobs.append((0, e.path, e.blob, text, languages[e.path].name))
         _LANGUAGES[languages[e.path].name] = languages[e.path]
-        job_entries.append(e)
+    first = store.next_id("files", len(entries))
+    order = {e.path: first + k for k, e in enumerate(entries)}
     for e in entries:
         if e.path in reasons:
-            ids.append(
-                store.add_file(
-                    e.path,
-                    e.blob,
-                    None,
-                    reasons[e.path],
-                    languages[e.path].name,
-                    packages.get(e.path, ""),
-                )
+            file_id = order[e.path]
+            store.add_skipped(
+                file_id,
+                e.path,
+                e.blob,
+                reasons[e.path],
+                languages[e.path].name,
+                packages.get(e.path, ""),
             )
+            ids.append(file_id)
+    jobs = [(order[j[1]], *j[1:]) for j in jobs]
     total = len(jobs)
-    for done, (e, facts) in enumerate(
-        zip(job_entries, _parsed(jobs, settings.jobs), strict=True), 1
-    ):
-        ids.append(store.add_file(e.path, e.blob, facts, None, facts.language))
+    for done, rows in enumerate(_parsed(jobs, settings.jobs), 1):
+        store.add_rows(rows)
+        ids.append(int(str(rows.file[0])))
         if progress is not None:
             progress(done, total)
     return ids
@@ -321,14 +328,19 @@ def _with_aliases(conn: sqlite3.Connection, names: set[str]) -> set[str]:
 
 
 def _resolve(
-    store: Store, cold: bool, new_ids: list[int], old_names: set[str], old_classes: set[str]
+    store: Store,
+    cold: bool,
+    new_ids: list[int],
+    old_names: set[str],
+    old_classes: set[str],
+    store_jobs: int,
 ) -> None:
     conn = store.conn
     resolver = Resolver(conn)
     select = "SELECT id, file_id, how, target_id, qualifier, lookup FROM refs"
     if cold:
         conn.execute("DELETE FROM edges")
-        edges = resolver.link(conn.execute(select).fetchall())
+        edges = link_all(resolver, conn.execute(select).fetchall(), store_jobs)
         edges.sort()
         conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
         refresh_links(conn, None)
@@ -354,5 +366,7 @@ def _resolve(
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
     touched = sorted({r[1] for r in rows} | set(new_ids))
     conn.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM sel_refs)")
-    conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", resolver.link(rows))
+    conn.executemany(
+        "INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", link_all(resolver, rows, store_jobs)
+    )
     refresh_links(conn, touched)

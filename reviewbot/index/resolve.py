@@ -17,13 +17,14 @@ references in classes that inherit (by name) from a class of a changed file.
 
 from __future__ import annotations
 
+import multiprocessing
 import posixpath
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import NamedTuple
 
-__all__ = ["Resolver", "refresh_links"]
+__all__ = ["Resolver", "link_all", "refresh_links"]
 
 _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
 _DEPTH = 12
@@ -466,8 +467,17 @@ class Resolver:
         lookup) rows."""
         edges: list[tuple[int, int, float, str]] = []
         defs = self.defs
+        memo: dict[tuple[int, str, int | None, str, str], tuple[tuple[int, ...], str]] = {}
+        found: tuple[int, ...]
         for ref_id, file_id, how, target, qualifier, lookup in rows:
-            found, via = self.resolve(file_id, how, target, qualifier, lookup)
+            if how == "def":
+                found, via = ((target,) if target is not None else ()), "local"
+            else:
+                key = (file_id, how, target, qualifier, lookup)
+                hit = memo.get(key)
+                if hit is None:
+                    hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
+                found, via = hit
             found = tuple(d for d in found if d in defs)
             if not found:
                 continue
@@ -495,6 +505,36 @@ class Resolver:
         for name in class_names:
             out.update(d for d in self.by_name.get(name, []) if self.defs[d].kind in _CLASSY)
         return sorted(out)
+
+
+_ACTIVE: list[Resolver] = []  # the resolver and rows a forked worker inherits
+_ROWS: list[list[tuple[int, int, str, int | None, str, str]]] = []
+_PARALLEL_FROM = 20_000  # references: fewer are resolved in this process
+
+
+def _link_slice(bounds: tuple[int, int]) -> list[tuple[int, int, float, str]]:
+    return _ACTIVE[0].link(_ROWS[0][bounds[0] : bounds[1]])
+
+
+def link_all(
+    resolver: Resolver, rows: list[tuple[int, int, str, int | None, str, str]], workers: int
+) -> list[tuple[int, int, float, str]]:
+    """``resolver.link(rows)``, in ``workers`` forked processes when there are many rows (the
+    resolver is read-only: each worker inherits it)."""
+    methods = multiprocessing.get_all_start_methods()
+    if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
+        return resolver.link(rows)
+    _ACTIVE[:] = [resolver]
+    _ROWS[:] = [rows]
+    try:
+        step = max(1, len(rows) // (workers * 4))
+        bounds = [(i, min(i + step, len(rows))) for i in range(0, len(rows), step)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_link_slice, bounds)
+    finally:
+        _ACTIVE.clear()
+        _ROWS.clear()
+    return [edge for part in parts for edge in part]
 
 
 def refresh_links(conn: sqlite3.Connection, sources: list[int] | None) -> None:

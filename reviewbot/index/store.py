@@ -22,20 +22,26 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from reviewbot.errors import InputError
 from reviewbot.index.records import FileFacts
 
 __all__ = [
+    "ID_SPACE",
     "SCHEMA",
+    "FileRows",
     "IndexUnavailable",
     "Store",
     "connect_reader",
+    "file_rows",
     "locked_writer",
+    "row_id",
     "split_words",
 ]
 
 SCHEMA = "reviewbot.index/1"
+ID_SPACE = 1 << 24  # ids of a file's definitions, imports and references: file id * this + k
 _LOCK_WAIT = 300.0  # seconds a writer waits for another one
 
 _TABLES = """
@@ -185,7 +191,7 @@ class Store:
         self._next: dict[str, int] = {}
 
     def next_id(self, table: str, count: int) -> int:
-        """The first of ``count`` fresh ids of ``table``."""
+        """The first of ``count`` fresh ids of ``table`` (files; the rest derive from it)."""
         if table not in self._next:
             row = self.conn.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
             self._next[table] = int(row[0]) + 1
@@ -241,88 +247,96 @@ class Store:
             c.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT id FROM gone)")
         c.execute("DELETE FROM files WHERE id IN (SELECT id FROM gone)")
 
-    def add_file(
-        self,
-        path: str,
-        blob: str,
-        facts: FileFacts | None,
-        skipped: str | None,
-        language: str | None,
-        package: str = "",
-    ) -> int:
-        """One file's rows; returns its id."""
+    def add_skipped(
+        self, file_id: int, path: str, blob: str, reason: str, language: str, package: str = ""
+    ) -> None:
+        """A file listed but not indexed, with the reason (and a go.mod's module path)."""
+        self.conn.execute(
+            "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
+            "VALUES (?, ?, ?, ?, NULL, ?, 0, ?)",
+            (file_id, path, blob, language, package, reason),
+        )
+
+    def add_rows(self, rows: FileRows) -> None:
+        """One file's rows, as ``file_rows`` made them."""
         c = self.conn
-        file_id = self.next_id("files", 1)
-        if facts is None:
-            c.execute(
-                "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
-                "VALUES (?, ?, ?, ?, NULL, ?, 0, ?)",
-                (file_id, path, blob, language, package, skipped),
-            )
-            return file_id
         c.execute(
             "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
-            (file_id, path, blob, facts.language, facts.parser, facts.package, facts.lines),
+            rows.file,
         )
-        d0 = self.next_id("defs", len(facts.definitions))
-        i0 = self.next_id("imports", len(facts.imports))
-        r0 = self.next_id("refs", len(facts.references))
+        c.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.defs)
+        c.executemany("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?)", rows.imports)
+        c.executemany("INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.refs)
         c.executemany(
-            "INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    d0 + k,
-                    file_id,
-                    d.kind,
-                    d.name,
-                    d.qualified,
-                    d.signature,
-                    d.line,
-                    d.end_line,
-                    d0 + d.parent if d.parent >= 0 else None,
-                    d.container,
-                    d.doc,
-                    " ".join(d.bases),
-                )
-                for k, d in enumerate(facts.definitions)
-            ],
+            "INSERT INTO search(rowid, words, signature, doc) VALUES (?, ?, ?, ?)", rows.search
         )
-        c.executemany(
-            "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (i0 + k, file_id, m.local, m.module, m.name, m.line, int(m.export))
-                for k, m in enumerate(facts.imports)
-            ],
+
+
+Row = tuple[object, ...]
+
+
+class FileRows(NamedTuple):
+    """One file's rows for every table, ids included (made in a worker process)."""
+
+    file: Row
+    defs: list[Row]
+    imports: list[Row]
+    refs: list[Row]
+    search: list[Row]
+
+
+def row_id(file_id: int, k: int) -> int:
+    """The id of the k-th definition, import or reference of a file: ids never collide and
+    need no counter, so worker processes make final rows."""
+    return file_id * ID_SPACE + k
+
+
+def file_rows(file_id: int, path: str, blob: str, facts: FileFacts) -> FileRows:
+    base = file_id * ID_SPACE
+    defs: list[Row] = [
+        (
+            base + k,
+            file_id,
+            d.kind,
+            d.name,
+            d.qualified,
+            d.signature,
+            d.line,
+            d.end_line,
+            base + d.parent if d.parent >= 0 else None,
+            d.container,
+            d.doc,
+            " ".join(d.bases),
         )
-        by_import = frozenset({"import", "module"})
-        c.executemany(
-            "INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    r0 + k,
-                    file_id,
-                    r.line,
-                    r.column,
-                    r.name,
-                    r.kind,
-                    d0 + r.unit if r.unit >= 0 else None,
-                    r.how,
-                    None if r.target < 0 else (i0 if r.how in by_import else d0) + r.target,
-                    r.qualifier,
-                    r.lookup,
-                )
-                for k, r in enumerate(facts.references)
-            ],
+        for k, d in enumerate(facts.definitions)
+    ]
+    imports: list[Row] = [
+        (base + k, file_id, m.local, m.module, m.name, m.line, int(m.export))
+        for k, m in enumerate(facts.imports)
+    ]
+    refs: list[Row] = [
+        (
+            base + k,
+            file_id,
+            r.line,
+            r.column,
+            r.name,
+            r.kind,
+            base + r.unit if r.unit >= 0 else None,
+            r.how,
+            None if r.target < 0 else base + r.target,
+            r.qualifier,
+            r.lookup,
         )
-        c.executemany(
-            "INSERT INTO search(rowid, words, signature, doc) VALUES (?, ?, ?, ?)",
-            [
-                (d0 + k, split_words(d.qualified), d.signature, d.doc)
-                for k, d in enumerate(facts.definitions)
-            ],
-        )
-        return file_id
+        for k, r in enumerate(facts.references)
+    ]
+    search: list[Row] = [
+        (base + k, split_words(d.qualified), d.signature, d.doc)
+        for k, d in enumerate(facts.definitions)
+    ]
+    file: Row = (file_id, path, blob, facts.language, facts.parser, facts.package, facts.lines)
+    return FileRows(file, defs, imports, refs, search)
 
 
 @functools.lru_cache(maxsize=65536)
