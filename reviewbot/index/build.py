@@ -13,21 +13,36 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
+import os
 import re
 import sqlite3
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
 from reviewbot.index.extract import extract
-from reviewbot.index.fresh import file_stat, git_index_file, stat_key
+from reviewbot.index.fresh import git_index_file, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.outline import outline
 from reviewbot.index.records import FileFacts
-from reviewbot.index.resolve import Resolver, link_all, refresh_links
-from reviewbot.index.store import FileRows, Store, file_rows, locked_writer
+from reviewbot.index.resolve import (
+    Resolver,
+    adjust_links,
+    link_all,
+    link_weight,
+    rebuild_links,
+)
+from reviewbot.index.store import (
+    ID_BITS,
+    WEIGHT_UNIT,
+    FileRows,
+    Store,
+    file_rows,
+    locked_writer,
+)
 from reviewbot.repo.cache import language_key
 from reviewbot.repo.changes import generated_reason
 from reviewbot.repo.files import decode, excluded, is_binary
@@ -219,14 +234,20 @@ def update_index(
 
 
 def _record_stats(store: Store, git: Git) -> None:
-    """What ``looks_current`` compares with next time: git's index file and every file."""
-    index_file = git_index_file(git)
-    store.set_meta("git_index", stat_key(index_file))
-    rows = store.conn.execute("SELECT id, path FROM files").fetchall()
-    store.conn.executemany(
-        "UPDATE files SET stat = ? WHERE id = ?",
-        [(file_stat(git.root, path), file_id) for file_id, path in rows],
-    )
+    """What ``looks_current`` compares with next time: git's index file and every file (rows
+    whose stat did not change are left alone)."""
+    store.set_meta("git_index", stat_key(git_index_file(git)))
+    root = str(git.root) + os.sep
+    changed: list[tuple[str, int]] = []
+    for file_id, path, recorded in store.conn.execute("SELECT id, path, stat FROM files"):
+        try:
+            st = os.lstat(root + path)
+            now = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+        except OSError:
+            now = "-"
+        if now != recorded:
+            changed.append((now, file_id))
+    store.conn.executemany("UPDATE files SET stat = ? WHERE id = ?", changed)
 
 
 def _write(
@@ -343,7 +364,7 @@ def _resolve(
         edges = link_all(resolver, conn.execute(select).fetchall(), store_jobs)
         edges.sort()
         conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
-        refresh_links(conn, None)
+        rebuild_links(conn)
         return
     new_names, new_classes = _names_of(store, new_ids)
     names = _with_aliases(conn, old_names | new_names)
@@ -357,16 +378,27 @@ def _resolve(
     conn.executemany("INSERT INTO sel_names(name) VALUES (?)", [(n,) for n in names])
     rows = conn.execute(
         f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
-        "OR lookup IN (SELECT name FROM sel_names) "
-        "OR (how IN ('self', 'super', 'class', 'free') "
-        "AND target_id IN (SELECT id FROM sel_classes))"
+        f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
+        f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
+        "AND how IN ('self', 'super', 'class', 'free') ORDER BY 1"
     ).fetchall()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
-    touched = sorted({r[1] for r in rows} | set(new_ids))
+    delta: dict[tuple[int, int], int] = defaultdict(int)
+    for src, dst, weight in conn.execute(
+        f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
+        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges "
+        "WHERE ref_id IN (SELECT id FROM sel_refs) GROUP BY 1, 2"
+    ):
+        delta[(src, dst)] -= weight
     conn.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM sel_refs)")
-    conn.executemany(
-        "INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", link_all(resolver, rows, store_jobs)
-    )
-    refresh_links(conn, touched)
+    edges = link_all(resolver, rows, store_jobs)
+    conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
+    seen: set[tuple[int, int]] = set()
+    for ref_id, def_id, confidence, _via in edges:
+        if (ref_id, def_id) in seen:
+            continue
+        seen.add((ref_id, def_id))
+        delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
+    adjust_links(conn, delta)

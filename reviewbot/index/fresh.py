@@ -11,7 +11,6 @@ from reviewbot.repo.git import Git
 from reviewbot.repo.listing import Listed
 
 __all__ = [
-    "file_stat",
     "git_index_file",
     "index_path",
     "looks_current",
@@ -49,10 +48,6 @@ def stat_key(path: Path) -> str:
     except OSError:
         return "-"
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
-
-
-def file_stat(root: Path, rel: str) -> str:
-    return stat_key(root / rel)
 
 
 def looks_current(conn: sqlite3.Connection, git: Git) -> bool:

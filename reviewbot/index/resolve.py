@@ -24,7 +24,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import NamedTuple
 
-__all__ = ["Resolver", "link_all", "refresh_links"]
+from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
+
+__all__ = ["Resolver", "adjust_links", "link_all", "link_weight", "rebuild_links"]
 
 _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
 _DEPTH = 12
@@ -478,7 +480,7 @@ class Resolver:
                 if hit is None:
                     hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
                 found, via = hit
-            found = tuple(d for d in found if d in defs)
+            found = tuple(dict.fromkeys(d for d in found if d in defs))
             if not found:
                 continue
             weight = 1.0 / len(found)
@@ -509,7 +511,7 @@ class Resolver:
 
 _ACTIVE: list[Resolver] = []  # the resolver and rows a forked worker inherits
 _ROWS: list[list[tuple[int, int, str, int | None, str, str]]] = []
-_PARALLEL_FROM = 20_000  # references: fewer are resolved in this process
+_PARALLEL_FROM = 60_000  # references: fewer are resolved in this process (forking costs)
 
 
 def _link_slice(bounds: tuple[int, int]) -> list[tuple[int, int, float, str]]:
@@ -537,21 +539,26 @@ def link_all(
     return [edge for part in parts for edge in part]
 
 
-def refresh_links(conn: sqlite3.Connection, sources: list[int] | None) -> None:
-    """The file graph (who references whom, summed confidence) for the given source files
-    (all when None)."""
-    if sources is None:
-        conn.execute("DELETE FROM file_links")
-        where = ""
-    else:
-        conn.execute("CREATE TEMP TABLE IF NOT EXISTS touched(id INTEGER PRIMARY KEY)")
-        conn.execute("DELETE FROM touched")
-        conn.executemany("INSERT INTO touched(id) VALUES (?)", [(s,) for s in sources])
-        conn.execute("DELETE FROM file_links WHERE src IN (SELECT id FROM touched)")
-        where = "WHERE r.file_id IN (SELECT id FROM touched)"
+def link_weight(confidence: float) -> int:
+    return round(confidence * WEIGHT_UNIT)
+
+
+def rebuild_links(conn: sqlite3.Connection) -> None:
+    """The file graph from every edge: (source file, target file, summed confidence). A row's
+    file is its id's high bits, so no join is needed."""
+    conn.execute("DELETE FROM file_links")
     conn.execute(
         "INSERT INTO file_links(src, dst, weight) "
-        "SELECT r.file_id, d.file_id, SUM(e.confidence) FROM edges e "
-        "JOIN refs r ON r.id = e.ref_id JOIN defs d ON d.id = e.def_id "
-        f"{where} GROUP BY r.file_id, d.file_id"
+        f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
+        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges GROUP BY 1, 2"
     )
+
+
+def adjust_links(conn: sqlite3.Connection, delta: dict[tuple[int, int], int]) -> None:
+    """Add (or, negative, take away) weights of the file graph; rows that reach 0 go."""
+    conn.executemany(
+        "INSERT INTO file_links(src, dst, weight) VALUES (?, ?, ?) "
+        "ON CONFLICT(src, dst) DO UPDATE SET weight = weight + excluded.weight",
+        [(src, dst, w) for (src, dst), w in sorted(delta.items()) if w],
+    )
+    conn.execute("DELETE FROM file_links WHERE weight <= 0")

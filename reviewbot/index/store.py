@@ -28,8 +28,10 @@ from reviewbot.errors import InputError
 from reviewbot.index.records import FileFacts
 
 __all__ = [
+    "ID_BITS",
     "ID_SPACE",
     "SCHEMA",
+    "WEIGHT_UNIT",
     "FileRows",
     "IndexUnavailable",
     "Store",
@@ -40,8 +42,10 @@ __all__ = [
     "split_words",
 ]
 
-SCHEMA = "reviewbot.index/1"
-ID_SPACE = 1 << 24  # ids of a file's definitions, imports and references: file id * this + k
+SCHEMA = "reviewbot.index/2"
+ID_BITS = 24
+ID_SPACE = 1 << ID_BITS  # ids of a file's definitions, imports and references: file id * this + k
+WEIGHT_UNIT = 1_000_000  # file_links.weight: summed confidence in millionths (exact sums)
 _LOCK_WAIT = 300.0  # seconds a writer waits for another one
 
 _TABLES = """
@@ -71,7 +75,7 @@ CREATE TABLE edges(
   via TEXT NOT NULL, PRIMARY KEY(ref_id, def_id)
 ) WITHOUT ROWID;
 CREATE TABLE file_links(
-  src INTEGER NOT NULL, dst INTEGER NOT NULL, weight REAL NOT NULL, PRIMARY KEY(src, dst)
+  src INTEGER NOT NULL, dst INTEGER NOT NULL, weight INTEGER NOT NULL, PRIMARY KEY(src, dst)
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE search USING fts5(words, signature, doc, tokenize='unicode61');
 """
@@ -84,6 +88,7 @@ _INDEXES = (
     "CREATE INDEX refs_file ON refs(file_id, line)",
     "CREATE INDEX refs_lookup ON refs(lookup)",
     "CREATE INDEX refs_unit ON refs(unit_id)",
+    "CREATE INDEX refs_target ON refs(target_id)",
     "CREATE INDEX edges_def ON edges(def_id)",
     "CREATE INDEX file_links_dst ON file_links(dst)",
 )
@@ -145,7 +150,7 @@ def _open_writer(path: Path) -> tuple[sqlite3.Connection, bool]:
             conn = sqlite3.connect(path, isolation_level=None)
             conn.execute("PRAGMA journal_mode = WAL")
             _configure(conn)
-            if _valid(conn) and conn.execute("PRAGMA quick_check(1)").fetchone()[0] == "ok":
+            if _valid(conn):
                 return conn, False
             conn.close()
         except sqlite3.DatabaseError:
