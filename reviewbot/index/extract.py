@@ -35,7 +35,6 @@ _REV_DOT = re.compile(rb"[ \t\r\n]*\.(?!\.)\??")
 _REV_CHAIN = re.compile(rb"[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.\??[ \t\r\n]*[\w$]+){0,7})")
 _REV_MORE = re.compile(rb"[ \t\r\n]*[.?]")
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
-_REV_NOISE = re.compile(rb"[\s?]")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
@@ -93,7 +92,7 @@ def _receiver(rev: bytes, at: int) -> str | None:
     more = _REV_MORE.match(rev, chain.end())
     if more is not None:
         return ""  # `f().x.name`, `a[0].x.name`: not a plain path
-    word = _REV_NOISE.sub(b"", chain.group(1)[::-1])
+    word = chain.group(1)[::-1].translate(None, b" \t\r\n?")
     if word[:1].isdigit():
         return ""
     return word.decode("utf-8", "replace")
@@ -393,7 +392,7 @@ class _Builder:
         ref_scope = _innermost(ref_at, starts, ends)
         def_starts = [-1] + [2 * d.start for d in kept]
         def_ends = [2 * len(source) + 2] + [2 * d.end for d in kept]
-        ref_unit = [u - 1 for u in _innermost(ref_at, def_starts, def_ends)]
+        ref_unit = _innermost(ref_at, def_starts, def_ends)  # 1-based: 0 is "none"
 
         # Bindings: definitions, imports, locals. The first binding of a name in a scope wins,
         # except that a definition or an import replaces a plain local.
@@ -469,7 +468,7 @@ class _Builder:
             line = row + 1
             col = at - row_start
             scope = ref_scope[index]
-            unit = ref_unit[index]
+            unit = ref_unit[index] - 1
             kind = "call" if at in calls else "type" if at in types else "other"
             receiver = _receiver(rev, at) if at in members or source[at - 1] == _DOT else None
             if receiver is not None:

@@ -87,7 +87,6 @@ _INDEXES = (
     "CREATE INDEX imports_file ON imports(file_id)",
     "CREATE INDEX refs_file ON refs(file_id, line)",
     "CREATE INDEX refs_lookup ON refs(lookup)",
-    "CREATE INDEX refs_unit ON refs(unit_id)",
     "CREATE INDEX refs_target ON refs(target_id)",
     "CREATE INDEX edges_def ON edges(def_id)",
     "CREATE INDEX file_links_dst ON file_links(dst)",
