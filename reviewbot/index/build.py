@@ -382,6 +382,15 @@ def _resolve(
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
         "AND how IN ('self', 'super', 'class', 'free') ORDER BY 1"
     ).fetchall()
+    # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again.
+    heir_names = {resolver.defs[c].name for c in heirs if c in resolver.defs}
+    chosen = {r[0] for r in rows}
+    rows += [
+        r
+        for r in conn.execute(f"{select} WHERE how = 'instance'")
+        if r[0] not in chosen and r[4].rsplit(".", 1)[-1] in heir_names
+    ]
+    rows.sort()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])

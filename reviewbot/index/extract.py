@@ -119,6 +119,30 @@ def _innermost(
     return out
 
 
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+
+
+def _written_type(
+    source: bytes, type_at: list[int], nodes: list[ts.Node], at: int, grammar: Grammar
+) -> str:
+    """The class named where a local is bound (``Foo`` of ``x = Foo()``, ``x: Foo``, ``Foo x``):
+    the nearest type capture after the name (before it in Java), as a dotted name."""
+    k = bisect.bisect_left(type_at, at)
+    if grammar.type_before_name:
+        k -= 1
+        if k < 0 or at - nodes[k].end_byte > 200:
+            return ""
+    elif k >= len(nodes) or nodes[k].start_byte - at > 200:
+        return ""
+    text = _decode(source[nodes[k].start_byte : nodes[k].end_byte])
+    match = _TYPE_NAME.fullmatch(text.strip())
+    if match is None:
+        return ""
+    written = _SPACES.sub("", match.group(0))
+    last = written.rsplit(".", 1)[-1]
+    return written if last[:1].isupper() else ""
+
+
 class _RawDef:
     __slots__ = (
         "bases",
@@ -414,6 +438,10 @@ class _Builder:
             table = bindings[scope]
             if local not in table or table[local][0] == "local":
                 table[local] = ("import", i)
+        # Locals whose type is written: `x = Foo()`, `def f(x: Foo)`, `Foo x = ...`.
+        type_at, type_nodes = _sorted(caps.get("typed.type", []))
+        typed_at = {n.start_byte for n in caps.get("bind.typed", ())}
+        local_types: dict[tuple[int, str], str] = {}
         bind_at = sorted(binds)
         for at, scope in zip(
             bind_at, _innermost([2 * a for a in bind_at], starts, ends), strict=True
@@ -422,6 +450,12 @@ class _Builder:
             name = binds[at]
             if name not in table:
                 table[name] = ("local", -1)
+                if at in typed_at:
+                    written = _written_type(source, type_at, type_nodes, at, grammar)
+                    if written:
+                        local_types[(scope, name)] = written
+
+        found_in = [0]
 
         def lookup(name: str, scope: int) -> tuple[str, int] | None:
             first = True
@@ -429,6 +463,7 @@ class _Builder:
                 if not (is_class[scope] and grammar.class_scope_hidden and not first):
                     found = bindings[scope].get(name)
                     if found is not None:
+                        found_in[0] = scope
                         return found
                 first = False
                 scope = parent_scope[scope]
@@ -494,6 +529,10 @@ class _Builder:
                     elif bound is not None and bound[0] == "def" and receiver == first:
                         if defs[bound[1]].kind in CLASS_KINDS:
                             how, target = "class", bound[1]
+                    elif bound is not None and bound[0] == "local" and receiver == first:
+                        known = local_types.get((found_in[0], first))
+                        if known:
+                            how, qualifier = "instance", known
                     elif (
                         bound is None
                         and how == "member"

@@ -58,6 +58,7 @@ class Grammar:
     class_scope_hidden: bool = False  # Python: a class body's names are not seen inside methods
     members_visible: bool = False  # Java: a class's members are bare names inside it
     module_variables: bool = True  # top-level bindings are definitions
+    type_before_name: bool = False  # Java: `Foo x`; the others: `x: Foo`, `x = Foo()`
 
 
 class Compiled:
@@ -121,6 +122,11 @@ _PY_NAMES = """
 (as_pattern_target (identifier) @bind)
 (as_pattern_target (tuple (identifier) @bind))
 (named_expression name: (identifier) @bind)
+(assignment left: (identifier) @bind.typed right: (call function: [(identifier) (attribute)]
+  @typed.type))
+(typed_parameter (identifier) @bind.typed type: (type [(identifier) (attribute)] @typed.type))
+(typed_default_parameter name: (identifier) @bind.typed
+  type: (type [(identifier) (attribute)] @typed.type))
 (function_definition) @scope
 (lambda) @scope
 (list_comprehension) @scope
@@ -204,6 +210,8 @@ _JS_NAMES_COMMON = """
 (pair key: (property_identifier) @skip)
 (labeled_statement label: (statement_identifier) @skip)
 (variable_declarator name: (identifier) @bind)
+(variable_declarator name: (identifier) @bind.typed
+  value: (new_expression constructor: [(identifier) (member_expression)] @typed.type))
 (variable_declarator name: (array_pattern (identifier) @bind))
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind))
 (arrow_function parameter: (identifier) @bind)
@@ -233,6 +241,10 @@ _TS_NAMES = (
 (type_identifier) @type
 (required_parameter pattern: (identifier) @bind)
 (optional_parameter pattern: (identifier) @bind)
+(required_parameter pattern: (identifier) @bind.typed
+  type: (type_annotation [(type_identifier) (nested_type_identifier)] @typed.type))
+(variable_declarator name: (identifier) @bind.typed
+  type: (type_annotation [(type_identifier) (nested_type_identifier)] @typed.type))
 (interface_body) @scope
 (property_signature name: (property_identifier) @skip)
 """
@@ -394,6 +406,10 @@ _JAVA_NAMES = """
 (field_access field: (identifier) @member)
 (labeled_statement (identifier) @skip)
 (formal_parameter name: (identifier) @bind)
+(formal_parameter type: [(type_identifier) (scoped_type_identifier)] @typed.type
+  name: (identifier) @bind.typed)
+(local_variable_declaration type: [(type_identifier) (scoped_type_identifier)] @typed.type
+  declarator: (variable_declarator name: (identifier) @bind.typed))
 (spread_parameter (variable_declarator name: (identifier) @bind))
 (catch_formal_parameter name: (identifier) @bind)
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @bind))
@@ -476,6 +492,7 @@ GRAMMARS: dict[str, Grammar] = {
         _JAVA_NAMES,
         _java_imports,
         self_names=frozenset({"this"}),
+        type_before_name=True,
         members_visible=True,
         module_variables=False,
     ),

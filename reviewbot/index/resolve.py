@@ -383,6 +383,18 @@ class Resolver:
             return self.any_member(lookup), "member"
         if how == "member":
             return self.any_member(lookup), "member"
+        if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
+            classes = [c for c in self.in_file(file, qualifier)[0] if self.defs[c].kind in _CLASSY]
+            if classes:
+                out: list[int] = []
+                certain = True
+                for c in classes:
+                    found, sure = self.class_member(c, lookup)
+                    out.extend(found)
+                    certain = certain and sure
+                if out or certain:
+                    return tuple(dict.fromkeys(out)), "instance"
+            return self.any_member(lookup), "member"
         if how == "free":
             return self._free(file, target, qualifier, lookup)
         if how == "name":
