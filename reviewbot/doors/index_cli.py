@@ -25,10 +25,9 @@ from typing import Any, NoReturn, TextIO
 from reviewbot.doors.guard import CLI, EXIT_OK, EXIT_USAGE, guard
 from reviewbot.errors import InputError, UsageError
 from reviewbot.index import query
-from reviewbot.index.fresh import index_path, looks_current, stale_files
+from reviewbot.index.fresh import Place, index_path, looks_current, stale_files
 from reviewbot.index.store import IndexUnavailable, connect_reader
-from reviewbot.repo.git import Git
-from reviewbot.repo.listing import Listed, list_files
+from reviewbot.repo.locate import Located, locate
 
 __all__ = ["COMMANDS", "add_parsers", "main", "open_index", "run", "symbol_doc"]
 
@@ -119,11 +118,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _update(
-    git: Git,
+    place: Place,
     database: Path,
     config_file: str | None,
     stderr: TextIO | None,
-    listing: dict[str, Listed] | None = None,
+    listing: Any = None,
 ) -> dict[str, Any]:
     """Update the index; its statistics as a document."""
     # Lazy: the configuration and the builder import the engine, numpy and the parsers
@@ -131,6 +130,7 @@ def _update(
     from reviewbot.app.config import load_config
     from reviewbot.index.build import IndexSettings, update_index
 
+    git = _git(place)
     config = load_config(config_file, git.root)
     settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)
     progress = _progress(stderr) if stderr is not None else None
@@ -165,13 +165,22 @@ def _progress(stream: TextIO) -> Callable[[int, int], None] | None:
     return show
 
 
-def _database(git: Git, environ: dict[str, str]) -> Path:
+def _git(place: Place) -> Any:
+    """The full git wrapper for a place (a ``Located`` becomes a ``Git``)."""
+    # Lazy: the git wrapper imports the diff parser and the records (about 40 ms of CPU, a
+    # third of a query); a query on a current index only needs where the repository is.
+    from reviewbot.repo.git import Git
+
+    return place if isinstance(place, Git) else Git(place.root, environ=place.environ)
+
+
+def _database(git: Place, environ: dict[str, str]) -> Path:
     override = environ.get("REVIEWBOT_INDEX")
     return Path(override) if override else index_path(git)
 
 
 def open_index(
-    git: Git,
+    git: Place,
     environ: dict[str, str],
     *,
     update: bool,
@@ -189,7 +198,10 @@ def open_index(
         conn = None
     if conn is not None and looks_current(conn, git):
         return conn, 0
-    listing = list_files(git)
+    # Lazy: the listing needs the full git wrapper (see _git).
+    from reviewbot.repo.listing import list_files
+
+    listing = list_files(_git(git))
     stale = stale_files(conn, listing) if conn is not None else len(listing) or 1
     if stale and update:
         if conn is not None:
@@ -231,14 +243,14 @@ def _related_doc(r: query.Related) -> dict[str, Any]:
     }
 
 
-def _location(text: str, git: Git) -> tuple[str, int]:
+def _location(text: str, git: Place) -> tuple[str, int]:
     path, sep, line = text.rpartition(":")
     if not sep or not line.isdigit() or int(line) < 1:
         raise UsageError(f"{text}: expected FILE:LINE with a 1-based line")
     return _relative(path, git), int(line)
 
 
-def _relative(path: str, git: Git) -> str:
+def _relative(path: str, git: Place) -> str:
     full = Path(path).resolve()
     try:
         return full.relative_to(git.root.resolve()).as_posix()
@@ -246,7 +258,7 @@ def _relative(path: str, git: Git) -> str:
         raise InputError(f"{path}: outside the repository {git.root}") from None
 
 
-def _symbol_for(conn: sqlite3.Connection, location: str, git: Git) -> query.Symbol:
+def _symbol_for(conn: sqlite3.Connection, location: str, git: Place) -> query.Symbol:
     path, line = _location(location, git)
     found = query.symbol_at(conn, path, line)
     if found is None:
@@ -262,7 +274,7 @@ def _symbol_for(conn: sqlite3.Connection, location: str, git: Git) -> query.Symb
 # -- the commands ---------------------------------------------------------------------------------
 
 
-def _repository(args: argparse.Namespace, environ: dict[str, str]) -> Git:
+def _repository(args: argparse.Namespace, environ: dict[str, str]) -> Located:
     start = args.directory
     if start is None:
         given = getattr(args, "path", None) or (
@@ -273,7 +285,7 @@ def _repository(args: argparse.Namespace, environ: dict[str, str]) -> Git:
             if given and Path(given).is_dir()
             else (str(Path(given).parent) if given and Path(given).parent.is_dir() else ".")
         )
-    return Git(start, environ=environ)
+    return locate(start, environ)
 
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -313,7 +325,7 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _answer(
-    args: argparse.Namespace, conn: sqlite3.Connection, git: Git, limit: int
+    args: argparse.Namespace, conn: sqlite3.Connection, git: Place, limit: int
 ) -> tuple[dict[str, Any], str]:
     command = args.command
     if command == "defs":

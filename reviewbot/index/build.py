@@ -13,21 +13,36 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
+import os
 import re
 import sqlite3
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
 from reviewbot.index.extract import extract
-from reviewbot.index.fresh import file_stat, git_index_file, stat_key
+from reviewbot.index.fresh import git_index_file, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.outline import outline
 from reviewbot.index.records import FileFacts
-from reviewbot.index.resolve import Resolver, refresh_links
-from reviewbot.index.store import Store, locked_writer
+from reviewbot.index.resolve import (
+    Resolver,
+    adjust_links,
+    link_all,
+    link_weight,
+    rebuild_links,
+)
+from reviewbot.index.store import (
+    ID_BITS,
+    WEIGHT_UNIT,
+    FileRows,
+    Store,
+    file_rows,
+    locked_writer,
+)
 from reviewbot.repo.cache import language_key
 from reviewbot.repo.changes import generated_reason
 from reviewbot.repo.files import decode, excluded, is_binary
@@ -85,11 +100,8 @@ def _vendored(path: str) -> bool:
 _LANGUAGES: dict[str, Language] = {}
 
 
-def _parse(job: tuple[str, str, str]) -> FileFacts:
-    """Worker: one file's facts (tree-sitter when the language has a grammar, else the
-    outliner)."""
-    path, text, name = job
-    language = _LANGUAGES.get(name) or default_registry().get(name)
+def _facts(path: str, text: str, language: Language) -> FileFacts:
+    """One file's facts (tree-sitter when the language has a grammar, else the outliner)."""
     grammar = grammar_for(language.name, path)
     if grammar is not None:
         facts = extract(compiled(grammar.name), text)
@@ -99,7 +111,17 @@ def _parse(job: tuple[str, str, str]) -> FileFacts:
     return outline(text, language)
 
 
-def _parsed(jobs: list[tuple[str, str, str]], workers: int) -> Iterator[FileFacts]:
+Job = tuple[int, str, str, str, str]  # file id, path, blob, text, language name
+
+
+def _parse(job: Job) -> FileRows:
+    """Worker: one file's rows, ready to insert."""
+    file_id, path, blob, text, name = job
+    language = _LANGUAGES.get(name) or default_registry().get(name)
+    return file_rows(file_id, path, blob, _facts(path, text, language))
+
+
+def _parsed(jobs: list[Job], workers: int) -> Iterator[FileRows]:
     if workers <= 1 or len(jobs) < _PARALLEL_FROM:
         for job in jobs:
             yield _parse(job)
@@ -179,7 +201,7 @@ def update_index(
             new_ids = _write(git, store, plan.read, settings, progress)
             store.set_meta("settings", settings.key())
             if plan.read or plan.gone:
-                _resolve(store, cold, new_ids, old_names, old_classes)
+                _resolve(store, cold, new_ids, old_names, old_classes, settings.jobs)
             if cold:
                 store.create_indexes()
             _record_stats(store, git)
@@ -212,14 +234,20 @@ def update_index(
 
 
 def _record_stats(store: Store, git: Git) -> None:
-    """What ``looks_current`` compares with next time: git's index file and every file."""
-    index_file = git_index_file(git)
-    store.set_meta("git_index", stat_key(index_file))
-    rows = store.conn.execute("SELECT id, path FROM files").fetchall()
-    store.conn.executemany(
-        "UPDATE files SET stat = ? WHERE id = ?",
-        [(file_stat(git.root, path), file_id) for file_id, path in rows],
-    )
+    """What ``looks_current`` compares with next time: git's index file and every file (rows
+    whose stat did not change are left alone)."""
+    store.set_meta("git_index", stat_key(git_index_file(git)))
+    root = str(git.root) + os.sep
+    changed: list[tuple[str, int]] = []
+    for file_id, path, recorded in store.conn.execute("SELECT id, path, stat FROM files"):
+        try:
+            st = os.lstat(root + path)
+            now = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+        except OSError:
+            now = "-"
+        if now != recorded:
+            changed.append((now, file_id))
+    store.conn.executemany("UPDATE files SET stat = ? WHERE id = ?", changed)
 
 
 def _write(
@@ -257,8 +285,7 @@ def _write(
             small.append(e)
     contents = git.blobs(e.blob for e in small if e.worktree is None)
     generated = git.generated_attributes([e.path for e in small])
-    jobs: list[tuple[str, str, str]] = []
-    job_entries: list[Listed] = []
+    jobs: list[Job] = []
     packages: dict[str, str] = {}
     for e in small:
         data = e.worktree if e.worktree is not None else contents.get(e.blob)
@@ -279,26 +306,27 @@ def _write(
         if why:
             reasons[e.path] = why
             continue
-        jobs.append((e.path, text, languages[e.path].name))
+        jobs.append((0, e.path, e.blob, text, languages[e.path].name))
         _LANGUAGES[languages[e.path].name] = languages[e.path]
-        job_entries.append(e)
+    first = store.next_id("files", len(entries))
+    order = {e.path: first + k for k, e in enumerate(entries)}
     for e in entries:
         if e.path in reasons:
-            ids.append(
-                store.add_file(
-                    e.path,
-                    e.blob,
-                    None,
-                    reasons[e.path],
-                    languages[e.path].name,
-                    packages.get(e.path, ""),
-                )
+            file_id = order[e.path]
+            store.add_skipped(
+                file_id,
+                e.path,
+                e.blob,
+                reasons[e.path],
+                languages[e.path].name,
+                packages.get(e.path, ""),
             )
+            ids.append(file_id)
+    jobs = [(order[j[1]], *j[1:]) for j in jobs]
     total = len(jobs)
-    for done, (e, facts) in enumerate(
-        zip(job_entries, _parsed(jobs, settings.jobs), strict=True), 1
-    ):
-        ids.append(store.add_file(e.path, e.blob, facts, None, facts.language))
+    for done, rows in enumerate(_parsed(jobs, settings.jobs), 1):
+        store.add_rows(rows)
+        ids.append(int(str(rows.file[0])))
         if progress is not None:
             progress(done, total)
     return ids
@@ -321,17 +349,22 @@ def _with_aliases(conn: sqlite3.Connection, names: set[str]) -> set[str]:
 
 
 def _resolve(
-    store: Store, cold: bool, new_ids: list[int], old_names: set[str], old_classes: set[str]
+    store: Store,
+    cold: bool,
+    new_ids: list[int],
+    old_names: set[str],
+    old_classes: set[str],
+    store_jobs: int,
 ) -> None:
     conn = store.conn
     resolver = Resolver(conn)
     select = "SELECT id, file_id, how, target_id, qualifier, lookup FROM refs"
     if cold:
         conn.execute("DELETE FROM edges")
-        edges = resolver.link(conn.execute(select).fetchall())
+        edges = link_all(resolver, conn.execute(select).fetchall(), store_jobs)
         edges.sort()
         conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
-        refresh_links(conn, None)
+        rebuild_links(conn)
         return
     new_names, new_classes = _names_of(store, new_ids)
     names = _with_aliases(conn, old_names | new_names)
@@ -345,14 +378,36 @@ def _resolve(
     conn.executemany("INSERT INTO sel_names(name) VALUES (?)", [(n,) for n in names])
     rows = conn.execute(
         f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
-        "OR lookup IN (SELECT name FROM sel_names) "
-        "OR (how IN ('self', 'super', 'class', 'free') "
-        "AND target_id IN (SELECT id FROM sel_classes))"
+        f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
+        f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
+        "AND how IN ('self', 'super', 'class', 'free') ORDER BY 1"
     ).fetchall()
+    # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again.
+    heir_names = {resolver.defs[c].name for c in heirs if c in resolver.defs}
+    chosen = {r[0] for r in rows}
+    rows += [
+        r
+        for r in conn.execute(f"{select} WHERE how = 'instance'")
+        if r[0] not in chosen and r[4].rsplit(".", 1)[-1] in heir_names
+    ]
+    rows.sort()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
-    touched = sorted({r[1] for r in rows} | set(new_ids))
+    delta: dict[tuple[int, int], int] = defaultdict(int)
+    for src, dst, weight in conn.execute(
+        f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
+        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges "
+        "WHERE ref_id IN (SELECT id FROM sel_refs) GROUP BY 1, 2"
+    ):
+        delta[(src, dst)] -= weight
     conn.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM sel_refs)")
-    conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", resolver.link(rows))
-    refresh_links(conn, touched)
+    edges = link_all(resolver, rows, store_jobs)
+    conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
+    seen: set[tuple[int, int]] = set()
+    for ref_id, def_id, confidence, _via in edges:
+        if (ref_id, def_id) in seen:
+            continue
+        seen.add((ref_id, def_id))
+        delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
+    adjust_links(conn, delta)

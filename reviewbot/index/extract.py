@@ -14,6 +14,7 @@ back to the engine's outliner.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 import tree_sitter as ts
@@ -26,15 +27,18 @@ __all__ = ["CLASS_KINDS", "extract"]
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
 _SPACES = re.compile(r"\s+")
-_SPACE_BYTES = frozenset(b" \t\r\n")
-_ID_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_NEWLINE = re.compile(rb"\n")
 _DOT = ord(".")
-_SUPER_CALL = re.compile(rb"\bsuper\s*\(\s*[^()]*\)$")
+# Matched on the reversed bytes, from just before a name: the dot of a member access (not a
+# spread), a dotted path of names, what would make it longer, `super(...)`.
+_REV_DOT = re.compile(rb"[ \t\r\n]*\.(?!\.)\??")
+_REV_CHAIN = re.compile(rb"[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.\??[ \t\r\n]*[\w$]+){0,7})")
+_REV_MORE = re.compile(rb"[ \t\r\n]*[.?]")
+_REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _MAX_SIGNATURE = 300
-_MAX_PARTS = 8
 _DOC_CHARS = 400
 _WINDOW = 120
 
@@ -73,40 +77,25 @@ def _bases(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _receiver(source: bytes, at: int) -> str | None:
+def _receiver(rev: bytes, at: int) -> str | None:
     """The receiver written before a member name at ``at`` (``a.b`` for ``a.b.name``,
-    ``super()``, "" for an expression), or None when no dot precedes the name."""
-    i = at - 1
-    while i >= 0 and source[i] in _SPACE_BYTES:
-        i -= 1
-    if i < 0 or source[i] != _DOT or (i > 0 and source[i - 1] == _DOT):
-        return None  # no member access, or a spread (`...x`) or a range
-    i -= 1
-    if i >= 0 and source[i] == 0x3F:  # `?.`
-        i -= 1
-    parts: list[bytes] = []
-    while len(parts) < _MAX_PARTS:
-        while i >= 0 and source[i] in _SPACE_BYTES:
-            i -= 1
-        end = i + 1
-        while i >= 0 and source[i] in _ID_BYTES:
-            i -= 1
-        word = source[i + 1 : end]
-        if not word or word[0] in b"0123456789":
-            closing = not parts and end > 0 and source[end - 1] == 0x29  # `)`
-            if closing and _SUPER_CALL.search(source[max(0, end - 60) : end]):
-                return "super()"
-            return ""
-        parts.append(word)
-        j = i
-        while j >= 0 and source[j] in _SPACE_BYTES:
-            j -= 1
-        if j < 0 or source[j] != _DOT or (j > 0 and source[j - 1] == _DOT):
-            break
-        i = j - 1
-        if i >= 0 and source[i] == 0x3F:
-            i -= 1
-    return b".".join(reversed(parts)).decode("utf-8", "replace")
+    ``super()``, "" for an expression), or None when no dot precedes the name (a spread
+    ``...x`` is not a member). ``rev`` is the file's bytes reversed, so that each question is
+    one anchored match."""
+    pos = len(rev) - at
+    dot = _REV_DOT.match(rev, pos)
+    if dot is None:
+        return None
+    chain = _REV_CHAIN.match(rev, dot.end())
+    if chain is None:
+        return "super()" if _REV_SUPER.match(rev, dot.end()) else ""
+    more = _REV_MORE.match(rev, chain.end())
+    if more is not None:
+        return ""  # `f().x.name`, `a[0].x.name`: not a plain path
+    word = chain.group(1)[::-1].translate(None, b" \t\r\n?")
+    if word[:1].isdigit():
+        return ""
+    return word.decode("utf-8", "replace")
 
 
 def _innermost(
@@ -128,6 +117,30 @@ def _innermost(
             stack.pop()
         out.append(stack[-1])
     return out
+
+
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+
+
+def _written_type(
+    source: bytes, type_at: list[int], nodes: list[ts.Node], at: int, grammar: Grammar
+) -> str:
+    """The class named where a local is bound (``Foo`` of ``x = Foo()``, ``x: Foo``, ``Foo x``):
+    the nearest type capture after the name (before it in Java), as a dotted name."""
+    k = bisect.bisect_left(type_at, at)
+    if grammar.type_before_name:
+        k -= 1
+        if k < 0 or at - nodes[k].end_byte > 200:
+            return ""
+    elif k >= len(nodes) or nodes[k].start_byte - at > 200:
+        return ""
+    text = _decode(source[nodes[k].start_byte : nodes[k].end_byte])
+    match = _TYPE_NAME.fullmatch(text.strip())
+    if match is None:
+        return ""
+    written = _SPACES.sub("", match.group(0))
+    last = written.rsplit(".", 1)[-1]
+    return written if last[:1].isupper() else ""
 
 
 class _RawDef:
@@ -162,44 +175,69 @@ class _RawDef:
 _PRIORITY = {"variable": 0, "type": 1, "constant": 2}
 
 
-def _definitions(comp: Compiled, root: ts.Node, source: bytes) -> list[_RawDef]:
-    docs: dict[int, str] = {}
+def _sorted(nodes: list[ts.Node]) -> tuple[list[int], list[ts.Node]]:
+    """Nodes by position, once each (two patterns may capture the same node)."""
+    unique = sorted({n.start_byte: n for n in nodes}.values(), key=lambda n: n.start_byte)
+    return [n.start_byte for n in unique], unique
+
+
+def _within(starts: list[int], nodes: list[ts.Node], after: int, before: int) -> ts.Node | None:
+    """The first node starting at or after ``after`` and ending by ``before``."""
+    k = bisect.bisect_left(starts, after)
+    if k < len(nodes) and nodes[k].end_byte <= before:
+        return nodes[k]
+    return None
+
+
+def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]:
+    """Definitions from one capture pass: each declaration's name is the first name captured
+    in it (its body, bases and receiver likewise), so no second pass over the tree is needed."""
+    name_at, names = _sorted(caps.get("name", []))
+    body_at, bodies = _sorted(caps.get("body", []))
+    base_at, bases = _sorted(caps.get("bases", []))
+    recv_at, receivers = _sorted(caps.get("receiver", []))
+    doc_at, docs = _sorted(caps.get("doc", []))
+    doc_of: dict[int, str] = {}
+    for owner in caps.get("doc.owner", ()):
+        found = _within(doc_at, docs, owner.start_byte, owner.end_byte)
+        if found is not None:
+            doc_of[owner.start_byte] = _doc(_decode(source[found.start_byte : found.end_byte]))
     by_name: dict[int, _RawDef] = {}
-    for _, caps in comp.definitions.matches(root):
-        if "doc" in caps:
-            owner = caps.get("doc.owner")
-            if owner:
-                docs[owner[0].start_byte] = _doc(
-                    _decode(source[caps["doc"][0].start_byte : caps["doc"][0].end_byte])
-                )
+    for key, nodes in caps.items():
+        if not key.startswith("def."):
             continue
-        kind = next((k[4:] for k in caps if k.startswith("def.")), "")
-        names = caps.get("name")
-        if not kind or not names:
-            continue
-        node = caps["def." + kind][0]
-        name_node = names[0]
-        d = _RawDef()
-        d.kind = kind
-        d.name = _decode(source[name_node.start_byte : name_node.end_byte])
-        d.name_at = name_node.start_byte
-        d.start, d.end = node.start_byte, node.end_byte
-        d.line, d.end_line = node.start_point[0] + 1, node.end_point[0] + 1
-        body = caps.get("body")
-        d.body = body[0].start_byte if body else None
-        bases = caps.get("bases")
-        if bases:
-            d.bases = _bases(" ".join(_decode(source[b.start_byte : b.end_byte]) for b in bases))
-        receiver = caps.get("receiver")
-        if receiver:
-            text = _decode(source[receiver[0].start_byte : receiver[0].end_byte])
-            d.receiver = re.sub(r"\[.*", "", text).lstrip("*& ").strip()
-        old = by_name.get(d.name_at)
-        if old is None or _PRIORITY.get(old.kind, 9) < _PRIORITY.get(kind, 9):
-            by_name[d.name_at] = d
+        kind = key[4:]
+        for node in nodes:
+            start, end = node.start_byte, node.end_byte
+            name_node = _within(name_at, names, start, end)
+            if name_node is None:
+                continue
+            d = _RawDef()
+            d.kind = kind
+            d.name = _decode(source[name_node.start_byte : name_node.end_byte])
+            d.name_at = name_node.start_byte
+            d.start, d.end = start, end
+            d.line, d.end_line = node.start_point[0] + 1, node.end_point[0] + 1
+            body = _within(body_at, bodies, name_node.end_byte, end)
+            d.body = body.start_byte if body is not None else None
+            stop = d.body if d.body is not None else end
+            k = bisect.bisect_left(base_at, name_node.end_byte)
+            written: list[str] = []
+            while k < len(bases) and bases[k].end_byte <= stop:
+                written.append(_decode(source[bases[k].start_byte : bases[k].end_byte]))
+                k += 1
+            if written:
+                d.bases = _bases(" ".join(written))
+            receiver = _within(recv_at, receivers, start, name_node.start_byte)
+            if receiver is not None:
+                text = _decode(source[receiver.start_byte : receiver.end_byte])
+                d.receiver = re.sub(r"\[.*", "", text).lstrip("*& ").strip()
+            old = by_name.get(d.name_at)
+            if old is None or _PRIORITY.get(old.kind, 9) < _PRIORITY.get(kind, 9):
+                by_name[d.name_at] = d
     defs = sorted(by_name.values(), key=lambda d: (d.start, -d.end))
     for d in defs:
-        d.doc = docs.get(d.start, "")
+        d.doc = doc_of.get(d.start, "")
     return defs
 
 
@@ -225,8 +263,8 @@ def extract(comp: Compiled, text: str) -> FileFacts | None:
     root = tree.root_node
     if _error_share(comp, root, len(source)) > 0.25:
         return None
-    raw = _definitions(comp, root, source)
-    caps = comp.names.captures(root)
+    caps = comp.query.captures(root)
+    raw = _definitions(caps, source)
     return _Builder(grammar, source, raw, caps, text.count("\n") + 1).build()
 
 
@@ -358,34 +396,27 @@ class _Builder:
 
         members = {n.start_byte for n in caps.get("member", ())}
         members.update(calls)
-        seen: set[int] = set()
-        nodes: list[ts.Node] = []
+        spans: dict[int, int] = {}
         for key in ("ref", "member", "type"):
             for n in caps.get(key, ()):
-                at = n.start_byte
-                if at in seen:
-                    continue
-                seen.add(at)
-                nodes.append(n)
-        nodes.sort(key=lambda n: n.start_byte)
+                spans[n.start_byte] = n.end_byte
         # Drop names inside import statements and those that are not references.
-        refs: list[ts.Node] = []
+        refs: list[int] = []
         ref_at: list[int] = []
         k = 0
-        for n in nodes:
-            at = n.start_byte
+        for at in sorted(spans):
             while k < len(skip_ranges) and skip_ranges[k][1] <= at:
                 k += 1
             if k < len(skip_ranges) and skip_ranges[k][0] <= at:
                 continue
             if at in skip or at in binds:
                 continue
-            refs.append(n)
+            refs.append(at)
             ref_at.append(2 * at)
         ref_scope = _innermost(ref_at, starts, ends)
         def_starts = [-1] + [2 * d.start for d in kept]
         def_ends = [2 * len(source) + 2] + [2 * d.end for d in kept]
-        ref_unit = [u - 1 for u in _innermost(ref_at, def_starts, def_ends)]
+        ref_unit = _innermost(ref_at, def_starts, def_ends)  # 1-based: 0 is "none"
 
         # Bindings: definitions, imports, locals. The first binding of a name in a scope wins,
         # except that a definition or an import replaces a plain local.
@@ -407,6 +438,10 @@ class _Builder:
             table = bindings[scope]
             if local not in table or table[local][0] == "local":
                 table[local] = ("import", i)
+        # Locals whose type is written: `x = Foo()`, `def f(x: Foo)`, `Foo x = ...`.
+        type_at, type_nodes = _sorted(caps.get("typed.type", []))
+        typed_at = {n.start_byte for n in caps.get("bind.typed", ())}
+        local_types: dict[tuple[int, str], str] = {}
         bind_at = sorted(binds)
         for at, scope in zip(
             bind_at, _innermost([2 * a for a in bind_at], starts, ends), strict=True
@@ -415,6 +450,12 @@ class _Builder:
             name = binds[at]
             if name not in table:
                 table[name] = ("local", -1)
+                if at in typed_at:
+                    written = _written_type(source, type_at, type_nodes, at, grammar)
+                    if written:
+                        local_types[(scope, name)] = written
+
+        found_in = [0]
 
         def lookup(name: str, scope: int) -> tuple[str, int] | None:
             first = True
@@ -422,6 +463,7 @@ class _Builder:
                 if not (is_class[scope] and grammar.class_scope_hidden and not first):
                     found = bindings[scope].get(name)
                     if found is not None:
+                        found_in[0] = scope
                         return found
                 first = False
                 scope = parent_scope[scope]
@@ -447,16 +489,23 @@ class _Builder:
         self_names = grammar.self_names
         go = grammar.name == "go"
         names: dict[bytes, str] = {}
-        for index, n in enumerate(refs):
-            at = n.start_byte
-            raw_name = source[at : n.end_byte]
+        rev = source[::-1]
+        line_starts = [m.end() for m in _NEWLINE.finditer(source)]
+        line_starts.append(len(source) + 1)
+        row = 0
+        row_start = 0
+        for index, at in enumerate(refs):
+            raw_name = source[at : spans[at]]
             name = names.get(raw_name) or names.setdefault(raw_name, _decode(raw_name))
-            row, col = n.start_point
+            while line_starts[row] <= at:
+                row_start = line_starts[row]
+                row += 1
             line = row + 1
+            col = at - row_start
             scope = ref_scope[index]
-            unit = ref_unit[index]
+            unit = ref_unit[index] - 1
             kind = "call" if at in calls else "type" if at in types else "other"
-            receiver = _receiver(source, at) if at in members or source[at - 1] == _DOT else None
+            receiver = _receiver(rev, at) if at in members or source[at - 1] == _DOT else None
             if receiver is not None:
                 if kind == "other":
                     kind = "attribute"
@@ -480,6 +529,10 @@ class _Builder:
                     elif bound is not None and bound[0] == "def" and receiver == first:
                         if defs[bound[1]].kind in CLASS_KINDS:
                             how, target = "class", bound[1]
+                    elif bound is not None and bound[0] == "local" and receiver == first:
+                        known = local_types.get((found_in[0], first))
+                        if known:
+                            how, qualifier = "instance", known
                     elif (
                         bound is None
                         and how == "member"

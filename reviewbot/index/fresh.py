@@ -6,12 +6,13 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
-from reviewbot.repo.git import Git
-from reviewbot.repo.listing import Listed
+if TYPE_CHECKING:
+    from reviewbot.repo.listing import Listed
 
 __all__ = [
-    "file_stat",
+    "Place",
     "git_index_file",
     "index_path",
     "looks_current",
@@ -20,7 +21,16 @@ __all__ = [
 ]
 
 
-def index_path(git: Git) -> Path:
+class Place(Protocol):
+    """A repository's whereabouts: a ``Git`` or a ``Located``."""
+
+    root: Path
+    environ: dict[str, str] | None
+
+    def git_dir(self) -> Path: ...
+
+
+def index_path(git: Place) -> Path:
     """Where a repository's index lives by default."""
     return git.git_dir() / "reviewbot" / "index.sqlite"
 
@@ -33,7 +43,7 @@ def stale_files(conn: sqlite3.Connection, listing: dict[str, Listed]) -> int:
     return changed + sum(1 for path in stored if path not in listing)
 
 
-def git_index_file(git: Git) -> Path:
+def git_index_file(git: Place) -> Path:
     """git's index file (``GIT_INDEX_FILE`` of the environment git runs with, else the git
     directory's)."""
     override = (git.environ or {}).get("GIT_INDEX_FILE")
@@ -51,11 +61,7 @@ def stat_key(path: Path) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
 
 
-def file_stat(root: Path, rel: str) -> str:
-    return stat_key(root / rel)
-
-
-def looks_current(conn: sqlite3.Connection, git: Git) -> bool:
+def looks_current(conn: sqlite3.Connection, git: Place) -> bool:
     """Whether the index is certainly current without asking git: git's index file and every
     listed file still have the size, time and inode recorded at the last update (git's own
     racy-clean test; any difference sends the caller to the full listing)."""

@@ -13,6 +13,8 @@ Lines are 1-based; indexes (``parent``, ``unit``, ``target``) point into the sam
 * ``self``: ``self.name`` / ``this.name`` in a class (``target``: the class; Go: ``qualifier``
   names the receiver's type);
 * ``super``: ``super().name`` in a class (``target``);
+* ``instance``: ``x.name`` where the local ``x`` was bound with its class written
+  (``x = Foo()``, ``x: Foo``, ``Foo x``): ``qualifier`` is that class as written;
 * ``member``: ``obj.name`` with a receiver nobody can type statically;
 * ``free``: a name no scope of the file binds (a builtin, a global, the same package's,
   a member of the enclosing class in Java: ``target`` is that class, or -1);
@@ -33,7 +35,7 @@ __all__ = [
 ]
 
 REFERENCE_KINDS = ("call", "attribute", "type", "import", "other")
-HOW = ("def", "import", "module", "class", "self", "super", "member", "free", "name")
+HOW = ("def", "import", "module", "class", "self", "super", "instance", "member", "free", "name")
 
 
 class Definition(NamedTuple):

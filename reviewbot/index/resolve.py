@@ -17,13 +17,16 @@ references in classes that inherit (by name) from a class of a changed file.
 
 from __future__ import annotations
 
+import multiprocessing
 import posixpath
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import NamedTuple
 
-__all__ = ["Resolver", "refresh_links"]
+from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
+
+__all__ = ["Resolver", "adjust_links", "link_all", "link_weight", "rebuild_links"]
 
 _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
 _DEPTH = 12
@@ -380,6 +383,18 @@ class Resolver:
             return self.any_member(lookup), "member"
         if how == "member":
             return self.any_member(lookup), "member"
+        if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
+            classes = [c for c in self.in_file(file, qualifier)[0] if self.defs[c].kind in _CLASSY]
+            if classes:
+                out: list[int] = []
+                certain = True
+                for c in classes:
+                    found, sure = self.class_member(c, lookup)
+                    out.extend(found)
+                    certain = certain and sure
+                if out or certain:
+                    return tuple(dict.fromkeys(out)), "instance"
+            return self.any_member(lookup), "member"
         if how == "free":
             return self._free(file, target, qualifier, lookup)
         if how == "name":
@@ -466,9 +481,18 @@ class Resolver:
         lookup) rows."""
         edges: list[tuple[int, int, float, str]] = []
         defs = self.defs
+        memo: dict[tuple[int, str, int | None, str, str], tuple[tuple[int, ...], str]] = {}
+        found: tuple[int, ...]
         for ref_id, file_id, how, target, qualifier, lookup in rows:
-            found, via = self.resolve(file_id, how, target, qualifier, lookup)
-            found = tuple(d for d in found if d in defs)
+            if how == "def":
+                found, via = ((target,) if target is not None else ()), "local"
+            else:
+                key = (file_id, how, target, qualifier, lookup)
+                hit = memo.get(key)
+                if hit is None:
+                    hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
+                found, via = hit
+            found = tuple(dict.fromkeys(d for d in found if d in defs))
             if not found:
                 continue
             weight = 1.0 / len(found)
@@ -497,21 +521,56 @@ class Resolver:
         return sorted(out)
 
 
-def refresh_links(conn: sqlite3.Connection, sources: list[int] | None) -> None:
-    """The file graph (who references whom, summed confidence) for the given source files
-    (all when None)."""
-    if sources is None:
-        conn.execute("DELETE FROM file_links")
-        where = ""
-    else:
-        conn.execute("CREATE TEMP TABLE IF NOT EXISTS touched(id INTEGER PRIMARY KEY)")
-        conn.execute("DELETE FROM touched")
-        conn.executemany("INSERT INTO touched(id) VALUES (?)", [(s,) for s in sources])
-        conn.execute("DELETE FROM file_links WHERE src IN (SELECT id FROM touched)")
-        where = "WHERE r.file_id IN (SELECT id FROM touched)"
+_ACTIVE: list[Resolver] = []  # the resolver and rows a forked worker inherits
+_ROWS: list[list[tuple[int, int, str, int | None, str, str]]] = []
+_PARALLEL_FROM = 60_000  # references: fewer are resolved in this process (forking costs)
+
+
+def _link_slice(bounds: tuple[int, int]) -> list[tuple[int, int, float, str]]:
+    return _ACTIVE[0].link(_ROWS[0][bounds[0] : bounds[1]])
+
+
+def link_all(
+    resolver: Resolver, rows: list[tuple[int, int, str, int | None, str, str]], workers: int
+) -> list[tuple[int, int, float, str]]:
+    """``resolver.link(rows)``, in ``workers`` forked processes when there are many rows (the
+    resolver is read-only: each worker inherits it)."""
+    methods = multiprocessing.get_all_start_methods()
+    if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
+        return resolver.link(rows)
+    _ACTIVE[:] = [resolver]
+    _ROWS[:] = [rows]
+    try:
+        step = max(1, len(rows) // (workers * 4))
+        bounds = [(i, min(i + step, len(rows))) for i in range(0, len(rows), step)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_link_slice, bounds)
+    finally:
+        _ACTIVE.clear()
+        _ROWS.clear()
+    return [edge for part in parts for edge in part]
+
+
+def link_weight(confidence: float) -> int:
+    return round(confidence * WEIGHT_UNIT)
+
+
+def rebuild_links(conn: sqlite3.Connection) -> None:
+    """The file graph from every edge: (source file, target file, summed confidence). A row's
+    file is its id's high bits, so no join is needed."""
+    conn.execute("DELETE FROM file_links")
     conn.execute(
         "INSERT INTO file_links(src, dst, weight) "
-        "SELECT r.file_id, d.file_id, SUM(e.confidence) FROM edges e "
-        "JOIN refs r ON r.id = e.ref_id JOIN defs d ON d.id = e.def_id "
-        f"{where} GROUP BY r.file_id, d.file_id"
+        f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
+        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges GROUP BY 1, 2"
     )
+
+
+def adjust_links(conn: sqlite3.Connection, delta: dict[tuple[int, int], int]) -> None:
+    """Add (or, negative, take away) weights of the file graph; rows that reach 0 go."""
+    conn.executemany(
+        "INSERT INTO file_links(src, dst, weight) VALUES (?, ?, ?) "
+        "ON CONFLICT(src, dst) DO UPDATE SET weight = weight + excluded.weight",
+        [(src, dst, w) for (src, dst), w in sorted(delta.items()) if w],
+    )
+    conn.execute("DELETE FROM file_links WHERE weight <= 0")

@@ -22,20 +22,30 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from reviewbot.errors import InputError
 from reviewbot.index.records import FileFacts
 
 __all__ = [
+    "ID_BITS",
+    "ID_SPACE",
     "SCHEMA",
+    "WEIGHT_UNIT",
+    "FileRows",
     "IndexUnavailable",
     "Store",
     "connect_reader",
+    "file_rows",
     "locked_writer",
+    "row_id",
     "split_words",
 ]
 
-SCHEMA = "reviewbot.index/1"
+SCHEMA = "reviewbot.index/2"
+ID_BITS = 24
+ID_SPACE = 1 << ID_BITS  # ids of a file's definitions, imports and references: file id * this + k
+WEIGHT_UNIT = 1_000_000  # file_links.weight: summed confidence in millionths (exact sums)
 _LOCK_WAIT = 300.0  # seconds a writer waits for another one
 
 _TABLES = """
@@ -65,7 +75,7 @@ CREATE TABLE edges(
   via TEXT NOT NULL, PRIMARY KEY(ref_id, def_id)
 ) WITHOUT ROWID;
 CREATE TABLE file_links(
-  src INTEGER NOT NULL, dst INTEGER NOT NULL, weight REAL NOT NULL, PRIMARY KEY(src, dst)
+  src INTEGER NOT NULL, dst INTEGER NOT NULL, weight INTEGER NOT NULL, PRIMARY KEY(src, dst)
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE search USING fts5(words, signature, doc, tokenize='unicode61');
 """
@@ -77,7 +87,7 @@ _INDEXES = (
     "CREATE INDEX imports_file ON imports(file_id)",
     "CREATE INDEX refs_file ON refs(file_id, line)",
     "CREATE INDEX refs_lookup ON refs(lookup)",
-    "CREATE INDEX refs_unit ON refs(unit_id)",
+    "CREATE INDEX refs_target ON refs(target_id)",
     "CREATE INDEX edges_def ON edges(def_id)",
     "CREATE INDEX file_links_dst ON file_links(dst)",
 )
@@ -139,7 +149,7 @@ def _open_writer(path: Path) -> tuple[sqlite3.Connection, bool]:
             conn = sqlite3.connect(path, isolation_level=None)
             conn.execute("PRAGMA journal_mode = WAL")
             _configure(conn)
-            if _valid(conn) and conn.execute("PRAGMA quick_check(1)").fetchone()[0] == "ok":
+            if _valid(conn):
                 return conn, False
             conn.close()
         except sqlite3.DatabaseError:
@@ -185,7 +195,7 @@ class Store:
         self._next: dict[str, int] = {}
 
     def next_id(self, table: str, count: int) -> int:
-        """The first of ``count`` fresh ids of ``table``."""
+        """The first of ``count`` fresh ids of ``table`` (files; the rest derive from it)."""
         if table not in self._next:
             row = self.conn.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
             self._next[table] = int(row[0]) + 1
@@ -241,88 +251,96 @@ class Store:
             c.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT id FROM gone)")
         c.execute("DELETE FROM files WHERE id IN (SELECT id FROM gone)")
 
-    def add_file(
-        self,
-        path: str,
-        blob: str,
-        facts: FileFacts | None,
-        skipped: str | None,
-        language: str | None,
-        package: str = "",
-    ) -> int:
-        """One file's rows; returns its id."""
+    def add_skipped(
+        self, file_id: int, path: str, blob: str, reason: str, language: str, package: str = ""
+    ) -> None:
+        """A file listed but not indexed, with the reason (and a go.mod's module path)."""
+        self.conn.execute(
+            "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
+            "VALUES (?, ?, ?, ?, NULL, ?, 0, ?)",
+            (file_id, path, blob, language, package, reason),
+        )
+
+    def add_rows(self, rows: FileRows) -> None:
+        """One file's rows, as ``file_rows`` made them."""
         c = self.conn
-        file_id = self.next_id("files", 1)
-        if facts is None:
-            c.execute(
-                "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
-                "VALUES (?, ?, ?, ?, NULL, ?, 0, ?)",
-                (file_id, path, blob, language, package, skipped),
-            )
-            return file_id
         c.execute(
             "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
-            (file_id, path, blob, facts.language, facts.parser, facts.package, facts.lines),
+            rows.file,
         )
-        d0 = self.next_id("defs", len(facts.definitions))
-        i0 = self.next_id("imports", len(facts.imports))
-        r0 = self.next_id("refs", len(facts.references))
+        c.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.defs)
+        c.executemany("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?)", rows.imports)
+        c.executemany("INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.refs)
         c.executemany(
-            "INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    d0 + k,
-                    file_id,
-                    d.kind,
-                    d.name,
-                    d.qualified,
-                    d.signature,
-                    d.line,
-                    d.end_line,
-                    d0 + d.parent if d.parent >= 0 else None,
-                    d.container,
-                    d.doc,
-                    " ".join(d.bases),
-                )
-                for k, d in enumerate(facts.definitions)
-            ],
+            "INSERT INTO search(rowid, words, signature, doc) VALUES (?, ?, ?, ?)", rows.search
         )
-        c.executemany(
-            "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (i0 + k, file_id, m.local, m.module, m.name, m.line, int(m.export))
-                for k, m in enumerate(facts.imports)
-            ],
+
+
+Row = tuple[object, ...]
+
+
+class FileRows(NamedTuple):
+    """One file's rows for every table, ids included (made in a worker process)."""
+
+    file: Row
+    defs: list[Row]
+    imports: list[Row]
+    refs: list[Row]
+    search: list[Row]
+
+
+def row_id(file_id: int, k: int) -> int:
+    """The id of the k-th definition, import or reference of a file: ids never collide and
+    need no counter, so worker processes make final rows."""
+    return file_id * ID_SPACE + k
+
+
+def file_rows(file_id: int, path: str, blob: str, facts: FileFacts) -> FileRows:
+    base = file_id * ID_SPACE
+    defs: list[Row] = [
+        (
+            base + k,
+            file_id,
+            d.kind,
+            d.name,
+            d.qualified,
+            d.signature,
+            d.line,
+            d.end_line,
+            base + d.parent if d.parent >= 0 else None,
+            d.container,
+            d.doc,
+            " ".join(d.bases),
         )
-        by_import = frozenset({"import", "module"})
-        c.executemany(
-            "INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    r0 + k,
-                    file_id,
-                    r.line,
-                    r.column,
-                    r.name,
-                    r.kind,
-                    d0 + r.unit if r.unit >= 0 else None,
-                    r.how,
-                    None if r.target < 0 else (i0 if r.how in by_import else d0) + r.target,
-                    r.qualifier,
-                    r.lookup,
-                )
-                for k, r in enumerate(facts.references)
-            ],
+        for k, d in enumerate(facts.definitions)
+    ]
+    imports: list[Row] = [
+        (base + k, file_id, m.local, m.module, m.name, m.line, int(m.export))
+        for k, m in enumerate(facts.imports)
+    ]
+    refs: list[Row] = [
+        (
+            base + k,
+            file_id,
+            r.line,
+            r.column,
+            r.name,
+            r.kind,
+            base + r.unit if r.unit >= 0 else None,
+            r.how,
+            None if r.target < 0 else base + r.target,
+            r.qualifier,
+            r.lookup,
         )
-        c.executemany(
-            "INSERT INTO search(rowid, words, signature, doc) VALUES (?, ?, ?, ?)",
-            [
-                (d0 + k, split_words(d.qualified), d.signature, d.doc)
-                for k, d in enumerate(facts.definitions)
-            ],
-        )
-        return file_id
+        for k, r in enumerate(facts.references)
+    ]
+    search: list[Row] = [
+        (base + k, split_words(d.qualified), d.signature, d.doc)
+        for k, d in enumerate(facts.definitions)
+    ]
+    file: Row = (file_id, path, blob, facts.language, facts.parser, facts.package, facts.lines)
+    return FileRows(file, defs, imports, refs, search)
 
 
 @functools.lru_cache(maxsize=65536)

@@ -103,3 +103,27 @@ def test_package_reexports_resolve_to_the_defining_module(repo: Path) -> None:
     db = _repo(repo)
     assert targets(db, "app.py", 3, "Order") == {("Order", 9)}
     assert targets(db, "app.py", 3, "total") == {("Order.total", 13)}
+
+
+def test_locals_and_parameters_with_a_written_class_resolve_to_its_members(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/models.py": MODELS,
+            "shop/run.py": (
+                "from shop.models import Order, Invoice\n"
+                "import shop.models as m\n\n\n"
+                "def f(o: Order, i: m.Invoice):\n"
+                "    x = Invoice()\n"
+                "    x.clean()\n"
+                "    o.clean()\n"
+                "    i.clean()\n"
+                "    o.save()\n"
+            ),
+        },
+    )
+    assert targets(db, "shop/run.py", 7, "clean") == {("Invoice.clean", 18)}
+    assert targets(db, "shop/run.py", 8, "clean") == {("Order.clean", 10)}
+    assert targets(db, "shop/run.py", 9, "clean") == {("Invoice.clean", 18)}
+    assert targets(db, "shop/run.py", 10, "save") == {("Base.save", 2)}  # inherited

@@ -150,3 +150,40 @@ def test_two_processes_indexing_at_once_both_succeed(repo: Path, tmp_path: Path)
     cold = tmp_path / "cold.sqlite"
     update(repo, cold)
     assert dump(db) == dump(cold)
+
+
+def test_an_update_follows_a_changed_base_class_into_unchanged_files(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`c.spin()` in an unchanged file means another method once a changed class takes
+    another base, though the changed file defines no `spin` itself."""
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/a.py", "class A:\n    def spin(self):\n        return 'a'\n")
+    write(repo, "pkg/b.py", "class B:\n    def spin(self):\n        return 'b'\n")
+    write(
+        repo, "pkg/core.py", "from .a import A\nfrom .b import B\n\n\nclass Engine(A):\n    pass\n"
+    )
+    write(
+        repo,
+        "pkg/use.py",
+        "from .core import Engine\n\n\nclass Car(Engine):\n    def go(self):\n"
+        "        return self.spin()\n\n\ndef drive():\n    c = Car()\n    return c.spin()\n",
+    )
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    assert (
+        dump(warm)["edges"]
+        and ("pkg/use.py", 11, 13, "pkg/a.py", 2, "spin", 1.0, "instance") in dump(warm)["edges"]
+    )
+    write(
+        repo, "pkg/core.py", "from .a import A\nfrom .b import B\n\n\nclass Engine(B):\n    pass\n"
+    )
+    commit(repo)
+    assert update(repo, warm).read == 1
+    cold = tmp_path / "cold.sqlite"
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
+    edges = dump(warm)["edges"]
+    assert ("pkg/use.py", 11, 13, "pkg/b.py", 2, "spin", 1.0, "instance") in edges
+    assert ("pkg/use.py", 6, 20, "pkg/b.py", 2, "spin", 1.0, "self") in edges
