@@ -83,7 +83,7 @@ def find_config_file(start: Path) -> Path | None:
             try:
                 text = pyproject.read_text(encoding="utf-8")
                 data = tomllib.loads(text) if "reviewbot" in text else {}
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            except (OSError, ValueError):  # unreadable, not UTF-8, not TOML, a huge integer
                 data = {}
             if isinstance(data.get("tool"), dict) and "reviewbot" in data["tool"]:
                 return pyproject
@@ -107,8 +107,9 @@ def settings_table(text: str, filename: str, where: str) -> dict[str, Any]:
     absent); of any other file, its `[tool.reviewbot]` if it has one, else the whole file."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: invalid TOML: {exc}") from None
+    except ValueError as exc:  # TOMLDecodeError, or an integer longer than Python reads
+        reason = str(exc).split(";")[0]  # not the advice to call sys.set_int_max_str_digits()
+        raise ConfigError(f"{where}: invalid TOML: {reason}") from None
     tool = data.get("tool")
     if filename == "pyproject.toml":
         table = tool.get("reviewbot", {}) if isinstance(tool, dict) else {}
@@ -196,7 +197,7 @@ def _thresholds(raw: object, where: str, warnings: list[str]) -> Thresholds:
         ok = (
             not isinstance(value, bool)
             and isinstance(value, (int, float))
-            and math.isfinite(value)
+            and (isinstance(value, int) or math.isfinite(value))  # no int is too big to compare
             and 0 <= value <= 1e9
             and (not whole or float(value).is_integer())
         )

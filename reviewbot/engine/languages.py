@@ -476,12 +476,13 @@ _ALLOWED_KEYS = {
 
 
 def _finite_at_least_zero(value: object) -> bool:
-    return (
-        not isinstance(value, bool)
-        and isinstance(value, (int, float))
-        and math.isfinite(value)
-        and value >= 0
-    )
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond any float
+        return False
+    return math.isfinite(number) and number >= 0
 
 
 def language_from_mapping(
@@ -502,7 +503,10 @@ def language_from_mapping(
     base_name = data.get("base", "generic")
     if not isinstance(base_name, str):
         raise LanguageError(f"{where}.base: expected a language name, got {base_name!r}")
-    base = registry.get(base_name)
+    try:
+        base = registry.get(base_name)
+    except LanguageError as exc:
+        raise LanguageError(f"{where}.base: {exc}") from None
 
     def strings(key: str, default: tuple[str, ...]) -> tuple[str, ...]:
         value = data.get(key)

@@ -179,6 +179,12 @@ def test_a_lying_hunk_header_is_refused(repo: Path, cli: Any, tmp_path: Path, pa
         ),
         ('[languages.zig]\nextensions = [".zig"]\n[languages.zig.keywords]\nfn = nan', "fn"),
         ("budget = 1e400", "budget"),
+        # The shrunk examples that tests/app/test_config_properties.py found: tracebacks
+        # (OverflowError, ValueError) and a message that did not name its key.
+        ("[thresholds]\nspike_branches = " + "9" * 400, "thresholds.spike_branches"),
+        ('[languages.zig]\nextensions = [".zig"]\nindent_weight = ' + "9" * 400, "indent_weight"),
+        ('[languages.zig]\nextensions = [".zig"]\nbase = "cobol"', "languages.zig.base"),
+        ("budget = " + "9" * 4301, "invalid TOML"),
     ],
 )
 def test_bad_configuration_names_the_key(repo: Path, cli: Any, toml: str, key: str) -> None:
