@@ -7,6 +7,7 @@ languages from configuration with :func:`language_from_mapping`, without code.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -441,8 +442,9 @@ class LanguageRegistry:
         return LanguageRegistry(merged)
 
     def detect(self, path: str) -> Language:
-        """Exact file names first, then the lower-cased extension, in table order."""
-        base = path.replace("\\", "/").rsplit("/", 1)[-1]
+        """Exact file names first, then the lower-cased extension, in table order. Folders are
+        split off as this system does: a backslash is part of a POSIX (and git) file name."""
+        base = os.path.basename(path)
         for language in self._by_name.values():
             if base in language.filenames:
                 return language

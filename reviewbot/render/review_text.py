@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from reviewbot.model import Report, Severity, innermost
-from reviewbot.render.style import Style, fmt_metric, sparkline
+from reviewbot.render.style import Style, fmt_metric, one_line, sparkline
 
 __all__ = ["review_text"]
 
@@ -30,10 +30,10 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
     analysed = [fs for fs in report.files if fs.language is not None]
     if analysed:
         out.append("")
-        width = max(len(fs.path) for fs in analysed)
+        width = max(len(one_line(fs.path)) for fs in analysed)
         for fs in analysed:
             out.append(
-                f"{style(fs.path.ljust(width), 'bold')}  {fs.status.value:<8} "
+                f"{style(one_line(fs.path).ljust(width), 'bold')}  {fs.status.value:<8} "
                 f"+{fs.added} -{fs.removed}"
             )
             for w in fs.warnings:
@@ -54,7 +54,8 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
     if report.findings:
         out.append(style(f"Findings ({len(report.findings)})", "bold"))
         for f in report.findings:
-            where = f"{f.path}:{f.line}" + (f"-{f.end_line}" if f.end_line > f.line else "")
+            span = f"-{f.end_line}" if f.end_line > f.line else ""
+            where = f"{one_line(f.path)}:{f.line}{span}"
             out.append(
                 f"  {style(f.severity.value.ljust(7), _SEVERITY_STYLE[f.severity])} "
                 f"{f.code}  {style(where, 'cyan')}  {f.title}"
@@ -76,7 +77,8 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
         if not item.total:
             continue
         where = ", ".join(
-            f"{r.path}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in item.references[:4]
+            f"{one_line(r.path)}:{r.line}" + (f" ({r.unit})" if r.unit else "")
+            for r in item.references[:4]
         )
         more = f", … {item.total - 4} more" if item.total > 4 else ""
         out.append(
@@ -86,7 +88,7 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
     for hot in report.stats.hotspots_touched or ():
         out.append(
             style(
-                f"  hotspot: {hot.path} is #{hot.rank} of the repository's "
+                f"  hotspot: {one_line(hot.path)} is #{hot.rank} of the repository's "
                 f"hotspots ({hot.changes} recent changes)",
                 "yellow",
             )
@@ -94,7 +96,7 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
-            spans = ", ".join(h.where for h in b.hunks[:4])
+            spans = ", ".join(one_line(h.where) for h in b.hunks[:4])
             more = f" (+{len(b.hunks) - 4} more)" if len(b.hunks) > 4 else ""
             out.append(f"  {b.id}  {b.title}  — {b.reason}")
             out.append(style(f"      {spans}{more}", "dim"))
@@ -109,7 +111,7 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
             )
         )
         for fs in skipped[:10]:
-            out.append(style(f"  {fs.path}: {fs.reason or fs.status.value}", "dim"))
+            out.append(style(f"  {one_line(fs.path)}: {fs.reason or fs.status.value}", "dim"))
         if len(skipped) > 10:
             out.append(
                 style(f"  ... and {len(skipped) - 10} more (--format json lists all)", "dim")
@@ -120,7 +122,8 @@ def review_text(report: Report, style: Style, *, context: bool = False) -> str:
         for c in report.context:
             unit = f"{c.unit.label} (lines {c.unit.start}-{c.unit.end})" if c.unit else "top level"
             spark = sparkline(c.shape, width=SPARK_WIDTH)
-            out.append(style(f"── {c.path}:{c.new_start}-{c.new_end}  {unit}  {spark}", "bold"))
+            where = f"{one_line(c.path)}:{c.new_start}-{c.new_end}"
+            out.append(style(f"── {where}  {unit}  {spark}", "bold"))
             for band in (c.coarse, c.medium, c.fine):
                 if band:
                     out.extend("    " + line.expandtabs(4) for line in band.split("\n"))
