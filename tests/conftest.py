@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,11 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from reviewbot.doors.cli import main
 from tests.helpers import PARITY, git
 
 __all__ = ["PARITY", "git"]
+
+# Property tests (test_*_properties.py) run the same examples on every machine: derandomized,
+# no example database, no per-example deadline (some build a git repository per example).
+# HYPOTHESIS_PROFILE=explore searches afresh; REVIEWBOT_PROPERTY_SCALE multiplies the examples.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, database=None, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True)
@@ -30,7 +39,7 @@ def _isolate(
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "test@example.invalid")
     monkeypatch.delenv("NO_COLOR", raising=False)
-    for name in list(__import__("os").environ):
+    for name in list(os.environ):
         if name.startswith("GITHUB_"):
             monkeypatch.delenv(name)
 

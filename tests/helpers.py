@@ -3,6 +3,7 @@ repositories built in temporary folders."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -59,3 +60,8 @@ def write(repo: Path, name: str, text: str | bytes) -> None:
         path.write_bytes(text)
     else:
         path.write_text(text, encoding="utf-8", newline="")
+
+
+def examples(n: int) -> int:
+    """A property test's number of examples, times REVIEWBOT_PROPERTY_SCALE (default 1)."""
+    return max(1, round(n * float(os.environ.get("REVIEWBOT_PROPERTY_SCALE", "1"))))

@@ -97,7 +97,7 @@ def _toml_or_empty(text: str) -> dict[str, Any]:
 
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except ValueError:  # not TOML (TOMLDecodeError), or a number past Python's limits
         return {}
 
 
@@ -119,8 +119,9 @@ def settings_table(text: str, filename: str, where: str) -> dict[str, Any]:
 
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: invalid TOML: {exc}") from None
+    except ValueError as exc:  # TOMLDecodeError, or an integer longer than Python reads
+        reason = str(exc).split(";")[0]  # not the advice to call sys.set_int_max_str_digits()
+        raise ConfigError(f"{where}: invalid TOML: {reason}") from None
     tool = data.get("tool")
     if filename == "pyproject.toml":
         table = tool.get("reviewbot", {}) if isinstance(tool, dict) else {}
@@ -208,7 +209,7 @@ def _thresholds(raw: object, where: str, warnings: list[str]) -> Thresholds:
         ok = (
             not isinstance(value, bool)
             and isinstance(value, (int, float))
-            and math.isfinite(value)
+            and (isinstance(value, int) or math.isfinite(value))  # no int is too big to compare
             and 0 <= value <= 1e9
             and (not whole or float(value).is_integer())
         )

@@ -7,6 +7,7 @@ languages from configuration with :func:`language_from_mapping`, without code.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -441,8 +442,9 @@ class LanguageRegistry:
         return LanguageRegistry(merged)
 
     def detect(self, path: str) -> Language:
-        """Exact file names first, then the lower-cased extension, in table order."""
-        base = path.replace("\\", "/").rsplit("/", 1)[-1]
+        """Exact file names first, then the lower-cased extension, in table order. Folders are
+        split off as this system does: a backslash is part of a POSIX (and git) file name."""
+        base = os.path.basename(path)
         for language in self._by_name.values():
             if base in language.filenames:
                 return language
@@ -476,12 +478,13 @@ _ALLOWED_KEYS = {
 
 
 def _finite_at_least_zero(value: object) -> bool:
-    return (
-        not isinstance(value, bool)
-        and isinstance(value, (int, float))
-        and math.isfinite(value)
-        and value >= 0
-    )
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond any float
+        return False
+    return math.isfinite(number) and number >= 0
 
 
 def language_from_mapping(
@@ -502,7 +505,10 @@ def language_from_mapping(
     base_name = data.get("base", "generic")
     if not isinstance(base_name, str):
         raise LanguageError(f"{where}.base: expected a language name, got {base_name!r}")
-    base = registry.get(base_name)
+    try:
+        base = registry.get(base_name)
+    except LanguageError as exc:
+        raise LanguageError(f"{where}.base: {exc}") from None
 
     def strings(key: str, default: tuple[str, ...]) -> tuple[str, ...]:
         value = data.get(key)

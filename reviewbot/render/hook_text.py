@@ -4,7 +4,7 @@ silence; nothing at all when there is nothing to say."""
 from __future__ import annotations
 
 from reviewbot.model import Finding, Report, Severity
-from reviewbot.render.style import Style, fmt_metric, sparkline
+from reviewbot.render.style import Style, fmt_metric, one_line, sparkline
 
 __all__ = ["hook_text"]
 
@@ -42,10 +42,10 @@ def hook_text(
             for u in fs.units
             if u.new is not None
         }
-        width = max(len(f"{f.path}:{f.line}") for f in shown[:max_findings])
+        width = max(len(f"{one_line(f.path)}:{f.line}") for f in shown[:max_findings])
         label_w = min(40, max(len(f.unit.label) for f in shown[:max_findings]))
         for f in shown[:max_findings]:
-            where = f"{f.path}:{f.line}".ljust(width)
+            where = f"{one_line(f.path)}:{f.line}".ljust(width)
             spark = sparks.get((f.path, f.unit.start), "")[:16]
             lines.append(
                 f"  {style(f.severity.value[0].upper(), _MARK[f.severity])} "

@@ -43,6 +43,9 @@ _MENTION = re.compile(r"@(?=[A-Za-z0-9_-])")
 _MARKER = re.compile(r"<!--|-->")  # inside code: defused so no hidden marker can form
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _CONTROL_BLOCK = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # keeps \t \n
+# A name's bytes that are not UTF-8 reach us as lone surrogates (surrogateescape): no Markdown
+# or HTML can hold them (GitHub's renderer and API refuse them), so they show as U+FFFD.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def md_escape(value: object) -> str:
@@ -57,7 +60,12 @@ def md_escape(value: object) -> str:
 
 def _flat(value: object) -> str:
     """One line, no control characters (a name may hold a tab, a newline or an escape)."""
-    return _CONTROL.sub(" ", str(value))
+    return _CONTROL.sub(" ", _text(value))
+
+
+def _text(value: object) -> str:
+    """The value as text that can be encoded: bytes that were not UTF-8 become U+FFFD."""
+    return _SURROGATE.sub("\ufffd", str(value))
 
 
 def inline_code(value: object) -> str:
@@ -87,7 +95,15 @@ def url(base: str, path: str, line: int, end: int) -> str:
     """A link to lines of a file: the path percent-encoded, so no name can end the link,
     open HTML or mention anyone."""
     anchor = f"#L{line}" + (f"-L{end}" if end > line else "")
-    return f"{base}/{quote(path, safe='/')}{anchor}"
+    return f"{base}/{quote(_path_bytes(path), safe='/')}{anchor}"
+
+
+def _path_bytes(path: str) -> bytes:
+    """A path's own bytes (a name that is not UTF-8 keeps them, so its link still works)."""
+    try:
+        return path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that no byte stands for
+        return _text(path).encode("utf-8")
 
 
 def _defuse(text: str) -> str:
@@ -96,7 +112,7 @@ def _defuse(text: str) -> str:
 
 def code_block(value: object, lang: str = "") -> str:
     """A fenced block that its content cannot close (the fence outruns any backtick run)."""
-    text = _CONTROL_BLOCK.sub(" ", str(value))
+    text = _CONTROL_BLOCK.sub(" ", _text(value))
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     text = _defuse(text)

@@ -8,7 +8,7 @@ import textwrap
 from collections import Counter
 
 from reviewbot.model import Measure, Report, Severity, UnitChange, innermost
-from reviewbot.render.style import Style, ellipsize, fmt_metric, sparkline
+from reviewbot.render.style import Style, ellipsize, fmt_metric, one_line, sparkline
 
 __all__ = ["review_text"]
 
@@ -80,10 +80,10 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     quiet = 0
     if analysed:
         out.append("")
-        path_w = min(max(len(fs.path) for fs in analysed), max(20, width - 24))
+        path_w = min(max(len(one_line(fs.path)) for fs in analysed), max(20, width - 24))
         for fs in analysed:
             out.append(
-                f"{style(ellipsize(fs.path, path_w).ljust(path_w), 'bold')}  "
+                f"{style(ellipsize(one_line(fs.path), path_w).ljust(path_w), 'bold')}  "
                 f"{fs.status.value:<8} +{fs.added} -{fs.removed}"
             )
             for w in fs.warnings:
@@ -98,7 +98,9 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     if report.findings:
         out.append(style(f"Findings ({len(report.findings)})", "bold"))
         for f in report.findings:
-            where = f"{f.path}:{f.line}" + (f"-{f.end_line}" if f.end_line > f.line else "")
+            where = f"{one_line(f.path)}:{f.line}" + (
+                f"-{f.end_line}" if f.end_line > f.line else ""
+            )
             where = ellipsize(where, max(20, width - 40))
             title = ellipsize(f.title, max(10, width - 2 - 8 - 7 - len(where) - 2))
             out.append(
@@ -119,7 +121,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         if not item.total:
             continue
         where = ", ".join(
-            f"{r.path}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in item.references[:4]
+            f"{one_line(r.path)}:{r.line}" + (f" ({r.unit})" if r.unit else "")
+            for r in item.references[:4]
         )
         more = f", … {item.total - 4} more" if item.total > 4 else ""
         text = (
@@ -129,14 +132,14 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         out.extend(_wrap(text, width, "  ", "    "))
     for hot in report.stats.hotspots_touched or ():
         text = (
-            f"hotspot: {hot.path} is #{hot.rank} of the repository's "
+            f"hotspot: {one_line(hot.path)} is #{hot.rank} of the repository's "
             f"hotspots ({hot.changes} recent changes)"
         )
         out.extend(style(line, "yellow") for line in _wrap(text, width, "  "))
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
-            spans = ", ".join(h.where for h in b.hunks[:4])
+            spans = ", ".join(one_line(h.where) for h in b.hunks[:4])
             more = f" (+{len(b.hunks) - 4} more)" if len(b.hunks) > 4 else ""
             out.extend(_wrap(f"{b.id}  {b.title}  — {b.reason}", width, "  ", "    "))
             out.extend(style(line, "dim") for line in _wrap(f"{spans}{more}", width, "      "))
@@ -148,7 +151,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         )
         out.extend(style(line, "dim") for line in _wrap(summary, width, ""))
         for fs in skipped[:10]:
-            line = ellipsize(f"  {fs.path}: {fs.reason or fs.status.value}", width)
+            line = ellipsize(f"  {one_line(fs.path)}: {fs.reason or fs.status.value}", width)
             out.append(style(line, "dim"))
         if len(skipped) > 10:
             out.append(
@@ -159,7 +162,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         out.append(style("Context", "bold"))
         for c in report.context:
             unit = f"{c.unit.label} (lines {c.unit.start}-{c.unit.end})" if c.unit else "top level"
-            head = f"── {c.path}:{c.new_start}-{c.new_end}  {unit}"
+            head = f"── {one_line(c.path)}:{c.new_start}-{c.new_end}  {unit}"
             out.append(style(ellipsize(head, width), "bold"))
             for band in (c.coarse, c.medium, c.fine):
                 if band:

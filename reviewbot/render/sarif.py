@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 from reviewbot import __version__
 from reviewbot.codes import CODES
 from reviewbot.model import Finding, Report, Severity
 
-__all__ = ["sarif_doc", "sarif_json"]
+__all__ = ["artifact_uri", "sarif_doc", "sarif_json"]
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -21,6 +22,17 @@ def _properties(f: Finding) -> dict[str, Any]:
     if f.references is not None:
         props["references"] = {"before": None, "after": float(f.references)}
     return props
+
+
+def artifact_uri(path: str) -> str:
+    """A repository path as a relative URI reference (SARIF 3.10.2): every character but
+    letters, digits, ``-._~`` and the folder separator percent-encoded (UTF-8), so a name can
+    never read as a scheme (``c:x.py``), a query or a fragment, or hold a space or a quote."""
+    try:
+        data = path.encode("utf-8", "surrogateescape")  # a name that is not UTF-8: its bytes
+    except UnicodeEncodeError:  # a surrogate that no byte stands for
+        data = path.encode("utf-8", "replace")
+    return quote(data, safe="/")
 
 
 def sarif_doc(report: Report) -> dict[str, Any]:
@@ -46,7 +58,10 @@ def sarif_doc(report: Report) -> dict[str, Any]:
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": f.path, "uriBaseId": "SRCROOT"},
+                            "artifactLocation": {
+                                "uri": artifact_uri(f.path),
+                                "uriBaseId": "SRCROOT",
+                            },
                             "region": {"startLine": f.line, "endLine": max(f.line, f.end_line)},
                         },
                         "logicalLocations": [{"name": f.unit.label, "kind": "function"}],

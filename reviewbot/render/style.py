@@ -16,6 +16,7 @@ __all__ = [
     "bar",
     "ellipsize",
     "fmt_metric",
+    "one_line",
     "sparkline",
     "terminal_width",
     "use_color",
@@ -38,8 +39,11 @@ _CODES = {
 # Styled text is marked with these private-use characters while a renderer builds it; finish()
 # first shows every control character from the repository as text, then turns the marks into
 # escape sequences (only ours: the codes above). So a file name or a line of code can never
-# move the cursor, retitle the terminal or clear the screen.
-_OPEN, _SEP, _CLOSE = "\ue000", "\ue001", "\ue002"
+# move the cursor, retitle the terminal or clear the screen. Each mark carries a random token
+# of this process: a name holding the same private-use characters is not taken for a mark
+# (it would lose them, or style what follows).
+_TOKEN = os.urandom(8).hex()
+_OPEN, _SEP, _CLOSE = f"\ue000{_TOKEN}", f"\ue001{_TOKEN}", f"\ue002{_TOKEN}"
 _MARK = re.compile(f"{_OPEN}([0-9;]{{1,12}}){_SEP}")
 _ALLOWED = frozenset(_CODES.values())
 # C0 and C1 controls (but newline), DEL, and the bidirectional overrides ("Trojan source")
@@ -47,6 +51,13 @@ _ALLOWED = frozenset(_CODES.values())
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)] if c != 10}
 _CONTROL[9] = "\\t"
 _CONTROL.update({c: f"\\u{c:04x}" for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]})
+
+
+def one_line(text: str) -> str:
+    """Repository text shown inside a line (a file name): a newline it holds is shown as
+    ``\\n``, so it cannot start a line of its own (finish() shows the other control
+    characters as escapes, but must keep the renderer's own newlines)."""
+    return text.replace("\n", "\\n")
 
 
 def visible(text: str) -> str:

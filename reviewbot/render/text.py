@@ -14,7 +14,7 @@ from reviewbot.analysis.inspection import (
 from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers
 from reviewbot.engine.signal import js_strip
-from reviewbot.render.style import Style, bar, sparkline
+from reviewbot.render.style import Style, bar, one_line, sparkline
 
 __all__ = ["context_text", "entropy_text", "heatmap_text", "hotspots_text", "positions_text"]
 
@@ -132,12 +132,12 @@ def hotspots_text(found: Hotspots, style: Style) -> str:
     out = [
         style(f"Hotspots: change frequency x irregularity, last {found.commits} commit(s)", "bold")
     ]
-    width = max(len(f.path) for f in found.files)
+    width = max(len(one_line(f.path)) for f in found.files)
     top = max(f.score for f in found.files) or 1.0
     out.append(style(f"  #   {'file'.ljust(width)}  changes  irregularity   score", "dim"))
     for rank, f in enumerate(found.files, 1):
         out.append(
-            f"  {rank:<3} {style(f.path.ljust(width), 'cyan')}  {f.changes:>7}  "
+            f"  {rank:<3} {style(one_line(f.path).ljust(width), 'cyan')}  {f.changes:>7}  "
             f"{f.irregularity:>12.0f}  {f.score:>6.0f}  "
             f"{style(bar(f.score, top, 12), 'yellow')}"
         )

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from pathlib import PurePath
 from typing import NamedTuple
 
 from reviewbot.errors import InputError
 from reviewbot.model import ChangedFile, Hunk, Status
 from reviewbot.repo.files import Unreadable, decode, excluded, is_binary
 from reviewbot.repo.git import EMPTY_TREE, NULL_SHA, Git, RawEntry
-from reviewbot.repo.patch import PatchChunk, PatchEntry, parse_patch, strip_prefix
+from reviewbot.repo.patch import PatchChunk, PatchEntry, parse_patch
 
 __all__ = [
     "ApiFile",
@@ -303,20 +304,20 @@ def _apply(
     return "\n".join(out) + ("\n" if trailing or not out else "")
 
 
-def _hunk_lines(text: str) -> dict[tuple[str | None, str | None], dict[int, list[tuple[str, str]]]]:
-    """The line texts of each hunk, which the records leave out, for applying a patch."""
+def _hunk_lines(text: str) -> list[dict[int, list[tuple[str, str]]]]:
+    """The line texts of each hunk, which the records leave out, for applying a patch: one
+    table per file of the patch, in the order of ``parse_patch``'s entries (a patch may hold
+    the same file twice, each time with other hunks)."""
     # Lazy: unidiff (~3 ms to import) reads patch files only, never git's own diffs.
     from unidiff.patch import PatchSet
 
-    result: dict[tuple[str | None, str | None], dict[int, list[tuple[str, str]]]] = {}
-    for pf in PatchSet(text):
-        old = None if pf.is_added_file else strip_prefix(pf.source_file)
-        new = None if pf.is_removed_file else strip_prefix(pf.target_file)
-        result[(old, new)] = {
+    return [
+        {
             i: [(line.line_type, line.value.rstrip("\n")) for line in h if line.line_type in " +-"]
             for i, h in enumerate(pf)
         }
-    return result
+        for pf in PatchSet(text)
+    ]
 
 
 def _context_only(
@@ -330,10 +331,27 @@ def _context_only(
             if (side == "old" and kind in " -") or (side == "new" and kind in " +"):
                 known[n] = text
                 n += 1
-    if not known:
-        return ""
-    last = max(known)
-    return "\n".join(known.get(i, "") for i in range(1, last + 1)) + "\n"
+    out: list[str] = []
+    previous = 0
+    for n in sorted(known):  # the lines in between are empty: one newline each, not a list
+        out += ["\n" * (n - previous - 1), known[n], "\n"]
+        previous = n
+    return "".join(out)
+
+
+def _in_work_tree(git: Git, path: str) -> bool:
+    """Whether a patch's name can only be a file of the repository's work tree: relative, no
+    `..` or `.git` component, no folder that leads out (a patch names what it likes, and the
+    old side it finds is shown in the report)."""
+    pure = PurePath(path)
+    if pure.is_absolute() or pure.drive or any(p in ("..", "") for p in path.split("/")):
+        return False
+    if any(p.lower() == ".git" for p in pure.parts):
+        return False
+    try:
+        return (git.root / path).resolve().is_relative_to(git.root.resolve())
+    except (OSError, RuntimeError, ValueError):  # a loop, a NUL
+        return False
 
 
 def from_patch(text: str, git: Git | None, *, policy: FilePolicy) -> list[ChangedFile]:
@@ -341,9 +359,8 @@ def from_patch(text: str, git: Git | None, *, policy: FilePolicy) -> list[Change
     working tree) when there is one and the patch applies to it; otherwise the analysis sees
     only what the patch shows (and says so)."""
     entries = parse_patch(text)
-    texts = _hunk_lines(text)
     files: list[ChangedFile] = []
-    for entry in entries:
+    for entry, lines in zip(entries, _hunk_lines(text), strict=True):
         path = entry.new_path or entry.old_path or "?"
         status = (
             Status.ADDED
@@ -354,12 +371,20 @@ def from_patch(text: str, git: Git | None, *, policy: FilePolicy) -> list[Change
             if entry.old_path != entry.new_path
             else Status.MODIFIED
         )
-        lines = texts.get((entry.old_path, entry.new_path), {})
         if entry.binary:
             files.append(ChangedFile(path, entry.old_path, Status.BINARY, (), reason="binary file"))
             continue
+        last = max((max(h.old_end, h.new_end) for h in entry.hunks), default=0)
+        if last > policy.max_bytes:
+            # Every line is a byte at least: the file is over the size limit, whatever its
+            # contents (and the patch alone would be padded to that many lines).
+            reason = f"larger than {policy.max_bytes // 1024} KiB (a hunk at line {last})"
+            files.append(
+                ChangedFile(path, entry.old_path, Status.SKIPPED, entry.hunks, reason=reason)
+            )
+            continue
         old_bytes: bytes | None = None
-        if entry.old_path is not None and git is not None:
+        if entry.old_path is not None and git is not None and _in_work_tree(git, entry.old_path):
             for candidate in (
                 git.show("HEAD", entry.old_path) if git.has_head() else None,
                 git.worktree_bytes(entry.old_path, policy.max_bytes),

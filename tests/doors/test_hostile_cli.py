@@ -38,6 +38,10 @@ HOSTILE_NAMES = [
     "ünï cødé.py",
     "-dash.py",
     "esc\x1b[31mred.py",
+    # Found by tests/doors/test_name_properties.py: a backslash before `.py`, and a byte
+    # that is not UTF-8 (0xFF, as os.fsdecode reads it).
+    "\\.py",
+    "\udcff.py",
 ]
 
 
@@ -66,7 +70,7 @@ def test_names_cannot_break_markdown_or_the_terminal(repo: Path, cli: Any, name:
     spiked_repo(repo, name)
     run = cli("review", "-C", str(repo), "--format", "markdown")
     assert run.code == 0, run.err
-    check_markdown(run.out, markers=0)
+    check_markdown(run.out, markers=0, verbatim=[name])  # a name may hold `\.` itself
     text = cli("review", "-C", str(repo), "--color", "always", "--context")
     assert text.code == 0
     assert "\x1b[31mred" not in text.out  # the repository's escape is shown, not obeyed
@@ -179,6 +183,12 @@ def test_a_lying_hunk_header_is_refused(repo: Path, cli: Any, tmp_path: Path, pa
         ),
         ('[languages.zig]\nextensions = [".zig"]\n[languages.zig.keywords]\nfn = nan', "fn"),
         ("budget = 1e400", "budget"),
+        # The shrunk examples that tests/app/test_config_properties.py found: tracebacks
+        # (OverflowError, ValueError) and a message that did not name its key.
+        ("[thresholds]\nspike_branches = " + "9" * 400, "thresholds.spike_branches"),
+        ('[languages.zig]\nextensions = [".zig"]\nindent_weight = ' + "9" * 400, "indent_weight"),
+        ('[languages.zig]\nextensions = [".zig"]\nbase = "cobol"', "languages.zig.base"),
+        ("budget = " + "9" * 4301, "invalid TOML"),
     ],
 )
 def test_bad_configuration_names_the_key(repo: Path, cli: Any, toml: str, key: str) -> None:

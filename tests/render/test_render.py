@@ -18,9 +18,19 @@ import pytest
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, review
 from reviewbot.model import Finding, MetricsChange, Report, Severity, UnitMetrics, UnitRef
-from reviewbot.render.markdown import code_block, inline_code, md_escape, render_markdown
+from reviewbot.render.hook_text import hook_text
+from reviewbot.render.markdown import (
+    code_block,
+    html_text,
+    inline_code,
+    md_escape,
+    render_markdown,
+    url,
+)
 from reviewbot.render.report_json import load_schema, report_doc
-from reviewbot.render.sarif import sarif_doc
+from reviewbot.render.review_text import review_text
+from reviewbot.render.sarif import artifact_uri, sarif_doc
+from reviewbot.render.style import Style, one_line
 from tests.helpers import AFTER, BEFORE, commit, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,6 +118,45 @@ def test_escaping_helpers() -> None:
     block = code_block("```\ninside\n```")
     assert block.startswith("````\n") and block.endswith("\n````")
     assert "<!--" not in code_block("a <!-- b -->")
+
+
+# The shrunk examples that tests/doors/test_name_properties.py found.
+
+
+def test_sarif_uris_are_relative_references() -> None:
+    # `c:.py` read as a URI with the scheme `c:`; `".py` and spaces are not URI characters.
+    assert artifact_uri("c:.py") == "c%3A.py"
+    assert artifact_uri('".py') == "%22.py"
+    assert artifact_uri("a b/%41#?.py") == "a%20b/%2541%23%3F.py"
+    assert artifact_uri("\udcff.py") == "%FF.py"  # a name that is not UTF-8: its own byte
+
+
+def test_names_that_are_not_utf8_render() -> None:
+    # `\udcff.py` (the byte 0xFF, as os.fsdecode reads it) could not be rendered or posted:
+    # no UTF-8 text holds a lone surrogate.
+    assert md_escape("\udcff.py") == "\ufffd.py"
+    assert html_text("\udc80") == "\ufffd"
+    assert inline_code("\udcff") == "`\ufffd`"
+    assert url("https://x/blob/0", "d/\udcff.py", 2, 3) == "https://x/blob/0/d/%FF.py#L2-L3"
+
+
+def test_a_name_cannot_pose_as_our_style_marks() -> None:
+    # `\ue002.py` lost its first character in the hook's output (taken for the end of a colour).
+    for color in (False, True):
+        assert Style(color).finish("\ue002.py \ue0001\ue001x\n") == "\ue002.py \ue0001\ue001x\n"
+    assert Style(True).finish(Style(True)("x", "red")) == "\x1b[31mx\x1b[0m"
+
+
+def test_a_newline_in_a_name_cannot_start_a_line(report: Report) -> None:
+    # `\n.py` split the hook's finding line in two (a name could forge a line of output).
+    f = report.findings[0]._replace(path="nl\nx.py")
+    text = hook_text(
+        replace(report, findings=(f,)), "staged change", max_findings=5, show_info=True
+    )
+    assert " nl\\nx.py:1 " in text and "\nx.py" not in text
+    text = review_text(replace(report, findings=(f,)), Style(False))
+    assert " nl\\nx.py:1-" in text and "\nx.py" not in text
+    assert one_line("a\nb") == "a\\nb"
 
 
 def test_markdown_report_has_the_sections(report: Report) -> None:

@@ -4,6 +4,7 @@ patches and the GitHub API's file list all become the same ChangedFile records."
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,43 @@ def test_git_is_not_needed_for_a_patch_outside_a_repository(tmp_path: Path) -> N
     change = read_change(PatchChange(text, tmp_path), Config())
     assert [cf.path for cf in change.files] == ["new.py"] and change.git is None
     assert subprocess.run(["git", "-C", str(tmp_path), "status"], capture_output=True).returncode
+
+
+# The shrunk examples that tests/repo/test_patch_properties.py found.
+
+
+def test_a_hunk_far_down_a_file_is_over_the_size_limit_not_padded() -> None:
+    # A 60-byte patch made reviewbot build a text of 60 million empty lines (0.5 GB, minutes).
+    text = "--- a/f0.py\n+++ b/f0.py\n@@ -60000000,0 +60000001,3 @@\n+a\n+b\n+c\n"
+    started = time.monotonic()
+    (cf,) = read_change(PatchChange(text), Config()).files
+    assert time.monotonic() - started < 5
+    assert cf.status is Status.SKIPPED and cf.new_text is None
+    assert cf.reason == "larger than 2048 KiB (a hunk at line 60000003)"
+
+
+def test_a_patch_may_hold_the_same_file_twice() -> None:
+    # The second diff of f0.py took the first one's hunk lines: a KeyError, a traceback.
+    text = (
+        "--- a/f0.py\n+++ b/f0.py\n@@ -1,2 +1,4 @@\n-a\n-a\n+b\n+b\n+b\n+b\n"
+        "diff --git a/f0.py b/f0.py\nindex 0000000..1111111 100644\n--- a/f0.py\n+++ b/f0.py\n"
+        "@@ -1 +1 @@\n-c\n+d\n"
+    )
+    first, second = read_change(PatchChange(text), Config()).files
+    assert (first.old_text, first.new_text) == ("a\na\n", "b\nb\nb\nb\n")
+    assert (second.old_text, second.new_text) == ("c\n", "d\n")
+
+
+@pytest.mark.parametrize("name", ["{outside}/secret.py", "../secret.py", "out/secret.py"])
+def test_a_patch_cannot_read_files_outside_the_repository(
+    repo: Path, tmp_path: Path, name: str
+) -> None:
+    # The old side was looked up wherever the patch's name pointed, and shown in the report.
+    (tmp_path / "secret.py").write_text("def secret():\n    return 'TOPSECRET'\n")
+    (repo / "out").symlink_to(tmp_path, target_is_directory=True)
+    commit(repo)
+    name = name.format(outside=tmp_path)
+    text = f"--- a/{name}\n+++ b/{name}\n@@ -1,0 +2 @@\n+    x = 1\n"
+    (cf,) = read_change(PatchChange(text, repo), Config()).files
+    assert "TOPSECRET" not in f"{cf.old_text}{cf.new_text}"
+    assert "analysed from the patch alone" in cf.warnings[0]
