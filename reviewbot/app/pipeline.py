@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
@@ -116,7 +116,8 @@ class GitChange:
     """A change like `git diff` reads one: ``specs`` (None = the working tree, or the index
     with ``staged``; `REV`, `A..B`, `A...B`); several specs are merged, each file once.
     ``paths`` keeps only those files (repository-relative); ``scope`` confines the change, and
-    everything said about it, to one folder of the repository (MCP's served root)."""
+    everything said about it, to one folder of the repository (MCP's served root). ``git``: the
+    repository at ``cwd`` already opened (with ``environ``), which saves a git process."""
 
     cwd: Path
     specs: tuple[str | None, ...] = (None,)
@@ -124,9 +125,10 @@ class GitChange:
     paths: frozenset[str] | None = None
     environ: Mapping[str, str] | None = None
     scope: str = ""
+    git: Git | None = field(default=None, compare=False)
 
     def read(self, policy: FilePolicy) -> Change:
-        git = Git(self.cwd, environ=self.environ)
+        git = self.git or Git(self.cwd, environ=self.environ)
         files: list[ChangedFile] = []
         seen: set[str] = set()  # ranges pushed together share commits: each file once
         ranges = [resolve_range(git, spec, self.staged) for spec in self.specs]

@@ -12,7 +12,6 @@ import contextlib
 import os
 import sys
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,6 +83,9 @@ def guard(
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
         return EXIT_OK
     except Exception as exc:  # the one catch-all: a bug of ours, never a bare traceback
+        # Lazy: traceback (with textwrap, ~2 ms) is needed only when something went wrong.
+        import traceback
+
         detail = clean("".join(traceback.format_exception(exc)))
         where = _write_log(log_file() if log_file is not None else None, detail)
         line = clean(f"{policy.prog}: internal error: {type(exc).__name__}: {exc}")

@@ -33,7 +33,9 @@ _PATH = re.compile(r"[A-Za-z_$][\w$!?\-]*(?:::[A-Za-z_$][\w$]*)*")
 _IDENT_BEFORE_PAREN = re.compile(r"(\[[^\]]*\]|[A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(")
 _ANNOTATIONS = re.compile(r"^(?:@[\w.$]+(?:\([^()]*\))?\s*)+")
 _LABEL_LINE = re.compile(r"^[A-Za-z_]\w*:$")
-_BINDING = re.compile(
+# Patterns used by a few languages only are strings, compiled (and cached by `re`) on first use:
+# compiling costs every process, and the hook's is short.
+_BINDING = (
     r"^(?:(?:export|default|const|let|var|static|public|private|protected|readonly|async|"
     r"declare|override)\s+)*([A-Za-z_$][\w$]*)\s*(?:[:!?].*?)?(?<![=!<>])=(?![=>])\s*(?:async\s+)?(.*)$"
 )
@@ -225,7 +227,7 @@ def _declared_name(code: str, word: str, lisp: bool) -> str | None:
 
 def _binding(code: str, opens: bool) -> str | None:
     """`const f = (...) => {`, `f = function (...) {`, `const f = <T>(`: a named function."""
-    m = _BINDING.match(code)
+    m = re.match(_BINDING, code)
     if not m:
         return None
     rhs = m.group(2)
@@ -288,7 +290,7 @@ def _declaration(
     return None
 
 
-_ANONYMOUS_CLASS = re.compile(r"\bnew\s+[\w.$<>?, \[\]]+\(.*\)\s*\{$")
+_ANONYMOUS_CLASS = r"\bnew\s+[\w.$<>?, \[\]]+\(.*\)\s*\{$"  # a string: as _BINDING
 
 
 def _opens_container(code: str) -> bool:
@@ -301,7 +303,7 @@ def _opens_container(code: str) -> bool:
     return (
         head.endswith(("=", "(", ",", ":", "return"))
         or not head
-        or bool(_ANONYMOUS_CLASS.search(text))
+        or bool(re.search(_ANONYMOUS_CLASS, text))
     )
 
 
