@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from reviewbot.model import Finding, Measure, MetricsChange, Severity, UnitRef, innermost
@@ -23,8 +22,7 @@ __all__ = [
 _IGNORE = r"reviewbot:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?"
 
 
-@dataclass(frozen=True)
-class Thresholds:
+class Thresholds(NamedTuple):
     spike_branches: int = 3  # decision points added to one unit
     spike_ratio: float = 2.0  # irregularity after / before
     spike_min_bits: float = 40.0  # and at least this many bits more

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
@@ -111,8 +110,7 @@ class ChangeSource(Protocol):
     def read(self, policy: FilePolicy) -> Change: ...
 
 
-@dataclass(frozen=True)
-class GitChange:
+class GitChange(NamedTuple):
     """A change like `git diff` reads one: ``specs`` (None = the working tree, or the index
     with ``staged``; `REV`, `A..B`, `A...B`); several specs are merged, each file once.
     ``paths`` keeps only those files (repository-relative); ``scope`` confines the change, and
@@ -125,7 +123,7 @@ class GitChange:
     paths: frozenset[str] | None = None
     environ: Mapping[str, str] | None = None
     scope: str = ""
-    git: Git | None = field(default=None, compare=False)
+    git: Git | None = None
 
     def read(self, policy: FilePolicy) -> Change:
         git = self.git or Git(self.cwd, environ=self.environ)
@@ -149,8 +147,7 @@ class GitChange:
         return Change(base, head, tuple(files), git, None, self.scope)
 
 
-@dataclass(frozen=True)
-class PatchChange:
+class PatchChange(NamedTuple):
     """A unified diff; its old side comes from the repository at ``cwd`` when it applies."""
 
     text: str
@@ -168,8 +165,7 @@ class PatchChange:
         return Change("patch (old side)", "patch (new side)", tuple(files))
 
 
-@dataclass(frozen=True)
-class ApiChange:
+class ApiChange(NamedTuple):
     """The GitHub API's file list, each side's contents fetched on demand."""
 
     items: tuple[ApiFile, ...]

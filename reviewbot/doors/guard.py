@@ -13,8 +13,8 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from reviewbot.errors import ReviewbotError
 
@@ -38,8 +38,7 @@ EXIT_INTERNAL = 3  # a bug of ours: reported in one line, details with --debug
 EXIT_INTERRUPTED = 130
 
 
-@dataclass(frozen=True)
-class DoorPolicy:
+class DoorPolicy(NamedTuple):
     prog: str
     user_error: int  # exit code for a ReviewbotError
     internal_error: int  # exit code for anything else

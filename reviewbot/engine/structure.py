@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -93,8 +92,7 @@ class Unit(NamedTuple):
         return f"{self.kind} {self.name}".rstrip()
 
 
-@dataclass(frozen=True)
-class Structure:
+class Structure(NamedTuple):
     units: tuple[Unit, ...]
     headers: frozenset[int]
     owner: tuple[int, ...]  # per line: index of the innermost unit holding it, or -1

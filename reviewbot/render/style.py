@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from reviewbot.model import Measure
 
@@ -43,8 +42,7 @@ def visible(text: str) -> str:
     return text.translate(_CONTROL)
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     color: bool = False
 
     def __call__(self, text: str, *names: str) -> str:
