@@ -70,10 +70,6 @@ __all__ = [
     "review_sweep",
 ]
 
-# A fast review of a change up to this many lines (both sides of every file) measures with the
-# engine's plain-Python kernels: the same numbers, without numpy's import (~90 ms). Beyond it,
-# numpy's vectorised kernels win back their import (measured: bench/results/hook_latency.md).
-PURE_MAX_LINES = 200_000
 NOT_REVIEWED = "not reviewed: time budget reached"
 
 
@@ -83,16 +79,6 @@ class Mode(StrEnum):
     FULL = "full"  # findings, units, hunk context, bundles, impact, hotspots
     # Findings and units only: no wavelet transform, no scipy, no history or grep. The hook.
     FAST = "fast"
-
-
-def _pure(change: Change, mode: Mode) -> bool:
-    """Whether to measure with the pure kernels: a fast review of a change that is not huge."""
-    if mode is not Mode.FAST:
-        return False  # the context and the bundles need the numeric index
-    lines = sum(
-        text.count("\n") for cf in change.files for text in (cf.old_text, cf.new_text) if text
-    )
-    return lines <= PURE_MAX_LINES
 
 
 class Change(NamedTuple):
@@ -296,7 +282,9 @@ def _report(
     measured: _Memo | None,
     started: float,
 ) -> Report:
-    reviewed = _review_files(change, config, deadline, measured, pure=_pure(change, mode))
+    # A fast review measures with the engine's plain-Python kernels (LineIndex: the same numbers
+    # without numpy's import, ~90 ms); a full one needs the numeric index for context and bundles.
+    reviewed = _review_files(change, config, deadline, measured, pure=mode is Mode.FAST)
     summaries, findings = reviewed.summaries, reviewed.findings
     findings.sort(key=lambda f: (-f.severity.rank, f.path, f.line, f.code))
     kept = findings[: config.max_findings]

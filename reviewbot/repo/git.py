@@ -460,11 +460,7 @@ def _close(proc: subprocess.Popen[bytes]) -> None:
         if stream is not None:
             with contextlib.suppress(OSError):
                 stream.close()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    proc.wait()  # (with a timeout, Popen.wait polls and sleeps: a few ms for nothing)
 
 
 def _first_line(stderr: bytes, code: int) -> str:
