@@ -185,8 +185,13 @@ def _skip_generics(text: str) -> str:
     return _skip_balanced(text, "<", ">", text) if text.startswith("<") else text
 
 
+@lru_cache(maxsize=256)
+def _word_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w$-])" + re.escape(word) + r"(?![\w$-])")
+
+
 def _after_word(code: str, word: str) -> str:
-    m = re.search(r"(?<![\w$-])" + re.escape(word) + r"(?![\w$-])", code)
+    m = _word_pattern(word).search(code)
     return code[m.end() :].lstrip() if m else ""
 
 
