@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from reviewbot.model import Finding, Measure, MetricsChange, Severity, UnitRef, innermost
@@ -20,11 +18,11 @@ __all__ = [
     "suppressed",
 ]
 
-_IGNORE = re.compile(r"reviewbot:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?")
+# Compiled (and cached by `re`) on first use: most hook runs have no finding to look it up for.
+_IGNORE = r"reviewbot:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?"
 
 
-@dataclass(frozen=True)
-class Thresholds:
+class Thresholds(NamedTuple):
     spike_branches: int = 3  # decision points added to one unit
     spike_ratio: float = 2.0  # irregularity after / before
     spike_min_bits: float = 40.0  # and at least this many bits more
@@ -68,6 +66,9 @@ class UnitDelta(NamedTuple):
 
 def fingerprint(code: str, path: str, label: str, header: str) -> str:
     """Stable across line shifts: the code, the path, the unit and its header, no numbers."""
+    # Lazy: hashlib loads OpenSSL (~3 ms); most hook runs find nothing to fingerprint.
+    import hashlib
+
     text = "\0".join((code, path, label, " ".join(header.split())))
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:20]
 
@@ -75,7 +76,7 @@ def fingerprint(code: str, path: str, label: str, header: str) -> str:
 def suppressed(code: str, *lines: str) -> bool:
     """`reviewbot: ignore` or `reviewbot: ignore[RB101, RB103]` on any of the given lines."""
     for line in lines:
-        for m in _IGNORE.finditer(line):
+        for m in re.finditer(_IGNORE, line):
             if m.group(1) is None:
                 return True
             if code in {c.strip().upper() for c in m.group(1).split(",")}:

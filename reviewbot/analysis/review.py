@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
@@ -45,11 +44,10 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ReviewOptions:
+class ReviewOptions(NamedTuple):
     profile: Profile
     registry: LanguageRegistry
-    thresholds: Thresholds = field(default_factory=Thresholds)
+    thresholds: Thresholds = Thresholds()
     # Measure with the engine's plain-Python kernels (``LineIndex``: no numpy to import, the
     # same numbers); else each side is a numpy ``FileIndex``, as the context and bundles need.
     pure: bool = False
@@ -153,7 +151,6 @@ class UnitCase(NamedTuple):
     header: str  # the header line as written, for ``reviewbot: ignore``
 
 
-@dataclass(frozen=True)
 class MeasuredFile:
     """A changed file measured: everything a review computes before the thresholds apply.
 
@@ -161,12 +158,21 @@ class MeasuredFile:
     sides' engine indexes, and the touched units of the new side as the rules read them. The
     same ``MeasuredFile`` judged under different thresholds gives each one's findings, so a
     sweep over thresholds measures a file once (``judge_file``).
+
+    A plain class (no dataclass: the hook's path does without the dataclasses module).
     """
 
-    summary: FileSummary
-    old: LineIndex | None  # a FileIndex unless measured with the pure kernels
-    new: LineIndex | None
-    cases: tuple[UnitCase, ...]
+    def __init__(
+        self,
+        summary: FileSummary,
+        old: LineIndex | None,  # a FileIndex unless measured with the pure kernels
+        new: LineIndex | None,
+        cases: tuple[UnitCase, ...],
+    ) -> None:
+        self.summary = summary
+        self.old = old
+        self.new = new
+        self.cases = cases
 
     @cached_property
     def profile_p90(self) -> float:

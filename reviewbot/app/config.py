@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from reviewbot.analysis.findings import Thresholds
 from reviewbot.engine.languages import (
@@ -35,22 +34,21 @@ DEFAULT_EXCLUDE = (
 )  # minified and generated files are recognised and skipped with their own reason
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     profile: str = DEFAULT_PROFILE
-    thresholds: Thresholds = field(default_factory=Thresholds)
+    thresholds: Thresholds = Thresholds()
     fail_on: FailLevel = FailLevel.NEVER
     max_findings: int = 50
     budget: int = 6000
     max_inline_comments: int = 10
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    registry: LanguageRegistry = field(default_factory=default_registry)
+    registry: LanguageRegistry = default_registry()
     source: str | None = None  # the file the configuration came from
     warnings: tuple[str, ...] = ()
 
     def with_overrides(self, **changes: Any) -> Config:
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+        return self._replace(**{k: v for k, v in changes.items() if v is not None})
 
 
 _KEYS = {
@@ -196,7 +194,7 @@ def _thresholds(raw: object, where: str, warnings: list[str]) -> Thresholds:
     if not isinstance(raw, dict):
         raise ConfigError(f"{where}thresholds: expected a table")
     defaults = Thresholds()
-    known = {f.name for f in fields(Thresholds)}
+    known = set(Thresholds._fields)
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in known:
@@ -217,7 +215,7 @@ def _thresholds(raw: object, where: str, warnings: list[str]) -> Thresholds:
             kind = "a whole number" if whole else "a finite number"
             raise ConfigError(f"{where}thresholds.{key}: expected {kind} >= 0, got {value!r}")
         values[key] = int(value) if whole else float(value)
-    return replace(Thresholds(), **values)
+    return Thresholds()._replace(**values)
 
 
 def load_config(explicit: str | None, start: Path) -> Config:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
@@ -73,10 +72,6 @@ __all__ = [
     "review_sweep",
 ]
 
-# A fast review of a change up to this many lines (both sides of every file) measures with the
-# engine's plain-Python kernels: the same numbers, without numpy's import (~90 ms). Beyond it,
-# numpy's vectorised kernels win back their import (measured: bench/results/hook_latency.md).
-PURE_MAX_LINES = 200_000
 NOT_REVIEWED = "not reviewed: time budget reached"
 
 
@@ -86,16 +81,6 @@ class Mode(StrEnum):
     FULL = "full"  # findings, units, hunk context, bundles, impact, hotspots
     # Findings and units only: no wavelet transform, no scipy, no history or grep. The hook.
     FAST = "fast"
-
-
-def _pure(change: Change, mode: Mode) -> bool:
-    """Whether to measure with the pure kernels: a fast review of a change that is not huge."""
-    if mode is not Mode.FAST:
-        return False  # the context and the bundles need the numeric index
-    lines = sum(
-        text.count("\n") for cf in change.files for text in (cf.old_text, cf.new_text) if text
-    )
-    return lines <= PURE_MAX_LINES
 
 
 class Change(NamedTuple):
@@ -113,12 +98,12 @@ class ChangeSource(Protocol):
     def read(self, policy: FilePolicy) -> Change: ...
 
 
-@dataclass(frozen=True)
-class GitChange:
+class GitChange(NamedTuple):
     """A change like `git diff` reads one: ``specs`` (None = the working tree, or the index
     with ``staged``; `REV`, `A..B`, `A...B`); several specs are merged, each file once.
     ``paths`` keeps only those files (repository-relative); ``scope`` confines the change, and
-    everything said about it, to one folder of the repository (MCP's served root)."""
+    everything said about it, to one folder of the repository (MCP's served root). ``git``: the
+    repository at ``cwd`` already opened (with ``environ``), which saves a git process."""
 
     cwd: Path
     specs: tuple[str | None, ...] = (None,)
@@ -126,9 +111,10 @@ class GitChange:
     paths: frozenset[str] | None = None
     environ: Mapping[str, str] | None = None
     scope: str = ""
+    git: Git | None = None
 
     def read(self, policy: FilePolicy) -> Change:
-        git = Git(self.cwd, environ=self.environ)
+        git = self.git or Git(self.cwd, environ=self.environ)
         files: list[ChangedFile] = []
         seen: set[str] = set()  # ranges pushed together share commits: each file once
         ranges = [resolve_range(git, spec, self.staged) for spec in self.specs]
@@ -149,8 +135,7 @@ class GitChange:
         return Change(base, head, tuple(files), git, None, self.scope)
 
 
-@dataclass(frozen=True)
-class PatchChange:
+class PatchChange(NamedTuple):
     """A unified diff; its old side comes from the repository at ``cwd`` when it applies."""
 
     text: str
@@ -168,8 +153,7 @@ class PatchChange:
         return Change("patch (old side)", "patch (new side)", tuple(files))
 
 
-@dataclass(frozen=True)
-class ApiChange:
+class ApiChange(NamedTuple):
     """The GitHub API's file list, each side's contents fetched on demand."""
 
     items: tuple[ApiFile, ...]
@@ -303,7 +287,9 @@ def _report(
     measured: _Memo | None,
     started: float,
 ) -> Report:
-    reviewed = _review_files(change, config, deadline, measured, pure=_pure(change, mode))
+    # A fast review measures with the engine's plain-Python kernels (LineIndex: the same numbers
+    # without numpy's import, ~90 ms); a full one needs the numeric index for context and bundles.
+    reviewed = _review_files(change, config, deadline, measured, pure=mode is Mode.FAST)
     summaries, findings = reviewed.summaries, reviewed.findings
     findings.sort(key=lambda f: (-f.severity.rank, f.path, f.line, f.code))
     kept = findings[: config.max_findings]

@@ -12,10 +12,9 @@ import contextlib
 import os
 import sys
 import time
-import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from reviewbot.errors import ReviewbotError
 
@@ -39,8 +38,7 @@ EXIT_INTERNAL = 3  # a bug of ours: reported in one line, details with --debug
 EXIT_INTERRUPTED = 130
 
 
-@dataclass(frozen=True)
-class DoorPolicy:
+class DoorPolicy(NamedTuple):
     prog: str
     user_error: int  # exit code for a ReviewbotError
     internal_error: int  # exit code for anything else
@@ -84,6 +82,9 @@ def guard(
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the final flush
         return EXIT_OK
     except Exception as exc:  # the one catch-all: a bug of ours, never a bare traceback
+        # Lazy: traceback (with textwrap, ~2 ms) is needed only when something went wrong.
+        import traceback
+
         detail = clean("".join(traceback.format_exception(exc)))
         where = _write_log(log_file() if log_file is not None else None, detail)
         line = clean(f"{policy.prog}: internal error: {type(exc).__name__}: {exc}")

@@ -55,7 +55,8 @@ class FileIndex(LineIndex):
         return _score_all(self.code, np.array(self.indent, dtype=np.int64), self.language)
 
     def heat(self, lo: int, hi: int) -> UnitHeat:
-        """As ``LineIndex.heat``, from the whole file's signal with numpy (the same numbers)."""
+        """As ``LineIndex.heat``, from the whole file's signal with numpy (the same numbers):
+        the numeric index has numpy loaded already."""
         found = heatmap(self.signal[lo:hi])
         return UnitHeat(found.total, tuple(found.per_line.tolist()))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "ProfileError", "get_profile"]
 
@@ -11,8 +11,7 @@ class ProfileError(ValueError):
     pass
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(NamedTuple):
     """Every difference between the profiles is one of these options (docs/engine.md s. 10)."""
 
     name: str

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -33,7 +32,9 @@ _PATH = re.compile(r"[A-Za-z_$][\w$!?\-]*(?:::[A-Za-z_$][\w$]*)*")
 _IDENT_BEFORE_PAREN = re.compile(r"(\[[^\]]*\]|[A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(")
 _ANNOTATIONS = re.compile(r"^(?:@[\w.$]+(?:\([^()]*\))?\s*)+")
 _LABEL_LINE = re.compile(r"^[A-Za-z_]\w*:$")
-_BINDING = re.compile(
+# Patterns used by a few languages only are strings, compiled (and cached by `re`) on first use:
+# compiling costs every process, and the hook's is short.
+_BINDING = (
     r"^(?:(?:export|default|const|let|var|static|public|private|protected|readonly|async|"
     r"declare|override)\s+)*([A-Za-z_$][\w$]*)\s*(?:[:!?].*?)?(?<![=!<>])=(?![=>])\s*(?:async\s+)?(.*)$"
 )
@@ -91,8 +92,7 @@ class Unit(NamedTuple):
         return f"{self.kind} {self.name}".rstrip()
 
 
-@dataclass(frozen=True)
-class Structure:
+class Structure(NamedTuple):
     units: tuple[Unit, ...]
     headers: frozenset[int]
     owner: tuple[int, ...]  # per line: index of the innermost unit holding it, or -1
@@ -185,8 +185,13 @@ def _skip_generics(text: str) -> str:
     return _skip_balanced(text, "<", ">", text) if text.startswith("<") else text
 
 
+@lru_cache(maxsize=256)
+def _word_pattern(word: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w$-])" + re.escape(word) + r"(?![\w$-])")
+
+
 def _after_word(code: str, word: str) -> str:
-    m = re.search(r"(?<![\w$-])" + re.escape(word) + r"(?![\w$-])", code)
+    m = _word_pattern(word).search(code)
     return code[m.end() :].lstrip() if m else ""
 
 
@@ -225,7 +230,7 @@ def _declared_name(code: str, word: str, lisp: bool) -> str | None:
 
 def _binding(code: str, opens: bool) -> str | None:
     """`const f = (...) => {`, `f = function (...) {`, `const f = <T>(`: a named function."""
-    m = _BINDING.match(code)
+    m = re.match(_BINDING, code)
     if not m:
         return None
     rhs = m.group(2)
@@ -288,7 +293,7 @@ def _declaration(
     return None
 
 
-_ANONYMOUS_CLASS = re.compile(r"\bnew\s+[\w.$<>?, \[\]]+\(.*\)\s*\{$")
+_ANONYMOUS_CLASS = r"\bnew\s+[\w.$<>?, \[\]]+\(.*\)\s*\{$"  # a string: as _BINDING
 
 
 def _opens_container(code: str) -> bool:
@@ -301,7 +306,7 @@ def _opens_container(code: str) -> bool:
     return (
         head.endswith(("=", "(", ",", ":", "return"))
         or not head
-        or bool(_ANONYMOUS_CLASS.search(text))
+        or bool(re.search(_ANONYMOUS_CLASS, text))
     )
 
 

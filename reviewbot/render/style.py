@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from reviewbot.model import Measure
 
@@ -65,8 +64,7 @@ def visible(text: str) -> str:
     return text.translate(_CONTROL)
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     color: bool = False
 
     def __call__(self, text: str, *names: str) -> str:

@@ -201,9 +201,7 @@ def collect(git: Git, rng: Range, *, policy: FilePolicy) -> list[ChangedFile]:
     shas = [e.old_sha for e, _ in entries]
     if rng.new_side != "worktree":
         shas += [e.new_sha for e, _ in entries]
-    sizes = git.sizes(shas)
-    small = [sha for sha in shas if (sizes.get(sha) or 0) <= policy.max_bytes]
-    blobs = git.blobs(small)
+    sizes, blobs = git.read_blobs(shas, policy.max_bytes)
     policy = policy.with_generated(git.generated_attributes([e.new_path for e, _ in entries]))
     return [_one(git, rng, e, chunk, blobs, sizes, policy) for e, chunk in entries]
 

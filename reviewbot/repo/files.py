@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import fnmatch
-import hashlib
 import os
 import stat
 import subprocess
@@ -64,6 +63,9 @@ class Skipped(NamedTuple):
 
 def blob_id(data: bytes) -> str:
     """Git's object id of a blob with these bytes."""
+    # Lazy: hashlib loads OpenSSL (~3 ms); the hook reads blobs by id and never needs this.
+    import hashlib
+
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 

@@ -3,6 +3,7 @@ the user's repository and ``GIT_INDEX_FILE`` respected, blobs read in bulk."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
@@ -212,6 +213,38 @@ class Git:
         chunks = parse_git_patch(out.decode("utf-8", "surrogateescape"))
         return chunks[0] if len(chunks) == 1 else PatchChunk((), False)
 
+    def read_blobs(
+        self, shas: Iterable[str], max_bytes: int
+    ) -> tuple[dict[str, int | None], dict[str, bytes]]:
+        """Each blob's size (None when the object is missing), and the contents of those of at
+        most ``max_bytes``: ``sizes`` then ``blobs``, in one ``git cat-file --batch-command``
+        process (git 2.36 and later; before, or when it fails, the two of them)."""
+        wanted = sorted({s for s in shas if s and s != NULL_SHA})
+        if not wanted:
+            return {}, {}
+        try:
+            proc = subprocess.Popen(
+                ["git", *_CONFIG, "cat-file", "--batch-command"],
+                cwd=self.root,
+                env=self.environ,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            proc = None
+        if proc is not None:
+            try:
+                found = _batch_command(proc, wanted, max_bytes)
+            except (OSError, ValueError):
+                found = None  # an older git (no --batch-command), or it failed: ask again
+            finally:
+                _close(proc)
+            if found is not None and proc.returncode == 0:
+                return found
+        sizes = self.sizes(wanted)
+        return sizes, self.blobs([s for s in wanted if (sizes.get(s) or 0) <= max_bytes])
+
     def sizes(self, shas: Iterable[str]) -> dict[str, int | None]:
         """Each blob's size in bytes (None when the object is missing), without its content."""
         wanted = sorted({s for s in shas if s and s != NULL_SHA})
@@ -378,6 +411,56 @@ class Git:
             return read_bytes(full, max_bytes)
         except (FileNotFoundError, NotADirectoryError):
             return None
+
+
+_BATCH = 256  # commands written before their answers are read (the pipes never fill up)
+
+
+def _batch_command(
+    proc: subprocess.Popen[bytes], wanted: list[str], max_bytes: int
+) -> tuple[dict[str, int | None], dict[str, bytes]]:
+    """Sizes (``info``), then the contents of the small blobs (``contents``), from a running
+    ``git cat-file --batch-command`` that answers each command as it comes. ValueError when
+    the answers are not what was asked (git stopped, or does not know the command)."""
+    stdin, stdout = proc.stdin, proc.stdout
+    assert stdin is not None and stdout is not None
+    sizes: dict[str, int | None] = {}
+    for i in range(0, len(wanted), _BATCH):
+        part = wanted[i : i + _BATCH]
+        stdin.write(b"".join(b"info " + sha.encode("ascii") + b"\n" for sha in part))
+        stdin.flush()
+        for sha in part:
+            fields = stdout.readline().split()
+            if not fields or fields[0].decode("ascii", "replace") != sha:
+                raise ValueError("git cat-file --batch-command: unexpected answer")
+            sizes[sha] = int(fields[2]) if len(fields) >= 3 and fields[2].isdigit() else None
+    small = [sha for sha in wanted if (size := sizes[sha]) is not None and size <= max_bytes]
+    blobs: dict[str, bytes] = {}
+    for i in range(0, len(small), _BATCH):
+        part = small[i : i + _BATCH]
+        stdin.write(b"".join(b"contents " + sha.encode("ascii") + b"\n" for sha in part))
+        stdin.flush()
+        for sha in part:
+            fields = stdout.readline().split()
+            if not fields or fields[0].decode("ascii", "replace") != sha:
+                raise ValueError("git cat-file --batch-command: unexpected answer")
+            if len(fields) < 3 or not fields[2].isdigit():
+                continue  # gone missing since: no content follows
+            size = int(fields[2])
+            data = stdout.read(size + 1)
+            if len(data) != size + 1:
+                raise ValueError("git cat-file --batch-command: short read")
+            blobs[sha] = data[:size]
+    return sizes, blobs
+
+
+def _close(proc: subprocess.Popen[bytes]) -> None:
+    """End a batch process: its pipes closed (git ends, or gets SIGPIPE), waited for."""
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
+    proc.wait()  # (with a timeout, Popen.wait polls and sleeps: a few ms for nothing)
 
 
 def _first_line(stderr: bytes, code: int) -> str:

@@ -17,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reviewbot.analysis.measure import measure_unit
-from reviewbot.engine import FileIndex, LineIndex, Profile, get_profile, pure
+from reviewbot.engine import FileIndex, LineIndex, Profile, get_profile, lines, pure
 from reviewbot.engine.bitcost import bit_cost, bit_plane_counts
 from reviewbot.engine.entropy import haar_levels, heatmap
 from reviewbot.engine.languages import BUILTIN_LANGUAGES, Language, default_registry
+from reviewbot.engine.lines import UnitHeat
 from reviewbot.engine.signal import _score_all, scan_lines, scan_text, split_lines
 from tests.helpers import PARITY
 
@@ -158,3 +159,23 @@ def test_the_text_scan_is_the_scan() -> None:
     assert arrays.anchor.tolist() == lists.anchor and arrays.indent.tolist() == lists.indent
     index = FileIndex(text, lang, get_profile("review"))
     assert bits(index.signal.tolist()) == bits(arrays.signal.tolist())
+
+
+def test_long_units_are_measured_with_numpy_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From ``NUMPY_LINES`` lines on, the pure index measures a unit with numpy: the same."""
+    calls: list[int] = []
+    numpy_heat = lines._numpy_heat
+
+    def spy(code: list[str], indent: list[int], language: Language) -> UnitHeat:
+        calls.append(len(code))
+        return numpy_heat(code, indent, language)
+
+    monkeypatch.setattr(lines, "NUMPY_LINES", 40)
+    monkeypatch.setattr(lines, "_numpy_heat", spy)
+    text = (STDLIB / "textwrap.py").read_text(encoding="utf-8")
+    lang = default_registry().detect("textwrap.py")
+    light, full = (cls(text, lang, get_profile("review")) for cls in (LineIndex, FileIndex))
+    for unit in full.structure.units:
+        a, b = measure_unit(light, unit), measure_unit(full, unit)
+        assert a == b and bits(a.per_line) == bits(b.per_line), unit
+    assert calls and min(calls) >= 40

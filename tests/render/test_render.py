@@ -7,7 +7,6 @@ import subprocess
 import sys
 import sysconfig
 import venv
-from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -61,7 +60,7 @@ def hostile(report: Report) -> Report:
         UnitRef(evil, 1, 9),
         "0123456789abcdef0123",
     )
-    return replace(report, findings=(f,), bundles=())
+    return report._replace(findings=(f,), bundles=())
 
 
 def test_json_follows_the_schema(report: Report) -> None:
