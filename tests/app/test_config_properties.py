@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import fields
 from typing import Any
 
 from hypothesis import given, settings
@@ -19,7 +18,7 @@ from tests.helpers import examples
 
 # Every integer TOML can write (Python refuses to read longer ones: int("9" * 4301) raises).
 TOML_INT_DIGITS = 4300
-_THRESHOLDS = [f.name for f in fields(Thresholds)]
+_THRESHOLDS = list(Thresholds._fields)
 _LANGUAGE_KEYS = [
     "base",
     "extensions",
@@ -99,7 +98,7 @@ _language_table = st.fixed_dictionaries(
         "backslash_char_literals": st.booleans(),
     },
 )
-_whole = {f.name for f in fields(Thresholds) if isinstance(getattr(Thresholds(), f.name), int)}
+_whole = {name for name in Thresholds._fields if isinstance(getattr(Thresholds(), name), int)}
 _good_tables = st.fixed_dictionaries(
     {},
     optional={
@@ -169,10 +168,10 @@ def key_paths(table: object, prefix: str = "") -> set[str]:
 
 def check_config(config: Config) -> None:
     t = config.thresholds
-    for f in fields(Thresholds):
-        value = getattr(t, f.name)
-        assert isinstance(value, type(getattr(Thresholds(), f.name))), (f.name, value)
-        assert math.isfinite(value) and 0 <= value <= 1e9, (f.name, value)
+    for name in Thresholds._fields:
+        value = getattr(t, name)
+        assert isinstance(value, type(getattr(Thresholds(), name))), (name, value)
+        assert math.isfinite(value) and 0 <= value <= 1e9, (name, value)
     assert 0 < config.max_file_bytes <= 2**31
     for count in (config.max_findings, config.budget, config.max_inline_comments):
         assert isinstance(count, int) and 0 <= count <= 10**7

@@ -150,10 +150,10 @@ def test_a_newline_in_a_name_cannot_start_a_line(report: Report) -> None:
     # `\n.py` split the hook's finding line in two (a name could forge a line of output).
     f = report.findings[0]._replace(path="nl\nx.py")
     text = hook_text(
-        replace(report, findings=(f,)), "staged change", max_findings=5, show_info=True
+        report._replace(findings=(f,)), "staged change", max_findings=5, show_info=True
     )
     assert " nl\\nx.py:1 " in text and "\nx.py" not in text
-    text = review_text(replace(report, findings=(f,)), Style(False))
+    text = review_text(report._replace(findings=(f,)), Style(False))
     assert " nl\\nx.py:1-" in text and "\nx.py" not in text
     assert one_line("a\nb") == "a\\nb"
 
