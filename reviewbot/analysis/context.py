@@ -16,35 +16,8 @@ CHARS_PER_TOKEN = 4
 _MIN_SHARE = 160  # characters every hunk gets at least (its unit and a sparkline)
 
 
-def _first_kept(text: str, limit: int, center: int | None = None) -> int:
-    """The index of the first line :func:`_trim_lines` keeps."""
-    if len(text) <= limit:
-        return 0
-    lines = text.split("\n")
-    center = max(0, min(center or 0, len(lines) - 1))
-    lo = hi = center
-    size = len(lines[center]) + 1
-    while True:
-        grown = False
-        if hi + 1 < len(lines) and size + len(lines[hi + 1]) + 1 <= limit:
-            hi += 1
-            size += len(lines[hi]) + 1
-            grown = True
-        if lo > 0 and size + len(lines[lo - 1]) + 1 <= limit:
-            lo -= 1
-            size += len(lines[lo]) + 1
-            grown = True
-        if not grown:
-            return lo
-
-
-def _trim_lines(text: str, limit: int, center: int | None = None) -> tuple[str, bool]:
-    """At most ``limit`` characters of whole lines, kept around ``center`` (a line index)."""
-    if len(text) <= limit:
-        return text, False
-    lines = text.split("\n")
-    if center is None:
-        center = 0
+def _kept_span(lines: list[str], limit: int, center: int) -> tuple[int, int]:
+    """The widest run of whole lines around ``center`` within ``limit`` characters."""
     center = max(0, min(center, len(lines) - 1))
     lo = hi = center
     size = len(lines[center]) + 1
@@ -59,7 +32,22 @@ def _trim_lines(text: str, limit: int, center: int | None = None) -> tuple[str, 
             size += len(lines[lo]) + 1
             grown = True
         if not grown:
-            break
+            return lo, hi
+
+
+def _first_kept(text: str, limit: int, center: int | None = None) -> int:
+    """The index of the first line :func:`_trim_lines` keeps."""
+    if len(text) <= limit:
+        return 0
+    return _kept_span(text.split("\n"), limit, center or 0)[0]
+
+
+def _trim_lines(text: str, limit: int, center: int | None = None) -> tuple[str, bool]:
+    """At most ``limit`` characters of whole lines, kept around ``center`` (a line index)."""
+    if len(text) <= limit:
+        return text, False
+    lines = text.split("\n")
+    lo, hi = _kept_span(lines, limit, center or 0)
     kept = "\n".join(lines[lo : hi + 1])
     return kept[:limit], True
 
