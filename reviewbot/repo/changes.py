@@ -195,13 +195,17 @@ def collect(git: Git, rng: Range, *, policy: FilePolicy) -> list[ChangedFile]:
     """Every changed file of the range. Sizes are looked at before any content is read: a
     file over the limit is never read, diffed or parsed; an object that cannot be read skips
     its own file, with the reason, and the rest is reviewed."""
-    entries = git.diff(rng.args, max_bytes=policy.max_bytes)
+    batch = git.start_batch()  # it starts while the diff runs
+    try:
+        entries = git.diff(rng.args, max_bytes=policy.max_bytes)
+        shas = [e.old_sha for e, _ in entries]
+        if rng.new_side != "worktree":
+            shas += [e.new_sha for e, _ in entries]
+        sizes, blobs = git.read_blobs(shas, policy.max_bytes, batch)
+    finally:
+        git.end_batch(batch)
     if not entries:
         return []
-    shas = [e.old_sha for e, _ in entries]
-    if rng.new_side != "worktree":
-        shas += [e.new_sha for e, _ in entries]
-    sizes, blobs = git.read_blobs(shas, policy.max_bytes)
     policy = policy.with_generated(git.generated_attributes([e.new_path for e, _ in entries]))
     return [_one(git, rng, e, chunk, blobs, sizes, policy) for e, chunk in entries]
 

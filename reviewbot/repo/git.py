@@ -213,17 +213,12 @@ class Git:
         chunks = parse_git_patch(out.decode("utf-8", "surrogateescape"))
         return chunks[0] if len(chunks) == 1 else PatchChunk((), False)
 
-    def read_blobs(
-        self, shas: Iterable[str], max_bytes: int
-    ) -> tuple[dict[str, int | None], dict[str, bytes]]:
-        """Each blob's size (None when the object is missing), and the contents of those of at
-        most ``max_bytes``: ``sizes`` then ``blobs``, in one ``git cat-file --batch-command``
-        process (git 2.36 and later; before, or when it fails, the two of them)."""
-        wanted = sorted({s for s in shas if s and s != NULL_SHA})
-        if not wanted:
-            return {}, {}
+    def start_batch(self) -> subprocess.Popen[bytes] | None:
+        """A ``git cat-file --batch-command`` process for ``read_blobs``, started ahead (git
+        2.36 and later), so that it starts while another git process runs. None when it
+        cannot start. ``read_blobs`` ends it; ``end_batch`` ends one that was not used."""
         try:
-            proc = subprocess.Popen(
+            return subprocess.Popen(
                 ["git", *_CONFIG, "cat-file", "--batch-command"],
                 cwd=self.root,
                 env=self.environ,
@@ -232,7 +227,28 @@ class Git:
                 stderr=subprocess.DEVNULL,
             )
         except OSError:
-            proc = None
+            return None
+
+    @staticmethod
+    def end_batch(batch: subprocess.Popen[bytes] | None) -> None:
+        if batch is not None and batch.returncode is None:
+            _close(batch)
+
+    def read_blobs(
+        self,
+        shas: Iterable[str],
+        max_bytes: int,
+        batch: subprocess.Popen[bytes] | None = None,
+    ) -> tuple[dict[str, int | None], dict[str, bytes]]:
+        """Each blob's size (None when the object is missing), and the contents of those of at
+        most ``max_bytes``: ``sizes`` then ``blobs``, in one ``git cat-file --batch-command``
+        process (``batch`` when one was started ahead; git 2.36 and later; before, or when it
+        fails, the two of them)."""
+        wanted = sorted({s for s in shas if s and s != NULL_SHA})
+        if not wanted:
+            self.end_batch(batch)
+            return {}, {}
+        proc = batch or self.start_batch()
         if proc is not None:
             try:
                 found = _batch_command(proc, wanted, max_bytes)
