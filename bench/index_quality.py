@@ -129,7 +129,11 @@ def main(argv: list[str] | None = None) -> int:
         "| --- | --- | --- |",
         *[
             f"| {k} | {v} | "
-            + (f"{v / resolved:.0%}" if resolved and not k.startswith("jedi") else "")
+            + (
+                f"{v / resolved:.0%}"
+                if resolved and not k.startswith(("jedi:", "jedi failed"))
+                else ""
+            )
             + " |"
             for k, v in sorted(verdicts.items(), key=lambda kv: -kv[1])
         ],

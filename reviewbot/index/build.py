@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
 from reviewbot.index.extract import extract
 from reviewbot.index.fresh import git_index_file, stat_key
@@ -50,6 +51,7 @@ from reviewbot.repo.git import Git
 from reviewbot.repo.listing import Listed, list_files
 
 __all__ = [
+    "RULES",
     "VENDORED",
     "IndexSettings",
     "UpdateStats",
@@ -57,6 +59,9 @@ __all__ = [
 ]
 
 VENDORED = ("vendor", "node_modules", "third_party")
+# The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
+# of an older extractor are not reused).
+RULES = 3
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
@@ -71,7 +76,7 @@ class IndexSettings(NamedTuple):
 
     def key(self) -> str:
         languages = sorted(language_key(self.registry.get(n)) for n in self.registry.names())
-        text = json.dumps([self.max_bytes, list(self.exclude), languages])
+        text = json.dumps([RULES, __version__, self.max_bytes, list(self.exclude), languages])
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

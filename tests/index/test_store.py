@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from reviewbot.index.build import update_index
 from reviewbot.index.store import SCHEMA, IndexUnavailable, connect_reader
+from reviewbot.repo.git import Git
 from tests.helpers import commit, git, write
-from tests.index.support import dump, index, update
+from tests.index.support import SETTINGS, dump, index, update
 
 FILES = {
     "pkg/__init__.py": "from .core import Engine\n",
@@ -187,3 +189,16 @@ def test_an_update_follows_a_changed_base_class_into_unchanged_files(
     edges = dump(warm)["edges"]
     assert ("pkg/use.py", 11, 13, "pkg/b.py", 2, "spin", 1.0, "instance") in edges
     assert ("pkg/use.py", 6, 20, "pkg/b.py", 2, "spin", 1.0, "self") in edges
+
+
+def test_other_settings_rebuild_every_file(repo: Path, tmp_path: Path) -> None:
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    db = tmp_path / "index.sqlite"
+    update(repo, db)
+    stats = update_index(Git(repo), db, SETTINGS._replace(exclude=("web/**",)))
+    assert stats.read == len(FILES) and stats.reused == 0
+    skipped = {row[0]: row[6] for row in dump(db)["files"]}
+    assert skipped["web/app.js"] == "excluded by the configuration"
+    assert skipped["pkg/core.py"] is None
