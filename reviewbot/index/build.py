@@ -189,10 +189,28 @@ def update_index(
     listing: dict[str, Listed] | None = None,
 ) -> UpdateStats:
     """Bring the index at ``path`` up to date with the repository of ``git`` (``listing``:
-    its files, when the caller has just listed them)."""
-    started = time.perf_counter()
+    its files, when the caller has just listed them). An index SQLite finds damaged on the way
+    is deleted and built again."""
     listing = list_files(git) if listing is None else listing
-    with locked_writer(path) as store:
+    try:
+        return _update(git, path, settings, progress, listing, fresh=False)
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise
+        return _update(git, path, settings, progress, listing, fresh=True)
+
+
+def _update(
+    git: Git,
+    path: Path,
+    settings: IndexSettings,
+    progress: Progress | None,
+    listing: dict[str, Listed],
+    *,
+    fresh: bool,
+) -> UpdateStats:
+    started = time.perf_counter()
+    with locked_writer(path, fresh=fresh) as store:
         conn = store.conn
         conn.execute("BEGIN IMMEDIATE")
         try:

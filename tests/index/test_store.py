@@ -202,3 +202,21 @@ def test_other_settings_rebuild_every_file(repo: Path, tmp_path: Path) -> None:
     skipped = {row[0]: row[6] for row in dump(db)["files"]}
     assert skipped["web/app.js"] == "excluded by the configuration"
     assert skipped["pkg/core.py"] is None
+
+
+def test_damage_past_the_schema_is_rebuilt_by_the_next_update(repo: Path, tmp_path: Path) -> None:
+    db = tmp_path / "index.sqlite"
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    update(repo, db)
+    expected = dump(db)
+    data = bytearray(db.read_bytes())
+    page = 4096
+    assert len(data) > 8 * page
+    data[3 * page :] = b"\xee" * (len(data) - 3 * page)  # the tables' pages, not the schema
+    db.write_bytes(bytes(data))
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    stats = update(repo, db)
+    assert stats.created and dump(db) == expected
