@@ -27,7 +27,6 @@ from reviewbot.engine.languages import Language, LanguageRegistry, default_regis
 from reviewbot.index.extract import extract
 from reviewbot.index.fresh import git_index_file, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
-from reviewbot.index.outline import outline
 from reviewbot.index.records import FileFacts
 from reviewbot.index.resolve import (
     Resolver,
@@ -112,6 +111,11 @@ def _facts(path: str, text: str, language: Language) -> FileFacts:
         facts = extract(compiled(grammar.name), text)
         if facts is not None:
             return facts
+    # Lazy: the outliner is the engine's, which needs numpy (0.1-0.3 s to import); an update
+    # of files that all have a grammar never pays for it.
+    from reviewbot.index.outline import outline
+
+    if grammar is not None:
         return outline(text, language, "tree-sitter could not parse most of it")
     return outline(text, language)
 
@@ -159,25 +163,40 @@ def _plan(store: Store, listing: dict[str, Listed], everything: bool) -> _Plan:
     return _Plan(read, gone + removed, len(listing) - len(read), len(removed))
 
 
-def _names_of(store: Store, file_ids: Iterable[int]) -> tuple[set[str], set[str]]:
-    """Names defined or imported by files (for re-resolution), and their class names."""
+class _Names(NamedTuple):
+    """What files define and import, by name: what their change can make others mean."""
+
+    defined: set[str]
+    imported: set[str]  # locals and original names of their imports
+    classes: set[str]  # classes they define, and names they import (maybe classes)
+
+    def __or__(self, other: _Names) -> _Names:
+        return _Names(
+            self.defined | other.defined,
+            self.imported | other.imported,
+            self.classes | other.classes,
+        )
+
+
+def _names_of(store: Store, file_ids: Iterable[int]) -> _Names:
     ids = list(file_ids)
-    names: set[str] = set()
-    classes: set[str] = set()
+    names = _Names(set(), set(), set())
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         marks = ",".join("?" * len(chunk))
         for name, kind in store.conn.execute(
             f"SELECT name, kind FROM defs WHERE file_id IN ({marks})", chunk
         ):
-            names.add(name)
+            names.defined.add(name)
             if kind in ("class", "interface", "enum", "struct", "type"):
-                classes.add(name)
+                names.classes.add(name)
         for local, name in store.conn.execute(
             f"SELECT local, name FROM imports WHERE file_id IN ({marks})", chunk
         ):
-            names.update(x for x in (local, name) if x and x != "*")
-    return names, classes
+            found = {x for x in (local, name) if x and x not in ("*", "default")}
+            names.imported.update(found)
+            names.classes.update(found)  # a base class may be found through this import
+    return names
 
 
 def update_index(
@@ -217,14 +236,14 @@ def _update(
             everything = store.meta("settings") != settings.key()
             plan = _plan(store, listing, everything)
             cold = everything or store.created
-            old_names, old_classes = _names_of(store, plan.gone)
+            old_names = _names_of(store, plan.gone)
             store.delete_files(plan.gone)
             if cold:
                 store.drop_indexes()
             new_ids = _write(git, store, plan.read, settings, progress)
             store.set_meta("settings", settings.key())
             if plan.read or plan.gone:
-                _resolve(store, cold, new_ids, old_names, old_classes, settings.jobs)
+                _resolve(store, cold, new_ids, old_names, settings.jobs)
             if cold:
                 store.create_indexes()
             _record_stats(store, git)
@@ -375,10 +394,13 @@ def _resolve(
     store: Store,
     cold: bool,
     new_ids: list[int],
-    old_names: set[str],
-    old_classes: set[str],
+    old_names: _Names,
     store_jobs: int,
 ) -> None:
+    """Edges for what the change can affect (everything when ``cold``): the references of
+    changed files; those whose lookup a changed file defines (or an alias of it); those whose
+    lookup it imports, when they resolve through imports (a re-export); and those that look in
+    classes inheriting, by name, from a class a changed file defines or imports."""
     conn = store.conn
     resolver = Resolver(conn)
     select = "SELECT id, file_id, how, target_id, qualifier, lookup FROM refs"
@@ -389,19 +411,23 @@ def _resolve(
         conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
         rebuild_links(conn)
         return
-    new_names, new_classes = _names_of(store, new_ids)
-    names = _with_aliases(conn, old_names | new_names)
-    heirs = resolver.heirs(old_classes | new_classes)
+    changed = old_names | _names_of(store, new_ids)
+    names = _with_aliases(conn, changed.defined)
+    imported = _with_aliases(conn, changed.imported) - names
+    heirs = resolver.heirs(changed.classes)
     for table, values in (("sel_files", new_ids), ("sel_classes", heirs)):
         conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(id INTEGER PRIMARY KEY)")
         conn.execute(f"DELETE FROM {table}")
         conn.executemany(f"INSERT INTO {table}(id) VALUES (?)", [(v,) for v in values])
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_names(name TEXT PRIMARY KEY)")
-    conn.execute("DELETE FROM sel_names")
-    conn.executemany("INSERT INTO sel_names(name) VALUES (?)", [(n,) for n in names])
+    for table, words in (("sel_names", names), ("sel_imported", imported)):
+        conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(name TEXT PRIMARY KEY)")
+        conn.execute(f"DELETE FROM {table}")
+        conn.executemany(f"INSERT INTO {table}(name) VALUES (?)", [(n,) for n in words])
     rows = conn.execute(
         f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
+        f"UNION {select} WHERE lookup IN (SELECT name FROM sel_imported) "
+        "AND how IN ('import', 'module', 'free') "
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
         "AND how IN ('self', 'super', 'class', 'free') ORDER BY 1"
     ).fetchall()

@@ -86,18 +86,29 @@ class Resolver:
             lambda: defaultdict(list)
         )
         self.members_by_name: dict[str, list[int]] = defaultdict(list)
-        self.by_name: dict[str, list[int]] = defaultdict(list)
+        go_folder = {
+            f.id: ("go", posixpath.dirname(f.path))
+            for f in self.files.values()
+            if f.language == "go"
+        }
+        defs = self.defs
+        top = self.top
+        members = self.members
+        by_member = self.members_by_name
+        no_bases: tuple[str, ...] = ()
         for r in conn.execute(
             "SELECT id, file_id, kind, name, parent_id, container, qualified, bases FROM defs"
         ):
-            d = _Def(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7].split()))
-            self.defs[d.id] = d
-            self.by_name[d.name].append(d.id)
+            d = _Def(
+                r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7].split()) if r[7] else no_bases
+            )
+            defs[d.id] = d
             if d.container:
-                self.members[(self._scope_key(d.file_id), d.container)][d.name].append(d.id)
-                self.members_by_name[d.name].append(d.id)
+                members[(go_folder.get(d.file_id, d.file_id), d.container)][d.name].append(d.id)
+                by_member[d.name].append(d.id)
             elif d.parent_id is None:
-                self.top[d.file_id][d.name].append(d.id)
+                top[d.file_id][d.name].append(d.id)
+        self._by_name_index: dict[str, list[int]] | None = None
         self.imports: dict[int, _Import] = {}
         self.file_imports: dict[int, list[_Import]] = defaultdict(list)
         for r in conn.execute("SELECT id, file_id, local, module, name, export FROM imports"):
@@ -462,6 +473,16 @@ class Resolver:
                 for t in self.module_files(file, imp.module):
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out)), "import"
+
+    @property
+    def by_name(self) -> dict[str, list[int]]:
+        """Every definition by name (built on first use: only name-level links need it)."""
+        if self._by_name_index is None:
+            index: dict[str, list[int]] = defaultdict(list)
+            for d in self.defs.values():
+                index[d.name].append(d.id)
+            self._by_name_index = index
+        return self._by_name_index
 
     def _by_name(self, file: _File, lookup: str) -> tuple[int, ...]:
         found = self.by_name.get(lookup, [])

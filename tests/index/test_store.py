@@ -220,3 +220,40 @@ def test_damage_past_the_schema_is_rebuilt_by_the_next_update(repo: Path, tmp_pa
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     stats = update(repo, db)
     assert stats.created and dump(db) == expected
+
+
+def test_an_update_follows_a_changed_reexport(repo: Path, tmp_path: Path) -> None:
+    """The package's `__init__` now takes `thing` and `Base` from another module: code that
+    imports them through the package (unchanged) means the other definitions."""
+    write(
+        repo,
+        "pkg/a.py",
+        "def thing():\n    pass\n\n\nclass Base:\n    def m(self):\n        pass\n",
+    )
+    write(
+        repo,
+        "pkg/b.py",
+        "def thing():\n    pass\n\n\nclass Base:\n    def m(self):\n        pass\n",
+    )
+    write(repo, "pkg/__init__.py", "from .a import thing, Base\n")
+    write(
+        repo,
+        "app.py",
+        "import pkg\nfrom pkg import thing\n\nthing()\n\n\nclass C(pkg.Base):\n"
+        "    def go(self):\n        return self.m()\n",
+    )
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    edges = dump(warm)["edges"]
+    assert ("app.py", 4, 0, "pkg/a.py", 1, "thing", 1.0, "import") in edges
+    assert ("app.py", 9, 20, "pkg/a.py", 6, "m", 1.0, "self") in edges
+    write(repo, "pkg/__init__.py", "from .b import thing, Base\n")
+    commit(repo)
+    assert update(repo, warm).read == 1
+    cold = tmp_path / "cold.sqlite"
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
+    edges = dump(warm)["edges"]
+    assert ("app.py", 4, 0, "pkg/b.py", 1, "thing", 1.0, "import") in edges
+    assert ("app.py", 9, 20, "pkg/b.py", 6, "m", 1.0, "self") in edges
