@@ -60,7 +60,7 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-RULES = 4
+RULES = 5
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
@@ -447,15 +447,15 @@ def _resolve(
     for src, dst, weight in conn.execute(
         f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
         f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges "
-        "WHERE ref_id IN (SELECT id FROM sel_refs) GROUP BY 1, 2"
+        "WHERE ref_id IN (SELECT id FROM sel_refs) AND via != 'member' GROUP BY 1, 2"
     ):
         delta[(src, dst)] -= weight
     conn.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM sel_refs)")
     edges = link_all(resolver, rows, store_jobs)
     conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
     seen: set[tuple[int, int]] = set()
-    for ref_id, def_id, confidence, _via in edges:
-        if (ref_id, def_id) in seen:
+    for ref_id, def_id, confidence, via in edges:
+        if (ref_id, def_id) in seen or via == "member":
             continue
         seen.add((ref_id, def_id))
         delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)

@@ -577,13 +577,15 @@ def link_weight(confidence: float) -> int:
 
 
 def rebuild_links(conn: sqlite3.Connection) -> None:
-    """The file graph from every edge: (source file, target file, summed confidence). A row's
-    file is its id's high bits, so no join is needed."""
+    """The file graph: (source file, target file, summed confidence) over the edges the rules
+    found (not ``member`` guesses for receivers nobody can type). A row's file is its id's high
+    bits, so no join is needed."""
     conn.execute("DELETE FROM file_links")
     conn.execute(
         "INSERT INTO file_links(src, dst, weight) "
         f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
-        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges GROUP BY 1, 2"
+        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges "
+        "WHERE via != 'member' GROUP BY 1, 2"
     )
 
 
