@@ -432,7 +432,7 @@ def _resolve(
         "AND how IN ('self', 'super', 'class', 'free') ORDER BY 1"
     ).fetchall()
     # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again.
-    heir_names = {resolver.defs[c].name for c in heirs if c in resolver.defs}
+    heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
     chosen = {r[0] for r in rows}
     rows += [
         r
