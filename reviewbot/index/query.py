@@ -315,7 +315,7 @@ def repo_map(
             if p == prefix or p.startswith(prefix + "/") or prefix in (".", "")
         }
         personal = personal or None
-    ranks = pagerank(sorted(files), links, personal, iterations=30, tolerance=1e-5)
+    ranks = pagerank(sorted(files), links, personal, iterations=20, tolerance=1e-4)
     order = sorted(files, key=lambda i: (-ranks.get(i, 0.0), files[i]))
     limit = budget * CHARS_PER_TOKEN
     used = 0
