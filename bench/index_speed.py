@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     lines_out = [
         "# Index speed",
         "",
-        f"reviewbot {revision()}; `{command_line('bench/index_speed.py', argv)}`. "
+        f"reviewbot {revision()}; `{command_line('index_speed.py', argv)}`. "
         f"{os.cpu_count()} cores. Corpus: {', '.join(a.name for a in archives)} unpacked "
         f"into one git repository: {lines:,} lines of code (.py/.js/.ts/.go/.java).",
         "",

@@ -312,6 +312,10 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     )
     try:
         doc, text = _answer(args, conn, git, limit)
+    except sqlite3.DatabaseError as exc:
+        raise InputError(
+            f"the index is damaged ({exc}); run `reviewbot index` to build it again"
+        ) from None
     finally:
         conn.close()
     if stale:

@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
 from reviewbot.index.extract import extract
 from reviewbot.index.fresh import git_index_file, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
-from reviewbot.index.outline import outline
 from reviewbot.index.records import FileFacts
 from reviewbot.index.resolve import (
     Resolver,
@@ -50,6 +50,7 @@ from reviewbot.repo.git import Git
 from reviewbot.repo.listing import Listed, list_files
 
 __all__ = [
+    "RULES",
     "VENDORED",
     "IndexSettings",
     "UpdateStats",
@@ -57,6 +58,9 @@ __all__ = [
 ]
 
 VENDORED = ("vendor", "node_modules", "third_party")
+# The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
+# of an older extractor are not reused).
+RULES = 5
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
@@ -71,7 +75,7 @@ class IndexSettings(NamedTuple):
 
     def key(self) -> str:
         languages = sorted(language_key(self.registry.get(n)) for n in self.registry.names())
-        text = json.dumps([self.max_bytes, list(self.exclude), languages])
+        text = json.dumps([RULES, __version__, self.max_bytes, list(self.exclude), languages])
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -107,6 +111,11 @@ def _facts(path: str, text: str, language: Language) -> FileFacts:
         facts = extract(compiled(grammar.name), text)
         if facts is not None:
             return facts
+    # Lazy: the outliner is the engine's, which needs numpy (0.1-0.3 s to import); an update
+    # of files that all have a grammar never pays for it.
+    from reviewbot.index.outline import outline
+
+    if grammar is not None:
         return outline(text, language, "tree-sitter could not parse most of it")
     return outline(text, language)
 
@@ -154,25 +163,40 @@ def _plan(store: Store, listing: dict[str, Listed], everything: bool) -> _Plan:
     return _Plan(read, gone + removed, len(listing) - len(read), len(removed))
 
 
-def _names_of(store: Store, file_ids: Iterable[int]) -> tuple[set[str], set[str]]:
-    """Names defined or imported by files (for re-resolution), and their class names."""
+class _Names(NamedTuple):
+    """What files define and import, by name: what their change can make others mean."""
+
+    defined: set[str]
+    imported: set[str]  # locals and original names of their imports
+    classes: set[str]  # classes they define, and names they import (maybe classes)
+
+    def __or__(self, other: _Names) -> _Names:
+        return _Names(
+            self.defined | other.defined,
+            self.imported | other.imported,
+            self.classes | other.classes,
+        )
+
+
+def _names_of(store: Store, file_ids: Iterable[int]) -> _Names:
     ids = list(file_ids)
-    names: set[str] = set()
-    classes: set[str] = set()
+    names = _Names(set(), set(), set())
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         marks = ",".join("?" * len(chunk))
         for name, kind in store.conn.execute(
             f"SELECT name, kind FROM defs WHERE file_id IN ({marks})", chunk
         ):
-            names.add(name)
+            names.defined.add(name)
             if kind in ("class", "interface", "enum", "struct", "type"):
-                classes.add(name)
+                names.classes.add(name)
         for local, name in store.conn.execute(
             f"SELECT local, name FROM imports WHERE file_id IN ({marks})", chunk
         ):
-            names.update(x for x in (local, name) if x and x != "*")
-    return names, classes
+            found = {x for x in (local, name) if x and x not in ("*", "default")}
+            names.imported.update(found)
+            names.classes.update(found)  # a base class may be found through this import
+    return names
 
 
 def update_index(
@@ -184,24 +208,42 @@ def update_index(
     listing: dict[str, Listed] | None = None,
 ) -> UpdateStats:
     """Bring the index at ``path`` up to date with the repository of ``git`` (``listing``:
-    its files, when the caller has just listed them)."""
-    started = time.perf_counter()
+    its files, when the caller has just listed them). An index SQLite finds damaged on the way
+    is deleted and built again."""
     listing = list_files(git) if listing is None else listing
-    with locked_writer(path) as store:
+    try:
+        return _update(git, path, settings, progress, listing, fresh=False)
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise
+        return _update(git, path, settings, progress, listing, fresh=True)
+
+
+def _update(
+    git: Git,
+    path: Path,
+    settings: IndexSettings,
+    progress: Progress | None,
+    listing: dict[str, Listed],
+    *,
+    fresh: bool,
+) -> UpdateStats:
+    started = time.perf_counter()
+    with locked_writer(path, fresh=fresh) as store:
         conn = store.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             everything = store.meta("settings") != settings.key()
             plan = _plan(store, listing, everything)
             cold = everything or store.created
-            old_names, old_classes = _names_of(store, plan.gone)
+            old_names = _names_of(store, plan.gone)
             store.delete_files(plan.gone)
             if cold:
                 store.drop_indexes()
             new_ids = _write(git, store, plan.read, settings, progress)
             store.set_meta("settings", settings.key())
             if plan.read or plan.gone:
-                _resolve(store, cold, new_ids, old_names, old_classes, settings.jobs)
+                _resolve(store, cold, new_ids, old_names, settings.jobs)
             if cold:
                 store.create_indexes()
             _record_stats(store, git)
@@ -352,10 +394,13 @@ def _resolve(
     store: Store,
     cold: bool,
     new_ids: list[int],
-    old_names: set[str],
-    old_classes: set[str],
+    old_names: _Names,
     store_jobs: int,
 ) -> None:
+    """Edges for what the change can affect (everything when ``cold``): the references of
+    changed files; those whose lookup a changed file defines (or an alias of it); those whose
+    lookup it imports, when they resolve through imports (a re-export); and those that look in
+    classes inheriting, by name, from a class a changed file defines or imports."""
     conn = store.conn
     resolver = Resolver(conn)
     select = "SELECT id, file_id, how, target_id, qualifier, lookup FROM refs"
@@ -366,24 +411,28 @@ def _resolve(
         conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
         rebuild_links(conn)
         return
-    new_names, new_classes = _names_of(store, new_ids)
-    names = _with_aliases(conn, old_names | new_names)
-    heirs = resolver.heirs(old_classes | new_classes)
+    changed = old_names | _names_of(store, new_ids)
+    names = _with_aliases(conn, changed.defined)
+    imported = _with_aliases(conn, changed.imported) - names
+    heirs = resolver.heirs(changed.classes)
     for table, values in (("sel_files", new_ids), ("sel_classes", heirs)):
         conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(id INTEGER PRIMARY KEY)")
         conn.execute(f"DELETE FROM {table}")
         conn.executemany(f"INSERT INTO {table}(id) VALUES (?)", [(v,) for v in values])
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_names(name TEXT PRIMARY KEY)")
-    conn.execute("DELETE FROM sel_names")
-    conn.executemany("INSERT INTO sel_names(name) VALUES (?)", [(n,) for n in names])
+    for table, words in (("sel_names", names), ("sel_imported", imported)):
+        conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(name TEXT PRIMARY KEY)")
+        conn.execute(f"DELETE FROM {table}")
+        conn.executemany(f"INSERT INTO {table}(name) VALUES (?)", [(n,) for n in words])
     rows = conn.execute(
         f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
+        f"UNION {select} WHERE lookup IN (SELECT name FROM sel_imported) "
+        "AND how IN ('import', 'module', 'free') "
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
         "AND how IN ('self', 'super', 'class', 'free') ORDER BY 1"
     ).fetchall()
     # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again.
-    heir_names = {resolver.defs[c].name for c in heirs if c in resolver.defs}
+    heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
     chosen = {r[0] for r in rows}
     rows += [
         r
@@ -398,15 +447,15 @@ def _resolve(
     for src, dst, weight in conn.execute(
         f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
         f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges "
-        "WHERE ref_id IN (SELECT id FROM sel_refs) GROUP BY 1, 2"
+        "WHERE ref_id IN (SELECT id FROM sel_refs) AND via != 'member' GROUP BY 1, 2"
     ):
         delta[(src, dst)] -= weight
     conn.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM sel_refs)")
     edges = link_all(resolver, rows, store_jobs)
     conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
     seen: set[tuple[int, int]] = set()
-    for ref_id, def_id, confidence, _via in edges:
-        if (ref_id, def_id) in seen:
+    for ref_id, def_id, confidence, via in edges:
+        if (ref_id, def_id) in seen or via == "member":
             continue
         seen.add((ref_id, def_id))
         delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)

@@ -289,6 +289,7 @@ class _Builder:
         out: list[Definition] = []
         stack: list[int] = []
         seen_top: set[str] = set()
+        seen_members: set[tuple[int, str]] = set()
         keep: list[_RawDef] = []
         python = self.grammar.name == "python"
         for d in self.raw:
@@ -299,11 +300,25 @@ class _Builder:
                 if d.name in seen_top:
                     continue
                 seen_top.add(d.name)
+            if d.kind == "attribute":  # `self.x = ...` in a method: a field of its class
+                owner = parent
+                while owner >= 0 and out[owner].kind not in CLASS_KINDS:
+                    owner = out[owner].parent
+                if owner < 0 or (owner, d.name) in seen_members:
+                    continue
+                parent = owner
+                # Only the name is the field's: the method still encloses the rest.
+                d.start, d.end = d.name_at, d.name_at + len(d.name.encode())
+                self.attributes.add(len(keep))
+            if d.kind in ("field", "attribute"):
+                if (parent, d.name) in seen_members:
+                    continue
+                seen_members.add((parent, d.name))
             self.raw_kept.append(d)
             keep.append(d)
             index = len(keep) - 1
             parent_def = out[parent] if parent >= 0 else None
-            kind = d.kind
+            kind = "field" if d.kind == "attribute" else d.kind
             container = ""
             if parent_def is not None and parent_def.kind in CLASS_KINDS | {"type"}:
                 container = parent_def.qualified
@@ -323,7 +338,12 @@ class _Builder:
                 qualified = f"{parent_def.qualified}.{d.name}"
             else:
                 qualified = d.name
-            if kind in ("variable", "constant", "field"):
+            if index in self.attributes:
+                line_start = self.source.rfind(b"\n", 0, d.start) + 1
+                line_end = self.source.find(b"\n", d.start)
+                first = _decode(self.source[line_start : line_end if line_end >= 0 else None])
+                signature = _SPACES.sub(" ", first).strip()[:_MAX_SIGNATURE]
+            elif kind in ("variable", "constant", "field"):
                 first = _decode(self.source[d.start : d.end]).split("\n", 1)[0]
                 signature = _SPACES.sub(" ", first).strip()[:_MAX_SIGNATURE]
             else:
@@ -342,7 +362,8 @@ class _Builder:
                     d.bases,
                 )
             )
-            stack.append(index)
+            if index not in self.attributes:
+                stack.append(index)
         return out
 
     # -- the build --------------------------------------------------------------------------------
@@ -352,6 +373,7 @@ class _Builder:
         source = self.source
         caps = self.caps
         self.raw_kept: list[_RawDef] = []
+        self.attributes: set[int] = set()
         defs = self._make_definitions()
         kept = self.raw_kept
 
@@ -414,16 +436,23 @@ class _Builder:
             refs.append(at)
             ref_at.append(2 * at)
         ref_scope = _innermost(ref_at, starts, ends)
-        def_starts = [-1] + [2 * d.start for d in kept]
-        def_ends = [2 * len(source) + 2] + [2 * d.end for d in kept]
-        ref_unit = _innermost(ref_at, def_starts, def_ends)  # 1-based: 0 is "none"
+        # Units: the definitions that enclose code (not a field named by `self.x = ...`).
+        units = [i for i in range(len(kept)) if i not in self.attributes]
+        def_starts = [-1] + [2 * kept[i].start for i in units]
+        def_ends = [2 * len(source) + 2] + [2 * kept[i].end for i in units]
+        unit_of = [-1, *units]
+        ref_unit = [unit_of[u] for u in _innermost(ref_at, def_starts, def_ends)]
 
         # Bindings: definitions, imports, locals. The first binding of a name in a scope wins,
         # except that a definition or an import replaces a plain local.
         python = grammar.name == "python"
-        def_scope = _innermost([2 * d.start - 1 for d in kept], starts, ends)
+        by_start = sorted(range(len(kept)), key=lambda i: kept[i].start)
+        placed = _innermost([2 * kept[i].start - 1 for i in by_start], starts, ends)
+        def_scope = [0] * len(kept)
+        for i, scope in zip(by_start, placed, strict=True):
+            def_scope[i] = scope
         for i, d in enumerate(defs):
-            if d.kind in _NOT_BARE and not python:
+            if (d.kind in _NOT_BARE and not python) or i in self.attributes:
                 continue
             if d.kind == "method" and d.container and not python:
                 continue
@@ -503,7 +532,7 @@ class _Builder:
             line = row + 1
             col = at - row_start
             scope = ref_scope[index]
-            unit = ref_unit[index] - 1
+            unit = ref_unit[index]
             kind = "call" if at in calls else "type" if at in types else "other"
             receiver = _receiver(rev, at) if at in members or source[at - 1] == _DOT else None
             if receiver is not None:

@@ -89,6 +89,10 @@ _PY_DEFS = """
 (module (expression_statement (assignment left: (identifier) @name) @def.variable))
 (module (if_statement consequence: (block (expression_statement
   (assignment left: (identifier) @name) @def.variable))))
+(class_definition body: (block (expression_statement
+  (assignment left: (identifier) @name) @def.field)))
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name)
+  @def.attribute (#eq? @_self "self"))
 (_ body: (block . (expression_statement (string) @doc))) @doc.owner
 (module . (expression_statement (string) @doc)) @doc.owner
 """
@@ -179,6 +183,8 @@ _JS_DEFS_COMMON = """
 (generator_function_declaration name: (identifier) @name body: (_) @body) @def.function
 (class_declaration name: (_) @name (class_heritage)? @bases body: (_) @body) @def.class
 (method_definition name: (_) @name body: (_) @body) @def.method
+(assignment_expression left: (member_expression object: (this) property: (property_identifier)
+  @name) @def.attribute)
 (variable_declarator name: (identifier) @name
   value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @def.function
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))

@@ -20,7 +20,7 @@ import sqlite3
 from collections import defaultdict
 from typing import NamedTuple
 
-from reviewbot.index.store import split_words
+from reviewbot.index.store import WEIGHT_UNIT, split_words
 
 __all__ = [
     "Hit",
@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 CHARS_PER_TOKEN = 4
+_PER_FILE = 8  # definitions a file shows at most in the map, so that a map covers many files
 _SYMBOL = (
     "SELECT d.id, d.name, d.qualified, d.kind, f.path, d.line, d.end_line, d.signature "
     "FROM defs d JOIN files f ON f.id = d.file_id"
@@ -254,7 +255,7 @@ def pagerank(
     links: list[tuple[int, int, float]],
     personal: dict[int, float] | None = None,
     damping: float = 0.85,
-    iterations: int = 30,
+    iterations: int = 50,
     tolerance: float = 1e-6,
 ) -> dict[int, float]:
     """PageRank by power iteration; ``personal`` (weights, normalised here) is where the
@@ -264,11 +265,14 @@ def pagerank(
     index = {n: k for k, n in enumerate(nodes)}
     size = len(nodes)
     out_weight = [0.0] * size
-    edges: list[tuple[int, int, float]] = []
+    kept: list[tuple[int, int, float]] = []
     for src, dst, w in links:
         if src in index and dst in index and src != dst and w > 0:
-            edges.append((index[src], index[dst], w))
+            kept.append((index[src], index[dst], w))
             out_weight[index[src]] += w
+    # Each edge's share of its source's rank, computed once.
+    edges = [(s, d, damping * w / out_weight[s]) for s, d, w in kept]
+    dangling_nodes = [k for k in range(size) if out_weight[k] == 0]
     if personal:
         total = sum(personal.values()) or 1.0
         restart = [personal.get(n, 0.0) / total for n in nodes]
@@ -277,11 +281,10 @@ def pagerank(
     rank = list(restart)
     for _ in range(iterations):
         nxt = [0.0] * size
-        for s, d, w in edges:
-            nxt[d] += rank[s] * w / out_weight[s]
-        dangling = sum(rank[k] for k in range(size) if out_weight[k] == 0)
-        spread = (1.0 - damping) + damping * dangling
-        new = [damping * nxt[k] + spread * restart[k] for k in range(size)]
+        for s, d, share in edges:
+            nxt[d] += rank[s] * share
+        spread = (1.0 - damping) + damping * sum(rank[k] for k in dangling_nodes)
+        new = [a + spread * b for a, b in zip(nxt, restart, strict=True)]
         delta = sum(abs(a - b) for a, b in zip(new, rank, strict=True))
         rank = new
         if delta < tolerance:
@@ -294,7 +297,15 @@ def repo_map(
 ) -> tuple[list[MapFile], int, bool]:
     """(files with their chosen definitions, tokens used, whether the budget cut it)."""
     files = dict(conn.execute("SELECT id, path FROM files WHERE skipped IS NULL").fetchall())
-    links = [(int(a), int(b), float(w)) for a, b, w in conn.execute("SELECT * FROM file_links")]
+    # The file graph holds the links the rules found (not `obj.m` guesses); a pair of files
+    # counts once it adds up to one reference, which keeps the map fast.
+    links = [
+        (int(a), int(b), float(w))
+        for a, b, w in conn.execute(
+            "SELECT src, dst, weight FROM file_links WHERE weight >= ? AND src != dst",
+            (WEIGHT_UNIT,),
+        )
+    ]
     personal: dict[int, float] | None = None
     if focus:
         prefix = focus.rstrip("/")
@@ -304,7 +315,7 @@ def repo_map(
             if p == prefix or p.startswith(prefix + "/") or prefix in (".", "")
         }
         personal = personal or None
-    ranks = pagerank(sorted(files), links, personal)
+    ranks = pagerank(sorted(files), links, personal, iterations=20, tolerance=1e-4)
     order = sorted(files, key=lambda i: (-ranks.get(i, 0.0), files[i]))
     limit = budget * CHARS_PER_TOKEN
     used = 0
@@ -329,7 +340,7 @@ def repo_map(
                 ids,
             ).fetchall()
         )
-        ranked = sorted(rows, key=lambda r: (-degree.get(r[0], 0.0), r[5]))
+        ranked = sorted(rows, key=lambda r: (-degree.get(r[0], 0.0), r[5]))[:_PER_FILE]
         header = len(files[file_id]) + 2
         if used + header >= limit:
             cut = True

@@ -80,30 +80,58 @@ class Resolver:
                 "SELECT id, path, language, package, parser FROM files WHERE skipped IS NULL"
             )
         }
-        self.defs: dict[int, _Def] = {}
+        # Classes (and types) in full; every other definition only where its name is seen.
+        self.classes: dict[int, _Def] = {}
+        self.class_by_name: dict[str, list[int]] = defaultdict(list)
         self.top: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
         self.members: dict[tuple[object, str], dict[str, list[int]]] = defaultdict(
             lambda: defaultdict(list)
         )
         self.members_by_name: dict[str, list[int]] = defaultdict(list)
-        self.by_name: dict[str, list[int]] = defaultdict(list)
-        for r in conn.execute(
-            "SELECT id, file_id, kind, name, parent_id, container, qualified, bases FROM defs"
+        go_folder = {
+            f.id: ("go", posixpath.dirname(f.path))
+            for f in self.files.values()
+            if f.language == "go"
+        }
+        classes = self.classes
+        top = self.top
+        members = self.members
+        by_member = self.members_by_name
+        classy = ", ".join(f"'{k}'" for k in _CLASSY)
+        for def_id, file_id, kind, name, parent_id, container, qualified, bases in conn.execute(
+            "SELECT id, file_id, kind, name, parent_id, container, "
+            f"CASE WHEN kind IN ({classy}) THEN qualified END, "
+            f"CASE WHEN kind IN ({classy}) THEN bases END FROM defs"
         ):
-            d = _Def(r[0], r[1], r[2], r[3], r[4], r[5], r[6], tuple(r[7].split()))
-            self.defs[d.id] = d
-            self.by_name[d.name].append(d.id)
-            if d.container:
-                self.members[(self._scope_key(d.file_id), d.container)][d.name].append(d.id)
-                self.members_by_name[d.name].append(d.id)
-            elif d.parent_id is None:
-                self.top[d.file_id][d.name].append(d.id)
+            if qualified is not None:
+                classes[def_id] = _Def(
+                    def_id,
+                    file_id,
+                    kind,
+                    name,
+                    parent_id,
+                    container,
+                    qualified,
+                    tuple(bases.split()) if bases else (),
+                )
+                self.class_by_name[name].append(def_id)
+            if container:
+                members[(go_folder.get(file_id, file_id), container)][name].append(def_id)
+                by_member[name].append(def_id)
+            elif parent_id is None:
+                top[file_id][name].append(def_id)
         self.imports: dict[int, _Import] = {}
         self.file_imports: dict[int, list[_Import]] = defaultdict(list)
         for r in conn.execute("SELECT id, file_id, local, module, name, export FROM imports"):
             imp = _Import(r[0], r[1], r[2], r[3], r[4], bool(r[5]))
             self.imports[imp.id] = imp
             self.file_imports[imp.file_id].append(imp)
+        # Name-level links (files without a grammar) need every definition by name; loaded
+        # here, before any worker forks, and only when such files exist.
+        self.name_defs: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        if any(f.parser == "outline" for f in self.files.values()):
+            for def_id, file_id, name in conn.execute("SELECT id, file_id, name FROM defs"):
+                self.name_defs[name].append((def_id, file_id))
         self._modules()
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
@@ -130,9 +158,10 @@ class Resolver:
         }
         self.go_modules: list[tuple[str, str]] = []
         self.py_module_of: dict[int, str] = {}
+        package_of: dict[str, str] = {}
         for f in self.files.values():
             if f.language == "python":
-                module = self._py_module(f.path, folders_with_init)
+                module = self._py_module(f.path, folders_with_init, package_of)
                 self.py_modules[module].append(f.id)
                 self.py_module_of[f.id] = module
             elif f.language in ("javascript", "typescript", "tsx"):
@@ -150,14 +179,28 @@ class Resolver:
         self.go_modules = sorted(found, key=lambda x: -len(x[1]))
 
     @staticmethod
-    def _py_module(path: str, packages: set[str]) -> str:
+    def _py_module(path: str, packages: set[str], package_of: dict[str, str]) -> str:
+        """A Python file's module name: its folders up to the first without ``__init__.py``
+        (``package_of`` remembers each folder's dotted package)."""
         folder, base = posixpath.split(path)
         name = base.rsplit(".", 1)[0]
-        parts = [] if name == "__init__" else [name]
-        while folder in packages:
-            folder, part = posixpath.split(folder)
-            parts.insert(0, part)
-        return ".".join(parts)
+
+        def package(folder: str) -> str:
+            known = package_of.get(folder)
+            if known is None:
+                if folder not in packages:
+                    known = ""
+                else:
+                    parent, part = posixpath.split(folder)
+                    above = package(parent)
+                    known = f"{above}.{part}" if above else part
+                package_of[folder] = known
+            return known
+
+        prefix = package(folder)
+        if name == "__init__":
+            return prefix
+        return f"{prefix}.{name}" if prefix else name
 
     def _py_absolute(self, file: _File, spec: str) -> str:
         if not spec.startswith("."):
@@ -307,7 +350,7 @@ class Resolver:
         if memo is not None:
             return memo
         self._base_memo[class_id] = ((), True)
-        d = self.defs.get(class_id)
+        d = self.classes.get(class_id)
         file = self._file(d.file_id) if d is not None else None
         if d is None or file is None:
             return (), False
@@ -315,7 +358,7 @@ class Resolver:
         complete = True
         for base in d.bases:
             found, _ = self.in_file(file, base)
-            classes = [c for c in found if self.defs[c].kind in _CLASSY]
+            classes = [c for c in found if c in self.classes]
             if not classes:
                 complete = False
             out.extend(c for c in classes if c != class_id)
@@ -333,7 +376,7 @@ class Resolver:
         if memo is not None:
             return memo
         self._member_memo[key] = ((), True)
-        d = self.defs.get(class_id)
+        d = self.classes.get(class_id)
         if d is None:
             return (), False
         if not skip_own:
@@ -384,7 +427,7 @@ class Resolver:
         if how == "member":
             return self.any_member(lookup), "member"
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
-            classes = [c for c in self.in_file(file, qualifier)[0] if self.defs[c].kind in _CLASSY]
+            classes = [c for c in self.in_file(file, qualifier)[0] if c in self.classes]
             if classes:
                 out: list[int] = []
                 certain = True
@@ -426,7 +469,7 @@ class Resolver:
                 return tuple(d for t in self.py_modules[spec] for d in self.exported(t, lookup))
         out = []
         for c in self.imported(file, imp):
-            if self.defs[c].kind in _CLASSY:
+            if c in self.classes:
                 out.extend(self.class_member(c, lookup)[0])
         return tuple(dict.fromkeys(out))
 
@@ -439,20 +482,20 @@ class Resolver:
         if qualifier:  # Java/Go: `Type.member` with a type of the package
             out: list[int] = []
             for c in self.package_top(file, qualifier):
-                if self.defs[c].kind in _CLASSY:
+                if c in self.classes:
                     out.extend(self.class_member(c, lookup)[0])
             return tuple(out), "package"
         if target is not None:
             found, _ = self.class_member(target, lookup)
             if found:
                 return found, "self"
-            outer = self.defs[target].parent_id if target in self.defs else None
-            while outer is not None:
-                if self.defs[outer].kind in _CLASSY:
-                    found, _ = self.class_member(outer, lookup)
-                    if found:
-                        return found, "self"
-                outer = self.defs[outer].parent_id
+            here = self.classes.get(target)
+            outer = here.parent_id if here is not None else None
+            while outer is not None and outer in self.classes:  # enclosing classes (Java)
+                found, _ = self.class_member(outer, lookup)
+                if found:
+                    return found, "self"
+                outer = self.classes[outer].parent_id
         peers = self.package_top(file, lookup)
         if peers:
             return tuple(peers), "package"
@@ -464,13 +507,12 @@ class Resolver:
         return tuple(dict.fromkeys(out)), "import"
 
     def _by_name(self, file: _File, lookup: str) -> tuple[int, ...]:
-        found = self.by_name.get(lookup, [])
+        """Definitions of that name in files of the same language (name-level links)."""
+        found = self.name_defs.get(lookup, [])
         if len(found) > _MAX_CANDIDATES:
             return ()
-        same = [
-            d for d in found if self.files.get(self.defs[d].file_id, file).language == file.language
-        ]
-        return tuple(same)
+        language = file.language
+        return tuple(d for d, f in found if (self.files.get(f) or file).language == language)
 
     # -- many references ------------------------------------------------------------------------
 
@@ -480,7 +522,6 @@ class Resolver:
         """Edges (ref, def, confidence, via) for (ref id, file id, how, target, qualifier,
         lookup) rows."""
         edges: list[tuple[int, int, float, str]] = []
-        defs = self.defs
         memo: dict[tuple[int, str, int | None, str, str], tuple[tuple[int, ...], str]] = {}
         found: tuple[int, ...]
         for ref_id, file_id, how, target, qualifier, lookup in rows:
@@ -492,7 +533,7 @@ class Resolver:
                 if hit is None:
                     hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
                 found, via = hit
-            found = tuple(dict.fromkeys(d for d in found if d in defs))
+            found = tuple(dict.fromkeys(found))
             if not found:
                 continue
             weight = 1.0 / len(found)
@@ -502,7 +543,7 @@ class Resolver:
     def heirs(self, class_names: set[str]) -> list[int]:
         """Classes that inherit, by name and transitively, from one of ``class_names``."""
         children: dict[str, list[int]] = defaultdict(list)
-        for d in self.defs.values():
+        for d in self.classes.values():
             for base in d.bases:
                 children[base.rsplit(".", 1)[-1]].append(d.id)
         out: set[int] = set()
@@ -515,9 +556,9 @@ class Resolver:
             seen.add(name)
             for child in children.get(name, []):
                 out.add(child)
-                todo.append(self.defs[child].name)
+                todo.append(self.classes[child].name)
         for name in class_names:
-            out.update(d for d in self.by_name.get(name, []) if self.defs[d].kind in _CLASSY)
+            out.update(self.class_by_name.get(name, []))
         return sorted(out)
 
 
@@ -556,13 +597,15 @@ def link_weight(confidence: float) -> int:
 
 
 def rebuild_links(conn: sqlite3.Connection) -> None:
-    """The file graph from every edge: (source file, target file, summed confidence). A row's
-    file is its id's high bits, so no join is needed."""
+    """The file graph: (source file, target file, summed confidence) over the edges the rules
+    found (not ``member`` guesses for receivers nobody can type). A row's file is its id's high
+    bits, so no join is needed."""
     conn.execute("DELETE FROM file_links")
     conn.execute(
         "INSERT INTO file_links(src, dst, weight) "
         f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
-        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges GROUP BY 1, 2"
+        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges "
+        "WHERE via != 'member' GROUP BY 1, 2"
     )
 
 

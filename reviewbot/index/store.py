@@ -142,8 +142,11 @@ def _create(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _open_writer(path: Path) -> tuple[sqlite3.Connection, bool]:
-    """(connection, created): an existing valid index, else a new one in its place."""
+def _open_writer(path: Path, fresh: bool) -> tuple[sqlite3.Connection, bool]:
+    """(connection, created): an existing valid index, else (or when ``fresh``) a new one in
+    its place."""
+    if fresh:
+        _remove(path)
     if path.exists():
         try:
             conn = sqlite3.connect(path, isolation_level=None)
@@ -159,9 +162,9 @@ def _open_writer(path: Path) -> tuple[sqlite3.Connection, bool]:
 
 
 @contextlib.contextmanager
-def locked_writer(path: Path) -> Iterator[Store]:
+def locked_writer(path: Path, *, fresh: bool = False) -> Iterator[Store]:
     """The index at ``path`` for writing, with the writers' lock held (waits for another
-    writer); created, or rebuilt when it is not a valid index."""
+    writer); created, or rebuilt when it is not a valid index (or ``fresh``)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         lock = open(f"{path}.lock", "a+b")  # noqa: SIM115 - closed below
@@ -177,7 +180,7 @@ def locked_writer(path: Path) -> Iterator[Store]:
                 if time.monotonic() > deadline:
                     raise InputError(f"{path}: another process keeps the index locked") from None
                 time.sleep(0.05)
-        conn, created = _open_writer(path)
+        conn, created = _open_writer(path, fresh)
         try:
             yield Store(conn, created)
         finally:

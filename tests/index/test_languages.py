@@ -110,3 +110,17 @@ def test_java_imports_packages_and_members(repo: Path) -> None:
     assert targets(db, app, 6, "Order") == {("Order", 3)}  # a single-type import
     assert targets(db, app, 6, "make") == {("Order.make", 5)}
     assert targets(db, app, 6, "total") == {("Order.total", 4)}
+
+
+def test_languages_without_a_grammar_link_by_name_only(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "lib/note.rb": "class Note\n  def show\n    render\n  end\nend\n",
+            "app/run.rb": "def main\n  note = Note.new\n  note.show\nend\n",
+            "app/other.py": "def show():\n    pass\n",
+        },
+    )
+    # By name, within the language: the Python `show` is not a candidate.
+    assert targets(db, "app/run.rb", 3, "show") == {("Note.show", 2)}
+    assert targets(db, "app/run.rb", 2, "Note") == {("Note", 1)}

@@ -127,3 +127,21 @@ def test_locals_and_parameters_with_a_written_class_resolve_to_its_members(repo:
     assert targets(db, "shop/run.py", 8, "clean") == {("Order.clean", 10)}
     assert targets(db, "shop/run.py", 9, "clean") == {("Invoice.clean", 18)}
     assert targets(db, "shop/run.py", 10, "save") == {("Base.save", 2)}  # inherited
+
+
+def test_attributes_set_on_self_and_class_attributes_are_fields(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "box.py": (
+                "class Box:\n"
+                "    LIMIT = 3\n\n"
+                "    def __init__(self, size):\n"
+                "        self.size = size\n\n"
+                "    def fits(self, size):\n"
+                "        return size <= self.size <= self.LIMIT\n"
+            ),
+        },
+    )
+    assert targets(db, "box.py", 8, "size") == {("Box.size", 5)}  # not the parameter
+    assert targets(db, "box.py", 8, "LIMIT") == {("Box.LIMIT", 2)}

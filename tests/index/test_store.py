@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from reviewbot.index.build import update_index
 from reviewbot.index.store import SCHEMA, IndexUnavailable, connect_reader
+from reviewbot.repo.git import Git
 from tests.helpers import commit, git, write
-from tests.index.support import dump, index, update
+from tests.index.support import SETTINGS, dump, index, update
 
 FILES = {
     "pkg/__init__.py": "from .core import Engine\n",
@@ -187,3 +189,71 @@ def test_an_update_follows_a_changed_base_class_into_unchanged_files(
     edges = dump(warm)["edges"]
     assert ("pkg/use.py", 11, 13, "pkg/b.py", 2, "spin", 1.0, "instance") in edges
     assert ("pkg/use.py", 6, 20, "pkg/b.py", 2, "spin", 1.0, "self") in edges
+
+
+def test_other_settings_rebuild_every_file(repo: Path, tmp_path: Path) -> None:
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    db = tmp_path / "index.sqlite"
+    update(repo, db)
+    stats = update_index(Git(repo), db, SETTINGS._replace(exclude=("web/**",)))
+    assert stats.read == len(FILES) and stats.reused == 0
+    skipped = {row[0]: row[6] for row in dump(db)["files"]}
+    assert skipped["web/app.js"] == "excluded by the configuration"
+    assert skipped["pkg/core.py"] is None
+
+
+def test_damage_past_the_schema_is_rebuilt_by_the_next_update(repo: Path, tmp_path: Path) -> None:
+    db = tmp_path / "index.sqlite"
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    update(repo, db)
+    expected = dump(db)
+    data = bytearray(db.read_bytes())
+    page = 4096
+    assert len(data) > 8 * page
+    data[3 * page :] = b"\xee" * (len(data) - 3 * page)  # the tables' pages, not the schema
+    db.write_bytes(bytes(data))
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    stats = update(repo, db)
+    assert stats.created and dump(db) == expected
+
+
+def test_an_update_follows_a_changed_reexport(repo: Path, tmp_path: Path) -> None:
+    """The package's `__init__` now takes `thing` and `Base` from another module: code that
+    imports them through the package (unchanged) means the other definitions."""
+    write(
+        repo,
+        "pkg/a.py",
+        "def thing():\n    pass\n\n\nclass Base:\n    def m(self):\n        pass\n",
+    )
+    write(
+        repo,
+        "pkg/b.py",
+        "def thing():\n    pass\n\n\nclass Base:\n    def m(self):\n        pass\n",
+    )
+    write(repo, "pkg/__init__.py", "from .a import thing, Base\n")
+    write(
+        repo,
+        "app.py",
+        "import pkg\nfrom pkg import thing\n\nthing()\n\n\nclass C(pkg.Base):\n"
+        "    def go(self):\n        return self.m()\n",
+    )
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    edges = dump(warm)["edges"]
+    assert ("app.py", 4, 0, "pkg/a.py", 1, "thing", 1.0, "import") in edges
+    assert ("app.py", 9, 20, "pkg/a.py", 6, "m", 1.0, "self") in edges
+    write(repo, "pkg/__init__.py", "from .b import thing, Base\n")
+    commit(repo)
+    assert update(repo, warm).read == 1
+    cold = tmp_path / "cold.sqlite"
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
+    edges = dump(warm)["edges"]
+    assert ("app.py", 4, 0, "pkg/b.py", 1, "thing", 1.0, "import") in edges
+    assert ("app.py", 9, 20, "pkg/b.py", 6, "m", 1.0, "self") in edges
