@@ -151,6 +151,9 @@ def rises(c: Change, k: int) -> bool:
     return c.delta >= k
 
 
+LIZARD_WARNING = 15  # lizard warns above a cyclomatic complexity of 15 by default
+
+
 def reformatted(c: Change) -> bool:
     """Only layout changed, in the function or in its whole file: the same characters once
     whitespace, commas, semicolons and parentheses are ignored (a formatter's work)."""
@@ -167,6 +170,7 @@ class Score:
     precision: tuple[int, int]  # (confirmed, RB101/RB102 findings)
     precision_loose: tuple[int, int]
     flags: Counter[str]
+    precision_gate: tuple[int, int] = (0, 0)  # (>= 3 or lizard's own warning newly raised)
 
 
 def fixed_bar_flags(r: PairResult) -> list[Flag]:
@@ -229,6 +233,15 @@ def score(
     def precision(k: int) -> tuple[int, int]:
         return sum(1 for f in flags if any(rises(c, k) for c in f.inside)), len(flags)
 
+    def gated(c: Change) -> bool:
+        # lizard's default warning (CCN > 15) that the change raised: the conventional gate
+        # reviewbot's absolute ceiling is meant to match.
+        return c.new.ccn > LIZARD_WARNING and (c.old is None or c.old.ccn <= LIZARD_WARNING)
+
+    confirmed_or_gated = sum(
+        1 for f in flags if any(rises(c, STRICT) or gated(c) for c in f.inside)
+    )
+
     return Score(
         recall(STRICT),
         recall(LOOSE),
@@ -236,4 +249,5 @@ def score(
         precision(STRICT),
         precision(LOOSE),
         Counter(f.finding["code"] for f in flags),
+        (confirmed_or_gated, len(flags)),
     )

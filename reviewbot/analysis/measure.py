@@ -27,7 +27,7 @@ class UnitMeasure(NamedTuple):
     lines: int  # lines the unit spans
     code_lines: int  # lines holding code
     branches: int  # decision points: branch keywords, && || and ?
-    nesting: int  # distinct indentation levels below the header
+    nesting: int  # control blocks (if/for/while/case/try...) around the deepest line
     irregularity: float  # Haar bit cost of the unit's own signal
     per_line: tuple[float, ...]  # the Haar bit cost line by line (the sparkline's values)
 
@@ -54,21 +54,45 @@ def branch_count(index: LineIndex, unit: Unit) -> int:
     return _branches(_unit_code(index, unit), index.language.python_labels)
 
 
+# A line opening a block of one of these nests what is indented below it (ESLint's max-depth
+# and Sonar's nested control flow count the same blocks); `else`, `finally`, `try`, `do` and
+# `switch` open blocks too, though they add no decision point.
+_CONTROL = BRANCH_WORDS | frozenset({"else", "finally", "try", "do", "switch", "match"})
+_FIRST_WORD = re.compile(r"[^A-Za-z_]*([A-Za-z_][\w-]*)")
+
+
+def _control_depth(code: list[str], indents: list[int]) -> int:
+    """How many control blocks (if/for/while/case/try/...) the unit's deepest line sits in,
+    read from indentation: wrapped arguments, nested literals, callbacks and closures indent
+    without nesting control flow, so they add nothing."""
+    stack: list[tuple[int, bool]] = []  # (indent, opens a control block) of the open lines
+    depth = deepest = 0
+    for text, indent in zip(code, indents, strict=True):
+        if not text:
+            continue
+        while stack and stack[-1][0] >= indent:
+            depth -= stack.pop()[1]
+        deepest = max(deepest, depth)
+        m = _FIRST_WORD.match(text)
+        control = m is not None and m.group(1) in _CONTROL
+        stack.append((indent, control))
+        depth += control
+    return deepest
+
+
 def measure_unit(index: LineIndex, unit: Unit) -> UnitMeasure:
     """Measures over the unit's lines [start, end] (0-based, inclusive). The index computes
     the heat: in plain Python (``LineIndex``) or with numpy (``FileIndex``), the same."""
     lo, hi = unit.start, unit.end + 1
     code = index.code[lo:hi]
     code_rows = [k for k, c in enumerate(code) if c]
-    indents = index.indent[lo:hi]
-    head = indents[0] if indents else 0
-    levels = {indents[k] for k in code_rows if indents[k] > head}
+    own = _unit_code(index, unit)
     heat = index.heat(lo, hi) if hi > lo else None
     return UnitMeasure(
         lines=hi - lo,
         code_lines=len(code_rows),
-        branches=_branches(_unit_code(index, unit), index.language.python_labels),
-        nesting=len(levels),
+        branches=_branches(own, index.language.python_labels),
+        nesting=_control_depth(own[1:], [int(i) for i in index.indent[lo + 1 : hi]]),
         irregularity=float(heat.total) if heat is not None else 0.0,
         per_line=heat.per_line if heat is not None else (),
     )

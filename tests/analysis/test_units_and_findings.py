@@ -67,10 +67,49 @@ def test_measures_are_local_to_the_unit() -> None:
     index = open_index("f.py", AFTER)
     apply = next(u for u in index.structure.units if u.name == "apply")
     m = measure_unit(index, apply)
-    assert (m.lines, m.branches, m.nesting) == (13, 8, 6)
+    assert (m.lines, m.branches, m.nesting) == (13, 8, 5)  # `total -= 1` sits in 5 blocks
     padded = open_index("f.py", "x = 1\n" * 50 + AFTER)
     again = next(u for u in padded.structure.units if u.name == "apply")
     assert measure_unit(padded, again) == m  # unrelated code elsewhere changes nothing
+
+
+def test_nesting_counts_control_blocks_not_indentation() -> None:
+    wrapped = (
+        "function f(xs) {\n"
+        "  return xs.map((x) =>\n"
+        "    call(\n"
+        "      x,\n"
+        "      {\n"
+        "        deep: [\n"
+        "          1,\n"
+        "        ],\n"
+        "      },\n"
+        "    ),\n"
+        "  );\n"
+        "}\n"
+    )
+    blocks = (
+        "function g(xs) {\n"
+        "  for (const x of xs) {\n"
+        "    if (x) {\n"
+        "      try {\n"
+        "        use(x);\n"
+        "      } catch (e) {\n"
+        "        switch (e.code) {\n"
+        "          case 1:\n"
+        "            log(e);\n"
+        "        }\n"
+        "      }\n"
+        "    } else {\n"
+        "      skip();\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+    )
+    for text, depth in ((wrapped, 0), (blocks, 5)):
+        index = open_index("f.js", text)
+        unit = index.structure.units[0]
+        assert measure_unit(index, unit).nesting == depth, text
 
 
 def test_spike_fires_on_new_decisions_and_scales_its_severity() -> None:
@@ -89,6 +128,27 @@ def test_dense_new_unit_respects_the_files_own_profile() -> None:
     assert dense_new(dense, t, file_p90=2) is not None
     assert dense_new(dense, t, file_p90=12) is None  # the file's units are denser still
     assert dense_new(delta(None, UnitMetrics(5, 9, 3, 30)), t, 0) is None  # too short
+
+
+def test_the_ceiling_flags_what_the_file_already_excuses() -> None:
+    t = Thresholds()
+    crossing = delta(UnitMetrics(20, 14, 3, 60), UnitMetrics(22, 15, 3, 62))
+    found = spike(crossing, t)  # one decision point more, but past lizard's gate of 15
+    assert found is not None and "15 decision points (the ceiling is 15)" in found.message
+    assert spike(delta(UnitMetrics(20, 15, 3, 60), UnitMetrics(22, 16, 3, 62)), t) is None
+    new = delta(None, UnitMetrics(25, 15, 9, 80))
+    assert dense_new(new, t, file_p90=20) is not None  # denser files never excuse new debt
+
+
+def test_the_nesting_ceiling() -> None:
+    t = Thresholds()
+    crossing = delta(UnitMetrics(30, 7, 4, 60), UnitMetrics(34, 7, 5, 58))  # wrapped in a try
+    found = spike(crossing, t)
+    assert found is not None and "5 nesting levels (the ceiling is 5)" in found.message
+    assert spike(delta(UnitMetrics(30, 7, 5, 60), UnitMetrics(34, 7, 6, 58)), t) is None
+    nested = dense_new(delta(None, UnitMetrics(20, 2, 5, 30)), t, file_p90=8)
+    assert nested is not None and "the ceiling is 5" in nested.message
+    assert dense_new(delta(None, UnitMetrics(20, 2, 4, 30)), t, file_p90=8) is None
 
 
 def test_deeper_nesting_and_repetitive_growth() -> None:
