@@ -74,7 +74,7 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
     out = []
     for k, mf in enumerate(files):
         rows: list[UnitChange] = []
-        metrics_of: dict[UnitRef, MetricsChange] = {}
+        metrics_of: dict[UnitRef, tuple[MetricsChange, str]] = {}
         for r, uc in enumerate(mf.summary.units):
             if (k, r) in gone:
                 continue
@@ -103,14 +103,20 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
                 )
             )
             if uc.new is not None:
-                metrics_of[uc.new] = metrics
+                was = f"moved from {files[source.file].summary.path}"
+                metrics_of[uc.new] = (metrics, was + (f", was {before.label}" if renamed else ""))
         touched = len(rows) != len(mf.summary.units) or bool(metrics_of)
         if not touched:
             out.append(mf)
             continue
         cases = tuple(
             UnitCase(
-                c.delta._replace(metrics=metrics_of[c.delta.unit]), False, c.container, c.header
+                c.delta._replace(
+                    metrics=metrics_of[c.delta.unit][0], was=metrics_of[c.delta.unit][1]
+                ),
+                False,  # not a new unit: RB102 does not apply, RB101 compares with the old self
+                c.container,
+                c.header,
             )
             if c.delta.unit in metrics_of
             else c

@@ -278,6 +278,7 @@ def measure_file(
             _ref(pair.new),
             span,
             metrics,
+            f"renamed from {was}" if was is not None else None,
         )
         cases.append(
             UnitCase(

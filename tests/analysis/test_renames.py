@@ -197,7 +197,15 @@ def test_rename_with_an_edit_compares_with_the_old_self(repo: Path) -> None:
     assert after.decisions - before.decisions == 4  # two `if`, an `or` and an `and`
     # A spike against its old self (RB101), not a dense new unit (RB102).
     assert [f.code for f in report.findings] == ["RB101"]
-    assert "score_order" in report.findings[0].message
+    assert "def score_order (renamed from def classify; lines" in report.findings[0].message
+    # The same edit on a unit moved to another file: RB101 against its old self there too.
+    moved = edited.replace("def score_order", "def classify")
+    _two_commits(repo, {"x.py": TAIL + "\n\n" + DENSE}, {"x.py": TAIL, "y.py": moved})
+    again = _review(repo)
+    assert _by_kind(again) == {"moved": ["y.py:def classify"]}
+    (finding,) = again.findings
+    assert finding.code == "RB101" and finding.path == "y.py"
+    assert "def classify (moved from x.py; lines" in finding.message
 
 
 def test_a_move_to_another_file_is_one_moved_unit(repo: Path) -> None:
