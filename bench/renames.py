@@ -21,11 +21,16 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import NamedTuple
 
-from reviewbot.analysis.renames import THRESHOLD, body_of, similarity
+from reviewbot.analysis import units as units_module
+from reviewbot.analysis.renames import THRESHOLD, Match, body_of, similarity
+from reviewbot.analysis.review import MeasuredFile
+from reviewbot.app import pipeline as pipeline_module
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, Mode, policy_of, review
 from reviewbot.engine import LineIndex, get_profile
@@ -166,11 +171,41 @@ def pairs_of(
     return found
 
 
-def scan(
-    repo: str, commits: int, config: Config, floor: float
-) -> tuple[list[Pair], int, int, float]:
+class Scan(NamedTuple):
+    pairs: list[Pair]
+    commits: int
+    units: int
+    cpu_on: float  # CPU seconds of the reviews, pairing by body on
+    cpu_off: float  # the same reviews with it off (the same process, interleaved)
+
+
+@contextmanager
+def _pairing_off() -> Iterator[None]:
+    """Reviews as before this feature: no pairing by body in a file, no moves across files."""
+
+    def no_matches(*args: object, **kwargs: object) -> list[Match]:
+        return []
+
+    def no_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
+        return list(files)
+
+    swaps: list[tuple[ModuleType, str, object]] = [
+        (units_module, "match_bodies", no_matches),
+        (pipeline_module, "link_moves", no_moves),
+    ]
+    saved = [(module, name, vars(module)[name]) for module, name, _ in swaps]
+    for module, name, value in swaps:
+        setattr(module, name, value)
+    try:
+        yield
+    finally:
+        for module, name, value in saved:
+            setattr(module, name, value)
+
+
+def scan(repo: str, commits: int, config: Config, floor: float) -> Scan:
     """The pairs of the last ``commits`` non-merge commits, how many commits were read, how
-    many units they touched, and the CPU seconds the reviews took."""
+    many units they touched, and the CPU seconds of the reviews with and without pairing."""
     mirror = MIRRORS / repo / "repo"
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / repo
@@ -178,24 +213,36 @@ def scan(
         shas = git(work, "rev-list", "--no-merges", f"-n{commits}", "HEAD").split()
         pairs: list[Pair] = []
         units = 0
-        cpu = 0.0
-        for sha in shas:
+        cpu = [0.0, 0.0]  # on, off
+        for k, sha in enumerate(shas):
             try:
                 change = GitChange(work, (f"{sha}~1..{sha}",)).read(policy_of(config))
             except Exception as exc:  # a root commit, say: no parent to compare with
                 print(f"{repo} {sha[:10]}: skipped ({exc})", file=sys.stderr)
                 continue
-            started = time.process_time()
-            report = review(change, config, mode=Mode.FAST)
-            cpu += time.process_time() - started
+            report: Report | None = None
+            for on in (True, False) if k % 2 else (False, True):  # alternate the order
+                started = time.process_time()
+                if on:
+                    report = review(change, config, mode=Mode.FAST)
+                else:
+                    with _pairing_off():
+                        review(change, config, mode=Mode.FAST)
+                cpu[0 if on else 1] += time.process_time() - started
+            assert report is not None
             units += report.stats.units_changed
             pairs.extend(pairs_of(repo, sha[:10], report, change.files, config, floor))
-        return pairs, len(shas), units, cpu
+        return Scan(pairs, len(shas), units, cpu[0], cpu[1])
 
 
 def _sample(pairs: list[Pair], n: int, seed: int) -> list[Pair]:
+    """Every pair of similar (not equal) bodies, the hard cases, then equal ones drawn with
+    ``seed`` up to ``n``."""
+    similar = [p for p in pairs if p.score < 0.999]
+    equal = [p for p in pairs if p.score >= 0.999]
     rng = random.Random(seed)
-    return sorted(rng.sample(pairs, min(n, len(pairs))), key=lambda p: (p.repo, p.commit, p.path))
+    picked = similar + rng.sample(equal, max(0, min(n - len(similar), len(equal))))
+    return sorted(picked, key=lambda p: (p.repo, p.commit, p.path, p.label))
 
 
 def _key(p: Pair) -> str:
@@ -223,7 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows: list[str] = []
     everything: list[Pair] = []
     for repo in REPOS:
-        pairs, read, units, cpu = scan(repo, args.commits, config, args.floor)
+        scanned = scan(repo, args.commits, config, args.floor)
+        pairs, read, units = scanned.pairs, scanned.commits, scanned.units
+        cpu = f"{scanned.cpu_on:.1f} / {scanned.cpu_off:.1f}"
         everything.extend(pairs)
         paired = [p for p in pairs if p.kind != "near miss"]
         kinds = Counter(p.kind for p in paired)
@@ -234,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows.append(
             f"| {repo.replace('+', '/')} | {read} | {units} | {commits_with} | "
             f"{kinds['renamed']} | {kinds['moved'] - both} | {both} | {exact} | "
-            f"{len(paired) - exact} | {len(near)} | {cpu:.1f} |"
+            f"{len(paired) - exact} | {len(near)} | {cpu} |"
         )
     paired = [p for p in everything if p.kind != "near miss"]
     sample = _sample(paired, args.sample, args.seed)
@@ -251,7 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"reviewbot at {revision()}; threshold {THRESHOLD} (`analysis/renames.py`).",
         "",
         "| repository | commits | units touched | commits with a pair | renamed | moved | "
-        "moved and renamed | equal bodies | similar bodies | near misses | review CPU s |",
+        "moved and renamed | equal bodies | similar bodies | near misses | "
+        "review CPU s, pairing on / off |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
         *rows,
         "",
