@@ -7,7 +7,8 @@ sequence. Two bodies match when they are equal, or when ``difflib``'s ratio of t
 sequences (2 * matched tokens / all tokens) reaches ``THRESHOLD``: a rename with a small edit
 still pairs. The work is bounded: bodies are first matched by a hash of their tokens, and only
 candidates of comparable size (the ratio cannot reach the threshold otherwise) are compared,
-cheapest bound first, at most ``BUDGET`` full comparisons per call.
+cheapest bound first, the ``CANDIDATES`` nearest in size per unit, at most ``BUDGET`` full
+comparisons per call.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from reviewbot.engine.structure import CONTAINERS, Unit
 
 __all__ = [
     "BUDGET",
+    "CANDIDATES",
     "MAX_TOKENS",
     "MIN_TOKENS",
     "THRESHOLD",
@@ -42,6 +44,7 @@ MIN_TOKENS = 16
 # Longer bodies pair only when equal (hash): difflib's ratio is quadratic at worst.
 MAX_TOKENS = 4000
 BUDGET = 2000  # full comparisons per call, whatever the size of the change
+CANDIDATES = 40  # old bodies looked at per new body (the nearest in size)
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _MASK = "\x00name"
@@ -83,6 +86,22 @@ class Match(NamedTuple):
 
 def _pairable(body: Body) -> bool:
     return len(body.tokens) >= MIN_TOKENS
+
+
+def _nearest(rest: list[tuple[int, int]], at: int, lo: int, hi: int, n: int) -> list[int]:
+    """Up to ``CANDIDATES`` old bodies of ``rest[lo:hi]`` (sorted by size), the nearest to size
+    ``n`` first (``at``: where ``n`` would go): each new body costs O(CANDIDATES), whatever the
+    number of bodies of about its size."""
+    left, right = at - 1, at
+    out: list[int] = []
+    while len(out) < CANDIDATES and (left >= lo or right < hi):
+        if right < hi and (left < lo or rest[right][0] - n <= n - rest[left][0]):
+            out.append(rest[right][1])
+            right += 1
+        else:
+            out.append(rest[left][1])
+            left -= 1
+    return out
 
 
 def match_bodies(
@@ -144,7 +163,7 @@ def match_bodies(
             continue
         matcher = SequenceMatcher(None, autojunk=False)
         matcher.set_seq2(b.tokens)  # difflib caches what it learns of the second sequence
-        for _, i in sorted(rest[lo:hi], key=lambda x: (abs(x[0] - n), x[1])):
+        for i in _nearest(rest, bisect.bisect_left(sizes, n), lo, hi, n):
             old = olds[i]
             if old.container != b.container or (accept is not None and not accept(i, j)):
                 continue

@@ -5,6 +5,7 @@ Real git repositories in temporary folders; Python and Go (a brace language)."""
 
 from __future__ import annotations
 
+import bisect
 import io
 import json
 import os
@@ -13,6 +14,7 @@ from typing import Any
 
 import jsonschema
 
+from reviewbot.analysis import renames
 from reviewbot.analysis.renames import MIN_TOKENS, Body, match_bodies
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, Mode, review
@@ -318,6 +320,14 @@ def test_matching_is_bounded_and_ignores_tiny_bodies() -> None:
     assert len(match_bodies(olds, news, budget=5)) <= 5
     # Equal bodies pair by their hash, whatever the budget.
     assert len(match_bodies(olds, olds, budget=0)) == 30
+    # Each new body looks at no more than CANDIDATES old ones, the nearest in size first.
+    rest = [(size, k) for k, size in enumerate(range(100, 300))]
+    sizes = [size for size, _ in rest]
+    picked = renames._nearest(rest, bisect.bisect_left(sizes, 200), 0, len(rest), 200)
+    assert len(picked) == renames.CANDIDATES
+    assert sorted(abs(rest[k][0] - 200) for k in picked) == sorted(
+        sorted(abs(size - 200) for size in sizes)[: renames.CANDIDATES]
+    )
 
 
 def test_every_door_agrees_on_renames_and_moves(repo: Path, cli: Any) -> None:
