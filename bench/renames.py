@@ -16,6 +16,7 @@ check; the verdicts are in ``VERDICTS``, written by reading them.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import tempfile
@@ -459,6 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default=str(RESULTS / "renames.md"))
     args = parser.parse_args(argv)
     config = Config()
+    load_before = os.getloadavg()[0]
     rows: list[str] = []
     everything: list[Pair] = []
     for repo in REPOS:
@@ -489,7 +491,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "# Renamed and moved units on real history",
         "",
         f"Command: `{command_line('renames.py', argv)}`  ",
-        f"reviewbot at {revision()}; threshold {THRESHOLD} (`analysis/renames.py`).",
+        f"reviewbot at {revision()}; threshold {THRESHOLD} (`analysis/renames.py`). "
+        f"Load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end "
+        "(a shared 2-core machine: the CPU seconds, summed over the commits, are the numbers "
+        "to compare; pairing on and off ran interleaved, alternating which went first).",
         "",
         "| repository | commits | units touched | commits with a pair | renamed | moved | "
         "moved and renamed | equal bodies | similar bodies | near misses | "

@@ -29,12 +29,35 @@ def qualified_name(index: LineIndex, unit: Unit) -> str:
     return LABEL_SEP.join(reversed(chain))
 
 
+def _pair_members(
+    old_units: list[Unit], new_units: list[Unit], pairs: dict[int, Unit | None], matched: set[int]
+) -> None:
+    """Members left over whose enclosing units are paired (a class renamed, say): paired by
+    their own kind and name. Outer units come first, so nested members pair in one pass."""
+    left: dict[tuple[int, str, str], list[Unit]] = {}
+    for u in old_units:
+        if u.start not in matched and u.parent >= 0:
+            left.setdefault((old_units[u.parent].start, u.kind, u.name), []).append(u)
+    if not left:
+        return
+    for u in new_units:
+        if u.start in pairs or u.parent < 0:
+            continue
+        parent = pairs.get(new_units[u.parent].start)
+        choices = left.get((parent.start, u.kind, u.name)) if parent is not None else None
+        if choices:
+            pick = choices.pop(0)
+            pairs[u.start] = pick
+            matched.add(pick.start)
+
+
 def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) -> list[UnitPair]:
     """Old and new units that are the same declaration.
 
     First by the line mapping (a new header whose line maps to an old header), then by the
     qualified name among the rest (a declaration that moved or whose header line changed), then
-    by body among the rest (a declaration renamed, maybe edited: ``renames.match_bodies``).
+    by body among the rest (a declaration renamed, maybe edited: ``renames.match_bodies``),
+    then members of paired units by their own name (the methods of a renamed class).
     Units left over are added (new only) or removed (old only). New-side order.
     """
     old_units = list(old.structure.units) if old else []
@@ -77,6 +100,8 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
                 pairs[u.start] = pick
                 matched_old.add(pick.start)
                 by_body.add(u.start)
+    if old is not None and new is not None:
+        _pair_members(old_units, new_units, pairs, matched_old)
     result = [UnitPair(pairs.get(u.start), u, u.start in by_body) for u in new_units]
     result += [UnitPair(u, None) for u in old_units if u.start not in matched_old]
     return result

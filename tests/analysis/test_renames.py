@@ -306,6 +306,23 @@ def test_a_class_moved_with_its_methods_shows_the_class(repo: Path) -> None:
     assert shown == ["class Loader"]  # its members moved with it, numbers unchanged
 
 
+def test_members_of_a_renamed_class_pair_by_their_own_name(repo: Path) -> None:
+    """`def __enter__(self) -> Box` is too short to pair by body and its header changes with
+    the class's name: it pairs as a member of the renamed class."""
+    cls = "class Box:\n    def __enter__(self) -> Box:\n        return self\n\n" + "".join(
+        "    " + line + "\n" if line else "\n" for line in LOAD.splitlines()
+    )
+    _two_commits(
+        repo,
+        {"box.py": TAIL + "\n\n" + cls},
+        {"box.py": TAIL + "\n\n" + cls.replace("Box", "_Box")},
+    )
+    report = _review(repo)
+    kinds = {u.label: u.kind for u in _units(report)}
+    assert kinds == {"class _Box": "renamed", "class _Box > def __enter__": "modified"}
+    assert [u.label for u in _units(report) if u.noteworthy] == ["class _Box"]
+
+
 def test_matching_is_bounded_and_ignores_tiny_bodies() -> None:
     def body(tokens: list[str]) -> Body:
         return Body(tuple(tokens), hash(tuple(tokens)), False)
