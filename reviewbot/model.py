@@ -17,6 +17,7 @@ from reviewbot.errors import ConfigError
 __all__ = [
     "LABEL_SEP",
     "SCHEMA",
+    "UNIT_CHANGES",
     "Bundle",
     "ChangedFile",
     "FailLevel",
@@ -364,17 +365,27 @@ class Finding(NamedTuple):
     references: int | None = None  # RB105: how many references remain
 
 
+# What happened to a unit (UnitChange.kind): ``renamed`` is the same body under another name in
+# the same file, ``moved`` the same body in another file (under the same name or not).
+UNIT_CHANGES = ("added", "removed", "modified", "renamed", "moved")
+
+
 class UnitChange(NamedTuple):
-    """A unit the change touches, with its measures on both sides."""
+    """A unit the change touches, with its measures on both sides.
+
+    A renamed or moved unit is compared with its old self: ``old`` is where it was (in
+    ``old_path`` for a moved one), ``old_label`` its qualified name there."""
 
     path: str
-    kind: str  # added | removed | modified
+    kind: str  # one of UNIT_CHANGES
     label: str
     old: UnitRef | None
     new: UnitRef | None
     metrics: MetricsChange
     shape: tuple[float, ...]  # per line, how deep it nests (drawn as a sparkline)
-    noteworthy: bool = True  # new, removed, or its numbers moved (not only a member's)
+    noteworthy: bool = True  # new, removed, renamed, or its numbers moved (not only a member's)
+    old_label: str | None = None  # renamed or moved: the qualified name it had
+    old_path: str | None = None  # moved: the file it came from
 
 
 class FileSummary(NamedTuple):

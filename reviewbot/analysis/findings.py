@@ -46,6 +46,9 @@ class UnitDelta(NamedTuple):
     unit: UnitRef  # new side (old side for removed units), 1-based
     changed: tuple[int, int]  # first and last changed line inside it (new side)
     metrics: MetricsChange
+    # Where a renamed or moved unit came from, in words (`renamed from def load`): its metrics
+    # before are its old self's.
+    was: str | None = None
 
     @property
     def lines(self) -> Measure:
@@ -111,6 +114,12 @@ def _finding(code: str, severity: Severity, d: UnitDelta, title: str, message: s
     )
 
 
+def _at(d: UnitDelta) -> str:
+    """`(lines 3-20)`, or for a renamed or moved unit `(renamed from def load; lines 3-20)`."""
+    lines = f"lines {d.unit.start}-{d.unit.end}"
+    return f"({d.was}; {lines})" if d.was else f"({lines})"
+
+
 def _over(value: float | None, ceiling: float) -> bool:
     return value is not None and ceiling > 0 and value >= ceiling
 
@@ -152,7 +161,7 @@ def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
     )
     ceiling = f" It now has {' and '.join(over)}." if over else ""
     message = (
-        f"{d.label} (lines {d.unit.start}-{d.unit.end}) became more tangled: "
+        f"{d.label} {_at(d)} became more tangled: "
         f"{', '.join(parts)}.{ceiling} The change at {where} did it; consider splitting the "
         f"new logic out."
     )
@@ -186,7 +195,7 @@ def deeper(d: UnitDelta, t: Thresholds) -> Finding | None:
     if (d.nesting.delta or 0) < t.nesting_rise:
         return None
     message = (
-        f"{d.label} (lines {d.unit.start}-{d.unit.end}) now nests "
+        f"{d.label} {_at(d)} now nests "
         f"{_num(d.nesting.after)} levels deep (was {_num(d.nesting.before)}); "
         f"early returns or a helper would flatten it."
     )
@@ -198,7 +207,8 @@ def repetitive(d: UnitDelta, t: Thresholds) -> Finding | None:
     if grew < t.repetitive_lines or (d.branches.delta or 0) > t.repetitive_branches:
         return None
     message = (
-        f"{d.label} grew by {_num(grew)} lines ({_num(d.lines.before)} -> "
+        f"{d.label}{f' ({d.was})' if d.was else ''} grew by {_num(grew)} lines "
+        f"({_num(d.lines.before)} -> "
         f"{_num(d.lines.after)}) with almost no new decision points: repetitive code, "
         f"easy to read but maybe worth a table or a loop."
     )

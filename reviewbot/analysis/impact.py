@@ -77,9 +77,15 @@ def impact_of(
             name = _name(u.label)
             if name is None:
                 continue
-            if u.kind == "modified":
+            old_name = _name(u.old_label) if u.old_label is not None else None
+            if old_name is not None and old_name != name:  # renamed: the old name is gone
+                gone = _Wanted(old_name, u.old_label or u.label, u.old_path or fs.path, "removed")
+                wanted.setdefault(old_name, gone)
+                change = "added"
+            elif u.kind in ("modified", "renamed", "moved"):
                 cf = by_path.get(fs.path)
-                old = _line(cf.old_text, u.old.start) if cf and u.old else None
+                was = by_path.get(u.old_path) if u.old_path is not None else cf
+                old = _line(was.old_text, u.old.start) if was and u.old else None
                 new = _line(cf.new_text, u.new.start) if cf and u.new else None
                 if (
                     old is not None

@@ -15,7 +15,7 @@ from reviewbot.analysis.findings import (
     suppressed,
 )
 from reviewbot.analysis.measure import UnitMeasure, branch_count, measure_unit, nesting_profile
-from reviewbot.analysis.units import pair_units, qualified_name
+from reviewbot.analysis.units import UnitPair, pair_units, qualified_name
 from reviewbot.engine import LineIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.engine.structure import CONTAINERS, Unit
@@ -28,6 +28,7 @@ from reviewbot.model import (
     UnitChange,
     UnitMetrics,
     UnitRef,
+    innermost,
 )
 
 __all__ = [
@@ -194,6 +195,14 @@ def _index_type(pure: bool) -> type[LineIndex]:
     return FileIndex
 
 
+def _renamed_from(old: LineIndex | None, pair: UnitPair, label: str) -> str | None:
+    """The old qualified name of a unit paired by its body under another name, else None."""
+    if not pair.by_body or old is None or pair.old is None:
+        return None
+    was = qualified_name(old, pair.old)
+    return was if was != label else None
+
+
 def measure_file(
     cf: ChangedFile, profile: Profile, registry: LanguageRegistry, *, pure: bool = False
 ) -> MeasuredFile:
@@ -222,6 +231,8 @@ def measure_file(
         assert side is not None and unit is not None and shown is not None
         kind = "added" if pair.old is None else "removed" if pair.new is None else "modified"
         label = qualified_name(side, unit)
+        was = _renamed_from(old, pair, label)
+        kind = "renamed" if was is not None else kind
         metrics = MetricsChange(_side(m_old), _side(m_new))
         # Worth a row: a new or removed unit, or numbers that moved; for a class-like unit
         # only when the change is in its own lines (not only in a member's).
@@ -240,7 +251,9 @@ def measure_file(
                 )
             )
         )
-        noteworthy = kind != "modified" or (metrics.moved and own)
+        noteworthy = (kind not in ("modified", "renamed") or (metrics.moved and own)) or (
+            was is not None and innermost(was) != innermost(label)
+        )
         changes.append(
             UnitChange(
                 cf.path,
@@ -251,6 +264,7 @@ def measure_file(
                 metrics,
                 nesting_profile(side, unit),
                 noteworthy,
+                was,
             )
         )
         if pair.new is None or new is None:
@@ -264,6 +278,7 @@ def measure_file(
             _ref(pair.new),
             span,
             metrics,
+            f"renamed from {was}" if was is not None else None,
         )
         cases.append(
             UnitCase(

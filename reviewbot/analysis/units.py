@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from reviewbot.analysis.renames import body_of, match_bodies
 from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import Unit
 from reviewbot.model import LABEL_SEP, LineMap
@@ -14,6 +15,7 @@ __all__ = ["UnitPair", "pair_units", "qualified_name"]
 class UnitPair(NamedTuple):
     old: Unit | None
     new: Unit | None
+    by_body: bool = False  # paired by their bodies (a rename), not by line or name
 
 
 def qualified_name(index: LineIndex, unit: Unit) -> str:
@@ -27,11 +29,35 @@ def qualified_name(index: LineIndex, unit: Unit) -> str:
     return LABEL_SEP.join(reversed(chain))
 
 
+def _pair_members(
+    old_units: list[Unit], new_units: list[Unit], pairs: dict[int, Unit | None], matched: set[int]
+) -> None:
+    """Members left over whose enclosing units are paired (a class renamed, say): paired by
+    their own kind and name. Outer units come first, so nested members pair in one pass."""
+    left: dict[tuple[int, str, str], list[Unit]] = {}
+    for u in old_units:
+        if u.start not in matched and u.parent >= 0:
+            left.setdefault((old_units[u.parent].start, u.kind, u.name), []).append(u)
+    if not left:
+        return
+    for u in new_units:
+        if u.start in pairs or u.parent < 0:
+            continue
+        parent = pairs.get(new_units[u.parent].start)
+        choices = left.get((parent.start, u.kind, u.name)) if parent is not None else None
+        if choices:
+            pick = choices.pop(0)
+            pairs[u.start] = pick
+            matched.add(pick.start)
+
+
 def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) -> list[UnitPair]:
     """Old and new units that are the same declaration.
 
     First by the line mapping (a new header whose line maps to an old header), then by the
-    qualified name among the rest (a declaration that moved or whose header line changed).
+    qualified name among the rest (a declaration that moved or whose header line changed), then
+    by body among the rest (a declaration renamed, maybe edited: ``renames.match_bodies``),
+    then members of paired units by their own name (the methods of a renamed class).
     Units left over are added (new only) or removed (old only). New-side order.
     """
     old_units = list(old.structure.units) if old else []
@@ -62,6 +88,20 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
                 pick = choices.pop(0)
                 pairs[u.start] = pick
                 matched_old.add(pick.start)
-    result = [UnitPair(pairs.get(u.start), u) for u in new_units]
+    by_body: set[int] = set()
+    if old is not None and new is not None:
+        old_left = [u for u in old_units if u.start not in matched_old]
+        new_left = [u for u in new_units if u.start not in pairs]
+        if old_left and new_left:
+            olds = [body_of(old, u) for u in old_left]
+            news = [body_of(new, u) for u in new_left]
+            for m in match_bodies(olds, news):
+                pick, u = old_left[m.old], new_left[m.new]
+                pairs[u.start] = pick
+                matched_old.add(pick.start)
+                by_body.add(u.start)
+    if old is not None and new is not None:
+        _pair_members(old_units, new_units, pairs, matched_old)
+    result = [UnitPair(pairs.get(u.start), u, u.start in by_body) for u in new_units]
     result += [UnitPair(u, None) for u in old_units if u.start not in matched_old]
     return result

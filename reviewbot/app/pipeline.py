@@ -15,6 +15,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
+from reviewbot.analysis.moves import link_moves
 from reviewbot.analysis.review import (
     NOT_CODE,
     FileReview,
@@ -248,9 +249,8 @@ def _review_files(
 ) -> _Reviewed:
     """Each file of the change reviewed (or listed as skipped), in order."""
     opts = options(config, pure=pure)
-    summaries: list[FileSummary] = []
-    findings: list[Finding] = []
-    reviewed: list[tuple[ChangedFile, FileReview]] = []
+    summaries: list[FileSummary | None] = []  # None: analysed, reviewed below
+    analysed: list[tuple[int, ChangedFile, MeasuredFile]] = []
     not_reviewed = 0
     for position, cf in enumerate(change.files):
         if deadline is not None and time.monotonic() > deadline:
@@ -266,16 +266,24 @@ def _review_files(
             summaries.append(skipped_summary(cf, NOT_CODE, cf.status))
             continue
         if measured is None:
-            done = review_file(cf, opts)
+            done = measure_file(cf, opts.profile, opts.registry, pure=pure)
         else:  # a sweep: each file is measured once per profile and language
             key = (position, config.profile, config.registry.detect(cf.path))
             if key not in measured:
                 measured[key] = measure_file(cf, opts.profile, opts.registry, pure=pure)
-            done = review_file(cf, opts, measured[key])
-        summaries.append(done.summary)
-        findings.extend(done.findings)
-        reviewed.append((cf, done))
-    return _Reviewed(summaries, findings, reviewed, not_reviewed)
+            done = measured[key]
+        analysed.append((len(summaries), cf, done))
+        summaries.append(None)
+    # Units removed from one file and added to another with the same body: moved.
+    linked = link_moves([m for _, _, m in analysed])
+    findings: list[Finding] = []
+    reviewed: list[tuple[ChangedFile, FileReview]] = []
+    for (slot, cf, _), m in zip(analysed, linked, strict=True):
+        review = review_file(cf, opts, m)
+        summaries[slot] = review.summary
+        findings.extend(review.findings)
+        reviewed.append((cf, review))
+    return _Reviewed([s for s in summaries if s is not None], findings, reviewed, not_reviewed)
 
 
 def _report(

@@ -15,13 +15,22 @@ import jinja2
 
 from reviewbot import __version__
 from reviewbot.codes import CODES, describe
-from reviewbot.model import Bundle, Finding, HunkContext, MetricsChange, Report, innermost
-from reviewbot.render.style import fmt_metric, sparkline
+from reviewbot.model import (
+    Bundle,
+    Finding,
+    HunkContext,
+    MetricsChange,
+    Report,
+    UnitChange,
+    innermost,
+)
+from reviewbot.render.style import fmt_metric, sparkline, unit_origin
 
 __all__ = [
     "MAX_BODY",
     "SUMMARY_MARKER",
     "cell_code",
+    "change_cell",
     "code_block",
     "environment",
     "fingerprint_marker",
@@ -142,6 +151,7 @@ def environment() -> jinja2.Environment:
     env.filters["metric"] = fmt_metric
     env.filters["spark"] = lambda values: sparkline(values, width=SPARK_WIDTH)
     env.filters["changes"] = _changes
+    env.filters["change"] = change_cell
     env.filters["gutter"] = gutter
     return env
 
@@ -176,6 +186,16 @@ def render_markdown(
 
 
 _NAMES = {"branches": "decisions"}
+
+
+def change_cell(u: UnitChange) -> str:
+    """A unit's change for a table cell: `modified`, or `renamed from` / `moved from` with the
+    old name or file in code."""
+    found = unit_origin(u)
+    if found is None:
+        return md_escape(u.kind)
+    words, where, aside = found
+    return f"{words} {cell_code(where)}" + (f" (was {cell_code(aside)})" if aside else "")
 
 
 def _changes(metrics: MetricsChange) -> str:

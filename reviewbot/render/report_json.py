@@ -90,6 +90,9 @@ def unit_doc(u: UnitChange) -> dict[str, Any]:
         "new": _unit(u.new),
         "metrics": _metrics(u.metrics),
         "sparkline": sparkline(u.shape, width=SPARK_WIDTH),
+        # Renamed or moved: what it was called, and (moved) where it was.
+        **({"old_label": u.old_label} if u.old_label is not None else {}),
+        **({"old_path": u.old_path} if u.old_path is not None else {}),
     }
 
 

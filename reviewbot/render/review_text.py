@@ -8,7 +8,14 @@ import textwrap
 from collections import Counter
 
 from reviewbot.model import Measure, Report, Severity, UnitChange, innermost
-from reviewbot.render.style import Style, ellipsize, fmt_metric, one_line, sparkline
+from reviewbot.render.style import (
+    Style,
+    ellipsize,
+    fmt_metric,
+    one_line,
+    origin_text,
+    sparkline,
+)
 
 __all__ = ["review_text"]
 
@@ -43,7 +50,8 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     for u in units:
         m = {x.name: x for x in u.metrics.measures()}
         numbers = [_arrow(m["branches"]), _arrow(m["nesting"]), _arrow(m["irregularity"])]
-        cells.append((innermost(u.label), u.kind, numbers, sparkline(u.shape, width=SPARK_WIDTH)))
+        shape = sparkline(u.shape, width=SPARK_WIDTH)
+        cells.append((innermost(u.label), u.kind, numbers, shape, origin_text(u)))
     widths = [max(len(h), *(len(c[2][k]) for c in cells)) for k, h in enumerate(_HEADS)]
     num_w = sum(widths) + 2 * len(widths)
     room = width - 4 - 2 - 8 - num_w
@@ -52,12 +60,14 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     label_w = max(10, min(longest, room - (SPARK_WIDTH + 2 if spark else 0)))
     heads = "  ".join(h.ljust(w) for h, w in zip(_HEADS, widths, strict=True))
     rows = [style(f"    {'unit'.ljust(label_w)}  {'change':<8}  {heads}".rstrip(), "dim")]
-    for label, kind, numbers, shape in cells:
+    for label, kind, numbers, shape, origin in cells:
         parts = "  ".join(v.ljust(w) for v, w in zip(numbers, widths, strict=True))
         row = f"    {ellipsize(label, label_w).ljust(label_w)}  {kind:<8}  {parts}"
         if spark:
             row += f"  {style(shape, 'cyan')}"
         rows.append(row.rstrip())
+        if origin:  # renamed or moved: where it came from, under its row
+            rows.append(style(ellipsize(f"      {one_line(origin)}", max(20, width)), "dim"))
     return rows
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple, TextIO
 
-from reviewbot.model import Measure
+from reviewbot.model import Measure, UnitChange, innermost
 
 __all__ = [
     "BLOCKS",
@@ -16,8 +16,10 @@ __all__ = [
     "ellipsize",
     "fmt_metric",
     "one_line",
+    "origin_text",
     "sparkline",
     "terminal_width",
+    "unit_origin",
     "use_color",
     "visible",
 ]
@@ -175,3 +177,28 @@ def terminal_width(stream: TextIO, environ: Mapping[str, str], default: int = 10
         except (OSError, ValueError):
             return default
     return default
+
+
+def unit_origin(u: UnitChange) -> tuple[str, str, str] | None:
+    """Where a renamed or moved unit came from, as (words, name or path, aside): ("renamed
+    from", "def load", ""), ("moved from", "a.py", ""), ("moved from", "a.py", "def load") when
+    it changed its name too; None for any other unit. The old name is its own label unless the
+    unit moved to another enclosing unit (then the qualified one)."""
+    if u.old_label is None or u.kind not in ("renamed", "moved"):
+        return None
+    own_old, own_new = innermost(u.old_label), innermost(u.label)
+    parents_same = u.old_label[: -len(own_old)] == u.label[: -len(own_new)]
+    name = own_old if parents_same else u.old_label
+    if u.kind == "renamed":
+        return ("renamed from", name, "")
+    return ("moved from", u.old_path or "", name if u.old_label != u.label else "")
+
+
+def origin_text(u: UnitChange) -> str:
+    """``unit_origin`` in plain words: `renamed from def load`, `moved from a.py (was def
+    load)`; '' for any other unit."""
+    found = unit_origin(u)
+    if found is None:
+        return ""
+    words, where, aside = found
+    return f"{words} {where}" + (f" (was {aside})" if aside else "")

@@ -271,9 +271,17 @@ def _one(
     if isinstance(new, Unreadable):
         return ChangedFile(path, old_path, Status.SKIPPED, hunks, reason=new.reason)
     if e.status == "C":
-        # A copy: the new file is analysed as added; the source stays as it was.
-        return policy.build(path, old_path, Status.ADDED, hunks, old, new, chunk.binary)
+        # A copy: the new file is analysed as added (every line its own, no old side: a unit
+        # that came from the source is then recognised as moved); the source stays as it was.
+        cf = policy.build(path, old_path, Status.ADDED, hunks, None, new, chunk.binary)
+        return cf._replace(hunks=_all_added(cf.new_text)) if cf.new_text is not None else cf
     return policy.build(path, old_path, status, hunks, old, new, chunk.binary)
+
+
+def _all_added(text: str) -> tuple[Hunk, ...]:
+    """The hunk of a file added whole: `@@ -0,0 +1,n @@`."""
+    n = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    return (Hunk(0, 0, 1, n, tuple(range(1, n + 1)), ()),) if n else ()
 
 
 # -- patches --------------------------------------------------------------------------------------

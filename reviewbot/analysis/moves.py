@@ -1,0 +1,126 @@
+"""Units that moved between the files of one change: removed from one file, added to another
+with the same body (``renames.match_bodies``), shown once, as ``moved``, in the file they moved
+to and compared with their old selves."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from reviewbot.analysis.renames import Body, body_of, match_bodies
+from reviewbot.analysis.review import MeasuredFile, UnitCase
+from reviewbot.engine import LineIndex
+from reviewbot.engine.structure import Unit
+from reviewbot.model import MetricsChange, UnitChange, UnitRef, innermost
+
+__all__ = ["link_moves"]
+
+
+class _Side(NamedTuple):
+    file: int  # index into the measured files
+    row: int  # index into that file's summary units
+    unit: Unit
+    body: Body
+
+
+def _unit(index: LineIndex | None, ref: UnitRef | None) -> Unit | None:
+    if index is None or ref is None:
+        return None
+    found = index.structure.enclosing(ref.start - 1)
+    while found is not None and found.start != ref.start - 1:
+        units = index.structure.units
+        found = units[found.parent] if found.parent >= 0 else None
+    return found if found is not None and found.end == ref.end - 1 else None
+
+
+def _sides(files: Sequence[MeasuredFile], kind: str) -> list[_Side]:
+    out = []
+    for k, mf in enumerate(files):
+        index = mf.old if kind == "removed" else mf.new
+        for r, uc in enumerate(mf.summary.units):
+            if uc.kind != kind:
+                continue
+            unit = _unit(index, uc.old if kind == "removed" else uc.new)
+            if unit is not None and index is not None:
+                out.append(_Side(k, r, unit, body_of(index, unit)))
+    return out
+
+
+def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
+    """The measured files of one change, with each unit removed from one file and added to
+    another with a matching body made one ``moved`` unit of the second file (compared with its
+    old self: ``old``, ``old_path``, ``old_label``, the metrics before) and dropped from the
+    first. Files with nothing moved are returned as they were."""
+    removed = _sides(files, "removed")
+    added = _sides(files, "added")
+    if not removed or not added:
+        return list(files)
+    matches = match_bodies(
+        [s.body for s in removed],
+        [s.body for s in added],
+        # Two units of one file were compared by the file's own pairing already.
+        allowed=lambda i, j: removed[i].file != added[j].file,
+    )
+    if not matches:
+        return list(files)
+    gone: set[tuple[int, int]] = set()
+    came: dict[tuple[int, int], _Side] = {}
+    for m in matches:
+        gone.add((removed[m.old].file, removed[m.old].row))
+        came[(added[m.new].file, added[m.new].row)] = removed[m.old]
+    # A member that moved with its enclosing unit and kept its name and numbers is quiet: the
+    # enclosing unit's row says it.
+    moved_starts = {(added[m.new].file, added[m.new].unit.start) for m in matches}
+    out = []
+    for k, mf in enumerate(files):
+        rows: list[UnitChange] = []
+        metrics_of: dict[UnitRef, tuple[MetricsChange, str]] = {}
+        for r, uc in enumerate(mf.summary.units):
+            if (k, r) in gone:
+                continue
+            source = came.get((k, r))
+            if source is None:
+                rows.append(uc)
+                continue
+            before = files[source.file].summary.units[source.row]
+            metrics = MetricsChange(before.metrics.before, uc.metrics.after)
+            new_unit = _unit(mf.new, uc.new)
+            parent_moved = (
+                new_unit is not None
+                and new_unit.parent >= 0
+                and mf.new is not None
+                and (k, mf.new.structure.units[new_unit.parent].start) in moved_starts
+            )
+            renamed = innermost(before.label) != innermost(uc.label)
+            rows.append(
+                uc._replace(
+                    kind="moved",
+                    old=before.old,
+                    metrics=metrics,
+                    noteworthy=metrics.moved or renamed or not parent_moved,
+                    old_label=before.label,
+                    old_path=files[source.file].summary.path,
+                )
+            )
+            if uc.new is not None:
+                was = f"moved from {files[source.file].summary.path}"
+                metrics_of[uc.new] = (metrics, was + (f", was {before.label}" if renamed else ""))
+        touched = len(rows) != len(mf.summary.units) or bool(metrics_of)
+        if not touched:
+            out.append(mf)
+            continue
+        cases = tuple(
+            UnitCase(
+                c.delta._replace(
+                    metrics=metrics_of[c.delta.unit][0], was=metrics_of[c.delta.unit][1]
+                ),
+                False,  # not a new unit: RB102 does not apply, RB101 compares with the old self
+                c.container,
+                c.header,
+            )
+            if c.delta.unit in metrics_of
+            else c
+            for c in mf.cases
+        )
+        out.append(MeasuredFile(mf.summary._replace(units=tuple(rows)), mf.old, mf.new, cases))
+    return out
