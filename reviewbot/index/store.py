@@ -222,9 +222,11 @@ class Store:
         for statement in _INDEXES:
             self.conn.execute(f"DROP INDEX IF EXISTS {statement.split()[2]}")
 
-    def create_indexes(self) -> None:
+    def create_indexes(self, skip: tuple[str, ...] = ()) -> None:
+        """The indexes ``drop_indexes`` dropped, but those of the tables in ``skip``."""
         for statement in _INDEXES:
-            self.conn.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
+            if statement.split(" ON ")[1].split("(")[0] not in skip:
+                self.conn.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
 
     def delete_files(self, ids: list[int]) -> None:
         """A file's rows, and the edges of its references and to its definitions."""
