@@ -223,7 +223,9 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"The machine is shared: its load average was {load_before:.1f} before the cold build "
         f"and {load_after:.1f} after the queries (2 = both cores busy), so wall times are "
-        "inflated; CPU seconds (user + system of the process and its workers) are not.",
+        "inflated, and CPU seconds (user + system of the process and its workers) less but "
+        "still (the processes share caches and memory bandwidth): compare versions side by "
+        "side with `bench/index_ab.py`.",
         "",
         "| measure | wall | CPU | before (7306955): wall / CPU |",
         "| --- | --- | --- | --- |",
