@@ -15,6 +15,7 @@ back to the engine's outliner.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 
 import tree_sitter as ts
@@ -27,13 +28,17 @@ __all__ = ["CLASS_KINDS", "extract"]
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
 _SPACES = re.compile(r"\s+")
-_NEWLINE = re.compile(rb"\n")
+_PLUS_ONE = (1).__add__
 _DOT = ord(".")
 # Matched on the reversed bytes, from just before a name: the dot of a member access (not a
 # spread), a dotted path of names, what would make it longer, `super(...)`.
-_REV_DOT = re.compile(rb"[ \t\r\n]*\.(?!\.)\??")
-_REV_CHAIN = re.compile(rb"[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.\??[ \t\r\n]*[\w$]+){0,7})")
-_REV_MORE = re.compile(rb"[ \t\r\n]*[.?]")
+# One anchored match answers the first three (the chain is greedy and what follows it is
+# optional, so the chain found is the longest, as three matches in a row would find it).
+_REV_RECEIVER = re.compile(
+    rb"[ \t\r\n]*\.(?!\.)\??"  # the dot
+    rb"(?:[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.\??[ \t\r\n]*[\w$]+){0,7})"  # the chain
+    rb"([ \t\r\n]*[.?])?)?"  # more before it
+)
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
@@ -82,17 +87,15 @@ def _receiver(rev: bytes, at: int) -> str | None:
     ``super()``, "" for an expression), or None when no dot precedes the name (a spread
     ``...x`` is not a member). ``rev`` is the file's bytes reversed, so that each question is
     one anchored match."""
-    pos = len(rev) - at
-    dot = _REV_DOT.match(rev, pos)
-    if dot is None:
+    found = _REV_RECEIVER.match(rev, len(rev) - at)
+    if found is None:
         return None
-    chain = _REV_CHAIN.match(rev, dot.end())
+    chain = found.group(1)
     if chain is None:
-        return "super()" if _REV_SUPER.match(rev, dot.end()) else ""
-    more = _REV_MORE.match(rev, chain.end())
-    if more is not None:
+        return "super()" if _REV_SUPER.match(rev, found.end()) else ""
+    if found.group(2) is not None:
         return ""  # `f().x.name`, `a[0].x.name`: not a plain path
-    word = chain.group(1)[::-1].translate(None, b" \t\r\n?")
+    word = chain[::-1].translate(None, b" \t\r\n?")
     if word[:1].isdigit():
         return ""
     return word.decode("utf-8", "replace")
@@ -424,17 +427,19 @@ class _Builder:
                 spans[n.start_byte] = n.end_byte
         # Drop names inside import statements and those that are not references.
         refs: list[int] = []
-        ref_at: list[int] = []
+        skip.update(binds)
+        skip_starts = [r[0] for r in skip_ranges]
+        skip_ends = [r[1] for r in skip_ranges]
+        skip_starts.append(2 * len(source) + 2)  # sentinels: no test of the length per name
+        skip_ends.append(2 * len(source) + 2)
         k = 0
         for at in sorted(spans):
-            while k < len(skip_ranges) and skip_ranges[k][1] <= at:
+            while skip_ends[k] <= at:
                 k += 1
-            if k < len(skip_ranges) and skip_ranges[k][0] <= at:
-                continue
-            if at in skip or at in binds:
+            if skip_starts[k] <= at or at in skip:
                 continue
             refs.append(at)
-            ref_at.append(2 * at)
+        ref_at = [2 * at for at in refs]
         ref_scope = _innermost(ref_at, starts, ends)
         # Units: the definitions that enclose code (not a field named by `self.x = ...`).
         units = [i for i in range(len(kept)) if i not in self.attributes]
@@ -519,18 +524,16 @@ class _Builder:
         go = grammar.name == "go"
         names: dict[bytes, str] = {}
         rev = source[::-1]
-        line_starts = [m.end() for m in _NEWLINE.finditer(source)]
-        line_starts.append(len(source) + 1)
-        row = 0
-        row_start = 0
+        # Where each line after the first starts (and len + 1): the lengths of the lines
+        # plus their newlines, summed.
+        line_starts = list(itertools.accumulate(map(_PLUS_ONE, map(len, source.split(b"\n")))))
+        bisect_right = bisect.bisect_right
         for index, at in enumerate(refs):
             raw_name = source[at : spans[at]]
             name = names.get(raw_name) or names.setdefault(raw_name, _decode(raw_name))
-            while line_starts[row] <= at:
-                row_start = line_starts[row]
-                row += 1
+            row = bisect_right(line_starts, at)
             line = row + 1
-            col = at - row_start
+            col = at - (line_starts[row - 1] if row else 0)
             scope = ref_scope[index]
             unit = ref_unit[index]
             kind = "call" if at in calls else "type" if at in types else "other"

@@ -21,12 +21,19 @@ import multiprocessing
 import posixpath
 import sqlite3
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
-__all__ = ["Resolver", "adjust_links", "link_all", "link_weight", "rebuild_links"]
+__all__ = [
+    "Resolver",
+    "adjust_links",
+    "link_all",
+    "link_slices",
+    "link_weight",
+    "rebuild_links",
+]
 
 _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
 _DEPTH = 12
@@ -590,6 +597,38 @@ def link_all(
         _ACTIVE.clear()
         _ROWS.clear()
     return [edge for part in parts for edge in part]
+
+
+def link_slices(
+    resolver: Resolver,
+    rows: list[tuple[int, int, str, int | None, str, str]],
+    workers: int,
+    meanwhile: Callable[[], None],
+) -> Iterator[list[tuple[int, int, float, str]]]:
+    """``resolver.link(rows)`` as slices of the rows in their order, each sorted (so rows
+    sorted by id give edges sorted as a whole), linked in ``workers`` forked processes while
+    this one runs ``meanwhile`` and then takes each slice as soon as it is done."""
+    methods = multiprocessing.get_all_start_methods()
+    if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
+        meanwhile()
+        edges = resolver.link(rows)
+        edges.sort()
+        yield edges
+        return
+    _ACTIVE[:] = [resolver]
+    _ROWS[:] = [rows]
+    try:
+        step = max(1, len(rows) // (workers * 8))
+        bounds = [(i, min(i + step, len(rows))) for i in range(0, len(rows), step)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.imap(_link_slice, bounds)
+            meanwhile()
+            for part in parts:
+                part.sort()
+                yield part
+    finally:
+        _ACTIVE.clear()
+        _ROWS.clear()
 
 
 def link_weight(confidence: float) -> int:

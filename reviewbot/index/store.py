@@ -222,9 +222,11 @@ class Store:
         for statement in _INDEXES:
             self.conn.execute(f"DROP INDEX IF EXISTS {statement.split()[2]}")
 
-    def create_indexes(self) -> None:
+    def create_indexes(self, skip: tuple[str, ...] = ()) -> None:
+        """The indexes ``drop_indexes`` dropped, but those of the tables in ``skip``."""
         for statement in _INDEXES:
-            self.conn.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
+            if statement.split(" ON ")[1].split("(")[0] not in skip:
+                self.conn.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
 
     def delete_files(self, ids: list[int]) -> None:
         """A file's rows, and the edges of its references and to its definitions."""
@@ -346,18 +348,20 @@ def file_rows(file_id: int, path: str, blob: str, facts: FileFacts) -> FileRows:
     return FileRows(file, defs, imports, refs, search)
 
 
-@functools.lru_cache(maxsize=65536)
 def split_words(text: str) -> str:
     """Identifiers as words: ``parseHTTPRequest_v2`` -> ``parse http request v2``, and the
     identifier itself."""
-    out: list[str] = []
-    for token in _TOKEN.findall(text):
-        parts = [p for p in _CAMEL.findall(token.replace("_", " ")) if p.strip()]
-        lowered = [p.lower() for p in parts]
-        out.extend(lowered)
-        if len(lowered) > 1:
-            out.append(token.lower())
-    return " ".join(out)
+    return " ".join(filter(None, map(_token_words, _TOKEN.findall(text))))
+
+
+@functools.lru_cache(maxsize=65536)
+def _token_words(token: str) -> str:
+    """One identifier's words (cached: qualified names are mostly unique, their parts are
+    not)."""
+    lowered = [p.lower() for p in _CAMEL.findall(token.replace("_", " ")) if p.strip()]
+    if len(lowered) > 1:
+        lowered.append(token.lower())
+    return " ".join(lowered)
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9_$]+")

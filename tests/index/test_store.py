@@ -257,3 +257,30 @@ def test_an_update_follows_a_changed_reexport(repo: Path, tmp_path: Path) -> Non
     edges = dump(warm)["edges"]
     assert ("app.py", 4, 0, "pkg/b.py", 1, "thing", 1.0, "import") in edges
     assert ("app.py", 9, 20, "pkg/b.py", 6, "m", 1.0, "self") in edges
+
+
+def test_a_cold_build_in_worker_processes_equals_one_in_this_process(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files extracted by a pool and references linked in slices by forked workers (written
+    as the slices come, while the other tables are indexed) give the same index."""
+    for name, text in FILES.items():
+        write(repo, name, text)
+    for k in range(6):
+        write(
+            repo,
+            f"pkg/m{k}.py",
+            f"from .cars import Car\n\n\ndef use{k}(c: Car):\n    return c.go()\n",
+        )
+    commit(repo)
+    serial = tmp_path / "serial.sqlite"
+    update(repo, serial, jobs=1)
+    monkeypatch.setattr("reviewbot.index.build._PARALLEL_FROM", 1)
+    monkeypatch.setattr("reviewbot.index.resolve._PARALLEL_FROM", 1)
+    pooled = tmp_path / "pooled.sqlite"
+    update(repo, pooled, jobs=2)
+    assert dump(pooled) == dump(serial)
+    conn = sqlite3.connect(pooled)
+    indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    conn.close()
+    assert {"edges_def", "refs_lookup", "refs_target", "file_links_dst"} <= indexes

@@ -1,0 +1,133 @@
+"""The index before and after a change, side by side on one machine at one time: CPU seconds
+of whole ``reviewbot`` processes, alternating between the two versions so that the machine's
+load weighs on both alike.
+
+The corpus: the same Django sdist and Pygments wheel as ``index_speed.py``, cut to a part
+(``django/db``, ``django/contrib/admin``, ``django/utils``, ``pygments/formatters``,
+``pygments/filters``: about 80,000 lines) so that several cold builds fit in a few minutes.
+Measured per version: a cold ``reviewbot index``, an update after a commit editing 10 files, and
+``reviewbot refs`` on the whole-corpus index of the current version. The other version is the
+tree of ``--rev`` exported with ``git archive`` and put first on ``sys.path``.
+
+    python bench/index_ab.py --rev 39ff7a5
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import statistics
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+from index_speed import PACKAGES, Timed, code_lines, fetch, timed, unpack
+
+from lib.common import ENV, ROOT, command_line, git, git_bytes, revision, write_result
+
+PARTS = (
+    "django/db",
+    "django/contrib/admin",
+    "django/utils",
+    "pygments/formatters",
+    "pygments/filters",
+)
+RUNS = 3
+
+
+def runner(tree: Path | None) -> list[str]:
+    """``reviewbot`` from ``tree`` (None: this checkout)."""
+    code = "import sys; sys.path.insert(0, sys.argv.pop(1)); " if tree else ""
+    code += "from reviewbot.doors.launch import cli; sys.exit(cli())"
+    return [sys.executable, "-c", "import sys; " + code, *([str(tree)] if tree else [])]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rev", required=True, help="the version to compare with")
+    parser.add_argument("--out", default="bench/results/index_ab.md")
+    args = parser.parse_args(argv)
+    out_file = Path(args.out).resolve()
+    archives = [fetch(name, kind) for name, kind in PACKAGES]
+    with tempfile.TemporaryDirectory(prefix="reviewbot-index-ab-") as tmp:
+        old_tree = Path(tmp) / "old"
+        old_tree.mkdir()
+        data = git_bytes(ROOT, "archive", args.rev, "reviewbot")
+        with tarfile.open(fileobj=io.BytesIO(data)) as tf:
+            tf.extractall(old_tree, filter="data")
+        full = Path(tmp) / "full"
+        full.mkdir()
+        for archive in archives:
+            unpack(archive, full)
+        repo = Path(tmp) / "repo"
+        for part in PARTS:
+            shutil.copytree(full / part, repo / part)
+        git(repo, "init", "-q")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "corpus")
+        base = git(repo, "rev-parse", "HEAD").strip()
+        edited = sorted(p for p in repo.rglob("*.py") if "/db/" in str(p))[:10]
+        for k, path in enumerate(edited):
+            path.write_text(path.read_text() + f"\n\ndef bench_added_{k}():\n    return {k}\n")
+        git(repo, "commit", "-qam", "edit 10 files")
+        edit = git(repo, "rev-parse", "HEAD").strip()
+        lines = code_lines(repo)
+        versions = {"before": runner(old_tree), "after": runner(None)}
+        cold: dict[str, list[Timed]] = {v: [] for v in versions}
+        update: dict[str, list[Timed]] = {v: [] for v in versions}
+        refs: dict[str, list[Timed]] = {v: [] for v in versions}
+        sink = Path(tmp) / "out"
+        load_before = os.getloadavg()[0]
+        for k in range(RUNS):
+            order = list(versions) if k % 2 == 0 else list(reversed(versions))
+            for name in order:
+                database = Path(tmp) / f"{name}.sqlite"
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{database}{suffix}").unlink(missing_ok=True)
+                os.environ.update({**ENV, "REVIEWBOT_INDEX": str(database)})
+                git(repo, "checkout", "-q", base)
+                cold[name].append(timed([*versions[name], "index", str(repo)], sink))
+                git(repo, "checkout", "-q", edit)
+                update[name].append(timed([*versions[name], "index", str(repo)], sink))
+                where = f"{repo}/django/db/models/query.py:1489"  # QuerySet.filter
+                refs[name].append(timed([*versions[name], "refs", where, "--no-update"], sink))
+        load_after = os.getloadavg()[0]
+
+    def cell(runs: list[Timed]) -> str:
+        return f"{statistics.median(r.cpu for r in runs):.2f} s"
+
+    lines_out = [
+        "# Index: before and after, side by side",
+        "",
+        f"reviewbot {revision()} against {args.rev}; `{command_line('index_ab.py', argv)}`. "
+        f"{os.cpu_count()} cores. Corpus: {', '.join(PARTS)} of "
+        f"{', '.join(a.name for a in archives)} in one git repository: {lines:,} lines of "
+        f"code. {RUNS} runs of each version, "
+        "alternating; medians of CPU seconds (user + system of the process and its workers) of "
+        f"whole processes. Load average {load_before:.1f} before, {load_after:.1f} after "
+        "(2 = both cores busy): wall times would mostly measure the other work, so they are not "
+        "given.",
+        "",
+        "| measure | before | after | after / before |",
+        "| --- | --- | --- | --- |",
+    ]
+    for label, table in (
+        ("cold `reviewbot index`", cold),
+        ("update after a commit editing 10 files", update),
+        ("`reviewbot refs --no-update`", refs),
+    ):
+        b = statistics.median(r.cpu for r in table["before"])
+        a = statistics.median(r.cpu for r in table["after"])
+        lines_out.append(
+            f"| {label} | {cell(table['before'])} | {cell(table['after'])} | {a / b:.2f} |"
+        )
+    print("\n".join(lines_out))
+    write_result(out_file, lines_out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
