@@ -4,12 +4,14 @@ numbers do not move when unrelated code elsewhere in the file changes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import Unit
+from reviewbot.model import UnitMetrics
 
-__all__ = ["BRANCH_WORDS", "UnitMeasure", "measure_unit"]
+__all__ = ["BRANCH_WORDS", "UnitMeasure", "measure_unit", "unit_metrics"]
 
 # Words that add a path through the code (the decision points of cyclomatic complexity).
 BRANCH_WORDS = frozenset(
@@ -32,15 +34,17 @@ class UnitMeasure(NamedTuple):
     per_line: tuple[float, ...]  # the Haar bit cost line by line (the sparkline's values)
 
 
+_DECISIONS = BRANCH_WORDS | _OPERATORS
+_PY_DECISIONS = _DECISIONS | _PY_LOGIC
+# Joins a unit's lines for one scan: no token spans it, a `?` before it is not followed by
+# white space (as at a line's end) and one after it follows white space (as at a line's start).
+_JOIN = "\x00\n"
+
+
 def _branches(code: list[str], python: bool) -> int:
-    count = 0
-    for text in code:
-        if not text:
-            continue
-        for token in _TOKEN.findall(text):
-            if token in BRANCH_WORDS or token in _OPERATORS or (python and token in _PY_LOGIC):
-                count += 1
-    return count
+    """Decision points of the lines ``code``, each line scanned as if on its own."""
+    words = _PY_DECISIONS if python else _DECISIONS
+    return sum(1 for token in _TOKEN.findall(_JOIN.join(code)) if token in words)
 
 
 def _unit_code(index: LineIndex, unit: Unit) -> list[str]:
@@ -72,6 +76,25 @@ def measure_unit(index: LineIndex, unit: Unit) -> UnitMeasure:
         irregularity=float(heat.total) if heat is not None else 0.0,
         per_line=heat.per_line if heat is not None else (),
     )
+
+
+def unit_metrics(index: LineIndex, units: Sequence[Unit]) -> list[UnitMetrics]:
+    """What a review shows of each unit: ``measure_unit``'s lines of code, decision points,
+    nesting and irregularity, for many units of one index at once (the heat of all of them in
+    one pass: ``heat_totals``)."""
+    heats = index.heat_totals([(u.start, u.end + 1) for u in units])
+    python = index.language.python_labels
+    out: list[UnitMetrics] = []
+    for unit, heat in zip(units, heats, strict=True):
+        lo, hi = unit.start, unit.end + 1
+        code = index.code[lo:hi]
+        indents = index.indent[lo:hi]
+        head = indents[0] if indents else 0
+        rows = [k for k, c in enumerate(code) if c]
+        levels = {indents[k] for k in rows if indents[k] > head}
+        branches = _branches(_unit_code(index, unit), python)
+        out.append(UnitMetrics(len(rows), branches, len(levels), float(heat)))
+    return out
 
 
 def nesting_profile(index: LineIndex, unit: Unit) -> tuple[float, ...]:

@@ -9,6 +9,7 @@ from typing import Any
 from reviewbot import __version__
 from reviewbot.codes import describe
 from reviewbot.model import SCHEMA, Finding, MetricsChange, Report, Stats, UnitChange, UnitRef
+from reviewbot.render.indented import dumps_indented
 from reviewbot.render.style import sparkline
 
 __all__ = ["load_schema", "report_doc", "report_json", "stats_doc", "unit_doc"]
@@ -169,4 +170,4 @@ def report_doc(report: Report) -> dict[str, Any]:
 
 
 def report_json(report: Report) -> str:
-    return json.dumps(report_doc(report), indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(report_doc(report)) + "\n"
