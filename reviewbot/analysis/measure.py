@@ -103,13 +103,16 @@ def nesting_profile(index: LineIndex, unit: Unit) -> tuple[float, ...]:
     structure is, which is what its sparkline shows."""
     lo, hi = unit.start, unit.end + 1
     head = int(index.indent[lo]) if hi > lo else 0
-    rows = [k for k in range(lo, hi) if index.code[k]]
-    depth_of = {c: d for d, c in enumerate(sorted({int(index.indent[k]) for k in rows}), 0)}
-    base = depth_of.get(head, 0)
+    code, indents = index.code[lo:hi], index.indent[lo:hi]
+    used = sorted({int(i) for c, i in zip(code, indents, strict=True) if c})
+    base = used.index(head) if head in used else 0
+    # A code line's depth: how many of the unit's indentation levels lie between it and the
+    # header's (none above it); a line without code keeps the depth before it.
+    depth_of = {c: float(max(0, d - base)) for d, c in enumerate(used)}
     out: list[float] = []
     depth = 0.0
-    for k in range(lo, hi):
-        if index.code[k]:
-            depth = float(max(0, depth_of[int(index.indent[k])] - base))
+    for c, i in zip(code, indents, strict=True):
+        if c:
+            depth = depth_of[int(i)]
         out.append(depth)
     return tuple(out)

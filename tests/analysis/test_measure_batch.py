@@ -1,6 +1,6 @@
-"""Measuring many units at once gives each unit's own measures: the batched heat
-(``entropy.heat_totals``), the one-scan decision count and ``unit_metrics`` are checked against
-the one-unit-at-a-time code they replace, on generated inputs and on real files."""
+"""The review's faster paths give what the code they replace gave: the batched heat
+(``entropy.heat_totals``), the one-scan decision count, ``unit_metrics``, the nesting profile,
+and the bundles' one-scan references and header look-up; on generated inputs and real files."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewbot.analysis import measure
-from reviewbot.analysis.measure import measure_unit, unit_metrics
+from reviewbot.analysis import bundles, measure
+from reviewbot.analysis.measure import measure_unit, nesting_profile, unit_metrics
 from reviewbot.engine import FileIndex, LineIndex, get_profile
 from reviewbot.engine.entropy import heat_totals, heatmap
 from reviewbot.engine.languages import default_registry
-from reviewbot.model import UnitMetrics
-from tests.engine.test_pure import real_files
+from reviewbot.engine.structure import Unit
+from reviewbot.model import ChangedFile, Hunk, Status, UnitMetrics
+from tests.engine.test_pure import STDLIB, real_files
 
 # Line scores as the heatmap meets them, runs of zeros (sparse blocks), and wide values that
 # the quantiser clips.
@@ -120,3 +121,98 @@ def test_unit_metrics_are_each_units_measures() -> None:
                 assert type(metrics.irregularity) is float
             units += len(found)
     assert units > 300
+
+
+def _nesting_as_it_was(index: LineIndex, unit: Unit) -> tuple[float, ...]:
+    """``nesting_profile`` line by line through the index, as first written."""
+    lo, hi = unit.start, unit.end + 1
+    head = int(index.indent[lo]) if hi > lo else 0
+    rows = [k for k in range(lo, hi) if index.code[k]]
+    depth_of = {c: d for d, c in enumerate(sorted({int(index.indent[k]) for k in rows}), 0)}
+    base = depth_of.get(head, 0)
+    out: list[float] = []
+    depth = 0.0
+    for k in range(lo, hi):
+        if index.code[k]:
+            depth = float(max(0, depth_of[int(index.indent[k])] - base))
+        out.append(depth)
+    return tuple(out)
+
+
+def test_nesting_profiles_are_as_they_were() -> None:
+    registry = default_registry()
+    profile = get_profile("review")
+    deep = 0
+    for path in real_files(5):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        index = LineIndex(text, registry.detect(path.name), profile)
+        for unit in index.structure.units:
+            got = nesting_profile(index, unit)
+            assert got == _nesting_as_it_was(index, unit), (path, unit)
+            deep += max(got, default=0.0) >= 2
+    assert deep > 50  # units that nest, not only flat ones
+
+
+def _references_line_by_line(lines: list[str]) -> frozenset[str]:
+    found: set[str] = set()
+    for text in lines:
+        for m in bundles._REFERENCE.finditer(text):
+            name = m.group(1) or m.group(2) or m.group(3)
+            if name and name.lower() not in bundles._COMMON:
+                found.add(name)
+    return frozenset(found)
+
+
+# Calls split over lines, members at a line's end, capitalised words at both ends, and
+# characters around them that are word characters for \b but not for the names.
+ref_fragments = st.sampled_from(
+    [
+        "foo",
+        "Bar",
+        "(",
+        " (",
+        ".",
+        "::",
+        "->",
+        "self",
+        "Value",
+        " ",
+        "\t",
+        "é",
+        "9",
+        "_x",
+        "\x00",
+        "Élan",
+        "get_",
+        "None",
+    ]
+)
+ref_lines = st.lists(st.lists(ref_fragments, max_size=8).map("".join), max_size=10)
+
+
+@given(ref_lines)
+def test_references_of_joined_lines_are_each_lines(lines: list[str]) -> None:
+    assert bundles.references(lines) == _references_line_by_line(lines)
+    words = {w for text in lines for w in bundles._IDENT.findall(text)}
+    assert set(bundles._IDENT.findall(bundles._APART.join(lines))) == words
+
+
+def test_every_changed_header_defines_its_name() -> None:
+    """A hunk adding a whole file: every unit whose header is in it defines its name (the
+    look-up skips only lines where no unit starts)."""
+    text = (STDLIB / "textwrap.py").read_text(encoding="utf-8")
+    language = default_registry().detect("textwrap.py")
+    index = FileIndex(text, language, get_profile("review"))
+    count = index.line_count
+    hunk = Hunk(0, 0, 1, count, tuple(range(1, count + 1)), ())
+    cf = ChangedFile("textwrap.py", None, Status.ADDED, (hunk,), None, text)
+    (ref,) = bundles._refs([cf], {"textwrap.py": (None, index)})
+    names = {
+        u.name.split("::")[-1].split(" for ")[0]
+        for u in index.structure.units
+        if u.name and index.unit_at(u.start) == u
+    }
+    want = {n for n in names if not (n.startswith("__") and n.endswith("__"))}
+    assert ref.defines == want and {"wrap", "TextWrapper", "_split"} <= want
+    first = next(u for k in range(count) if (u := index.unit_at(k)) is not None)
+    assert ref.unit == (first.start, first.label)
