@@ -54,8 +54,13 @@ def _scalar(value: Any) -> str | None:
     raise _Unusual
 
 
-def _container(value: Any, out: list[str], newline: str) -> None:
-    """A dict, list or tuple at the indentation ``newline`` ends with."""
+_PIECES = 4096  # small pieces joined into one before more are written
+
+
+def _container(value: Any, out: list[str], newline: str, done: list[str]) -> None:
+    """A dict, list or tuple at the indentation ``newline`` ends with, its text appended to
+    ``out`` in pieces; every ``_PIECES`` pieces are joined and moved to ``done`` (a list of
+    millions of small strings weighs far more than the text they make)."""
     inner = newline + "  "
     sep = "," + inner
     if type(value) is dict:
@@ -79,7 +84,7 @@ def _container(value: Any, out: list[str], newline: str) -> None:
                 out.append(f"{lead}{encode_basestring(key)}: {text}")
             else:
                 out.append(f"{lead}{encode_basestring(key)}: ")
-                _container(item, out, inner)
+                _container(item, out, inner, done)
             lead = sep
         out.append(newline + "}")
         return
@@ -93,7 +98,10 @@ def _container(value: Any, out: list[str], newline: str) -> None:
             out.append(lead + text)
         else:
             out.append(lead)
-            _container(item, out, inner)
+            _container(item, out, inner, done)
+        if len(out) > _PIECES:
+            done.append("".join(out))
+            out.clear()
         lead = sep
     out.append(newline + "]")
 
@@ -105,7 +113,9 @@ def dumps_indented(doc: Any) -> str:
         if text is not None:
             return text
         out: list[str] = []
-        _container(doc, out, "\n")
-        return "".join(out)
+        done: list[str] = []
+        _container(doc, out, "\n", done)
+        done.append("".join(out))
+        return "".join(done)
     except (_Unusual, RecursionError):
         return json.dumps(doc, indent=2, ensure_ascii=False)

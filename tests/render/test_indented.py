@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from hypothesis import given
 from hypothesis import strategies as st
 
+from reviewbot.render import indented
 from reviewbot.render.indented import dumps_indented
 
 scalars = st.one_of(
@@ -39,6 +40,17 @@ def _stdlib(doc: Any) -> str:
 @given(documents)
 def test_the_text_is_json_dumps_text(doc: Any) -> None:
     assert dumps_indented(doc) == _stdlib(doc)
+
+
+@given(documents)
+def test_the_text_is_the_same_in_many_pieces(doc: Any) -> None:
+    """With the pieces joined every two (a large document's case), the same text."""
+    saved = indented._PIECES
+    indented._PIECES = 2
+    try:
+        assert dumps_indented(doc) == _stdlib(doc)
+    finally:
+        indented._PIECES = saved
 
 
 class Pair(NamedTuple):
