@@ -3,7 +3,7 @@ the same file, whole processes, side by side in one run.
 
     .venv/bin/python bench/new_file_scaling.py [--repeat 5] [--large-repeat 3]
         [--sizes 1000,10000,30000,100000,300000,1000000] [--languages python,java]
-        [--skip-profile] [--out bench/results/new_file_scaling.md]
+        [--before REV] [--skip-profile] [--out bench/results/new_file_scaling.md]
 
 For each size and language, a temporary repository holds two commits: the first a README and a
 ``.reviewbot.toml`` that raises ``max_file_bytes`` to 1 GiB (the default, 2 MiB, makes a review
@@ -20,6 +20,9 @@ of the tree):
 * ``reviewbot review -C REPO HEAD~1..HEAD --format json`` (default hunk-context budget);
 * the same with ``--budget 0`` (no hunk context);
 * ``reviewbot positions --no-cache REPO/FILE --format json`` (the per-file index alone).
+
+With ``--before REV``, the review as it was at that revision (its ``reviewbot/`` package, taken
+with ``git archive``, run by the same interpreter) is a fourth command of each round.
 
 Medians of ``--repeat`` runs (``--large-repeat`` from 300,000 lines). The goal (issue 10): the
 review within 2x of positions at every size, i.e. linear in the file's length. When it is not,
@@ -194,6 +197,7 @@ class Size:
     review: list[Run] = field(default_factory=list)
     budget0: list[Run] = field(default_factory=list)
     positions: list[Run] = field(default_factory=list)
+    before: list[Run] = field(default_factory=list)  # the review at --before REV
     analysis: list[float] = field(default_factory=list)  # the report's own stats.seconds
     report: dict[str, Any] = field(default_factory=dict)
     output_bytes: int = 0  # of the review's JSON
@@ -213,7 +217,14 @@ def repo_of(tmp: Path, language: str, lines: int) -> Path:
     return tmp / f"{language}-{lines}"
 
 
-def measure_size(corpus: Corpus, texts: Sequence[str], lines: int, repeat: int, tmp: Path) -> Size:
+def measure_size(
+    corpus: Corpus,
+    texts: Sequence[str],
+    lines: int,
+    repeat: int,
+    tmp: Path,
+    before: Path | None = None,
+) -> Size:
     language, name = corpus.language, corpus.file_name
     data = text_of_lines(texts, lines).encode("utf-8")
     repo = repo_of(tmp, language, lines)
@@ -225,6 +236,10 @@ def measure_size(corpus: Corpus, texts: Sequence[str], lines: int, repeat: int, 
         size.report = check_review(out, name)
         size.output_bytes = out.stat().st_size
         size.analysis.append(float(size.report["stats"]["seconds"]))
+        if before is not None:  # "-m" imports the package of the current directory first
+            argv = [sys.executable, "-m", "reviewbot", *review_args(repo)]
+            size.before.append(checked(argv, out, cwd=before))
+            check_review(out, name)
         size.budget0.append(checked(reviewbot(review_args(repo, "--budget", "0")), out))
         check_review(out, name)
         size.positions.append(checked(reviewbot(positions_args(repo, name)), out))
@@ -381,6 +396,27 @@ def cpu_table(sizes: Sequence[Size]) -> list[str]:
     return rows
 
 
+def before_table(sizes: Sequence[Size], rev: str) -> list[str]:
+    """The review before and after, next to positions, from the same rounds."""
+    rows = [
+        f"| language | lines | review at {rev} (wall) | review now (wall) | positions (wall) "
+        f"| at {rev} / positions | now / positions | review at {rev} (CPU) | review now (CPU) "
+        f"| positions (CPU) | at {rev} / positions (CPU) | now / positions (CPU) "
+        f"| max RSS at {rev} | max RSS now | max RSS positions |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for s in sizes:
+        b, r, p = median_run(s.before), median_run(s.review), median_run(s.positions)
+        rows.append(
+            f"| {s.language} | {s.lines:,} | {b.seconds:.2f} s | {r.seconds:.2f} s "
+            f"| {p.seconds:.2f} s | {b.seconds / p.seconds:.2f}x | {s.ratio():.2f}x "
+            f"| {b.cpu_seconds:.2f} s | {r.cpu_seconds:.2f} s | {p.cpu_seconds:.2f} s "
+            f"| {b.cpu_seconds / p.cpu_seconds:.2f}x | {s.cpu_ratio():.2f}x "
+            f"| {b.rss_mib:.0f} MiB | {r.rss_mib:.0f} MiB | {p.rss_mib:.0f} MiB |"
+        )
+    return rows
+
+
 def details(sizes: Sequence[Size]) -> list[str]:
     rows = [
         "| language | lines | units changed | findings (total) | JSON output | hunk-context blocks "
@@ -452,6 +488,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--sizes", default=",".join(str(n) for n in SIZES))
     parser.add_argument("--languages", default="python,java,javascript")
+    parser.add_argument(
+        "--before", default="", help="also time the review as it was at this revision"
+    )
     parser.add_argument("--skip-profile", action="store_true")
     parser.add_argument("--out", default=str(RESULTS / "new_file_scaling.md"))
     args = parser.parse_args(argv)
@@ -478,11 +517,26 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="reviewbot-bench-") as tmpdir:
         tmp = Path(tmpdir)
         baseline = median_run([checked([*tool("reviewbot"), "--version"]) for _ in range(5)])
+        before: Path | None = None
+        if args.before:
+            before = tmp / "before"
+            before.mkdir()
+            archive = subprocess.run(
+                ["git", "-C", str(ROOT), "archive", args.before, "reviewbot"],
+                check=True,
+                capture_output=True,
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", str(before)], input=archive, check=True)
+            subprocess.run(
+                [sys.executable, "-m", "compileall", "-q", str(before / "reviewbot")],
+                check=True,
+                capture_output=True,
+            )
         texts = {lang: here[lang].texts() for lang in languages}
         for lines in sizes:
             for lang in languages:
                 repeat = args.repeat if lines < LARGE else args.large_repeat
-                results.append(measure_size(here[lang], texts[lang], lines, repeat, tmp))
+                results.append(measure_size(here[lang], texts[lang], lines, repeat, tmp, before))
                 print(table(results[-1:])[-1], flush=True)
         # Profiled: the size with the worst ratio and the largest size, when over the goal.
         targets = [max(results, key=Size.ratio), max(results, key=lambda s: (s.lines, s.ratio()))]
@@ -508,6 +562,7 @@ def main(argv: list[str] | None = None) -> int:
     command = (
         f".venv/bin/python bench/new_file_scaling.py --repeat {args.repeat} "
         f"--large-repeat {args.large_repeat} --sizes {args.sizes} --languages {args.languages}"
+        + (f" --before {args.before}" if args.before else "")
         + (" --skip-profile" if args.skip_profile else "")
     )
     sections = [
@@ -556,6 +611,20 @@ def main(argv: list[str] | None = None) -> int:
         ),
         *cpu_table(results),
         "",
+        *(
+            [
+                f"## Before and after: the review at {args.before} and now\n",
+                *para(
+                    f"The same rounds: the review as it was at {args.before} (its `reviewbot/` "
+                    "package from `git archive`, the same interpreter and libraries) ran after "
+                    "the review of now, before `--budget 0` and positions."
+                ),
+                *before_table(results, args.before),
+                "",
+            ]
+            if args.before
+            else []
+        ),
         "## What the reviews found\n",
         *details(results),
         "",
