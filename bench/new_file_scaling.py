@@ -266,17 +266,22 @@ REVIEW_STEPS = (
     ("&nbsp;&nbsp;index: the signal scan (as positions)", "reviewbot/engine/index.py", "__init__"),
     ("&nbsp;&nbsp;index: the structure (as positions)", "reviewbot/engine/index.py", "structure"),
     ("&nbsp;&nbsp;pairing units old/new", "reviewbot/analysis/units.py", "pair_units"),
-    ("&nbsp;&nbsp;measuring each unit", "reviewbot/analysis/measure.py", "measure_unit"),
+    ("&nbsp;&nbsp;measuring the touched units", "reviewbot/analysis/measure.py", "unit_metrics"),
     (
-        "&nbsp;&nbsp;&nbsp;&nbsp;of which the unit's heatmap",
+        "&nbsp;&nbsp;&nbsp;&nbsp;of which their heat, all at once",
         "reviewbot/engine/entropy.py",
-        "heatmap",
+        "heat_totals",
+    ),
+    (
+        "&nbsp;&nbsp;nesting profiles (sparklines)",
+        "reviewbot/analysis/measure.py",
+        "nesting_profile",
     ),
     ("&nbsp;&nbsp;findings", "reviewbot/analysis/review.py", "judge_file"),
     ("hunk context", "reviewbot/analysis/context.py", "hunk_contexts"),
     ("bundles", "reviewbot/analysis/bundles.py", "bundle_change"),
-    ("impact search", "reviewbot/app/pipeline.py", "_impact"),
-    ("hotspots touched", "reviewbot/app/pipeline.py", "_hotspots_touched"),
+    ("impact search", "reviewbot/app/full.py", "_impact"),
+    ("hotspots touched", "reviewbot/app/full.py", "_hotspots_touched"),
     ("rendering the JSON", "reviewbot/render/formats.py", "render_report"),
 )
 POSITIONS_STEPS = (
@@ -284,7 +289,7 @@ POSITIONS_STEPS = (
     ("index: the signal scan", "reviewbot/engine/index.py", "__init__"),
     ("index: the structure", "reviewbot/engine/index.py", "structure"),
     ("ranking positions", "reviewbot/engine/index.py", "important_positions"),
-    ("rendering the JSON", "reviewbot/render/jsonfmt.py", "dumps"),
+    ("rendering the JSON", "reviewbot/render/indented.py", "dumps_indented"),
 )
 
 
