@@ -338,6 +338,13 @@ class MetricsChange(NamedTuple):
         return tuple(out)
 
     def measure(self, name: str) -> Measure:
+        """One of ``measures()`` by name (the findings ask for one at a time)."""
+        if self.before is not None or self.after is not None:
+            for field, attr in MEASURE_FIELDS:
+                if field == name:
+                    b = None if self.before is None else float(getattr(self.before, attr))
+                    a = None if self.after is None else float(getattr(self.after, attr))
+                    return Measure(name, b, a)
         return next(m for m in self.measures() if m.name == name)
 
     @property

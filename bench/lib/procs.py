@@ -70,28 +70,31 @@ def median_time(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-# A fresh parent per measurement: wall time of the child and the max RSS (KiB on Linux) of the
-# largest process it waited for (grandchildren waited for by the child count too).
+# A fresh parent per measurement: wall time of the child, the max RSS (KiB on Linux) of the
+# largest process it waited for (grandchildren waited for by the child count too), and the CPU
+# time (user + system) of all of them.
 _MEASURE = (
     "import resource, subprocess, sys, time\n"
     "with open(sys.argv[1], 'wb') as out, open(sys.argv[2], 'wb') as err:\n"
     "    t = time.perf_counter()\n"
     "    rc = subprocess.run(sys.argv[3:], stdout=out, stderr=err).returncode\n"
     "    dt = time.perf_counter() - t\n"
-    "print(rc, dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    "ru = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(rc, dt, ru.ru_maxrss, ru.ru_utime + ru.ru_stime)\n"
 )
 
 
 @dataclass(frozen=True)
 class Run:
-    seconds: float
+    seconds: float  # wall time
     rss_mib: float
     rc: int
+    cpu_seconds: float = 0.0  # user + system, the whole tree
 
 
-def measure(argv: Sequence[str], out: Path | None = None) -> Run:
-    """One run of ``argv`` under a fresh parent; its stdout goes to ``out`` and its stderr to
-    ``out`` + ``.err`` (both discarded when ``out`` is None)."""
+def measure(argv: Sequence[str], out: Path | None = None, cwd: Path | None = None) -> Run:
+    """One run of ``argv`` under a fresh parent (in ``cwd``, else here); its stdout goes to
+    ``out`` and its stderr to ``out`` + ``.err`` (both discarded when ``out`` is None)."""
     stdout = str(out) if out is not None else os.devnull
     stderr = str(out) + ".err" if out is not None else os.devnull
     res = subprocess.run(
@@ -99,13 +102,16 @@ def measure(argv: Sequence[str], out: Path | None = None) -> Run:
         check=True,
         capture_output=True,
         text=True,
+        cwd=cwd,
     ).stdout.split()
-    return Run(float(res[1]), int(res[2]) / 1024, int(res[0]))
+    return Run(float(res[1]), int(res[2]) / 1024, int(res[0]), float(res[3]))
 
 
-def checked(argv: Sequence[str], out: Path | None = None, ok: Iterable[int] = (0,)) -> Run:
+def checked(
+    argv: Sequence[str], out: Path | None = None, ok: Iterable[int] = (0,), cwd: Path | None = None
+) -> Run:
     """``measure``, stopping the benchmark with the command's stderr when it fails."""
-    run = measure(argv, out)
+    run = measure(argv, out, cwd)
     if run.rc not in set(ok):
         said = ""
         if out is not None:
@@ -115,5 +121,10 @@ def checked(argv: Sequence[str], out: Path | None = None, ok: Iterable[int] = (0
 
 
 def median_run(runs: Sequence[Run]) -> Run:
-    """Median wall time, largest max RSS."""
-    return Run(statistics.median(r.seconds for r in runs), max(r.rss_mib for r in runs), runs[0].rc)
+    """Median wall time, largest max RSS, median CPU time."""
+    return Run(
+        statistics.median(r.seconds for r in runs),
+        max(r.rss_mib for r in runs),
+        runs[0].rc,
+        statistics.median(r.cpu_seconds for r in runs),
+    )

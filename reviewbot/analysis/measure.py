@@ -4,12 +4,14 @@ numbers do not move when unrelated code elsewhere in the file changes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import Unit
+from reviewbot.model import UnitMetrics
 
-__all__ = ["BRANCH_WORDS", "UnitMeasure", "measure_unit"]
+__all__ = ["BRANCH_WORDS", "UnitMeasure", "measure_unit", "unit_metrics"]
 
 # Words that add a path through the code (the decision points of cyclomatic complexity).
 BRANCH_WORDS = frozenset(
@@ -32,15 +34,17 @@ class UnitMeasure(NamedTuple):
     per_line: tuple[float, ...]  # the Haar bit cost line by line (the sparkline's values)
 
 
+_DECISIONS = BRANCH_WORDS | _OPERATORS
+_PY_DECISIONS = _DECISIONS | _PY_LOGIC
+# Joins a unit's lines for one scan: no token spans it, a `?` before it is not followed by
+# white space (as at a line's end) and one after it follows white space (as at a line's start).
+_JOIN = "\x00\n"
+
+
 def _branches(code: list[str], python: bool) -> int:
-    count = 0
-    for text in code:
-        if not text:
-            continue
-        for token in _TOKEN.findall(text):
-            if token in BRANCH_WORDS or token in _OPERATORS or (python and token in _PY_LOGIC):
-                count += 1
-    return count
+    """Decision points of the lines ``code``, each line scanned as if on its own."""
+    words = _PY_DECISIONS if python else _DECISIONS
+    return sum(1 for token in _TOKEN.findall(_JOIN.join(code)) if token in words)
 
 
 def _unit_code(index: LineIndex, unit: Unit) -> list[str]:
@@ -98,19 +102,38 @@ def measure_unit(index: LineIndex, unit: Unit) -> UnitMeasure:
     )
 
 
+def unit_metrics(index: LineIndex, units: Sequence[Unit]) -> list[UnitMetrics]:
+    """What a review shows of each unit: ``measure_unit``'s lines of code, decision points,
+    nesting and irregularity, for many units of one index at once (the heat of all of them in
+    one pass: ``heat_totals``)."""
+    heats = index.heat_totals([(u.start, u.end + 1) for u in units])
+    python = index.language.python_labels
+    out: list[UnitMetrics] = []
+    for unit, heat in zip(units, heats, strict=True):
+        lo, hi = unit.start, unit.end + 1
+        rows = sum(1 for c in index.code[lo:hi] if c)
+        own = _unit_code(index, unit)
+        nesting = _control_depth(own[1:], [int(i) for i in index.indent[lo + 1 : hi]])
+        out.append(UnitMetrics(rows, _branches(own, python), nesting, float(heat)))
+    return out
+
+
 def nesting_profile(index: LineIndex, unit: Unit) -> tuple[float, ...]:
     """Per line of the unit, how deep it nests below the header (0 for the header; lines
     without code keep the depth of the code line before them): where in the unit its
     structure is, which is what its sparkline shows."""
     lo, hi = unit.start, unit.end + 1
     head = int(index.indent[lo]) if hi > lo else 0
-    rows = [k for k in range(lo, hi) if index.code[k]]
-    depth_of = {c: d for d, c in enumerate(sorted({int(index.indent[k]) for k in rows}), 0)}
-    base = depth_of.get(head, 0)
+    code, indents = index.code[lo:hi], index.indent[lo:hi]
+    used = sorted({int(i) for c, i in zip(code, indents, strict=True) if c})
+    base = used.index(head) if head in used else 0
+    # A code line's depth: how many of the unit's indentation levels lie between it and the
+    # header's (none above it); a line without code keeps the depth before it.
+    depth_of = {c: float(max(0, d - base)) for d, c in enumerate(used)}
     out: list[float] = []
     depth = 0.0
-    for k in range(lo, hi):
-        if index.code[k]:
-            depth = float(max(0, depth_of[int(index.indent[k])] - base))
+    for c, i in zip(code, indents, strict=True):
+        if c:
+            depth = depth_of[int(i)]
         out.append(depth)
     return tuple(out)

@@ -14,7 +14,7 @@ from reviewbot.analysis.findings import (
     spike,
     suppressed,
 )
-from reviewbot.analysis.measure import UnitMeasure, branch_count, measure_unit, nesting_profile
+from reviewbot.analysis.measure import branch_count, nesting_profile, unit_metrics
 from reviewbot.analysis.units import UnitPair, pair_units, qualified_name
 from reviewbot.engine import LineIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
@@ -61,12 +61,14 @@ def _ref(u: Unit) -> UnitRef:
     return UnitRef(u.label, u.start + 1, u.end + 1)
 
 
-def _side(m: UnitMeasure | None) -> UnitMetrics | None:
-    """One side's numbers. Lines are lines of code: docstrings, comments and blank lines do
-    not make a unit longer."""
-    if m is None:
-        return None
-    return UnitMetrics(m.code_lines, m.branches, m.nesting, m.irregularity)
+def _metrics_of(index: LineIndex | None, units: list[Unit | None]) -> list[UnitMetrics | None]:
+    """One side's numbers of each unit (None where the side or the unit is absent). Lines are
+    lines of code: docstrings, comments and blank lines do not make a unit longer."""
+    if index is None:
+        return [None] * len(units)
+    present = [u for u in units if u is not None]
+    measured = iter(unit_metrics(index, present))
+    return [None if u is None else next(measured) for u in units]
 
 
 # Prose, data, configuration and keys: listed as changed files, never analysed as structure
@@ -215,25 +217,23 @@ def measure_file(
     line_map = cf.line_map
     changes: list[UnitChange] = []
     cases: list[UnitCase] = []
-    for pair in pair_units(old, new, line_map):
-        touched_new = pair.new is not None and line_map.touches_new(
-            pair.new.start + 1, pair.new.end + 1
-        )
-        touched_old = pair.old is not None and line_map.touches_old(
-            pair.old.start + 1, pair.old.end + 1
-        )
-        if not (touched_new or touched_old):
-            continue
-        m_old = measure_unit(old, pair.old) if old is not None and pair.old is not None else None
-        m_new = measure_unit(new, pair.new) if new is not None and pair.new is not None else None
+    touched = [
+        pair
+        for pair in pair_units(old, new, line_map)
+        if (pair.new is not None and line_map.touches_new(pair.new.start + 1, pair.new.end + 1))
+        or (pair.old is not None and line_map.touches_old(pair.old.start + 1, pair.old.end + 1))
+    ]
+    # Each side's touched units measured together (the heat of all of them at once).
+    old_metrics = _metrics_of(old, [pair.old for pair in touched])
+    new_metrics = _metrics_of(new, [pair.new for pair in touched])
+    for pair, m_old, m_new in zip(touched, old_metrics, new_metrics, strict=True):
         side, unit = (new, pair.new) if pair.new is not None else (old, pair.old)
-        shown = m_new if m_new is not None else m_old
-        assert side is not None and unit is not None and shown is not None
+        assert side is not None and unit is not None and (m_new or m_old) is not None
         kind = "added" if pair.old is None else "removed" if pair.new is None else "modified"
         label = qualified_name(side, unit)
         was = _renamed_from(old, pair, label)
         kind = "renamed" if was is not None else kind
-        metrics = MetricsChange(_side(m_old), _side(m_new))
+        metrics = MetricsChange(m_old, m_new)
         # Worth a row: a new or removed unit, or numbers that moved; for a class-like unit
         # only when the change is in its own lines (not only in a member's).
         own = (

@@ -6,13 +6,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from reviewbot.engine.entropy import Entropy, Heatmap, entropy_bands, heatmap
+from reviewbot.engine.entropy import Entropy, Heatmap, entropy_bands, heat_totals, heatmap
 from reviewbot.engine.labels import wavescope_label
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
 from reviewbot.engine.lines import LineIndex, UnitHeat
@@ -59,6 +60,11 @@ class FileIndex(LineIndex):
         the numeric index has numpy loaded already."""
         found = heatmap(self.signal[lo:hi])
         return UnitHeat(found.total, tuple(found.per_line.tolist()))
+
+    def heat_totals(self, spans: Sequence[tuple[int, int]]) -> list[int]:
+        """As ``LineIndex.heat_totals``, all spans at once with numpy (the same numbers): a
+        unit at a time, numpy's per-call cost dominates a review of thousands of units."""
+        return heat_totals(self.signal, spans)
 
     @cached_property
     def coefficients(self) -> NDArray[np.float64]:

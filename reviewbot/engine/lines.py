@@ -8,6 +8,7 @@ computes the same heat with numpy, bit for bit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import NamedTuple
 
@@ -62,6 +63,10 @@ class LineIndex:
             return _numpy_heat(code, indent, self.language)
         levels, per_line = pure.heatmap(pure.line_scores(code, indent, self.language))
         return UnitHeat(sum(level.cost.bits for level in levels), tuple(per_line))
+
+    def heat_totals(self, spans: Sequence[tuple[int, int]]) -> list[int]:
+        """``heat(lo, hi).total`` of each span [lo, hi) (0 for an empty one)."""
+        return [self.heat(lo, hi).total if hi > lo else 0 for lo, hi in spans]
 
 
 # Measured (tests/engine/test_pure.py's kernels, one unit): the pure heat costs ~5 us a line,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from reviewbot import __version__
@@ -12,6 +11,7 @@ from reviewbot.analysis.positions import PositionPair
 from reviewbot.engine import Position
 from reviewbot.engine.context import Band
 from reviewbot.engine.structure import Unit
+from reviewbot.render.indented import dumps_indented
 from reviewbot.render.report_json import unit_doc
 
 __all__ = [
@@ -26,7 +26,7 @@ __all__ = [
 
 
 def dumps(doc: dict[str, Any]) -> str:
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(doc) + "\n"
 
 
 def _tool(profile: str) -> dict[str, Any]:

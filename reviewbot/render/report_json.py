@@ -8,7 +8,17 @@ from typing import Any
 
 from reviewbot import __version__
 from reviewbot.codes import describe
-from reviewbot.model import SCHEMA, Finding, MetricsChange, Report, Stats, UnitChange, UnitRef
+from reviewbot.model import (
+    MEASURE_FIELDS,
+    SCHEMA,
+    Finding,
+    MetricsChange,
+    Report,
+    Stats,
+    UnitChange,
+    UnitRef,
+)
+from reviewbot.render.indented import dumps_indented
 from reviewbot.render.style import sparkline
 
 __all__ = ["load_schema", "report_doc", "report_json", "stats_doc", "unit_doc"]
@@ -27,10 +37,18 @@ def _num(x: float | None) -> float | int | None:
 
 
 def _metrics(change: MetricsChange) -> dict[str, Any]:
-    return {
-        m.name: {"before": _num(m.before), "after": _num(m.after), "delta": _num(m.delta)}
-        for m in change.measures()
-    }
+    """``change.measures()`` as JSON, written from the two sides directly (a review of a large
+    file writes thousands)."""
+    before, after = change.before, change.after
+    if before is None and after is None:
+        return {}
+    doc: dict[str, Any] = {}
+    for name, attr in MEASURE_FIELDS:
+        b = None if before is None else float(getattr(before, attr))
+        a = None if after is None else float(getattr(after, attr))
+        delta = None if b is None or a is None else a - b
+        doc[name] = {"before": _num(b), "after": _num(a), "delta": _num(delta)}
+    return doc
 
 
 def _unit(u: UnitRef | None) -> dict[str, Any] | None:
@@ -172,4 +190,4 @@ def report_doc(report: Report) -> dict[str, Any]:
 
 
 def report_json(report: Report) -> str:
-    return json.dumps(report_doc(report), indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(report_doc(report)) + "\n"

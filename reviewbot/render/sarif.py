@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import quote
 
 from reviewbot import __version__
 from reviewbot.codes import CODES
 from reviewbot.model import Finding, Report, Severity
+from reviewbot.render.indented import dumps_indented
 
 __all__ = ["artifact_uri", "sarif_doc", "sarif_json"]
 
@@ -93,4 +93,4 @@ def sarif_doc(report: Report) -> dict[str, Any]:
 
 
 def sarif_json(report: Report) -> str:
-    return json.dumps(sarif_doc(report), indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(sarif_doc(report)) + "\n"

@@ -26,9 +26,9 @@ from reviewbot.render.markdown import (
     render_markdown,
     url,
 )
-from reviewbot.render.report_json import load_schema, report_doc
+from reviewbot.render.report_json import load_schema, report_doc, report_json
 from reviewbot.render.review_text import review_text
-from reviewbot.render.sarif import artifact_uri, sarif_doc
+from reviewbot.render.sarif import artifact_uri, sarif_doc, sarif_json
 from reviewbot.render.style import Style, one_line
 from tests.helpers import AFTER, BEFORE, commit, write
 
@@ -235,3 +235,11 @@ def test_wheel_ships_templates_and_renders(tmp_path: Path) -> None:
         check=True,
     ).stdout
     assert str(env_dir) in where
+
+
+def test_report_json_and_sarif_are_json_dumps_text(report: Report) -> None:
+    """The fast indented writer gives the reports exactly the standard library's text."""
+    for r in (report, hostile(report)):
+        assert report.files[0].units  # a real review: units, metrics and sparklines
+        assert report_json(r) == json.dumps(report_doc(r), indent=2, ensure_ascii=False) + "\n"
+        assert sarif_json(r) == json.dumps(sarif_doc(r), indent=2, ensure_ascii=False) + "\n"

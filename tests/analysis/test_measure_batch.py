@@ -1,0 +1,218 @@
+"""The review's faster paths give what the code they replace gave: the batched heat
+(``entropy.heat_totals``), the one-scan decision count, ``unit_metrics``, the nesting profile,
+and the bundles' one-scan references and header look-up; on generated inputs and real files."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reviewbot.analysis import bundles, measure
+from reviewbot.analysis.measure import measure_unit, nesting_profile, unit_metrics
+from reviewbot.engine import FileIndex, LineIndex, get_profile
+from reviewbot.engine.entropy import heat_totals, heatmap
+from reviewbot.engine.languages import default_registry
+from reviewbot.engine.structure import Unit
+from reviewbot.model import ChangedFile, Hunk, Status, UnitMetrics
+from tests.engine.test_pure import STDLIB, real_files
+
+# Line scores as the heatmap meets them, runs of zeros (sparse blocks), and wide values that
+# the quantiser clips.
+values = st.one_of(
+    st.sampled_from([0.0, 0.05, 0.95, 0.35, 2.0, 0.25, 1.05, 0.5 / 1.15]),
+    st.floats(min_value=0.0, max_value=2.0),
+    st.floats(min_value=-1e6, max_value=1e6),
+)
+signals = st.lists(st.one_of(values, st.just(0.0)), max_size=700)
+
+
+@given(signals, st.lists(st.tuples(st.integers(0, 700), st.integers(0, 300)), max_size=25))
+def test_heat_totals_are_each_spans_heatmap(
+    signal: list[float], raw: list[tuple[int, int]]
+) -> None:
+    x = np.array(signal, dtype=np.float64)
+    spans = [(min(a, x.size), min(a + n, x.size)) for a, n in raw]
+    assert heat_totals(x, spans) == [heatmap(x[lo:hi]).total for lo, hi in spans]
+
+
+def test_heat_totals_of_long_and_sparse_runs() -> None:
+    """Whole blocks of zero groups next to dense ones, in runs long enough for all 8 levels."""
+    rng = np.random.default_rng(7)
+    x = rng.choice([0.0, 0.05, 0.35, 2.0], size=3000)
+    x[200:1400] = 0.0
+    spans = [(0, 3000), (150, 1500), (190, 260), (0, 1), (5, 5), (2999, 3000), (1000, 2100)]
+    want = [heatmap(x[lo:hi]).total for lo, hi in spans]
+    assert heat_totals(x, spans) == want and want[0] > 0 and want[3] == want[4] == 0
+
+
+def _per_line(code: list[str], python: bool) -> int:
+    """The count as it was: each line scanned on its own."""
+    count = 0
+    for text in code:
+        for token in measure._TOKEN.findall(text):
+            logic = python and token in measure._PY_LOGIC
+            if token in measure.BRANCH_WORDS or token in measure._OPERATORS or logic:
+                count += 1
+    return count
+
+
+# Lines of decision words, operators, question marks and white space, where a line's ends
+# meet the `?` rules (a `?` at a line's end, `??` before `=`, a line starting with `?`).
+fragments = st.sampled_from(
+    [
+        "?",
+        "??",
+        "?? ",
+        " ? ",
+        "?=",
+        "=",
+        "&&",
+        "&",
+        "||",
+        "|",
+        " ",
+        "\t",
+        "if",
+        "or",
+        "and",
+        "x",
+        "a?.b",
+        "T?",
+        "case",
+        "else-if",
+        "\x00",
+        "-",
+        "_w",
+    ]
+)
+code_lines = st.lists(st.lists(fragments, max_size=8).map("".join), max_size=12)
+
+
+@given(code_lines, st.booleans())
+def test_one_scan_counts_as_line_by_line(code: list[str], python: bool) -> None:
+    assert measure._branches(code, python) == _per_line(code, python)
+
+
+def test_a_question_mark_at_a_line_end_is_not_a_decision() -> None:
+    # Within a line "a ? b" is a ternary; a `?` ending a line is not followed by white space.
+    assert measure._branches(["x = a ?", "? b : c"], python=False) == 1
+    assert measure._branches(["x = a ? b : c"], python=False) == 1
+    assert re.fullmatch(r"\x00\n", measure._JOIN)
+
+
+def test_unit_metrics_are_each_units_measures() -> None:
+    """Every unit of real files, both indexes: ``unit_metrics`` of all units at once is what
+    ``measure_unit`` gives each alone."""
+    registry = default_registry()
+    profile = get_profile("review")
+    units = 0
+    for path in real_files(7):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        language = registry.detect(path.name)
+        for index in (LineIndex(text, language, profile), FileIndex(text, language, profile)):
+            found = index.structure.units
+            got = unit_metrics(index, found)
+            for unit, metrics in zip(found, got, strict=True):
+                m = measure_unit(index, unit)
+                assert metrics == UnitMetrics(m.code_lines, m.branches, m.nesting, m.irregularity)
+                assert type(metrics.irregularity) is float
+            units += len(found)
+    assert units > 300
+
+
+def _nesting_as_it_was(index: LineIndex, unit: Unit) -> tuple[float, ...]:
+    """``nesting_profile`` line by line through the index, as first written."""
+    lo, hi = unit.start, unit.end + 1
+    head = int(index.indent[lo]) if hi > lo else 0
+    rows = [k for k in range(lo, hi) if index.code[k]]
+    depth_of = {c: d for d, c in enumerate(sorted({int(index.indent[k]) for k in rows}), 0)}
+    base = depth_of.get(head, 0)
+    out: list[float] = []
+    depth = 0.0
+    for k in range(lo, hi):
+        if index.code[k]:
+            depth = float(max(0, depth_of[int(index.indent[k])] - base))
+        out.append(depth)
+    return tuple(out)
+
+
+def test_nesting_profiles_are_as_they_were() -> None:
+    registry = default_registry()
+    profile = get_profile("review")
+    deep = 0
+    for path in real_files(5):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        index = LineIndex(text, registry.detect(path.name), profile)
+        for unit in index.structure.units:
+            got = nesting_profile(index, unit)
+            assert got == _nesting_as_it_was(index, unit), (path, unit)
+            deep += max(got, default=0.0) >= 2
+    assert deep > 50  # units that nest, not only flat ones
+
+
+def _references_line_by_line(lines: list[str]) -> frozenset[str]:
+    found: set[str] = set()
+    for text in lines:
+        for m in bundles._REFERENCE.finditer(text):
+            name = m.group(1) or m.group(2) or m.group(3)
+            if name and name.lower() not in bundles._COMMON:
+                found.add(name)
+    return frozenset(found)
+
+
+# Calls split over lines, members at a line's end, capitalised words at both ends, and
+# characters around them that are word characters for \b but not for the names.
+ref_fragments = st.sampled_from(
+    [
+        "foo",
+        "Bar",
+        "(",
+        " (",
+        ".",
+        "::",
+        "->",
+        "self",
+        "Value",
+        " ",
+        "\t",
+        "é",
+        "9",
+        "_x",
+        "\x00",
+        "Élan",
+        "get_",
+        "None",
+    ]
+)
+ref_lines = st.lists(st.lists(ref_fragments, max_size=8).map("".join), max_size=10)
+
+
+@given(ref_lines)
+def test_references_of_joined_lines_are_each_lines(lines: list[str]) -> None:
+    assert bundles.references(lines) == _references_line_by_line(lines)
+    words = {w for text in lines for w in bundles._IDENT.findall(text)}
+    assert set(bundles._IDENT.findall(bundles._APART.join(lines))) == words
+
+
+def test_every_changed_header_defines_its_name() -> None:
+    """A hunk adding a whole file: every unit whose header is in it defines its name (the
+    look-up skips only lines where no unit starts)."""
+    text = (STDLIB / "textwrap.py").read_text(encoding="utf-8")
+    language = default_registry().detect("textwrap.py")
+    index = FileIndex(text, language, get_profile("review"))
+    count = index.line_count
+    hunk = Hunk(0, 0, 1, count, tuple(range(1, count + 1)), ())
+    cf = ChangedFile("textwrap.py", None, Status.ADDED, (hunk,), None, text)
+    (ref,) = bundles._refs([cf], {"textwrap.py": (None, index)})
+    names = {
+        u.name.split("::")[-1].split(" for ")[0]
+        for u in index.structure.units
+        if u.name and index.unit_at(u.start) == u
+    }
+    want = {n for n in names if not (n.startswith("__") and n.endswith("__"))}
+    assert ref.defines == want and {"wrap", "TextWrapper", "_split"} <= want
+    first = next(u for k in range(count) if (u := index.unit_at(k)) is not None)
+    assert ref.unit == (first.start, first.label)
