@@ -49,6 +49,10 @@ class UnitDelta(NamedTuple):
     # Where a renamed or moved unit came from, in words (`renamed from def load`): its metrics
     # before are its old self's.
     was: str | None = None
+    # Decision points of the unit's own lines, nested functions aside (before, after): what a
+    # conventional gate counts per function, so what the absolute ceiling reads. None: as
+    # ``branches``.
+    own_decisions: tuple[int | None, int | None] | None = None
 
     @property
     def lines(self) -> Measure:
@@ -127,12 +131,18 @@ def _over(value: float | None, ceiling: float) -> bool:
 def crossed(d: UnitDelta, t: Thresholds) -> list[str]:
     """The ceilings the change made the unit cross (it was under them before)."""
     out = []
-    for m, ceiling, what in (
-        (d.branches, t.max_decisions, "decision points"),
-        (d.nesting, t.max_nesting, "nesting levels"),
+    decisions: tuple[float | None, float | None] = (d.branches.before, d.branches.after)
+    what = "decision points"
+    if d.own_decisions is not None:
+        decisions = d.own_decisions
+        if d.own_decisions[1] != d.branches.after:
+            what = "decision points of its own (nested functions aside)"
+    for (before, after), ceiling, said in (
+        (decisions, t.max_decisions, what),
+        ((d.nesting.before, d.nesting.after), t.max_nesting, "nesting levels"),
     ):
-        if _over(m.after, ceiling) and not _over(m.before, ceiling):
-            out.append(f"{_num(m.after)} {what} (the ceiling is {_num(ceiling)})")
+        if _over(after, ceiling) and not _over(before, ceiling):
+            out.append(f"{_num(after)} {said} (the ceiling is {_num(ceiling)})")
     return out
 
 

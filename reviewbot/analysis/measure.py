@@ -11,7 +11,13 @@ from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import Unit
 from reviewbot.model import UnitMetrics
 
-__all__ = ["BRANCH_WORDS", "UnitMeasure", "measure_unit", "unit_metrics"]
+__all__ = [
+    "BRANCH_WORDS",
+    "UnitMeasure",
+    "measure_unit",
+    "own_branch_count",
+    "unit_metrics",
+]
 
 # Words that add a path through the code (the decision points of cyclomatic complexity).
 BRANCH_WORDS = frozenset(
@@ -51,6 +57,21 @@ def _unit_code(index: LineIndex, unit: Unit) -> list[str]:
     """The unit's code lines, without those inside multi-line strings (not anchors)."""
     lo, hi = unit.start, unit.end + 1
     return [c if index.anchor[lo + k] else "" for k, c in enumerate(index.code[lo:hi])]
+
+
+def own_branch_count(index: LineIndex, unit: Unit, inside: Sequence[Unit]) -> int | None:
+    """Decision points of a unit's own lines: those of the units nested in it (closures,
+    local functions, methods of a local class) left out, as a per-function gate counts.
+    ``inside``: the units that start within it (any others are ignored). None when nothing
+    is nested in it (its own count is its count)."""
+    nested = [u for u in inside if unit.start < u.start and u.end <= unit.end]
+    if not nested:
+        return None
+    code = _unit_code(index, unit)
+    for other in nested:
+        lo, hi = other.start - unit.start, other.end - unit.start + 1
+        code[lo:hi] = [""] * (hi - lo)
+    return _branches(code, index.language.python_labels)
 
 
 def branch_count(index: LineIndex, unit: Unit) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from functools import cached_property
 from typing import NamedTuple
 
@@ -14,7 +16,12 @@ from reviewbot.analysis.findings import (
     spike,
     suppressed,
 )
-from reviewbot.analysis.measure import branch_count, nesting_profile, unit_metrics
+from reviewbot.analysis.measure import (
+    branch_count,
+    nesting_profile,
+    own_branch_count,
+    unit_metrics,
+)
 from reviewbot.analysis.units import UnitPair, pair_units, qualified_name
 from reviewbot.engine import LineIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
@@ -279,6 +286,10 @@ def measure_file(
             span,
             metrics,
             f"renamed from {was}" if was is not None else None,
+            (
+                _own_decisions(old, pair.old, m_old),
+                _own_decisions(new, pair.new, m_new),
+            ),
         )
         cases.append(
             UnitCase(
@@ -301,6 +312,24 @@ def measure_file(
         cf.hunks,
     )
     return MeasuredFile(summary, old, new, tuple(cases))
+
+
+def _own_decisions(
+    index: LineIndex | None, unit: Unit | None, metrics: UnitMetrics | None
+) -> int | None:
+    """A unit's decision points with those of the units nested in it left out."""
+    if index is None or unit is None or metrics is None:
+        return None
+    units = index.structure.units  # in order of their first line
+
+    def first(u: Unit) -> int:
+        return u.start
+
+    inside = units[
+        bisect_right(units, unit.start, key=first) : bisect_right(units, unit.end, key=first)
+    ]
+    own = own_branch_count(index, unit, inside)
+    return metrics.decisions if own is None else own
 
 
 def judge_file(measured: MeasuredFile, thresholds: Thresholds) -> FileReview:

@@ -151,6 +151,35 @@ def test_the_nesting_ceiling() -> None:
     assert dense_new(delta(None, UnitMetrics(20, 2, 4, 30)), t, file_p90=8) is None
 
 
+def _ifs(n: int, indent: str, start: int = 0) -> str:
+    return "".join(f"{indent}if x == {k}:\n{indent}    y += {k}\n" for k in range(start, n))
+
+
+def _review_rb101(old: str, new: str) -> list[str]:
+    cf = ChangedFile("f.py", "f.py", Status.MODIFIED, line_map(old, new).hunks, old, new)
+    done = review_file(cf, ReviewOptions(get_profile("review"), default_registry()))
+    return [f.message for f in done.findings if f.code == "RB101"]
+
+
+def test_the_decision_ceiling_counts_per_function_like_the_gates() -> None:
+    # 7 decision points in f and 7 in its closure; the change adds 2 to the closure: 16 in
+    # all, but a per-function gate (lizard) sees 7 and 9, so the ceiling stays quiet.
+    def nested(inner: int) -> str:
+        return (
+            "def f(x):\n    y = 0\n    def inner(x, y):\n"
+            + _ifs(inner, "        ")
+            + "        return y\n"
+            + _ifs(7, "    ")
+            + "    return inner(x, y)\n"
+        )
+
+    assert _review_rb101(nested(7), nested(9)) == []
+    # The same 14 -> 16 in the function's own lines crosses it.
+    flat = [f"def f(x):\n    y = 0\n{_ifs(n, '    ')}    return y\n" for n in (14, 16)]
+    found = _review_rb101(*flat)
+    assert len(found) == 1 and "16 decision points (the ceiling is 15)" in found[0]
+
+
 def test_deeper_nesting_and_repetitive_growth() -> None:
     t = Thresholds()
     assert deeper(delta(UnitMetrics(5, 1, 1, 10), UnitMetrics(9, 1, 3, 15)), t) is not None
