@@ -60,7 +60,7 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-RULES = 5
+RULES = 6
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
@@ -403,7 +403,7 @@ def _resolve(
     classes inheriting, by name, from a class a changed file defines or imports."""
     conn = store.conn
     resolver = Resolver(conn)
-    select = "SELECT id, file_id, how, target_id, qualifier, lookup FROM refs"
+    select = "SELECT id, file_id, how, target_id, qualifier, lookup, kind FROM refs"
     if cold:
         conn.execute("DELETE FROM edges")
         edges = link_all(resolver, conn.execute(select).fetchall(), store_jobs)

@@ -26,6 +26,7 @@ __all__ = ["CLASS_KINDS", "extract"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
+_TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share the name
 _SPACES = re.compile(r"\s+")
 _NEWLINE = re.compile(rb"\n")
 _DOT = ord(".")
@@ -446,6 +447,7 @@ class _Builder:
         # Bindings: definitions, imports, locals. The first binding of a name in a scope wins,
         # except that a definition or an import replaces a plain local.
         python = grammar.name == "python"
+        type_defs: dict[tuple[int, str], int] = {}  # type-only definitions by (scope, name)
         by_start = sorted(range(len(kept)), key=lambda i: kept[i].start)
         placed = _innermost([2 * kept[i].start - 1 for i in by_start], starts, ends)
         def_scope = [0] * len(kept)
@@ -457,6 +459,14 @@ class _Builder:
             if d.kind == "method" and d.container and not python:
                 continue
             table = bindings[def_scope[i]]
+            if d.kind in _TYPE_ONLY:  # TS: `interface X` and `const X` may share a name
+                type_defs.setdefault((def_scope[i], d.name), i)
+                if d.name in table and table[d.name][0] == "def":
+                    continue
+            elif d.name in table and table[d.name][0] == "def":
+                if defs[table[d.name][1]].kind in _TYPE_ONLY:
+                    table[d.name] = ("def", i)  # in a value position, the value
+                continue
             if d.name not in table or table[d.name][0] == "local":
                 table[d.name] = ("def", i)
         import_scope = _innermost([2 * at for at, _s, _i in import_sites], starts, ends)
@@ -576,7 +586,10 @@ class _Builder:
                 target = enclosing_class(unit) if grammar.members_visible else -1
                 out.append(Reference(name, line, col, kind, unit, "free", target, "", name))
             elif bound[0] == "def":
-                out.append(Reference(name, line, col, kind, unit, "def", bound[1], "", name))
+                target = bound[1]
+                if kind == "type":
+                    target = type_defs.get((found_in[0], name), target)
+                out.append(Reference(name, line, col, kind, unit, "def", target, "", name))
             elif bound[0] == "import":
                 entry = imports[bound[1]]
                 if entry.name in ("", "*"):

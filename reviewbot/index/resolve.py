@@ -26,12 +26,17 @@ from typing import NamedTuple
 
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
-__all__ = ["Resolver", "adjust_links", "link_all", "link_weight", "rebuild_links"]
+__all__ = ["Resolver", "Row", "adjust_links", "link_all", "link_weight", "rebuild_links"]
 
 _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
 _DEPTH = 12
 _JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _CLASSY = ("class", "interface", "enum", "struct", "type")
+_TYPES = ("interface", "type")
+
+
+# A reference as the global pass reads it: id, file id, how, target, qualifier, lookup, kind.
+Row = tuple[int, int, str, int | None, str, str, str]
 
 
 class _File(NamedTuple):
@@ -177,6 +182,13 @@ class Resolver:
             if posixpath.basename(path) == "go.mod":
                 found.append((posixpath.dirname(path), module))
         self.go_modules = sorted(found, key=lambda x: -len(x[1]))
+        # Packages of the repository by their folder's name (`packages/zod/package.json`):
+        # where a bare specifier (`zod/v4`, `@scope/zod`) naming one of them leads.
+        self.js_packages: dict[str, list[str]] = defaultdict(list)
+        for (path,) in self.conn.execute("SELECT path FROM files WHERE path LIKE '%package.json'"):
+            folder, base = posixpath.split(path)
+            if base == "package.json" and folder and "node_modules" not in path:
+                self.js_packages[posixpath.basename(folder)].append(folder)
 
     @staticmethod
     def _py_module(path: str, packages: set[str], package_of: dict[str, str]) -> str:
@@ -225,7 +237,7 @@ class Resolver:
             return self.py_modules.get(self._py_absolute(file, spec), [])
         if lang in ("javascript", "typescript", "tsx"):
             if not spec.startswith("."):
-                return []
+                return self._js_package(spec)
             base = posixpath.normpath(posixpath.join(posixpath.dirname(file.path), spec))
             for candidate in (base, _strip_ext(base), base + "/index"):
                 found = self.js_modules.get(candidate)
@@ -240,6 +252,25 @@ class Resolver:
             return []
         if lang == "java":
             return self.java_packages.get(spec, [])
+        return []
+
+    def _js_package(self, spec: str) -> list[int]:
+        """A bare specifier naming a package of the repository (by its folder's name): its
+        ``src/`` or its folder, the rest of the specifier as a path in it (``zod/v4`` ->
+        ``packages/zod/src/v4/index.ts``)."""
+        parts = spec.split("/")
+        if spec.startswith("@"):
+            parts = parts[1:]
+        if not parts or not parts[0]:
+            return []
+        rest = "/".join(parts[1:])
+        for folder in self.js_packages.get(parts[0], ()):
+            for root in (posixpath.join(folder, "src"), folder):
+                base = posixpath.join(root, rest) if rest else root
+                for candidate in (base + "/index", _strip_ext(base)):
+                    found = self.js_modules.get(candidate)
+                    if found is not None:
+                        return [found]
         return []
 
     # -- lookups ------------------------------------------------------------------------------
@@ -467,11 +498,52 @@ class Resolver:
             spec = f"{absolute}.{imp.name}" + (f".{rest}" if rest else "")
             if spec in self.py_modules:
                 return tuple(d for t in self.py_modules[spec] for d in self.exported(t, lookup))
+        named = self.imported(file, imp)
         out = []
-        for c in self.imported(file, imp):
+        for c in named:
             if c in self.classes:
                 out.extend(self.class_member(c, lookup)[0])
+        if file.language in ("javascript", "typescript", "tsx") and not rest:
+            targets = self.module_files(file, imp.module)
+            # `import {util} from "./core"` where core says `export * as util from "./util"`.
+            for t in targets:
+                for ns in self.namespaces(t, imp.name):
+                    out.extend(self.exported(ns, lookup))
+            if not out and not named:
+                # `export namespace util {...}`: the namespace is not a definition of its own,
+                # its members are the module's.
+                for t in targets:
+                    out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out))
+
+    def namespaces(self, file_id: int, name: str, depth: int = 0) -> tuple[int, ...]:
+        """The modules that ``name`` of a module stands for as a whole (``import * as name``,
+        ``export * as name from``, re-exported as they are)."""
+        key = (file_id, "\0ns:" + name)
+        memo = self._export_memo.get(key)
+        if memo is not None:
+            return memo
+        self._export_memo[key] = ()
+        file = self._file(file_id)
+        out: list[int] = []
+        if file is not None and depth < _DEPTH and name not in self.top.get(file_id, {}):
+            imports = self.file_imports.get(file_id, [])
+            for imp in imports:
+                if imp.local != name or not imp.module:
+                    continue
+                for t in self.module_files(file, imp.module):
+                    if imp.name == "":
+                        out.append(t)
+                    elif imp.name != "*":
+                        out.extend(self.namespaces(t, imp.name, depth + 1))
+            if not out:
+                for imp in imports:
+                    if imp.name == "*" and imp.export:
+                        for t in self.module_files(file, imp.module):
+                            out.extend(self.namespaces(t, name, depth + 1))
+        found = tuple(dict.fromkeys(out))
+        self._export_memo[key] = found
+        return found
 
     def _go_method(self, file: _File, type_name: str, lookup: str) -> tuple[int, ...]:
         return tuple(self.members.get((self._scope_key(file.id), type_name), {}).get(lookup, []))
@@ -516,15 +588,29 @@ class Resolver:
 
     # -- many references ------------------------------------------------------------------------
 
-    def link(
-        self, rows: Iterable[tuple[int, int, str, int | None, str, str]]
-    ) -> list[tuple[int, int, float, str]]:
+    def _fit(self, found: tuple[int, ...], kind: str) -> tuple[int, ...]:
+        """The candidates a reference of ``kind`` can mean: a type position means a type (a
+        class, an interface ...), a value position not an interface or a type alias (TS
+        lets ``interface X`` and ``const X`` share a name), when both are among them."""
+        if len(found) < 2 or not kind or kind == "import":
+            return found
+        if kind == "type":
+            kept = tuple(d for d in found if d in self.classes)
+        else:
+            kept = tuple(
+                d for d in found if d not in self.classes or self.classes[d].kind not in _TYPES
+            )
+        return kept or found
+
+    def link(self, rows: Iterable[Row]) -> list[tuple[int, int, float, str]]:
         """Edges (ref, def, confidence, via) for (ref id, file id, how, target, qualifier,
-        lookup) rows."""
+        lookup, kind) rows. Candidates in one file (overloads, a getter and its setter)
+        are one meaning; members of one name in many classes (``obj.m`` nobody can type)
+        are as many."""
         edges: list[tuple[int, int, float, str]] = []
         memo: dict[tuple[int, str, int | None, str, str], tuple[tuple[int, ...], str]] = {}
         found: tuple[int, ...]
-        for ref_id, file_id, how, target, qualifier, lookup in rows:
+        for ref_id, file_id, how, target, qualifier, lookup, kind in rows:
             if how == "def":
                 found, via = ((target,) if target is not None else ()), "local"
             else:
@@ -533,10 +619,13 @@ class Resolver:
                 if hit is None:
                     hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
                 found, via = hit
-            found = tuple(dict.fromkeys(found))
+            found = self._fit(tuple(dict.fromkeys(found)), kind)
             if not found:
                 continue
-            weight = 1.0 / len(found)
+            if via == "member" or len(found) == 1:
+                weight = 1.0 / len(found)
+            else:
+                weight = 1.0 / len({d >> ID_BITS for d in found})
             edges.extend((ref_id, d, weight, via) for d in found)
         return edges
 
@@ -563,7 +652,7 @@ class Resolver:
 
 
 _ACTIVE: list[Resolver] = []  # the resolver and rows a forked worker inherits
-_ROWS: list[list[tuple[int, int, str, int | None, str, str]]] = []
+_ROWS: list[list[Row]] = []
 _PARALLEL_FROM = 60_000  # references: fewer are resolved in this process (forking costs)
 
 
@@ -572,7 +661,7 @@ def _link_slice(bounds: tuple[int, int]) -> list[tuple[int, int, float, str]]:
 
 
 def link_all(
-    resolver: Resolver, rows: list[tuple[int, int, str, int | None, str, str]], workers: int
+    resolver: Resolver, rows: list[Row], workers: int
 ) -> list[tuple[int, int, float, str]]:
     """``resolver.link(rows)``, in ``workers`` forked processes when there are many rows (the
     resolver is read-only: each worker inherits it)."""
