@@ -44,10 +44,11 @@ from typing import NamedTuple
 
 from index_speed import PACKAGES, fetch, unpack
 
+from reviewbot.index import query
+
 from lib.common import CORPUS, ENV, command_line, git, revision, write_result
 from lib.corpora import Unavailable, run
 from lib.procs import tool
-from reviewbot.index import query
 
 SEED = 12
 PER_KIND = 110
@@ -368,12 +369,13 @@ def measure(language: str, per_kind: int, show: int) -> list[str]:
             )
     conn.close()
     counted = len(picked) - failed
+    counts = {k: sum(1 for s in picked if s.kind == k) for k in kinds}
     lines = [
         f"## {language.capitalize()}",
         "",
         f"Corpus: {corpus_name(language)} ({repo_size(conn_path=database)}). Ground truth: "
         f"{tool_name} ({truth_seconds:.0f} s; failed on {failed} of {len(picked)}). "
-        f"{counted} definitions ({', '.join(f'{sum(1 for s in picked if s.kind == k)} {k}s' for k in kinds)}; "
+        f"{counted} definitions ({', '.join(f'{counts[k]} {k}s' for k in kinds)}; "
         f"seed {SEED}); index built in {build_seconds:.0f} s.",
         "",
         "Micro precision / recall of (path, line) pairs, the report half (the tune half and "

@@ -1,0 +1,97 @@
+"""Resolution rules found missing or too wide by bench/index_quality.py, each on a small
+example shaped like the code where the benchmark met it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.index.support import build, links, targets
+
+
+def test_bare_specifier_of_a_package_in_the_repository(repo: Path) -> None:
+    # A monorepo's tests import their own package by name (`"geo"`, `"@acme/geo/shapes"`):
+    # the package's folder (where its package.json is) and its src/ hold the modules.
+    db = build(
+        repo,
+        {
+            "packages/geo/package.json": '{"name": "geo"}\n',
+            "packages/geo/src/index.ts": "export * from './make.js';\n",
+            "packages/geo/src/make.ts": "export function make(): number { return 1; }\n",
+            "packages/geo/src/shapes/index.ts": "export function area(): number { return 2; }\n",
+            "packages/app/main.ts": (
+                "import * as geo from 'geo';\n"
+                "import { area } from '@acme/geo/shapes';\n"
+                "import { make } from 'left-pad';\n"
+                "geo.make();\n"
+                "area();\n"
+                "make();\n"
+            ),
+        },
+    )
+    assert targets(db, "packages/app/main.ts", 4, "make") == {("make", 1)}
+    assert targets(db, "packages/app/main.ts", 5, "area") == {("area", 1)}
+    # A package that is not in the repository is not one of its folders.
+    assert targets(db, "packages/app/main.ts", 6, "make") == set()
+
+
+def test_namespace_reexported_and_ts_namespace_members(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "core/util.ts": "export function issue(): void {}\n",
+            "core/index.ts": "export * as util from './util.js';\n",
+            "helpers.ts": (
+                "export namespace helpers {\n  export function assertEqual(): void {}\n}\n"
+            ),
+            "app.ts": (
+                "import { util } from './core/index.js';\n"
+                "import { helpers } from './helpers.js';\n"
+                "util.issue();\n"
+                "helpers.assertEqual();\n"
+                "util.missing();\n"
+            ),
+        },
+    )
+    assert targets(db, "app.ts", 3, "issue") == {("issue", 1)}
+    assert targets(db, "app.ts", 4, "assertEqual") == {("assertEqual", 2)}
+    assert targets(db, "app.ts", 5, "missing") == set()
+
+
+def test_interface_and_value_sharing_a_name(repo: Path) -> None:
+    # `interface Box` and `const Box`: a type position means the interface, a value the const.
+    db = build(
+        repo,
+        {
+            "box.ts": (
+                "export interface Box { size: number }\n"
+                "export const Box = { make(): Box { return { size: 1 }; } };\n"
+                "const mine: Box = Box.make();\n"
+            ),
+            "app.ts": (
+                "import { Box } from './box';\n"
+                "export function open(b: Box): number { return b.size; }\n"
+                "export const copy = Box;\n"
+            ),
+        },
+    )
+    assert targets(db, "box.ts", 2, "Box") == {("Box", 1)}  # the return type
+    assert targets(db, "box.ts", 3, "Box") == {("Box", 1), ("Box", 2)}  # `: Box`, `= Box`
+    sure = {(ln, dl, c) for p, ln, n, _q, dl, c in links(db) if p == "app.ts" and n == "Box"}
+    assert (2, 1, 1.0) in sure and (3, 2, 1.0) in sure  # one meaning each, so sure
+    assert (2, 2, 1.0) not in sure and (3, 1, 1.0) not in sure
+
+
+def test_overloads_are_one_meaning(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "fmt.ts": (
+                "export function fmt(a: string): string;\n"
+                "export function fmt(a: number): string;\n"
+                "export function fmt(a: unknown): string { return String(a); }\n"
+            ),
+            "app.ts": "import { fmt } from './fmt';\nfmt(1);\n",
+        },
+    )
+    calls = {(dl, c) for p, ln, n, _q, dl, c in links(db) if (p, ln, n) == ("app.ts", 2, "fmt")}
+    assert calls == {(1, 1.0), (2, 1.0), (3, 1.0)}
