@@ -35,10 +35,14 @@ import os
 import random
 import re
 import shutil
+import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
@@ -51,7 +55,8 @@ from lib.corpora import Unavailable, run
 from lib.procs import tool
 
 SEED = 12
-PER_KIND = 110
+JEDI_SECONDS = 30  # a definition jedi needs longer for is left out (counted as failed)
+PER_KIND = 100
 KINDS = {
     "python": ("function", "method", "class"),
     "typescript": ("function", "method", "class", "interface"),
@@ -63,6 +68,9 @@ TS_MIRROR = Path("/work/.mirror/colinhacks+zod/repo")
 TS_FOLDER = "packages/zod/src"
 TS_PACKAGE = "packages/zod/package.json"  # its name and exports: how tests import "zod/v4"
 NODE_SCRIPT = Path(__file__).resolve().parent / "lib" / "ts_references.cjs"
+# Where definitions are sampled (their references are counted everywhere): library code, not
+# the test suites, whose test methods nobody calls.
+SAMPLED_FROM = {"python": ("django/", "pygments/"), "typescript": ("packages/",)}
 SUFFIXES = {"python": (".py", ".pyi"), "typescript": (".ts", ".tsx")}
 LANGUAGES = {"python": ("python",), "typescript": ("typescript", "tsx")}
 
@@ -156,6 +164,8 @@ def sample(conn: sqlite3.Connection, repo: Path, language: str, per_kind: int) -
     ).fetchall()
     by_kind: dict[str, list[tuple[int, str, str, str, int]]] = defaultdict(list)
     for row in rows:
+        if not row[3].startswith(SAMPLED_FROM[language]):
+            continue
         if row[1] in KINDS[language] and not (row[2].startswith("__") and row[2].endswith("__")):
             by_kind[row[1]].append(row)
     rng = random.Random(SEED)
@@ -181,34 +191,69 @@ def sample(conn: sqlite3.Connection, repo: Path, language: str, per_kind: int) -
 # -- ground truth ------------------------------------------------------------------------------
 
 
-def jedi_truth(repo: Path, picked: list[Sampled]) -> tuple[list[list[Pair] | None], str]:
+_JEDI: dict[str, object] = {}  # a worker's project
+
+
+def _too_long(signum: int, frame: object) -> None:
+    raise TimeoutError("jedi took too long")
+
+
+def _jedi_one(job: tuple[str, str, int, int]) -> tuple[list[Pair] | None, float]:
+    """jedi's references to the name at (path, line, col) in a worker, and its CPU seconds."""
+    import jedi  # Lazy: a bench-only tool, not a dependency
+
+    root, path, line, col = job
+    repo = Path(root)
+    project = _JEDI.get(root)
+    if project is None:
+        project = _JEDI[root] = jedi.Project(root, sys_path=[root], smart_sys_path=False)
+    started = time.process_time()
+    source = (repo / path).read_text(encoding="utf-8", errors="replace")
+    signal.signal(signal.SIGALRM, _too_long)
+    signal.alarm(JEDI_SECONDS)
+    try:
+        script = jedi.Script(source, path=str(repo / path), project=project)
+        names = script.get_references(line, col, scope="project")
+    except Exception:  # jedi's own failures (and its time-outs) are not the index's
+        return None, time.process_time() - started
+    finally:
+        signal.alarm(0)
+    pairs: list[Pair] = []
+    for n in names:
+        if n.module_path is None or n.line is None:
+            continue
+        p = Path(n.module_path)
+        if not p.is_relative_to(repo) or p.suffix not in SUFFIXES["python"]:
+            continue
+        rel = p.relative_to(repo).as_posix()
+        if (rel, n.line, n.column) != (path, line, col):
+            pairs.append((rel, n.line))
+    return pairs, time.process_time() - started
+
+
+def jedi_truth(
+    repo: Path, picked: list[Sampled], done: dict[str, list[Pair] | None], save: Callable[[], None]
+) -> str:
+    """jedi's answers for the definitions not in ``done`` (two processes; saved as they come)."""
     try:
         import jedi  # Lazy: a bench-only tool, not a dependency
     except ImportError:
         raise SystemExit("this benchmark needs jedi: .venv/bin/pip install jedi") from None
-    project = jedi.Project(str(repo), sys_path=[str(repo)], smart_sys_path=False)
-    out: list[list[Pair] | None] = []
-    for s in picked:
-        source = (repo / s.path).read_text(encoding="utf-8", errors="replace")
-        try:
-            script = jedi.Script(source, path=str(repo / s.path), project=project)
-            names = script.get_references(name_line(repo, s), s.col, scope="project")
-        except Exception:  # jedi's own failures are not the index's
-            out.append(None)
-            continue
-        pairs: list[Pair] = []
-        for n in names:
-            if n.module_path is None or n.line is None:
-                continue
-            p = Path(n.module_path)
-            if not p.is_relative_to(repo) or p.suffix not in SUFFIXES["python"]:
-                continue
-            rel = p.relative_to(repo).as_posix()
-            if rel == s.path and n.line == name_line(repo, s) and n.column == s.col:
-                continue
-            pairs.append((rel, n.line))
-        out.append(pairs)
-    return out, f"jedi {jedi.__version__}"
+    jobs = [(str(repo), s.path, name_line(repo, s), s.col) for s in picked]
+    todo = [j for j in jobs if place(j[1], j[2], j[3]) not in done]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        for k, (job, (answer, _cpu)) in enumerate(
+            zip(todo, pool.map(_jedi_one, todo), strict=True)
+        ):
+            done[place(job[1], job[2], job[3])] = answer
+            if k % 10 == 9:
+                save()
+                print(f"jedi: {k + 1} of {len(todo)}", file=sys.stderr, flush=True)
+    return f"jedi {jedi.__version__}"
+
+
+def place(path: str, line: int, col: int) -> str:
+    return f"{path}:{line}:{col}"
 
 
 def name_line(repo: Path, s: Sampled) -> int:
@@ -261,24 +306,31 @@ def truth(
 ) -> tuple[list[list[Pair] | None], str, float]:
     """Ground truth per sampled definition (cached by place), the tool, its seconds."""
     cache_file = HERE / language / "truth.json"
-    cache: dict[str, object] = {}
+    cache: dict[str, object] = {"answers": {}, "tool": "", "seconds": 0.0}
     if cache_file.exists():
         cache = json.loads(cache_file.read_text())
-    key = json.dumps([[s.path, s.line, s.col] for s in picked])
-    if cache.get("key") == key:
-        stored: list[list[list[object]] | None] = cache["answers"]  # type: ignore[assignment]
-        answers = [None if a is None else [(str(p), int(str(ln))) for p, ln in a] for a in stored]
-        return answers, str(cache["tool"]), float(cache["seconds"])  # type: ignore[arg-type]
+    stored: dict[str, list[list[object]] | None] = cache["answers"]  # type: ignore[assignment]
+    done: dict[str, list[Pair] | None] = {
+        k: None if a is None else [(str(p), int(str(ln))) for p, ln in a] for k, a in stored.items()
+    }
+    places = [place(s.path, name_line(repo, s), s.col) for s in picked]
+    seconds = float(str(cache["seconds"]))
+    tool_name = str(cache["tool"])
     started = time.perf_counter()
-    if language == "python":
-        answers, tool_name = jedi_truth(repo, picked)
-    else:
-        answers, tool_name = ts_truth(repo, picked)
-    seconds = time.perf_counter() - started
-    cache_file.write_text(
-        json.dumps({"key": key, "answers": answers, "tool": tool_name, "seconds": seconds})
-    )
-    return answers, tool_name, seconds
+
+    def save() -> None:
+        spent = seconds + time.perf_counter() - started
+        cache_file.write_text(json.dumps({"answers": done, "tool": tool_name, "seconds": spent}))
+
+    if any(p not in done for p in places):
+        if language == "python":
+            tool_name = jedi_truth(repo, picked, done, save)
+        else:
+            answers, tool_name = ts_truth(repo, picked)
+            done.update(zip(places, answers, strict=True))
+        save()
+        seconds += time.perf_counter() - started
+    return [done[p] for p in places], tool_name, seconds
 
 
 # -- scoring -----------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ __all__ = ["CLASS_KINDS", "extract"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
+_VALUES = frozenset({"variable", "constant"})
 _TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share the name
 _SPACES = re.compile(r"\s+")
 _NEWLINE = re.compile(rb"\n")
@@ -325,6 +326,8 @@ class _Builder:
                 container = parent_def.qualified
                 if kind == "function":
                     kind = "method"
+            elif kind == "method" and parent_def is not None and parent_def.kind in _VALUES:
+                container = parent_def.qualified  # `const api = { get() {...} }`: a member
             if kind == "method" and d.receiver:
                 container = d.receiver
             if kind == "variable" and python and d.name.isupper():

@@ -141,6 +141,8 @@ class Resolver:
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
+        self._reach: dict[int, int] | None = None
+        self._bit: dict[int, int] = {}
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -277,6 +279,16 @@ class Resolver:
 
     def _file(self, file_id: int) -> _File | None:
         return self.files.get(file_id)
+
+    def package_peers(self, file: _File) -> list[int]:
+        """The other files of a Go or Java file's package."""
+        if file.language == "go":
+            peers = self.go_folders.get(posixpath.dirname(file.path), [])
+        elif file.language == "java":
+            peers = self.java_packages.get(file.package, [])
+        else:
+            return []
+        return [p for p in peers if p != file.id]
 
     def package_top(self, file: _File, name: str) -> list[int]:
         """Top-level definitions of ``name`` in the other files of a Go or Java package."""
@@ -426,9 +438,71 @@ class Resolver:
         self._member_memo[key] = result
         return result
 
-    def any_member(self, name: str) -> tuple[int, ...]:
+    def any_member(self, name: str, file: _File | None = None) -> tuple[int, ...]:
+        """Members of that name anywhere (``obj.m`` nobody can type); those the file can reach
+        through its imports (transitively; its Go or Java package) when there are any."""
         found = self.members_by_name.get(name, [])
+        if len(found) > 1 and file is not None:
+            reach = self.reach(file.id)
+            near = [d for d in found if reach >> self._bit.get(d >> ID_BITS, 0) & 1]
+            if near:
+                found = near
         return tuple(found) if len(found) <= _MAX_CANDIDATES else ()
+
+    def reach(self, file_id: int) -> int:
+        """The files ``file_id`` reaches through imports, as a bit set (bit ``_bit[f]``)."""
+        if self._reach is None:
+            self._reach = self._closures()
+        return self._reach.get(file_id, 0)
+
+    def _deps(self, f: _File) -> list[int]:
+        out: list[int] = []
+        for imp in self.file_imports.get(f.id, []):
+            if not imp.module:
+                continue
+            out.extend(self.module_files(f, imp.module))
+            if f.language == "python" and imp.name not in ("", "*"):  # `from . import x`
+                out.extend(
+                    self.py_modules.get(f"{self._py_absolute(f, imp.module)}.{imp.name}", [])
+                )
+        if f.language in ("go", "java"):
+            out.extend(self.package_peers(f))
+        return out
+
+    def _closures(self) -> dict[int, int]:
+        """Every file's import closure (itself included): depth-first, each file after what it
+        imports, then passes until nothing grows (import cycles)."""
+        self._bit = {fid: k + 1 for k, fid in enumerate(sorted(self.files))}
+        deps = {fid: sorted(set(self._deps(f))) for fid, f in self.files.items()}
+        order: list[int] = []
+        seen: set[int] = set()
+        for root in sorted(self.files):
+            if root in seen:
+                continue
+            seen.add(root)
+            stack = [(root, iter(deps[root]))]
+            while stack:
+                node, it = stack[-1]
+                nxt = next((g for g in it if g not in seen), None)
+                if nxt is None:
+                    order.append(node)
+                    stack.pop()
+                elif nxt in deps:
+                    seen.add(nxt)
+                    stack.append((nxt, iter(deps[nxt])))
+        bits = {fid: 1 << self._bit[fid] for fid in self.files}
+        for _ in range(_DEPTH):
+            grew = False
+            for fid in order:
+                b = bits[fid]
+                for g in deps[fid]:
+                    b |= bits.get(g, 0)
+                if b != bits[fid]:
+                    bits[fid] = b
+                    grew = True
+            if not grew:
+                break
+        return bits
 
     # -- one reference ------------------------------------------------------------------------
 
@@ -445,18 +519,21 @@ class Resolver:
             imp = self.imports.get(target) if target is not None else None
             return (self.imported(file, imp) if imp is not None else ()), "import"
         if how == "module":
-            return self._module_member(file, target, qualifier, lookup), "import"
+            found = self._module_member(file, target, qualifier, lookup)
+            if not found and "." in qualifier:  # `mod.value.m()`: a value nobody can type
+                return self.any_member(lookup, file), "member"
+            return found, "import"
         if how in ("self", "super", "class"):
             if file.language == "go" and how == "self":
                 return self._go_method(file, qualifier, lookup), "self"
             if target is None:
-                return self.any_member(lookup), "member"
+                return self.any_member(lookup, file), "member"
             found, sure = self.class_member(target, lookup, skip_own=how == "super")
             if found or sure:
                 return found, how
-            return self.any_member(lookup), "member"
+            return self.any_member(lookup, file), "member"
         if how == "member":
-            return self.any_member(lookup), "member"
+            return self.any_member(lookup, file), "member"
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
             classes = [c for c in self.in_file(file, qualifier)[0] if c in self.classes]
             if classes:
@@ -468,7 +545,7 @@ class Resolver:
                     certain = certain and sure
                 if out or certain:
                     return tuple(dict.fromkeys(out)), "instance"
-            return self.any_member(lookup), "member"
+            return self.any_member(lookup, file), "member"
         if how == "free":
             return self._free(file, target, qualifier, lookup)
         if how == "name":
@@ -668,6 +745,7 @@ def link_all(
     methods = multiprocessing.get_all_start_methods()
     if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
         return resolver.link(rows)
+    resolver.reach(0)  # the import closures, once, before the workers fork
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]
     try:

@@ -95,3 +95,46 @@ def test_overloads_are_one_meaning(repo: Path) -> None:
     )
     calls = {(dl, c) for p, ln, n, _q, dl, c in links(db) if (p, ln, n) == ("app.ts", 2, "fmt")}
     assert calls == {(1, 1.0), (2, 1.0), (3, 1.0)}
+
+
+def test_unknown_receivers_prefer_what_the_file_imports(repo: Path) -> None:
+    # Two versions of a library side by side (`v3/`, `v4/`): `obj.lt()` in a file importing v4
+    # (through a re-export) means v4's `lt`, not v3's; a file importing neither keeps both.
+    db = build(
+        repo,
+        {
+            "v3/num.ts": "export class Num3 {\n  lt(): void {}\n}\n",
+            "v4/num.ts": "export class Num4 {\n  lt(): void {}\n}\n",
+            "v4/index.ts": "export * from './num';\n",
+            "app4.ts": "import * as z from './v4/index';\nexport function f(n: any) { n.lt(); }\n",
+            "free.ts": "export function g(n: any) { n.lt(); }\n",
+        },
+    )
+    assert targets(db, "app4.ts", 2, "lt") == {("Num4.lt", 2)}
+    assert targets(db, "free.ts", 1, "lt") == {("Num3.lt", 2), ("Num4.lt", 2)}
+
+
+def test_object_literal_methods_and_values_of_modules(repo: Path) -> None:
+    # Methods of an object literal are members (`obj.endsWith()` can mean them); a method of a
+    # value a module exports (`core.Thing.init()`, Thing made by a factory) is a member guess.
+    db = build(
+        repo,
+        {
+            "core.ts": (
+                "export const methods = {\n"
+                "  endsWith(s: string) { return s; },\n"
+                "};\n"
+                "export const Thing = make({\n"
+                "  init(): void {},\n"
+                "});\n"
+                "function make<T>(x: T): T { return x; }\n"
+            ),
+            "app.ts": (
+                "import * as core from './core';\n"
+                "export function f(s: any) { s.endsWith('x'); }\n"
+                "core.Thing.init();\n"
+            ),
+        },
+    )
+    assert targets(db, "app.ts", 2, "endsWith") == {("methods.endsWith", 2)}
+    assert targets(db, "app.ts", 3, "init") == {("Thing.init", 5)}
