@@ -530,6 +530,7 @@ class _Builder:
         out: list[Reference] = []
         self_names = grammar.self_names
         go = grammar.name == "go"
+        java = grammar.name == "java"
         names: dict[bytes, str] = {}
         rev = source[::-1]
         line_starts = [m.end() for m in _NEWLINE.finditer(source)]
@@ -585,6 +586,8 @@ class _Builder:
                 out.append(Reference(name, line, col, kind, unit, how, target, qualifier, name))
                 continue
             bound = lookup(name, scope)
+            if bound is not None and bound[0] == "local" and kind == "call" and java:
+                bound = None  # Java: `builder()` is a method even where a local is `builder`
             if bound is None:
                 target = enclosing_class(unit) if grammar.members_visible else -1
                 out.append(Reference(name, line, col, kind, unit, "free", target, "", name))

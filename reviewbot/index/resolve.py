@@ -33,6 +33,7 @@ _DEPTH = 12
 _JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _CLASSY = ("class", "interface", "enum", "struct", "type")
 _TYPES = ("interface", "type")
+_CALLABLE = frozenset({"method", "function", "constructor"})
 
 
 # A reference as the global pass reads it: id, file id, how, target, qualifier, lookup, kind.
@@ -103,6 +104,8 @@ class Resolver:
         members = self.members
         by_member = self.members_by_name
         classy = ", ".join(f"'{k}'" for k in _CLASSY)
+        self.callable_members: set[int] = set()
+        callable_members = self.callable_members
         for def_id, file_id, kind, name, parent_id, container, qualified, bases in conn.execute(
             "SELECT id, file_id, kind, name, parent_id, container, "
             f"CASE WHEN kind IN ({classy}) THEN qualified END, "
@@ -123,6 +126,8 @@ class Resolver:
             if container:
                 members[(go_folder.get(file_id, file_id), container)][name].append(def_id)
                 by_member[name].append(def_id)
+                if kind in _CALLABLE:
+                    callable_members.add(def_id)
             elif parent_id is None:
                 top[file_id][name].append(def_id)
         self.imports: dict[int, _Import] = {}
@@ -665,10 +670,16 @@ class Resolver:
 
     # -- many references ------------------------------------------------------------------------
 
-    def _fit(self, found: tuple[int, ...], kind: str) -> tuple[int, ...]:
+    def _fit(self, found: tuple[int, ...], kind: str, language: str) -> tuple[int, ...]:
         """The candidates a reference of ``kind`` can mean: a type position means a type (a
         class, an interface ...), a value position not an interface or a type alias (TS
-        lets ``interface X`` and ``const X`` share a name), when both are among them."""
+        lets ``interface X`` and ``const X`` share a name), when both are among them. In Java
+        a member access without a call is never a method, a call never a field."""
+        if language == "java" and kind in ("call", "attribute"):
+            methods = kind == "call"
+            found = tuple(
+                d for d in found if d in self.classes or (d in self.callable_members) == methods
+            )
         if len(found) < 2 or not kind or kind == "import":
             return found
         if kind == "type":
@@ -696,7 +707,8 @@ class Resolver:
                 if hit is None:
                     hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
                 found, via = hit
-            found = self._fit(tuple(dict.fromkeys(found)), kind)
+            language = self.files[file_id].language if file_id in self.files else ""
+            found = self._fit(tuple(dict.fromkeys(found)), kind, language)
             if not found:
                 continue
             if via == "member" or len(found) == 1:

@@ -138,3 +138,29 @@ def test_object_literal_methods_and_values_of_modules(repo: Path) -> None:
     )
     assert targets(db, "app.ts", 2, "endsWith") == {("methods.endsWith", 2)}
     assert targets(db, "app.ts", 3, "init") == {("Thing.init", 5)}
+
+
+def test_java_methods_and_fields_are_apart(repo: Path) -> None:
+    # javapoet's CodeBlock: `builder()` is the static method even where a local is named
+    # `builder`, and `other.builder` (no call) is the field, never the method.
+    db = build(
+        repo,
+        {
+            "src/p/Block.java": (
+                "package p;\n\n"
+                "public final class Block {\n"
+                "    final Builder builder = new Builder();\n"
+                "    static Builder builder() { return new Builder(); }\n"
+                "    static Block of(Block other) {\n"
+                "        Builder builder = builder();\n"
+                "        other.builder.size();\n"
+                "        return null;\n"
+                "    }\n"
+                "    static final class Builder { int size() { return 0; } }\n"
+                "}\n"
+            ),
+        },
+    )
+    path = "src/p/Block.java"
+    assert targets(db, path, 7, "builder") == {("Block.builder", 5)}
+    assert targets(db, path, 8, "builder") == {("Block.builder", 4)}
