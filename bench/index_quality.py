@@ -30,6 +30,7 @@ reviewbot). Results go to ``bench/results/index_quality.md``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import random
@@ -46,7 +47,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
-from index_speed import PACKAGES, fetch, unpack
+from index_speed import fetch, unpack
 
 from reviewbot.index import query
 
@@ -64,13 +65,21 @@ KINDS = {
 HERE = CORPUS / "index-quality"
 TS_REPO = "colinhacks/zod"
 TS_COMMIT = "e516c3baf"  # the snapshot measured
-TS_MIRROR = Path("/work/.mirror/colinhacks+zod/repo")
+MIRRORS = Path("/work/.mirror")  # git snapshots brought by the `fetch` tool
+# Python: Pygments' wheel from PyPI, and click and starlette at these commits. (Django, the
+# index speed corpus, is too big for jedi's complete search in the time here: jedi's default
+# search stops after 30 parsed files, which would make its answers incomplete; it is lifted.)
+PY_WHEEL = ("pygments", "wheel")
+PY_SNAPSHOTS = (
+    ("pallets/click", "2c8cd3ac", ("src", "tests", "examples")),
+    ("encode/starlette", "cb8f84f5", ("starlette", "tests")),
+)
 TS_FOLDER = "packages/zod/src"
 TS_PACKAGE = "packages/zod/package.json"  # its name and exports: how tests import "zod/v4"
 NODE_SCRIPT = Path(__file__).resolve().parent / "lib" / "ts_references.cjs"
 # Where definitions are sampled (their references are counted everywhere): library code, not
 # the test suites, whose test methods nobody calls.
-SAMPLED_FROM = {"python": ("django/", "pygments/"), "typescript": ("packages/",)}
+SAMPLED_FROM = {"python": ("pygments/", "src/click/", "starlette/"), "typescript": ("packages/",)}
 SUFFIXES = {"python": (".py", ".pyi"), "typescript": (".ts", ".tsx")}
 LANGUAGES = {"python": ("python",), "typescript": ("typescript", "tsx")}
 
@@ -93,13 +102,27 @@ class Sampled(NamedTuple):
 def python_repo() -> Path:
     repo = HERE / "python" / "repo"
     if not (repo / ".git").exists():
-        archives = [fetch(name, kind) for name, kind in PACKAGES]
+        archive = fetch(*PY_WHEEL)
         shutil.rmtree(repo, ignore_errors=True)
         repo.mkdir(parents=True)
-        for archive in archives:
-            unpack(archive, repo)
+        unpack(archive, repo)
+        for name, commit_id, folders in PY_SNAPSHOTS:
+            snapshot(name, commit_id, folders, repo)
         commit(repo)
     return repo
+
+
+def snapshot(name: str, commit_id: str, folders: tuple[str, ...], into: Path) -> None:
+    """Folders of a repository at a commit (a `fetch` snapshot under /work/.mirror)."""
+    mirror = MIRRORS / (name.replace("/", "+")) / "repo"
+    if not mirror.exists():
+        raise Unavailable(f"no snapshot of {name} at {mirror}")
+    archive = subprocess.run(
+        ["git", f"--git-dir={mirror}", "archive", commit_id, *folders],
+        capture_output=True,
+        check=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
 
 
 def typescript_repo() -> Path:
@@ -107,14 +130,7 @@ def typescript_repo() -> Path:
     if not (repo / ".git").exists():
         shutil.rmtree(repo, ignore_errors=True)
         repo.mkdir(parents=True)
-        if not TS_MIRROR.exists():
-            raise Unavailable(f"no snapshot of {TS_REPO} at {TS_MIRROR}")
-        archive = subprocess.run(
-            ["git", f"--git-dir={TS_MIRROR}", "archive", TS_COMMIT, TS_FOLDER, TS_PACKAGE],
-            capture_output=True,
-            check=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(repo)], input=archive, check=True)
+        snapshot(TS_REPO, TS_COMMIT, (TS_FOLDER, TS_PACKAGE), repo)
         commit(repo)
     return repo
 
@@ -206,7 +222,13 @@ def _jedi_one(job: tuple[str, str, int, int]) -> tuple[list[Pair] | None, float]
     repo = Path(root)
     project = _JEDI.get(root)
     if project is None:
-        project = _JEDI[root] = jedi.Project(root, sys_path=[root], smart_sys_path=False)
+        # jedi stops searching after 30 files that contain the name (2000 opened): a ground
+        # truth must search them all.
+        references = importlib.import_module("jedi.inference.references")
+        references._PARSED_FILE_LIMIT = 10**9  # type: ignore[attr-defined]
+        references._OPENED_FILE_LIMIT = 10**9  # type: ignore[attr-defined]
+        paths = [root, str(Path(root) / "src")]
+        project = _JEDI[root] = jedi.Project(root, sys_path=paths, smart_sys_path=False)
     started = time.process_time()
     source = (repo / path).read_text(encoding="utf-8", errors="replace")
     signal.signal(signal.SIGALRM, _too_long)
@@ -454,7 +476,8 @@ def measure(language: str, per_kind: int, show: int) -> list[str]:
 
 def corpus_name(language: str) -> str:
     if language == "python":
-        return ", ".join(fetch(name, kind).name for name, kind in PACKAGES)
+        shots = ", ".join(f"{n} at {c} (`{'`, `'.join(f)}`)" for n, c, f in PY_SNAPSHOTS)
+        return f"{fetch(*PY_WHEEL).name}, {shots}"
     return f"{TS_REPO} at {TS_COMMIT}, `{TS_FOLDER}`"
 
 

@@ -35,7 +35,7 @@ _DOT = ord(".")
 # spread), a dotted path of names, what would make it longer, `super(...)`.
 _REV_DOT = re.compile(rb"[ \t\r\n]*\.(?!\.)\??")
 _REV_CHAIN = re.compile(rb"[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.\??[ \t\r\n]*[\w$]+){0,7})")
-_REV_MORE = re.compile(rb"[ \t\r\n]*[.?]")
+_REV_MORE = re.compile(rb"[ \t\r\n]*\.")  # not `?`: in `c ? A.b() : d` a ternary
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})

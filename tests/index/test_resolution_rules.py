@@ -153,10 +153,11 @@ def test_java_methods_and_fields_are_apart(repo: Path) -> None:
                 "    static Builder builder() { return new Builder(); }\n"
                 "    static Block of(Block other) {\n"
                 "        Builder builder = builder();\n"
-                "        other.builder.size();\n"
+                "        other.builder.hashCode();\n"
+                "        Builder next = other == null\n            ? Block.builder() : null;\n"
                 "        return null;\n"
                 "    }\n"
-                "    static final class Builder { int size() { return 0; } }\n"
+                "    static final class Builder { Builder builder() { return this; } }\n"
                 "}\n"
             ),
         },
@@ -164,3 +165,5 @@ def test_java_methods_and_fields_are_apart(repo: Path) -> None:
     path = "src/p/Block.java"
     assert targets(db, path, 7, "builder") == {("Block.builder", 5)}
     assert targets(db, path, 8, "builder") == {("Block.builder", 4)}
+    # After a ternary's `?`, `Block.builder()` is the class's static method, for sure.
+    assert targets(db, path, 10, "builder") == {("Block.builder", 5)}
