@@ -253,6 +253,8 @@ _TS_NAMES = (
   type: (type_annotation [(type_identifier) (nested_type_identifier)] @typed.type))
 (interface_body) @scope
 (property_signature name: (property_identifier) @skip)
+(enum_assignment name: (property_identifier) @skip)
+(enum_body name: (property_identifier) @skip)
 """
 )
 

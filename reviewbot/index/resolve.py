@@ -571,6 +571,8 @@ class Resolver:
                 spec = f"{module}.{rest}" if rest else module
             else:
                 spec = imp.module
+                if rest:
+                    return self._inner_member(file, spec, rest, lookup)
             out: list[int] = []
             for t in self.module_files(file, spec):
                 out.extend(self.exported(t, lookup))
@@ -596,6 +598,20 @@ class Resolver:
                 # its members are the module's.
                 for t in targets:
                     out.extend(self.exported(t, lookup))
+        return tuple(dict.fromkeys(out))
+
+    def _inner_member(self, file: _File, spec: str, rest: str, lookup: str) -> tuple[int, ...]:
+        """``z.Kind.member`` (``z`` a module): a member of the class the module calls
+        ``Kind``, or a definition of the module it re-exports as ``Kind`` (``z.core.f``)."""
+        if "." in rest:
+            return ()  # deeper: left to the member guess
+        out: list[int] = []
+        for t in self.module_files(file, spec):
+            for c in self.exported(t, rest):
+                if c in self.classes:
+                    out.extend(self.class_member(c, lookup)[0])
+            for ns in self.namespaces(t, rest):
+                out.extend(self.exported(ns, lookup))
         return tuple(dict.fromkeys(out))
 
     def namespaces(self, file_id: int, name: str, depth: int = 0) -> tuple[int, ...]:

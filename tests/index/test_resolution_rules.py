@@ -167,3 +167,29 @@ def test_java_methods_and_fields_are_apart(repo: Path) -> None:
     assert targets(db, path, 8, "builder") == {("Block.builder", 4)}
     # After a ternary's `?`, `Block.builder()` is the class's static method, for sure.
     assert targets(db, path, 10, "builder") == {("Block.builder", 5)}
+
+
+def test_ts_enum_members_and_members_through_a_namespace(repo: Path) -> None:
+    # zod v3: `enum Kind { ZodString = "ZodString" }` next to `class ZodString`; the enum's
+    # member names are not references to the class, and `z.Kind.ZodString` is the enum's
+    # member, not the class; `z.core.check()` is core's function.
+    db = build(
+        repo,
+        {
+            "types.ts": (
+                'export class ZodString {}\nexport enum Kind {\n  ZodString = "ZodString",\n}\n'
+            ),
+            "core.ts": "export function check(): void {}\n",
+            "index.ts": "export * from './types';\nexport * as core from './core';\n",
+            "app.ts": (
+                "import * as z from './index';\n"
+                "const k = z.Kind.ZodString;\n"
+                "z.core.check();\n"
+                "const s = new z.ZodString();\n"
+            ),
+        },
+    )
+    assert targets(db, "types.ts", 3, "ZodString") == set()
+    assert ("ZodString", 1) not in targets(db, "app.ts", 2, "ZodString")
+    assert targets(db, "app.ts", 3, "check") == {("check", 1)}
+    assert targets(db, "app.ts", 4, "ZodString") == {("ZodString", 1)}
