@@ -129,6 +129,7 @@ _PY_NAMES = """
 (assignment left: (identifier) @bind.typed right: (call function: [(identifier) (attribute)]
   @typed.type))
 (typed_parameter (identifier) @bind.typed type: (type [(identifier) (attribute)] @typed.type))
+(assignment left: (identifier) @bind.typed type: (type [(identifier) (attribute)] @typed.type))
 (typed_default_parameter name: (identifier) @bind.typed
   type: (type [(identifier) (attribute)] @typed.type))
 (function_definition) @scope

@@ -540,7 +540,10 @@ class Resolver:
         if how == "member":
             return self.any_member(lookup, file), "member"
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
-            classes = [c for c in self.in_file(file, qualifier)[0] if c in self.classes]
+            written, known = self.in_file(file, qualifier)
+            if known and not written:
+                return (), "instance"  # Foo comes from outside the repository
+            classes = [c for c in written if c in self.classes]
             if classes:
                 out: list[int] = []
                 certain = True

@@ -193,3 +193,28 @@ def test_ts_enum_members_and_members_through_a_namespace(repo: Path) -> None:
     assert ("ZodString", 1) not in targets(db, "app.ts", 2, "ZodString")
     assert targets(db, "app.ts", 3, "check") == {("check", 1)}
     assert targets(db, "app.ts", 4, "ZodString") == {("ZodString", 1)}
+
+
+def test_an_instance_of_a_class_from_outside_is_not_guessed(repo: Path) -> None:
+    # Pygments' cmdline: `parser = argparse.ArgumentParser(); parser.parse_args()` is
+    # argparse's method, not click's `Command.parse_args` of the same repository.
+    db = build(
+        repo,
+        {
+            "core.py": "class Command:\n    def parse_args(self, args):\n        return args\n",
+            "cmdline.py": (
+                "import argparse\n"
+                "from argparse import ArgumentParser\n\n"
+                "def main(cmd):\n"
+                "    parser = argparse.ArgumentParser()\n"
+                "    parser.parse_args()\n"
+                "    other: ArgumentParser = make()\n"
+                "    other.parse_args()\n"
+                "    cmd.parse_args([])\n"
+            ),
+        },
+    )
+    assert targets(db, "cmdline.py", 6, "parse_args") == set()
+    assert targets(db, "cmdline.py", 8, "parse_args") == set()
+    # An untyped receiver may still be the repository's class.
+    assert targets(db, "cmdline.py", 9, "parse_args") == {("Command.parse_args", 2)}
