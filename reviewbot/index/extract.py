@@ -37,6 +37,7 @@ _REV_DOT = re.compile(rb"[ \t\r\n]*\.(?!\.)\??")
 _REV_CHAIN = re.compile(rb"[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.\??[ \t\r\n]*[\w$]+){0,7})")
 _REV_MORE = re.compile(rb"[ \t\r\n]*\.")  # not `?`: in `c ? A.b() : d` a ternary
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
+_REV_STRING = re.compile(rb"[ \t\r\n]*[\"'`]")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
@@ -81,15 +82,17 @@ def _bases(text: str) -> tuple[str, ...]:
 
 def _receiver(rev: bytes, at: int) -> str | None:
     """The receiver written before a member name at ``at`` (``a.b`` for ``a.b.name``,
-    ``super()``, "" for an expression), or None when no dot precedes the name (a spread
-    ``...x`` is not a member). ``rev`` is the file's bytes reversed, so that each question is
-    one anchored match."""
+    ``super()``, ``"`` for a string literal, "" for an expression), or None when no dot
+    precedes the name (a spread ``...x`` is not a member). ``rev`` is the file's bytes
+    reversed, so that each question is one anchored match."""
     pos = len(rev) - at
     dot = _REV_DOT.match(rev, pos)
     if dot is None:
         return None
     chain = _REV_CHAIN.match(rev, dot.end())
     if chain is None:
+        if _REV_STRING.match(rev, dot.end()):
+            return '"'  # `"{}".format(x)`: a method of the language's strings
         return "super()" if _REV_SUPER.match(rev, dot.end()) else ""
     more = _REV_MORE.match(rev, chain.end())
     if more is not None:
@@ -552,6 +555,9 @@ class _Builder:
             if receiver is not None:
                 if kind == "other":
                     kind = "attribute"
+                if receiver == '"':  # a string literal's method: never the repository's
+                    out.append(Reference(name, line, col, kind, unit, "literal", -1, "", name))
+                    continue
                 if receiver == "super()":
                     cls = enclosing_class(unit)
                     out.append(Reference(name, line, col, kind, unit, "super", cls, "", name))

@@ -218,3 +218,22 @@ def test_an_instance_of_a_class_from_outside_is_not_guessed(repo: Path) -> None:
     assert targets(db, "cmdline.py", 8, "parse_args") == set()
     # An untyped receiver may still be the repository's class.
     assert targets(db, "cmdline.py", 9, "parse_args") == {("Command.parse_args", 2)}
+
+
+def test_a_string_literals_methods_are_not_the_repositorys(repo: Path) -> None:
+    # Pygments' formatters define `format`; `"{}".format(x)` is str.format, `f.format()` may be
+    # one of theirs.
+    db = build(
+        repo,
+        {
+            "fmt.py": "class Formatter:\n    def format(self, tokens, out):\n        pass\n",
+            "use.py": (
+                "def show(f, x):\n    text = '{}!'.format(x)\n    f.format([], \"{}\" .format(x))\n"
+            ),
+            "ui.ts": "export function label(n: number) { return `${n}`.padStart(3); }\n"
+            "export class Pad { padStart(): void {} }\n",
+        },
+    )
+    assert targets(db, "use.py", 2, "format") == set()
+    assert targets(db, "use.py", 3, "format") == {("Formatter.format", 2)}  # f.format only
+    assert targets(db, "ui.ts", 1, "padStart") == set()
