@@ -3,16 +3,21 @@
 Module-level names go through the file's imports (Python absolute and relative imports and
 packages' ``__init__`` re-exports; ES named, default and namespace imports and ``export ...
 from`` re-exports; Go import paths through ``go.mod``; Java single-type, static and on-demand
-imports); Go and Java see their package's other files; ``self.m``/``this.m`` look in the
-enclosing class and then its bases (found by the same rules); ``super().m`` in the bases only;
-``obj.m`` with a receiver nobody can type links to every member of that name with confidence
-1/candidates; a language without a grammar links by name only (``via = "name"``).
+imports; bare specifiers naming a package folder of the repository, ``export * as ns``);
+Go and Java see their package's other files; ``self.m``/``this.m`` look in the enclosing
+class and then its bases (found by the same rules); ``super().m`` in the bases only; ``obj.m``
+with a receiver nobody can type links to every member of that name in the files the
+referring file reaches through its imports (all of them when none is reached), with
+confidence 1/candidates; candidates in one file (overloads) are one meaning; a type position
+prefers types, a value position values; a language without a grammar links by name only
+(``via = "name"``).
 
 Every edge goes to a definition whose name is the reference's ``lookup``, or an alias of it
 (``export {make as build}``, ``from x import a as b`` re-exported): an update therefore
 re-resolves only the references of changed files, those whose lookup names a definition or an
 import of a changed file (before or after) or an alias of one, and ``self``/``super``/``class``
-references in classes that inherit (by name) from a class of a changed file.
+references in classes that inherit (by name) from a class of a changed file. (Not re-resolved:
+``obj.m`` guesses whose reach changed only through other files' imports.)
 """
 
 from __future__ import annotations
