@@ -62,7 +62,7 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-RULES = 5
+RULES = 6
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
@@ -122,10 +122,9 @@ def _facts(path: str, text: str, language: Language) -> FileFacts:
     return outline(text, language)
 
 
-Job = tuple[int, str, str, str, str]
-LinkRow = tuple[
-    int, int, str, int | None, str, str
-]  # a reference as the global pass reads it  # file id, path, blob, text, language name
+Job = tuple[int, str, str, str, str]  # file id, path, blob, text, language name
+# A reference as the global pass reads it: id, file id, how, target id, qualifier, lookup, kind.
+LinkRow = tuple[int, int, str, int | None, str, str, str]
 
 
 def _parse(job: Job) -> FileRows:
@@ -386,7 +385,7 @@ def _write(
     for done, rows in enumerate(_parsed(jobs, settings.jobs), 1):
         store.add_rows(rows)
         if kept is not None:
-            kept.extend([(r[0], r[1], r[7], r[8], r[9], r[10]) for r in rows.refs])  # type: ignore[misc]
+            kept.extend([(r[0], r[1], r[7], r[8], r[9], r[10], r[5]) for r in rows.refs])  # type: ignore[misc]
         ids.append(int(str(rows.file[0])))
         if progress is not None:
             progress(done, total)
@@ -423,7 +422,7 @@ def _resolve(
     classes inheriting, by name, from a class a changed file defines or imports."""
     conn = store.conn
     resolver = Resolver(conn)
-    select = "SELECT id, file_id, how, target_id, qualifier, lookup FROM refs"
+    select = "SELECT id, file_id, how, target_id, qualifier, lookup, kind FROM refs"
     if cold:
         conn.execute("DELETE FROM edges")
         rows = kept if kept is not None else conn.execute(select).fetchall()

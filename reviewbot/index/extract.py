@@ -27,19 +27,23 @@ __all__ = ["CLASS_KINDS", "extract"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
+_VALUES = frozenset({"variable", "constant"})
+_TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share the name
 _SPACES = re.compile(r"\s+")
 _PLUS_ONE = (1).__add__
 _DOT = ord(".")
 # Matched on the reversed bytes, from just before a name: the dot of a member access (not a
 # spread), a dotted path of names, what would make it longer, `super(...)`.
 # One anchored match answers the first three (the chain is greedy and what follows it is
-# optional, so the chain found is the longest, as three matches in a row would find it).
+# optional, so the chain found is the longest, as three matches in a row would find it). What
+# follows is a dot only, not `?`: in `c ? A.b() : d` the `?` is a ternary's.
 _REV_RECEIVER = re.compile(
     rb"[ \t\r\n]*\.(?!\.)\??"  # the dot
     rb"(?:[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.\??[ \t\r\n]*[\w$]+){0,7})"  # the chain
-    rb"([ \t\r\n]*[.?])?)?"  # more before it
+    rb"([ \t\r\n]*\.)?)?"  # more before it
 )
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
+_REV_STRING = re.compile(rb"[ \t\r\n]*[\"'`]")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
@@ -84,14 +88,16 @@ def _bases(text: str) -> tuple[str, ...]:
 
 def _receiver(rev: bytes, at: int) -> str | None:
     """The receiver written before a member name at ``at`` (``a.b`` for ``a.b.name``,
-    ``super()``, "" for an expression), or None when no dot precedes the name (a spread
-    ``...x`` is not a member). ``rev`` is the file's bytes reversed, so that each question is
-    one anchored match."""
+    ``super()``, ``"`` for a string literal, "" for an expression), or None when no dot
+    precedes the name (a spread ``...x`` is not a member). ``rev`` is the file's bytes
+    reversed, so that each question is one anchored match."""
     found = _REV_RECEIVER.match(rev, len(rev) - at)
     if found is None:
         return None
     chain = found.group(1)
     if chain is None:
+        if _REV_STRING.match(rev, found.end()):
+            return '"'  # `"{}".format(x)`: a method of the language's strings
         return "super()" if _REV_SUPER.match(rev, found.end()) else ""
     if found.group(2) is not None:
         return ""  # `f().x.name`, `a[0].x.name`: not a plain path
@@ -327,6 +333,8 @@ class _Builder:
                 container = parent_def.qualified
                 if kind == "function":
                     kind = "method"
+            elif kind == "method" and parent_def is not None and parent_def.kind in _VALUES:
+                container = parent_def.qualified  # `const api = { get() {...} }`: a member
             if kind == "method" and d.receiver:
                 container = d.receiver
             if kind == "variable" and python and d.name.isupper():
@@ -451,6 +459,7 @@ class _Builder:
         # Bindings: definitions, imports, locals. The first binding of a name in a scope wins,
         # except that a definition or an import replaces a plain local.
         python = grammar.name == "python"
+        type_defs: dict[tuple[int, str], int] = {}  # type-only definitions by (scope, name)
         by_start = sorted(range(len(kept)), key=lambda i: kept[i].start)
         placed = _innermost([2 * kept[i].start - 1 for i in by_start], starts, ends)
         def_scope = [0] * len(kept)
@@ -462,6 +471,14 @@ class _Builder:
             if d.kind == "method" and d.container and not python:
                 continue
             table = bindings[def_scope[i]]
+            if d.kind in _TYPE_ONLY:  # TS: `interface X` and `const X` may share a name
+                type_defs.setdefault((def_scope[i], d.name), i)
+                if d.name in table and table[d.name][0] == "def":
+                    continue
+            elif d.name in table and table[d.name][0] == "def":
+                if defs[table[d.name][1]].kind in _TYPE_ONLY:
+                    table[d.name] = ("def", i)  # in a value position, the value
+                continue
             if d.name not in table or table[d.name][0] == "local":
                 table[d.name] = ("def", i)
         import_scope = _innermost([2 * at for at, _s, _i in import_sites], starts, ends)
@@ -522,6 +539,7 @@ class _Builder:
         out: list[Reference] = []
         self_names = grammar.self_names
         go = grammar.name == "go"
+        java = grammar.name == "java"
         names: dict[bytes, str] = {}
         rev = source[::-1]
         # Where each line after the first starts (and len + 1): the lengths of the lines
@@ -541,6 +559,9 @@ class _Builder:
             if receiver is not None:
                 if kind == "other":
                     kind = "attribute"
+                if receiver == '"':  # a string literal's method: never the repository's
+                    out.append(Reference(name, line, col, kind, unit, "literal", -1, "", name))
+                    continue
                 if receiver == "super()":
                     cls = enclosing_class(unit)
                     out.append(Reference(name, line, col, kind, unit, "super", cls, "", name))
@@ -575,11 +596,16 @@ class _Builder:
                 out.append(Reference(name, line, col, kind, unit, how, target, qualifier, name))
                 continue
             bound = lookup(name, scope)
+            if bound is not None and bound[0] == "local" and kind == "call" and java:
+                bound = None  # Java: `builder()` is a method even where a local is `builder`
             if bound is None:
                 target = enclosing_class(unit) if grammar.members_visible else -1
                 out.append(Reference(name, line, col, kind, unit, "free", target, "", name))
             elif bound[0] == "def":
-                out.append(Reference(name, line, col, kind, unit, "def", bound[1], "", name))
+                target = bound[1]
+                if kind == "type":
+                    target = type_defs.get((found_in[0], name), target)
+                out.append(Reference(name, line, col, kind, unit, "def", target, "", name))
             elif bound[0] == "import":
                 entry = imports[bound[1]]
                 if entry.name in ("", "*"):

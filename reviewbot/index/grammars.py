@@ -129,6 +129,7 @@ _PY_NAMES = """
 (assignment left: (identifier) @bind.typed right: (call function: [(identifier) (attribute)]
   @typed.type))
 (typed_parameter (identifier) @bind.typed type: (type [(identifier) (attribute)] @typed.type))
+(assignment left: (identifier) @bind.typed type: (type [(identifier) (attribute)] @typed.type))
 (typed_default_parameter name: (identifier) @bind.typed
   type: (type [(identifier) (attribute)] @typed.type))
 (function_definition) @scope
@@ -253,6 +254,8 @@ _TS_NAMES = (
   type: (type_annotation [(type_identifier) (nested_type_identifier)] @typed.type))
 (interface_body) @scope
 (property_signature name: (property_identifier) @skip)
+(enum_assignment name: (property_identifier) @skip)
+(enum_body name: (property_identifier) @skip)
 """
 )
 

@@ -16,6 +16,7 @@ Lines are 1-based; indexes (``parent``, ``unit``, ``target``) point into the sam
 * ``instance``: ``x.name`` where the local ``x`` was bound with its class written
   (``x = Foo()``, ``x: Foo``, ``Foo x``): ``qualifier`` is that class as written;
 * ``member``: ``obj.name`` with a receiver nobody can type statically;
+* ``literal``: ``"...".name``: a method of the language's strings, never the repository's;
 * ``free``: a name no scope of the file binds (a builtin, a global, the same package's,
   a member of the enclosing class in Java: ``target`` is that class, or -1);
 * ``name``: a language without a grammar: linked by name only.
@@ -35,7 +36,19 @@ __all__ = [
 ]
 
 REFERENCE_KINDS = ("call", "attribute", "type", "import", "other")
-HOW = ("def", "import", "module", "class", "self", "super", "instance", "member", "free", "name")
+HOW = (
+    "def",
+    "import",
+    "module",
+    "class",
+    "self",
+    "super",
+    "instance",
+    "member",
+    "literal",
+    "free",
+    "name",
+)
 
 
 class Definition(NamedTuple):

@@ -3,16 +3,21 @@
 Module-level names go through the file's imports (Python absolute and relative imports and
 packages' ``__init__`` re-exports; ES named, default and namespace imports and ``export ...
 from`` re-exports; Go import paths through ``go.mod``; Java single-type, static and on-demand
-imports); Go and Java see their package's other files; ``self.m``/``this.m`` look in the
-enclosing class and then its bases (found by the same rules); ``super().m`` in the bases only;
-``obj.m`` with a receiver nobody can type links to every member of that name with confidence
-1/candidates; a language without a grammar links by name only (``via = "name"``).
+imports; bare specifiers naming a package folder of the repository, ``export * as ns``);
+Go and Java see their package's other files; ``self.m``/``this.m`` look in the enclosing
+class and then its bases (found by the same rules); ``super().m`` in the bases only; ``obj.m``
+with a receiver nobody can type links to every member of that name in the files the
+referring file reaches through its imports (all of them when none is reached), with
+confidence 1/candidates; candidates in one file (overloads) are one meaning; a type position
+prefers types, a value position values; a language without a grammar links by name only
+(``via = "name"``).
 
 Every edge goes to a definition whose name is the reference's ``lookup``, or an alias of it
 (``export {make as build}``, ``from x import a as b`` re-exported): an update therefore
 re-resolves only the references of changed files, those whose lookup names a definition or an
 import of a changed file (before or after) or an alias of one, and ``self``/``super``/``class``
-references in classes that inherit (by name) from a class of a changed file.
+references in classes that inherit (by name) from a class of a changed file. (Not re-resolved:
+``obj.m`` guesses whose reach changed only through other files' imports.)
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
     "Resolver",
+    "Row",
     "adjust_links",
     "link_all",
     "link_slices",
@@ -39,6 +45,12 @@ _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
 _DEPTH = 12
 _JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 _CLASSY = ("class", "interface", "enum", "struct", "type")
+_TYPES = ("interface", "type")
+_CALLABLE = frozenset({"method", "function", "constructor"})
+
+
+# A reference as the global pass reads it: id, file id, how, target, qualifier, lookup, kind.
+Row = tuple[int, int, str, int | None, str, str, str]
 
 
 class _File(NamedTuple):
@@ -105,6 +117,8 @@ class Resolver:
         members = self.members
         by_member = self.members_by_name
         classy = ", ".join(f"'{k}'" for k in _CLASSY)
+        self.callable_members: set[int] = set()
+        callable_members = self.callable_members
         for def_id, file_id, kind, name, parent_id, container, qualified, bases in conn.execute(
             "SELECT id, file_id, kind, name, parent_id, container, "
             f"CASE WHEN kind IN ({classy}) THEN qualified END, "
@@ -125,6 +139,8 @@ class Resolver:
             if container:
                 members[(go_folder.get(file_id, file_id), container)][name].append(def_id)
                 by_member[name].append(def_id)
+                if kind in _CALLABLE:
+                    callable_members.add(def_id)
             elif parent_id is None:
                 top[file_id][name].append(def_id)
         self.imports: dict[int, _Import] = {}
@@ -143,6 +159,8 @@ class Resolver:
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
+        self._reach: dict[int, int] | None = None
+        self._bit: dict[int, int] = {}
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -184,6 +202,13 @@ class Resolver:
             if posixpath.basename(path) == "go.mod":
                 found.append((posixpath.dirname(path), module))
         self.go_modules = sorted(found, key=lambda x: -len(x[1]))
+        # Packages of the repository by their folder's name (`packages/zod/package.json`):
+        # where a bare specifier (`zod/v4`, `@scope/zod`) naming one of them leads.
+        self.js_packages: dict[str, list[str]] = defaultdict(list)
+        for (path,) in self.conn.execute("SELECT path FROM files WHERE path LIKE '%package.json'"):
+            folder, base = posixpath.split(path)
+            if base == "package.json" and folder and "node_modules" not in path:
+                self.js_packages[posixpath.basename(folder)].append(folder)
 
     @staticmethod
     def _py_module(path: str, packages: set[str], package_of: dict[str, str]) -> str:
@@ -232,7 +257,7 @@ class Resolver:
             return self.py_modules.get(self._py_absolute(file, spec), [])
         if lang in ("javascript", "typescript", "tsx"):
             if not spec.startswith("."):
-                return []
+                return self._js_package(spec)
             base = posixpath.normpath(posixpath.join(posixpath.dirname(file.path), spec))
             for candidate in (base, _strip_ext(base), base + "/index"):
                 found = self.js_modules.get(candidate)
@@ -249,10 +274,39 @@ class Resolver:
             return self.java_packages.get(spec, [])
         return []
 
+    def _js_package(self, spec: str) -> list[int]:
+        """A bare specifier naming a package of the repository (by its folder's name): its
+        ``src/`` or its folder, the rest of the specifier as a path in it (``zod/v4`` ->
+        ``packages/zod/src/v4/index.ts``)."""
+        parts = spec.split("/")
+        if spec.startswith("@"):
+            parts = parts[1:]
+        if not parts or not parts[0]:
+            return []
+        rest = "/".join(parts[1:])
+        for folder in self.js_packages.get(parts[0], ()):
+            for root in (posixpath.join(folder, "src"), folder):
+                base = posixpath.join(root, rest) if rest else root
+                for candidate in (base + "/index", _strip_ext(base)):
+                    found = self.js_modules.get(candidate)
+                    if found is not None:
+                        return [found]
+        return []
+
     # -- lookups ------------------------------------------------------------------------------
 
     def _file(self, file_id: int) -> _File | None:
         return self.files.get(file_id)
+
+    def package_peers(self, file: _File) -> list[int]:
+        """The other files of a Go or Java file's package."""
+        if file.language == "go":
+            peers = self.go_folders.get(posixpath.dirname(file.path), [])
+        elif file.language == "java":
+            peers = self.java_packages.get(file.package, [])
+        else:
+            return []
+        return [p for p in peers if p != file.id]
 
     def package_top(self, file: _File, name: str) -> list[int]:
         """Top-level definitions of ``name`` in the other files of a Go or Java package."""
@@ -402,9 +456,71 @@ class Resolver:
         self._member_memo[key] = result
         return result
 
-    def any_member(self, name: str) -> tuple[int, ...]:
+    def any_member(self, name: str, file: _File | None = None) -> tuple[int, ...]:
+        """Members of that name anywhere (``obj.m`` nobody can type); those the file can reach
+        through its imports (transitively; its Go or Java package) when there are any."""
         found = self.members_by_name.get(name, [])
+        if len(found) > 1 and file is not None:
+            reach = self.reach(file.id)
+            near = [d for d in found if reach >> self._bit.get(d >> ID_BITS, 0) & 1]
+            if near:
+                found = near
         return tuple(found) if len(found) <= _MAX_CANDIDATES else ()
+
+    def reach(self, file_id: int) -> int:
+        """The files ``file_id`` reaches through imports, as a bit set (bit ``_bit[f]``)."""
+        if self._reach is None:
+            self._reach = self._closures()
+        return self._reach.get(file_id, 0)
+
+    def _deps(self, f: _File) -> list[int]:
+        out: list[int] = []
+        for imp in self.file_imports.get(f.id, []):
+            if not imp.module:
+                continue
+            out.extend(self.module_files(f, imp.module))
+            if f.language == "python" and imp.name not in ("", "*"):  # `from . import x`
+                out.extend(
+                    self.py_modules.get(f"{self._py_absolute(f, imp.module)}.{imp.name}", [])
+                )
+        if f.language in ("go", "java"):
+            out.extend(self.package_peers(f))
+        return out
+
+    def _closures(self) -> dict[int, int]:
+        """Every file's import closure (itself included): depth-first, each file after what it
+        imports, then passes until nothing grows (import cycles)."""
+        self._bit = {fid: k + 1 for k, fid in enumerate(sorted(self.files))}
+        deps = {fid: sorted(set(self._deps(f))) for fid, f in self.files.items()}
+        order: list[int] = []
+        seen: set[int] = set()
+        for root in sorted(self.files):
+            if root in seen:
+                continue
+            seen.add(root)
+            stack = [(root, iter(deps[root]))]
+            while stack:
+                node, it = stack[-1]
+                nxt = next((g for g in it if g not in seen), None)
+                if nxt is None:
+                    order.append(node)
+                    stack.pop()
+                elif nxt in deps:
+                    seen.add(nxt)
+                    stack.append((nxt, iter(deps[nxt])))
+        bits = {fid: 1 << self._bit[fid] for fid in self.files}
+        for _ in range(_DEPTH):
+            grew = False
+            for fid in order:
+                b = bits[fid]
+                for g in deps[fid]:
+                    b |= bits.get(g, 0)
+                if b != bits[fid]:
+                    bits[fid] = b
+                    grew = True
+            if not grew:
+                break
+        return bits
 
     # -- one reference ------------------------------------------------------------------------
 
@@ -421,20 +537,26 @@ class Resolver:
             imp = self.imports.get(target) if target is not None else None
             return (self.imported(file, imp) if imp is not None else ()), "import"
         if how == "module":
-            return self._module_member(file, target, qualifier, lookup), "import"
+            found = self._module_member(file, target, qualifier, lookup)
+            if not found and "." in qualifier:  # `mod.value.m()`: a value nobody can type
+                return self.any_member(lookup, file), "member"
+            return found, "import"
         if how in ("self", "super", "class"):
             if file.language == "go" and how == "self":
                 return self._go_method(file, qualifier, lookup), "self"
             if target is None:
-                return self.any_member(lookup), "member"
+                return self.any_member(lookup, file), "member"
             found, sure = self.class_member(target, lookup, skip_own=how == "super")
             if found or sure:
                 return found, how
-            return self.any_member(lookup), "member"
+            return self.any_member(lookup, file), "member"
         if how == "member":
-            return self.any_member(lookup), "member"
+            return self.any_member(lookup, file), "member"
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
-            classes = [c for c in self.in_file(file, qualifier)[0] if c in self.classes]
+            written, known = self.in_file(file, qualifier)
+            if known and not written:
+                return (), "instance"  # Foo comes from outside the repository
+            classes = [c for c in written if c in self.classes]
             if classes:
                 out: list[int] = []
                 certain = True
@@ -444,7 +566,7 @@ class Resolver:
                     certain = certain and sure
                 if out or certain:
                     return tuple(dict.fromkeys(out)), "instance"
-            return self.any_member(lookup), "member"
+            return self.any_member(lookup, file), "member"
         if how == "free":
             return self._free(file, target, qualifier, lookup)
         if how == "name":
@@ -465,6 +587,8 @@ class Resolver:
                 spec = f"{module}.{rest}" if rest else module
             else:
                 spec = imp.module
+                if rest:
+                    return self._inner_member(file, spec, rest, lookup)
             out: list[int] = []
             for t in self.module_files(file, spec):
                 out.extend(self.exported(t, lookup))
@@ -474,11 +598,66 @@ class Resolver:
             spec = f"{absolute}.{imp.name}" + (f".{rest}" if rest else "")
             if spec in self.py_modules:
                 return tuple(d for t in self.py_modules[spec] for d in self.exported(t, lookup))
+        named = self.imported(file, imp)
         out = []
-        for c in self.imported(file, imp):
+        for c in named:
             if c in self.classes:
                 out.extend(self.class_member(c, lookup)[0])
+        if file.language in ("javascript", "typescript", "tsx") and not rest:
+            targets = self.module_files(file, imp.module)
+            # `import {util} from "./core"` where core says `export * as util from "./util"`.
+            for t in targets:
+                for ns in self.namespaces(t, imp.name):
+                    out.extend(self.exported(ns, lookup))
+            if not out and not named:
+                # `export namespace util {...}`: the namespace is not a definition of its own,
+                # its members are the module's.
+                for t in targets:
+                    out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out))
+
+    def _inner_member(self, file: _File, spec: str, rest: str, lookup: str) -> tuple[int, ...]:
+        """``z.Kind.member`` (``z`` a module): a member of the class the module calls
+        ``Kind``, or a definition of the module it re-exports as ``Kind`` (``z.core.f``)."""
+        if "." in rest:
+            return ()  # deeper: left to the member guess
+        out: list[int] = []
+        for t in self.module_files(file, spec):
+            for c in self.exported(t, rest):
+                if c in self.classes:
+                    out.extend(self.class_member(c, lookup)[0])
+            for ns in self.namespaces(t, rest):
+                out.extend(self.exported(ns, lookup))
+        return tuple(dict.fromkeys(out))
+
+    def namespaces(self, file_id: int, name: str, depth: int = 0) -> tuple[int, ...]:
+        """The modules that ``name`` of a module stands for as a whole (``import * as name``,
+        ``export * as name from``, re-exported as they are)."""
+        key = (file_id, "\0ns:" + name)
+        memo = self._export_memo.get(key)
+        if memo is not None:
+            return memo
+        self._export_memo[key] = ()
+        file = self._file(file_id)
+        out: list[int] = []
+        if file is not None and depth < _DEPTH and name not in self.top.get(file_id, {}):
+            imports = self.file_imports.get(file_id, [])
+            for imp in imports:
+                if imp.local != name or not imp.module:
+                    continue
+                for t in self.module_files(file, imp.module):
+                    if imp.name == "":
+                        out.append(t)
+                    elif imp.name != "*":
+                        out.extend(self.namespaces(t, imp.name, depth + 1))
+            if not out:
+                for imp in imports:
+                    if imp.name == "*" and imp.export:
+                        for t in self.module_files(file, imp.module):
+                            out.extend(self.namespaces(t, name, depth + 1))
+        found = tuple(dict.fromkeys(out))
+        self._export_memo[key] = found
+        return found
 
     def _go_method(self, file: _File, type_name: str, lookup: str) -> tuple[int, ...]:
         return tuple(self.members.get((self._scope_key(file.id), type_name), {}).get(lookup, []))
@@ -523,15 +702,35 @@ class Resolver:
 
     # -- many references ------------------------------------------------------------------------
 
-    def link(
-        self, rows: Iterable[tuple[int, int, str, int | None, str, str]]
-    ) -> list[tuple[int, int, float, str]]:
+    def _fit(self, found: tuple[int, ...], kind: str, language: str) -> tuple[int, ...]:
+        """The candidates a reference of ``kind`` can mean: a type position means a type (a
+        class, an interface ...), a value position not an interface or a type alias (TS
+        lets ``interface X`` and ``const X`` share a name), when both are among them. In Java
+        a member access without a call is never a method, a call never a field."""
+        if language == "java" and kind in ("call", "attribute"):
+            methods = kind == "call"
+            found = tuple(
+                d for d in found if d in self.classes or (d in self.callable_members) == methods
+            )
+        if len(found) < 2 or not kind or kind == "import":
+            return found
+        if kind == "type":
+            kept = tuple(d for d in found if d in self.classes)
+        else:
+            kept = tuple(
+                d for d in found if d not in self.classes or self.classes[d].kind not in _TYPES
+            )
+        return kept or found
+
+    def link(self, rows: Iterable[Row]) -> list[tuple[int, int, float, str]]:
         """Edges (ref, def, confidence, via) for (ref id, file id, how, target, qualifier,
-        lookup) rows."""
+        lookup, kind) rows. Candidates in one file (overloads, a getter and its setter)
+        are one meaning; members of one name in many classes (``obj.m`` nobody can type)
+        are as many."""
         edges: list[tuple[int, int, float, str]] = []
         memo: dict[tuple[int, str, int | None, str, str], tuple[tuple[int, ...], str]] = {}
         found: tuple[int, ...]
-        for ref_id, file_id, how, target, qualifier, lookup in rows:
+        for ref_id, file_id, how, target, qualifier, lookup, kind in rows:
             if how == "def":
                 found, via = ((target,) if target is not None else ()), "local"
             else:
@@ -540,10 +739,14 @@ class Resolver:
                 if hit is None:
                     hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
                 found, via = hit
-            found = tuple(dict.fromkeys(found))
+            language = self.files[file_id].language if file_id in self.files else ""
+            found = self._fit(tuple(dict.fromkeys(found)), kind, language)
             if not found:
                 continue
-            weight = 1.0 / len(found)
+            if via == "member" or len(found) == 1:
+                weight = 1.0 / len(found)
+            else:
+                weight = 1.0 / len({d >> ID_BITS for d in found})
             edges.extend((ref_id, d, weight, via) for d in found)
         return edges
 
@@ -570,7 +773,7 @@ class Resolver:
 
 
 _ACTIVE: list[Resolver] = []  # the resolver and rows a forked worker inherits
-_ROWS: list[list[tuple[int, int, str, int | None, str, str]]] = []
+_ROWS: list[list[Row]] = []
 _PARALLEL_FROM = 60_000  # references: fewer are resolved in this process (forking costs)
 
 
@@ -579,13 +782,14 @@ def _link_slice(bounds: tuple[int, int]) -> list[tuple[int, int, float, str]]:
 
 
 def link_all(
-    resolver: Resolver, rows: list[tuple[int, int, str, int | None, str, str]], workers: int
+    resolver: Resolver, rows: list[Row], workers: int
 ) -> list[tuple[int, int, float, str]]:
     """``resolver.link(rows)``, in ``workers`` forked processes when there are many rows (the
     resolver is read-only: each worker inherits it)."""
     methods = multiprocessing.get_all_start_methods()
     if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
         return resolver.link(rows)
+    resolver.reach(0)  # the import closures, once, before the workers fork
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]
     try:
@@ -601,7 +805,7 @@ def link_all(
 
 def link_slices(
     resolver: Resolver,
-    rows: list[tuple[int, int, str, int | None, str, str]],
+    rows: list[Row],
     workers: int,
     meanwhile: Callable[[], None],
 ) -> Iterator[list[tuple[int, int, float, str]]]:

@@ -1,0 +1,239 @@
+"""Resolution rules found missing or too wide by bench/index_quality.py, each on a small
+example shaped like the code where the benchmark met it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.index.support import build, links, targets
+
+
+def test_bare_specifier_of_a_package_in_the_repository(repo: Path) -> None:
+    # A monorepo's tests import their own package by name (`"geo"`, `"@acme/geo/shapes"`):
+    # the package's folder (where its package.json is) and its src/ hold the modules.
+    db = build(
+        repo,
+        {
+            "packages/geo/package.json": '{"name": "geo"}\n',
+            "packages/geo/src/index.ts": "export * from './make.js';\n",
+            "packages/geo/src/make.ts": "export function make(): number { return 1; }\n",
+            "packages/geo/src/shapes/index.ts": "export function area(): number { return 2; }\n",
+            "packages/app/main.ts": (
+                "import * as geo from 'geo';\n"
+                "import { area } from '@acme/geo/shapes';\n"
+                "import { make } from 'left-pad';\n"
+                "geo.make();\n"
+                "area();\n"
+                "make();\n"
+            ),
+        },
+    )
+    assert targets(db, "packages/app/main.ts", 4, "make") == {("make", 1)}
+    assert targets(db, "packages/app/main.ts", 5, "area") == {("area", 1)}
+    # A package that is not in the repository is not one of its folders.
+    assert targets(db, "packages/app/main.ts", 6, "make") == set()
+
+
+def test_namespace_reexported_and_ts_namespace_members(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "core/util.ts": "export function issue(): void {}\n",
+            "core/index.ts": "export * as util from './util.js';\n",
+            "helpers.ts": (
+                "export namespace helpers {\n  export function assertEqual(): void {}\n}\n"
+            ),
+            "app.ts": (
+                "import { util } from './core/index.js';\n"
+                "import { helpers } from './helpers.js';\n"
+                "util.issue();\n"
+                "helpers.assertEqual();\n"
+                "util.missing();\n"
+            ),
+        },
+    )
+    assert targets(db, "app.ts", 3, "issue") == {("issue", 1)}
+    assert targets(db, "app.ts", 4, "assertEqual") == {("assertEqual", 2)}
+    assert targets(db, "app.ts", 5, "missing") == set()
+
+
+def test_interface_and_value_sharing_a_name(repo: Path) -> None:
+    # `interface Box` and `const Box`: a type position means the interface, a value the const.
+    db = build(
+        repo,
+        {
+            "box.ts": (
+                "export interface Box { size: number }\n"
+                "export const Box = { make(): Box { return { size: 1 }; } };\n"
+                "const mine: Box = Box.make();\n"
+            ),
+            "app.ts": (
+                "import { Box } from './box';\n"
+                "export function open(b: Box): number { return b.size; }\n"
+                "export const copy = Box;\n"
+            ),
+        },
+    )
+    assert targets(db, "box.ts", 2, "Box") == {("Box", 1)}  # the return type
+    assert targets(db, "box.ts", 3, "Box") == {("Box", 1), ("Box", 2)}  # `: Box`, `= Box`
+    sure = {(ln, dl, c) for p, ln, n, _q, dl, c in links(db) if p == "app.ts" and n == "Box"}
+    assert (2, 1, 1.0) in sure and (3, 2, 1.0) in sure  # one meaning each, so sure
+    assert (2, 2, 1.0) not in sure and (3, 1, 1.0) not in sure
+
+
+def test_overloads_are_one_meaning(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "fmt.ts": (
+                "export function fmt(a: string): string;\n"
+                "export function fmt(a: number): string;\n"
+                "export function fmt(a: unknown): string { return String(a); }\n"
+            ),
+            "app.ts": "import { fmt } from './fmt';\nfmt(1);\n",
+        },
+    )
+    calls = {(dl, c) for p, ln, n, _q, dl, c in links(db) if (p, ln, n) == ("app.ts", 2, "fmt")}
+    assert calls == {(1, 1.0), (2, 1.0), (3, 1.0)}
+
+
+def test_unknown_receivers_prefer_what_the_file_imports(repo: Path) -> None:
+    # Two versions of a library side by side (`v3/`, `v4/`): `obj.lt()` in a file importing v4
+    # (through a re-export) means v4's `lt`, not v3's; a file importing neither keeps both.
+    db = build(
+        repo,
+        {
+            "v3/num.ts": "export class Num3 {\n  lt(): void {}\n}\n",
+            "v4/num.ts": "export class Num4 {\n  lt(): void {}\n}\n",
+            "v4/index.ts": "export * from './num';\n",
+            "app4.ts": "import * as z from './v4/index';\nexport function f(n: any) { n.lt(); }\n",
+            "free.ts": "export function g(n: any) { n.lt(); }\n",
+        },
+    )
+    assert targets(db, "app4.ts", 2, "lt") == {("Num4.lt", 2)}
+    assert targets(db, "free.ts", 1, "lt") == {("Num3.lt", 2), ("Num4.lt", 2)}
+
+
+def test_object_literal_methods_and_values_of_modules(repo: Path) -> None:
+    # Methods of an object literal are members (`obj.endsWith()` can mean them); a method of a
+    # value a module exports (`core.Thing.init()`, Thing made by a factory) is a member guess.
+    db = build(
+        repo,
+        {
+            "core.ts": (
+                "export const methods = {\n"
+                "  endsWith(s: string) { return s; },\n"
+                "};\n"
+                "export const Thing = make({\n"
+                "  init(): void {},\n"
+                "});\n"
+                "function make<T>(x: T): T { return x; }\n"
+            ),
+            "app.ts": (
+                "import * as core from './core';\n"
+                "export function f(s: any) { s.endsWith('x'); }\n"
+                "core.Thing.init();\n"
+            ),
+        },
+    )
+    assert targets(db, "app.ts", 2, "endsWith") == {("methods.endsWith", 2)}
+    assert targets(db, "app.ts", 3, "init") == {("Thing.init", 5)}
+
+
+def test_java_methods_and_fields_are_apart(repo: Path) -> None:
+    # javapoet's CodeBlock: `builder()` is the static method even where a local is named
+    # `builder`, and `other.builder` (no call) is the field, never the method.
+    db = build(
+        repo,
+        {
+            "src/p/Block.java": (
+                "package p;\n\n"
+                "public final class Block {\n"
+                "    final Builder builder = new Builder();\n"
+                "    static Builder builder() { return new Builder(); }\n"
+                "    static Block of(Block other) {\n"
+                "        Builder builder = builder();\n"
+                "        other.builder.hashCode();\n"
+                "        Builder next = other == null\n            ? Block.builder() : null;\n"
+                "        return null;\n"
+                "    }\n"
+                "    static final class Builder { Builder builder() { return this; } }\n"
+                "}\n"
+            ),
+        },
+    )
+    path = "src/p/Block.java"
+    assert targets(db, path, 7, "builder") == {("Block.builder", 5)}
+    assert targets(db, path, 8, "builder") == {("Block.builder", 4)}
+    # After a ternary's `?`, `Block.builder()` is the class's static method, for sure.
+    assert targets(db, path, 10, "builder") == {("Block.builder", 5)}
+
+
+def test_ts_enum_members_and_members_through_a_namespace(repo: Path) -> None:
+    # zod v3: `enum Kind { ZodString = "ZodString" }` next to `class ZodString`; the enum's
+    # member names are not references to the class, and `z.Kind.ZodString` is the enum's
+    # member, not the class; `z.core.check()` is core's function.
+    db = build(
+        repo,
+        {
+            "types.ts": (
+                'export class ZodString {}\nexport enum Kind {\n  ZodString = "ZodString",\n}\n'
+            ),
+            "core.ts": "export function check(): void {}\n",
+            "index.ts": "export * from './types';\nexport * as core from './core';\n",
+            "app.ts": (
+                "import * as z from './index';\n"
+                "const k = z.Kind.ZodString;\n"
+                "z.core.check();\n"
+                "const s = new z.ZodString();\n"
+            ),
+        },
+    )
+    assert targets(db, "types.ts", 3, "ZodString") == set()
+    assert ("ZodString", 1) not in targets(db, "app.ts", 2, "ZodString")
+    assert targets(db, "app.ts", 3, "check") == {("check", 1)}
+    assert targets(db, "app.ts", 4, "ZodString") == {("ZodString", 1)}
+
+
+def test_an_instance_of_a_class_from_outside_is_not_guessed(repo: Path) -> None:
+    # Pygments' cmdline: `parser = argparse.ArgumentParser(); parser.parse_args()` is
+    # argparse's method, not click's `Command.parse_args` of the same repository.
+    db = build(
+        repo,
+        {
+            "core.py": "class Command:\n    def parse_args(self, args):\n        return args\n",
+            "cmdline.py": (
+                "import argparse\n"
+                "from argparse import ArgumentParser\n\n"
+                "def main(cmd):\n"
+                "    parser = argparse.ArgumentParser()\n"
+                "    parser.parse_args()\n"
+                "    other: ArgumentParser = make()\n"
+                "    other.parse_args()\n"
+                "    cmd.parse_args([])\n"
+            ),
+        },
+    )
+    assert targets(db, "cmdline.py", 6, "parse_args") == set()
+    assert targets(db, "cmdline.py", 8, "parse_args") == set()
+    # An untyped receiver may still be the repository's class.
+    assert targets(db, "cmdline.py", 9, "parse_args") == {("Command.parse_args", 2)}
+
+
+def test_a_string_literals_methods_are_not_the_repositorys(repo: Path) -> None:
+    # Pygments' formatters define `format`; `"{}".format(x)` is str.format, `f.format()` may be
+    # one of theirs.
+    db = build(
+        repo,
+        {
+            "fmt.py": "class Formatter:\n    def format(self, tokens, out):\n        pass\n",
+            "use.py": (
+                "def show(f, x):\n    text = '{}!'.format(x)\n    f.format([], \"{}\" .format(x))\n"
+            ),
+            "ui.ts": "export function label(n: number) { return `${n}`.padStart(3); }\n"
+            "export class Pad { padStart(): void {} }\n",
+        },
+    )
+    assert targets(db, "use.py", 2, "format") == set()
+    assert targets(db, "use.py", 3, "format") == {("Formatter.format", 2)}  # f.format only
+    assert targets(db, "ui.ts", 1, "padStart") == set()
