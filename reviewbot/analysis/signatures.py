@@ -169,8 +169,9 @@ def parameters(signature: str, name: str, language: str, method: bool) -> tuple[
             piece = re.sub(r"@[\w.]+(\([^)]*\))?\s*", "", piece).strip()
             variadic = "..." in piece
             words = _WORD.findall(piece.replace("...", " "))
-            last = words[-1] if words else piece
-            out.append(Param(last, "varargs" if variadic else "positional", not variadic))
+            # Go: `name type` (or a type alone); Java: `Type name`.
+            name = (words[0] if family == "go" else words[-1]) if words else piece
+            out.append(Param(name, "varargs" if variadic else "positional", not variadic))
         return tuple(out)
     return None
 
