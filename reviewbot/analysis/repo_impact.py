@@ -136,12 +136,18 @@ def declaration_changes(
         for key, olds in old_keys.items():
             news = new_keys.get(key)
             if news is None:
-                removed.extend((d, cf) for d in olds)
-            elif len(olds) == len(news) == 1 and olds[0].signature != news[0].signature:
-                out.append(DeclChange("signature", olds[0], news[0], cf))
+                removed.append((olds[-1], cf))  # namesakes go together
+            elif len(olds) == len(news):
+                # Namesakes (overloads, redefinitions) pair up in order.
+                for a, b in zip(olds, news, strict=True):
+                    if a.signature != b.signature:
+                        out.append(DeclChange("signature", a, b, cf))
+                        break
+            elif olds[-1].signature != news[-1].signature:
+                out.append(DeclChange("signature", olds[-1], news[-1], cf))
         for key, news in new_keys.items():
             if key not in old_keys:
-                added.extend((d, cf) for d in news)
+                added.append((news[-1], cf))
     # Renames: same file, kind and container, the body (without the name) mostly the same.
     texts = {id(cf): cf for _, cf in removed}
     for d_old, cf in list(removed):
@@ -246,30 +252,41 @@ def _side(base: dict[str, Listed], files: Sequence[ChangedFile], new: bool) -> d
     return listing
 
 
-def _symbol(conn: sqlite3.Connection, d: Decl) -> query.Symbol | None:
-    row = conn.execute(
+def _symbols(conn: sqlite3.Connection, d: Decl) -> list[query.Symbol]:
+    """The declaration in the index, with its namesakes of the same file and scope
+    (``@overload`` stubs, a conditional second definition): a reference to any of them is one
+    to the declaration."""
+    rows = conn.execute(
         "SELECT d.id, d.name, d.qualified, d.kind, f.path, d.line, d.end_line, d.signature "
         "FROM defs d JOIN files f ON f.id = d.file_id "
-        "WHERE f.path = ? AND d.qualified = ? AND d.kind = ? ORDER BY abs(d.line - ?) LIMIT 1",
+        "WHERE f.path = ? AND d.qualified = ? AND d.kind = ? ORDER BY abs(d.line - ?)",
         (d.path, d.qualified, d.kind, d.line),
-    ).fetchone()
-    return query.Symbol(*row) if row else None
+    ).fetchall()
+    return [query.Symbol(*row) for row in rows]
 
 
 def _refs(
     conn: sqlite3.Connection, d: Decl, registry: LanguageRegistry
 ) -> tuple[list[query.Hit], bool]:
-    sym = _symbol(conn, d)
-    if sym is None:
-        return [], False
-    hits, cut = query.references(conn, sym, _LIMIT)
-    kept = [
-        h
-        for h in hits
-        if not (h.path == sym.path and sym.line <= h.line <= sym.end_line)
-        and not not_code(h.path, registry.detect(h.path).name)
-    ]
-    return kept, cut
+    symbols = _symbols(conn, d)
+    merged: dict[tuple[str, int, int], query.Hit] = {}
+    cut = False
+    for sym in symbols:
+        hits, more = query.references(conn, sym, _LIMIT)
+        cut = cut or more
+        for h in hits:
+            if any(h.path == s.path and s.line <= h.line <= s.end_line for s in symbols):
+                continue  # inside the declaration (or a namesake): not a reference to it
+            if not_code(h.path, registry.detect(h.path).name):
+                continue
+            key = (h.path, h.line, h.column)
+            seen = merged.get(key)
+            if seen is not None:
+                total = min(1.0, round(seen.confidence + h.confidence, 4))
+                merged[key] = seen._replace(confidence=total)
+            else:
+                merged[key] = h
+    return sorted(merged.values(), key=lambda h: (h.path, h.line, h.column)), cut
 
 
 class _Texts:
