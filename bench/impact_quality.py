@@ -138,9 +138,9 @@ def _edit(text: str, case: Case) -> str | None:
     else:
         after = header[found.end() :]
         sep = ")" if after.startswith(")") else ", "
-        lines[case.line - 1] = header[: found.end()] + "added_param" + (
-            "" if sep == ")" else ", "
-        ) + after
+        lines[case.line - 1] = (
+            header[: found.end()] + "added_param" + ("" if sep == ")" else ", ") + after
+        )
     return "\n".join(lines)
 
 
@@ -251,8 +251,11 @@ def _run_corpus(
                     grep_seconds,
                 )
             )
-            print(f"{label}: {case.change:9} {case.qualified:40} truth {len(truth):3} "
-                  f"index {results[-1].index} grep {results[-1].grep}", file=sys.stderr)
+            print(
+                f"{label}: {case.change:9} {case.qualified:40} truth {len(truth):3} "
+                f"index {results[-1].index} grep {results[-1].grep}",
+                file=sys.stderr,
+            )
     return what, results
 
 
