@@ -37,12 +37,13 @@ from typing import Any, NamedTuple
 
 from index_speed import PACKAGES, fetch, unpack
 
-from lib.common import ENV, command_line, git, revision, write_result
 from reviewbot.analysis.repo_impact import CONFIDENT
 from reviewbot.app import pipeline
 from reviewbot.app.config import Config
 from reviewbot.index.build import IndexSettings, update_index
 from reviewbot.repo.git import Git
+
+from lib.common import ENV, command_line, git, revision, write_result
 
 SAMPLE = 40
 SEED = 7
@@ -198,7 +199,7 @@ def _impact_refs(repo: Path, case: Case, database: Path) -> tuple[set[tuple[str,
 class Result(NamedTuple):
     case: Case
     truth: int
-    index: Score
+    ours: Score
     grep: Score
     index_seconds: float
     grep_seconds: float
@@ -233,7 +234,7 @@ def _run_corpus(
                 continue
             try:
                 truth = _truth(jedi, project, repo, case, text)
-            except Exception:  # noqa: BLE001 - jedi's own failures are not the index's
+            except Exception:
                 continue
             target.write_text(edited, encoding="utf-8")
             try:
@@ -253,7 +254,7 @@ def _run_corpus(
             )
             print(
                 f"{label}: {case.change:9} {case.qualified:40} truth {len(truth):3} "
-                f"index {results[-1].index} grep {results[-1].grep}",
+                f"index {results[-1].ours} grep {results[-1].grep}",
                 file=sys.stderr,
             )
     return what, results
@@ -269,7 +270,7 @@ def _rows(label: str, results: list[Result]) -> Iterator[str]:
         if not chosen:
             continue
         for how in ("index", "grep"):
-            scores = [r.index if how == "index" else r.grep for r in chosen]
+            scores = [r.ours if how == "index" else r.grep for r in chosen]
             pooled = _pooled(scores)
             mean_p = statistics.mean(s.precision for s in scores)
             mean_r = statistics.mean(s.recall for s in scores)
@@ -308,12 +309,12 @@ def main(argv: list[str] | None = None) -> int:
         what, results = _run_corpus(jedi, label, fill, prefix, args.sample, SEED)
         described.append(f"{label}: {what}, {len(results)} changes")
         table.extend(_rows(label, results))
-        misses = sorted(results, key=lambda r: -(r.index.fp + r.index.fn))[:5]
+        misses = sorted(results, key=lambda r: -(r.ours.fp + r.ours.fn))[:5]
         worst.extend(
             f"| {label} | {r.case.change} | `{r.case.qualified}` ({r.case.path}) | "
-            f"{r.truth} | {r.index.fp} | {r.index.fn} |"
+            f"{r.truth} | {r.ours.fp} | {r.ours.fn} |"
             for r in misses
-            if r.index.fp + r.index.fn
+            if r.ours.fp + r.ours.fn
         )
     shutil.rmtree(Path(tempfile.gettempdir()) / "jedi-none", ignore_errors=True)
     lines = [

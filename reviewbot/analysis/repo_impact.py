@@ -160,11 +160,11 @@ def declaration_changes(
                 or d_new.qualified.rpartition(".")[0] != container_old
             ):
                 continue
-            a = _body(texts[id(cf)].old_text, d_old)
-            b = _body(cf.new_text, d_new)
-            if not a and not b:
+            body_old = _body(texts[id(cf)].old_text, d_old)
+            body_new = _body(cf.new_text, d_new)
+            if not body_old and not body_new:
                 continue
-            ratio = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+            ratio = difflib.SequenceMatcher(None, body_old, body_new, autojunk=False).ratio()
             if ratio >= _RENAMED and (best is None or ratio > best[0]):
                 best = (ratio, k)
         if best is not None:
