@@ -357,11 +357,12 @@ def repo_impact(
                 refs = [_new_ref(h, added_lines) for h in hits]
             sure = [r for r in refs if r.confidence >= CONFIDENT]
             sure.sort(key=lambda r: (r.in_change, r.path, r.line, r.column))
-            decl = c.new or c.old
+            # Removed and renamed: the old declaration, whose references are listed.
+            decl = c.old if c.change in ("removed", "renamed") else c.new
             assert decl is not None
             impact.append(
                 Impact(
-                    c.old.name if c.change in ("removed", "renamed") and c.old else decl.name,
+                    decl.name,
                     decl.label,
                     decl.path,
                     c.change,
