@@ -22,10 +22,11 @@ corpora: ``CONFIDENT`` (0.5) was set before this benchmark ran.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
-import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -37,17 +38,22 @@ from typing import Any, NamedTuple
 
 from index_speed import PACKAGES, fetch, unpack
 
+from reviewbot.analysis import impact as grep_impact
+from reviewbot.analysis import repo_impact
 from reviewbot.analysis.repo_impact import CONFIDENT
 from reviewbot.app import pipeline
 from reviewbot.app.config import Config
 from reviewbot.index.build import IndexSettings, update_index
 from reviewbot.repo.git import Git
 
-from lib.common import ENV, command_line, git, revision, write_result
+from lib.common import CORPUS, ENV, command_line, git, revision, write_result
 
 SAMPLE = 40
 SEED = 7
 CLICK = Path("/work/.mirror/pallets+click/repo")
+IMMER = Path("/work/.mirror/immerjs+immer/repo")
+# Import and re-export statements: left out on both sides.
+_IMPORT = re.compile(r"\s*(from\s|import[\s{(*]|export\s*(\*|\{|type\s*\{)[^;]*\bfrom\b)")
 JEDI_SECONDS = 300.0  # per corpus, at most (changes past it are not sampled)
 
 
@@ -93,6 +99,79 @@ def _corpus_click(into: Path) -> str:
     return f"pallets/click at {head}"
 
 
+def _corpus_immer(into: Path) -> str:
+    out = subprocess.run(
+        ["git", f"--git-dir={IMMER}", "archive", "HEAD"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=out, check=True)
+    head = subprocess.run(
+        ["git", f"--git-dir={IMMER}", "rev-parse", "--short=12", "HEAD"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return f"immerjs/immer at {head} (TypeScript)"
+
+
+def _typescript() -> Path:
+    """The TypeScript compiler's module (its language service is the yardstick), installed
+    with npm under bench/.corpus once."""
+    where = CORPUS / "tsservice"
+    module = where / "node_modules" / "typescript"
+    if not module.is_dir():
+        where.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            ["npm", "install", "--silent", "--prefix", str(where), "typescript@5"], check=True
+        )
+    return module
+
+
+def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None]:
+    """The TypeScript language service's references of each case's declaration."""
+    files = [
+        p.relative_to(repo).as_posix()
+        for p in sorted(repo.rglob("*.ts"))
+        if "node_modules" not in p.parts
+    ]
+    queries = []
+    for case in cases:
+        header = _line(repo / case.path, case.line)
+        found = re.search(rf"(?<![\w$]){re.escape(case.name)}(?![\w$])", header)
+        queries.append(
+            {"file": case.path, "line": case.line, "column": found.start() if found else 0}
+        )
+    payload = {
+        "root": str(repo),
+        "typescript": str(_typescript()),
+        "files": files,
+        "queries": queries,
+    }
+    proc = subprocess.run(
+        ["node", str(Path(__file__).parent / "lib" / "tsrefs.js")],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    answers = json.loads(proc.stdout)
+    out: list[set[tuple[str, int]] | None] = []
+    for case, query, refs in zip(cases, queries, answers, strict=True):
+        if not query["column"]:
+            out.append(None)
+            continue
+        keep: set[tuple[str, int]] = set()
+        for ref in refs:
+            if ref["definition"] or not ref["file"].endswith(".ts") or ref["file"].startswith(".."):
+                continue
+            if ref["file"] == case.path and case.line <= ref["line"] <= case.end_line:
+                continue
+            if _IMPORT.match(_line(repo / ref["file"], ref["line"])):
+                continue
+            keep.add((ref["file"], ref["line"]))
+        out.append(keep)
+    return out
+
+
 def _corpus_django(into: Path) -> str:
     archives = [fetch(name, kind) for name, kind in PACKAGES]
     for archive in archives:
@@ -100,16 +179,14 @@ def _corpus_django(into: Path) -> str:
     return " + ".join(a.name for a in archives)
 
 
-def _cases(repo: Path, database: Path, prefix: str, count: int, rng: random.Random) -> list[Case]:
-    import sqlite3
-
+def _cases(database: Path, prefix: str, suffix: str, count: int, rng: random.Random) -> list[Case]:
     conn = sqlite3.connect(database)
     rows = conn.execute(
         "SELECT f.path, d.name, d.qualified, d.kind, d.line, d.end_line FROM defs d "
-        "JOIN files f ON f.id = d.file_id WHERE f.path LIKE ? AND f.path LIKE '%.py' "
+        "JOIN files f ON f.id = d.file_id WHERE f.path LIKE ? AND f.path LIKE ? "
         "AND d.kind IN ('function', 'method') AND d.name NOT LIKE '\\_\\_%' ESCAPE '\\' "
         "AND f.path NOT LIKE '%/tests/%' ORDER BY f.path, d.line",
-        (prefix + "%",),
+        (prefix + "%", "%" + suffix),
     ).fetchall()
     conn.close()
     picked = rng.sample(rows, min(count, len(rows)))
@@ -126,6 +203,14 @@ def _edit(text: str, case: Case) -> str | None:
             lines[k] = ""
         return "\n".join(lines)
     header = lines[case.line - 1]
+    if case.path.endswith(".ts"):
+        named = re.search(rf"(?<![\w$]){re.escape(case.name)}(?![\w$])[^(]*\(\s*", header)
+        if named is None:
+            return None
+        rest = header[named.end() :]
+        glue = "" if rest.startswith(")") else ", "
+        lines[case.line - 1] = header[: named.end()] + "addedParam: number" + glue + rest
+        return "\n".join(lines)
     found = re.search(rf"def\s+{re.escape(case.name)}\s*\(\s*", header)
     if found is None:
         return None
@@ -162,8 +247,7 @@ def _truth(jedi: Any, project: Any, repo: Path, case: Case, text: str) -> set[tu
         rel = path.relative_to(repo).as_posix()
         if rel == case.path and case.line <= n.line <= case.end_line:
             continue
-        source_line = _line(repo / rel, n.line)
-        if re.match(r"\s*(from|import)\s", source_line):
+        if _IMPORT.match(_line(repo / rel, n.line)):
             continue
         out.add((rel, n.line))
     return out
@@ -190,7 +274,7 @@ def _impact_refs(repo: Path, case: Case, database: Path) -> tuple[set[tuple[str,
         if item.name != case.name or item.path != case.path:
             continue
         for r in item.references:
-            if r.kind == "import" or re.match(r"\s*(from|import)\s", _line(repo / r.path, r.line)):
+            if r.kind == "import" or _IMPORT.match(_line(repo / r.path, r.line)):
                 continue
             out.add((r.path, r.line))
     return out, seconds
@@ -206,7 +290,7 @@ class Result(NamedTuple):
 
 
 def _run_corpus(
-    jedi: Any, label: str, fill: Any, prefix: str, sample: int, seed: int
+    jedi: Any, label: str, fill: Any, prefix: str, suffix: str, sample: int, seed: int
 ) -> tuple[str, list[Result]]:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="reviewbot-impact-quality-") as tmp:
@@ -222,9 +306,11 @@ def _run_corpus(
         settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)
         update_index(Git(repo), database, settings)
         project = jedi.Project(str(repo), sys_path=[str(repo)], smart_sys_path=False)
-        cases = _cases(repo, database, prefix, sample, random.Random(seed))
+        cases = _cases(database, prefix, suffix, sample, random.Random(seed))
+        # TypeScript: the language service answers every case at once, on the old side.
+        ts_truth = _ts_truth(repo, cases) if suffix == ".ts" else None
         started = time.perf_counter()
-        for case in cases:
+        for k, case in enumerate(cases):
             if time.perf_counter() - started > JEDI_SECONDS:
                 break
             target = repo / case.path
@@ -232,10 +318,16 @@ def _run_corpus(
             edited = _edit(text, case)
             if edited is None or edited == text:
                 continue
-            try:
-                truth = _truth(jedi, project, repo, case, text)
-            except Exception:
-                continue
+            if ts_truth is not None:
+                known = ts_truth[k]
+                if known is None:
+                    continue
+                truth = known
+            else:
+                try:
+                    truth = _truth(jedi, project, repo, case, text)
+                except Exception:  # jedi's own failures are not the index's
+                    continue
             target.write_text(edited, encoding="utf-8")
             try:
                 found, index_seconds = _impact_refs(repo, case, database)
@@ -285,10 +377,12 @@ def _rows(label: str, results: list[Result]) -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A report lists 20 references per declaration; both impacts list them all here.
+    repo_impact.MAX_SHOWN = grep_impact.MAX_REFERENCES = 10**6
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="bench/results/impact_quality.md")
     parser.add_argument("--sample", type=int, default=SAMPLE)
-    parser.add_argument("--only", choices=("click", "django"), default=None)
+    parser.add_argument("--only", choices=("click", "immer", "django"), default=None)
     args = parser.parse_args(argv)
     try:
         import jedi  # a bench-only tool, not a dependency
@@ -296,8 +390,9 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("this benchmark needs jedi: .venv/bin/pip install jedi") from None
     out_file = Path(args.out).resolve()
     corpora = [
-        ("click", _corpus_click, "src/click/"),
-        ("django+pygments", _corpus_django, "django/"),
+        ("click", _corpus_click, "src/click/", ".py"),
+        ("immer", _corpus_immer, "src/", ".ts"),
+        ("django+pygments", _corpus_django, "django/", ".py"),
     ]
     if args.only:
         corpora = [c for c in corpora if c[0].startswith(args.only)]
@@ -305,8 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     described: list[str] = []
     worst: list[str] = []
     load = os.getloadavg()[0]
-    for label, fill, prefix in corpora:
-        what, results = _run_corpus(jedi, label, fill, prefix, args.sample, SEED)
+    for label, fill, prefix, suffix in corpora:
+        what, results = _run_corpus(jedi, label, fill, prefix, suffix, args.sample, SEED)
         described.append(f"{label}: {what}, {len(results)} changes")
         table.extend(_rows(label, results))
         misses = sorted(results, key=lambda r: -(r.ours.fp + r.ours.fn))[:5]
@@ -316,7 +411,6 @@ def main(argv: list[str] | None = None) -> int:
             for r in misses
             if r.ours.fp + r.ours.fn
         )
-    shutil.rmtree(Path(tempfile.gettempdir()) / "jedi-none", ignore_errors=True)
     lines = [
         "# Impact quality: the index's references against jedi's",
         "",

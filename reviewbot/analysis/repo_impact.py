@@ -10,9 +10,9 @@ or renames are read, then to the *new* side, where the references to what it add
 are read. Only the changed files are (re-)parsed; the index file is left as it was, whatever
 the change (a commit, the staged blobs or the working tree).
 
-A reference is kept when the index resolved it with at least ``CONFIDENT`` confidence (an
-``obj.m`` whose receiver nobody can type, linked to one of several members of that name,
-is counted as ``uncertain`` and left out); never a reference inside the declaration itself.
+A reference is kept when the index resolved it by a rule with at least ``CONFIDENT``
+confidence; an ``obj.m`` whose receiver nobody can type (linked to every member of that name)
+is counted as ``uncertain`` and left out. Never a reference inside the declaration itself.
 """
 
 from __future__ import annotations
@@ -355,7 +355,7 @@ def repo_impact(
                 assert c.new is not None
                 hits, cut = _refs(conn, c.new, settings.registry)
                 refs = [_new_ref(h, added_lines) for h in hits]
-            sure = [r for r in refs if r.confidence >= CONFIDENT]
+            sure = [r for r in refs if _confident(r)]
             sure.sort(key=lambda r: (r.in_change, r.path, r.line, r.column))
             # Removed and renamed: the old declaration, whose references are listed.
             decl = c.old if c.change in ("removed", "renamed") else c.new
@@ -390,6 +390,13 @@ def repo_impact(
             conn.execute("ROLLBACK")
         finally:
             conn.close()
+
+
+def _confident(r: _Ref) -> bool:
+    """Resolved by a rule, not guessed: an ``obj.m`` whose receiver nobody can type links to
+    every member named ``m`` (``via`` member), whatever their number (one member of that name
+    in the repository says nothing about a ``set.add``)."""
+    return r.confidence >= CONFIDENT and r.via != "member"
 
 
 def _new_ref(h: query.Hit, added_lines: dict[str, set[int]]) -> _Ref:
