@@ -603,8 +603,12 @@ def _rb106(
         call = call_at(text, start + len(r.name), language)
         if call is None:
             continue
+        # The old way: the call fits the old parameters and not the new ones (a call that
+        # fits neither, say through a decorator that supplies an argument, is not judged), or
+        # its positional arguments now land in other parameters.
         ok = fits(call, new_params, language)
-        if ok is False or (ok and reordered(old_params, new_params, call)):
+        was = fits(call, old_params, language)
+        if (ok is False and was) or (ok and was and reordered(old_params, new_params, call)):
             stale.append(r)
     if not stale:
         return None

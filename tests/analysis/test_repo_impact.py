@@ -87,6 +87,10 @@ def other():
 
 def keyworded():
     return load(path="c", mode="r", encoding="utf-8")
+
+
+def broken():
+    return load()
 """
 
 
@@ -113,6 +117,7 @@ def test_python_rb105_rb106_and_the_impact_entries(repo: Path) -> None:
     assert "pkg/app.py:5 (function main)" in stale["message"]
     assert "pkg/app.py:10 (function other)" in stale["message"]
     assert "keyworded" not in stale["message"] and stale["line"] == 1
+    assert "broken" not in stale["message"]  # it fits neither list: not "the old way"
     load = entry(doc, "load")
     assert load["change"] == "signature" and load["source"] == "index"
     places = {(r["path"], r["line"], r["unit"], r["kind"]) for r in load["references"]}
@@ -121,8 +126,9 @@ def test_python_rb105_rb106_and_the_impact_entries(repo: Path) -> None:
         ("pkg/app.py", 5, "function main", "call"),
         ("pkg/app.py", 10, "function other", "call"),
         ("pkg/app.py", 14, "function keyworded", "call"),
+        ("pkg/app.py", 18, "function broken", "call"),
     }  # never NOTES.md, never the definition itself
-    assert load["total"] == 4 and not any(r["in_change"] for r in load["references"])
+    assert load["total"] == 5 and not any(r["in_change"] for r in load["references"])
     # A body-only change lists nothing, and a recursive call is no reference to itself.
     assert [i["name"] for i in doc["impact"]] == ["helper", "load"]
 
