@@ -11,8 +11,9 @@ entries resolved by it) and without one (today's fallback: a whole-word ``git gr
 after 0.3 s). Ground truth: jedi's ``get_references`` of the function on the old side, kept
 when they are in the repository's ``.py`` files, not definitions, not inside the function
 itself (a recursive call is no reference to it) and, for a deletion, outside the deleted
-lines. Import statements are left out on both sides (jedi counts an imported name as a
-definition of the importing module). References are compared as (path, line).
+lines. Import and re-export statements (all their lines) are left out on both sides (jedi
+counts an imported name as a definition of the importing module). References are compared as
+(path, line). jedi sees the repository's root and, for click's src layout, ``src/``.
 
 Reported: precision and recall, micro-averaged over the changes (all references pooled) and
 the mean per change; next to the grep impact on the same changes. Nothing was tuned on these
@@ -165,7 +166,7 @@ def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None
                 continue
             if ref["file"] == case.path and case.line <= ref["line"] <= case.end_line:
                 continue
-            if _IMPORT.match(_line(repo / ref["file"], ref["line"])):
+            if _in_import(repo / ref["file"], ref["line"]):
                 continue
             keep.add((ref["file"], ref["line"]))
         out.append(keep)
@@ -247,13 +248,34 @@ def _truth(jedi: Any, project: Any, repo: Path, case: Case, text: str) -> set[tu
         rel = path.relative_to(repo).as_posix()
         if rel == case.path and case.line <= n.line <= case.end_line:
             continue
-        if _IMPORT.match(_line(repo / rel, n.line)):
+        if _in_import(repo / rel, n.line):
             continue
         out.add((rel, n.line))
     return out
 
 
 _TEXTS: dict[Path, list[str]] = {}
+_SPANS: dict[Path, set[int]] = {}
+
+
+def _in_import(path: Path, line: int) -> bool:
+    """Whether the line belongs to an import (or re-export) statement, one line or several."""
+    if path not in _SPANS:
+        _line(path, 1)
+        inside: set[int] = set()
+        open_until = False
+        for number, text in enumerate(_TEXTS[path], 1):
+            if open_until:
+                inside.add(number)
+                if re.search(r"\bfrom\b|[;)]\s*$", text):
+                    open_until = False
+                continue
+            if _IMPORT.match(text) or re.match(r"\s*export\s*(\*|\{|type\s*\{)", text):
+                inside.add(number)
+                unfinished = text.rstrip().endswith(("{", "(", ","))
+                open_until = unfinished and not re.search(r"\bfrom\s+['\"]", text)
+        _SPANS[path] = inside
+    return line in _SPANS[path]
 
 
 def _line(path: Path, line: int) -> str:
@@ -274,7 +296,7 @@ def _impact_refs(repo: Path, case: Case, database: Path) -> tuple[set[tuple[str,
         if item.name != case.name or item.path != case.path:
             continue
         for r in item.references:
-            if r.kind == "import" or _IMPORT.match(_line(repo / r.path, r.line)):
+            if r.kind == "import" or _in_import(repo / r.path, r.line):
                 continue
             out.add((r.path, r.line))
     return out, seconds
@@ -305,7 +327,8 @@ def _run_corpus(
         config = Config()
         settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)
         update_index(Git(repo), database, settings)
-        project = jedi.Project(str(repo), sys_path=[str(repo)], smart_sys_path=False)
+        roots = [str(repo / "src"), str(repo)] if (repo / "src").is_dir() else [str(repo)]
+        project = jedi.Project(str(repo), sys_path=roots, smart_sys_path=False)
         cases = _cases(database, prefix, suffix, sample, random.Random(seed))
         # TypeScript: the language service answers every case at once, on the old side.
         ts_truth = _ts_truth(repo, cases) if suffix == ".ts" else None
