@@ -53,6 +53,7 @@ SAMPLE = 40
 SEED = 7
 CLICK = Path("/work/.mirror/pallets+click/repo")
 IMMER = Path("/work/.mirror/immerjs+immer/repo")
+_TS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs")  # the language service's program
 # Import and re-export statements: left out on both sides.
 _IMPORT = re.compile(r"\s*(from\s|import[\s{(*]|export\s*(\*|\{|type\s*\{)[^;]*\bfrom\b)")
 JEDI_SECONDS = 300.0  # per corpus, at most (changes past it are not sampled)
@@ -131,8 +132,8 @@ def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None
     """The TypeScript language service's references of each case's declaration."""
     files = [
         p.relative_to(repo).as_posix()
-        for p in sorted(repo.rglob("*.ts"))
-        if "node_modules" not in p.parts
+        for p in sorted(repo.rglob("*"))
+        if p.suffix in _TS_SUFFIXES and not {"node_modules", "dist"} & set(p.parts)
     ]
     queries = []
     for case in cases:
@@ -162,7 +163,8 @@ def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None
             continue
         keep: set[tuple[str, int]] = set()
         for ref in refs:
-            if ref["definition"] or not ref["file"].endswith(".ts") or ref["file"].startswith(".."):
+            suffix = Path(ref["file"]).suffix
+            if ref["definition"] or suffix not in _TS_SUFFIXES or ref["file"].startswith(".."):
                 continue
             if ref["file"] == case.path and case.line <= ref["line"] <= case.end_line:
                 continue
