@@ -23,5 +23,6 @@ def indexed_impact(
     """Impact and findings from the index; IndexNotUsed (with the reason) when it cannot
     answer. The index file is read, never changed: the change's sides are applied in a
     transaction that is rolled back."""
-    settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)
+    # One process: the few files of a change are resolved faster than a pool starts.
+    settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry, jobs=1)
     return repo_impact(git, index_file(git), settings, files, wait=wait)
