@@ -314,7 +314,13 @@ class Result(NamedTuple):
 
 
 def _run_corpus(
-    jedi: Any, label: str, fill: Any, prefix: str, suffix: str, sample: int, seed: int
+    jedi: Any,
+    label: str,
+    fill: Any,
+    prefix: str,
+    suffix: str,
+    sample: int,
+    seconds: float,
 ) -> tuple[str, list[Result]]:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="reviewbot-impact-quality-") as tmp:
@@ -331,12 +337,12 @@ def _run_corpus(
         update_index(Git(repo), database, settings)
         roots = [str(repo / "src"), str(repo)] if (repo / "src").is_dir() else [str(repo)]
         project = jedi.Project(str(repo), sys_path=roots, smart_sys_path=False)
-        cases = _cases(database, prefix, suffix, sample, random.Random(seed))
+        cases = _cases(database, prefix, suffix, sample, random.Random(SEED))
         # TypeScript: the language service answers every case at once, on the old side.
         ts_truth = _ts_truth(repo, cases) if suffix == ".ts" else None
         started = time.perf_counter()
         for k, case in enumerate(cases):
-            if time.perf_counter() - started > JEDI_SECONDS:
+            if time.perf_counter() - started > seconds:
                 break
             target = repo / case.path
             text = target.read_text(encoding="utf-8")
@@ -408,6 +414,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="bench/results/impact_quality.md")
     parser.add_argument("--sample", type=int, default=SAMPLE)
     parser.add_argument("--only", choices=("click", "immer", "django"), default=None)
+    parser.add_argument(
+        "--seconds", type=float, default=JEDI_SECONDS, help="per corpus, at most (then stop)"
+    )
     args = parser.parse_args(argv)
     try:
         import jedi  # a bench-only tool, not a dependency
@@ -426,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     worst: list[str] = []
     load = os.getloadavg()[0]
     for label, fill, prefix, suffix in corpora:
-        what, results = _run_corpus(jedi, label, fill, prefix, suffix, args.sample, SEED)
+        what, results = _run_corpus(jedi, label, fill, prefix, suffix, args.sample, args.seconds)
         described.append(f"{label}: {what}, {len(results)} changes")
         table.extend(_rows(label, results))
         misses = sorted(results, key=lambda r: -(r.ours.fp + r.ours.fn))[:5]
