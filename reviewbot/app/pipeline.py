@@ -196,14 +196,12 @@ def _fast_index_findings(
         return (), []
     # Lazy: the index's queries, the parsers and sqlite3 (about 0.1 s of CPU to import) load
     # only in a repository that has an index; the hook without one never imports them.
-    import sqlite3
-
     from reviewbot.app.repo_context import IndexNotUsed, indexed_impact
 
     try:
         impact, findings = indexed_impact(git, change.files, config, wait=HOOK_INDEX_WAIT)
-    except (IndexNotUsed, sqlite3.Error):
-        return (), []  # a busy or foreign index: the hook goes on without it
+    except IndexNotUsed:
+        return (), []  # a busy, foreign or damaged index: the hook goes on without it
     if change.scope:
         findings = [f for f in findings if in_scope(f.path, change.scope)]
     return tuple(impact), findings

@@ -7,6 +7,8 @@ the hook's path stays as light as it was and a full review falls back to the gre
 
 from __future__ import annotations
 
+import sqlite3
+
 from reviewbot.analysis.repo_impact import IndexNotUsed, repo_impact
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import index_file
@@ -25,4 +27,7 @@ def indexed_impact(
     transaction that is rolled back."""
     # One process: the few files of a change are resolved faster than a pool starts.
     settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry, jobs=1)
-    return repo_impact(git, index_file(git), settings, files, wait=wait)
+    try:
+        return repo_impact(git, index_file(git), settings, files, wait=wait)
+    except sqlite3.Error as exc:  # damaged, or changed under us: the caller goes on without
+        raise IndexNotUsed(f"the index could not answer ({exc})") from None

@@ -370,3 +370,15 @@ def test_calls_and_fits() -> None:
     assert old is not None and new is not None
     assert reordered(old, new, Call(2, (), False))
     assert not reordered(old, new, Call(0, ("a", "b"), False))
+
+
+def test_a_damaged_index_falls_back_to_grep_and_the_hook_goes_on(repo: Path) -> None:
+    setup(
+        repo,
+        {"pkg/__init__.py": "", "pkg/lib.py": PY_LIB, "pkg/app.py": PY_APP},
+        {"pkg/lib.py": PY_LIB.replace("(path, mode)", "(path, mode, encoding)")},
+    )
+    index_file(Git(repo)).write_bytes(b"not a database at all" * 100)
+    doc = review(repo)
+    assert entry(doc, "load")["source"] == "grep" and codes(doc, "RB106") == []
+    assert codes(review(repo, mode=pipeline.Mode.FAST), "RB106") == []
