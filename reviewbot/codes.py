@@ -50,9 +50,18 @@ CODES: dict[str, Code] = {
         Code(
             "RB105",
             "DeletedButReferenced",
-            "deleted but referenced: the change deletes a declaration still used elsewhere",
+            "deleted but referenced: the change deletes or renames a declaration still used "
+            "elsewhere",
             "warning",
             "Update or remove the remaining references.",
+        ),
+        Code(
+            "RB106",
+            "StaleCallers",
+            "stale callers: a declaration's parameters changed, callers outside the change "
+            "still call it the old way",
+            "warning",
+            "Update the listed calls to the new parameter list.",
         ),
     )
 }

@@ -461,22 +461,29 @@ class Bundle(NamedTuple):
 
 
 class ImpactRef(NamedTuple):
+    """One reference to a changed declaration, on the change's new side."""
+
     path: str
     line: int
-    unit: str | None
-    text: str
+    unit: str | None  # the enclosing unit ("function load", "method Cache.get")
+    kind: str  # call | attribute | type | import | other; "text" for a grep match
+    confidence: float | None  # the index's resolution confidence (None: a grep match)
+    in_change: bool  # the change itself touches this line
 
 
 class Impact(NamedTuple):
-    """Where a declaration the change adds, removes or re-signs is referenced."""
+    """Where a declaration the change adds, removes, renames, moves or re-signs is referenced
+    (for removed and renamed ones: the references that remain after the change)."""
 
     name: str
     unit: str
     path: str
-    change: str  # added | removed | signature
+    change: str  # added | removed | renamed | moved | signature
     references: tuple[ImpactRef, ...]
     total: int
     truncated: bool
+    uncertain: int = 0  # references resolved with low confidence: counted, not listed
+    source: str = "index"  # index (resolved references) | grep (whole-word matches: no index)
 
 
 class HotspotTouch(NamedTuple):

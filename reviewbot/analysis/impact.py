@@ -1,8 +1,9 @@
-"""Impact context: where else the units a change adds, removes or re-signs are referenced.
-
-`apply() changed; referenced in 4 places: ...`. The search is a whole-word `git grep` over the
-head side (bounded in time and count, run by the caller), and each reference is placed in its
-enclosing unit. A deleted name that is still referenced is a finding (RB105).
+"""Impact without an index: where else the units a change adds, removes or re-signs are
+named, by a whole-word `git grep` over the head side (bounded in time and count, run by the
+caller), each match placed in its enclosing unit. The fallback of a full review in a repository
+with no index (``repo_impact`` resolves references with one); its entries say ``source:
+"grep"`` and their references ``kind: "text"``, ``confidence: null``: a name, not a resolved
+reference. A deleted name still matched is a finding (RB105).
 """
 
 from __future__ import annotations
@@ -115,11 +116,9 @@ def impact_of(
         for r in refs[:MAX_REFERENCES]:
             index = indexer(r.path)
             unit = index.unit_at(r.line - 1) if index is not None else None
-            shown.append(
-                ImpactRef(
-                    r.path, r.line, unit.label if unit is not None else None, r.text.strip()[:160]
-                )
-            )
+            touched = r.line in changed_lines.get(r.path, set())
+            label = unit.label if unit is not None else None
+            shown.append(ImpactRef(r.path, r.line, label, "text", None, touched))
         sections.append(
             Impact(
                 info.name,
@@ -129,6 +128,8 @@ def impact_of(
                 tuple(shown),
                 len(refs),
                 cut or len(refs) > MAX_REFERENCES,
+                0,
+                "grep",
             )
         )
         if info.change == "removed" and refs and name not in defined_now:

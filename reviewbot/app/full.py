@@ -17,7 +17,8 @@ from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
 from reviewbot.analysis.impact import Reference, impact_of
 from reviewbot.analysis.review import NOT_CODE, FileReview, not_code
 from reviewbot.app.config import Config
-from reviewbot.app.pipeline import Change, in_scope
+from reviewbot.app.pipeline import Change, in_scope, index_file
+from reviewbot.app.repo_context import IndexNotUsed, indexed_impact
 from reviewbot.engine import FileIndex, LineIndex, get_profile
 from reviewbot.model import (
     Bundle,
@@ -128,9 +129,20 @@ def _where(rng: Range | None) -> str | None:
 def _impact(
     change: Change, summaries: Sequence[FileSummary], config: Config
 ) -> tuple[list[Impact], list[Finding]]:
-    """Where the changed declarations are referenced (a bounded `git grep`), and RB105."""
+    """Where the changed declarations are referenced, RB105 and RB106: resolved by the
+    repository's index when it has one, else whole-word matches of a bounded `git grep`
+    (entries marked ``source: "grep"``; no RB106, which needs resolved calls). The index is
+    never built or changed by a review: `reviewbot index` builds it (a cold build of a large
+    repository takes tens of seconds, too long to do unasked)."""
     git = change.git
     assert git is not None
+    if index_file(git).is_file():
+        try:
+            found, findings = indexed_impact(git, change.files, config)
+        except IndexNotUsed:
+            pass  # another version, other settings, busy: the grep below, marked as such
+        else:
+            return _scoped(change, found, findings)
     where = _where(change.new_side)
     indexes: dict[str, FileIndex | None] = {}
     profile = get_profile(config.profile)
@@ -160,6 +172,12 @@ def _impact(
         return found, cut
 
     found, findings = impact_of(summaries, change.files, search, indexer)
+    return _scoped(change, found, findings)
+
+
+def _scoped(
+    change: Change, found: list[Impact], findings: list[Finding]
+) -> tuple[list[Impact], list[Finding]]:
     if change.scope:  # references outside the scope are not ours to show
         found = [
             i._replace(references=kept, total=len(kept))

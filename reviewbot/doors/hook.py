@@ -2,8 +2,9 @@
 pre-push. Warns on complexity spikes in what is about to be committed or pushed.
 
 It never loses work and never blocks a commit because of itself: it only reads (git diff,
-cat-file; no index refresh), and on an internal error it prints one line, logs the details
-under the git directory and exits 0. Nothing on this path imports numpy, scipy, jinja2 or
+cat-file; no index refresh; a repository index, when there is one, is read in a transaction
+that is rolled back), and on an internal error it prints one line, logs the details under the
+git directory and exits 0. Nothing on this path imports numpy, scipy, jinja2 or
 dataclasses: units are measured with the engine's plain-Python kernels (numpy's numbers, bit
 for bit), and the full review's modules are not loaded (the hook runs a fast review).
 """
@@ -191,8 +192,9 @@ def run_hook(
     staged = specs == (None,)
     source = GitChange(git.cwd, specs, staged, paths=wanted or None, environ=environ, git=git)
     deadline = started + max(0.1, args.time_budget)
-    # The hook shows findings only: no hunk context, bundles, impact or history (FAST mode);
-    # it counts every finding and prints the first --max-findings.
+    # The hook shows findings only: no hunk context, bundles or history (FAST mode), and
+    # RB105/RB106 when the repository has an index; it counts every finding and prints the
+    # first --max-findings.
     everything = config.with_overrides(max_findings=10**6)
     report = review(source, everything, mode=Mode.FAST, deadline=deadline)
     text = hook_text(

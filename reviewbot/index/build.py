@@ -56,6 +56,7 @@ __all__ = [
     "VENDORED",
     "IndexSettings",
     "UpdateStats",
+    "apply_listing",
     "update_index",
 ]
 
@@ -483,3 +484,19 @@ def _resolve(
         seen.add((ref_id, def_id))
         delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
     adjust_links(conn, delta)
+
+
+def apply_listing(
+    git: Git, store: Store, listing: dict[str, Listed], settings: IndexSettings
+) -> int:
+    """Inside the caller's open transaction, bring the rows to ``listing`` (re-reading only
+    the files whose blob differs) and re-resolve what that can affect, as an update does;
+    nothing is committed. A review resolves a change's two sides this way and rolls back.
+    Returns how many files were read."""
+    plan = _plan(store, listing, False)
+    old_names = _names_of(store, plan.gone)
+    store.delete_files(plan.gone)
+    new_ids = _write(git, store, plan.read, settings, None)
+    if plan.read or plan.gone:
+        _resolve(store, False, new_ids, old_names, settings.jobs)
+    return len(plan.read)

@@ -13,6 +13,8 @@ _MARK = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan
 
 def _what(f: Finding) -> str:
     m = {x.name: x for x in f.metrics.measures()}
+    if "branches" not in m:  # RB105, RB106: what the repository says, not measures
+        return f.title
     if f.code == "RB102":
         return f"new, {fmt_metric(m['branches'])} decisions over {fmt_metric(m['lines'])} lines"
     if f.code == "RB104":
@@ -46,7 +48,8 @@ def hook_text(
         label_w = min(40, max(len(f.unit.label) for f in shown[:max_findings]))
         for f in shown[:max_findings]:
             where = f"{one_line(f.path)}:{f.line}".ljust(width)
-            spark = sparks.get((f.path, f.unit.start), "")[:16]
+            measured = f.metrics.before is not None or f.metrics.after is not None
+            spark = sparks.get((f.path, f.unit.start), "")[:16] if measured else ""
             lines.append(
                 f"  {style(f.severity.value[0].upper(), _MARK[f.severity])} "
                 f"{style(where, 'cyan')}  {f.unit.label[:label_w].ljust(label_w)}  "

@@ -182,6 +182,8 @@ def report_doc(report: Report) -> dict[str, Any]:
                 "references": [r._asdict() for r in i.references],
                 "total": i.total,
                 "truncated": i.truncated,
+                "uncertain": i.uncertain,
+                "source": i.source,
             }
             for i in report.impact
         ],

@@ -128,16 +128,23 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             style("No findings: nothing in this change spikes the structure it touches.", "green")
         )
     for item in report.impact:
-        if not item.total:
+        if not item.total and not item.uncertain:
             continue
+        outside = [r for r in item.references if not r.in_change]
+        first = (outside or list(item.references))[:4]
         where = ", ".join(
-            f"{one_line(r.path)}:{r.line}" + (f" ({r.unit})" if r.unit else "")
-            for r in item.references[:4]
+            f"{one_line(r.path)}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in first
         )
-        more = f", … {item.total - 4} more" if item.total > 4 else ""
+        more = f", … {item.total - len(first)} more" if item.total > len(first) else ""
+        touched = sum(1 for r in item.references if r.in_change)
+        inside = f", {touched} in the change" if touched else ""
+        doubt = f"; {item.uncertain} uncertain, not listed" if item.uncertain else ""
+        how = "named (git grep, no index)" if item.source == "grep" else "referenced"
+        if item.change in ("removed", "renamed"):
+            how = "still " + how
         text = (
-            f"impact: {item.unit} ({item.change}) is referenced in "
-            f"{item.total} place(s): {where}{more}"
+            f"impact: {item.unit} ({item.change}) is {how} in "
+            f"{item.total} place(s){inside}: {where}{more}{doubt}"
         )
         out.extend(_wrap(text, width, "  ", "    "))
     for hot in report.stats.hotspots_touched or ():

@@ -242,3 +242,35 @@ def test_a_dense_new_unit_is_caught_whatever_the_file_holds(
     out = proc.stdout + proc.stderr
     assert proc.returncode == code, out
     assert "RB102" in out and "_tangled" in out
+
+
+def test_staged_deletion_of_a_referenced_function_with_an_index(
+    tmp_path: Path, hook_repo: tuple[Path, str], base_env: dict[str, str]
+) -> None:
+    """With a repository index, the hook reports RB105 for a function deleted while another
+    file still calls it (the index is read, never changed)."""
+    repo = tmp_path / "indexed"
+    repo.mkdir()
+    sh("git", "init", "-q", "-b", "main", cwd=repo, env=base_env)
+    (repo / "pkg").mkdir()
+    (repo / "pkg" / "__init__.py").write_text("")
+    lib = "def keep():\n    return 1\n\n\ndef gone(x):\n    return x * 2\n"
+    (repo / "pkg" / "lib.py").write_text(lib)
+    (repo / "pkg" / "app.py").write_text(
+        "from pkg.lib import gone\n\n\ndef main():\n    return gone(3)\n"
+    )
+    sh("git", "add", "-A", cwd=repo, env=base_env)
+    sh("git", "commit", "-q", "-m", "start", cwd=repo, env=base_env)
+    reviewbot = str(Path(sys.executable).parent / "reviewbot")
+    sh(reviewbot, "index", cwd=repo, env=base_env)
+    database = repo / ".git" / "reviewbot" / "index.sqlite"
+    before = database.read_bytes()
+    (repo / "pkg" / "lib.py").write_text("def keep():\n    return 1\n")
+    sh("git", "add", "pkg/lib.py", cwd=repo, env=base_env)
+    configure(repo, hook_repo, "reviewbot", base_env)
+    sh(str(PRE_COMMIT), "install", cwd=repo, env=base_env)
+    proc = sh("git", "commit", "-m", "delete gone", cwd=repo, env=base_env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "RB105" in out and "gone is deleted but still referenced" in out
+    assert database.read_bytes() == before

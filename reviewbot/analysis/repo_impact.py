@@ -1,0 +1,636 @@
+"""Impact from the repository index: where the declarations a change adds, deletes, renames,
+moves or re-signs are referenced, resolved by the index's rules; RB105 (deleted or renamed,
+still referenced) and RB106 (re-signed, still called the old way).
+
+The change's declarations come from its two sides, parsed here (tree-sitter, the index's own
+extractor). The index answers for the repository around them: in one write transaction that is
+always rolled back, its rows are brought to the change's *old* side (the changed files' old
+contents; every other file as the index holds it), the references to what the change deletes
+or renames are read, then to the *new* side, where the references to what it adds or re-signs
+are read. Only the changed files are (re-)parsed; the index file is left as it was, whatever
+the change (a commit, the staged blobs or the working tree).
+
+A reference is kept when the index resolved it by a rule with at least ``CONFIDENT``
+confidence; an ``obj.m`` whose receiver nobody can type (linked to every member of that name)
+is counted as ``uncertain`` and left out. Never a reference inside the declaration itself.
+"""
+
+from __future__ import annotations
+
+import difflib
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from reviewbot.analysis.findings import fingerprint, suppressed
+from reviewbot.analysis.review import not_code
+from reviewbot.analysis.signatures import Param, call_at, fits, parameters, reordered
+from reviewbot.engine.languages import LanguageRegistry
+from reviewbot.errors import ReviewbotError
+from reviewbot.index import query
+from reviewbot.index.build import IndexSettings, apply_listing
+from reviewbot.index.extract import extract
+from reviewbot.index.grammars import compiled, grammar_for
+from reviewbot.index.store import SCHEMA, Store
+from reviewbot.model import (
+    ChangedFile,
+    Finding,
+    Impact,
+    ImpactRef,
+    MetricsChange,
+    Severity,
+    UnitRef,
+)
+from reviewbot.repo.files import blob_id, decode
+from reviewbot.repo.git import Git
+from reviewbot.repo.listing import Listed
+
+__all__ = [
+    "CONFIDENT",
+    "Decl",
+    "DeclChange",
+    "IndexNotUsed",
+    "declaration_changes",
+    "repo_impact",
+]
+
+CONFIDENT = 0.5  # an edge's confidence from which a reference is shown (1/candidates below)
+MAX_SHOWN = 20  # references listed per declaration (all are counted)
+MAX_DECLARATIONS = 40  # declarations looked up per change
+_LIMIT = 2000  # references read per declaration
+_RENAMED = 0.75  # body similarity from which a deleted + an added declaration are a rename
+_SKIP_KINDS = frozenset({"variable", "field", "constructor"})
+_NAME_BOUND = frozenset({"def", "import", "module", "free", "class", "name"})
+
+
+class IndexNotUsed(ReviewbotError):
+    """The index cannot answer for this change (none, built with other settings, busy)."""
+
+
+class Decl(NamedTuple):
+    name: str
+    qualified: str
+    kind: str
+    signature: str
+    path: str
+    line: int
+    end_line: int
+    language: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind} {self.qualified}"
+
+
+class DeclChange(NamedTuple):
+    change: str  # added | removed | renamed | moved | signature
+    old: Decl | None
+    new: Decl | None
+    cf: ChangedFile  # the file of the new declaration (the old one's when removed)
+
+
+def _decls(text: str | None, path: str, registry: LanguageRegistry) -> list[Decl]:
+    if text is None:
+        return []
+    language = registry.detect(path).name
+    grammar = grammar_for(language, path)
+    if grammar is None:
+        return []
+    facts = extract(compiled(grammar.name), text)
+    if facts is None:
+        return []
+    return [
+        Decl(d.name, d.qualified, d.kind, d.signature, path, d.line, d.end_line, language)
+        for d in facts.definitions
+        if d.kind not in _SKIP_KINDS and not (d.name.startswith("__") and d.name.endswith("__"))
+    ]
+
+
+def _body(text: str | None, d: Decl) -> list[str]:
+    lines = (text or "").split("\n")[d.line : d.end_line]  # without the header line
+    return [" ".join(x.split()).replace(d.name, "") for x in lines]
+
+
+def declaration_changes(
+    files: Sequence[ChangedFile], registry: LanguageRegistry
+) -> list[DeclChange]:
+    """What the change does to declarations: added, removed, renamed (the body survives under
+    another name, same file and kind), moved (same qualified name, another file) or re-signed
+    (the header changed). Overloads (one name declared twice in a scope) are left out of
+    re-signing: which one a call means is not for a name to say."""
+    removed: list[tuple[Decl, ChangedFile]] = []
+    added: list[tuple[Decl, ChangedFile]] = []
+    out: list[DeclChange] = []
+    for cf in files:
+        if cf.old_text is None and cf.new_text is None:
+            continue
+        old = _decls(cf.old_text, cf.old_path or cf.path, registry)
+        new = _decls(cf.new_text, cf.path, registry)
+        old_keys: dict[tuple[str, str], list[Decl]] = {}
+        new_keys: dict[tuple[str, str], list[Decl]] = {}
+        for d in old:
+            old_keys.setdefault((d.qualified, d.kind), []).append(d)
+        for d in new:
+            new_keys.setdefault((d.qualified, d.kind), []).append(d)
+        for key, olds in old_keys.items():
+            news = new_keys.get(key)
+            if news is None:
+                removed.append((olds[-1], cf))  # namesakes go together
+            elif len(olds) == len(news):
+                # Namesakes (overloads, redefinitions) pair up in order.
+                for a, b in zip(olds, news, strict=True):
+                    if a.signature != b.signature:
+                        out.append(DeclChange("signature", a, b, cf))
+                        break
+            elif olds[-1].signature != news[-1].signature:
+                out.append(DeclChange("signature", olds[-1], news[-1], cf))
+        for key, news in new_keys.items():
+            if key not in old_keys:
+                added.append((news[-1], cf))
+    # Renames: same file, kind and container, the body (without the name) mostly the same.
+    texts = {id(cf): cf for _, cf in removed}
+    for d_old, cf in list(removed):
+        best: tuple[float, int] | None = None
+        for k, (d_new, cf_new) in enumerate(added):
+            container_old = d_old.qualified.rpartition(".")[0]
+            if (
+                cf_new is not cf
+                or d_new.kind != d_old.kind
+                or d_new.qualified.rpartition(".")[0] != container_old
+            ):
+                continue
+            body_old = _body(texts[id(cf)].old_text, d_old)
+            body_new = _body(cf.new_text, d_new)
+            if not body_old and not body_new:
+                continue
+            ratio = difflib.SequenceMatcher(None, body_old, body_new, autojunk=False).ratio()
+            if ratio >= _RENAMED and (best is None or ratio > best[0]):
+                best = (ratio, k)
+        if best is not None:
+            d_new, _ = added.pop(best[1])
+            removed.remove((d_old, cf))
+            out.append(DeclChange("renamed", d_old, d_new, cf))
+    # Moves: the same qualified name and kind appear in another changed file.
+    for d_old, cf in list(removed):
+        for k, (d_new, cf_new) in enumerate(added):
+            if d_new.qualified == d_old.qualified and d_new.kind == d_old.kind:
+                added.pop(k)
+                removed.remove((d_old, cf))
+                out.append(DeclChange("moved", d_old, d_new, cf_new))
+                break
+    out.extend(DeclChange("removed", d, None, cf) for d, cf in removed)
+    out.extend(DeclChange("added", None, d, cf) for d, cf in added)
+    order = {"removed": 0, "renamed": 1, "signature": 2, "moved": 3, "added": 4}
+    out.sort(key=lambda c: (order[c.change], (c.new or c.old or c.cf).path, _first(c)))
+    return out[:MAX_DECLARATIONS]
+
+
+def _first(c: DeclChange) -> int:
+    d = c.new or c.old
+    return d.line if isinstance(d, Decl) else 0
+
+
+class _Ref(NamedTuple):
+    path: str
+    line: int
+    column: int
+    name: str
+    unit: str | None
+    kind: str
+    confidence: float
+    via: str
+    in_change: bool
+
+
+def _open(database: Path, settings: IndexSettings, wait: float) -> sqlite3.Connection:
+    if not database.is_file():
+        raise IndexNotUsed("no index (run `reviewbot index`)")
+    try:
+        conn = sqlite3.connect(database, isolation_level=None, timeout=wait)
+        conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+        conn.execute("PRAGMA temp_store = MEMORY")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is None or row[0] != SCHEMA:
+            conn.close()
+            raise IndexNotUsed("the index is of another version (run `reviewbot index`)")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
+        if row is None or row[0] != settings.key():
+            conn.close()
+            raise IndexNotUsed("the index was built with other settings (run `reviewbot index`)")
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise IndexNotUsed(f"the index is busy or unreadable ({exc})") from None
+    except sqlite3.DatabaseError as exc:
+        raise IndexNotUsed(f"the index is damaged ({exc}; run `reviewbot index`)") from None
+    return conn
+
+
+def _stored(conn: sqlite3.Connection) -> dict[str, Listed]:
+    return {
+        path: Listed(path, blob, None, "")
+        for path, blob in conn.execute("SELECT path, blob FROM files")
+    }
+
+
+def _side(base: dict[str, Listed], files: Sequence[ChangedFile], new: bool) -> dict[str, Listed]:
+    """The index's files with the change's files at one side."""
+    listing = dict(base)
+    for cf in files:
+        old_path = cf.old_path or cf.path
+        if cf.old_text is None and cf.new_text is None:
+            continue  # skipped (binary, too large): as the index holds it
+        path, gone = (cf.path, old_path) if new else (old_path, cf.path)
+        text = cf.new_text if new else cf.old_text
+        if gone != path:
+            listing.pop(gone, None)
+        if text is None:
+            listing.pop(path, None)
+        else:
+            data = text.encode("utf-8", "surrogateescape")
+            listing[path] = Listed(path, blob_id(data), data, "")
+    return listing
+
+
+def _symbols(conn: sqlite3.Connection, d: Decl) -> list[query.Symbol]:
+    """The declaration in the index, with its namesakes of the same file and scope
+    (``@overload`` stubs, a conditional second definition): a reference to any of them is one
+    to the declaration."""
+    rows = conn.execute(
+        "SELECT d.id, d.name, d.qualified, d.kind, f.path, d.line, d.end_line, d.signature "
+        "FROM defs d JOIN files f ON f.id = d.file_id "
+        "WHERE f.path = ? AND d.qualified = ? AND d.kind = ? ORDER BY abs(d.line - ?)",
+        (d.path, d.qualified, d.kind, d.line),
+    ).fetchall()
+    return [query.Symbol(*row) for row in rows]
+
+
+def _refs(
+    conn: sqlite3.Connection, d: Decl, registry: LanguageRegistry
+) -> tuple[list[query.Hit], bool]:
+    symbols = _symbols(conn, d)
+    merged: dict[tuple[str, int, int], query.Hit] = {}
+    cut = False
+    for sym in symbols:
+        hits, more = query.references(conn, sym, _LIMIT)
+        cut = cut or more
+        for h in hits:
+            if any(h.path == s.path and s.line <= h.line <= s.end_line for s in symbols):
+                continue  # inside the declaration (or a namesake): not a reference to it
+            if not_code(h.path, registry.detect(h.path).name):
+                continue
+            key = (h.path, h.line, h.column)
+            seen = merged.get(key)
+            if seen is not None:
+                total = min(1.0, round(seen.confidence + h.confidence, 4))
+                merged[key] = seen._replace(confidence=total)
+            else:
+                merged[key] = h
+    return sorted(merged.values(), key=lambda h: (h.path, h.line, h.column)), cut
+
+
+class _Texts:
+    """The new side's text of any file: the change's own, else the working tree's when it is
+    what the index holds, else the index's blob."""
+
+    def __init__(self, git: Git, files: Sequence[ChangedFile], conn: sqlite3.Connection):
+        self.git = git
+        self.conn = conn
+        self.known: dict[str, str | None] = {cf.path: cf.new_text for cf in files}
+
+    def get(self, path: str) -> str | None:
+        if path not in self.known:
+            row = self.conn.execute("SELECT blob FROM files WHERE path = ?", (path,)).fetchone()
+            text = None
+            if row is not None:
+                try:
+                    data: bytes | None = (self.git.root / path).read_bytes()
+                except OSError:
+                    data = None
+                if data is None or blob_id(data) != row[0]:
+                    data = self.git.blobs([row[0]]).get(row[0])
+                text = decode(data)[0] if data is not None else None
+            self.known[path] = text
+        return self.known[path]
+
+
+def repo_impact(
+    git: Git,
+    database: Path,
+    settings: IndexSettings,
+    files: Sequence[ChangedFile],
+    *,
+    wait: float = 5.0,
+) -> tuple[list[Impact], list[Finding]]:
+    """The impact entries and the RB105/RB106 findings of a change; IndexNotUsed when the
+    index cannot answer (the caller falls back and says so)."""
+    changes = declaration_changes(files, settings.registry)
+    if not changes:
+        return [], []
+    conn = _open(database, settings, wait)
+    try:
+        store = Store(conn, created=False)
+        base = _stored(conn)
+        by_old = {cf.old_path or cf.path: cf for cf in files}
+        by_new = {cf.path: cf for cf in files}
+        added_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
+        old_refs: dict[int, tuple[list[query.Hit], bool]] = {}
+        if any(c.change in ("removed", "renamed") for c in changes):
+            apply_listing(git, store, _side(base, files, new=False), settings)
+            for k, c in enumerate(changes):
+                if c.change in ("removed", "renamed") and c.old is not None:
+                    old_refs[k] = _refs(conn, c.old, settings.registry)
+        apply_listing(git, store, _side(base, files, new=True), settings)
+        texts = _Texts(git, files, conn)
+        impact: list[Impact] = []
+        findings: list[Finding] = []
+        for k, c in enumerate(changes):
+            refs: list[_Ref]
+            cut = False
+            if k in old_refs:
+                assert c.old is not None
+                hits, cut = old_refs[k]
+                refs = _remaining(conn, c.old, hits, by_old, by_new, added_lines)
+            else:
+                assert c.new is not None
+                hits, cut = _refs(conn, c.new, settings.registry)
+                refs = [_new_ref(h, added_lines) for h in hits]
+            sure = [r for r in refs if _confident(r)]
+            sure.sort(key=lambda r: (r.in_change, r.path, r.line, r.column))
+            # Removed and renamed: the old declaration, whose references are listed.
+            decl = c.old if c.change in ("removed", "renamed") else c.new
+            assert decl is not None
+            impact.append(
+                Impact(
+                    decl.name,
+                    decl.label,
+                    decl.path,
+                    c.change,
+                    tuple(
+                        ImpactRef(r.path, r.line, r.unit, r.kind, r.confidence, r.in_change)
+                        for r in sure[:MAX_SHOWN]
+                    ),
+                    len(sure),
+                    cut or len(sure) > MAX_SHOWN,
+                    len(refs) - len(sure),
+                    "index",
+                )
+            )
+            if c.change in ("removed", "renamed") and sure and c.old is not None:
+                gone = _rb105(c, c.old, sure)
+                if gone is not None:
+                    findings.append(gone)
+            if c.change == "signature" and c.old is not None and c.new is not None:
+                found = _rb106(conn, c.old, c.new, c.cf, sure, texts)
+                if found is not None:
+                    findings.append(found)
+        return impact, findings
+    finally:
+        try:
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+
+
+def _confident(r: _Ref) -> bool:
+    """Resolved by a rule, not guessed: an ``obj.m`` whose receiver nobody can type links to
+    every member named ``m`` (``via`` member), whatever their number (one member of that name
+    in the repository says nothing about a ``set.add``)."""
+    return r.confidence >= CONFIDENT and r.via != "member"
+
+
+def _new_ref(h: query.Hit, added_lines: dict[str, set[int]]) -> _Ref:
+    return _Ref(
+        h.path,
+        h.line,
+        h.column,
+        h.name,
+        h.unit.label if h.unit else None,
+        h.kind,
+        h.confidence,
+        h.via,
+        h.line in added_lines.get(h.path, set()),
+    )
+
+
+def _unit_at(conn: sqlite3.Connection, path: str, line: int) -> str | None:
+    sym = query.symbol_at(conn, path, line)
+    if sym is None or sym.kind in ("variable", "field"):
+        return None
+    return sym.label
+
+
+def _remaining(
+    conn: sqlite3.Connection,
+    old: Decl,
+    hits: list[query.Hit],
+    by_old: dict[str, ChangedFile],
+    by_new: dict[str, ChangedFile],
+    added_lines: dict[str, set[int]],
+) -> list[_Ref]:
+    """The old side's references to a deleted (or renamed) declaration that are still there
+    on the new side: those on lines the change leaves alone, and the new lines that still
+    name it without resolving to anything."""
+    out: list[_Ref] = []
+    for h in hits:
+        cf = by_old.get(h.path)
+        if cf is None:
+            out.append(
+                _Ref(
+                    h.path,
+                    h.line,
+                    h.column,
+                    h.name,
+                    h.unit.label if h.unit else None,
+                    h.kind,
+                    h.confidence,
+                    h.via,
+                    False,
+                )
+            )
+            continue
+        if cf.new_text is None:
+            continue  # its file is deleted too
+        line = cf.line_map.old_to_new(h.line)
+        if line is not None:
+            unit = _unit_at(conn, cf.path, line)
+            out.append(
+                _Ref(cf.path, line, h.column, h.name, unit, h.kind, h.confidence, h.via, False)
+            )
+    # New lines of the change naming it, left unresolved on the new side.
+    for path, lines in added_lines.items():
+        if not lines or path not in by_new:
+            continue
+        rows = conn.execute(
+            "SELECT r.line, r.col, r.kind, r.how FROM refs r JOIN files f ON f.id = r.file_id "
+            "WHERE f.path = ? AND r.lookup = ? AND NOT EXISTS "
+            "(SELECT 1 FROM edges e WHERE e.ref_id = r.id)",
+            (path, old.name),
+        ).fetchall()
+        for line, col, kind, how in rows:
+            if line in lines:
+                confidence = 1.0 if how in _NAME_BOUND else 0.25
+                unit = _unit_at(conn, path, line)
+                out.append(_Ref(path, line, col, old.name, unit, kind, confidence, how, True))
+    unique = {(r.path, r.line, r.column): r for r in out}
+    return list(unique.values())
+
+
+def _anchor(cf: ChangedFile, old: Decl) -> int:
+    """The new-side line where the declaration's deleted lines were: the line now in their
+    place (inside the diff's hunk with its context, so an inline comment can sit there)."""
+    removed = cf.line_map.removed_between(old.line, old.end_line)
+    first = removed[0] if removed else old.line
+    line_map = cf.line_map
+    for k in range(first - 1, 0, -1):
+        mapped = line_map.old_to_new(k)
+        if mapped is not None:
+            point = mapped + 1
+            break
+    else:
+        point = 1
+    size = (cf.new_text or "").count("\n") + 1
+    return max(1, min(point, size))
+
+
+def _in_hunk(cf: ChangedFile, line: int) -> bool:
+    return any(h.new_len and h.new_start <= line < h.new_start + h.new_len for h in cf.hunks)
+
+
+def _silenced(code: str, text: str | None, *lines: int) -> bool:
+    if text is None:
+        return False
+    all_lines = text.split("\n")
+    return suppressed(code, *(all_lines[n - 1] for n in lines if 0 < n <= len(all_lines)))
+
+
+def _places(refs: Sequence[_Ref], limit: int = 5) -> str:
+    where = ", ".join(
+        f"{r.path}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in refs[:limit]
+    )
+    return where + (f" and {len(refs) - limit} more" if len(refs) > limit else "")
+
+
+def _rb105(c: DeclChange, old: Decl, refs: list[_Ref]) -> Finding | None:
+    cf = c.cf
+    line = _anchor(cf, old)
+    if _silenced("RB105", cf.new_text, line):
+        return None
+    if c.change == "renamed" and c.new is not None:
+        title = f"{old.name} is renamed to {c.new.name} but still referenced"
+        what = f"renames {old.label} to {c.new.name}"
+    else:
+        title = f"{old.name} is deleted but still referenced"
+        what = f"deletes {old.label}"
+    message = (
+        f"This change {what} (was {old.path}:{old.line}-{old.end_line}), but {old.name} is "
+        f"still referenced in {len(refs)} place(s): {_places(refs)}."
+    )
+    return Finding(
+        "RB105",
+        Severity.WARNING,
+        cf.path,
+        line,
+        line,
+        title,
+        message,
+        MetricsChange(None, None),
+        UnitRef(old.label, line, line),  # where the deleted lines were, on the new side
+        fingerprint("RB105", old.path, old.label, old.signature),
+        _in_hunk(cf, line),
+        len(refs),
+    )
+
+
+def _overloaded(conn: sqlite3.Connection, new: Decl) -> bool:
+    row = conn.execute(
+        "SELECT COUNT(*) FROM defs d JOIN files f ON f.id = d.file_id "
+        "WHERE f.path = ? AND d.qualified = ?",
+        (new.path, new.qualified),
+    ).fetchone()
+    return bool(row and row[0] > 1)
+
+
+def _offset(text: str, line: int, column: int) -> int | None:
+    lines = text.split("\n")
+    if not 0 < line <= len(lines):
+        return None
+    prefix = lines[line - 1].encode("utf-8", "surrogateescape")[:column]
+    start = sum(len(x) + 1 for x in lines[: line - 1])
+    return start + len(prefix.decode("utf-8", "surrogateescape"))
+
+
+def _show(params: tuple[Param, ...]) -> str:
+    return (
+        "("
+        + ", ".join(
+            ("*" if p.kind == "varargs" else "**" if p.kind == "varkw" else "")
+            + p.name
+            + ("" if p.required or p.kind in ("varargs", "varkw") else "=…")
+            for p in params
+        )
+        + ")"
+    )
+
+
+def _rb106(
+    conn: sqlite3.Connection,
+    old: Decl,
+    new: Decl,
+    cf: ChangedFile,
+    refs: list[_Ref],
+    texts: _Texts,
+) -> Finding | None:
+    language = new.language
+    old_params = parameters(old.signature, old.name, language, old.kind == "method")
+    new_params = parameters(new.signature, new.name, language, new.kind == "method")
+    if old_params is None or new_params is None or old_params == new_params:
+        return None
+    if language != "python" and _overloaded(conn, new):
+        return None
+    stale: list[_Ref] = []
+    for r in refs:
+        if r.kind != "call" or r.in_change:
+            continue
+        if language == "python" and new.kind == "method" and r.via == "class":
+            continue  # `Class.m(obj, ...)`: the receiver is an argument there
+        text = texts.get(r.path)
+        if text is None:
+            continue
+        start = _offset(text, r.line, r.column)
+        if start is None or text[start : start + len(r.name)] != r.name:
+            continue
+        call = call_at(text, start + len(r.name), language)
+        if call is None:
+            continue
+        # The old way: the call fits the old parameters and not the new ones (a call that
+        # fits neither, say through a decorator that supplies an argument, is not judged), or
+        # its positional arguments now land in other parameters.
+        ok = fits(call, new_params, language)
+        was = fits(call, old_params, language)
+        if (ok is False and was) or (ok and was and reordered(old_params, new_params, call)):
+            stale.append(r)
+    if not stale:
+        return None
+    line = next(iter(cf.line_map.added_between(new.line, new.end_line)), new.line)
+    if _silenced("RB106", cf.new_text, new.line, line):
+        return None
+    message = (
+        f"{new.label} now takes {_show(new_params)} (it took {_show(old_params)}), but "
+        f"{len(stale)} caller(s) outside the change still call it the old way: "
+        f"{_places(stale)}."
+    )
+    return Finding(
+        "RB106",
+        Severity.WARNING,
+        new.path,
+        line,
+        line,
+        f"{new.name}() is called the old way in {len(stale)} place(s)",
+        message,
+        MetricsChange(None, None),
+        UnitRef(new.label, new.line, new.end_line),
+        fingerprint("RB106", new.path, new.label, new.signature),
+        cf.line_map.touches_new(new.line, new.end_line),
+        len(stale),
+    )

@@ -1,0 +1,326 @@
+"""Parameter lists and call sites, per language: whether a call still fits a declaration after
+its signature changed (RB106).
+
+A declaration's header (the index's ``signature``: the text up to the body) gives its
+parameters; a call site's text, from the called name on, gives its arguments. Both are read
+with a small bracket- and string-aware splitter, never evaluated. Anything the splitter cannot
+judge (``*args`` or ``...spread`` at the call, a header without a parameter list) answers
+``None``: unknown, never a finding.
+
+* Python: positional-only (``/``), keyword-only (after ``*`` or ``*args``), defaults,
+  ``*args``/``**kwargs``; a method's ``self``/``cls`` is not an argument of ``obj.m(...)``.
+* TypeScript/JavaScript: ``?`` and ``= default`` make a parameter optional, ``...rest`` takes
+  any number; a TypeScript ``this:`` parameter is no argument.
+* Go and Java: every parameter is required, a variadic last one (``...T``, ``T...``) takes
+  zero or more.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+__all__ = ["Call", "Param", "call_at", "fits", "parameters", "reordered"]
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {")", "]", "}"}
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+_KEYWORD = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
+_PY_SELF = ("self", "cls")
+
+
+class Param(NamedTuple):
+    name: str
+    kind: str  # positional | posonly | kwonly | varargs | varkw
+    required: bool
+
+
+class Call(NamedTuple):
+    positional: int
+    keywords: tuple[str, ...]
+    spread: bool  # *args / **kw / ...x at the call: its count is unknown
+
+
+def _family(language: str) -> str:
+    if language in ("typescript", "javascript", "tsx", "jsx"):
+        return "js"
+    return language
+
+
+def _split(text: str, angles: bool) -> list[str]:
+    """Top-level comma-separated pieces of ``text`` (brackets, strings and, for typed
+    languages, ``<...>`` generics nest)."""
+    pieces: list[str] = []
+    depth = 0
+    angle = 0
+    quote = ""
+    start = 0
+    k = 0
+    while k < len(text):
+        ch = text[k]
+        if quote:
+            if ch == "\\":
+                k += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'`":
+            quote = ch
+        elif ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        elif angles and ch == "<":
+            angle += 1
+        elif angles and ch == ">" and angle and text[k - 1] != "=":
+            angle -= 1
+        elif ch == "," and depth == 0 and angle == 0:
+            pieces.append(text[start:k])
+            start = k + 1
+        k += 1
+    pieces.append(text[start:])
+    out = [p.strip() for p in pieces]
+    if out and not out[-1]:
+        out.pop()  # a trailing comma
+    return out
+
+
+def _balanced(text: str, start: int) -> int | None:
+    """The index of the bracket closing the one at ``start``, or None."""
+    depth = 0
+    quote = ""
+    k = start
+    while k < len(text):
+        ch = text[k]
+        if quote:
+            if ch == "\\":
+                k += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'`":
+            quote = ch
+        elif ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return k
+        k += 1
+    return None
+
+
+def _skip_generics(text: str, k: int) -> int:
+    """Past a ``<...>`` type argument list at ``k`` (TypeScript, Java), if there is one."""
+    while k < len(text) and text[k].isspace():
+        k += 1
+    if k < len(text) and text[k] == "<":
+        depth = 0
+        while k < len(text):
+            if text[k] == "<":
+                depth += 1
+            elif text[k] == ">":
+                depth -= 1
+                if depth == 0:
+                    return k + 1
+            elif text[k] in "();{}":
+                return k
+            k += 1
+    return k
+
+
+def _param_text(signature: str, name: str) -> str | None:
+    """The text between a header's parameter parentheses (after the declared name)."""
+    found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
+    if found is None:
+        return None
+    k = _skip_generics(signature, found.end())
+    rest = signature[k:]
+    arrow = re.match(r"\s*(?::[^=]*)?=\s*(?:async\s+)?", rest)  # `g = (x) =>` / `g = x =>`
+    if arrow and not rest.lstrip().startswith("("):
+        rest = rest[arrow.end() :]
+        k = len(signature) - len(rest)
+        bare = re.match(r"([A-Za-z_$][\w$]*)\s*=>", rest)
+        if bare:
+            return bare.group(1)
+        k = _skip_generics(signature, k)
+    while k < len(signature) and signature[k].isspace():
+        k += 1
+    if k >= len(signature) or signature[k] != "(":
+        return None
+    end = _balanced(signature, k)
+    return signature[k + 1 : end] if end is not None else None
+
+
+def parameters(signature: str, name: str, language: str, method: bool) -> tuple[Param, ...] | None:
+    """The parameters a header declares (None: no parameter list found)."""
+    inner = _param_text(signature, name)
+    if inner is None:
+        return None
+    family = _family(language)
+    pieces = _split(inner, angles=family in ("js", "java", "go"))
+    if family == "python":
+        return _python(pieces, method)
+    if family == "js":
+        return _js(pieces)
+    if family in ("go", "java"):
+        out = []
+        for piece in pieces:
+            piece = re.sub(r"@[\w.]+(\([^)]*\))?\s*", "", piece).strip()
+            variadic = "..." in piece
+            words = _WORD.findall(piece.replace("...", " "))
+            # Go: `name type` (or a type alone); Java: `Type name`.
+            name = (words[0] if family == "go" else words[-1]) if words else piece
+            out.append(Param(name, "varargs" if variadic else "positional", not variadic))
+        return tuple(out)
+    return None
+
+
+def _python(pieces: list[str], method: bool) -> tuple[Param, ...]:
+    out: list[Param] = []
+    keyword_only = False
+    for k, piece in enumerate(pieces):
+        if piece == "/":
+            out = [p._replace(kind="posonly") for p in out]
+            continue
+        if piece == "*":
+            keyword_only = True
+            continue
+        if piece.startswith("**"):
+            out.append(Param(piece[2:].split(":")[0].strip(), "varkw", False))
+            continue
+        if piece.startswith("*"):
+            out.append(Param(piece[1:].split(":")[0].strip(), "varargs", False))
+            keyword_only = True
+            continue
+        head = piece.split("=", 1)[0]
+        name = head.split(":", 1)[0].strip()
+        if k == 0 and method and name in _PY_SELF:
+            continue
+        required = "=" not in _strip_annotation(piece)
+        out.append(Param(name, "kwonly" if keyword_only else "positional", required))
+    return tuple(out)
+
+
+def _strip_annotation(piece: str) -> str:
+    """``a: Dict[str, int] = 3`` -> ``a = 3``: an annotation's text holds no default."""
+    name, colon, rest = piece.partition(":")
+    if not colon:
+        return piece
+    depth = 0
+    for k, ch in enumerate(rest):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            return name + rest[k:]
+    return name
+
+
+def _js(pieces: list[str]) -> tuple[Param, ...]:
+    out: list[Param] = []
+    for piece in pieces:
+        if piece.startswith("..."):
+            out.append(Param(piece[3:].split(":")[0].strip(), "varargs", False))
+            continue
+        piece = re.sub(r"^(public|private|protected|readonly|override)\s+", "", piece)
+        head = re.split(r"[?:=]", piece, maxsplit=1)[0].strip()
+        if head == "this":
+            continue
+        rest = piece[len(head) :].lstrip()
+        optional = rest.startswith("?") or _top_level_default(piece)
+        out.append(Param(head, "positional", not optional))
+    return tuple(out)
+
+
+def _top_level_default(piece: str) -> bool:
+    depth = 0
+    for k, ch in enumerate(piece):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>" and not (ch == ">" and k and piece[k - 1] == "="):
+            depth -= 1
+        elif ch == "=" and depth == 0 and piece[k + 1 : k + 2] not in ("=", ">"):
+            return True
+    return False
+
+
+def call_at(text: str, offset: int, language: str) -> Call | None:
+    """The arguments of the call whose callee name ends at ``offset`` in ``text`` (None: no
+    argument list follows, e.g. a reference that is not a call)."""
+    family = _family(language)
+    k = _skip_generics(text, offset) if family in ("js", "java") else offset
+    while k < len(text) and text[k] in " \t":
+        k += 1
+    if family == "js" and text[k : k + 2] == "?.":  # f?.(x)
+        k += 2
+    if k >= len(text) or text[k] != "(":
+        return None
+    end = _balanced(text, k)
+    if end is None:
+        return None
+    pieces = _split(text[k + 1 : end], angles=False)
+    positional = 0
+    keywords: list[str] = []
+    spread = False
+    for piece in pieces:
+        if family == "python":
+            if piece.startswith("*"):
+                spread = True
+                continue
+            kw = _KEYWORD.match(piece)
+            if kw:
+                keywords.append(kw.group(1))
+                continue
+        elif (family == "js" and piece.startswith("...")) or (
+            family == "go" and piece.endswith("...")
+        ):
+            spread = True
+            continue
+        positional += 1
+    return Call(positional, tuple(keywords), spread)
+
+
+def fits(call: Call, params: tuple[Param, ...], language: str) -> bool | None:
+    """Whether the call binds to the parameters (None: cannot tell, e.g. a spread)."""
+    if call.spread:
+        return None
+    family = _family(language)
+    if family == "python":
+        return _fits_python(call, params)
+    fixed = [p for p in params if p.kind != "varargs"]
+    variadic = len(fixed) < len(params)
+    if family == "js":
+        required = sum(1 for p in fixed if p.required)
+        return call.positional >= required and (variadic or call.positional <= len(fixed))
+    if variadic:
+        return call.positional >= len(fixed)
+    return call.positional == len(fixed)
+
+
+def _fits_python(call: Call, params: tuple[Param, ...]) -> bool:
+    positional = [p for p in params if p.kind in ("posonly", "positional")]
+    if call.positional > len(positional) and not any(p.kind == "varargs" for p in params):
+        return False
+    bound = {p.name for p in positional[: call.positional]}
+    named = {p.name for p in params if p.kind in ("positional", "kwonly")}
+    varkw = any(p.kind == "varkw" for p in params)
+    for kw in call.keywords:
+        if kw in bound:
+            return False  # given twice
+        if kw not in named and not varkw:
+            return False
+        bound.add(kw)
+    return all(p.name in bound for p in params if p.required)
+
+
+def reordered(old: tuple[Param, ...], new: tuple[Param, ...], call: Call) -> bool:
+    """Whether the same parameters changed places among those this call passes by
+    position (its arguments now land in other parameters)."""
+    old_names = [p.name for p in old if p.kind in ("posonly", "positional")]
+    new_names = [p.name for p in new if p.kind in ("posonly", "positional")]
+    if sorted(old_names) != sorted(new_names) or old_names == new_names:
+        return False
+    n = min(call.positional, len(old_names))
+    return old_names[:n] != new_names[:n]

@@ -1,0 +1,384 @@
+"""Impact, RB105 and RB106 from the repository index, on small real repositories in Python,
+TypeScript, Go and Java; the hook's use of the index through its real entry point."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from reviewbot.analysis.signatures import Call, call_at, fits, parameters, reordered
+from reviewbot.app import pipeline
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, index_file
+from reviewbot.index.build import IndexSettings, update_index
+from reviewbot.render.report_json import load_schema, report_doc
+from reviewbot.repo.git import Git
+from tests.helpers import commit, git, write
+
+
+def build_index(repo: Path) -> Path:
+    config = Config()
+    settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry, jobs=1)
+    database = index_file(Git(repo))
+    update_index(Git(repo), database, settings)
+    return database
+
+
+def review(repo: Path, *, staged: bool = False, mode: pipeline.Mode = pipeline.Mode.FULL) -> Any:
+    doc = report_doc(pipeline.review(GitChange(repo, staged=staged), Config(), mode=mode))
+    jsonschema.validate(doc, load_schema())
+    return doc
+
+
+def setup(repo: Path, before: dict[str, str], after: dict[str, str | None]) -> None:
+    for name, text in before.items():
+        write(repo, name, text)
+    commit(repo)
+    build_index(repo)
+    for name, new in after.items():
+        if new is None:
+            (repo / name).unlink()
+        else:
+            write(repo, name, new)
+
+
+def codes(doc: Any, code: str) -> list[Any]:
+    return [f for f in doc["findings"] if f["code"] == code]
+
+
+def entry(doc: Any, name: str) -> Any:
+    (found,) = [i for i in doc["impact"] if i["name"] == name]
+    return found
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+PY_LIB = """def load(path, mode):
+    return open(path, mode).read()
+
+
+def helper(x):
+    return x + 1
+
+
+def fact(n):
+    return 1 if n < 2 else n * fact(n - 1)
+"""
+PY_APP = """from pkg.lib import load, helper
+
+
+def main():
+    data = load("a.txt", "r")
+    return helper(len(data))
+
+
+def other():
+    return load("b", mode="r")
+
+
+def keyworded():
+    return load(path="c", mode="r", encoding="utf-8")
+
+
+def broken():
+    return load()
+"""
+
+
+def test_python_rb105_rb106_and_the_impact_entries(repo: Path) -> None:
+    new_lib = (
+        "def load(path, mode, encoding):\n    return open(path, mode).read()\n\n\n"
+        "def fact(n):\n    return 1 if n < 2 else n * fact(n - 1)\n"
+    )
+    setup(
+        repo,
+        {"pkg/__init__.py": "", "pkg/lib.py": PY_LIB, "pkg/app.py": PY_APP, "NOTES.md": "load"},
+        {"pkg/lib.py": new_lib},
+    )
+    database = index_file(Git(repo))
+    before = digest(database)
+    doc = review(repo)
+    assert digest(database) == before  # the review rolled its states back
+    (gone,) = codes(doc, "RB105")
+    assert gone["path"] == "pkg/lib.py" and gone["in_diff"] is True
+    assert "helper is deleted" in gone["title"]
+    assert "pkg/app.py:1" in gone["message"] and "pkg/app.py:6 (function main)" in gone["message"]
+    (stale,) = codes(doc, "RB106")
+    # main() and other() call it the old way; keyworded() already passes encoding.
+    assert "pkg/app.py:5 (function main)" in stale["message"]
+    assert "pkg/app.py:10 (function other)" in stale["message"]
+    assert "keyworded" not in stale["message"] and stale["line"] == 1
+    assert "broken" not in stale["message"]  # it fits neither list: not "the old way"
+    load = entry(doc, "load")
+    assert load["change"] == "signature" and load["source"] == "index"
+    places = {(r["path"], r["line"], r["unit"], r["kind"]) for r in load["references"]}
+    assert places == {
+        ("pkg/app.py", 1, None, "import"),
+        ("pkg/app.py", 5, "function main", "call"),
+        ("pkg/app.py", 10, "function other", "call"),
+        ("pkg/app.py", 14, "function keyworded", "call"),
+        ("pkg/app.py", 18, "function broken", "call"),
+    }  # never NOTES.md, never the definition itself
+    assert load["total"] == 5 and not any(r["in_change"] for r in load["references"])
+    # A body-only change lists nothing, and a recursive call is no reference to itself.
+    assert [i["name"] for i in doc["impact"]] == ["helper", "load"]
+
+
+def test_python_changes_in_the_change_count_as_in_change(repo: Path) -> None:
+    new_app = PY_APP.replace('load("a.txt", "r")', 'load("a.txt", "r", "utf-8")')
+    new_lib = PY_LIB.replace("def load(path, mode):", "def load(path, mode, encoding):")
+    setup(
+        repo,
+        {"pkg/__init__.py": "", "pkg/lib.py": PY_LIB, "pkg/app.py": PY_APP},
+        {"pkg/lib.py": new_lib, "pkg/app.py": new_app},
+    )
+    doc = review(repo)
+    refs = {r["line"]: r["in_change"] for r in entry(doc, "load")["references"]}
+    assert refs[5] is True and refs[10] is False
+    (stale,) = codes(doc, "RB106")
+    assert "pkg/app.py:10" in stale["message"] and "pkg/app.py:5" not in stale["message"]
+
+
+def test_python_reordered_parameters_and_a_rename(repo: Path) -> None:
+    shout = "(t):\n    x = t.upper()\n    return x + '!'\n"
+    lib = "def scale(value, factor):\n    return value * factor\n\n\ndef shout" + shout
+    app = "from m.lib import scale, shout\n\n\ndef run():\n    return shout(str(scale(2, 3)))\n"
+    new = "def scale(factor, value):\n    return value * factor\n\n\ndef yell" + shout
+    setup(repo, {"m/__init__.py": "", "m/lib.py": lib, "m/app.py": app}, {"m/lib.py": new})
+    doc = review(repo)
+    (stale,) = codes(doc, "RB106")
+    assert "scale" in stale["title"] and "m/app.py:5" in stale["message"]
+    (renamed,) = codes(doc, "RB105")
+    assert "shout is renamed to yell" in renamed["title"]
+    assert entry(doc, "shout")["change"] == "renamed"
+
+
+def test_staged_side_is_resolved_not_the_working_tree(repo: Path) -> None:
+    setup(
+        repo,
+        {"pkg/__init__.py": "", "pkg/lib.py": PY_LIB, "pkg/app.py": PY_APP},
+        {"pkg/lib.py": PY_LIB.replace("def helper(x):\n    return x + 1\n", "")},
+    )
+    git(repo, "add", "-A")
+    write(repo, "pkg/lib.py", PY_LIB)  # the working tree puts it back, unstaged
+    staged = review(repo, staged=True, mode=pipeline.Mode.FAST)
+    assert [f["title"] for f in codes(staged, "RB105")] == [
+        "helper is deleted but still referenced"
+    ]
+    assert codes(review(repo, mode=pipeline.Mode.FAST), "RB105") == []
+
+
+def test_without_an_index_the_grep_fallback_says_so(repo: Path) -> None:
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/lib.py", PY_LIB)
+    write(repo, "pkg/app.py", PY_APP)
+    commit(repo)
+    write(repo, "pkg/lib.py", PY_LIB.replace("(path, mode)", "(path, mode, encoding)"))
+    doc = review(repo)
+    load = entry(doc, "load")
+    assert load["source"] == "grep" and {r["kind"] for r in load["references"]} == {"text"}
+    assert codes(doc, "RB106") == []  # RB106 needs resolved calls
+    assert codes(review(repo, mode=pipeline.Mode.FAST), "RB105") == []
+
+
+TS_LIB = """export function load(path: string, mode: string): string {
+  return path + mode;
+}
+
+export function helper(x: number): number {
+  return x + 1;
+}
+"""
+TS_APP = """import { load, helper } from './lib';
+
+export function main(): number {
+  const data = load('a', 'r');
+  return helper(data.length);
+}
+
+export function spread(args: [string, string]): string {
+  return load(...args);
+}
+"""
+
+
+def test_typescript(repo: Path) -> None:
+    new_lib = (
+        "export function load(path: string, mode: string, enc: string): string {\n"
+        "  return path + mode + enc;\n}\n"
+    )
+    setup(repo, {"src/lib.ts": TS_LIB, "src/app.ts": TS_APP}, {"src/lib.ts": new_lib})
+    doc = review(repo)
+    (gone,) = codes(doc, "RB105")
+    assert "helper" in gone["title"] and "src/app.ts:5 (function main)" in gone["message"]
+    (stale,) = codes(doc, "RB106")
+    assert "src/app.ts:4 (function main)" in stale["message"]
+    assert "src/app.ts:9" not in stale["message"]  # a spread: its count is unknown
+    # An optional parameter added keeps the old calls valid.
+    write(repo, "src/lib.ts", TS_LIB.replace("mode: string)", "mode: string, enc?: string)"))
+    assert codes(review(repo), "RB106") == []
+
+
+GO_LIB = """package lib
+
+func Load(path string, mode string) string {
+	return path + mode
+}
+
+func Helper(x int) int {
+	return x + 1
+}
+"""
+GO_MAIN = """package main
+
+import "example.com/m/lib"
+
+func main() {
+	data := lib.Load("a", "r")
+	println(lib.Helper(len(data)))
+}
+"""
+
+
+def test_go(repo: Path) -> None:
+    new_lib = (
+        "package lib\n\nfunc Load(path, mode string, extra ...int) string {\n"
+        "\treturn path + mode\n}\n"
+    )
+    setup(
+        repo,
+        {"go.mod": "module example.com/m\n\ngo 1.21\n", "lib/lib.go": GO_LIB, "main.go": GO_MAIN},
+        {"lib/lib.go": new_lib},
+    )
+    doc = review(repo)
+    (gone,) = codes(doc, "RB105")
+    assert "Helper" in gone["title"] and "main.go:7 (function main)" in gone["message"]
+    assert codes(doc, "RB106") == []  # a variadic parameter: the old calls still fit
+    write(repo, "lib/lib.go", GO_LIB.replace("mode string)", "mode string, n int)"))
+    (stale,) = codes(review(repo), "RB106")
+    assert "main.go:6 (function main)" in stale["message"]
+
+
+JAVA_LIB = """package p;
+
+public class Lib {
+    public static String load(String path, String mode) {
+        return path + mode;
+    }
+
+    public static int helper(int x) {
+        return x + 1;
+    }
+}
+"""
+JAVA_APP = """package p;
+
+class App {
+    int run() {
+        String data = Lib.load("a", "r");
+        return Lib.helper(data.length());
+    }
+}
+"""
+
+
+def test_java(repo: Path) -> None:
+    new_lib = JAVA_LIB.replace("String mode)", "String mode, int flags)").replace(
+        "    public static int helper(int x) {\n        return x + 1;\n    }\n", ""
+    )
+    setup(
+        repo, {"src/p/Lib.java": JAVA_LIB, "src/p/App.java": JAVA_APP}, {"src/p/Lib.java": new_lib}
+    )
+    doc = review(repo)
+    (gone,) = codes(doc, "RB105")
+    assert "helper" in gone["title"] and "src/p/App.java:6 (method App.run)" in gone["message"]
+    (stale,) = codes(doc, "RB106")
+    assert "src/p/App.java:5 (method App.run)" in stale["message"]
+
+
+def test_the_hook_entry_point_reports_a_staged_deletion(repo: Path) -> None:
+    setup(
+        repo,
+        {"pkg/__init__.py": "", "pkg/lib.py": PY_LIB, "pkg/app.py": PY_APP},
+        {"pkg/lib.py": PY_LIB.replace("def helper(x):\n    return x + 1\n", "")},
+    )
+    git(repo, "add", "-A")
+    hook = Path(sys.executable).parent / "reviewbot-hook"
+    env = {**os.environ, "NO_COLOR": "1"}
+    out = subprocess.run(
+        [str(hook), "pkg/lib.py"], cwd=repo, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert "RB105" in out and "helper is deleted but still referenced" in out
+    # Without the index the hook stays as it was: no RB105.
+    index_file(Git(repo)).unlink()
+    out = subprocess.run(
+        [str(hook), "pkg/lib.py"], cwd=repo, env=env, capture_output=True, text=True, check=True
+    ).stdout
+    assert "RB105" not in out
+
+
+@pytest.mark.parametrize(
+    ("signature", "name", "language", "method", "shape"),
+    [
+        ("def f(a, b=1, *args, c, d=2, **kw)", "f", "python", False, "a! b *args c! d **kw"),
+        ("def m(self, a, /, b)", "m", "python", True, "a! b!"),
+        (
+            "function f(a: number, b?: string, ...r: any[]): void",
+            "f",
+            "typescript",
+            False,
+            "a! b *r",
+        ),
+        ("g = (x, y = () => 1) =>", "g", "javascript", False, "x! y"),
+        ("func (r *T) M(a, b int, c ...string) error", "M", "go", True, "a! b! *c"),
+        ("public <T> int m(Map<K, V> a, String... b)", "m", "java", True, "a! *b"),
+    ],
+)
+def test_parameters_per_language(
+    signature: str, name: str, language: str, method: bool, shape: str
+) -> None:
+    params = parameters(signature, name, language, method)
+    assert params is not None
+    shown = " ".join(
+        ("*" if p.kind == "varargs" else "**" if p.kind == "varkw" else "")
+        + p.name
+        + ("!" if p.required else "")
+        for p in params
+    )
+    assert shown == shape
+
+
+def test_calls_and_fits() -> None:
+    text = 'x = load("a, b", f(1, 2), mode="r")'
+    call = call_at(text, text.index("("), "python")
+    assert call == Call(2, ("mode",), False)
+    params = parameters("def load(path, extra, mode)", "load", "python", False)
+    assert params is not None and fits(call, params, "python") is True
+    assert fits(Call(1, ("mode",), False), params, "python") is False  # extra missing
+    assert fits(Call(0, (), True), params, "python") is None
+    old = parameters("def s(a, b)", "s", "python", False)
+    new = parameters("def s(b, a)", "s", "python", False)
+    assert old is not None and new is not None
+    assert reordered(old, new, Call(2, (), False))
+    assert not reordered(old, new, Call(0, ("a", "b"), False))
+
+
+def test_a_damaged_index_falls_back_to_grep_and_the_hook_goes_on(repo: Path) -> None:
+    setup(
+        repo,
+        {"pkg/__init__.py": "", "pkg/lib.py": PY_LIB, "pkg/app.py": PY_APP},
+        {"pkg/lib.py": PY_LIB.replace("(path, mode)", "(path, mode, encoding)")},
+    )
+    index_file(Git(repo)).write_bytes(b"not a database at all" * 100)
+    doc = review(repo)
+    assert entry(doc, "load")["source"] == "grep" and codes(doc, "RB106") == []
+    assert codes(review(repo, mode=pipeline.Mode.FAST), "RB106") == []
