@@ -31,7 +31,7 @@ Usage::
 
     .venv/bin/python bench/bundles_quality.py [--pairs 60] [--triples 60] [--seed 7]
         [--max-hunks 150] [--packages click,attrs] [--jobs 2]
-        [--out bench/results/bundles_quality.md] [--json PATH]
+        [--out bench/results/bundles_release_pairs.md] [--json PATH]
 """
 
 from __future__ import annotations
@@ -467,26 +467,17 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
         restricted[d, u] = restricted[u, d] = True
     fixed = same_unit | restricted
     variants = {
-        "as reviewbot (sanity check)": (strong, True),
-        "no spectral split": (strong, False),
-        "strong links joining two changes removed (oracle)": (strong & ~differ, True),
-        "define -> use restricted (code only, not own header, same language)": (fixed, True),
-        "same-file links strong": (strong | same_file, True),
-        "same-file links strong, no spectral split": (strong | same_file, False),
-        "restricted define -> use + same-file links strong": (fixed | same_file, True),
-        "restricted define -> use + same-file links strong, no spectral split": (
-            fixed | same_file,
-            False,
-        ),
-        "same-file links strong, cross-change links removed (oracle), no spectral split": (
-            (strong & ~differ) | same_file,
-            False,
-        ),
-        "rare-identifier links strong": (strong | rare, True),
+        "as reviewbot (sanity check)": strong,
+        "hard links joining two changes removed (oracle)": strong & ~differ,
+        "define -> use restricted (code only, not own header, same language), hard": fixed,
+        "same-file links hard": strong | same_file,
+        "restricted define -> use + same-file links hard": fixed | same_file,
+        "same-file links hard, cross-change links removed (oracle)": (strong & ~differ) | same_file,
+        "rare-identifier links hard": strong | rare,
     }
     row["what_if"] = {
-        k: ari(truth, _partition(group_hunks(refs, m, weight, spectral=sp).groups, n))
-        for k, (m, sp) in variants.items()
+        k: ari(truth, _partition(group_hunks(refs, m, weight).groups, n))
+        for k, m in variants.items()
     }
     row["restricted_pairs"] = len(restricted_links)
     row["restricted_cross_names"] = dict(
@@ -983,7 +974,9 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated subset of the corpus's packages",
     )
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
-    ap.add_argument("--out", type=Path, default=RESULTS / "bundles_quality.md", help="Markdown")
+    ap.add_argument(
+        "--out", type=Path, default=RESULTS / "bundles_release_pairs.md", help="Markdown"
+    )
     ap.add_argument("--json", type=Path, default=None, help="also write per-tangle rows")
     args = ap.parse_args(argv)
     packages: list[Package] = args.packages

@@ -26,7 +26,7 @@ the headline is the *report* half. The repositories are bare mirrors brought by 
 Usage::
 
     .venv/bin/python bench/tangles.py [--per-repo 20] [--seed 11] [--depth 1500] [--jobs 2]
-        [--half report|tune|both] [--fresh] [--out bench/results/tangles.md] [--json PATH]
+        [--half report|tune|both] [--fresh] [--out bench/results/bundles_quality.md] [--json PATH]
 """
 
 from __future__ import annotations
@@ -54,8 +54,7 @@ from reviewbot.engine import FileIndex
 from reviewbot.engine.languages import BUILTIN_LANGUAGES, Language
 from reviewbot.model import Bundle, ChangedFile
 
-from lib.common import CORPUS, RESULTS, command_line, git, para, revision, write_json
-from lib.common import write_result
+from lib.common import CORPUS, RESULTS, command_line, git, para, revision, write_json, write_result
 from lib.procs import parallel
 from lib.scoring import ari, check_ari, mean, median, pair_scores
 
@@ -97,8 +96,8 @@ REPOS = (
     Repo("koajs/koa", "javascript", "report"),
     Repo("colinhacks/zod", "typescript", "report"),
     Repo("immerjs/immer", "typescript", "report"),
-    Repo("go-chi/chi", "go", "report"),
-    Repo("urfave/cli", "go", "report"),
+    Repo("labstack/echo", "go", "report"),
+    Repo("gorilla/mux", "go", "report"),
     Repo("sirupsen/logrus", "go", "report"),
     Repo("square/javapoet", "java", "report"),
     Repo("apache/commons-cli", "java", "report"),
@@ -252,8 +251,7 @@ def review(job: tuple[Tangle, bool]) -> Reviewed | None:
     t, fresh = job
     cached = _cache(t)
     if cached.exists() and not fresh:
-        loaded: Reviewed = pickle.loads(cached.read_bytes())
-        return loaded
+        return Reviewed(*pickle.loads(cached.read_bytes()))
     path = clone(t.repo)
     if path is None:
         return None
@@ -263,13 +261,15 @@ def review(job: tuple[Tangle, bool]) -> Reviewed | None:
     files = explained.files
     result = Reviewed(files, explained.indexes, labels(t, path, files), seconds)
     cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_bytes(pickle.dumps(result))
+    cached.write_bytes(pickle.dumps(tuple(result)))  # no class: any module reads it
     return result
 
 
 def before_module() -> types.ModuleType:
     """The bundler as it was at ``BEFORE`` (today's bundles), loaded from git."""
-    source = git(Path(__file__).resolve().parents[1], "show", f"{BEFORE}:reviewbot/analysis/bundles.py")
+    source = git(
+        Path(__file__).resolve().parents[1], "show", f"{BEFORE}:reviewbot/analysis/bundles.py"
+    )
     module = types.ModuleType("bundles_before")
     sys.modules[module.__name__] = module  # dataclasses look their module up
     exec(compile(source, f"{BEFORE}:bundles.py", "exec"), module.__dict__)
@@ -430,9 +430,30 @@ def render(rows: list[dict[str, Any]], notes: list[str], argv: Sequence[str] | N
             f"{median(cpu):.1f} ms (today's: {median(cpu_old):.1f} ms), max {max(cpu):.0f} ms; "
             f"measured in one process, side by side, on a shared 2-core machine."
         )
+    lines += release_pairs()
     if notes:
         lines += ["## Notes", "", *(f"- {n}" for n in notes), ""]
     return lines
+
+
+PAIRS = RESULTS / "bundles_release_pairs.md"  # written by bench/bundles_quality.py
+
+
+def release_pairs() -> list[str]:
+    """The headline table of the release-pair tangles (``bench/bundles_quality.py``), as its
+    last run wrote it."""
+    if not PAIRS.exists():
+        return []
+    text = PAIRS.read_text(encoding="utf-8")
+    table = [ln for ln in text.split("## Headline", 1)[-1].split("\n\n")[1].splitlines()]
+    run = next((ln for ln in text.splitlines() if ln.startswith("Run with reviewbot")), "")
+    lines = ["## Second table: release-pair tangles", ""]
+    lines += para(
+        "Tangles of whole release pairs of packages (2-3 changes of different packages, or two "
+        "release pairs of one package with disjoint files), from `bench/bundles_quality.py`; "
+        f"details and the rest of that run in `{PAIRS.relative_to(RESULTS.parent.parent)}`. " + run
+    )
+    return [*lines, *table, ""]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -443,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--half", choices=("report", "tune", "both"), default="both")
     ap.add_argument("--fresh", action="store_true")
-    ap.add_argument("--out", default=str(RESULTS / "tangles.md"))
+    ap.add_argument("--out", default=str(RESULTS / "bundles_quality.md"))
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
     check_ari()
@@ -457,7 +478,10 @@ def main(argv: list[str] | None = None) -> int:
         if path is None:
             notes.append(f"{repo.name}: no mirror here, skipped")
             continue
-        tangles += pick(repo, path, args.per_repo, args.depth, args.seed)
+        try:
+            tangles += pick(repo, path, args.per_repo, args.depth, args.seed)
+        except RuntimeError as exc:  # a snapshot with objects missing
+            notes.append(f"{repo.name}: history unreadable, skipped ({str(exc)[-80:]})")
     reviewed = parallel(review, [(t, args.fresh) for t in tangles], args.jobs)
     before = before_module()
     rows: list[dict[str, Any]] = []
@@ -478,10 +502,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         write_json(args.json, rows)
     by: dict[str, list[float]] = defaultdict(list)
-    for r in rows:
-        by[r["half"]].append(r["ari"] - r["ari_file"])
+    for x in rows:
+        by[x["half"]].append(x["ari"] - x["ari_file"])
     for half, gains in sorted(by.items()):
-        print(f"{half}: {len(gains)} tangles, bundles - by file {mean(gains):+.3f}", file=sys.stderr)
+        print(
+            f"{half}: {len(gains)} tangles, bundles - by file {mean(gains):+.3f}", file=sys.stderr
+        )
     return 0
 
 
