@@ -3,14 +3,16 @@
 A hunk graph in the manner of ClusterChanges (ICSE 2015) and SmartCommit (FSE 2021): hunks of
 one structural unit are joined outright (hard links); every other pair of hunks gets the
 probability that one commit made both, from a logistic model of the evidence between them: the
-same file and how near, one defines (or changes) a name the other uses (resolved within the
-change: the same file, or a file that imports or names the definer's module, or one package),
-rare identifiers both changed, names both introduced or both removed, a test and the code it is
-named after, the same folder. Groups are then merged by average linkage while the mean
-probability between two groups stays above ``JOIN``: a file's hunks can end in different bundles
-when they serve different concerns, and no bundle is joined without evidence. The model's weights
-and ``JOIN`` were fitted on one half of the repositories of ``bench/tangles.py`` (tangles of
-consecutive real commits) and reported on the other. Deterministic for the same input.
+same file, one defines (or changes) a name the other uses (resolved within the change: the same
+file, the same package folder, or a file that names the definer's module, as an import does),
+the textual similarity of their changed lines (tf-idf cosine of word parts, comments and
+strings included), a test and the code it is named after, the same folder, one file naming the
+other's module. Groups are then merged by average linkage while the mean probability between
+two groups stays above ``JOIN``: a file's hunks can end in different bundles when they serve
+different concerns, and no two groups are joined without evidence. The weights and ``JOIN``
+were fitted on one half of the repositories of ``bench/tangles.py`` (tangles of consecutive
+real commits) and measured on the other. Deterministic for the same input; above
+``MAX_PAIRWISE`` hunks only units and files group (the pair model is quadratic).
 """
 
 from __future__ import annotations
@@ -40,8 +42,6 @@ __all__ = [
 
 MAX_GROUP = 12  # a group above this is "large" (diagnostics of bench/bundles_quality.py)
 MAX_PAIRWISE = 400  # above this many hunks: units and files only (the pair model is quadratic)
-DISTINCT = 10  # a rare identifier this long names one concept
-NEAR = 30  # hunks of one file this many lines apart or closer are "near"
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _COMMON = frozenset(
     "self this that true false none null return import from class function const let var "
@@ -92,8 +92,6 @@ class HunkRef:
     language: str
     folder: str  # the top-level folder (names are linked within one, or through an import)
     text: str  # the new side's text, to see whether it mentions another file's module
-    introduced: frozenset[str] = frozenset()  # identifiers on added lines, not on removed ones
-    dropped: frozenset[str] = frozenset()  # identifiers on removed lines, not on added ones
     terms: tuple[tuple[str, int], ...] = ()  # word parts of the changed lines as written, counted
 
 
@@ -160,7 +158,6 @@ def _refs(
             added = _code(new, h.added, headers["new"])
             removed = _code(old, h.removed, headers["old"])
             changed = added + removed
-            plus, minus = _idents(added), _idents(removed)
             written = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
             written += [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
             terms = Counter(
@@ -174,13 +171,11 @@ def _refs(
                     unit_key,
                     frozenset(defines),
                     frozenset(owns | defines),
-                    frozenset(plus | minus),
+                    frozenset(_idents(changed)),
                     references(changed),
                     language,
                     folder,
                     cf.new_text or "",
-                    frozenset(plus - minus),
-                    frozenset(minus - plus),
                     tuple(sorted(terms.items())),
                 )
             )
@@ -224,13 +219,8 @@ def _tested(path: str) -> str:
 FEATURES = (
     "bias",
     "same file",
-    "same file, near",
     "one defines what the other uses",
     "one changes a unit the other uses",
-    "rare identifiers both change",
-    "a long rare identifier both change",
-    "names both introduce",
-    "names both remove",
     "a test and the code it is named after",
     "the same folder",
     "two tests",
@@ -239,45 +229,8 @@ FEATURES = (
     "similar text (cosine of word parts, tf-idf)",
     "some similar text (cosine above 0.1)",
 )
-WEIGHTS = np.array(
-    [
-        -0.80,
-        1.56,
-        -0.03,
-        1.04,
-        1.57,
-        -0.67,
-        0.65,
-        0.17,
-        0.21,
-        0.84,
-        0.26,
-        -0.71,
-        -0.25,
-        0.35,
-        5.12,
-        0.61,
-    ]
-)
-JOIN = 0.55  # groups are merged while the mean probability between them is above this
-
-
-def _shared(sets: Sequence[frozenset[str]], most: int) -> NDArray[np.float64]:
-    """For each pair of hunks, how many of the words in ``sets`` both hold, counting only
-    words held by 2..``most`` hunks (capped at 3)."""
-    n = len(sets)
-    frequency = Counter(w for words in sets for w in words)
-    vocabulary = {w: k for k, w in enumerate(w for w, c in frequency.items() if 2 <= c <= most)}
-    if not vocabulary:
-        return np.zeros((n, n))
-    incidence = np.zeros((n, len(vocabulary)))
-    for i, words in enumerate(sets):
-        for w in words:
-            if w in vocabulary:
-                incidence[i, vocabulary[w]] = 1.0
-    counts = incidence @ incidence.T
-    np.fill_diagonal(counts, 0.0)
-    return np.minimum(counts, 3.0)
+WEIGHTS = np.array([-0.79, 1.55, 1.01, 1.53, 0.81, 0.25, -0.74, -0.25, 0.34, 4.68, 0.61])
+JOIN = 0.5  # groups are merged while the mean probability between them is above this
 
 
 def _cosine(refs: Sequence[HunkRef]) -> NDArray[np.float64]:
@@ -330,10 +283,6 @@ def features(refs: Sequence[HunkRef]) -> tuple[NDArray[np.float64], set[tuple[in
     paths = [r.path for r in refs]
     same_file = np.array([[a == b for b in paths] for a in paths], dtype=float)
     f[:, :, 1] = same_file
-    starts = np.array([r.hunk.new_start for r in refs])
-    ends = np.array([r.hunk.new_end for r in refs])
-    gap = np.maximum(starts[None, :] - ends[:, None], starts[:, None] - ends[None, :])
-    f[:, :, 2] = same_file * (gap <= NEAR)
     uses: set[tuple[int, int]] = set()
     definers: dict[str, list[int]] = defaultdict(list)
     changers: dict[str, list[int]] = defaultdict(list)
@@ -346,17 +295,11 @@ def features(refs: Sequence[HunkRef]) -> tuple[NDArray[np.float64], set[tuple[in
         for name in r.refers:
             for d in definers.get(name, ()):
                 if d != r.index and _linked(refs[d], r, name):
-                    f[d, r.index, 3] = f[r.index, d, 3] = 1.0
+                    f[d, r.index, 2] = f[r.index, d, 2] = 1.0
                     uses.add((d, r.index))
             for d in changers.get(name, ()):
                 if d != r.index and _linked(refs[d], r, name):
-                    f[d, r.index, 4] = f[r.index, d, 4] = 1.0
-    most = max(2, n // 10)
-    f[:, :, 5] = _shared([r.words for r in refs], most)
-    long_words = [frozenset(w for w in r.words if len(w) >= DISTINCT) for r in refs]
-    f[:, :, 6] = np.minimum(_shared(long_words, most), 1.0)
-    f[:, :, 7] = _shared([r.introduced for r in refs], max(3, n // 5))
-    f[:, :, 8] = _shared([r.dropped for r in refs], max(3, n // 5))
+                    f[d, r.index, 3] = f[r.index, d, 3] = 1.0
     test = np.array([_TEST_PATH.search(p) is not None for p in paths])
     tested = [_tested(p) if t else _stem(p).lower() for p, t in zip(paths, test, strict=True)]
     other = 1.0 - same_file
@@ -364,15 +307,15 @@ def features(refs: Sequence[HunkRef]) -> tuple[NDArray[np.float64], set[tuple[in
     named = np.array(
         [[len(a) >= 3 and len(b) >= 3 and (a in b or b in a) for b in tested] for a in tested]
     )
-    f[:, :, 9] = other * one_test * named
+    f[:, :, 4] = other * one_test * named
     folders = [_parent(p) for p in paths]
-    f[:, :, 10] = other * np.array([[a == b for b in folders] for a in folders])
-    f[:, :, 11] = other * (test[:, None] & test[None, :])
-    f[:, :, 12] = other * one_test * ~named
-    f[:, :, 13] = other * _naming(refs)
+    f[:, :, 5] = other * np.array([[a == b for b in folders] for a in folders])
+    f[:, :, 6] = other * (test[:, None] & test[None, :])
+    f[:, :, 7] = other * one_test * ~named
+    f[:, :, 8] = other * _naming(refs)
     cosine = _cosine(refs)
-    f[:, :, 14] = cosine
-    f[:, :, 15] = cosine > 0.1
+    f[:, :, 9] = cosine
+    f[:, :, 10] = cosine > 0.1
     for k in range(len(FEATURES)):
         np.fill_diagonal(f[:, :, k], 0.0)
     return f, uses
@@ -590,21 +533,21 @@ def _bundles(
         defined = sorted({n for i in members for n in refs[i].defines})
         needs = sorted({refs[d].path for d, u in uses if where[u] == g and where[d] != g})
         reasons = []
-        if strong[np.ix_(members, members)].any():
-            reasons.append("hunks of one unit")
         inner = {(d, u) for d, u in uses if where[d] == g and where[u] == g and d != u}
+        paths = {refs[i].path for i in members}
+        if len(members) > 1:
+            block = weight[np.ix_(members, members)]
+            mean = float(block.sum() / (len(members) * (len(members) - 1)))
+            span = "one file" if len(paths) == 1 else f"{len(paths)} files"
+            if strong[np.ix_(members, members)].any():
+                span += ", hunks of one unit"
+            reasons.append(f"{span}, linked (mean link {mean:.2f})")
         if inner:
             reasons.append("defines and uses " + ", ".join(_used(refs, inner)[:3]))
         elif defined:
             reasons.append("defines " + ", ".join(defined[:5]))
         if needs:
             reasons.append("uses what " + ", ".join(needs[:3]) + " defines")
-        paths = {refs[i].path for i in members}
-        if len(members) > 1 and not reasons:
-            block = weight[np.ix_(members, members)]
-            mean = float(block.sum() / (len(members) * (len(members) - 1)))
-            where_ = "one file" if len(paths) == 1 else f"{len(paths)} files"
-            reasons.append(f"{where_}, related names and paths (mean link {mean:.2f})")
         if not reasons:
             reasons.append("one hunk, linked to no other")
         out.append(
