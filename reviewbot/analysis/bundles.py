@@ -229,7 +229,7 @@ FEATURES = (
     "similar text (cosine of word parts, tf-idf)",
     "some similar text (cosine above 0.1)",
 )
-WEIGHTS = np.array([-0.79, 1.55, 1.01, 1.53, 0.81, 0.25, -0.74, -0.25, 0.34, 4.68, 0.61])
+WEIGHTS = np.array([-0.76, 1.55, 1.09, 1.55, 0.84, 0.28, -0.77, -0.24, 0.31, 4.71, 0.59])
 JOIN = 0.5  # groups are merged while the mean probability between them is above this
 
 
