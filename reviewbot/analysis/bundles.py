@@ -34,6 +34,7 @@ __all__ = [
     "BundleExplanation",
     "Grouping",
     "HunkRef",
+    "attach_prose",
     "bundle_change",
     "explain",
     "group_hunks",
@@ -569,3 +570,51 @@ def _bundles(
             )
         )
     return out
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+NAMED = 5  # a definition's name this long, named by a prose hunk, pulls the hunk in
+
+
+def attach_prose(
+    bundles: Sequence[Bundle], refs: Sequence[HunkRef], prose: Sequence[ChangedFile]
+) -> tuple[list[Bundle], list[HunkSpan]]:
+    """Hunks of prose, data and configuration files (``prose``) that name what a code bundle
+    defines (a declaration the bundle's hunks add or re-sign, ``NAMED`` characters or more, not
+    a generic name) join that bundle, the first in reading order; the other hunks are returned,
+    to be read last. Docs and changelogs stay out of code bundles unless they name its code."""
+    at = {(r.path, r.hunk.new_start, r.hunk.old_start): r for r in refs}
+    names: list[set[str]] = []
+    for bundle in bundles:
+        found: set[str] = set()
+        for where in bundle.hunks:
+            r = at.get((where.path, where.new_start, where.old_start))
+            if r is not None:
+                found |= {n for n in r.defines if len(n) >= NAMED and n.lower() not in _GENERIC}
+        names.append(found)
+    joined: dict[int, list[tuple[HunkSpan, set[str]]]] = defaultdict(list)
+    rest: list[HunkSpan] = []
+    for cf in prose:
+        new = (cf.new_text or "").split("\n")
+        old = (cf.old_text or "").split("\n")
+        for h in cf.hunks:
+            lines = [new[n - 1] for n in h.added if 0 < n <= len(new)]
+            lines += [old[n - 1] for n in h.removed if 0 < n <= len(old)]
+            words = {w for text in lines for w in _WORD.findall(text)}
+            span = HunkSpan(cf.path, h.new_start, h.new_end, h.old_start, h.old_end, h.new_len == 0)
+            target = next((k for k, ns in enumerate(names) if ns & words), None)
+            if target is None:
+                rest.append(span)
+            else:
+                joined[target].append((span, names[target] & words))
+    out = []
+    for k, bundle in enumerate(bundles):
+        if k not in joined:
+            out.append(bundle)
+            continue
+        spans = tuple(span for span, _ in joined[k])
+        named = sorted({n for _, ns in joined[k] for n in ns})
+        paths = sorted({span.path for span in spans})
+        reason = f"{bundle.reason}; {', '.join(paths[:3])} name {', '.join(named[:3])}"
+        out.append(bundle._replace(hunks=bundle.hunks + spans, reason=reason))
+    return out, rest

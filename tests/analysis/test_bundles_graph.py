@@ -9,7 +9,8 @@ import numpy as np
 
 from reviewbot.analysis.bundles import JOIN, _average_linkage, _tested
 from reviewbot.app.config import Config
-from reviewbot.app.pipeline import GitChange, explain_bundles
+from reviewbot.app.pipeline import GitChange, explain_bundles, review
+from reviewbot.render.report_json import report_doc
 from tests.helpers import commit, write
 
 FILLER = "".join(f"\n\ndef helper_{k}(x):\n    y = x + {k}\n    return y\n" for k in range(12))
@@ -127,3 +128,28 @@ def test_tests_are_paired_by_the_name_they_are_named_after() -> None:
     assert _tested("src/__tests__/core.test.ts") == "core"
     assert _tested("src/test/java/org/CoreTest.java") == "core"
     assert _tested("spec/core.spec.js") == "core"
+
+
+def test_a_changelog_entry_naming_new_code_joins_its_bundle(repo: Path) -> None:
+    write(repo, "shop/pricing.py", PRICING)
+    write(repo, "CHANGES.md", "# Changes\n\n## 1.0\n\n- First release.\n")
+    write(repo, "docs/index.md", "# Shop\n\nA shop.\n")
+    commit(repo)
+    write(repo, "shop/pricing.py", PRICING_AFTER)
+    write(
+        repo,
+        "CHANGES.md",
+        "# Changes\n\n## 1.1\n\n- `compute_discount` takes loyalty points.\n\n"
+        "## 1.0\n\n- First release.\n",
+    )
+    write(repo, "docs/index.md", "# Shop\n\nA small shop.\n")  # names nothing the code defines
+    doc = report_doc(review(GitChange(repo), Config()))
+    found = doc["bundles"]
+    with_code = next(b for b in found if any(h["path"] == "shop/pricing.py" for h in b["hunks"]))
+    assert "CHANGES.md" in {h["path"] for h in with_code["hunks"]}
+    assert "CHANGES.md name compute_discount" in with_code["reason"]
+    last = found[-1]
+    assert [h["path"] for h in last["hunks"]] == ["docs/index.md"]
+    assert last["reason"] == "prose, data or configuration (not code)"
+    every = [(h["path"], h["new_start"]) for b in found for h in b["hunks"]]
+    assert len(every) == len(set(every)) == 4  # two code hunks, the changelog, the docs
