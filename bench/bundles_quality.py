@@ -46,6 +46,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import types
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -369,6 +370,10 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
         raise RuntimeError(f"{t.name}: a hunk in no bundle")
     truth = [label(r.path) for r in refs]
     by_file = [r.path for r in refs]
+    earlier = [-1] * n
+    for b, bundle in enumerate(_before().bundle_change(files, indexes, [])):
+        for h in bundle.hunks:
+            earlier[position[_hunk_key(h.path, h)]] = b
     row: dict[str, Any] = {
         "number": number,
         "variant": t.variant,
@@ -384,6 +389,7 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
         "seconds": round(seconds, 2),
         "ari": ari(truth, ours),
         "ari_file": ari(truth, by_file),
+        "ari_before": ari(truth, earlier),
         "pair_ours": pair_scores(truth, ours),
         "pair_file": pair_scores(truth, by_file),
     }
@@ -513,15 +519,28 @@ def summary_row(label: str, rows: Sequence[dict[str, Any]]) -> str:
     return (
         f"| {label} | {len(rows)} | {mean(ours):.3f} | {median(ours):.3f} | "
         f"{mean(base):.3f} | {median(base):.3f} | {mean(diff):+.3f} | "
-        f"{wins / len(rows):.0%} ({wins}) | {ties} |"
+        f"{wins / len(rows):.0%} ({wins}) | {ties} | "
+        f"{mean([r['ari_before'] for r in rows]):.3f} |"
     )
 
 
 SUMMARY_HEAD = [
     "| tangles | n | ARI bundles, mean | median | ARI by file, mean | median | "
-    "mean difference | bundles > by file | ties |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "mean difference | bundles > by file | ties | ARI of the bundler at 39ff7a5, mean |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
 ]
+
+
+@lru_cache(maxsize=1)
+def _before() -> Any:
+    """The bundler as it was at 39ff7a5 (before the pair model), loaded from git."""
+    source = git(
+        Path(__file__).resolve().parents[1], "show", "39ff7a5:reviewbot/analysis/bundles.py"
+    )
+    module = types.ModuleType("bundles_before")
+    sys.modules[module.__name__] = module  # dataclasses look their module up
+    exec(compile(source, "39ff7a5:bundles.py", "exec"), module.__dict__)
+    return module
 
 
 def shape_row(label: str, rows: Sequence[dict[str, Any]]) -> str:
