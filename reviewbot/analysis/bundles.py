@@ -452,7 +452,7 @@ class BundleExplanation:
     weight: NDArray[np.float64]  # link weights, hunk x hunk
     strong: NDArray[np.bool_]  # which links are strong
     uses: frozenset[tuple[int, int]]  # directed define -> use links (definer, user)
-    grouping: Grouping  # components, spectral splits and groups
+    grouping: Grouping  # hard-link components and the merged groups
     bundles: tuple[Bundle, ...]  # the result, in reading order
 
 
