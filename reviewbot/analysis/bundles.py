@@ -493,11 +493,6 @@ def bundle_change(
     return list(explain(files, indexes, findings).bundles)
 
 
-def _used(refs: Sequence[HunkRef], links: set[tuple[int, int]]) -> list[str]:
-    """The names behind define -> use links, sorted."""
-    return sorted({n for d, u in links for n in refs[d].defines & refs[u].refers})
-
-
 def _bundles(
     refs: Sequence[HunkRef],
     strong: NDArray[np.bool_],
@@ -534,7 +529,6 @@ def _bundles(
         defined = sorted({n for i in members for n in refs[i].defines})
         needs = sorted({refs[d].path for d, u in uses if where[u] == g and where[d] != g})
         reasons = []
-        inner = {(d, u) for d, u in uses if where[d] == g and where[u] == g and d != u}
         paths = {refs[i].path for i in members}
         if len(members) > 1:
             block = weight[np.ix_(members, members)]
@@ -542,10 +536,8 @@ def _bundles(
             span = "one file" if len(paths) == 1 else f"{len(paths)} files"
             if strong[np.ix_(members, members)].any():
                 span += ", hunks of one unit"
-            reasons.append(f"{span}, linked (mean link {mean:.2f})")
-        if inner:
-            reasons.append("defines and uses " + ", ".join(_used(refs, inner)[:3]))
-        elif defined:
+            reasons.append(f"{span}, mean link {mean:.2f}")
+        if defined:
             reasons.append("defines " + ", ".join(defined[:5]))
         if needs:
             reasons.append("uses what " + ", ".join(needs[:3]) + " defines")
