@@ -883,7 +883,9 @@ def what_drives(rows: Sequence[dict[str, Any]]) -> list[str]:
 # bundles.py and the engine identical in both), seed 7. The hunks cited are from those runs;
 # re-read the sections above after changing the bundler.
 DIAGNOSIS: tuple[str, ...] = (
-    "Written for the runs at reviewbot commits 1063678 and 77bfc48 (identical numbers; "
+    "Historical: a diagnosis of the bundler before the pair model (spectral splits; 39ff7a5 "
+    "and earlier), written for the runs at reviewbot commits 1063678 and 77bfc48 (identical "
+    "numbers; "
     "`reviewbot/analysis/bundles.py` and the engine unchanged between them), seed 7; the "
     "numbers above are recomputed on every run, this text is not.",
     "**1. The loss is over-splitting, not mixing.** Pair precision of the bundles is 0.98 "
