@@ -1,12 +1,18 @@
 """Review bundles: the hunks of a change grouped into coherent pieces, in a reading order.
 
-Links between hunks: the same structural unit (strong), one hunk defines a name another uses
-(strong, and directed: the definition is read first), the same file, and shared rare
-identifiers (weak). Connected groups of strong links come first; spectral clustering (graph
-Laplacian, eigenvectors, k-means with the number of clusters from the eigengap) splits large
-groups; hunks with no strong link are grouped by file. Deterministic for the same input.
-scipy is imported only when a group is large enough to need it (measured: importing it costs
-about 0.5 s, more than the rest of a small review).
+A hunk graph in the manner of ClusterChanges (ICSE 2015) and SmartCommit (FSE 2021): hunks of
+one structural unit are joined outright (hard links); every other pair of hunks gets the
+probability that one commit made both, from a logistic model of the evidence between them: the
+same file, one defines (or changes) a name the other uses (resolved within the change: the same
+file, the same package folder, or a file that names the definer's module, as an import does),
+the textual similarity of their changed lines (tf-idf cosine of word parts, comments and
+strings included), a test and the code it is named after, the same folder, one file naming the
+other's module. Groups are then merged by average linkage while the mean probability between
+two groups stays above ``JOIN``: a file's hunks can end in different bundles when they serve
+different concerns, and no two groups are joined without evidence. The weights and ``JOIN``
+were fitted on one half of the repositories of ``bench/tangles.py`` (tangles of consecutive
+real commits) and measured on the other. Deterministic for the same input; above
+``MAX_PAIRWISE`` hunks only units and files group (the pair model is quadratic).
 """
 
 from __future__ import annotations
@@ -28,16 +34,15 @@ __all__ = [
     "BundleExplanation",
     "Grouping",
     "HunkRef",
+    "attach_prose",
     "bundle_change",
     "explain",
     "group_hunks",
     "references",
 ]
 
-MAX_GROUP = 12  # groups larger than this are refined with spectral clustering
-SPLIT_BELOW = 0.05  # ... when k eigenvalues of the normalised Laplacian are this close to 0
-SPLIT_GAP = 0.2  # ... and the next one is this much larger
-DISTINCT = 10  # a rare identifier this long links hunks strongly
+MAX_GROUP = 12  # a group above this is "large" (diagnostics of bench/bundles_quality.py)
+MAX_PAIRWISE = 400  # above this many hunks: units and files only (the pair model is quadratic)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _COMMON = frozenset(
     "self this that true false none null return import from class function const let var "
@@ -88,6 +93,7 @@ class HunkRef:
     language: str
     folder: str  # the top-level folder (names are linked within one, or through an import)
     text: str  # the new side's text, to see whether it mentions another file's module
+    terms: tuple[tuple[str, int], ...] = ()  # word parts of the changed lines as written, counted
 
 
 def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
@@ -103,14 +109,28 @@ def _unit_starts(index: FileIndex) -> frozenset[int]:
     return frozenset(u.start for u in index.structure.units)
 
 
+_TERM = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[0-9]+")  # word parts: camelCase, snake_case
+
+
+def _idents(lines: Sequence[str]) -> set[str]:
+    return {w for text in lines for w in _IDENT.findall(text) if w.lower() not in _COMMON}
+
+
+def _bare(name: str) -> str:
+    return name.split("::")[-1].split(" for ")[0].rsplit(".", 1)[-1]
+
+
 def _refs(
     files: Sequence[ChangedFile], indexes: dict[str, tuple[FileIndex | None, FileIndex | None]]
 ) -> list[HunkRef]:
     """Each hunk of ``files`` (in order; ``index`` is its position) with its enclosing unit,
-    the names it defines and refers to, and its identifiers: what the links are made of."""
+    the names it defines, changes and refers to, and its identifiers: what the links are made
+    of."""
     refs: list[HunkRef] = []
     for cf in files:
         old, new = indexes.get(cf.path, (None, None))
+        new_lines = (cf.new_text or "").split("\n")
+        old_lines = (cf.old_text or "").split("\n")
         side = new or old
         language = side.language.name if side is not None else ""
         folder = cf.path.split("/", 1)[0] if "/" in cf.path else ""
@@ -136,19 +156,24 @@ def _refs(
                             unit.start if side_name == "new" else -1 - unit.start,
                             unit.label,
                         )
-                    if unit.start == n - 1 and unit.name:
-                        headers[side_name].add(n)
-                        name = unit.name.split("::")[-1].split(" for ")[0]
-                        if not (name.startswith("__") and name.endswith("__")):
-                            defines.add(name)  # dunder methods are not called by name
+                    name = _bare(unit.name) if unit.name else ""
+                    if name and not (name.startswith("__") and name.endswith("__")):
+                        owns.add(name)  # dunder methods are not called by name
+                        if unit.start == n - 1:
+                            headers[side_name].add(n)
+                            defines.add(name)
             if unit_key is None and new is not None:
                 first, _ = h.changed_new
                 unit = new.unit_at(first - 1)
                 unit_key = (unit.start, unit.label) if unit else None
             # A declaration's own header is not a use of anything it names.
-            changed = _code(new, h.added, headers["new"]) + _code(old, h.removed, headers["old"])
-            words = frozenset(
-                w for w in set(_IDENT.findall(_APART.join(changed))) if w.lower() not in _COMMON
+            added = _code(new, h.added, headers["new"])
+            removed = _code(old, h.removed, headers["old"])
+            changed = added + removed
+            written = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
+            written += [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
+            terms = Counter(
+                w.lower() for text in written for w in _TERM.findall(text) if len(w) >= 3
             )
             refs.append(
                 HunkRef(
@@ -158,79 +183,178 @@ def _refs(
                     unit_key,
                     frozenset(defines),
                     frozenset(owns | defines),
-                    words,
+                    frozenset(_idents(changed)),
                     references(changed),
                     language,
                     folder,
                     cf.new_text or "",
+                    tuple(sorted(terms.items())),
                 )
             )
     return refs
 
 
 def _linked(definer: HunkRef, user: HunkRef, name: str) -> bool:
-    """Whether a use of ``name`` in ``user`` plausibly refers to ``definer``'s declaration."""
+    """Whether a use of ``name`` in ``user`` plausibly refers to ``definer``'s declaration:
+    one language, and the same file, the same package folder, or a user that names the
+    definer's module (an import)."""
     if definer.language != user.language or name.lower() in _GENERIC:
         return False
-    if definer.path == user.path or definer.folder == user.folder:
+    if definer.path == user.path or _parent(definer.path) == _parent(user.path):
         return True
-    stem = definer.path.rsplit("/", 1)[-1].split(".", 1)[0]
+    stem = _stem(definer.path)
     return len(stem) >= 3 and re.search(rf"\b{re.escape(stem)}\b", user.text) is not None
+
+
+def _parent(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].split(".", 1)[0]
+
+
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_|_test\.|\.test\.|\.spec\.|Tests?\.java$"
+)
+_TEST_AFFIX = re.compile(r"^test_|_test$|^test|tests?$|\.test$|\.spec$|_spec$", re.I)
+
+
+def _tested(path: str) -> str:
+    """The name a test file is named after (``test_core.py``, ``core_test.go``,
+    ``core.test.ts``, ``CoreTest.java`` -> ``core``), lowercased."""
+    return _TEST_AFFIX.sub("", _stem(path).lower()).strip("_-.")
+
+
+# The pair model: features of two hunks and their weights (log-odds that one commit made
+# both), fitted by logistic regression on the tune half of bench/tangles.py.
+FEATURES = (
+    "bias",
+    "same file",
+    "one defines what the other uses",
+    "one changes a unit the other uses",
+    "a test and the code it is named after",
+    "the same folder",
+    "two tests",
+    "a test and other code",
+    "one file names the other's module",
+    "similar text (cosine of word parts, tf-idf)",
+    "some similar text (cosine above 0.1)",
+)
+WEIGHTS = np.array([-0.76, 1.55, 1.09, 1.55, 0.84, 0.28, -0.77, -0.24, 0.31, 4.71, 0.59])
+JOIN = 0.5  # groups are merged while the mean probability between them is above this
+
+
+def _cosine(refs: Sequence[HunkRef]) -> NDArray[np.float64]:
+    """Cosine similarity of the hunks' changed text (word parts weighted by tf-idf within the
+    change): the textual similarity of SmartCommit's soft links."""
+    n = len(refs)
+    frequency = Counter(w for r in refs for w, _ in r.terms)
+    vocabulary = {w: k for k, w in enumerate(w for w, c in frequency.items() if c < n)}
+    if not vocabulary:
+        return np.zeros((n, n))
+    tfidf = np.zeros((n, len(vocabulary)))
+    for i, r in enumerate(refs):
+        for w, c in r.terms:
+            if w in vocabulary:
+                tfidf[i, vocabulary[w]] = c * np.log(n / frequency[w])
+    norms = np.linalg.norm(tfidf, axis=1, keepdims=True)
+    tfidf /= np.where(norms == 0, 1.0, norms)
+    return np.clip(tfidf @ tfidf.T, 0.0, 1.0)
+
+
+def _naming(refs: Sequence[HunkRef]) -> NDArray[np.float64]:
+    """1 for two hunks of files of which one names the other's module (an import, mostly)."""
+    files: dict[str, str] = {}
+    for r in refs:
+        files.setdefault(r.path, r.text)
+    stems = {p: _stem(p) for p in files}
+    pattern = {p: re.compile(rf"\b{re.escape(s)}\b") for p, s in stems.items() if len(s) >= 3}
+    related = {
+        (a, b)
+        for a in files
+        for b, found in pattern.items()
+        if a != b and found.search(files[a]) is not None
+    }
+    n = len(refs)
+    out = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            a, b = refs[i].path, refs[j].path
+            if (a, b) in related or (b, a) in related:
+                out[i, j] = 1.0
+    return out
+
+
+def features(refs: Sequence[HunkRef]) -> tuple[NDArray[np.float64], set[tuple[int, int]]]:
+    """The pair features (hunk x hunk x ``FEATURES``) and the directed define -> use links
+    (definer, user)."""
+    n = len(refs)
+    f = np.zeros((n, n, len(FEATURES)))
+    f[:, :, 0] = 1.0
+    paths = [r.path for r in refs]
+    same_file = np.array([[a == b for b in paths] for a in paths], dtype=float)
+    f[:, :, 1] = same_file
+    uses: set[tuple[int, int]] = set()
+    definers: dict[str, list[int]] = defaultdict(list)
+    changers: dict[str, list[int]] = defaultdict(list)
+    for r in refs:
+        for name in r.defines:
+            definers[name].append(r.index)
+        for name in r.owns - r.defines:
+            changers[name].append(r.index)
+    for r in refs:
+        for name in r.refers:
+            for d in definers.get(name, ()):
+                if d != r.index and _linked(refs[d], r, name):
+                    f[d, r.index, 2] = f[r.index, d, 2] = 1.0
+                    uses.add((d, r.index))
+            for d in changers.get(name, ()):
+                if d != r.index and _linked(refs[d], r, name):
+                    f[d, r.index, 3] = f[r.index, d, 3] = 1.0
+    test = np.array([_TEST_PATH.search(p) is not None for p in paths])
+    tested = [_tested(p) if t else _stem(p).lower() for p, t in zip(paths, test, strict=True)]
+    other = 1.0 - same_file
+    one_test = test[:, None] != test[None, :]
+    named = np.array(
+        [[len(a) >= 3 and len(b) >= 3 and (a in b or b in a) for b in tested] for a in tested]
+    )
+    f[:, :, 4] = other * one_test * named
+    folders = [_parent(p) for p in paths]
+    f[:, :, 5] = other * np.array([[a == b for b in folders] for a in folders])
+    f[:, :, 6] = other * (test[:, None] & test[None, :])
+    f[:, :, 7] = other * one_test * ~named
+    f[:, :, 8] = other * _naming(refs)
+    cosine = _cosine(refs)
+    f[:, :, 9] = cosine
+    f[:, :, 10] = cosine > 0.1
+    for k in range(len(FEATURES)):
+        np.fill_diagonal(f[:, :, k], 0.0)
+    return f, uses
 
 
 def _graph(
     refs: Sequence[HunkRef],
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_], set[tuple[int, int]]]:
-    """Weights of all links, which links are strong, and the directed define -> use edges
-    (definer, user)."""
+    """The probability that one commit made each pair of hunks, the hard links (one unit)
+    and the directed define -> use links (definer, user)."""
     n = len(refs)
-    weight = np.zeros((n, n))
     strong = np.zeros((n, n), dtype=bool)
-    uses: set[tuple[int, int]] = set()
     by_unit: dict[tuple[str, int], list[int]] = defaultdict(list)
-    by_file: dict[str, list[int]] = defaultdict(list)
     for r in refs:
-        by_file[r.path].append(r.index)
         if r.unit:
             by_unit[(r.path, r.unit[0])].append(r.index)
-
-    def link(members: list[int], w: float, is_strong: bool) -> None:
-        if len(members) < 2:
-            return
-        block = np.ix_(members, members)
-        weight[block] += w
-        if is_strong:
-            strong[block] = True
-        weight[members, members] -= w  # no self links
-        strong[members, members] = False
-
     for members in by_unit.values():
-        link(members, 3.0, True)
-    # A hunk that changes a unit (its header or its body) is linked to the hunks that call or
-    # use that unit by name: a function and its changed call sites are read together.
-    definers: dict[str, list[int]] = defaultdict(list)
-    for r in refs:
-        for name in r.owns:
-            definers[name].append(r.index)
-    for r in refs:
-        for name in r.refers:
-            for d in definers.get(name, ()):
-                if d != r.index and _linked(refs[d], r, name):
-                    weight[d, r.index] += 3.0
-                    weight[r.index, d] += 3.0
-                    strong[d, r.index] = strong[r.index, d] = True
-                    uses.add((d, r.index))
-    for members in by_file.values():
-        link(members, 2.0, True)  # one file's hunks are read together
-    frequency = Counter(w for r in refs for w in r.words)
-    rare = {w for w, c in frequency.items() if 2 <= c <= max(2, n // 10)}
-    holders: dict[str, list[int]] = defaultdict(list)
-    for r in refs:
-        for w in r.words & rare:
-            holders[w].append(r.index)
-    for word, members in holders.items():
-        # A long, rare identifier on the changed lines of a few hunks names one concept.
-        link(members, 1.0 if len(word) >= DISTINCT else 0.5, len(word) >= DISTINCT)
+        strong[np.ix_(members, members)] = True
+    np.fill_diagonal(strong, False)
+    if n > MAX_PAIRWISE:  # too many pairs: the same file stands for the model
+        paths = [r.path for r in refs]
+        weight = np.array([[float(a == b) for b in paths] for a in paths])
+        np.fill_diagonal(weight, 0.0)
+        return weight, strong, set()
+    f, uses = features(refs)
+    weight = 1.0 / (1.0 + np.exp(-(f @ WEIGHTS)))
+    np.fill_diagonal(weight, 0.0)
     return weight, strong, uses
 
 
@@ -255,30 +379,38 @@ def _components(strong: NDArray[np.bool_]) -> list[list[int]]:
     return groups
 
 
-def _spectral(members: list[int], weight: NDArray[np.float64]) -> list[list[int]]:
-    """Split a large group: normalised Laplacian, k from the eigengap, k-means (seeded)."""
-    # Lazy: scipy costs about 0.5 s to import, and most changes never need this.
-    from scipy.cluster.vq import kmeans2
-    from scipy.sparse.csgraph import laplacian
-
-    sub = weight[np.ix_(members, members)]
-    lap = laplacian(sub, normed=True)
-    values, vectors = np.linalg.eigh(lap)
-    limit = min(len(members) - 1, 10)
-    gaps = np.diff(values[: limit + 1])
-    k = int(np.argmax(gaps)) + 1 if gaps.size else 1
-    # Split only along a clear weak bridge: the k smallest eigenvalues near zero and a wide gap
-    # after them. A tightly knit group (one change) is left whole.
-    if k <= 1 or values[k - 1] > SPLIT_BELOW or gaps[k - 1] < SPLIT_GAP:
-        return [members]
-    embedding = vectors[:, :k]
-    norms = np.linalg.norm(embedding, axis=1, keepdims=True)
-    embedding = embedding / np.where(norms == 0, 1, norms)
-    _, labels = kmeans2(embedding, k, minit="++", seed=np.random.default_rng(0))
-    parts: dict[int, list[int]] = defaultdict(list)
-    for member, label in zip(members, labels, strict=True):
-        parts[int(label)].append(member)
-    return sorted((sorted(p) for p in parts.values()), key=lambda p: p[0])
+def _average_linkage(
+    groups: list[list[int]], weight: NDArray[np.float64], join: float
+) -> list[list[int]]:
+    """Merge the two groups with the highest mean link weight between them while it is
+    above ``join`` (ties: the earliest pair); deterministic."""
+    groups = [list(g) for g in groups]
+    k = len(groups)
+    if k < 2:
+        return groups
+    member = np.zeros((k, weight.shape[0]))
+    for g, members in enumerate(groups):
+        member[g, members] = 1.0
+    total = member @ weight @ member.T
+    sizes = member.sum(axis=1)
+    alive = np.ones(k, dtype=bool)
+    while True:
+        mean = total / np.outer(sizes, sizes)
+        mean[~alive, :] = -1.0
+        mean[:, ~alive] = -1.0
+        np.fill_diagonal(mean, -1.0)
+        best = int(np.argmax(mean))
+        a, b = divmod(best, k)
+        if mean[a, b] <= join:
+            break
+        a, b = min(a, b), max(a, b)
+        groups[a] += groups[b]
+        groups[b] = []
+        total[a, :] += total[b, :]
+        total[:, a] += total[:, b]
+        sizes[a] += sizes[b]
+        alive[b] = False
+    return sorted((sorted(g) for g in groups if g), key=lambda g: g[0])
 
 
 def _title(refs: Sequence[HunkRef], group: Sequence[int]) -> str:
@@ -291,13 +423,13 @@ def _title(refs: Sequence[HunkRef], group: Sequence[int]) -> str:
 
 
 class Grouping(NamedTuple):
-    """The grouping step: strong-link components, the spectral split of each, the groups."""
+    """The grouping step: hard-link components and the groups merged from them."""
 
-    components: tuple[tuple[int, ...], ...]  # connected components of the strong links
-    # per component, the parts it was split into (the component itself when it is not split)
+    components: tuple[tuple[int, ...], ...]  # connected components of the hard links
+    # per component, the parts it was split into (always the component itself: the pair model
+    # splits nothing that is hard-linked; kept for readers of earlier explanations)
     splits: tuple[tuple[tuple[int, ...], ...], ...]
-    # the strong groups as split, then the hunks with no strong link, one group per file
-    groups: tuple[tuple[int, ...], ...]
+    groups: tuple[tuple[int, ...], ...]  # components merged by average linkage
 
 
 def group_hunks(
@@ -305,30 +437,18 @@ def group_hunks(
     strong: NDArray[np.bool_],
     weight: NDArray[np.float64],
     *,
-    spectral: bool = True,
+    join: float = JOIN,
 ) -> Grouping:
-    """Groups of hunks: connected components of ``strong``, those above ``MAX_GROUP`` split
-    by spectral clustering on ``weight`` (unless ``spectral`` is off), and the hunks with no
-    strong link grouped by file (the fallback). ``bundle_change`` groups with the bundler's own
-    links (``explain`` shows them); others can pass their own (what-if experiments)."""
+    """Groups of hunks: connected components of ``strong`` (hard links), merged by average
+    linkage on ``weight`` while the mean weight between two groups is above ``join``.
+    ``bundle_change`` groups with the bundler's own links (``explain`` shows them); others can
+    pass their own (what-if experiments)."""
     components = _components(strong)
-    splits: list[tuple[tuple[int, ...], ...]] = []
-    groups: list[list[int]] = []
-    loose: dict[str, list[int]] = defaultdict(list)
-    for group in components:
-        if len(group) == 1 and not strong[group[0]].any():
-            loose[refs[group[0]].path].append(group[0])
-            splits.append((tuple(group),))
-        elif spectral and len(group) > MAX_GROUP:
-            parts = _spectral(group, weight)
-            groups.extend(parts)
-            splits.append(tuple(tuple(p) for p in parts))
-        else:
-            groups.append(group)
-            splits.append((tuple(group),))
-    groups.extend(sorted(loose.values(), key=lambda g: refs[g[0]].path))  # the fallback: by file
+    groups = _average_linkage(components, weight, join)
     return Grouping(
-        tuple(tuple(c) for c in components), tuple(splits), tuple(tuple(g) for g in groups)
+        tuple(tuple(c) for c in components),
+        tuple((tuple(c),) for c in components),
+        tuple(tuple(g) for g in groups),
     )
 
 
@@ -343,7 +463,7 @@ class BundleExplanation:
     weight: NDArray[np.float64]  # link weights, hunk x hunk
     strong: NDArray[np.bool_]  # which links are strong
     uses: frozenset[tuple[int, int]]  # directed define -> use links (definer, user)
-    grouping: Grouping  # components, spectral splits and groups
+    grouping: Grouping  # hard-link components and the merged groups
     bundles: tuple[Bundle, ...]  # the result, in reading order
 
 
@@ -352,8 +472,8 @@ def explain(
     indexes: dict[str, tuple[FileIndex | None, FileIndex | None]],
     findings: Sequence[Finding],
 ) -> BundleExplanation:
-    """``bundle_change`` with its steps: the hunks and their links, the strong-link
-    components, the spectral splits, the groups and the bundles."""
+    """``bundle_change`` with its steps: the hunks and their links (pair probabilities, hard
+    links), the hard-link components, the merged groups and the bundles."""
     refs = _refs(files, indexes)
     if not refs:
         empty = Grouping((), (), ())
@@ -371,7 +491,7 @@ def explain(
         strong,
         frozenset(uses),
         grouping,
-        tuple(_bundles(refs, strong, uses, grouping.groups, findings)),
+        tuple(_bundles(refs, strong, weight, uses, grouping.groups, findings)),
     )
 
 
@@ -387,6 +507,7 @@ def bundle_change(
 def _bundles(
     refs: Sequence[HunkRef],
     strong: NDArray[np.bool_],
+    weight: NDArray[np.float64],
     uses: set[tuple[int, int]],
     groups: Sequence[Sequence[int]],
     findings: Sequence[Finding],
@@ -419,14 +540,20 @@ def _bundles(
         defined = sorted({n for i in members for n in refs[i].defines})
         needs = sorted({refs[d].path for d, u in uses if where[u] == g and where[d] != g})
         reasons = []
-        if strong[np.ix_(members, members)].any():
-            reasons.append("hunks share units or names")
+        paths = {refs[i].path for i in members}
+        if len(members) > 1:
+            block = weight[np.ix_(members, members)]
+            mean = float(block.sum() / (len(members) * (len(members) - 1)))
+            span = "one file" if len(paths) == 1 else f"{len(paths)} files"
+            if strong[np.ix_(members, members)].any():
+                span += ", hunks of one unit"
+            reasons.append(f"{span}, mean link {mean:.2f}")
         if defined:
             reasons.append("defines " + ", ".join(defined[:5]))
         if needs:
             reasons.append("uses what " + ", ".join(needs[:3]) + " defines")
         if not reasons:
-            reasons.append("same file")
+            reasons.append("one hunk, linked to no other")
         out.append(
             Bundle(
                 f"B{number}",
@@ -446,3 +573,51 @@ def _bundles(
             )
         )
     return out
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+NAMED = 5  # a definition's name this long, named by a prose hunk, pulls the hunk in
+
+
+def attach_prose(
+    bundles: Sequence[Bundle], refs: Sequence[HunkRef], prose: Sequence[ChangedFile]
+) -> tuple[list[Bundle], list[HunkSpan]]:
+    """Hunks of prose, data and configuration files (``prose``) that name what a code bundle
+    defines (a declaration the bundle's hunks add or re-sign, ``NAMED`` characters or more, not
+    a generic name) join that bundle, the first in reading order; the other hunks are returned,
+    to be read last. Docs and changelogs stay out of code bundles unless they name its code."""
+    at = {(r.path, r.hunk.new_start, r.hunk.old_start): r for r in refs}
+    names: list[set[str]] = []
+    for bundle in bundles:
+        found: set[str] = set()
+        for where in bundle.hunks:
+            r = at.get((where.path, where.new_start, where.old_start))
+            if r is not None:
+                found |= {n for n in r.defines if len(n) >= NAMED and n.lower() not in _GENERIC}
+        names.append(found)
+    joined: dict[int, list[tuple[HunkSpan, set[str]]]] = defaultdict(list)
+    rest: list[HunkSpan] = []
+    for cf in prose:
+        new = (cf.new_text or "").split("\n")
+        old = (cf.old_text or "").split("\n")
+        for h in cf.hunks:
+            lines = [new[n - 1] for n in h.added if 0 < n <= len(new)]
+            lines += [old[n - 1] for n in h.removed if 0 < n <= len(old)]
+            words = {w for text in lines for w in _WORD.findall(text)}
+            span = HunkSpan(cf.path, h.new_start, h.new_end, h.old_start, h.old_end, h.new_len == 0)
+            target = next((k for k, ns in enumerate(names) if ns & words), None)
+            if target is None:
+                rest.append(span)
+            else:
+                joined[target].append((span, names[target] & words))
+    out = []
+    for k, bundle in enumerate(bundles):
+        if k not in joined:
+            out.append(bundle)
+            continue
+        spans = tuple(span for span, _ in joined[k])
+        named = sorted({n for _, ns in joined[k] for n in ns})
+        paths = sorted({span.path for span in spans})
+        reason = f"{bundle.reason}; {', '.join(paths[:3])} name {', '.join(named[:3])}"
+        out.append(bundle._replace(hunks=bundle.hunks + spans, reason=reason))
+    return out, rest

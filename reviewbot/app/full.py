@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from reviewbot.analysis.bundles import BundleExplanation, bundle_change, explain
+from reviewbot.analysis.bundles import BundleExplanation, attach_prose, explain
 from reviewbot.analysis.context import hunk_contexts
 from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
 from reviewbot.analysis.impact import Reference, impact_of
@@ -86,8 +86,12 @@ def full_extras(
     context: tuple[HunkContext, ...] = ()
     if config.budget > 0:
         context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
-    bundles = tuple(bundle_change([cf for cf, _ in files], sides, findings))
-    bundles += _other_files(change, summaries, len(bundles))
+    explained = explain([cf for cf, _ in files], sides, findings)
+    listed = {s.path for s in summaries if s.reason == NOT_CODE}
+    code, rest = attach_prose(
+        explained.bundles, explained.refs, [cf for cf in change.files if cf.path in listed]
+    )
+    bundles = tuple(code) + _other_files(rest, len(code))
     if change.git is None:
         return Extras(context, bundles, (), [], None)
     found, extra = _impact(change, summaries, config)
@@ -98,23 +102,16 @@ def full_extras(
 RADIUS = 60  # lines around a hunk its context looks at
 
 
-def _other_files(
-    change: Change, summaries: Sequence[FileSummary], count: int
-) -> tuple[Bundle, ...]:
-    """Prose, data and configuration read last, in a bundle of their own (never in a code
-    bundle's title)."""
-    listed = {s.path for s in summaries if s.reason == NOT_CODE}
-    hunks = tuple(
-        HunkSpan(cf.path, h.new_start, h.new_end, h.old_start, h.old_end, h.new_len == 0)
-        for cf in change.files
-        if cf.path in listed
-        for h in cf.hunks
-    )
+def _other_files(hunks: Sequence[HunkSpan], count: int) -> tuple[Bundle, ...]:
+    """Prose, data and configuration that name no code bundle's definitions, read last in a
+    bundle of their own (never in a code bundle's title)."""
     if not hunks:
         return ()
     paths = sorted({h.path for h in hunks})
     title = "Other files: " + ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
-    return (Bundle(f"B{count + 1}", title, "prose, data or configuration (not code)", hunks),)
+    return (
+        Bundle(f"B{count + 1}", title, "prose, data or configuration (not code)", tuple(hunks)),
+    )
 
 
 def _where(rng: Range | None) -> str | None:

@@ -1,0 +1,155 @@
+"""The hunk graph of the bundles: one file split between two concerns, files joined by what
+links them, the merging rule and the names tests are paired by."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from reviewbot.analysis.bundles import JOIN, _average_linkage, _tested
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, explain_bundles, review
+from reviewbot.render.report_json import report_doc
+from tests.helpers import commit, write
+
+FILLER = "".join(f"\n\ndef helper_{k}(x):\n    y = x + {k}\n    return y\n" for k in range(12))
+
+PRICING = (
+    "def compute_discount(order):\n    return order.subtotal * 0.1\n"
+    + FILLER
+    + "\n\ndef format_receipt(receipt):\n    return str(receipt.amount)\n"
+)
+# Two concerns that share no words: a loyalty bonus, and a currency symbol on receipts.
+PRICING_AFTER = (
+    "def compute_discount(order, loyalty_points):\n"
+    "    bonus = loyalty_points / 1000\n    return order.subtotal * (0.1 + bonus)\n"
+    + FILLER
+    + "\n\ndef format_receipt(receipt, currency_symbol):\n"
+    "    return currency_symbol + format(receipt.amount, '.2f')\n"
+)
+CHECKOUT = "from shop.pricing import compute_discount\n\n\ndef pay(order):\n    {}\n"
+TEST_CHECKOUT = "from shop.checkout import pay\n\n\ndef test_pay():\n    {}\n"
+TEST_PRINTER = "from shop.printer import show\n\n\ndef test_show():\n    {}\n"
+PRINTER = "from shop.pricing import format_receipt\n\n\ndef show(receipt):\n    {}\n"
+
+
+def where(explained_bundles: list[list[str]], path: str, needle: str, texts: dict[str, str]) -> int:
+    """The bundle holding the hunk of ``path`` whose lines contain ``needle``."""
+    for b, hunks in enumerate(explained_bundles):
+        if any(h.startswith(path + ":") and needle in texts[h] for h in hunks):
+            return b
+    raise AssertionError(f"no hunk of {path} with {needle!r}")
+
+
+def test_one_file_splits_between_two_concerns(repo: Path) -> None:
+    write(repo, "shop/pricing.py", PRICING)
+    write(repo, "shop/checkout.py", CHECKOUT.format("return compute_discount(order)"))
+    write(repo, "shop/printer.py", PRINTER.format("print(format_receipt(receipt))"))
+    write(repo, "tests/test_checkout.py", TEST_CHECKOUT.format("assert pay(Order())"))
+    write(repo, "tests/test_printer.py", TEST_PRINTER.format("assert show(Receipt())"))
+    commit(repo)
+    write(repo, "shop/pricing.py", PRICING_AFTER)
+    write(
+        repo,
+        "shop/checkout.py",
+        CHECKOUT.format("return compute_discount(order, loyalty_points=order.loyalty_points)"),
+    )
+    write(
+        repo,
+        "shop/printer.py",
+        PRINTER.format("print(format_receipt(receipt, currency_symbol='$'))"),
+    )
+    write(
+        repo,
+        "tests/test_checkout.py",
+        TEST_CHECKOUT.format("assert pay(Order(loyalty_points=2000))"),
+    )
+    write(
+        repo,
+        "tests/test_printer.py",
+        TEST_PRINTER.format("assert show(Receipt(currency_symbol='$'))"),
+    )
+    explained = explain_bundles(GitChange(repo), Config())
+    texts: dict[str, str] = {}
+    found: list[list[str]] = []
+    for bundle in explained.bundles:
+        found.append([])
+        for h in bundle.hunks:
+            key = f"{h.path}:{h.new_start}"
+            new = (repo / h.path).read_text().split("\n")[h.new_start - 1 : h.new_end]
+            texts[key] = "\n".join(new)
+            found[-1].append(key)
+    assert sorted(k for b in found for k in b) == sorted(texts)  # every hunk once
+    loyalty = where(found, "shop/pricing.py", "loyalty_points", texts)
+    currency = where(found, "shop/pricing.py", "currency_symbol", texts)
+    # Two concerns in one file: each half goes with the call site it changed, not with the
+    # other half of its file.
+    assert loyalty != currency
+    assert where(found, "shop/checkout.py", "loyalty_points", texts) == loyalty
+    assert where(found, "shop/printer.py", "currency_symbol", texts) == currency
+    assert where(found, "tests/test_checkout.py", "loyalty_points", texts) == loyalty
+    assert where(found, "tests/test_printer.py", "currency_symbol", texts) == currency
+    reasons = {explained.bundles[loyalty].reason, explained.bundles[currency].reason}
+    assert any("compute_discount" in r for r in reasons) and any(
+        "format_receipt" in r for r in reasons
+    )
+
+
+def test_the_hunks_of_one_file_with_nothing_between_them_stay_together(repo: Path) -> None:
+    write(repo, "shop/pricing.py", PRICING)
+    commit(repo)
+    write(repo, "shop/pricing.py", PRICING_AFTER)
+    explained = explain_bundles(GitChange(repo), Config())
+    assert len(explained.refs) == 2  # the two far-apart functions: two hunks
+    assert [len(b.hunks) for b in explained.bundles] == [2]
+    assert "one file" in explained.bundles[0].reason  # what joins them, always said
+
+
+def test_average_linkage_merges_while_the_mean_link_is_above_the_bar() -> None:
+    weight = np.full((4, 4), 0.1)
+    weight[0, 1] = weight[1, 0] = 0.9
+    weight[2, 3] = weight[3, 2] = 0.8
+    weight[1, 2] = weight[2, 1] = 0.6  # one strong pair between the two groups is not enough
+    np.fill_diagonal(weight, 0.0)
+    singles = [[0], [1], [2], [3]]
+    assert _average_linkage(singles, weight, JOIN) == [[0, 1], [2, 3]]
+    # the mean between {0, 1} and {2, 3} is (0.1 + 0.1 + 0.6 + 0.1) / 4 = 0.225
+    assert _average_linkage(singles, weight, 0.2) == [[0, 1, 2, 3]]
+    assert _average_linkage(singles, weight, 0.95) == singles
+    # hard-linked groups enter whole and are never split
+    # {1}-{2} (0.6) merge first; then {0, 3}-{1, 2} has mean (0.9 + 0.1 + 0.1 + 0.8) / 4 = 0.475
+    assert _average_linkage([[0, 3], [1], [2]], weight, 0.5) == [[0, 3], [1, 2]]
+
+
+def test_tests_are_paired_by_the_name_they_are_named_after() -> None:
+    assert _tested("tests/test_core.py") == "core"
+    assert _tested("pkg/core_test.go") == "core"
+    assert _tested("src/__tests__/core.test.ts") == "core"
+    assert _tested("src/test/java/org/CoreTest.java") == "core"
+    assert _tested("spec/core.spec.js") == "core"
+
+
+def test_a_changelog_entry_naming_new_code_joins_its_bundle(repo: Path) -> None:
+    write(repo, "shop/pricing.py", PRICING)
+    write(repo, "CHANGES.md", "# Changes\n\n## 1.0\n\n- First release.\n")
+    write(repo, "docs/index.md", "# Shop\n\nA shop.\n")
+    commit(repo)
+    write(repo, "shop/pricing.py", PRICING_AFTER)
+    write(
+        repo,
+        "CHANGES.md",
+        "# Changes\n\n## 1.1\n\n- `compute_discount` takes loyalty points.\n\n"
+        "## 1.0\n\n- First release.\n",
+    )
+    write(repo, "docs/index.md", "# Shop\n\nA small shop.\n")  # names nothing the code defines
+    doc = report_doc(review(GitChange(repo), Config()))
+    found = doc["bundles"]
+    with_code = next(b for b in found if any(h["path"] == "shop/pricing.py" for h in b["hunks"]))
+    assert "CHANGES.md" in {h["path"] for h in with_code["hunks"]}
+    assert "CHANGES.md name compute_discount" in with_code["reason"]
+    last = found[-1]
+    assert [h["path"] for h in last["hunks"]] == ["docs/index.md"]
+    assert last["reason"] == "prose, data or configuration (not code)"
+    every = [(h["path"], h["new_start"]) for b in found for h in b["hunks"]]
+    assert len(every) == len(set(every)) == 4  # two code hunks, the changelog, the docs
