@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-
 from functools import cached_property
 from typing import NamedTuple
 
