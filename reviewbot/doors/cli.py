@@ -14,6 +14,7 @@ from reviewbot import __version__
 from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
 from reviewbot.app import inspect
 from reviewbot.app.config import Config, load_config
+from reviewbot.app.context_pack import context_pack
 from reviewbot.app.pipeline import ChangeSource, GitChange, PatchChange, review
 from reviewbot.doors import index_cli
 from reviewbot.doors.demo import build_demo_repo
@@ -23,7 +24,7 @@ from reviewbot.engine.profiles import PROFILES
 from reviewbot.errors import InputError, UsageError
 from reviewbot.model import FailLevel
 from reviewbot.render import jsonfmt, text
-from reviewbot.render.formats import RenderOptions, render_report
+from reviewbot.render.formats import PACK_FORMATS, RenderOptions, render_pack, render_report
 from reviewbot.render.style import Style, terminal_width, use_color
 from reviewbot.repo.cache import Cache, find_cache
 from reviewbot.repo.git import Git
@@ -102,7 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget",
         type=int,
         default=None,
-        help="tokens for the hunk context (about 4 characters a token; default 6000)",
+        help="tokens for the hunk context, or with --format prompt for the whole context "
+        "pack (about 4 characters a token; default 6000)",
     )
     p.add_argument("--context", action="store_true", help="text format: show the hunk context")
     p.add_argument(
@@ -112,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=".",
         help="run as if started in DIR (the repository to review)",
     )
-    _common(p, ("text", "json", "markdown", "sarif"))
+    _common(p, ("text", "json", "markdown", "sarif", "prompt"))
 
     for name, verb in (("install-hooks", "install"), ("uninstall-hooks", "remove")):
         p = sub.add_parser(
@@ -362,6 +364,8 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
     fail_on = FailLevel.parse(args.fail_on, "--fail-on") if args.fail_on else config.fail_on
     environ = dict(os.environ)
     source: ChangeSource
+    if args.format in PACK_FORMATS:
+        return _pack(args, config, patch_text, environ, stdout)
     if args.demo:
         with tempfile.TemporaryDirectory(prefix="reviewbot-demo-") as tmp:
             repo = Path(tmp) / "demo"
@@ -379,6 +383,37 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
     )
     stdout.write(render_report(report, args.format, options))
     return EXIT_FAIL if fail_on.met_by(report.findings) else EXIT_OK
+
+
+def _pack(
+    args: argparse.Namespace,
+    config: Config,
+    patch_text: str | None,
+    environ: dict[str, str],
+    stdout: TextIO,
+) -> int:
+    """`review --format prompt`: the context pack for a model, within --budget tokens. It
+    exits 0: it is context for a reviewer, not a verdict (--fail-on applies to the others)."""
+    index_file = Path(environ["REVIEWBOT_INDEX"]) if environ.get("REVIEWBOT_INDEX") else None
+    source: ChangeSource
+    if args.demo:
+        with tempfile.TemporaryDirectory(prefix="reviewbot-demo-") as tmp:
+            repo = Path(tmp) / "demo"
+            spec = build_demo_repo(repo, environ)
+            pack = context_pack(
+                GitChange(repo, (spec,), environ=environ), config, budget=config.budget
+            )
+    else:
+        cwd = Path(args.directory)
+        if patch_text is not None:
+            source = PatchChange(patch_text, cwd, environ)
+        else:
+            source = GitChange(cwd, (args.range,), args.staged, environ=environ)
+        pack = context_pack(
+            source, config, budget=config.budget, index_file=index_file, cache=_cache(cwd, False)
+        )
+    stdout.write(render_pack(pack, args.format))
+    return EXIT_OK
 
 
 def _hotspots(args: argparse.Namespace, config: Config, style: Style, stdout: TextIO) -> int:
