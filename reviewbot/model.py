@@ -517,7 +517,8 @@ class PackLine(NamedTuple):
 
 
 class PackRelated(NamedTuple):
-    """A caller or callee from the repository index: its unit (None: code at a file's top)."""
+    """A caller or callee from the repository index: its unit (None: code at a file's top);
+    ``line`` is where a caller calls, and where a callee is defined."""
 
     path: str
     unit: str | None

@@ -240,10 +240,17 @@ def _symbol(conn: sqlite3.Connection, c: _Candidate) -> query.Symbol | None:
     return min(same, key=lambda s: abs(s.line - c.start)) if same else None
 
 
-def _related(found: list[query.Related], scope: str) -> tuple[tuple[PackRelated, ...], int]:
+def _related(
+    found: list[query.Related], scope: str, *, defined: bool
+) -> tuple[tuple[PackRelated, ...], int]:
+    """Callers at the line of their call; callees (``defined``) at their definition."""
     inside = [r for r in found if in_scope(r.path, scope)]
     shown = tuple(
-        PackRelated(r.path, r.symbol.label if r.symbol else None, r.lines[0])
+        PackRelated(
+            r.path,
+            r.symbol.label if r.symbol else None,
+            r.symbol.line if defined and r.symbol else r.lines[0],
+        )
         for r in inside[:MAX_RELATED]
     )
     return shown, len(inside) - len(shown)
@@ -267,8 +274,12 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
         symbol = _symbol(conn, c)
         if symbol is None:
             return _Looked(None, (), (), 0, 0)
-        callers, more_callers = _related(query.callers(conn, symbol, limit=200), scope)
-        callees, more_callees = _related(query.callees(conn, symbol, limit=200), scope)
+        callers, more_callers = _related(
+            query.callers(conn, symbol, limit=200), scope, defined=False
+        )
+        callees, more_callees = _related(
+            query.callees(conn, symbol, limit=200), scope, defined=True
+        )
     except sqlite3.Error:
         return _NOT_LOOKED
     return _Looked(symbol.signature, callers, callees, more_callers, more_callees)
