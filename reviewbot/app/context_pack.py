@@ -297,7 +297,7 @@ def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[
             reasons.append(f"{f.code} {f.severity.value}: {f.title}")
     for imp in report.impact:
         if imp.path == c.path and imp.unit == c.unit:
-            score += 10.0 + min(imp.total, 20)
+            score += 10.0 + min(imp.total, 20) if imp.total else 1.0
             what = {"signature": "signature changed", "added": "new"}.get(imp.change, imp.change)
             refs = f"referenced in {imp.total} place(s)" if imp.total else "no references found"
             reasons.append(f"{what}; {refs}")
