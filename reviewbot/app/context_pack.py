@@ -214,7 +214,8 @@ def _open_index(
     if not update:
         return conn, "callers and callees from the repository index (stale: run `reviewbot index`)"
     conn.close()
-    # Lazy: the index builder imports the parsers (about 0.3 s); only a stale index needs it.
+    # Lazy: the index builder imports the parsers (about 90 ms of CPU); only a stale index
+    # needs it.
     from reviewbot.index.build import IndexSettings, update_index
 
     settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)

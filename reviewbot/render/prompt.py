@@ -228,36 +228,47 @@ def _fit_snippet(s: Snippet, bundles: dict[str, str], cap: int) -> str | None:
     return _snippet_text(s, bundles, lo)
 
 
-def _level(sizes: Sequence[int], room: int) -> int:
-    """The largest share L with sum(min(size, L)) <= room (short snippets keep their size)."""
-    lo, hi = 0, max(sizes, default=0)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if sum(min(x, mid) for x in sizes) <= room:
-            lo = mid
-        else:
-            hi = mid - 1
+def _weight(rank: int) -> float:
+    """How much room a snippet gets beside others: the best-ranked the most."""
+    return 1.0 / (1.0 + 0.25 * (rank - 1))
+
+
+def _level(extras: Sequence[int], weights: Sequence[float], room: int) -> float:
+    """The largest level L with sum(min(extra, L * weight)) <= room (a snippet that needs less
+    than its share leaves the rest to the others)."""
+    lo, hi = 0.0, float(max((e / w for e, w in zip(extras, weights, strict=True)), default=0.0))
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        used = sum(min(e, mid * w) for e, w in zip(extras, weights, strict=True))
+        lo, hi = (mid, hi) if used <= room else (lo, mid)
     return lo
 
 
 def _fit_snippets(
     snippets: Sequence[Snippet], bundles: dict[str, str], room: int
 ) -> tuple[dict[str, str], list[Snippet]]:
-    """The text of each snippet that fits (by id), and the ones left out (lowest rank first
-    to go)."""
+    """The text of each snippet that fits (by id), and the ones left out. Each kept snippet
+    gets its metadata and its first few lines of code; what room is left is shared by rank
+    (rank 1 the most); when even the smallest texts do not fit, the lowest-ranked goes."""
     by_rank = sorted(snippets, key=lambda s: s.rank)
-    while by_rank:
-        sizes = [len(_snippet_text(s, bundles, None)) for s in by_rank]
-        level = _level(sizes, room)
-        texts = {
-            s.id: _fit_snippet(s, bundles, min(size, level))
-            for s, size in zip(by_rank, sizes, strict=True)
-        }
-        if all(t is not None for t in texts.values()):
-            fitted = {k: v for k, v in texts.items() if v is not None}
-            return fitted, [s for s in snippets if s.id not in fitted]
-        by_rank.pop()  # the lowest-ranked goes, the others get its room
-    return {}, list(snippets)
+    full = {s.id: len(_snippet_text(s, bundles, None)) for s in by_rank}
+    least = {
+        s.id: min(full[s.id], len(_snippet_text(s, bundles, min(_MIN_CODE_LINES, len(s.lines)))))
+        for s in by_rank
+    }
+    while by_rank and sum(least[s.id] for s in by_rank) > room:
+        by_rank.pop()
+    if not by_rank:
+        return {}, list(snippets)
+    extras = [full[s.id] - least[s.id] for s in by_rank]
+    weights = [_weight(s.rank) for s in by_rank]
+    level = _level(extras, weights, room - sum(least[s.id] for s in by_rank))
+    fitted: dict[str, str] = {}
+    for s, extra, weight in zip(by_rank, extras, weights, strict=True):
+        text = _fit_snippet(s, bundles, least[s.id] + int(min(extra, level * weight)))
+        if text is not None:
+            fitted[s.id] = text
+    return fitted, [s for s in snippets if s.id not in fitted]
 
 
 class Prompt(NamedTuple):
