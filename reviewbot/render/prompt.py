@@ -236,6 +236,8 @@ def _weight(rank: int) -> float:
 def _level(extras: Sequence[int], weights: Sequence[float], room: int) -> float:
     """The largest level L with sum(min(extra, L * weight)) <= room (a snippet that needs less
     than its share leaves the rest to the others)."""
+    if sum(extras) <= room:
+        return math.inf  # everything fits whole
     lo, hi = 0.0, float(max((e / w for e, w in zip(extras, weights, strict=True)), default=0.0))
     for _ in range(40):
         mid = (lo + hi) / 2

@@ -123,6 +123,12 @@ def test_every_snippet_carries_its_metadata(project: Path) -> None:
         assert f"- signature: `{s.signature}`" in block
         assert f"- unit: `{s.unit}` ({s.kind})" in block
         assert "+    11         value = helper(key, strict=True)" in text
+    # Room for everything: nothing is cut or left out, every line is there.
+    assert "cut to fit" not in text and "Left out" not in text
+    assert prompt(pack).shown == tuple(s.id for s in pack.snippets)
+    for s in pack.snippets:
+        for line in s.lines:
+            assert f"{line.mark} {line.line:>5} {line.text}\n" in text
 
 
 def test_no_index_says_so_and_offers_the_command(project: Path) -> None:
