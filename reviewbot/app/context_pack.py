@@ -317,8 +317,10 @@ def _bundle_of(c: _Candidate, bundles: Sequence[Bundle]) -> tuple[int, int, str 
         for h_pos, h in enumerate(b.hunks):
             if h.path != c.path:
                 continue
-            lo, hi = (h.old_start, h.old_end) if h.removal else (h.new_start, h.new_end)
-            if (c.side == "old") == h.removal and lo <= c.end and c.start <= hi:
+            if c.side == "new" and h.removal:
+                continue
+            lo, hi = (h.old_start, h.old_end) if c.side == "old" else (h.new_start, h.new_end)
+            if lo <= c.end and c.start <= hi:
                 return b_pos, h_pos, b.id
     return len(bundles), 0, None
 

@@ -251,3 +251,18 @@ def test_the_prompt_format_is_not_a_report_format(project: Path) -> None:
     report = review(GitChange(project, (None,)), Config())
     with pytest.raises(UsageError, match="renders a context pack"):
         render_report(report, "prompt")
+
+
+def test_removed_units_show_their_old_side(repo: Path) -> None:
+    write(repo, "a.py", "def gone(x):\n    return x\n\n\ndef keep():\n    return gone(1)\n")
+    write(repo, "b.py", "def other():\n    return 2\n")
+    commit(repo)
+    (repo / "b.py").unlink()
+    write(repo, "a.py", "def keep():\n    return gone(1)\n")
+    pack = pack_of(repo)
+    assert [s.id for s in pack.snippets] == ["a.py::gone@1", "b.py::other@1"]
+    gone = pack.snippets[0]
+    assert gone.rank == 1 and gone.side == "old" and gone.kind == "removed"
+    assert any(r.startswith("RB105") for r in gone.reasons)  # still referenced: first
+    assert [(x.mark, x.line) for x in gone.lines] == [("-", 1), ("-", 2)]
+    assert [s.bundle for s in pack.snippets] == [b.id for b in pack.bundles]
