@@ -1,0 +1,226 @@
+"""The context pack for LLM reviewers on real commits: budget kept, what it shows, what it costs.
+
+    .venv/bin/python bench/context_pack.py [--commits 10] [--out bench/results/context_pack.md]
+
+Real histories (pallets/click and encode/starlette, fetched into /work/.mirror with the search
+tool's `fetch`; no repository reserved for independent checks). From each, ``--commits``
+non-merge commits spread evenly over the history that change 10-400 lines (Python among
+them). For each,
+the repository is checked out at the commit, its index brought up to date (not timed), and
+`review --format prompt` built for `HEAD~1..HEAD` at three budgets. Per commit and budget:
+
+* the pack's tokens (characters / 4, the estimate every budget of reviewbot uses) and whether
+  it stayed within the budget (it must, always);
+* the share of the change's code lines (added + removed, in analysed files) the text shows;
+* how many snippets it holds of those chosen, and how many have callers from the index;
+* the tokens a model would read instead: the changed files whole, on the new side (old side for
+  deleted files), and the ratio;
+* the time of the pack (review + choice + index queries + rendering) next to the review alone,
+  wall and CPU (git's included), medians of 3 runs, alternating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from reviewbot.app.config import Config
+from reviewbot.app.context_pack import context_pack
+from reviewbot.app.pipeline import GitChange, review
+from reviewbot.index.build import IndexSettings, update_index
+from reviewbot.index.fresh import index_path
+from reviewbot.model import ContextPack
+from reviewbot.render.prompt import CHARS_PER_TOKEN, prompt
+from reviewbot.repo.git import Git
+
+from lib.common import RESULTS, command_line, git, para, revision, write_result
+
+MIRRORS = Path("/work/.mirror")
+REPOS = ("pallets+click", "encode+starlette")
+BUDGETS = (1500, 4000, 8000)
+RUNS = 3
+MIN_LINES, MAX_LINES = 10, 400  # lines a sampled commit changes (added + removed)
+
+
+class Row(NamedTuple):
+    repo: str
+    commit: str
+    subject: str
+    changed: int  # code lines added + removed
+    snippets: int  # chosen by the pack
+    with_callers: int  # snippets with at least one caller from the index
+    read_tokens: int  # the changed files whole
+    tokens: dict[int, int]
+    shown: dict[int, int]  # snippets in the text, per budget
+    coverage: dict[int, float]  # share of changed lines in the text, per budget
+    pack_wall: float
+    pack_cpu: float
+    review_wall: float
+    review_cpu: float
+
+
+def commits(work: Path, n: int) -> list[tuple[str, str]]:
+    log = git(work, "log", "--no-merges", "--format=%H %s", "--shortstat", "--", "*.py")
+    found: list[tuple[str, str]] = []
+    current: tuple[str, str] | None = None
+    for line in log.splitlines():
+        if not line.strip():
+            continue
+        if "changed" in line and current is not None:
+            numbers = [int(w) for w in line.replace(",", " ").split() if w.isdigit()]
+            if MIN_LINES <= sum(numbers[1:]) <= MAX_LINES:
+                found.append(current)
+            current = None
+        else:
+            sha, _, subject = line.partition(" ")
+            current = (sha, subject)
+    found.reverse()  # oldest first
+    step = max(1, len(found) // n)
+    return found[::step][:n]
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (git)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), _cpu()
+    fn()
+    return time.perf_counter() - wall, _cpu() - cpu
+
+
+def coverage(pack: ContextPack, text: str) -> int:
+    """How many changed lines of the pack's snippets the text shows (as the renderer prints
+    a code line: mark, number, the line with tabs expanded)."""
+    return sum(
+        f"{line.mark} {line.line:>5} {line.text.expandtabs(4)}\n" in text
+        for s in pack.snippets
+        for line in s.lines
+        if line.mark != " "
+    )
+
+
+def measure(repo: str, work: Path, sha: str, subject: str) -> Row:
+    git(work, "checkout", "-q", "--force", sha)
+    g = Git(work)
+    config = Config()
+    settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)
+    update_index(g, index_path(g), settings)
+    source = GitChange(work, (f"{sha}~1..{sha}",))
+    packs = {b: context_pack(source, config, budget=b) for b in BUDGETS}
+    pack = packs[BUDGETS[-1]]
+    rendered = {b: prompt(p) for b, p in packs.items()}
+    changed = 0
+    read_chars = 0
+    for fs in review(source, config).files:
+        if fs.language is None:
+            continue
+        changed += fs.added + fs.removed
+        side = sha if fs.status.value != "deleted" else f"{sha}~1"
+        path = fs.path if fs.status.value != "deleted" else (fs.old_path or fs.path)
+        read_chars += len(git(work, "show", f"{side}:{path}"))
+    p_times, r_times = [], []
+    for _ in range(RUNS):
+        p_times.append(timed(lambda: prompt(context_pack(source, config, budget=4000))))
+        r_times.append(timed(lambda: review(source, config)))
+    cov = {}
+    for b, shown in rendered.items():
+        cov[b] = coverage(packs[b], shown.text) / changed if changed else 1.0
+    return Row(
+        repo.replace("+", "/"),
+        sha[:8],
+        subject[:60],
+        changed,
+        len(pack.snippets),
+        sum(1 for s in pack.snippets if s.callers),
+        -(-read_chars // CHARS_PER_TOKEN),
+        {b: r.tokens for b, r in rendered.items()},
+        {b: len(r.shown) for b, r in rendered.items()},
+        cov,
+        statistics.median(t[0] for t in p_times),
+        statistics.median(t[1] for t in p_times),
+        statistics.median(t[0] for t in r_times),
+        statistics.median(t[1] for t in r_times),
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--commits", type=int, default=10, help="commits per repository")
+    parser.add_argument("--out", default=str(RESULTS / "context_pack.md"))
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()[0]
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="pack-") as tmp:
+        for repo in REPOS:
+            work = Path(tmp) / repo
+            git(Path(tmp), "clone", "-q", "--no-checkout", str(MIRRORS / repo / "repo"), str(work))
+            for sha, subject in commits(work, args.commits):
+                row = measure(repo, work, sha, subject)
+                rows.append(row)
+                print(row.repo, row.commit, row.tokens, row.coverage, flush=True)
+    load_after = os.getloadavg()[0]
+    over = [(r, b) for r in rows for b in BUDGETS if r.tokens[b] > b]
+    lines = [
+        "# The context pack for LLM reviewers on real commits",
+        "",
+        f"Command: `{command_line('context_pack.py', argv)}` at reviewbot {revision()}.",
+        f"Machine: 2 cores, shared; load average {load_before:.1f} before, {load_after:.1f} "
+        "after (other helpers were running: wall times are inflated, CPU times less so).",
+        "",
+        *para(
+            f"{len(rows)} commits ({args.commits} per repository, non-merge, 10-400 changed "
+            "lines, Python among them, evenly spread over the history), each checked out with "
+            "its index "
+            f"current. Budgets {', '.join(map(str, BUDGETS))} tokens. Over the budget: "
+            f"{len(over)} of {len(rows) * len(BUDGETS)} packs."
+        ),
+        "| repository | commit | subject | changed lines | snippets | with callers | "
+        + " | ".join(f"tokens / shown / coverage @{b}" for b in BUDGETS)
+        + " | files whole (tokens) | pack ms wall / CPU | review ms wall / CPU |",
+        "|---|---|---|---:|---:|---:|" + "---:|" * len(BUDGETS) + "---:|---:|---:|",
+    ]
+    for r in rows:
+        cells = " | ".join(f"{r.tokens[b]:,} / {r.shown[b]} / {r.coverage[b]:.0%}" for b in BUDGETS)
+        lines.append(
+            f"| {r.repo} | {r.commit} | {r.subject.replace('|', '/')} | {r.changed} | "
+            f"{r.snippets} | {r.with_callers} | {cells} | {r.read_tokens:,} | "
+            f"{r.pack_wall * 1000:.0f} / {r.pack_cpu * 1000:.0f} | "
+            f"{r.review_wall * 1000:.0f} / {r.review_cpu * 1000:.0f} |"
+        )
+
+    def med(values: list[float]) -> float:
+        return statistics.median(values) if values else 0.0
+
+    lines += [""]
+    summary = [
+        f"Medians over the {len(rows)} commits: "
+        + "; ".join(
+            f"at {b} tokens the pack used {med([r.tokens[b] for r in rows]):,.0f} tokens and "
+            f"showed {med([r.coverage[b] for r in rows]):.0%} of the changed lines"
+            for b in BUDGETS
+        )
+        + f". Reading the changed files whole instead: {med([r.read_tokens for r in rows]):,.0f} "
+        f"tokens. Snippets with callers from the index: "
+        f"{sum(r.with_callers for r in rows)} of {sum(r.snippets for r in rows)}. "
+        f"The pack (at 4000 tokens) took {med([r.pack_cpu for r in rows]) * 1000:.0f} ms of CPU "
+        f"({med([r.pack_wall for r in rows]) * 1000:.0f} ms wall) against "
+        f"{med([r.review_cpu for r in rows]) * 1000:.0f} ms of CPU "
+        f"({med([r.review_wall for r in rows]) * 1000:.0f} ms wall) for the review alone."
+    ]
+    lines += para(summary[0])
+    write_result(args.out, lines)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
