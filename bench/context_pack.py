@@ -99,13 +99,16 @@ def timed(fn: Callable[[], object]) -> tuple[float, float]:
 
 
 def coverage(pack: ContextPack, text: str) -> int:
-    """How many changed lines of the pack's snippets the text shows (as the renderer prints
-    a code line: mark, number, the line with tabs expanded)."""
-    return sum(
-        f"{line.mark} {line.line:>5} {line.text.expandtabs(4)}\n" in text
-        for s in pack.snippets
-        for line in s.lines
-        if line.mark != " "
+    """How many distinct changed lines (path, side, number) of the pack's snippets the text
+    shows, as the renderer prints a code line: mark, number, the line with tabs expanded."""
+    return len(
+        {
+            (s.path, line.mark, line.line)
+            for s in pack.snippets
+            for line in s.lines
+            if line.mark in "+-"
+            and f"{line.mark} {line.line:>5} {line.text.expandtabs(4)}\n" in text
+        }
     )
 
 

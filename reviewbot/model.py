@@ -509,7 +509,8 @@ class Report(NamedTuple):
 
 class PackLine(NamedTuple):
     """One line of a snippet: ``+`` added, ``-`` removed, `` `` unchanged; its line number on
-    its own side (new for ``+`` and `` ``, old for ``-``)."""
+    its own side (new for ``+`` and `` ``, old for ``-``). ``~``: a member shown as a snippet
+    of its own stands here (``text`` says which, ``line`` is its first line)."""
 
     mark: str
     line: int

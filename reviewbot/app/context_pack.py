@@ -334,21 +334,58 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return out
 
 
+def _id(c: _Candidate) -> str:
+    qualified = "<module>" if c.kind == "module" else qualified_name(c.unit)
+    return f"{c.path}::{qualified}@{c.start}"
+
+
+def _code_lines(c: _Candidate, chosen: Sequence[_Candidate]) -> tuple[PackLine, ...]:
+    """The candidate's code; a member shown as a snippet of its own is one line pointing to
+    it (``~``), not its code again."""
+    members = [
+        o
+        for o in chosen
+        if o is not c
+        and o.path == c.path
+        and o.side == c.side
+        and c.start <= o.start
+        and o.end <= c.end
+        and (o.start, o.end) != (c.start, c.end)
+    ]
+    owner: dict[int, _Candidate] = {}
+    for m in sorted(members, key=lambda m: m.start - m.end):  # outermost last: it wins
+        owner.update((id(e), m) for e in m.entries)
+    out: list[PackLine] = []
+    last: _Candidate | None = None
+    for e in c.entries:
+        inner = owner.get(id(e))
+        if inner is None:
+            out.append(PackLine(e.mark, (e.old if e.mark == "-" else e.new) or 0, e.text))
+        elif inner is not last:
+            note = f"lines {inner.start}-{inner.end}, {inner.unit}: shown as snippet {_id(inner)}"
+            out.append(PackLine("~", inner.start, note))
+        last = inner
+    return tuple(out)
+
+
 def _snippet(
-    c: _Candidate, rank: int, reasons: list[str], looked: _Looked, bundle: str | None, lang: str
+    c: _Candidate,
+    rank: int,
+    reasons: list[str],
+    looked: _Looked,
+    lang: str,
+    chosen: Sequence[_Candidate],
 ) -> Snippet:
     qualified = "<module>" if c.kind == "module" else qualified_name(c.unit)
     parts = c.unit.split(LABEL_SEP)
     enclosing = LABEL_SEP.join(parts[:-1]) if len(parts) > 1 else f"module {c.path}"
-    lines = tuple(
-        PackLine(e.mark, (e.old if e.mark == "-" else e.new) or 0, e.text) for e in c.entries
-    )
+    lines = _code_lines(c, chosen)
     own = [
         e.text.strip() for e in c.entries if e.text.strip() and (e.mark != "-") == (c.side == "new")
     ]
     signature = looked.signature or (own[0] if own else "")
     return Snippet(
-        id=f"{c.path}::{qualified}@{c.start}",
+        id=_id(c),
         path=c.path,
         language=lang,
         unit=c.unit if c.kind != "module" else "module",
@@ -361,7 +398,7 @@ def _snippet(
         end=c.end,
         rank=rank,
         reasons=tuple(reasons),
-        bundle=bundle,
+        bundle=None,
         callers=looked.callers,
         callees=looked.callees,
         more_callers=looked.more_callers,
@@ -405,8 +442,9 @@ def context_pack(
     scored.sort(key=lambda t: (-t[0], t[2].path, t[2].start))
     chosen = scored[:max_snippets]
     languages = {fs.path: fs.language or "" for fs in report.files}
+    picked = [c for _, _, c, _ in chosen]
     snippets = [
-        (_bundle_of(c, report.bundles), _snippet(c, rank, reasons, lk, None, languages[c.path]))
+        (_bundle_of(c, report.bundles), _snippet(c, rank, reasons, lk, languages[c.path], picked))
         for rank, (_, reasons, c, lk) in enumerate(chosen, 1)
     ]
     snippets.sort(key=lambda t: (t[0][0], t[0][1], t[1].path, t[1].start, t[1].rank))

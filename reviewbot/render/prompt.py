@@ -153,6 +153,8 @@ def _meta(s: Snippet, bundles: dict[str, str], cut: str = "") -> str:
 
 
 def _code_line(line: PackLine) -> str:
+    if line.mark == "~":
+        return f"… {visible(one_line(line.text))}"
     text = visible(line.text.expandtabs(4))
     if len(text) > _LINE_CUT:
         text = text[:_LINE_CUT] + " …(line cut)"

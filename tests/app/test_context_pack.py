@@ -266,3 +266,25 @@ def test_removed_units_show_their_old_side(repo: Path) -> None:
     assert any(r.startswith("RB105") for r in gone.reasons)  # still referenced: first
     assert [(x.mark, x.line) for x in gone.lines] == [("-", 1), ("-", 2)]
     assert [s.bundle for s in pack.snippets] == [b.id for b in pack.bundles]
+
+
+def test_a_member_shown_on_its_own_is_not_repeated_in_its_class(repo: Path) -> None:
+    before = "class Box:\n    size = 1\n\n    def grow(self, n):\n        return n\n"
+    after = (
+        "class Box:\n    size = 2\n    limit = 9\n\n    def grow(self, n):\n"
+        "        if n > self.limit:\n            return self.limit\n        return n\n"
+    )
+    write(repo, "box.py", before)
+    commit(repo)
+    write(repo, "box.py", after)
+    pack = pack_of(repo)
+    snippets = {s.qualified: s for s in pack.snippets}
+    box, grow = snippets["Box"], snippets["Box.grow"]
+    assert [(x.mark, x.line) for x in box.lines if x.mark == "~"] == [("~", 5)]
+    pointer = next(x for x in box.lines if x.mark == "~")
+    assert grow.id in pointer.text and "lines 5-8" in pointer.text
+    assert not any("self.limit" in x.text for x in box.lines if x.mark != "~")
+    assert any("self.limit" in x.text for x in grow.lines)
+    text = render_pack(pack)
+    assert f"… lines 5-8, class Box > def grow: shown as snippet {grow.id}\n" in text
+    assert text.count("return self.limit") == 1
