@@ -22,7 +22,7 @@ from reviewbot.doors.guard import CLI, EXIT_FAIL, EXIT_OK, EXIT_USAGE, guard
 from reviewbot.doors.install import HOOK_TYPES, install_hooks, uninstall_hooks
 from reviewbot.engine.profiles import PROFILES
 from reviewbot.errors import InputError, UsageError
-from reviewbot.model import FailLevel
+from reviewbot.model import FailLevel, Finding
 from reviewbot.render import jsonfmt, text
 from reviewbot.render.formats import PACK_FORMATS, RenderOptions, render_pack, render_report
 from reviewbot.render.style import Style, terminal_width, use_color
@@ -365,7 +365,8 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
     environ = dict(os.environ)
     source: ChangeSource
     if args.format in PACK_FORMATS:
-        return _pack(args, config, patch_text, environ, stdout)
+        findings = _pack(args, config, patch_text, environ, stdout)
+        return EXIT_FAIL if fail_on.met_by(findings) else EXIT_OK
     if args.demo:
         with tempfile.TemporaryDirectory(prefix="reviewbot-demo-") as tmp:
             repo = Path(tmp) / "demo"
@@ -391,9 +392,9 @@ def _pack(
     patch_text: str | None,
     environ: dict[str, str],
     stdout: TextIO,
-) -> int:
-    """`review --format prompt`: the context pack for a model, within --budget tokens. It
-    exits 0: it is context for a reviewer, not a verdict (--fail-on applies to the others)."""
+) -> tuple[Finding, ...]:
+    """`review --format prompt`: the context pack for a model, within --budget tokens; its
+    findings (--fail-on applies to them as to every format)."""
     index_file = Path(environ["REVIEWBOT_INDEX"]) if environ.get("REVIEWBOT_INDEX") else None
     source: ChangeSource
     if args.demo:
@@ -413,7 +414,7 @@ def _pack(
             source, config, budget=config.budget, index_file=index_file, cache=_cache(cwd, False)
         )
     stdout.write(render_pack(pack, args.format))
-    return EXIT_OK
+    return pack.findings
 
 
 def _hotspots(args: argparse.Namespace, config: Config, style: Style, stdout: TextIO) -> int:

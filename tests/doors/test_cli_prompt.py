@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from reviewbot.doors.guard import EXIT_OK, EXIT_USAGE
+from reviewbot.doors.guard import EXIT_FAIL, EXIT_OK, EXIT_USAGE
 from tests.helpers import AFTER, BEFORE, commit, git, write
 
 
@@ -14,7 +14,9 @@ def test_review_format_prompt(repo: Path, cli: Any) -> None:
     commit(repo)
     write(repo, "shop.py", AFTER)
     run = cli("review", "-C", str(repo), "--format", "prompt", "--budget", "500")
-    assert run.code == EXIT_OK, run.err
+    assert run.code == EXIT_OK, run.err  # the default fail-on is never
+    failing = cli("review", "-C", str(repo), "--format", "prompt", "--fail-on", "error")
+    assert failing.code == EXIT_FAIL and "- RB101 error at shop.py" in failing.out
     assert len(run.out) <= 500 * 4
     assert run.out.startswith("# Review context\n")
     assert "### `shop.py::apply@1`" in run.out and "- signature: `def apply" in run.out
