@@ -11,7 +11,8 @@ the repository is checked out at the commit, its index brought up to date (not t
 
 * the pack's tokens (characters / 4, the estimate every budget of reviewbot uses) and whether
   it stayed within the budget (it must, always);
-* the share of the change's code lines (added + removed, in analysed files) the text shows;
+* the share of the change's code lines (added + removed, not blank, in analysed files) the
+  text shows (the units beyond the pack's 10 snippets are counted as not shown);
 * how many snippets it holds of those chosen, and how many have callers from the index;
 * the tokens a model would read instead: the changed files whole, on the new side (old side for
   deleted files), and the ratio;
@@ -33,10 +34,10 @@ from typing import NamedTuple
 
 from reviewbot.app.config import Config
 from reviewbot.app.context_pack import context_pack
-from reviewbot.app.pipeline import GitChange, review
+from reviewbot.app.pipeline import GitChange, read_change, review
 from reviewbot.index.build import IndexSettings, update_index
 from reviewbot.index.fresh import index_path
-from reviewbot.model import ContextPack
+from reviewbot.model import ChangedFile, ContextPack
 from reviewbot.render.prompt import CHARS_PER_TOKEN, prompt
 from reviewbot.repo.git import Git
 
@@ -53,8 +54,9 @@ class Row(NamedTuple):
     repo: str
     commit: str
     subject: str
-    changed: int  # code lines added + removed
+    changed: int  # code lines added + removed, not blank
     snippets: int  # chosen by the pack
+    left_out: int  # changed units beyond the pack's snippet count
     with_callers: int  # snippets with at least one caller from the index
     read_tokens: int  # the changed files whole
     tokens: dict[int, int]
@@ -112,6 +114,17 @@ def coverage(pack: ContextPack, text: str) -> int:
     )
 
 
+def nonblank_changes(cf: ChangedFile) -> int:
+    """The file's added and removed lines that are not blank."""
+    new = (cf.new_text or "").split("\n")
+    old = (cf.old_text or "").split("\n")
+    added = [n for h in cf.hunks for n in h.added]
+    removed = [n for h in cf.hunks for n in h.removed]
+    return sum(1 for n in added if n <= len(new) and new[n - 1].strip()) + sum(
+        1 for n in removed if n <= len(old) and old[n - 1].strip()
+    )
+
+
 def measure(repo: str, work: Path, sha: str, subject: str) -> Row:
     git(work, "checkout", "-q", "--force", sha)
     g = Git(work)
@@ -124,13 +137,12 @@ def measure(repo: str, work: Path, sha: str, subject: str) -> Row:
     rendered = {b: prompt(p) for b, p in packs.items()}
     changed = 0
     read_chars = 0
+    files = {cf.path: cf for cf in read_change(source, config).files}
     for fs in review(source, config).files:
         if fs.language is None:
             continue
-        changed += fs.added + fs.removed
-        side = sha if fs.status.value != "deleted" else f"{sha}~1"
-        path = fs.path if fs.status.value != "deleted" else (fs.old_path or fs.path)
-        read_chars += len(git(work, "show", f"{side}:{path}"))
+        changed += nonblank_changes(files[fs.path])
+        read_chars += len(files[fs.path].new_text or files[fs.path].old_text or "")
     p_times, r_times = [], []
     for _ in range(RUNS):
         p_times.append(timed(lambda: prompt(context_pack(source, config, budget=4000))))
@@ -144,6 +156,7 @@ def measure(repo: str, work: Path, sha: str, subject: str) -> Row:
         subject[:60],
         changed,
         len(pack.snippets),
+        pack.left_out,
         sum(1 for s in pack.snippets if s.callers),
         -(-read_chars // CHARS_PER_TOKEN),
         {b: r.tokens for b, r in rendered.items()},
@@ -187,16 +200,17 @@ def main(argv: list[str] | None = None) -> int:
             f"current. Budgets {', '.join(map(str, BUDGETS))} tokens. Over the budget: "
             f"{len(over)} of {len(rows) * len(BUDGETS)} packs."
         ),
-        "| repository | commit | subject | changed lines | snippets | with callers | "
+        "| repository | commit | subject | changed lines | snippets | units left out | "
+        "with callers | "
         + " | ".join(f"tokens / shown / coverage @{b}" for b in BUDGETS)
         + " | files whole (tokens) | pack ms wall / CPU | review ms wall / CPU |",
-        "|---|---|---|---:|---:|---:|" + "---:|" * len(BUDGETS) + "---:|---:|---:|",
+        "|---|---|---|---:|---:|---:|---:|" + "---:|" * len(BUDGETS) + "---:|---:|---:|",
     ]
     for r in rows:
         cells = " | ".join(f"{r.tokens[b]:,} / {r.shown[b]} / {r.coverage[b]:.0%}" for b in BUDGETS)
         lines.append(
             f"| {r.repo} | {r.commit} | {r.subject.replace('|', '/')} | {r.changed} | "
-            f"{r.snippets} | {r.with_callers} | {cells} | {r.read_tokens:,} | "
+            f"{r.snippets} | {r.left_out} | {r.with_callers} | {cells} | {r.read_tokens:,} | "
             f"{r.pack_wall * 1000:.0f} / {r.pack_cpu * 1000:.0f} | "
             f"{r.review_wall * 1000:.0f} / {r.review_cpu * 1000:.0f} |"
         )
