@@ -296,13 +296,16 @@ def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[
         if f.path == c.path and near:
             score += 100.0 * (f.severity.rank + 1)
             reasons.append(f"{f.code} {f.severity.value}: {f.title}")
+    calls = len(looked.callers or ()) + looked.more_callers
     for imp in report.impact:
         if imp.path == c.path and imp.unit == c.unit:
-            score += 10.0 + min(imp.total, 20) if imp.total else 1.0
+            # The index, when it knows the unit, counts its uses better than the impact's
+            # references (which may match the name where it means something else).
+            uses = min(imp.total, calls) if looked.signature is not None else imp.total
+            score += 10.0 + min(uses, 20) if uses else 1.0
             what = {"signature": "signature changed", "added": "new"}.get(imp.change, imp.change)
             refs = f"referenced in {imp.total} place(s)" if imp.total else "no references found"
             reasons.append(f"{what}; {refs}")
-    calls = len(looked.callers or ()) + looked.more_callers
     if calls:
         score += min(calls, 20) / 2
         reasons.append(f"called from {calls} place(s)")

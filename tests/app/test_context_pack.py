@@ -288,3 +288,23 @@ def test_a_member_shown_on_its_own_is_not_repeated_in_its_class(repo: Path) -> N
     text = render_pack(pack)
     assert f"… lines 5-8, class Box > def grow: shown as snippet {grow.id}\n" in text
     assert text.count("return self.limit") == 1
+
+
+def test_the_index_outweighs_name_matches_in_the_ranking(repo: Path) -> None:
+    # `run` is a common word (six whole-word matches, none a call); `used` is called twice.
+    write(repo, "a.py", "def seed():\n    return 0\n")
+    write(repo, "b.py", "".join(f"def f{k}(run):\n    return run\n\n\n" for k in range(3)))
+    commit(repo)
+    write(
+        repo,
+        "a.py",
+        "def seed():\n    return 0\n\n\ndef run():\n    return 1\n\n\ndef used():\n    return 2\n",
+    )
+    write(repo, "c.py", "from a import used\n\n\ndef g():\n    return used() + used()\n")
+    Git(repo).run("add", "-A", what="stage")  # the index lists tracked files
+    plain = {s.qualified: s for s in pack_of(repo).snippets}
+    assert plain["run"].rank < plain["used"].rank  # by the name matches alone
+    build_index(repo)
+    indexed = {s.qualified: s for s in pack_of(repo).snippets}
+    assert indexed["used"].rank < indexed["run"].rank
+    assert indexed["run"].callers == () and indexed["used"].callers
