@@ -101,14 +101,15 @@ def timed(fn: Callable[[], object]) -> tuple[float, float]:
 
 
 def coverage(pack: ContextPack, text: str) -> int:
-    """How many distinct changed lines (path, side, number) of the pack's snippets the text
-    shows, as the renderer prints a code line: mark, number, the line with tabs expanded."""
+    """How many distinct changed lines (path, side, number), not blank, of the pack's snippets
+    the text shows (as the renderer prints a code line: mark, number, tabs expanded)."""
     return len(
         {
             (s.path, line.mark, line.line)
             for s in pack.snippets
             for line in s.lines
             if line.mark in "+-"
+            and line.text.strip()
             and f"{line.mark} {line.line:>5} {line.text.expandtabs(4)}\n" in text
         }
     )
