@@ -236,6 +236,26 @@ def main(argv: list[str] | None = None) -> int:
         f"({med([r.review_wall for r in rows]) * 1000:.0f} ms wall) for the review alone."
     ]
     lines += para(summary[0])
+    smaller = [r for r in rows if r.tokens[4000] < r.read_tokens]
+    larger = [r for r in rows if r.tokens[4000] >= r.read_tokens]
+    partial = [r for r in rows if r.coverage[BUDGETS[-1]] < 1.0]
+    lines += para(
+        f"At 4000 tokens the pack was smaller than the changed files whole in {len(smaller)} of "
+        f"{len(rows)} commits; the others changed small files (whole: "
+        + (", ".join(f"{r.read_tokens:,}" for r in larger) or "none")
+        + " tokens), where the pack's metadata (header, findings, impact, callers) costs more "
+        f"than the code. At {BUDGETS[-1]} tokens, {len(partial)} commit(s) showed less than all "
+        "changed lines: "
+        + (
+            ", ".join(
+                f"{r.commit} ({r.coverage[BUDGETS[-1]]:.0%}, {r.left_out} units beyond the "
+                f"{r.snippets} snippets)"
+                for r in partial
+            )
+            or "none"
+        )
+        + ". The pack holds at most 10 snippets (the most relevant), whatever the budget."
+    )
     write_result(args.out, lines)
     return 0
 
