@@ -100,6 +100,8 @@ def _finding_items(pack: ContextPack) -> list[str]:
 
 
 def _impact_item(imp: Impact) -> str:
+    """One declaration's references (the section lists the most referenced first: a small
+    budget keeps those)."""
     refs = ", ".join(
         f"{_safe(r.path)}:{r.line}" + (f" ({_code(r.unit)})" if r.unit else "")
         for r in imp.references[:6]
@@ -294,7 +296,7 @@ def prompt(pack: ContextPack) -> Prompt:
     head += _bounded("Findings", _finding_items(pack), int(share * _FINDINGS_SHARE), "No findings.")
     head += _bounded(
         "Impact",
-        [_impact_item(i) for i in pack.impact],
+        [_impact_item(i) for i in sorted(pack.impact, key=lambda i: -i.total)],
         int(share * _IMPACT_SHARE),
         "Nothing the change adds, removes or re-signs is referenced elsewhere.",
     )

@@ -308,3 +308,17 @@ def test_the_index_outweighs_name_matches_in_the_ranking(repo: Path) -> None:
     indexed = {s.qualified: s for s in pack_of(repo).snippets}
     assert indexed["used"].rank < indexed["run"].rank
     assert indexed["run"].callers == () and indexed["used"].callers
+
+
+def test_the_impact_lists_the_most_referenced_first(project: Path) -> None:
+    pack = pack_of(project)
+    real = next(i for i in pack.impact if i.name == "helper")  # main.py uses it
+    ref = real.references[0]
+    impact = (  # in the report's order: not by count
+        real._replace(name="quiet", references=(), total=0),
+        real._replace(name="busy", references=(ref, ref), total=2),
+        real._replace(name="some", references=(ref,), total=1),
+    )
+    text = render_pack(pack._replace(impact=impact))
+    section = text.split("## Impact", 1)[1].split("\n## ", 1)[0]
+    assert re.findall(r"^- `(\w+)`", section, re.M) == ["busy", "some", "quiet"]
