@@ -20,6 +20,7 @@ __all__ = [
     "UNIT_CHANGES",
     "Bundle",
     "ChangedFile",
+    "ContextPack",
     "FailLevel",
     "FileSummary",
     "Finding",
@@ -33,8 +34,11 @@ __all__ = [
     "LineMap",
     "Measure",
     "MetricsChange",
+    "PackLine",
+    "PackRelated",
     "Report",
     "Severity",
+    "Snippet",
     "Stats",
     "Status",
     "UnitChange",
@@ -523,3 +527,66 @@ class Report(NamedTuple):
     profile: str = "review"
     truncated_findings: int = 0
     impact: tuple[Impact, ...] = ()
+
+
+# -- the context pack for LLM reviewers (app/context_pack.py builds it, render/prompt.py prints it)
+
+
+class PackLine(NamedTuple):
+    """One line of a snippet: ``+`` added, ``-`` removed, `` `` unchanged; its line number on
+    its own side (new for ``+`` and `` ``, old for ``-``). ``~``: a member shown as a snippet
+    of its own stands here (``text`` says which, ``line`` is its first line)."""
+
+    mark: str
+    line: int
+    text: str
+
+
+class PackRelated(NamedTuple):
+    """A caller or callee from the repository index: its unit (None: code at a file's top);
+    ``line`` is where a caller calls, and where a callee is defined."""
+
+    path: str
+    unit: str | None
+    line: int
+
+
+class Snippet(NamedTuple):
+    """A changed unit (or a stretch of changed code outside any unit) with what a reviewer
+    needs around it. ``id`` is unique in its pack: path, qualified unit and start line."""
+
+    id: str
+    path: str
+    language: str
+    unit: str  # the unit's label (`class A > def f`), or `module` for top-level code
+    qualified: str  # `A.f`
+    enclosing: str  # `class A`, or `module a.py`
+    kind: str  # added | removed | modified | module
+    signature: str
+    side: str  # new | old: the side ``start``/``end`` and the code come from
+    start: int
+    end: int
+    rank: int  # 1 = the most relevant
+    reasons: tuple[str, ...]  # why it was chosen: findings, impact, callers
+    bundle: str | None  # the id of the bundle holding its hunks
+    callers: tuple[PackRelated, ...] | None  # None: not looked up (no index, or removed)
+    callees: tuple[PackRelated, ...] | None
+    more_callers: int
+    more_callees: int
+    lines: tuple[PackLine, ...]
+
+
+class ContextPack(NamedTuple):
+    """What a model needs to review a change without reading the repository: the findings,
+    the impact and the most relevant snippets in reading order, for a token budget."""
+
+    base: str
+    head: str
+    budget: int  # tokens the rendered pack may use (about 4 characters a token)
+    stats: Stats
+    findings: tuple[Finding, ...]
+    impact: tuple[Impact, ...]
+    bundles: tuple[Bundle, ...]
+    snippets: tuple[Snippet, ...]  # in reading order (bundles first); rank says relevance
+    index_note: str  # where callers and callees came from, or why there are none
+    left_out: int = 0  # changed units beyond the pack's snippet count

@@ -20,6 +20,7 @@ from reviewbot.model import FailLevel
 if TYPE_CHECKING:
     from reviewbot.app.config import Config
     from reviewbot.app.pipeline import ChangeSource
+    from reviewbot.model import Finding
     from reviewbot.render.style import Style
     from reviewbot.repo.cache import Cache
 
@@ -97,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--budget",
         type=int,
         default=None,
-        help="tokens for the hunk context (about 4 characters a token; default 6000)",
+        help="tokens for the hunk context, or with --format prompt for the whole context "
+        "pack (about 4 characters a token; default 6000)",
     )
     p.add_argument("--context", action="store_true", help="text format: show the hunk context")
     p.add_argument(
@@ -107,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=".",
         help="run as if started in DIR (the repository to review)",
     )
-    _common(p, ("text", "json", "markdown", "sarif"))
+    _common(p, ("text", "json", "markdown", "sarif", "prompt"))
 
     for name, verb in (("install-hooks", "install"), ("uninstall-hooks", "remove")):
         p = sub.add_parser(
@@ -371,7 +373,7 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
     from reviewbot.doors.demo import build_demo_repo
 
     # Lazy: the report renderers (about 0.1 s of CPU) serve this command only.
-    from reviewbot.render.formats import RenderOptions, render_report
+    from reviewbot.render.formats import PACK_FORMATS, RenderOptions, render_report
     from reviewbot.render.style import terminal_width
 
     patch_text = None
@@ -385,6 +387,9 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
     fail_on = FailLevel.parse(args.fail_on, "--fail-on") if args.fail_on else config.fail_on
     environ = dict(os.environ)
     source: ChangeSource
+    if args.format in PACK_FORMATS:
+        findings = _pack(args, config, patch_text, environ, stdout)
+        return EXIT_FAIL if fail_on.met_by(findings) else EXIT_OK
     if args.demo:
         with tempfile.TemporaryDirectory(prefix="reviewbot-demo-") as tmp:
             repo = Path(tmp) / "demo"
@@ -402,6 +407,43 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
     )
     stdout.write(render_report(report, args.format, options))
     return EXIT_FAIL if fail_on.met_by(report.findings) else EXIT_OK
+
+
+def _pack(
+    args: argparse.Namespace,
+    config: Config,
+    patch_text: str | None,
+    environ: dict[str, str],
+    stdout: TextIO,
+) -> tuple[Finding, ...]:
+    """`review --format prompt`: the context pack for a model, within --budget tokens; its
+    findings (--fail-on applies to them as to every format)."""
+    # Lazy: as in `_review`, the pipeline, the pack and its renderer serve this command only.
+    from reviewbot.app.context_pack import context_pack
+    from reviewbot.app.pipeline import GitChange, PatchChange
+    from reviewbot.doors.demo import build_demo_repo
+    from reviewbot.render.formats import render_pack
+
+    index_file = Path(environ["REVIEWBOT_INDEX"]) if environ.get("REVIEWBOT_INDEX") else None
+    source: ChangeSource
+    if args.demo:
+        with tempfile.TemporaryDirectory(prefix="reviewbot-demo-") as tmp:
+            repo = Path(tmp) / "demo"
+            spec = build_demo_repo(repo, environ)
+            pack = context_pack(
+                GitChange(repo, (spec,), environ=environ), config, budget=config.budget
+            )
+    else:
+        cwd = Path(args.directory)
+        if patch_text is not None:
+            source = PatchChange(patch_text, cwd, environ)
+        else:
+            source = GitChange(cwd, (args.range,), args.staged, environ=environ)
+        pack = context_pack(
+            source, config, budget=config.budget, index_file=index_file, cache=_cache(cwd, False)
+        )
+    stdout.write(render_pack(pack, args.format))
+    return pack.findings
 
 
 def _hotspots(args: argparse.Namespace, config: Config, style: Style, stdout: TextIO) -> int:

@@ -25,10 +25,12 @@ from pydantic import Field, ValidationError
 from reviewbot.analysis.inspection import irregular_lines
 from reviewbot.app import inspect
 from reviewbot.app.config import Config, load_config
+from reviewbot.app.context_pack import MIN_BUDGET, context_pack
 from reviewbot.app.pipeline import GitChange, review
 from reviewbot.doors import mcp_index
 from reviewbot.errors import InputError, ReviewbotError
 from reviewbot.render import jsonfmt
+from reviewbot.render.prompt import prompt
 from reviewbot.render.report_json import report_doc
 from reviewbot.render.style import visible
 from reviewbot.repo.git import Git
@@ -46,6 +48,8 @@ Radius = Annotated[int, Field(strict=True, ge=0, le=10_000_000)]
 Count = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
 Coefficient = Annotated[float, Field(strict=True, ge=0, allow_inf_nan=False)]
 Budget = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
+# The context pack's text must fit the result cap (4 characters a token, and JSON's escapes).
+PackBudget = Annotated[int, Field(strict=True, ge=MIN_BUDGET, le=12_000)]
 
 
 def _inside(root: Path, path: str) -> Path:
@@ -271,6 +275,47 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         local = cfg.with_overrides(budget=budget, max_findings=max_findings)
         report = review(git_change((range,), staged), local)
         return _fit(report_doc(report), ("context", "files", "findings"))
+
+    @server.tool(name="get_review_context")
+    @guard
+    def get_review_context(
+        range: str | None = None,
+        staged: bool = False,
+        budget: PackBudget = 6000,
+        max_findings: Count = 20,
+    ) -> dict[str, Any]:
+        """A context pack for reviewing a change with the repository's context, without
+        reading the repository: Markdown (`text`) with the change, the findings, the impact
+        and the 8-10 most relevant snippets in reading order, each with a unique id, its path,
+        enclosing class or module, signature, callers and callees (from the repository index
+        when one exists) and its code with changed lines marked (`+`/`-`). The text stays
+        within `budget` tokens (about 4 characters a token). `range`/`staged` as in
+        review_change. Only files under the served folder."""
+        local = cfg.with_overrides(max_findings=max_findings)
+        index_file = Path(environ["REVIEWBOT_INDEX"]) if environ.get("REVIEWBOT_INDEX") else None
+        pack = context_pack(
+            git_change((range,), staged), local, budget=budget, index_file=index_file
+        )
+        shown = prompt(pack)
+        doc = {
+            "budget": budget,
+            "tokens": shown.tokens,
+            "index": pack.index_note,
+            "snippets": [
+                {
+                    "id": s.id,
+                    "path": s.path,
+                    "unit": s.unit,
+                    "start": s.start,
+                    "end": s.end,
+                    "rank": s.rank,
+                    "shown": s.id in shown.shown,
+                }
+                for s in pack.snippets
+            ],
+            "text": shown.text,
+        }
+        return _fit(doc, ("snippets",))
 
     mcp_index.register(server, root, environ=environ, guard=guard, fit=_fit, inside=_inside)
     return server

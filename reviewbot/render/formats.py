@@ -6,14 +6,15 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from reviewbot.errors import UsageError
-from reviewbot.model import Report
+from reviewbot.model import ContextPack, Report
 from reviewbot.render.markdown import render_markdown
+from reviewbot.render.prompt import prompt_text
 from reviewbot.render.report_json import report_json
 from reviewbot.render.review_text import review_text
 from reviewbot.render.sarif import sarif_json
 from reviewbot.render.style import Style
 
-__all__ = ["FORMATS", "RenderOptions", "render_report"]
+__all__ = ["FORMATS", "PACK_FORMATS", "RenderOptions", "render_pack", "render_report"]
 
 
 class RenderOptions(NamedTuple):
@@ -32,11 +33,28 @@ FORMATS: dict[str, Renderer] = {
 }
 
 
+# Formats of the context pack (app/context_pack.py), the review's view for a model.
+PACK_FORMATS: dict[str, Callable[[ContextPack], str]] = {"prompt": prompt_text}
+
+
+def _unknown(fmt: str) -> UsageError:
+    valid = ", ".join(sorted([*FORMATS, *PACK_FORMATS]))
+    return UsageError(f"unknown format {fmt!r}; valid formats: {valid}")
+
+
+def render_pack(pack: ContextPack, fmt: str = "prompt") -> str:
+    try:
+        renderer = PACK_FORMATS[fmt]
+    except KeyError:
+        raise _unknown(fmt) from None
+    return renderer(pack)
+
+
 def render_report(report: Report, fmt: str, options: RenderOptions | None = None) -> str:
     try:
         renderer = FORMATS[fmt]
     except KeyError:
-        raise UsageError(
-            f"unknown format {fmt!r}; valid formats: {', '.join(sorted(FORMATS))}"
-        ) from None
+        if fmt in PACK_FORMATS:
+            raise UsageError(f"format {fmt!r} renders a context pack, not a report") from None
+        raise _unknown(fmt) from None
     return renderer(report, options or RenderOptions())

@@ -26,6 +26,7 @@ TOOLS = {
     "get_complexity_heatmap",
     "diff_wavelet_context",
     "review_change",
+    "get_review_context",
     "find_definitions",
     "find_references",
     "get_callers",

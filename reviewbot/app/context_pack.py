@@ -1,0 +1,469 @@
+"""The context pack for LLM reviewers: a change's findings, impact and most relevant snippets.
+
+``context_pack`` reviews a change (the one pipeline), then chooses the units worth showing a
+model: units with findings first, then units whose names the rest of the repository uses (the
+impact section, and callers from the repository index), then the other changed units and the
+changed code outside any unit. Each snippet carries its path, enclosing class or module,
+signature, callers and callees (from the index, when the repository has one) and its code with
+the change marked, in the bundles' reading order. ``render/prompt.py`` prints it within the
+token budget (it drops the lowest-ranked snippets and cuts long ones, visibly).
+
+The index is read, never built here: when there is none, the pack says so and names the
+command that builds it (``reviewbot index``); a stale one is updated first (only changed files
+are read again).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, review
+from reviewbot.errors import ReviewbotError, UsageError
+from reviewbot.index import query
+from reviewbot.index.fresh import index_path, looks_current
+from reviewbot.index.store import IndexUnavailable, connect_reader
+from reviewbot.model import (
+    LABEL_SEP,
+    Bundle,
+    ChangedFile,
+    ContextPack,
+    PackLine,
+    PackRelated,
+    Report,
+    Snippet,
+    Status,
+    UnitChange,
+)
+
+if TYPE_CHECKING:
+    from reviewbot.repo.cache import Cache
+
+__all__ = ["MAX_RELATED", "MAX_SNIPPETS", "MIN_BUDGET", "context_pack", "qualified_name"]
+
+MAX_SNIPPETS = 10
+MAX_RELATED = 8  # callers (and callees) listed per snippet; the rest are counted
+MIN_BUDGET = 200  # tokens: a header, the findings' first lines and one short snippet
+_CONTEXT_LINES = 2  # unchanged lines kept around changed code outside any unit
+NO_INDEX = (
+    "no repository index: callers and callees are not shown "
+    "(run `reviewbot index` in the repository to build one)"
+)
+
+
+class _Entry(NamedTuple):
+    """A line of a file's merged view: ``old``/``new`` its numbers (None on the other side)."""
+
+    mark: str
+    old: int | None
+    new: int | None
+    text: str
+
+
+class _Candidate(NamedTuple):
+    path: str
+    unit: str
+    kind: str
+    side: str
+    start: int
+    end: int
+    entries: tuple[_Entry, ...]
+    noteworthy: bool
+
+
+def _lines(text: str | None) -> list[str]:
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip("\r") for line in lines]
+
+
+def merged_view(cf: ChangedFile) -> list[_Entry]:
+    """The file's old and new sides as one sequence (like a diff with unlimited context):
+    within a run of changes, removed lines come before added ones, as git prints them."""
+    old, new = _lines(cf.old_text), _lines(cf.new_text)
+    removed = {n for h in cf.hunks for n in h.removed}
+    added = {n for h in cf.hunks for n in h.added}
+    if cf.status is Status.ADDED or cf.old_text is None:
+        added = set(range(1, len(new) + 1))
+    if cf.status is Status.DELETED or cf.new_text is None:
+        removed = set(range(1, len(old) + 1))
+    out: list[_Entry] = []
+    o = n = 1
+    while o <= len(old) or n <= len(new):
+        if o <= len(old) and (o in removed or n > len(new)):
+            out.append(_Entry("-", o, None, old[o - 1]))
+            o += 1
+        elif n <= len(new) and (n in added or o > len(old)):
+            out.append(_Entry("+", None, n, new[n - 1]))
+            n += 1
+        else:
+            out.append(_Entry(" ", o, n, new[n - 1]))
+            o += 1
+            n += 1
+    return out
+
+
+def qualified_name(label: str) -> str:
+    """`A.f` of `class A > def f`; `rate` of `rate()`."""
+    names = []
+    for part in label.split(LABEL_SEP):
+        word = part.strip().removesuffix("()").split()
+        names.append(word[-1].removesuffix("()") if word else part)
+    return ".".join(names)
+
+
+def _slice(entries: list[_Entry], u: UnitChange) -> tuple[_Entry, ...]:
+    """The unit's lines in the merged view: its new span, its old span, and what lies between."""
+    spans = [(ref.start, ref.end, side) for ref, side in ((u.new, "new"), (u.old, "old")) if ref]
+    hits = [
+        k
+        for k, e in enumerate(entries)
+        if any(
+            (e.new if side == "new" else e.old) is not None
+            and lo <= (e.new if side == "new" else e.old) <= hi  # type: ignore[operator]
+            for lo, hi, side in spans
+        )
+    ]
+    return tuple(entries[hits[0] : hits[-1] + 1]) if hits else ()
+
+
+def _unit_candidates(fs_units: Sequence[UnitChange], entries: list[_Entry]) -> list[_Candidate]:
+    out: list[_Candidate] = []
+    for u in fs_units:
+        ref, side = (u.new, "new") if u.new is not None else (u.old, "old")
+        if ref is None:
+            continue
+        out.append(
+            _Candidate(
+                u.path, u.label, u.kind, side, ref.start, ref.end, _slice(entries, u), u.noteworthy
+            )
+        )
+    # A container whose changed lines all belong to members that are shown (a class around a
+    # new method): the members say it; the container's snippet would repeat their code.
+    return [c for c in out if _own_changes(c, out)]
+
+
+def _changed(entries: Iterable[_Entry]) -> set[int]:
+    """The changed lines among ``entries`` that are not blank, by identity."""
+    return {id(e) for e in entries if e.mark != " " and e.text.strip()}
+
+
+def _own_changes(c: _Candidate, all_units: list[_Candidate]) -> bool:
+    members = [
+        o
+        for o in all_units
+        if o is not c and o.side == c.side and c.start <= o.start and o.end <= c.end
+    ]
+    if not members:
+        return True
+    inner: set[int] = set()
+    for o in members:
+        inner |= {id(e) for e in o.entries}
+    return bool(_changed(c.entries) - inner)
+
+
+def _module_candidates(
+    path: str, entries: list[_Entry], units: list[_Candidate]
+) -> list[_Candidate]:
+    """Changed lines outside every unit, in runs (with a little unchanged code around)."""
+    inside: set[int] = set()
+    for c in units:
+        inside.update(id(e) for e in c.entries)
+    loose = [
+        k for k, e in enumerate(entries) if e.mark != " " and e.text.strip() and id(e) not in inside
+    ]
+    runs: list[list[int]] = []
+    for k in loose:
+        if runs and k - runs[-1][-1] <= 2 * _CONTEXT_LINES + 1:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    out = []
+    for run in runs:
+        lo = max(0, run[0] - _CONTEXT_LINES)
+        hi = min(len(entries) - 1, run[-1] + _CONTEXT_LINES)
+        part = tuple(entries[lo : hi + 1])
+        news = [e.new for e in part if e.new is not None]
+        olds = [e.old for e in part if e.old is not None]
+        side, numbers = ("new", news) if news else ("old", olds)
+        out.append(_Candidate(path, "module", "module", side, numbers[0], numbers[-1], part, True))
+    return out
+
+
+def _open_index(
+    change: Change, config: Config, index_file: Path | None, update: bool
+) -> tuple[sqlite3.Connection | None, str]:
+    git = change.git
+    if git is None:
+        return None, NO_INDEX.replace("(run", "(a patch has no repository; run")
+    database = index_file or index_path(git)
+    if not database.is_file():
+        return None, NO_INDEX
+    try:
+        conn = connect_reader(database)
+    except IndexUnavailable as exc:
+        return None, f"{exc}: callers and callees are not shown"
+    if looks_current(conn, git):
+        return conn, "callers and callees from the repository index"
+    if not update:
+        return conn, "callers and callees from the repository index (stale: run `reviewbot index`)"
+    conn.close()
+    # Lazy: the index builder imports the parsers (about 90 ms of CPU); only a stale index
+    # needs it.
+    from reviewbot.index.build import IndexSettings, update_index
+
+    settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)
+    note = "callers and callees from the repository index (updated now)"
+    try:
+        update_index(git, database, settings)
+    except (ReviewbotError, sqlite3.Error, OSError) as exc:
+        note = f"callers and callees from the repository index (stale: updating failed: {exc})"
+    try:
+        return connect_reader(database), note.splitlines()[0]
+    except IndexUnavailable as exc:
+        return None, f"{exc}: callers and callees are not shown"
+
+
+def _symbol(conn: sqlite3.Connection, c: _Candidate) -> query.Symbol | None:
+    """The index's definition of a unit: the one at its first line when the names agree, else
+    the one of that name in that file nearest to it (the index may be a few edits behind)."""
+    name = qualified_name(c.unit).rsplit(".", 1)[-1]
+    at = query.symbol_at(conn, c.path, c.start)
+    if at is not None and at.name == name:
+        return at
+    same = [s for s in query.definitions(conn, name, limit=200) if s.path == c.path]
+    return min(same, key=lambda s: abs(s.line - c.start)) if same else None
+
+
+def _related(
+    found: list[query.Related], scope: str, *, defined: bool
+) -> tuple[tuple[PackRelated, ...], int]:
+    """Callers at the line of their call; callees (``defined``) at their definition."""
+    inside = [r for r in found if in_scope(r.path, scope)]
+    shown = tuple(
+        PackRelated(
+            r.path,
+            r.symbol.label if r.symbol else None,
+            r.symbol.line if defined and r.symbol else r.lines[0],
+        )
+        for r in inside[:MAX_RELATED]
+    )
+    return shown, len(inside) - len(shown)
+
+
+class _Looked(NamedTuple):
+    signature: str | None
+    callers: tuple[PackRelated, ...] | None
+    callees: tuple[PackRelated, ...] | None
+    more_callers: int
+    more_callees: int
+
+
+_NOT_LOOKED = _Looked(None, None, None, 0, 0)
+
+
+def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Looked:
+    if conn is None or c.side != "new" or c.kind == "module":
+        return _NOT_LOOKED
+    try:
+        symbol = _symbol(conn, c)
+        if symbol is None:
+            return _Looked(None, (), (), 0, 0)
+        callers, more_callers = _related(
+            query.callers(conn, symbol, limit=200), scope, defined=False
+        )
+        callees, more_callees = _related(
+            query.callees(conn, symbol, limit=200), scope, defined=True
+        )
+    except sqlite3.Error:
+        return _NOT_LOOKED
+    return _Looked(symbol.signature, callers, callees, more_callers, more_callees)
+
+
+def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[str]]:
+    score, reasons = 0.0, []
+    for f in report.findings:
+        if c.kind == "module":
+            near = c.side == "new" and c.start <= f.line <= c.end and f.unit.label == "module"
+        else:
+            near = f.unit.label == c.unit
+        if f.path == c.path and near:
+            score += 100.0 * (f.severity.rank + 1)
+            reasons.append(f"{f.code} {f.severity.value}: {f.title}")
+    calls = len(looked.callers or ()) + looked.more_callers
+    for imp in report.impact:
+        if imp.path == c.path and imp.unit == c.unit:
+            # The index, when it knows the unit, counts its uses better than the impact's
+            # references (which may match the name where it means something else).
+            uses = min(imp.total, calls) if looked.signature is not None else imp.total
+            score += 10.0 + min(uses, 20) if uses else 1.0
+            what = {"signature": "signature changed", "added": "new"}.get(imp.change, imp.change)
+            refs = f"referenced in {imp.total} place(s)" if imp.total else "no references found"
+            reasons.append(f"{what}; {refs}")
+    if calls:
+        score += min(calls, 20) / 2
+        reasons.append(f"called from {calls} place(s)")
+    changed = sum(1 for e in c.entries if e.mark != " ")
+    score += min(changed, 50) / 25 + (1.0 if c.noteworthy and c.kind != "module" else 0.0)
+    return score, reasons
+
+
+def _bundle_of(c: _Candidate, bundles: Sequence[Bundle]) -> tuple[int, int, str | None]:
+    """(the bundle's position, the hunk's position in it, its id); past the end when none."""
+    for b_pos, b in enumerate(bundles):
+        for h_pos, h in enumerate(b.hunks):
+            if h.path != c.path:
+                continue
+            if c.side == "new" and h.removal:
+                continue
+            lo, hi = (h.old_start, h.old_end) if c.side == "old" else (h.new_start, h.new_end)
+            if lo <= c.end and c.start <= hi:
+                return b_pos, h_pos, b.id
+    return len(bundles), 0, None
+
+
+def _unique(ids: Iterable[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for i in ids:
+        seen[i] = seen.get(i, 0) + 1
+        out.append(i if seen[i] == 1 else f"{i}~{seen[i]}")
+    return out
+
+
+def _id(c: _Candidate) -> str:
+    qualified = "<module>" if c.kind == "module" else qualified_name(c.unit)
+    return f"{c.path}::{qualified}@{c.start}"
+
+
+def _code_lines(c: _Candidate, chosen: Sequence[_Candidate]) -> tuple[PackLine, ...]:
+    """The candidate's code; a member shown as a snippet of its own is one line pointing to
+    it (``~``), not its code again."""
+    members = [
+        o
+        for o in chosen
+        if o is not c
+        and o.path == c.path
+        and o.side == c.side
+        and c.start <= o.start
+        and o.end <= c.end
+        and (o.start, o.end) != (c.start, c.end)
+    ]
+    owner: dict[int, _Candidate] = {}
+    for m in sorted(members, key=lambda m: m.start - m.end):  # outermost last: it wins
+        owner.update((id(e), m) for e in m.entries)
+    out: list[PackLine] = []
+    last: _Candidate | None = None
+    for e in c.entries:
+        inner = owner.get(id(e))
+        if inner is None:
+            out.append(PackLine(e.mark, (e.old if e.mark == "-" else e.new) or 0, e.text))
+        elif inner is not last:
+            note = f"lines {inner.start}-{inner.end}, {inner.unit}: shown as snippet {_id(inner)}"
+            out.append(PackLine("~", inner.start, note))
+        last = inner
+    return tuple(out)
+
+
+def _snippet(
+    c: _Candidate,
+    rank: int,
+    reasons: list[str],
+    looked: _Looked,
+    lang: str,
+    chosen: Sequence[_Candidate],
+) -> Snippet:
+    qualified = "<module>" if c.kind == "module" else qualified_name(c.unit)
+    parts = c.unit.split(LABEL_SEP)
+    enclosing = LABEL_SEP.join(parts[:-1]) if len(parts) > 1 else f"module {c.path}"
+    lines = _code_lines(c, chosen)
+    own = [
+        e.text.strip() for e in c.entries if e.text.strip() and (e.mark != "-") == (c.side == "new")
+    ]
+    signature = looked.signature or (own[0] if own else "")
+    return Snippet(
+        id=_id(c),
+        path=c.path,
+        language=lang,
+        unit=c.unit if c.kind != "module" else "module",
+        qualified=qualified,
+        enclosing=enclosing,
+        kind=c.kind,
+        signature=signature if c.kind != "module" else "",
+        side=c.side,
+        start=c.start,
+        end=c.end,
+        rank=rank,
+        reasons=tuple(reasons),
+        bundle=None,
+        callers=looked.callers,
+        callees=looked.callees,
+        more_callers=looked.more_callers,
+        more_callees=looked.more_callees,
+        lines=lines,
+    )
+
+
+def context_pack(
+    source: ChangeSource | Change,
+    config: Config,
+    *,
+    budget: int,
+    index_file: Path | None = None,
+    update_index: bool = True,
+    cache: Cache | None = None,
+    max_snippets: int = MAX_SNIPPETS,
+) -> ContextPack:
+    """The context pack of a change for a model, to be rendered within ``budget`` tokens.
+    ``index_file``: where the repository index is (default: under the git directory)."""
+    if budget < MIN_BUDGET:
+        raise UsageError(f"the context pack needs a budget of at least {MIN_BUDGET} tokens")
+    change = source if isinstance(source, Change) else read_change(source, config)
+    report = review(change, config, cache=cache)
+    by_path = {cf.path: cf for cf in change.files}
+    candidates: list[_Candidate] = []
+    for fs in report.files:
+        cf = by_path.get(fs.path)
+        if cf is None or fs.language is None:
+            continue
+        entries = merged_view(cf)
+        units = _unit_candidates(fs.units, entries)
+        candidates += units + _module_candidates(fs.path, entries, units)
+    conn, note = _open_index(change, config, index_file, update_index)
+    try:
+        looked = [_look_up(conn, c, change.scope) for c in candidates]
+    finally:
+        if conn is not None:
+            conn.close()
+    scored = [(*_score(c, report, lk), c, lk) for c, lk in zip(candidates, looked, strict=True)]
+    scored.sort(key=lambda t: (-t[0], t[2].path, t[2].start))
+    chosen = scored[:max_snippets]
+    languages = {fs.path: fs.language or "" for fs in report.files}
+    picked = [c for _, _, c, _ in chosen]
+    snippets = [
+        (_bundle_of(c, report.bundles), _snippet(c, rank, reasons, lk, languages[c.path], picked))
+        for rank, (_, reasons, c, lk) in enumerate(chosen, 1)
+    ]
+    snippets.sort(key=lambda t: (t[0][0], t[0][1], t[1].path, t[1].start, t[1].rank))
+    ids = _unique(s.id for _, s in snippets)
+    ordered = tuple(
+        s._replace(id=i, bundle=where[2]) for (where, s), i in zip(snippets, ids, strict=True)
+    )
+    return ContextPack(
+        base=report.base,
+        head=report.head,
+        budget=budget,
+        stats=report.stats,
+        findings=report.findings,
+        impact=report.impact,
+        bundles=report.bundles,
+        snippets=ordered,
+        index_note=note,
+        left_out=max(0, len(candidates) - len(chosen)),
+    )
