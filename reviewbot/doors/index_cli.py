@@ -34,6 +34,7 @@ __all__ = [
     "COMMANDS",
     "add_parsers",
     "bundles_answer",
+    "database_path",
     "main",
     "open_index",
     "run",
@@ -196,6 +197,11 @@ def _git(place: Place) -> Any:
     from reviewbot.repo.git import Git
 
     return place if isinstance(place, Git) else Git(place.root, environ=place.environ)
+
+
+def database_path(git: Place, environ: dict[str, str]) -> Path:
+    """Where the repository's index is (``REVIEWBOT_INDEX`` overrides the default)."""
+    return _database(git, environ)
 
 
 def _database(git: Place, environ: dict[str, str]) -> Path:
