@@ -15,7 +15,7 @@ Input: the index's definitions (``load_units``) and each file's text, as the ind
 
 from __future__ import annotations
 
-import heapq
+import itertools
 import re
 import sqlite3
 from collections import Counter
@@ -117,10 +117,15 @@ def load_units(conn: sqlite3.Connection, scope: str = "") -> list[FileUnits]:
 
 
 def top_words(text: str, n: int = WORDS) -> tuple[str, ...]:
-    """The ``n`` most frequent identifiers of ``text`` (ties by name), common words left out."""
-    counts = Counter(_IDENT.findall(text))
-    best = heapq.nsmallest(n + 8, ((-c, w) for w, c in counts.items() if w not in _STOP_ANY_CASE))
-    return tuple(w for _, w in best if w.lower() not in _STOP)[:n]
+    """The ``n`` most frequent identifiers of ``text`` (ties: the first seen first), common
+    words left out."""
+    out: list[str] = []
+    for word, _count in Counter(_IDENT.findall(text)).most_common():
+        if word not in _STOP_ANY_CASE and word.lower() not in _STOP:
+            out.append(word)
+            if len(out) == n:
+                break
+    return tuple(out)
 
 
 class _Piece(NamedTuple):
@@ -137,6 +142,7 @@ class _Cutter:
     def __init__(self, lines: Sequence[str], defs: Sequence[UnitDef]) -> None:
         self.lines = lines
         self.size = [len(t) + 1 for t in lines]
+        self.before = [0, *itertools.accumulate(self.size)]  # characters before each line
         self.children: dict[int | None, list[UnitDef]] = {}
         known = {d.id for d in defs}
         for d in defs:
@@ -146,7 +152,7 @@ class _Cutter:
         self.atoms = 0
 
     def chars(self, start: int, end: int) -> int:
-        return sum(self.size[start - 1 : end])
+        return self.before[end] - self.before[start - 1] if end >= start else 0
 
     def blank(self, line: int) -> bool:
         return not self.lines[line - 1].strip()
@@ -212,32 +218,36 @@ class _Cutter:
                 self.gap(pos, hi, owner)
 
     def unit(self, d: UnitDef, start: int, end: int) -> None:
+        label = f"{d.kind} {d.qualified}"
         if d.kind in _CONTAINER and self._has_units(d):
             members = self.units(d.id, d.line + 1, end)
             first = self.lead(start, members[0].line) if members else end + 1
             head_end = max(start, first - 1)
-            self.pieces.append(
-                _Piece(start, head_end, f"{d.kind} {d.qualified}", d.qualified, self.new_atom())
-            )
+            self.long(d, start, head_end, label, together=False)
             if head_end < end:
                 self.region(d.id, head_end + 1, end, d.qualified)
             return
-        label = f"{d.kind} {d.qualified}"
+        # A function's parts stay together; a long class body without methods (a table, a
+        # grammar) may be read in pieces.
+        self.long(d, start, end, label, together=d.kind in CALLABLE)
+
+    def long(self, d: UnitDef, start: int, end: int, label: str, *, together: bool) -> None:
+        """One piece for lines start..end, or parts of it when it is long (one atom when
+        ``together``)."""
         atom = self.new_atom()
-        if self.chars(start, end) <= LONG_CHARS or d.kind not in CALLABLE:
+        if self.chars(start, end) <= LONG_CHARS:
             self.pieces.append(_Piece(start, end, label, d.qualified, atom))
             return
-        cuts = self.part_cuts(d, start, end)
-        bounds = [start, *cuts, end + 1]
+        bounds = [start, *self.part_cuts(d, start, end), end + 1]
         parts = len(bounds) - 1
         for k in range(parts):
             self.pieces.append(
                 _Piece(
                     bounds[k],
                     bounds[k + 1] - 1,
-                    f"{label} (part {k + 1}/{parts})",
+                    f"{label} (part {k + 1}/{parts})" if parts > 1 else label,
                     d.qualified,
-                    atom,
+                    atom if together or k == 0 else self.new_atom(),
                 )
             )
 
@@ -252,6 +262,31 @@ class _Cutter:
                 indent[line] = len(text) - len(text.lstrip())
         shallow = min(indent.values(), default=0)
         good = sorted(nested | {ln for ln, i in indent.items() if i <= shallow})
+        cuts = self._every(good, start, end)
+        if self._largest(start, end, cuts) > 2 * PART_CHARS:
+            cuts = self.indent_cuts(start, end)
+        return cuts
+
+    def _largest(self, start: int, end: int, cuts: list[int]) -> int:
+        bounds = [start, *cuts, end + 1]
+        return max(self.chars(a, b - 1) for a, b in itertools.pairwise(bounds))
+
+    def indent_cuts(self, start: int, end: int) -> list[int]:
+        """Cuts at the shallowest indentation that leaves no part over twice PART_CHARS (a
+        long table or literal without blank lines), else at any line."""
+        depth = {
+            ln: len(t) - len(t.lstrip())
+            for ln in range(start + 1, end + 1)
+            if (t := self.lines[ln - 1]).strip()
+        }
+        cuts: list[int] = []
+        for level in sorted(set(depth.values())):
+            cuts = self._every(sorted(ln for ln, i in depth.items() if i <= level), start, end)
+            if self._largest(start, end, cuts) <= 2 * PART_CHARS:
+                return cuts
+        return self._every(list(range(start + 1, end + 1)), start, end)
+
+    def _every(self, good: list[int], start: int, end: int) -> list[int]:
         cuts: list[int] = []
         acc_from = start
         for line in good:
@@ -269,6 +304,7 @@ class _Cutter:
         if lo > hi:
             return
         label = f"{owner} body" if owner else "top-level code"
+        first_piece = len(self.pieces)
         start = lo
         acc = 0
         last_blank = -1
@@ -287,6 +323,18 @@ class _Cutter:
             line += 1
         if start <= hi:
             self.pieces.append(_Piece(start, hi, label, owner, self.new_atom()))
+        # A piece with no blank line to cut at (a long literal): cut at its indentation.
+        for k in range(first_piece, len(self.pieces)):
+            p = self.pieces[k]
+            if self.chars(p.start, p.end) > 2 * TOP_CHARS:
+                bounds = [p.start, *self.indent_cuts(p.start, p.end), p.end + 1]
+                parts = [
+                    _Piece(a, b - 1, label, owner, p.atom if j == 0 else self.new_atom())
+                    for j, (a, b) in enumerate(itertools.pairwise(bounds))
+                ]
+                self.pieces[k : k + 1] = [parts[0]]
+                self.pieces.extend(parts[1:])
+        self.pieces[first_piece:] = sorted(self.pieces[first_piece:], key=lambda p: p.start)
 
 
 def cards_of_file(unit: FileUnits, text: str) -> list[Card]:
