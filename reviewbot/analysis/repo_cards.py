@@ -144,12 +144,22 @@ class _Cutter:
         self.size = [len(t) + 1 for t in lines]
         self.before = [0, *itertools.accumulate(self.size)]  # characters before each line
         self.children: dict[int | None, list[UnitDef]] = {}
-        known = {d.id for d in defs}
-        for d in defs:
-            parent = d.parent if d.parent in known else None
+        # The parent of a definition is the innermost one enclosing it (by lines: a method
+        # of an enum constant's body belongs to the enum).
+        stack: list[UnitDef] = []
+        self.inside = [False] * (len(lines) + 2)  # lines no cut may start: inside a function
+        for d in sorted(defs, key=lambda d: (d.line, -d.end_line, d.id)):
+            while stack and stack[-1].end_line < d.line:
+                stack.pop()
+            parent = stack[-1].id if stack and stack[-1].end_line >= d.end_line else None
             self.children.setdefault(parent, []).append(d)
+            stack.append(d)
+            if d.kind in CALLABLE:
+                for ln in range(d.line + 1, min(d.end_line, len(lines)) + 1):
+                    self.inside[ln] = True
         self.pieces: list[_Piece] = []
         self.atoms = 0
+        self.guard = True
 
     def chars(self, start: int, end: int) -> int:
         return self.before[end] - self.before[start - 1] if end >= start else 0
@@ -238,7 +248,11 @@ class _Cutter:
         if self.chars(start, end) <= LONG_CHARS:
             self.pieces.append(_Piece(start, end, label, d.qualified, atom))
             return
+        # Parts of one atom may be cut anywhere; parts that may part ways never inside a
+        # function.
+        self.guard = not together
         bounds = [start, *self.part_cuts(d, start, end), end + 1]
+        self.guard = True
         parts = len(bounds) - 1
         for k in range(parts):
             self.pieces.append(
@@ -290,6 +304,8 @@ class _Cutter:
         cuts: list[int] = []
         acc_from = start
         for line in good:
+            if self.guard and self.inside[line]:
+                continue
             if self.chars(acc_from, line - 1) >= PART_CHARS and self.chars(line, end) >= 400:
                 cuts.append(line)
                 acc_from = line
@@ -311,7 +327,7 @@ class _Cutter:
         line = lo
         while line <= hi:
             acc += self.size[line - 1]
-            if self.blank(line):
+            if self.blank(line) and not self.inside[line + 1 if line < hi else line]:
                 last_blank = line
             if acc > TOP_CHARS and last_blank > start:
                 self.pieces.append(_Piece(start, last_blank - 1, label, owner, self.new_atom()))

@@ -32,6 +32,8 @@ TOOLS = {
     "get_callees",
     "search_code",
     "get_repo_map",
+    "list_bundles",
+    "get_bundle",
 }
 
 
