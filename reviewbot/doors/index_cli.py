@@ -49,7 +49,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
-def _common(p: argparse.ArgumentParser, update: bool = True) -> None:
+def _common(p: argparse.ArgumentParser, update: bool = True, limit: bool = True) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     p.add_argument(
         "-C",
@@ -65,7 +65,12 @@ def _common(p: argparse.ArgumentParser, update: bool = True) -> None:
             action="store_true",
             help="answer from the index as it is, even when stale (said so)",
         )
-        p.add_argument("--limit", type=int, default=50, help="results to show (default 50)")
+        p.add_argument(
+            "--limit",
+            type=int,
+            default=50,
+            help="results to show (default 50)" if limit else argparse.SUPPRESS,
+        )
     p.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     for hidden in ("--profile", "--color"):
         p.add_argument(hidden, default=None, help=argparse.SUPPRESS)
@@ -128,7 +133,7 @@ def add_parsers(sub: Any) -> None:
         help="characters a bundle aims at (default 25000)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    _common(p)
+    _common(p, limit=False)
 
 
 def build_parser() -> argparse.ArgumentParser:
