@@ -804,8 +804,9 @@ def bundling_text(b: Bundling, width: int = 80) -> str:
     )
     out.append(
         f"{st['count']} bundles, {st['mean_chars']:,} characters on average (target "
-        f"{b.target:,}; {st['within_bounds']:.0%} within 30-150%); {method}; {how}"
+        f"{b.target:,}; {st['within_bounds']:.0%} within 30-150%)"
     )
+    out.append(f"  {method}; {how}")
     return "\n".join(out) + "\n"
 
 
