@@ -1,5 +1,5 @@
 """The index's MCP tools: find_definitions, find_references, get_callers, get_callees,
-search_code and get_repo_map.
+search_code, get_repo_map, and the repository bundles: list_bundles and get_bundle.
 
 The same confinement as the other tools: a path argument must resolve inside the served root,
 and answers only name files under it (paths relative to it). The index is brought up to date
@@ -26,8 +26,10 @@ __all__ = ["register"]
 Line = Annotated[int, Field(strict=True, ge=1, le=100_000_000)]
 Limit = Annotated[int, Field(strict=True, ge=1, le=1000)]
 Budget = Annotated[int, Field(strict=True, ge=1, le=100_000)]
+Target = Annotated[int, Field(strict=True, ge=1000, le=1_000_000)]
 
 Tool = Callable[..., dict[str, Any]]
+MAX_CODE = 50_000  # characters of a bundle's code in one answer (the server caps at 60,000)
 
 
 def register(
@@ -203,3 +205,84 @@ def register(
             out.append({"path": where, "rank": f.rank, "definitions": defs})
         doc = {"budget": budget, "tokens": tokens, "truncated": cut, "files": out}
         return fit(doc, ("files",))
+
+    def bundling(target: int) -> tuple[dict[str, Any], Git, str]:
+        conn, git, scope = connection()
+        try:
+            doc, _text = index_cli.bundles_answer(
+                conn, git, index_cli.database_path(git, environ), target, scope
+            )
+        finally:
+            conn.close()
+        return doc, git, scope
+
+    @server.tool(name="list_bundles")
+    @guard
+    def list_bundles(target_chars: Target = 25_000) -> dict[str, Any]:
+        """The served folder cut into bundles of related code of about `target_chars`
+        characters each (functions never cut in half; code that calls each other kept
+        together), to read one at a time with get_bundle: each bundle's id, title (its most
+        central definitions), files, size and cohesion (the share of its references that stay
+        inside it)."""
+        doc, _git, scope = bundling(target_chars)
+        items = []
+        for b in doc["bundles"]:
+            files = [f for f in (shown(p, scope) for p in b["files"]) if f is not None]
+            inside, outside = b["links_inside"], b["links_outside"]
+            items.append(
+                {
+                    "id": b["id"],
+                    "title": b["title"],
+                    "files": files,
+                    "chars": b["chars"],
+                    "cards": len(b["cards"]),
+                    "cohesion": round(inside / (inside + outside), 3) if inside + outside else None,
+                }
+            )
+        out = {
+            "target_chars": target_chars,
+            "method": doc["method"],
+            "update": doc["update"],
+            "stats": doc["stats"],
+            "bundles": items,
+        }
+        return fit(out, ("bundles",))
+
+    @server.tool(name="get_bundle")
+    @guard
+    def get_bundle(bundle: str, target_chars: Target = 25_000) -> dict[str, Any]:
+        """The code of one bundle of list_bundles (its id, with the same `target_chars`):
+        each card (a function, a class's header, top-level code) under a header line
+        `--- path:start-end  label ---`, in file and line order."""
+        doc, git, scope = bundling(target_chars)
+        found = next((b for b in doc["bundles"] if b["id"] == bundle), None)
+        if found is None:
+            known = ", ".join(b["id"] for b in doc["bundles"][:5])
+            raise InputError(f"{bundle}: no such bundle (ids look like {known or 'b1'})")
+        texts: dict[str, list[str]] = {}
+        parts: list[str] = []
+        for card in found["cards"]:
+            path = card["path"]
+            if path not in texts:
+                data = git.worktree_bytes(path)
+                texts[path] = (
+                    data.decode("utf-8", "replace").split("\n") if isinstance(data, bytes) else []
+                )
+            body = "\n".join(texts[path][card["start"] - 1 : card["end"]])
+            where = shown(path, scope) or path
+            parts.append(f"--- {where}:{card['start']}-{card['end']}  {card['label']} ---\n{body}")
+        code = "\n\n".join(parts) + "\n"
+        cut = False
+        limit = MAX_CODE
+        if len(code) > limit:
+            code = code[:limit].rsplit("\n", 1)[0] + "\n"
+            cut = True
+        out = {
+            "id": found["id"],
+            "title": found["title"],
+            "files": [f for f in (shown(p, scope) for p in found["files"]) if f is not None],
+            "chars": found["chars"],
+            "code": code,
+            "code_truncated": cut,
+        }
+        return fit(out, ())

@@ -33,6 +33,8 @@ TOOLS = {
     "get_callees",
     "search_code",
     "get_repo_map",
+    "list_bundles",
+    "get_bundle",
 }
 
 
