@@ -422,6 +422,8 @@ def _pack(
     from reviewbot.app.context_pack import context_pack
     from reviewbot.app.pipeline import GitChange, PatchChange
     from reviewbot.doors.demo import build_demo_repo
+
+    # Lazy: the pack's renderer, like the report renderers, serves this command only.
     from reviewbot.render.formats import render_pack
 
     index_file = Path(environ["REVIEWBOT_INDEX"]) if environ.get("REVIEWBOT_INDEX") else None
