@@ -574,6 +574,8 @@ class Snippet(NamedTuple):
     more_callers: int
     more_callees: int
     lines: tuple[PackLine, ...]
+    # The repository bundle (`reviewbot bundles`) holding it, "id: title", when one was saved.
+    repo_bundle: str | None = None
 
 
 class ContextPack(NamedTuple):

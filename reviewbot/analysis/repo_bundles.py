@@ -683,7 +683,15 @@ def bundle_repository(
     if previous is not None and update != "full" and previous.get("method") == "fallback":
         method, note = "fallback", str(previous.get("note", ""))
     assign = {c.id: int(label[graph.atom_of[i]]) for i, c in enumerate(graph.cards)}
-    state = {"key": key, "files": files, "assign": assign, "method": method, "note": note}
+    state = {
+        "key": key,
+        "files": files,
+        "assign": assign,
+        "method": method,
+        "note": note,
+        # What a review's context pack names: each bundle's id and title, by label.
+        "titles": [[b.id, b.title] for b in bundles],
+    }
     return Bundling(target, scope, tuple(bundles), method, note, update, recomputed, state)
 
 

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from reviewbot.analysis.bundle_state import bundle_at, load_state
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, review
 from reviewbot.errors import ReviewbotError, UsageError
@@ -410,6 +411,14 @@ def _snippet(
     )
 
 
+def _repo_bundle(saved: dict[str, object] | None, s: Snippet) -> str | None:
+    """ "id: title" of the saved repository bundle holding a snippet of the new side."""
+    if saved is None or s.side != "new":
+        return None
+    found = bundle_at(saved, s.path, s.start)
+    return f"{found[0]}: {found[1]}" if found else None
+
+
 def context_pack(
     source: ChangeSource | Change,
     config: Config,
@@ -436,6 +445,10 @@ def context_pack(
         units = _unit_candidates(fs.units, entries)
         candidates += units + _module_candidates(fs.path, entries, units)
     conn, note = _open_index(change, config, index_file, update_index)
+    # The repository bundles of the last `reviewbot bundles`, saved beside the index.
+    saved = None
+    if change.git is not None:
+        saved = load_state((index_file or index_path(change.git)).parent / "bundles.json")
     try:
         looked = [_look_up(conn, c, change.scope) for c in candidates]
     finally:
@@ -453,7 +466,8 @@ def context_pack(
     snippets.sort(key=lambda t: (t[0][0], t[0][1], t[1].path, t[1].start, t[1].rank))
     ids = _unique(s.id for _, s in snippets)
     ordered = tuple(
-        s._replace(id=i, bundle=where[2]) for (where, s), i in zip(snippets, ids, strict=True)
+        s._replace(id=i, bundle=where[2], repo_bundle=_repo_bundle(saved, s))
+        for (where, s), i in zip(snippets, ids, strict=True)
     )
     return ContextPack(
         base=report.base,

@@ -146,6 +146,8 @@ def _meta(s: Snippet, bundles: dict[str, str], cut: str = "") -> str:
     if s.bundle:
         title = bundles.get(s.bundle, "")
         lines.append(f"- bundle: {_safe(s.bundle)}" + (f": {_safe(title)}" if title else "") + "\n")
+    if s.repo_bundle:
+        lines.append(f"- repository bundle: {_safe(_clip(s.repo_bundle, _FIELD_CUT))}\n")
     if s.callers is not None or s.callees is not None:
         lines.append(f"- callers: {_related(s.callers, s.more_callers, 'calls to it')}\n")
         lines.append(f"- callees: {_related(s.callees, s.more_callees, 'calls it makes')}\n")

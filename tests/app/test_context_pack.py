@@ -3,6 +3,8 @@ repository (with and without its index), and the rendered text within its budget
 
 from __future__ import annotations
 
+import io
+import json
 import re
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 from reviewbot.app.config import Config
 from reviewbot.app.context_pack import NO_INDEX, context_pack, qualified_name
 from reviewbot.app.pipeline import GitChange, review
+from reviewbot.doors import index_cli
 from reviewbot.engine.languages import default_registry
 from reviewbot.errors import UsageError
 from reviewbot.index.build import IndexSettings, update_index
@@ -322,3 +325,25 @@ def test_the_impact_lists_the_most_referenced_first(project: Path) -> None:
     text = render_pack(pack._replace(impact=impact))
     section = text.split("## Impact", 1)[1].split("\n## ", 1)[0]
     assert re.findall(r"^- `(\w+)`", section, re.M) == ["busy", "some", "quiet"]
+
+
+def test_snippets_name_the_repository_bundle_they_fall_in(project: Path) -> None:
+    build_index(project)
+    assert all(s.repo_bundle is None for s in pack_of(project).snippets)  # none saved yet
+    out, err = io.StringIO(), io.StringIO()
+    assert index_cli.main(["bundles", "-C", str(project), "--format", "json"], out, err) == 0
+    doc = json.loads(out.getvalue())
+    holder = {
+        (card["path"], card["start"]): f"{b['id']}: {b['title']}"
+        for b in doc["bundles"]
+        for card in b["cards"]
+    }
+    pack = pack_of(project)
+    snippets = {s.qualified: s for s in pack.snippets}
+    helper, load = snippets["helper"], snippets["Store.load"]
+    assert helper.repo_bundle == holder[("lib.py", 1)]
+    # Store.load's card starts at its own header (line 10); a card of the class's header
+    # (line 9) must not be the one named.
+    load_card = max(start for path, start in holder if path == "lib.py" and start <= load.start)
+    assert load.repo_bundle == holder[("lib.py", load_card)]
+    assert f"- repository bundle: {helper.repo_bundle}" in render_pack(pack)
