@@ -183,7 +183,7 @@ def find_hotspots(
     code = [
         (path, n)
         for path, n in counts.most_common()
-        if not not_code(path, settings.registry.detect(path).name)
+        if n >= min_changes and not not_code(path, settings.registry.detect(path).name)
     ]
     # Every candidate is scored before --limit applies (prose, data and configuration are no
     # hotspots); the pool is bounded, and the cache makes a second run cheap.

@@ -183,3 +183,19 @@ def test_hotspots_follow_renames_and_rank_members_not_classes(repo: Path) -> Non
     (hot,) = found.files
     assert hot.path == "new_name.py" and hot.changes == 6  # its changes under the old name too
     assert [u.label for u in hot.units] == ["class Shop > def busy"]  # the member, not the class
+
+
+def test_files_changed_fewer_times_than_min_changes_are_not_scored(repo: Path) -> None:
+    # One commit adds many files, one more changes one of them: only that one has changed
+    # twice, and only it is read (a review marks hotspots with min_changes=2, so a fresh
+    # import of a whole tree must not make it read every file).
+    for i in range(30):
+        write(repo, f"m{i}.py", f"def f{i}(x):\n    if x:\n        return {i}\n")
+    commit(repo)
+    write(repo, "m7.py", "def f7(x):\n    if x:\n        if x > 1:\n            return 2\n")
+    commit(repo)
+    settings = EngineSettings("review", default_registry(), 2**21)
+    found = find_hotspots(Git(repo), [], settings, Cache(None), limit=50, min_changes=2)
+    assert [(f.path, f.changes) for f in found.files] == [("m7.py", 2)]
+    every = find_hotspots(Git(repo), [], settings, Cache(None), limit=50)
+    assert len(every.files) == 30  # with the default, every changed code file counts
