@@ -21,6 +21,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -194,6 +195,9 @@ def _refs(
     return refs
 
 
+_WORD_RUN = re.compile(r"\w+")
+
+
 def _linked(definer: HunkRef, user: HunkRef, name: str) -> bool:
     """Whether a use of ``name`` in ``user`` plausibly refers to ``definer``'s declaration:
     one language, and the same file, the same package folder, or a user that names the
@@ -203,7 +207,20 @@ def _linked(definer: HunkRef, user: HunkRef, name: str) -> bool:
     if definer.path == user.path or _parent(definer.path) == _parent(user.path):
         return True
     stem = _stem(definer.path)
-    return len(stem) >= 3 and re.search(rf"\b{re.escape(stem)}\b", user.text) is not None
+    return len(stem) >= 3 and _names(user.text, stem)
+
+
+@lru_cache(maxsize=512)
+def _words(text: str) -> frozenset[str]:
+    """The maximal runs of word characters of ``text`` (each file's text is read once)."""
+    return frozenset(_WORD_RUN.findall(text))
+
+
+def _names(text: str, stem: str) -> bool:
+    """Whether ``stem`` occurs in ``text`` as a whole word (as `\\bstem\\b` would find it)."""
+    if _WORD_RUN.fullmatch(stem):
+        return stem in _words(text)
+    return re.search(rf"\b{re.escape(stem)}\b", text) is not None
 
 
 def _parent(path: str) -> str:
@@ -269,12 +286,11 @@ def _naming(refs: Sequence[HunkRef]) -> NDArray[np.float64]:
     for r in refs:
         files.setdefault(r.path, r.text)
     stems = {p: _stem(p) for p in files}
-    pattern = {p: re.compile(rf"\b{re.escape(s)}\b") for p, s in stems.items() if len(s) >= 3}
     related = {
         (a, b)
         for a in files
-        for b, found in pattern.items()
-        if a != b and found.search(files[a]) is not None
+        for b, stem in stems.items()
+        if a != b and len(stem) >= 3 and _names(files[a], stem)
     }
     n = len(refs)
     out = np.zeros((n, n))

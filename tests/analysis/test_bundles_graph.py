@@ -3,10 +3,14 @@ links them, the merging rule and the names tests are paired by."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from reviewbot.analysis import bundles
 from reviewbot.analysis.bundles import JOIN, _average_linkage, _tested
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, explain_bundles, review
@@ -153,3 +157,15 @@ def test_a_changelog_entry_naming_new_code_joins_its_bundle(repo: Path) -> None:
     assert last["reason"] == "prose, data or configuration (not code)"
     every = [(h["path"], h["new_start"]) for b in found for h in b["hunks"]]
     assert len(every) == len(set(every)) == 4  # two code hunks, the changelog, the docs
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab_-.é1 \n", max_size=40),
+    st.text(alphabet="ab_-é1", min_size=1, max_size=4),
+)
+def test_a_file_names_a_module_as_the_word_pattern_finds_it(text: str, stem: str) -> None:
+    # The word-set look-up that replaced one regular expression per pair of files agrees
+    # with the expression on every text and stem (hyphenated stems fall back to it).
+    expected = re.search(rf"\b{re.escape(stem)}\b", text) is not None
+    assert bundles._names(text, stem) == expected
