@@ -114,7 +114,8 @@ _TERM = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[0-9]+")  # word parts: came
 
 
 def _idents(lines: Sequence[str]) -> set[str]:
-    return {w for text in lines for w in _IDENT.findall(text) if w.lower() not in _COMMON}
+    # One scan of the lines joined by a character no identifier takes in (as `references`).
+    return {w for w in set(_IDENT.findall(_APART.join(lines))) if w.lower() not in _COMMON}
 
 
 def _bare(name: str) -> str:
@@ -128,6 +129,8 @@ def _refs(
     the names it defines, changes and refers to, and its identifiers: what the links are made
     of."""
     refs: list[HunkRef] = []
+    # Text similarity (tf-idf) compares hunks with each other: one hunk alone needs no terms.
+    alone = sum(len(cf.hunks) for cf in files) < 2
     for cf in files:
         old, new = indexes.get(cf.path, (None, None))
         new_lines = (cf.new_text or "").split("\n")
@@ -171,11 +174,12 @@ def _refs(
             added = _code(new, h.added, headers["new"])
             removed = _code(old, h.removed, headers["old"])
             changed = added + removed
-            written = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
-            written += [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
-            terms = Counter(
-                w.lower() for text in written for w in _TERM.findall(text) if len(w) >= 3
-            )
+            terms: Counter[str] = Counter()
+            if not alone:
+                written = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
+                written += [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
+                # One scan: no word part spans the newline that joins two lines.
+                terms.update(w.lower() for w in _TERM.findall("\n".join(written)) if len(w) >= 3)
             refs.append(
                 HunkRef(
                     len(refs),

@@ -52,8 +52,10 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
     old self: ``old``, ``old_path``, ``old_label``, the metrics before) and dropped from the
     first. Files with nothing moved are returned as they were."""
     removed = _sides(files, "removed")
+    if not removed:  # nothing can have moved: the added units' bodies are not needed
+        return list(files)
     added = _sides(files, "added")
-    if not removed or not added:
+    if not added:
         return list(files)
     matches = match_bodies(
         [s.body for s in removed],

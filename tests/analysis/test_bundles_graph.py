@@ -169,3 +169,13 @@ def test_a_file_names_a_module_as_the_word_pattern_finds_it(text: str, stem: str
     # with the expression on every text and stem (hyphenated stems fall back to it).
     expected = re.search(rf"\b{re.escape(stem)}\b", text) is not None
     assert bundles._names(text, stem) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="aB_1 .(:-\x00é", max_size=20), max_size=6))
+def test_one_scan_of_a_hunks_lines_finds_what_scanning_each_line_finds(lines: list[str]) -> None:
+    lines = [line.replace("\x00", "") for line in lines]
+    each = {w for text in lines for w in bundles._IDENT.findall(text)}
+    assert bundles._idents(lines) == {w for w in each if w.lower() not in bundles._COMMON}
+    parts = [w for text in lines for w in bundles._TERM.findall(text)]
+    assert bundles._TERM.findall("\n".join(lines)) == parts
