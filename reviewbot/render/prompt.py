@@ -108,9 +108,11 @@ def _impact_item(imp: Impact) -> str:
     )
     more = imp.total - min(len(imp.references), 6)
     where = f": {refs}" + (f" (+{more} more)" if more > 0 else "") if refs else ""
+    # Without an index the impact is whole-word matches, not references: say so.
+    what = "reference(s)" if imp.source == "index" else "whole-word match(es) (git grep, no index)"
     return (
         f"- {_code(imp.name)} ({imp.change}, {_code(imp.unit)} in {_safe(imp.path)}): "
-        f"{imp.total} reference(s){'+' if imp.truncated else ''}{where}"
+        f"{imp.total}{'+' if imp.truncated else ''} {what}{where}"
     )
 
 

@@ -14,7 +14,6 @@ from reviewbot.app.config import Config
 from reviewbot.app.context_pack import NO_INDEX, context_pack, qualified_name
 from reviewbot.app.pipeline import GitChange, review
 from reviewbot.doors import index_cli
-from reviewbot.engine.languages import default_registry
 from reviewbot.errors import UsageError
 from reviewbot.index.build import IndexSettings, update_index
 from reviewbot.index.fresh import index_path
@@ -24,7 +23,10 @@ from reviewbot.render.prompt import CHARS_PER_TOKEN, prompt
 from reviewbot.repo.git import Git
 from tests.helpers import commit, write
 
-SETTINGS = IndexSettings(2 * 1024 * 1024, (), default_registry(), jobs=1)
+# As `reviewbot index` builds it from the configuration (a review uses an index built with
+# its own settings only).
+_CONFIG = Config()
+SETTINGS = IndexSettings(_CONFIG.max_file_bytes, tuple(_CONFIG.exclude), _CONFIG.registry, jobs=1)
 
 LIB = """\
 def helper(x):
@@ -141,6 +143,10 @@ def test_no_index_says_so_and_offers_the_command(project: Path) -> None:
     text = render_pack(pack)
     assert "run `reviewbot index`" in text
     assert "- callers:" not in text
+    # The impact is whole-word matches then, and says so, never "references".
+    impact = text.split("## Impact", 1)[1].split("\n## ", 1)[0]
+    assert "whole-word match(es) (git grep, no index)" in impact
+    assert "reference(s)" not in impact
 
 
 def test_callers_and_callees_come_from_the_index(project: Path) -> None:
@@ -160,6 +166,8 @@ def test_callers_and_callees_come_from_the_index(project: Path) -> None:
     text = render_pack(pack)
     assert "- callers: main.py:" in text and "`function run`" in text
     assert "- callees: lib.py:1 `function helper`" in text
+    impact = text.split("## Impact", 1)[1].split("\n## ", 1)[0]
+    assert "reference(s)" in impact and "git grep" not in impact  # resolved, from the index
 
 
 def test_a_stale_index_is_brought_up_to_date(project: Path) -> None:
