@@ -19,6 +19,7 @@ __all__ = [
     "LanguageError",
     "LanguageRegistry",
     "default_registry",
+    "file_name",
     "language_from_mapping",
 ]
 
@@ -506,7 +507,7 @@ class LanguageRegistry:
     def detect(self, path: str) -> Language:
         """Exact file names first, then the lower-cased extension, in table order. Folders are
         split off as this system does: a backslash is part of a POSIX (and git) file name."""
-        base = os.path.basename(path)
+        base = file_name(path)
         for language in self._by_name.values():
             if base in language.filenames:
                 return language
@@ -516,6 +517,14 @@ class LanguageRegistry:
                 if lowered.endswith(ext) and len(lowered) > len(ext):
                     return language
         return self._by_name["generic"]
+
+
+def file_name(path: str, separators: str = os.sep + (os.altsep or "")) -> str:
+    """The last part of ``path``, split at this system's folder separators: on POSIX only
+    `/`, so a backslash is part of a file name (git stores such names); on Windows `\\`
+    and `/`."""
+    cut = max(path.rfind(sep) for sep in separators)
+    return path[cut + 1 :]
 
 
 _DEFAULT = LanguageRegistry(BUILTIN_LANGUAGES)
