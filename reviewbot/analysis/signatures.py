@@ -18,6 +18,7 @@ judge (``*args`` or ``...spread`` at the call, a header without a parameter list
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 __all__ = ["Call", "Param", "call_at", "fits", "parameters", "reordered"]
@@ -47,47 +48,9 @@ def _family(language: str) -> str:
     return language
 
 
-def _split(text: str, angles: bool) -> list[str]:
-    """Top-level comma-separated pieces of ``text`` (brackets, strings and, for typed
-    languages, ``<...>`` generics nest)."""
-    pieces: list[str] = []
-    depth = 0
-    angle = 0
-    quote = ""
-    start = 0
-    k = 0
-    while k < len(text):
-        ch = text[k]
-        if quote:
-            if ch == "\\":
-                k += 2
-                continue
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'`":
-            quote = ch
-        elif ch in _OPEN:
-            depth += 1
-        elif ch in _CLOSE:
-            depth -= 1
-        elif angles and ch == "<":
-            angle += 1
-        elif angles and ch == ">" and angle and text[k - 1] != "=":
-            angle -= 1
-        elif ch == "," and depth == 0 and angle == 0:
-            pieces.append(text[start:k])
-            start = k + 1
-        k += 1
-    pieces.append(text[start:])
-    out = [p.strip() for p in pieces]
-    if out and not out[-1]:
-        out.pop()  # a trailing comma
-    return out
-
-
-def _balanced(text: str, start: int) -> int | None:
-    """The index of the bracket closing the one at ``start``, or None."""
-    depth = 0
+def _code_chars(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """(index, character) of ``text`` from ``start``, string literals (and their quotes and
+    escapes) left out."""
     quote = ""
     k = start
     while k < len(text):
@@ -100,13 +63,47 @@ def _balanced(text: str, start: int) -> int | None:
                 quote = ""
         elif ch in "\"'`":
             quote = ch
-        elif ch in _OPEN:
+        else:
+            yield k, ch
+        k += 1
+
+
+def _split(text: str, angles: bool) -> list[str]:
+    """Top-level comma-separated pieces of ``text`` (brackets, strings and, for typed
+    languages, ``<...>`` generics nest)."""
+    pieces: list[str] = []
+    depth = 0
+    angle = 0
+    start = 0
+    for k, ch in _code_chars(text):
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+        elif angles and ch == "<":
+            angle += 1
+        elif angles and ch == ">" and angle and text[k - 1] != "=":
+            angle -= 1
+        elif ch == "," and depth == 0 and angle == 0:
+            pieces.append(text[start:k])
+            start = k + 1
+    pieces.append(text[start:])
+    out = [p.strip() for p in pieces]
+    if out and not out[-1]:
+        out.pop()  # a trailing comma
+    return out
+
+
+def _balanced(text: str, start: int) -> int | None:
+    """The index of the bracket closing the one at ``start``, or None."""
+    depth = 0
+    for k, ch in _code_chars(text, start):
+        if ch in _OPEN:
             depth += 1
         elif ch in _CLOSE:
             depth -= 1
             if depth == 0:
                 return k
-        k += 1
     return None
 
 
