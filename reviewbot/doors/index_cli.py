@@ -344,11 +344,27 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
                 f"{d['skipped']} skipped, in {d['seconds']:.2f} s\n  {d['index']}\n"
             )
         return EXIT_OK
+    doc, text = _from_index(
+        git, environ, args, stderr, lambda conn: _answer(args, conn, git, limit)
+    )
+    stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if as_json else text)
+    return EXIT_OK
+
+
+def _from_index(
+    git: Place,
+    environ: dict[str, str],
+    args: argparse.Namespace,
+    stderr: TextIO,
+    answer: Callable[[sqlite3.Connection], tuple[dict[str, Any], str]],
+) -> tuple[dict[str, Any], str]:
+    """``answer`` from the index (brought up to date first unless --no-update), as a document
+    and as text; a damaged index is a one-line error, a stale one a warning (and `stale`)."""
     conn, stale = open_index(
         git, environ, update=not args.no_update, config_file=args.config, stderr=stderr
     )
     try:
-        doc, text = _answer(args, conn, git, limit)
+        doc, text = answer(conn)
     except sqlite3.DatabaseError as exc:
         raise InputError(
             f"the index is damaged ({exc}); run `reviewbot index` to build it again"
@@ -361,8 +377,7 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             "it was built; --no-update)\n"
         )
         doc["stale"] = stale
-    stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if as_json else text)
-    return EXIT_OK
+    return doc, text
 
 
 def _answer(
@@ -465,24 +480,14 @@ def _bundles_command(
             raise InputError(f"{args.path}: no such file or folder")
         scope = _relative(args.path, git)
         scope = "" if scope == "." else scope
-    conn, stale = open_index(
-        git, environ, update=not args.no_update, config_file=args.config, stderr=stderr
-    )
     database = _database(git, environ)
-    try:
-        doc, text = bundles_answer(conn, _git(git), database, args.target_chars, scope)
-    except sqlite3.DatabaseError as exc:
-        raise InputError(
-            f"the index is damaged ({exc}); run `reviewbot index` to build it again"
-        ) from None
-    finally:
-        conn.close()
-    if stale:
-        stderr.write(
-            f"reviewbot: warning: the index is stale ({stale} file(s) changed since "
-            "it was built; --no-update)\n"
-        )
-        doc["stale"] = stale
+    doc, text = _from_index(
+        git,
+        environ,
+        args,
+        stderr,
+        lambda conn: bundles_answer(conn, _git(git), database, args.target_chars, scope),
+    )
     out = json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if args.format == "json" else text
     if args.output:
         try:
