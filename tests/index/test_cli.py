@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +98,15 @@ def test_usage_errors_are_one_line(project: Path) -> None:
     assert code == 2 and "not in the index" in err
     code, _, err = fast("map", "--budget", "0")
     assert code == 2 and "--budget" in err
+
+
+def test_an_index_that_cannot_answer_is_one_line_naming_the_fix(
+    project: Path, tmp_path: Path
+) -> None:
+    assert fast("index")[0] == 0
+    with sqlite3.connect(tmp_path / "custom.sqlite") as conn:
+        conn.execute("DROP TABLE search")  # as if damaged: the search query cannot run
+    code, out, err = fast("search", "helper", "--no-update")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "the index is damaged" in err
+    assert "run `reviewbot index` to build it again" in err
