@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lib.common import RESULTS, ROOT, git, para, revision, write_result
+from lib.common import RESULTS, ROOT, git, para, versions, write_result
 from lib.corpora import STDLIB, stdlib_modules
 from lib.procs import Run, checked, median_run, tool
 
@@ -244,13 +244,6 @@ def verdict(cases: Sequence[Case], baseline: Run) -> list[str]:
             f"file ({c.label}, {c.kind}, analysed)"
         )
     return lines + para(timing + ".")
-
-
-def versions() -> str:
-    git_version = subprocess.run(
-        ["git", "--version"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    return f"reviewbot at {revision(12)}, Python {sys.version.split()[0]}, {git_version}"
 
 
 def main(argv: list[str] | None = None) -> int:

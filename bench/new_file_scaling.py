@@ -44,10 +44,11 @@ import time
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from lib.common import RESULTS, ROOT, git, para, revision, write_result
+from lib.common import RESULTS, ROOT, git, para, versions, write_result
 from lib.corpora import JDK_SRC_ZIP, JDK_UTIL, STDLIB
 from lib.procs import Run, checked, median_run, tool
 
@@ -473,18 +474,6 @@ def verdict(results: Sequence[Size], over: Sequence[Size]) -> list[str]:
     return lines
 
 
-def versions() -> str:
-    import numpy
-
-    git_version = subprocess.run(
-        ["git", "--version"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    return (
-        f"reviewbot at {revision(12)}, Python {sys.version.split()[0]}, "
-        f"numpy {numpy.__version__}, {git_version}"
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per size (median)")
@@ -510,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no corpus for {args.languages} here (there is for: {sorted(here)})")
     started = time.perf_counter()
     load_before = os.getloadavg()
-    setup = versions()
+    setup = versions(f"numpy {metadata.version('numpy')}")
     # As installed by pip, the package's modules are byte-compiled; this machine sets
     # PYTHONDONTWRITEBYTECODE, so compile them once here.
     subprocess.run(

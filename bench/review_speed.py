@@ -38,11 +38,12 @@ import time
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from lib import lizard
-from lib.common import RESULTS, ROOT, git, revision, write_result
+from lib.common import RESULTS, ROOT, git, versions, write_result
 from lib.corpora import GO_SRC, STDLIB, evenly, go_files, stdlib_files
 from lib.procs import Run, checked, median_run, tool
 
@@ -385,18 +386,6 @@ def snapshot(dest: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-def versions() -> str:
-    import numpy
-
-    git_version = subprocess.run(
-        ["git", "--version"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    return (
-        f"reviewbot at {revision(12)}, Python {sys.version.split()[0]}, "
-        f"numpy {numpy.__version__}, lizard {lizard.version()}, {git_version}"
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (median)")
@@ -413,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     load_before = os.getloadavg()
-    setup = versions()
+    setup = versions(f"numpy {metadata.version('numpy')}", f"lizard {lizard.version()}")
 
     top = stdlib_files(top_level_only=True)
     small = dict(list(top.items())[:SMALL_REPO])

@@ -83,6 +83,16 @@ def revision(short: int = 7) -> str:
     return f"commit {head}" + (" with uncommitted changes under reviewbot/" if dirty else "")
 
 
+def versions(*tools: str) -> str:
+    """What a run used: reviewbot's revision, Python, the ``tools`` named (`numpy 2.4.6`), and
+    git."""
+    git_version = subprocess.run(
+        ["git", "--version"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    parts = [f"reviewbot at {revision(12)}", f"Python {sys.version.split()[0]}", *tools]
+    return ", ".join([*parts, git_version])
+
+
 def command_line(script: str, argv: Sequence[str] | None) -> str:
     """The command that reproduces a run of ``bench/<script>`` with ``argv``."""
     args = sys.argv[1:] if argv is None else list(argv)
