@@ -489,6 +489,18 @@ class Impact(NamedTuple):
     uncertain: int = 0  # references resolved with low confidence: counted, not listed
     source: str = "index"  # index (resolved references) | grep (whole-word matches: no index)
 
+    @property
+    def outside(self) -> int:
+        """References the change itself does not touch: a reviewer cannot see them in the diff."""
+        return self.total - sum(1 for r in self.references if r.in_change)
+
+    @property
+    def shown(self) -> bool:
+        """Worth a line in a report: a sure reference exists and, for a new declaration, one
+        outside the change (its uses inside the change are in the diff already). The JSON keeps
+        every entry."""
+        return self.total > 0 and (self.change != "added" or self.outside > 0)
+
 
 class HotspotTouch(NamedTuple):
     path: str

@@ -89,7 +89,7 @@ _NOT_CODE_NAMES = frozenset(
     "readme contributing code_of_conduct security maintainers owners codeowners "
     "manifest.in requirements.txt".split()
 )
-NOT_CODE = "not code (prose, data or configuration): listed, not analysed"
+NOT_CODE = "not code (prose, data or configuration)"
 
 
 def not_code(path: str, language: str) -> bool:

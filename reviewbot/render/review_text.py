@@ -5,7 +5,6 @@ counted instead of listed."""
 from __future__ import annotations
 
 import textwrap
-from collections import Counter
 
 from reviewbot.model import Measure, Report, Severity, UnitChange, innermost
 from reviewbot.render.style import (
@@ -128,7 +127,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             style("No findings: nothing in this change spikes the structure it touches.", "green")
         )
     for item in report.impact:
-        if not item.total and not item.uncertain:
+        if not item.shown:
             continue
         outside = [r for r in item.references if not r.in_change]
         first = (outside or list(item.references))[:4]
@@ -162,18 +161,17 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             out.extend(style(line, "dim") for line in _wrap(f"{spans}{more}", width, "      "))
     skipped = [fs for fs in report.files if fs.language is None]
     if skipped:
-        reasons = Counter((fs.reason or fs.status.value).split(" (")[0] for fs in skipped)
-        summary = f"skipped {len(skipped)}: " + ", ".join(
-            f"{n} {r}" for r, n in sorted(reasons.items())
-        )
-        out.extend(style(line, "dim") for line in _wrap(summary, width, ""))
-        for fs in skipped[:10]:
-            line = ellipsize(f"  {one_line(fs.path)}: {fs.reason or fs.status.value}", width)
-            out.append(style(line, "dim"))
-        if len(skipped) > 10:
-            out.append(
-                style(f"  ... and {len(skipped) - 10} more (--format json lists all)", "dim")
+        out.append(style(f"skipped {len(skipped)} file(s), not analysed:", "dim"))
+        by_reason: dict[str, list[str]] = {}
+        for fs in skipped:
+            by_reason.setdefault(fs.reason or fs.status.value, []).append(one_line(fs.path))
+        for reason, paths in by_reason.items():
+            listed = ", ".join(paths[:10])
+            more = (
+                f", … {len(paths) - 10} more (--format json lists all)" if len(paths) > 10 else ""
             )
+            text = f"{one_line(reason)}: {listed}{more}"
+            out.extend(style(line, "dim") for line in _wrap(text, width, "  ", "    "))
     if context and report.context:
         out.append("")
         out.append(style("Context", "bold"))

@@ -16,7 +16,16 @@ import pytest
 
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, review
-from reviewbot.model import Finding, MetricsChange, Report, Severity, UnitMetrics, UnitRef
+from reviewbot.model import (
+    Finding,
+    Impact,
+    ImpactRef,
+    MetricsChange,
+    Report,
+    Severity,
+    UnitMetrics,
+    UnitRef,
+)
 from reviewbot.render.hook_text import hook_text
 from reviewbot.render.markdown import (
     code_block,
@@ -243,3 +252,35 @@ def test_report_json_and_sarif_are_json_dumps_text(report: Report) -> None:
         assert report.files[0].units  # a real review: units, metrics and sparklines
         assert report_json(r) == json.dumps(report_doc(r), indent=2, ensure_ascii=False) + "\n"
         assert sarif_json(r) == json.dumps(sarif_doc(r), indent=2, ensure_ascii=False) + "\n"
+
+
+def test_impact_lines_show_what_the_diff_does_not(report: Report) -> None:
+    """A new declaration used only inside the change, or a declaration with no sure reference,
+    gets no impact line in the text or Markdown report (the diff shows those uses; uncertain
+    links are never mixed in); one used outside the change does. The JSON keeps all three."""
+
+    def ref(path: str, line: int, in_change: bool) -> ImpactRef:
+        return ImpactRef(path, line, "function caller", "call", 1.0, in_change)
+
+    inside = Impact(
+        "helperIn", "function helperIn", "shop.py", "added", (ref("shop.py", 20, True),), 1, False
+    )
+    outside = Impact(
+        "helperOut",
+        "function helperOut",
+        "shop.py",
+        "added",
+        (ref("shop.py", 20, True), ref("cart.py", 7, False)),
+        2,
+        False,
+    )
+    unsure = Impact("gone", "method Cart.gone", "shop.py", "removed", (), 0, False, uncertain=12)
+    with_impact = report._replace(impact=(inside, outside, unsure))
+    text = review_text(with_impact, Style(color=False), width=80)
+    markdown = render_markdown(with_impact)
+    for shown in (text, markdown):
+        assert "helperOut" in shown and "cart.py:7" in shown
+        assert "helperIn" not in shown
+        assert "Cart.gone" not in shown
+    doc = report_doc(with_impact)
+    assert [i["name"] for i in doc["impact"]] == ["helperIn", "helperOut", "gone"]
