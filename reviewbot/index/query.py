@@ -219,9 +219,16 @@ def _fts_query(text: str) -> str:
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
 
 
+# A search asks for code to read: a field or variable whose qualified name repeats the words of
+# its class (`ProgressBar.pos` for "progress bar") ranks below the functions, methods and classes
+# that match as well, however often it is referenced.
+_DATA_KINDS = frozenset({"field", "variable", "constant", "attribute", "property"})
+_DATA_WEIGHT = 0.4
+
+
 def search(conn: sqlite3.Connection, text: str, limit: int = 10) -> list[tuple[Symbol, float]]:
     """Definitions ranked by BM25 over words, signature and docstring (weights 4, 2, 1),
-    boosted by how referenced each is."""
+    boosted by how referenced each is; data members weighted down (``_DATA_WEIGHT``)."""
     match = _fts_query(text)
     if not match:
         return []
@@ -242,7 +249,15 @@ def search(conn: sqlite3.Connection, text: str, limit: int = 10) -> list[tuple[S
     )
     symbols = {r[0]: _symbol(r) for r in conn.execute(f"{_SYMBOL} WHERE d.id IN ({marks})", ids)}
     scored = [
-        (symbols[i], round(-bm * (1.0 + 0.25 * math.log1p(degree.get(i, 0.0))), 4))
+        (
+            symbols[i],
+            round(
+                -bm
+                * (1.0 + 0.25 * math.log1p(degree.get(i, 0.0)))
+                * (_DATA_WEIGHT if symbols[i].kind in _DATA_KINDS else 1.0),
+                4,
+            ),
+        )
         for i, bm in rows
         if i in symbols
     ]

@@ -151,7 +151,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             f"hotspot: {one_line(hot.path)} is #{hot.rank} of the repository's "
             f"hotspots ({hot.changes} recent changes)"
         )
-        out.extend(style(line, "yellow") for line in _wrap(text, width, "  "))
+        out.extend(style(line, "yellow") for line in _wrap(text, width, "  ", "    "))
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:

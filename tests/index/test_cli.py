@@ -110,3 +110,32 @@ def test_an_index_that_cannot_answer_is_one_line_naming_the_fix(
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "the index is damaged" in err
     assert "run `reviewbot index` to build it again" in err
+
+
+def test_search_ranks_code_above_the_fields_that_repeat_its_words(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """ "progress bar" should find the class and its methods before its fields, even when the
+    fields are referenced far more often (every `self.pos` is a reference)."""
+    fields = "".join(f"        self.f{k} = 0\n" for k in range(6))
+    uses = "".join(f"        self.f{k} += self.f{k} + self.f{k}\n" for k in range(6))
+    write(
+        repo,
+        "bar.py",
+        "class ProgressBar:\n    def __init__(self):\n"
+        + fields
+        + "\n    def render_progress(self):\n"
+        + uses,
+    )
+    # Other code, so that "progress" and "bar" are rare words (as in any real repository).
+    write(repo, "other.py", "".join(f"def task_{k}(x):\n    return x\n\n\n" for k in range(40)))
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    code, found, err = fast("search", "progress bar", "--format", "json")
+    assert code == 0, err
+    kinds = [r["symbol"]["kind"] for r in found["results"]]
+    assert "field" in kinds, kinds  # the fields match too ...
+    first_field = kinds.index("field")  # ... but after every code unit
+    assert set(kinds[:first_field]) == {"class", "method"}, kinds
+    assert all(k == "field" for k in kinds[first_field:]), kinds
