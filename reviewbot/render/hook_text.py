@@ -3,11 +3,14 @@ silence; nothing at all when there is nothing to say."""
 
 from __future__ import annotations
 
+import textwrap
+
 from reviewbot.model import Finding, Report, Severity
 from reviewbot.render.style import Style, fmt_metric, one_line, sparkline
 
 __all__ = ["hook_text"]
 
+DETAIL_WIDTH = 80  # pre-commit captures the output: no terminal width to ask
 _MARK = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
@@ -53,8 +56,19 @@ def hook_text(
             lines.append(
                 f"  {style(f.severity.value[0].upper(), _MARK[f.severity])} "
                 f"{style(where, 'cyan')}  {f.unit.label[:label_w].ljust(label_w)}  "
-                f"{_what(f)}  {spark}  [{f.code}]"
+                f"{_what(f)}  {spark + '  ' if spark else ''}[{f.code}]"
             )
+            if not measured:  # RB105, RB106: the title alone does not say where to look
+                lines.extend(
+                    style(line, "dim")
+                    for line in textwrap.wrap(
+                        one_line(f.message),
+                        width=DETAIL_WIDTH,
+                        initial_indent="      ",
+                        subsequent_indent="      ",
+                        break_on_hyphens=False,
+                    )
+                )
         if len(shown) > max_findings:
             lines.append(
                 f"  ... and {len(shown) - max_findings} more "
