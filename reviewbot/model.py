@@ -545,9 +545,10 @@ class Report(NamedTuple):
 
 
 class PackLine(NamedTuple):
-    """One line of a snippet: ``+`` added, ``-`` removed, `` `` unchanged; its line number on
-    its own side (new for ``+`` and `` ``, old for ``-``). ``~``: a member shown as a snippet
-    of its own stands here (``text`` says which, ``line`` is its first line)."""
+    """One line of a snippet: ``+`` added, ``-`` removed, `` `` unchanged, ``>`` an unchanged
+    use of what the change removes or re-signs; its line number on its own side (new for ``+``,
+    `` `` and ``>``, old for ``-``). ``~``: a member shown as a snippet of its own stands here
+    (``text`` says which, ``line`` is its first line)."""
 
     mark: str
     line: int
@@ -573,7 +574,7 @@ class Snippet(NamedTuple):
     unit: str  # the unit's label (`class A > def f`), or `module` for top-level code
     qualified: str  # `A.f`
     enclosing: str  # `class A`, or `module a.py`
-    kind: str  # added | removed | modified | module
+    kind: str  # added | removed | modified | module | uses (unchanged code using the change)
     signature: str
     side: str  # new | old: the side ``start``/``end`` and the code come from
     start: int

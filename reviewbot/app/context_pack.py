@@ -5,7 +5,10 @@ model: units with findings first, then units whose names the rest of the reposit
 impact section, and callers from the repository index), then the other changed units and the
 changed code outside any unit. Each snippet carries its path, enclosing class or module,
 signature, callers and callees (from the index, when the repository has one) and its code with
-the change marked, in the bundles' reading order. ``render/prompt.py`` prints it within the
+the change marked, in the bundles' reading order. After them, when there is room, the unchanged
+code that still uses a declaration the change removes, renames or re-signs (the index's
+references outside the change, the places RB105 and RB106 name first), a few lines around each
+use, so that a model sees the call a change may break. ``render/prompt.py`` prints it within the
 token budget (it drops the lowest-ranked snippets and cuts long ones, visibly).
 
 The index is read, never built here: when there is none, the pack says so and names the
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from reviewbot.analysis.bundle_state import bundle_at, load_state
 from reviewbot.app.config import Config
+from reviewbot.app.full import new_side_where
 from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, review
 from reviewbot.errors import ReviewbotError, UsageError
 from reviewbot.index import query
@@ -32,6 +36,8 @@ from reviewbot.model import (
     Bundle,
     ChangedFile,
     ContextPack,
+    Impact,
+    ImpactRef,
     PackLine,
     PackRelated,
     Report,
@@ -39,16 +45,27 @@ from reviewbot.model import (
     Status,
     UnitChange,
 )
+from reviewbot.repo.files import decode, is_binary
 
 if TYPE_CHECKING:
     from reviewbot.repo.cache import Cache
 
-__all__ = ["MAX_RELATED", "MAX_SNIPPETS", "MIN_BUDGET", "context_pack", "qualified_name"]
+__all__ = [
+    "MAX_RELATED",
+    "MAX_SNIPPETS",
+    "MAX_USES",
+    "MIN_BUDGET",
+    "context_pack",
+    "qualified_name",
+]
 
 MAX_SNIPPETS = 10
 MAX_RELATED = 8  # callers (and callees) listed per snippet; the rest are counted
 MIN_BUDGET = 200  # tokens: a header, the findings' first lines and one short snippet
 _CONTEXT_LINES = 2  # unchanged lines kept around changed code outside any unit
+MAX_USES = 3  # snippets of unchanged code using what the change removes or re-signs
+_USE_RADIUS = 3  # lines shown on each side of such a use
+_BREAKING = ("removed", "renamed", "signature")
 NO_INDEX = (
     "no repository index: callers and callees are not shown "
     "(run `reviewbot index` in the repository to build one)"
@@ -419,6 +436,98 @@ def _repo_bundle(saved: dict[str, object] | None, s: Snippet) -> str | None:
     return f"{found[0]}: {found[1]}" if found else None
 
 
+def _uses(report: Report) -> list[tuple[Impact, ImpactRef]]:
+    """References outside the change to what it removes, renames or re-signs, resolved by the
+    index: those a finding (RB105, RB106) names first, then by confidence; imports left out
+    (the import line says little about how the name is used)."""
+    named = {(f.path, f.unit.label) for f in report.findings if f.code in ("RB105", "RB106")}
+    found: list[tuple[bool, float, Impact, ImpactRef]] = []
+    for imp in report.impact:
+        if imp.source != "index" or imp.change not in _BREAKING:
+            continue
+        for r in imp.references:
+            if not r.in_change and r.kind != "import":
+                flagged = (imp.path, imp.unit) in named
+                found.append((not flagged, -(r.confidence or 0.0), imp, r))
+    found.sort(key=lambda t: (t[0], t[1], t[3].path, t[3].line))
+    seen: set[tuple[str, int]] = set()
+    out = []
+    for _, _, imp, r in found:
+        if (r.path, r.line) not in seen:
+            seen.add((r.path, r.line))
+            out.append((imp, r))
+    return out
+
+
+def _new_side_text(change: Change, path: str, config: Config) -> str | None:
+    git = change.git
+    if git is None:
+        return None
+    where = new_side_where(change.new_side)
+    if where is None:
+        data = git.worktree_bytes(path, config.max_file_bytes)
+    else:
+        data = git.show("" if where == "--cached" else where, path)
+    if not isinstance(data, bytes) or is_binary(data):
+        return None
+    return decode(data)[0]
+
+
+def _use_snippets(change: Change, report: Report, config: Config, room: int) -> list[Snippet]:
+    """Up to ``room`` snippets of unchanged code that still uses a removed, renamed or
+    re-signed declaration: the use marked ``>``, ``_USE_RADIUS`` lines around it."""
+    out: list[Snippet] = []
+    texts: dict[str, list[str] | None] = {}
+    for imp, r in _uses(report):
+        if len(out) >= room:
+            break
+        if r.path not in texts:
+            text = _new_side_text(change, r.path, config)
+            texts[r.path] = text.splitlines() if text is not None else None
+        lines = texts[r.path]
+        if lines is None or not 1 <= r.line <= len(lines):
+            continue
+        lo, hi = max(1, r.line - _USE_RADIUS), min(len(lines), r.line + _USE_RADIUS)
+        label = r.unit or "module"
+        kind_word, _, qualified = label.partition(" ")
+        qualified = qualified if r.unit else "<module>"
+        owner = qualified.rpartition(".")[0]
+        what = {
+            "signature": "whose signature this change alters",
+            "removed": "which this change removes",
+            "renamed": "which this change renames",
+        }[imp.change]
+        out.append(
+            Snippet(
+                id=f"{r.path}::{qualified}@{r.line}",
+                path=r.path,
+                language=config.registry.detect(r.path).name,
+                unit=label,
+                qualified=qualified,
+                enclosing=f"class {owner}"
+                if owner and kind_word == "method"
+                else f"module {r.path}",
+                kind="uses",
+                signature="",
+                side="new",
+                start=lo,
+                end=hi,
+                rank=0,
+                reasons=(f"line {r.line} uses {imp.unit}, {what} ({r.kind})",),
+                bundle=None,
+                callers=None,
+                callees=None,
+                more_callers=0,
+                more_callees=0,
+                lines=tuple(
+                    PackLine(">" if n == r.line else " ", n, lines[n - 1])
+                    for n in range(lo, hi + 1)
+                ),
+            )
+        )
+    return out
+
+
 def context_pack(
     source: ChangeSource | Change,
     config: Config,
@@ -464,6 +573,10 @@ def context_pack(
         for rank, (_, reasons, c, lk) in enumerate(chosen, 1)
     ]
     snippets.sort(key=lambda t: (t[0][0], t[0][1], t[1].path, t[1].start, t[1].rank))
+    # Then the unchanged code that still uses what the change removes or re-signs.
+    uses = _use_snippets(change, report, config, min(MAX_USES, max_snippets - len(chosen)))
+    last = (len(report.bundles) + 1, 0, None)
+    snippets += [(last, u._replace(rank=len(chosen) + k)) for k, u in enumerate(uses, 1)]
     ids = _unique(s.id for _, s in snippets)
     ordered = tuple(
         s._replace(id=i, bundle=where[2], repo_bundle=_repo_bundle(saved, s))

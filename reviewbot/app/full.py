@@ -114,7 +114,7 @@ def _other_files(hunks: Sequence[HunkSpan], count: int) -> tuple[Bundle, ...]:
     )
 
 
-def _where(rng: Range | None) -> str | None:
+def new_side_where(rng: Range | None) -> str | None:
     """Where the new side lives, for git grep and git show (None: the working tree)."""
     if rng is None or rng.new_side == "worktree":
         return None
@@ -140,7 +140,7 @@ def _impact(
             pass  # another version, other settings, busy: the grep below, marked as such
         else:
             return _scoped(change, found, findings)
-    where = _where(change.new_side)
+    where = new_side_where(change.new_side)
     indexes: dict[str, FileIndex | None] = {}
     profile = get_profile(config.profile)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from reviewbot.app.config import Config
-from reviewbot.app.context_pack import NO_INDEX, context_pack, qualified_name
+from reviewbot.app.context_pack import MAX_USES, NO_INDEX, context_pack, qualified_name
 from reviewbot.app.pipeline import GitChange, review
 from reviewbot.doors import index_cli
 from reviewbot.errors import UsageError
@@ -355,3 +355,43 @@ def test_snippets_name_the_repository_bundle_they_fall_in(project: Path) -> None
     load_card = max(start for path, start in holder if path == "lib.py" and start <= load.start)
     assert load.repo_bundle == holder[("lib.py", load_card)]
     assert f"- repository bundle: {helper.repo_bundle}" in render_pack(pack)
+
+
+def test_unchanged_code_using_a_removed_function_is_shown_with_the_use_marked(
+    repo: Path,
+) -> None:
+    """With an index, the pack adds the callers that the change leaves broken: a few lines
+    around each use, the use marked `>`, after the changed code; at most MAX_USES of them."""
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef gone(x):\n    return x * 2\n")
+    callers = "".join(
+        f"\n\ndef use{k}():\n    first = {k}\n    return gone(first)\n" for k in range(5)
+    )
+    write(repo, "main.py", "from lib import gone\n" + callers)
+    commit(repo)
+    build_index(repo)
+    write(repo, "lib.py", "def keep():\n    return 1\n")
+    pack = pack_of(repo)
+    uses = [s for s in pack.snippets if s.kind == "uses"]
+    assert len(uses) == MAX_USES
+    changed = [s for s in pack.snippets if s.kind != "uses"]
+    assert changed and max(s.rank for s in changed) < min(s.rank for s in uses)
+    assert pack.snippets[-len(uses) :] == tuple(uses)  # read after the change itself
+    main = (repo / "main.py").read_text().splitlines()
+    for s in uses:
+        assert s.path == "main.py" and s.unit.startswith("function use")
+        marked = [line for line in s.lines if line.mark == ">"]
+        assert len(marked) == 1 and "gone(first)" in marked[0].text
+        assert main[marked[0].line - 1] == marked[0].text  # the real line, its real number
+        assert all(main[line.line - 1] == line.text for line in s.lines)
+        assert any("which this change removes" in r for r in s.reasons)
+    text = render_pack(pack)
+    # Each use printed with its mark and number.
+    assert len(re.findall(r"^>\s+\d+\s+return gone\(first\)$", text, re.M)) == MAX_USES
+    assert tokens_of(text) <= 6000
+    # Without an index the impact is name matches: no use is shown as if resolved.
+    (repo / ".git" / "reviewbot" / "index.sqlite").unlink()
+    assert not [s for s in pack_of(repo).snippets if s.kind == "uses"]
+
+
+def tokens_of(text: str) -> int:
+    return -(-len(text) // CHARS_PER_TOKEN)
