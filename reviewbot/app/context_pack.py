@@ -481,6 +481,8 @@ def _use_snippets(change: Change, report: Report, config: Config, room: int) -> 
     for imp, r in _uses(report):
         if len(out) >= room:
             break
+        if not in_scope(r.path, change.scope):  # the impact is scoped already; never read past
+            continue
         if r.path not in texts:
             text = _new_side_text(change, r.path, config)
             texts[r.path] = text.splitlines() if text is not None else None
