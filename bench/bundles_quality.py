@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from reviewbot.analysis.bundles import MAX_GROUP, HunkRef, group_hunks, references
+from reviewbot.analysis.bundles import MAX_GROUP, HunkRef, bundle_change, group_hunks, references
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, explain_bundles
 from reviewbot.engine import FileIndex
@@ -76,6 +76,7 @@ from lib.common import (
     write_result,
     write_tree,
 )
+from lib.index_links import links_at
 from lib.procs import parallel
 from lib.releases import Package, Unavailable
 from lib.scoring import ari, check_ari, mean, median, pair_scores
@@ -353,6 +354,8 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
         started = time.perf_counter()
         explained = explain_bundles(GitChange(repo, ("HEAD~1..HEAD",)), Config())
         seconds = time.perf_counter() - started
+        # The repository index at the old side (a cold build: each tangle is its own repository).
+        index = links_at(repo, repo / ".git" / "bench-index.sqlite", "HEAD~1", explained.files)
     bundles = explained.bundles
     files, indexes, refs = explained.files, explained.indexes, explained.refs
     n = len(refs)
@@ -374,6 +377,10 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
     for b, bundle in enumerate(_before().bundle_change(files, indexes, [])):
         for h in bundle.hunks:
             earlier[position[_hunk_key(h.path, h)]] = b
+    indexed = [-1] * n
+    for b, bundle in enumerate(bundle_change(files, indexes, [], index.links)):
+        for h in bundle.hunks:
+            indexed[position[_hunk_key(h.path, h)]] = b
     row: dict[str, Any] = {
         "number": number,
         "variant": t.variant,
@@ -390,6 +397,10 @@ def review_tangle(job: tuple[int, Tangle]) -> dict[str, Any]:
         "ari": ari(truth, ours),
         "ari_file": ari(truth, by_file),
         "ari_before": ari(truth, earlier),
+        "ari_index": ari(truth, indexed),
+        "index_links": sum(len(x) for x in index.links) if index.links is not None else 0,
+        "index_build_s": index.update_s,
+        "index_links_s": index.links_s,
         "pair_ours": pair_scores(truth, ours),
         "pair_file": pair_scores(truth, by_file),
     }
@@ -520,14 +531,18 @@ def summary_row(label: str, rows: Sequence[dict[str, Any]]) -> str:
         f"| {label} | {len(rows)} | {mean(ours):.3f} | {median(ours):.3f} | "
         f"{mean(base):.3f} | {median(base):.3f} | {mean(diff):+.3f} | "
         f"{wins / len(rows):.0%} ({wins}) | {ties} | "
-        f"{mean([r['ari_before'] for r in rows]):.3f} |"
+        f"{mean([r['ari_before'] for r in rows]):.3f} | "
+        f"{mean([r['ari_index'] for r in rows]):.3f} | "
+        f"{median([r['ari_index'] for r in rows]):.3f} | "
+        f"{mean([r['ari_index'] - r['ari'] for r in rows]):+.3f} |"
     )
 
 
 SUMMARY_HEAD = [
     "| tangles | n | ARI bundles, mean | median | ARI by file, mean | median | "
-    "mean difference | bundles > by file | ties | ARI of the bundler at 39ff7a5, mean |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "mean difference | bundles > by file | ties | ARI of the bundler at 39ff7a5, mean | "
+    "ARI with the index, mean | median | index - without |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
 ]
 
 

@@ -52,19 +52,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.analysis import bundles as current
-from reviewbot.analysis.hunk_links import IndexLinks, empty_links, index_links
-from reviewbot.analysis.repo_impact import repo_impact
+from reviewbot.analysis.hunk_links import IndexLinks
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, explain_bundles
-from reviewbot.app.repo_context import settings_of
 from reviewbot.engine import FileIndex
 from reviewbot.engine.languages import BUILTIN_LANGUAGES, Language
-from reviewbot.index.build import update_index
 from reviewbot.model import Bundle, ChangedFile
-from reviewbot.repo.git import Git
-from reviewbot.repo.listing import Listed
 
 from lib.common import CORPUS, RESULTS, command_line, git, para, revision, write_json, write_result
+from lib.index_links import Linked, links_at
 from lib.procs import parallel
 from lib.scoring import ari, check_ari, mean, median, pair_scores
 
@@ -278,34 +274,8 @@ def review(job: tuple[Tangle, bool]) -> Reviewed | None:
 # -- the repository index at each tangle's base ---------------------------------------------------
 
 
-class Linked(NamedTuple):
-    links: IndexLinks | None  # None: the index could not be built or read
-    update_s: float  # bringing the repository's index to the tangle's base (incremental)
-    links_s: float  # applying both sides in a rolled-back transaction and reading the links
-
-
 def _links_cache(t: Tangle) -> Path:
     return HERE / "links" / _cache(t).name
-
-
-def tree(path: Path, commit: str) -> dict[str, Listed]:
-    """The files of ``commit`` as the index lists them (no work tree: every blob from git)."""
-    out = subprocess.run(
-        ["git", "-C", str(path), "ls-tree", "-r", "-z", "--full-tree", commit],
-        capture_output=True,
-        check=True,
-    ).stdout
-    found: dict[str, Listed] = {}
-    for record in out.split(b"\0"):
-        meta, _, raw = record.partition(b"\t")
-        parts = meta.split()
-        if len(parts) != 3:
-            continue
-        mode, sha = parts[0].decode(), parts[2].decode()
-        reason = "symbolic link" if mode == "120000" else "submodule" if mode == "160000" else ""
-        name = raw.decode("utf-8", "surrogateescape")
-        found[name] = Listed(name, sha, None, reason)
-    return found
 
 
 def link_repo(job: tuple[Repo, list[Tangle], bool]) -> list[Linked | None]:
@@ -330,27 +300,16 @@ def link_repo(job: tuple[Repo, list[Tangle], bool]) -> list[Linked | None]:
     todo.sort(key=lambda k: -order.get(tangles[k].base, 0))  # oldest base first
     database = HERE / "index" / f"{repo.name.replace('/', '+')}.sqlite"
     database.parent.mkdir(parents=True, exist_ok=True)
-    settings = settings_of(Config())
-    repository = Git(path)
     for k in todo:
         t = tangles[k]
         reviewed = review((t, False))
         if reviewed is None:
             continue
-        started = time.perf_counter()
-        update_index(repository, database, settings, listing=tree(path, t.base))
-        update_s = time.perf_counter() - started
-        found = empty_links()
-
-        def sides(conn: Any, new: bool, found: IndexLinks = found, r: Reviewed = reviewed) -> None:
-            index_links(conn, r.files, new, found)
-
-        started = time.perf_counter()
-        repo_impact(repository, database, settings, reviewed.files, sides=sides)
-        linked = Linked(found, round(update_s, 3), round(time.perf_counter() - started, 3))
+        linked = links_at(path, database, t.base, reviewed.files)
         cached = _links_cache(t)
         cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_bytes(pickle.dumps((tuple(found), linked.update_s, linked.links_s)))
+        assert linked.links is not None
+        cached.write_bytes(pickle.dumps((tuple(linked.links), linked.update_s, linked.links_s)))
         out[k] = linked
     return out
 

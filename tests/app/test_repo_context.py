@@ -1,0 +1,124 @@
+"""The repository index in a full review: the bundler's hunk links resolved by the index (read
+in the impact's own transaction), and what the review says when an index exists but cannot be
+used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+
+from reviewbot.analysis import bundles
+from reviewbot.app import pipeline
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, index_file, read_change
+from reviewbot.app.repo_context import indexed_context, settings_of
+from reviewbot.index.build import update_index
+from reviewbot.render.formats import RenderOptions, render_report
+from reviewbot.render.report_json import load_schema, report_doc
+from reviewbot.repo.git import Git
+from tests.helpers import commit, write
+
+LIB = """def load(path, mode):
+    return open(path, mode).read()
+
+
+def unrelated(x):
+    return x * 2
+"""
+
+APP = """from pkg.lib import load
+
+
+def main():
+    return load("a", "r")
+
+
+def spacer_one():
+    return 0
+
+
+def spacer_two():
+    return 0
+
+
+def other():
+    return 1
+"""
+
+
+def _repo(repo: Path, config: Config) -> None:
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/lib.py", LIB)
+    write(repo, "pkg/app.py", APP)
+    commit(repo)
+    update_index(Git(repo), index_file(Git(repo)), settings_of(config))
+
+
+def test_hunk_links_are_resolved_by_the_index_in_one_transaction(repo: Path) -> None:
+    config = Config()
+    _repo(repo, config)
+    # lib.py: load gains a parameter (its header changes); app.py: main's call is edited, and
+    # other() changes without touching load.
+    write(repo, "pkg/lib.py", LIB.replace("(path, mode):", "(path, mode, encoding):"))
+    write(
+        repo,
+        "pkg/app.py",
+        APP.replace('load("a", "r")', 'load("a", "r", "utf-8")').replace("1\n", "2\n"),
+    )
+    before = index_file(Git(repo)).read_bytes()
+    change = read_change(GitChange(repo), config)
+    assert change.git is not None
+    found = indexed_context(change.git, change.files, config, links=True)
+    assert index_file(Git(repo)).read_bytes() == before  # rolled back: the file is unchanged
+    assert found.links is not None
+    hunks = {
+        cf.path: [(cf.path, h.new_start, h.old_start) for h in cf.hunks] for cf in change.files
+    }
+    (definer,) = hunks["pkg/lib.py"]
+    call, edit = hunks["pkg/app.py"]
+    # The edited call resolves to the declaration whose header the lib hunk changes, with the
+    # index's full confidence; the unrelated edit links to nothing.
+    assert found.links.defines == {(call, definer): 1.0}
+    assert (call, definer) in found.links.calls
+    assert all(edit not in pair for pair in found.links.calls)
+    assert all(edit not in pair for pair in found.links.changes)
+    # Without ``links`` nothing is read for the bundler (the hook's path).
+    assert indexed_context(change.git, change.files, config, links=False).links is None
+
+
+def test_the_index_features_enter_the_pair_model() -> None:
+    # Each index feature is a column of its own, weighted by its own fitted weight, after the
+    # name-based ones (whose weights are those of the model without an index).
+    assert bundles.INDEX_FEATURES[: len(bundles.FEATURES)] == bundles.FEATURES
+    assert len(bundles.INDEX_WEIGHTS) == len(bundles.INDEX_FEATURES)
+    assert np.all(np.isfinite(bundles.INDEX_WEIGHTS))
+
+
+def test_an_index_built_with_other_settings_is_named_not_called_missing(repo: Path) -> None:
+    _repo(repo, Config(max_file_bytes=4096))  # the review below uses the default settings
+    write(repo, "pkg/lib.py", LIB.replace("(path, mode):", "(path, mode, encoding):"))
+    report = pipeline.review(GitChange(repo), Config())
+    doc = report_doc(report)
+    jsonschema.validate(doc, load_schema())
+    (load,) = [i for i in doc["impact"] if i["name"] == "load"]
+    assert load["source"] == "grep"
+    assert load["fallback"] == "index built with other settings; run `reviewbot index`"
+    text = " ".join(render_report(report, "text", RenderOptions(width=80)).split())
+    assert "git grep; index built with other settings; run `reviewbot index`" in text
+    assert "no index" not in text
+    markdown = render_report(report, "markdown")
+    assert "index built with other settings" in markdown and "no index" not in markdown
+
+
+def test_without_an_index_the_label_still_says_no_index(repo: Path) -> None:
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/lib.py", LIB)
+    write(repo, "pkg/app.py", APP)
+    commit(repo)
+    write(repo, "pkg/lib.py", LIB.replace("(path, mode):", "(path, mode, encoding):"))
+    report = pipeline.review(GitChange(repo), Config())
+    (load,) = [i for i in report_doc(report)["impact"] if i["name"] == "load"]
+    assert load["source"] == "grep" and "fallback" not in load
+    assert "git grep, no index" in render_report(report, "text", RenderOptions(width=80))
