@@ -111,8 +111,8 @@ def _impact_item(imp: Impact) -> str:
     # Without an index the impact is whole-word matches, not references: say so.
     what = "reference(s)"
     if imp.source != "index":
-        why = imp.fallback or "no index"
-        what = f"whole-word match(es) (git grep; {why})"
+        why = f"; {imp.fallback}" if imp.fallback else ", no index"
+        what = f"whole-word match(es) (git grep{why})"
     return (
         f"- {_code(imp.name)} ({imp.change}, {_code(imp.unit)} in {_safe(imp.path)}): "
         f"{imp.total}{'+' if imp.truncated else ''} {what}{where}"
