@@ -65,10 +65,16 @@ def _sides(
 
 
 def explain_reviewed(
-    files: Sequence[tuple[ChangedFile, FileReview]], findings: list[Finding]
+    change: Change,
+    files: Sequence[tuple[ChangedFile, FileReview]],
+    findings: list[Finding],
+    config: Config,
 ) -> BundleExplanation:
-    """``bundles.explain`` of reviewed files (``pipeline.explain_bundles``)."""
-    return explain([cf for cf, _ in files], _sides(files), findings)
+    """``bundles.explain`` of reviewed files (``pipeline.explain_bundles``), with the index's
+    hunk links when the repository has an index that can answer, as ``full_extras``."""
+    indexed = _indexed(change, config, links=sum(len(cf.hunks) for cf, _ in files) > 1)
+    links = indexed.links if isinstance(indexed, RepoContext) else None
+    return explain([cf for cf, _ in files], _sides(files), findings, links)
 
 
 def full_extras(

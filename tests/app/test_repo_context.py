@@ -122,3 +122,37 @@ def test_without_an_index_the_label_still_says_no_index(repo: Path) -> None:
     (load,) = [i for i in report_doc(report)["impact"] if i["name"] == "load"]
     assert load["source"] == "grep" and "fallback" not in load
     assert "git grep, no index" in render_report(report, "text", RenderOptions(width=80))
+
+
+def test_an_index_link_joins_what_names_alone_cannot(repo: Path) -> None:
+    # A call in b/y.py of a function of a/x.py whose parameters change: the module's name is
+    # too short for the name-based link and the two hunks share no rare word, so without the
+    # index they are two bundles; the index resolves the import and joins them.
+    config = Config()
+    write(repo, "a/__init__.py", "")
+    write(repo, "a/x.py", "def compute_total(items):\n    return sum(items)\n")
+    write(repo, "b/__init__.py", "")
+    write(
+        repo,
+        "b/y.py",
+        "from a.x import compute_total\n\n\ndef run():\n    return compute_total([1])\n",
+    )
+    commit(repo)
+    update_index(Git(repo), index_file(Git(repo)), settings_of(config))
+    write(repo, "a/x.py", "def compute_total(items, tax):\n    return sum(items) * tax\n")
+    write(
+        repo,
+        "b/y.py",
+        "from a.x import compute_total\n\n\ndef run():\n    return compute_total([1], 2)\n",
+    )
+    explained = pipeline.explain_bundles(GitChange(repo), config)
+    assert explained.links is not None and explained.links.defines
+    (bundle,) = explained.bundles
+    assert {h.path for h in bundle.hunks} == {"a/x.py", "b/y.py"}
+    report = pipeline.review(GitChange(repo), config)
+    assert [b.hunks for b in report.bundles] == [bundle.hunks]  # the report's own bundles
+    index_file(Git(repo)).unlink()
+    alone = pipeline.explain_bundles(GitChange(repo), config)
+    assert alone.links is None
+    assert sorted(h.path for b in alone.bundles for h in b.hunks) == ["a/x.py", "b/y.py"]
+    assert len(alone.bundles) == 2
