@@ -884,7 +884,7 @@ def _regression(rows: Sequence[dict[str, Any]]) -> list[str]:
         "mix changes, because every package sits under its own top folder and nothing links "
         "across them. The pair model was fitted on commit-sized concerns: between two hunks of "
         "one release in different files its probability averages 0.39-0.49 and is above JOIN "
-        "(0.5) for only 9-25% of such pairs, so a release (many commits) ends in 5-12 bundles. "
+        "(0.5) for only 9-25% of such pairs, so a release (many commits) ends in 3-12 bundles. "
         "That is the cost of not building catch-alls: on the commit tangles of "
         "`bench/tangles.py`, where a catch-all does mix concerns, the same bundler scores "
         "+0.12 over 39ff7a5 on the report half. Not tuned away on this set (it is a test set); "
