@@ -293,8 +293,8 @@ def link_repo(job: tuple[Repo, list[Tangle], bool]) -> list[Linked | None]:
     for k, t in enumerate(tangles):
         cached = _links_cache(t)
         if cached.exists() and not fresh:
-            links, update_s, links_s = pickle.loads(cached.read_bytes())
-            out[k] = Linked(IndexLinks(*links) if links else None, update_s, links_s)
+            links, *times = pickle.loads(cached.read_bytes())
+            out[k] = Linked(IndexLinks(*links), *times)
         else:
             todo.append(k)
     todo.sort(key=lambda k: -order.get(tangles[k].base, 0))  # oldest base first
@@ -309,7 +309,7 @@ def link_repo(job: tuple[Repo, list[Tangle], bool]) -> list[Linked | None]:
         cached = _links_cache(t)
         cached.parent.mkdir(parents=True, exist_ok=True)
         assert linked.links is not None
-        cached.write_bytes(pickle.dumps((tuple(linked.links), linked.update_s, linked.links_s)))
+        cached.write_bytes(pickle.dumps((tuple(linked.links), *linked[1:])))
         out[k] = linked
     return out
 
@@ -376,6 +376,8 @@ def score(
         "index_links": sum(len(x) for x in links) if links is not None else 0,
         "index_update_s": linked.update_s if linked is not None else None,
         "index_links_s": linked.links_s if linked is not None else None,
+        "index_cpu_without": linked.cpu_without if linked is not None else None,
+        "index_cpu_with": linked.cpu_with if linked is not None else None,
         "ari_before": ari(t_, old),
         "ari_file": ari(t_, by_file),
         "pair": pair_scores(t_, ours),
@@ -544,7 +546,12 @@ def render(rows: list[dict[str, Any]], notes: list[str], argv: Sequence[str] | N
                 f"{median([r['index_links_s'] for r in indexed]):.2f} s (wall, a loaded "
                 f"machine; the first tangle of a repository is a cold build); "
                 f"{median([float(r['index_links']) for r in indexed]):.0f} links; the bundler's "
-                f"CPU with them {median([r['cpu_ms_index'] for r in indexed]):.1f} ms."
+                f"CPU with them {median([r['cpu_ms_index'] for r in indexed]):.1f} ms. What the "
+                f"links add to a review's index step (`repo_impact` without and with them, CPU, "
+                f"side by side, median): "
+                f"{1000 * median([r['index_cpu_without'] for r in indexed]):.0f} ms -> "
+                f"{1000 * median([r['index_cpu_with'] for r in indexed]):.0f} ms (without them a "
+                f"change that adds, removes or re-signs no declaration skips the index)."
             )
     lines += release_pairs()
     if notes:

@@ -26,6 +26,10 @@ class Linked(NamedTuple):
     links: IndexLinks | None  # None: no index (could not be built or read)
     update_s: float  # bringing the index to the base commit (wall seconds)
     links_s: float  # applying both sides in a rolled-back transaction and reading the links
+    # CPU seconds of the review's index step (``repo_impact``) without the links and with them,
+    # measured side by side (the difference is what the bundler's links add to a review)
+    cpu_without: float = 0.0
+    cpu_with: float = 0.0
 
 
 def tree(path: Path, commit: str) -> dict[str, Listed]:
@@ -61,6 +65,16 @@ def links_at(path: Path, database: Path, base: str, files: Sequence[ChangedFile]
     def sides(conn: sqlite3.Connection, new: bool) -> None:
         index_links(conn, files, new, found)
 
-    started = time.perf_counter()
+    cpu = time.process_time()
+    repo_impact(repository, database, settings, files)
+    cpu_without = time.process_time() - cpu
+    started, cpu = time.perf_counter(), time.process_time()
     repo_impact(repository, database, settings, files, sides=sides)
-    return Linked(found, round(update_s, 3), round(time.perf_counter() - started, 3))
+    cpu_with = time.process_time() - cpu
+    return Linked(
+        found,
+        round(update_s, 3),
+        round(time.perf_counter() - started, 3),
+        round(cpu_without, 4),
+        round(cpu_with, 4),
+    )
