@@ -13,6 +13,11 @@ different concerns, and no two groups are joined without evidence. The weights a
 were fitted on one half of the repositories of ``bench/tangles.py`` (tangles of consecutive
 real commits) and measured on the other. Deterministic for the same input; above
 ``MAX_PAIRWISE`` hunks only units and files group (the pair model is quadratic).
+
+With a repository index (``links``, from ``hunk_links``: references and calls the index
+resolved across files, read in the transaction where the review applies the change's sides),
+three more features join the pair model (``INDEX_FEATURES``, fitted the same way with the
+index built at each tangle's base); without one the model above is used unchanged.
 """
 
 from __future__ import annotations
