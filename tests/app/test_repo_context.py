@@ -156,3 +156,29 @@ def test_an_index_link_joins_what_names_alone_cannot(repo: Path) -> None:
     assert alone.links is None
     assert sorted(h.path for b in alone.bundles for h in b.hunks) == ["a/x.py", "b/y.py"]
     assert len(alone.bundles) == 2
+
+
+def test_removed_code_links_on_the_old_side(repo: Path) -> None:
+    # Both hunks only remove lines: the call and the function it called. Only the old side,
+    # applied in the same transaction, can resolve the removed call.
+    config = Config()
+    _repo(repo, config)
+    write(repo, "pkg/lib.py", LIB.split("\n\n\n")[1])  # load is deleted
+    write(repo, "pkg/app.py", APP.replace('    return load("a", "r")\n', "    return None\n"))
+    change = read_change(GitChange(repo), config)
+    assert change.git is not None
+    found = indexed_context(change.git, change.files, config, links=True)
+    assert found.links is not None
+    (lib,) = [
+        (cf.path, h.new_start, h.old_start)
+        for cf in change.files
+        if cf.path == "pkg/lib.py"
+        for h in cf.hunks
+    ]
+    (app,) = [
+        (cf.path, h.new_start, h.old_start)
+        for cf in change.files
+        if cf.path == "pkg/app.py"
+        for h in cf.hunks
+    ]
+    assert found.links.defines == {(app, lib): 1.0}
