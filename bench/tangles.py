@@ -679,13 +679,7 @@ def tune(
         for t, r, x in zip(tangles, reviewed, linked, strict=True)
         if r is not None and x is not None and x.links is not None and t.repo.half == "tune"
     ]
-    shares = (len(current.INDEX_FEATURES) - 1,)  # the use-use link, the last feature
-    variants: tuple[tuple[str, tuple[int, ...]], ...] = (
-        ("added to the name-based links", ()),
-        ("added, without the use-use link", shares),
-        ("replacing the name-based define -> use links", NAME_LINKS),
-    )
-    for label, drop in variants:
+    for label, drop in (("added to the name-based links", ()), ("replacing them", NAME_LINKS)):
         print(f"-- with the index, {label} ({len(indexed)} tangles)")
         beta = fit(indexed, drop=drop)
         for name, value in zip(current.INDEX_FEATURES, beta, strict=True):

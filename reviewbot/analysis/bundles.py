@@ -281,10 +281,9 @@ INDEX_FEATURES = (
     "index: one refers to a declaration whose header the other changes",
     "index: one refers to a declaration whose body the other changes",
     "index: one's unit calls a unit the other changes",
-    "index: both refer to one declaration few hunks refer to",
 )
 INDEX_WEIGHTS = np.array(
-    [-0.79, 1.49, 0.68, 0.67, 0.81, 0.28, -0.74, -0.26, 0.32, 4.57, 0.57, 1.42, 0.98, 1.14, 0.0]
+    [-0.79, 1.49, 0.68, 0.67, 0.81, 0.28, -0.74, -0.26, 0.32, 4.57, 0.57, 1.42, 0.98, 1.14]
 )
 INDEX_JOIN = 0.5  # the best of 0.40-0.65 on the tune half, as JOIN
 
@@ -379,7 +378,7 @@ def features(
     f[:, :, 10] = cosine > 0.1
     if links is not None:
         at = {_key(r): r.index for r in refs}
-        for k, found in enumerate(links, len(FEATURES)):
+        for k, found in enumerate((links.defines, links.changes, links.calls), len(FEATURES)):
             for (a, b), confidence in found.items():
                 i, j = at.get(a), at.get(b)
                 if i is None or j is None or i == j:

@@ -10,10 +10,7 @@ confidence in the resolution (the best edge of the pair):
   line (its header) another hunk changes;
 * **changes**: ... to a declaration whose body another hunk changes (the innermost unit
   around one of its changed lines);
-* **calls**: a call anywhere in a hunk's unit resolves to the unit another hunk changes;
-* **shares**: references on two hunks' changed lines resolve to one declaration (anywhere in
-  the repository) that at most ``MAX_SHARING`` hunks of the change refer to (SmartCommit's
-  use-use link; a helper every test calls links nothing), weighted by the lower confidence.
+* **calls**: a call anywhere in a hunk's unit resolves to the unit another hunk changes.
 
 The new side reads added lines, the old side removed ones (a removed call of a removed
 function). Hunks are named by ``(path, new_start, old_start)`` (``HunkKey``), as the bundler's
@@ -29,9 +26,7 @@ from typing import NamedTuple
 
 from reviewbot.model import ChangedFile
 
-__all__ = ["MAX_SHARING", "HunkKey", "IndexLinks", "empty_links", "index_links"]
-
-MAX_SHARING = 5  # a declaration more of the change's hunks refer to links none of them
+__all__ = ["HunkKey", "IndexLinks", "empty_links", "index_links"]
 
 HunkKey = tuple[str, int, int]  # (path, new_start, old_start) of a hunk
 Pair = tuple[HunkKey, HunkKey]  # (from, to): the user and the definer, the caller and callee
@@ -42,11 +37,10 @@ class IndexLinks(NamedTuple):
     defines: dict[Pair, float]  # (user, definer) -> best confidence
     changes: dict[Pair, float]  # (user, changer of the used declaration's body) -> ...
     calls: dict[Pair, float]  # (caller's hunk, callee's hunk) -> ...
-    shares: dict[Pair, float]  # two users of one declaration (both orders) -> ...
 
 
 def empty_links() -> IndexLinks:
-    return IndexLinks({}, {}, {}, {})
+    return IndexLinks({}, {}, {})
 
 
 def _keep(into: dict[Pair, float], pair: Pair, confidence: float) -> None:
@@ -113,18 +107,14 @@ def index_links(
     for key, us in units.items():
         for u in us:
             calls_from[u].add(key)
-    used: dict[int, dict[HunkKey, float]] = defaultdict(dict)  # declaration -> its users
     for file_id, line, kind, unit_id, def_id, confidence in conn.execute(
         "SELECT r.file_id, r.line, r.kind, r.unit_id, e.def_id, e.confidence FROM refs r "
         f"JOIN edges e ON e.ref_id = r.id WHERE r.file_id IN ({id_marks})",
         list(ids),
     ):
-        user = lines[ids[file_id]].get(line)
-        if user is not None:
-            users = used[def_id]
-            users[user] = max(users.get(user, 0.0), confidence)
         if def_id not in changed:
             continue
+        user = lines[ids[file_id]].get(line)
         targets = body.get(def_id, set())
         if user is not None:
             definer = header.get(def_id)
@@ -137,8 +127,3 @@ def index_links(
             for caller in calls_from.get(unit_id, ()):
                 for callee in targets | ({header[def_id]} if def_id in header else set()):
                     _keep(into.calls, (caller, callee), confidence)
-    for users in used.values():
-        if 1 < len(users) <= MAX_SHARING:
-            for a, ca in users.items():
-                for b, cb in users.items():
-                    _keep(into.shares, (a, b), min(ca, cb))
