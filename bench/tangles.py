@@ -52,6 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.analysis import bundles as current
+from reviewbot.analysis.hunk_links import IndexLinks
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, explain_bundles
 from reviewbot.engine import FileIndex
@@ -59,6 +60,7 @@ from reviewbot.engine.languages import BUILTIN_LANGUAGES, Language
 from reviewbot.model import Bundle, ChangedFile
 
 from lib.common import CORPUS, RESULTS, command_line, git, para, revision, write_json, write_result
+from lib.index_links import Linked, links_at
 from lib.procs import parallel
 from lib.scoring import ari, check_ari, mean, median, pair_scores
 
@@ -269,6 +271,49 @@ def review(job: tuple[Tangle, bool]) -> Reviewed | None:
     return result
 
 
+# -- the repository index at each tangle's base ---------------------------------------------------
+
+
+def _links_cache(t: Tangle) -> Path:
+    return HERE / "links" / _cache(t).name
+
+
+def link_repo(job: tuple[Repo, list[Tangle], bool]) -> list[Linked | None]:
+    """The index links of a repository's tangles: one index per repository, brought to each
+    tangle's base in commit order (``update_index`` re-reads only the blobs that changed), and
+    each tangle's two sides applied to it in a transaction that is rolled back (as a review
+    does: ``repo_impact`` with the bundler's ``sides``)."""
+    repo, tangles, fresh = job
+    out: list[Linked | None] = [None] * len(tangles)
+    path = clone(repo)
+    if path is None:
+        return out
+    order = {c: k for k, c in enumerate(git(path, "rev-list", "--first-parent", "HEAD").split())}
+    todo = []
+    for k, t in enumerate(tangles):
+        cached = _links_cache(t)
+        if cached.exists() and not fresh:
+            links, *times = pickle.loads(cached.read_bytes())
+            out[k] = Linked(IndexLinks(*links), *times)
+        else:
+            todo.append(k)
+    todo.sort(key=lambda k: -order.get(tangles[k].base, 0))  # oldest base first
+    database = HERE / "index" / f"{repo.name.replace('/', '+')}.sqlite"
+    database.parent.mkdir(parents=True, exist_ok=True)
+    for k in todo:
+        t = tangles[k]
+        reviewed = review((t, False))
+        if reviewed is None:
+            continue
+        linked = links_at(path, database, t.base, reviewed.files)
+        cached = _links_cache(t)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        assert linked.links is not None
+        cached.write_bytes(pickle.dumps((tuple(linked.links), *linked[1:])))
+        out[k] = linked
+    return out
+
+
 def before_module() -> types.ModuleType:
     """The bundler as it was at ``BEFORE`` (today's bundles), loaded from git."""
     source = git(
@@ -289,7 +334,9 @@ def _partition(bundles: Sequence[Bundle], files: Sequence[ChangedFile]) -> list[
     return [where[(cf.path, h.new_start, h.old_start)] for cf in files for h in cf.hunks]
 
 
-def score(t: Tangle, r: Reviewed, before: types.ModuleType) -> dict[str, Any] | None:
+def score(
+    t: Tangle, r: Reviewed, before: types.ModuleType, linked: Linked | None
+) -> dict[str, Any] | None:
     truth = [label for label, _ in r.truth]
     known = [i for i, label in enumerate(truth) if label != "?"]
     if len({truth[i] for i in known}) < 2:
@@ -301,8 +348,13 @@ def score(t: Tangle, r: Reviewed, before: types.ModuleType) -> dict[str, Any] | 
     cpu = time.process_time()
     old_all = _partition(before.bundle_change(r.files, r.indexes, []), r.files)
     cpu_old = time.process_time() - cpu
+    links = linked.links if linked is not None else None
+    cpu = time.process_time()
+    indexed_all = _partition(current.bundle_change(r.files, r.indexes, [], links), r.files)
+    cpu_indexed = time.process_time() - cpu
     t_ = [truth[i] for i in known]
     ours = [ours_all[i] for i in known]
+    indexed = [indexed_all[i] for i in known]
     old = [old_all[i] for i in known]
     by_file = [by_file_all[i] for i in known]
     return {
@@ -319,12 +371,21 @@ def score(t: Tangle, r: Reviewed, before: types.ModuleType) -> dict[str, Any] | 
         "bundles": len(set(ours)),
         "bundles_before": len(set(old)),
         "ari": ari(t_, ours),
+        "ari_index": ari(t_, indexed),
+        "indexed": links is not None,
+        "index_links": sum(len(x) for x in links) if links is not None else 0,
+        "index_update_s": linked.update_s if linked is not None else None,
+        "index_links_s": linked.links_s if linked is not None else None,
+        "index_cpu_without": linked.cpu_without if linked is not None else None,
+        "index_cpu_with": linked.cpu_with if linked is not None else None,
         "ari_before": ari(t_, old),
         "ari_file": ari(t_, by_file),
         "pair": pair_scores(t_, ours),
+        "pair_index": pair_scores(t_, indexed),
         "pair_before": pair_scores(t_, old),
         "pair_file": pair_scores(t_, by_file),
         "cpu_ms": round(cpu_ours * 1000, 2),
+        "cpu_ms_index": round(cpu_indexed * 1000, 2),
         "cpu_ms_before": round(cpu_old * 1000, 2),
         "review_s": round(r.seconds, 2),
     }
@@ -335,10 +396,11 @@ def score(t: Tangle, r: Reviewed, before: types.ModuleType) -> dict[str, Any] | 
 
 def row(label: str, rows: Sequence[dict[str, Any]]) -> str:
     if not rows:
-        return f"| {label} | 0 |" + " |" * 9
+        return f"| {label} | 0 |" + " |" * 12
     new = [r["ari"] for r in rows]
     old = [r["ari_before"] for r in rows]
     fil = [r["ari_file"] for r in rows]
+    ind = [r["ari_index"] for r in rows]
     wins = sum(1 for a, f in zip(new, fil, strict=True) if a > f + 1e-9)
     ties = sum(1 for a, f in zip(new, fil, strict=True) if abs(a - f) <= 1e-9)
     cells = [
@@ -346,6 +408,9 @@ def row(label: str, rows: Sequence[dict[str, Any]]) -> str:
         str(len(rows)),
         f"{mean(new):.3f}",
         f"{median(new):.3f}",
+        f"{mean(ind):.3f}",
+        f"{median(ind):.3f}",
+        f"{mean(ind) - mean(new):+.3f}",
         f"{mean(fil):.3f}",
         f"{median(fil):.3f}",
         f"{mean(old):.3f}",
@@ -358,10 +423,12 @@ def row(label: str, rows: Sequence[dict[str, Any]]) -> str:
 
 
 HEAD = [
-    "| tangles | n | ARI bundles, mean | median | ARI by file, mean | median "
+    "| tangles | n | ARI bundles, mean | median | with the index, mean | median "
+    "| index - without | ARI by file, mean | median "
     "| ARI today's bundles, mean | median | bundles - by file | bundles - today "
     "| bundles > by file |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+    "| ---: | ---: |",
 ]
 
 
@@ -411,6 +478,23 @@ def render(rows: list[dict[str, Any]], notes: list[str], argv: Sequence[str] | N
         "+0.077 over by file); that shortfall is why textual similarity was then tried, chosen "
         "and weighted on the tune half alone."
     )
+    lines += para(
+        "With the index: the repository's index (`reviewbot index`'s own build, one database per "
+        "repository) is brought to each tangle's base commit, walking the tangles of a repository "
+        "in commit order so that each update re-reads only the blobs that changed; the tangle's "
+        "two sides are then applied to it in a transaction that is rolled back, as a review "
+        "does, and `hunk_links` reads three links from it: a reference on one hunk's changed "
+        "lines resolving to a declaration whose header another hunk changes, or whose body it "
+        "changes, and a call in one hunk's unit resolving to a unit another hunk changes (each "
+        "weighted by the index's confidence). Their weights (`bundles.INDEX_WEIGHTS`) were "
+        "fitted like the others on the tune half only, two ways: added to the name-based "
+        "define -> use features (tune half: +0.214 over by file, JOIN 0.5) or replacing them "
+        "(+0.209); the first was kept, chosen on the tune half (without the index: +0.180 "
+        "there). The report half was then run once. A fourth link, SmartCommit's use-use "
+        "(two hunks refer to one declaration that at most 5 hunks of the change refer to), was "
+        "tried the same way (on the tune half) and dropped: its fitted weight was 0.07 and the "
+        "tune half moved by +0.001."
+    )
     lines += ["## Headline: the report half", "", *HEAD, row("report half, all", report)]
     for k in (2, 3):
         lines.append(row(f"report, {k} commits", [r for r in report if r["commits"] == k]))
@@ -423,6 +507,17 @@ def render(rows: list[dict[str, Any]], notes: list[str], argv: Sequence[str] | N
         lines += para(
             f"Goal: bundles beat by file by +0.10 ARI or more on average. Measured on the "
             f"report half: {gain:+.3f}, so the goal is {'met' if gain >= 0.10 else 'NOT met'}."
+        )
+        better = sum(1 for r in report if r["ari_index"] > r["ari"] + 1e-9)
+        worse = sum(1 for r in report if r["ari_index"] < r["ari"] - 1e-9)
+        delta = mean([r["ari_index"] - r["ari"] for r in report])
+        tuned = mean([r["ari_index"] - r["ari"] for r in tune]) if tune else 0.0
+        lines += para(
+            f"With the index, on the report half: {delta:+.3f} ARI over the bundles without it "
+            f"({better} tangles better, {worse} worse, the rest equal); on the tune half, where "
+            f"its weights were fitted, {tuned:+.3f}. The index's links are kept because they do "
+            f"not hurt the report half{'' if delta >= 0 else ' (they do here: see the table)'}; "
+            f"{'a clear gain it is not' if delta < 0.02 else 'they help'}."
         )
     lines += ["## Per repository", "", *HEAD]
     for repo in REPOS:
@@ -444,6 +539,23 @@ def render(rows: list[dict[str, Any]], notes: list[str], argv: Sequence[str] | N
             f"{median(cpu):.1f} ms (today's: {median(cpu_old):.1f} ms), max {max(cpu):.0f} ms; "
             f"measured in one process, side by side, on a shared 2-core machine."
         )
+        indexed = [r for r in rows if r["indexed"]]
+        if indexed:
+            lines += para(
+                f"The index: {len(indexed)} of {len(rows)} tangles had its links. Per tangle, "
+                f"median: bringing the index to the base "
+                f"{median([r['index_update_s'] for r in indexed]):.2f} s, applying the two "
+                f"sides and reading the links (the review's impact included) "
+                f"{median([r['index_links_s'] for r in indexed]):.2f} s (wall, a loaded "
+                f"machine; the first tangle of a repository is a cold build); "
+                f"{median([float(r['index_links']) for r in indexed]):.0f} links; the bundler's "
+                f"CPU with them {median([r['cpu_ms_index'] for r in indexed]):.1f} ms. What the "
+                f"links add to a review's index step (`repo_impact` without and with them, CPU, "
+                f"side by side, median): "
+                f"{1000 * median([r['index_cpu_without'] for r in indexed]):.0f} ms -> "
+                f"{1000 * median([r['index_cpu_with'] for r in indexed]):.0f} ms (without them a "
+                f"change that adds, removes or re-signs no declaration skips the index)."
+            )
     lines += release_pairs()
     if notes:
         lines += ["## Notes", "", *(f"- {n}" for n in notes), ""]
@@ -468,12 +580,12 @@ def release_pairs() -> list[str]:
         f"details and the rest of that run in `{PAIRS.relative_to(RESULTS.parent.parent)}`. " + run
     )
     lines += para(
-        "The last column is the bundler at 39ff7a5 on the same tangles. Here it scores higher "
+        "The '39ff7a5' column is the bundler at 39ff7a5 on the same tangles. Here it scores higher "
         "than the pair model: a release pair is many commits (the truth is the whole release, "
         "about 50 hunks per change), and each package sits under its own top folder, which the "
         "old bundler linked names within. The pair model, fitted on commit-sized concerns, "
-        "keeps its bundles nearly pure and joins less (pair precision and recall in the "
-        "release-pair results)."
+        "keeps its bundles nearly pure and joins less: the release-pair results file says why "
+        "(looked at on a few tangles) and gives the pair precision and recall."
     )
     return [*lines, *table, ""]
 
@@ -481,20 +593,30 @@ def release_pairs() -> list[str]:
 # -- fitting the pair model (tune half only) --------------------------------------------------
 
 
-def fit(pairs: Sequence[tuple[Tangle, Reviewed]], l2: float = 1.0) -> NDArray[np.float64]:
-    """Weights of ``bundles.FEATURES``: L2-regularised logistic regression (Newton steps) of
-    "one commit made both" over the hunk pairs of ``pairs`` (each pair weighted 1/hunks of its
-    tangle; pairs of one unit left out, they are hard links)."""
+NAME_LINKS = (2, 3)  # the name-based define -> use features, left out by "replace"
+
+
+def fit(
+    pairs: Sequence[tuple[Reviewed, IndexLinks | None]],
+    l2: float = 1.0,
+    drop: Sequence[int] = (),
+) -> NDArray[np.float64]:
+    """Weights of ``bundles.FEATURES`` (``INDEX_FEATURES`` when the pairs have the index's
+    links): L2-regularised logistic regression (Newton steps) of "one commit made both" over
+    the hunk pairs of ``pairs`` (each pair weighted 1/hunks of its tangle; pairs of one unit
+    left out, they are hard links). Features in ``drop`` are zeroed (their weight fits to 0)."""
     xs: list[NDArray[np.float64]] = []
     ys: list[float] = []
     ws: list[float] = []
-    for _, r in pairs:
+    for r, links in pairs:
         refs = current._refs(r.files, r.indexes)
         truth = [label for label, _ in r.truth]
         n = len(refs)
         if n > current.MAX_PAIRWISE:
             continue
-        f, _ = current.features(refs)
+        f, _ = current.features(refs, links)
+        for k in drop:
+            f[:, :, k] = 0.0
         for i in range(n):
             for j in range(i + 1, n):
                 if "?" in (truth[i], truth[j]):
@@ -519,25 +641,13 @@ def fit(pairs: Sequence[tuple[Tangle, Reviewed]], l2: float = 1.0) -> NDArray[np
     return beta
 
 
-def tune(tangles: Sequence[Tangle], reviewed: Sequence[Reviewed | None]) -> None:
-    """Print the fitted weights and the tune half's mean ARI over a sweep of ``JOIN``."""
-    pairs = [
-        (t, r)
-        for t, r in zip(tangles, reviewed, strict=True)
-        if r is not None and t.repo.half == "tune"
-    ]
-    beta = fit(pairs)
-    for name, value in zip(current.FEATURES, beta, strict=True):
-        print(f"{value:+.2f}  {name}")
-    print("WEIGHTS = np.array([" + ", ".join(f"{v:.2f}" for v in beta) + "])")
+def _sweep(pairs: Sequence[tuple[Reviewed, IndexLinks | None]], beta: NDArray[np.float64]) -> None:
     for join in (0.4, 0.45, 0.5, 0.55, 0.6, 0.65):
         gains = []
-        for _, r in pairs:
+        for r, links in pairs:
+            refs = current._refs(r.files, r.indexes)
             groups = current.group_hunks(
-                (refs := current._refs(r.files, r.indexes)),
-                current._graph(refs)[1],
-                _weights(refs, beta),
-                join=join,
+                refs, current._graph(refs)[1], _weights(refs, beta, links), join=join
             ).groups
             truth = [label for label, _ in r.truth]
             known = [i for i, label in enumerate(truth) if label != "?"]
@@ -551,10 +661,42 @@ def tune(tangles: Sequence[Tangle], reviewed: Sequence[Reviewed | None]) -> None
         print(f"JOIN {join:.2f}: bundles - by file {mean(gains):+.3f} over {len(gains)} tangles")
 
 
-def _weights(refs: Sequence[current.HunkRef], beta: NDArray[np.float64]) -> NDArray[np.float64]:
+def tune(
+    tangles: Sequence[Tangle], reviewed: Sequence[Reviewed | None], linked: Sequence[Linked | None]
+) -> None:
+    """Print the fitted weights and the tune half's mean ARI over a sweep of ``JOIN``: without
+    the index, and with it (its three features added to the name-based ones, or replacing the
+    name-based define -> use features)."""
+    plain = [
+        (r, None)
+        for t, r in zip(tangles, reviewed, strict=True)
+        if r is not None and t.repo.half == "tune"
+    ]
+    beta = fit(plain)
+    for name, value in zip(current.FEATURES, beta, strict=True):
+        print(f"{value:+.2f}  {name}")
+    print("WEIGHTS = np.array([" + ", ".join(f"{v:.2f}" for v in beta) + "])")
+    _sweep(plain, beta)
+    indexed = [
+        (r, x.links)
+        for t, r, x in zip(tangles, reviewed, linked, strict=True)
+        if r is not None and x is not None and x.links is not None and t.repo.half == "tune"
+    ]
+    for label, drop in (("added to the name-based links", ()), ("replacing them", NAME_LINKS)):
+        print(f"-- with the index, {label} ({len(indexed)} tangles)")
+        beta = fit(indexed, drop=drop)
+        for name, value in zip(current.INDEX_FEATURES, beta, strict=True):
+            print(f"{value:+.2f}  {name}")
+        print("INDEX_WEIGHTS = np.array([" + ", ".join(f"{v:.2f}" for v in beta) + "])")
+        _sweep(indexed, beta)
+
+
+def _weights(
+    refs: Sequence[current.HunkRef], beta: NDArray[np.float64], links: IndexLinks | None = None
+) -> NDArray[np.float64]:
     if len(refs) > current.MAX_PAIRWISE:
         return current._graph(refs)[0]
-    f, _ = current.features(refs)
+    f, _ = current.features(refs, links)
     weight: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-(f @ beta)))
     np.fill_diagonal(weight, 0.0)
     return weight
@@ -588,14 +730,25 @@ def main(argv: list[str] | None = None) -> int:
         except RuntimeError as exc:  # a snapshot with objects missing
             notes.append(f"{repo.name}: history unreadable, skipped ({str(exc)[-80:]})")
     reviewed = parallel(review, [(t, args.fresh) for t in tangles], args.jobs)
+    # One job per repository (its index is brought from base to base in commit order).
+    repos = [repo for repo in REPOS if any(t.repo == repo for t in tangles)]
+    per_repo = [[t for t in tangles if t.repo == repo] for repo in repos]
+    done = parallel(
+        link_repo, [(repo, ts, args.fresh) for repo, ts in zip(repos, per_repo, strict=True)],
+        args.jobs,
+    )  # fmt: skip
+    found = {
+        t: x for ts, xs in zip(per_repo, done, strict=True) for t, x in zip(ts, xs, strict=True)
+    }
+    linked = [found.get(t) for t in tangles]
     if args.fit:
-        tune(tangles, reviewed)
+        tune(tangles, reviewed, linked)
         return 0
     before = before_module()
     rows: list[dict[str, Any]] = []
     dropped: Counter[str] = Counter()
-    for t, r in zip(tangles, reviewed, strict=True):
-        scored = score(t, r, before) if r is not None else None
+    for t, r, x in zip(tangles, reviewed, linked, strict=True):
+        scored = score(t, r, before, x) if r is not None else None
         if scored is None:
             dropped[t.repo.name] += 1
         else:
@@ -609,12 +762,14 @@ def main(argv: list[str] | None = None) -> int:
     write_result(args.out, render(rows, notes, argv, seconds))
     if args.json:
         write_json(args.json, rows)
-    by: dict[str, list[float]] = defaultdict(list)
-    for x in rows:
-        by[x["half"]].append(x["ari"] - x["ari_file"])
+    by: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for one in rows:
+        by[one["half"]].append((one["ari"] - one["ari_file"], one["ari_index"] - one["ari_file"]))
     for half, gains in sorted(by.items()):
         print(
-            f"{half}: {len(gains)} tangles, bundles - by file {mean(gains):+.3f}", file=sys.stderr
+            f"{half}: {len(gains)} tangles, bundles - by file {mean([g for g, _ in gains]):+.3f}, "
+            f"with the index {mean([g for _, g in gains]):+.3f}",
+            file=sys.stderr,
         )
     return 0
 

@@ -488,6 +488,17 @@ class Impact(NamedTuple):
     truncated: bool
     uncertain: int = 0  # references resolved with low confidence: counted, not listed
     source: str = "index"  # index (resolved references) | grep (whole-word matches: no index)
+    # with source grep: why the repository's index was not used ("" when it has none)
+    fallback: str = ""
+
+    @property
+    def how(self) -> str:
+        """What the references are, for readers: resolved, or whole-word matches and why."""
+        if self.source == "index":
+            return "referenced"
+        return (
+            f"named (git grep; {self.fallback})" if self.fallback else "named (git grep, no index)"
+        )
 
     @property
     def outside(self) -> int:

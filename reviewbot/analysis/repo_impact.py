@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -321,11 +321,14 @@ def repo_impact(
     files: Sequence[ChangedFile],
     *,
     wait: float = 5.0,
+    sides: Callable[[sqlite3.Connection, bool], None] | None = None,
 ) -> tuple[list[Impact], list[Finding]]:
     """The impact entries and the RB105/RB106 findings of a change; IndexNotUsed when the
-    index cannot answer (the caller falls back and says so)."""
+    index cannot answer (the caller falls back and says so). ``sides`` (the bundler's hunk
+    links) is called with the connection once its rows hold the change's old side (False) and
+    once they hold its new side (True): one transaction for both."""
     changes = declaration_changes(files, settings.registry)
-    if not changes:
+    if not changes and sides is None:
         return [], []
     conn = _open(database, settings, wait)
     try:
@@ -335,12 +338,16 @@ def repo_impact(
         by_new = {cf.path: cf for cf in files}
         added_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
         old_refs: dict[int, tuple[list[query.Hit], bool]] = {}
-        if any(c.change in ("removed", "renamed") for c in changes):
+        if sides is not None or any(c.change in ("removed", "renamed") for c in changes):
             apply_listing(git, store, _side(base, files, new=False), settings)
             for k, c in enumerate(changes):
                 if c.change in ("removed", "renamed") and c.old is not None:
                     old_refs[k] = _refs(conn, c.old, settings.registry)
+            if sides is not None:
+                sides(conn, False)
         apply_listing(git, store, _side(base, files, new=True), settings)
+        if sides is not None:
+            sides(conn, True)
         texts = _Texts(git, files, conn)
         impact: list[Impact] = []
         findings: list[Finding] = []

@@ -18,7 +18,7 @@ from reviewbot.analysis.impact import Reference, impact_of
 from reviewbot.analysis.review import NOT_CODE, FileReview, not_code
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import Change, in_scope, index_file
-from reviewbot.app.repo_context import IndexNotUsed, indexed_impact
+from reviewbot.app.repo_context import IndexNotUsed, RepoContext, indexed_context
 from reviewbot.engine import FileIndex, LineIndex, get_profile
 from reviewbot.model import (
     Bundle,
@@ -65,10 +65,16 @@ def _sides(
 
 
 def explain_reviewed(
-    files: Sequence[tuple[ChangedFile, FileReview]], findings: list[Finding]
+    change: Change,
+    files: Sequence[tuple[ChangedFile, FileReview]],
+    findings: list[Finding],
+    config: Config,
 ) -> BundleExplanation:
-    """``bundles.explain`` of reviewed files (``pipeline.explain_bundles``)."""
-    return explain([cf for cf, _ in files], _sides(files), findings)
+    """``bundles.explain`` of reviewed files (``pipeline.explain_bundles``), with the index's
+    hunk links when the repository has an index that can answer, as ``full_extras``."""
+    indexed = _indexed(change, config, links=sum(len(cf.hunks) for cf, _ in files) > 1)
+    links = indexed.links if isinstance(indexed, RepoContext) else None
+    return explain([cf for cf, _ in files], _sides(files), findings, links)
 
 
 def full_extras(
@@ -86,7 +92,10 @@ def full_extras(
     context: tuple[HunkContext, ...] = ()
     if config.budget > 0:
         context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
-    explained = explain([cf for cf, _ in files], sides, findings)
+    # The index, when there is one, is opened once: the impact and the bundler's hunk links.
+    indexed = _indexed(change, config, links=sum(len(cf.hunks) for cf, _ in files) > 1)
+    links = indexed.links if isinstance(indexed, RepoContext) else None
+    explained = explain([cf for cf, _ in files], sides, findings, links)
     listed = {s.path for s in summaries if s.reason == NOT_CODE}
     code, rest = attach_prose(
         explained.bundles, explained.refs, [cf for cf in change.files if cf.path in listed]
@@ -94,9 +103,21 @@ def full_extras(
     bundles = tuple(code) + _other_files(rest, len(code))
     if change.git is None:
         return Extras(context, bundles, (), [], None)
-    found, extra = _impact(change, summaries, config)
+    found, extra = _impact(change, summaries, config, indexed)
     hotspots = _hotspots_touched(change.git, summaries, config, cache)
     return Extras(context, bundles, tuple(found), extra, hotspots)
+
+
+def _indexed(change: Change, config: Config, *, links: bool) -> RepoContext | str:
+    """The index's impact, findings and (with ``links``) hunk links; else why the index was
+    not used ("" when there is none)."""
+    git = change.git
+    if git is None or not index_file(git).is_file():
+        return ""
+    try:
+        return indexed_context(git, change.files, config, links=links)
+    except IndexNotUsed as exc:
+        return str(exc)  # another version, other settings, busy: the grep, marked as such
 
 
 RADIUS = 60  # lines around a hunk its context looks at
@@ -124,7 +145,7 @@ def new_side_where(rng: Range | None) -> str | None:
 
 
 def _impact(
-    change: Change, summaries: Sequence[FileSummary], config: Config
+    change: Change, summaries: Sequence[FileSummary], config: Config, indexed: RepoContext | str
 ) -> tuple[list[Impact], list[Finding]]:
     """Where the changed declarations are referenced, RB105 and RB106: resolved by the
     repository's index when it has one, else whole-word matches of a bounded `git grep`
@@ -133,13 +154,8 @@ def _impact(
     repository takes tens of seconds, too long to do unasked)."""
     git = change.git
     assert git is not None
-    if index_file(git).is_file():
-        try:
-            found, findings = indexed_impact(git, change.files, config)
-        except IndexNotUsed:
-            pass  # another version, other settings, busy: the grep below, marked as such
-        else:
-            return _scoped(change, found, findings)
+    if isinstance(indexed, RepoContext):
+        return _scoped(change, indexed.impact, indexed.findings)
     where = new_side_where(change.new_side)
     indexes: dict[str, FileIndex | None] = {}
     profile = get_profile(config.profile)
@@ -169,7 +185,17 @@ def _impact(
         return found, cut
 
     found, findings = impact_of(summaries, change.files, search, indexer)
+    if indexed:  # an index that could not answer: say why, not "no index"
+        note = _note(indexed)
+        found = [i._replace(fallback=note) for i in found]
     return _scoped(change, found, findings)
+
+
+def _note(reason: str) -> str:
+    """``IndexNotUsed``'s reason as a label's note: "index built with other settings; run
+    `reviewbot index`"."""
+    note = reason.removeprefix("the ").replace(" was built", " built")
+    return note.replace(" (run `reviewbot index`)", "; run `reviewbot index`")
 
 
 def _scoped(

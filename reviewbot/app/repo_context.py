@@ -8,7 +8,9 @@ the hook's path stays as light as it was and a full review falls back to the gre
 from __future__ import annotations
 
 import sqlite3
+from typing import NamedTuple
 
+from reviewbot.analysis.hunk_links import IndexLinks, empty_links, index_links
 from reviewbot.analysis.repo_impact import IndexNotUsed, repo_impact
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import index_file
@@ -16,7 +18,13 @@ from reviewbot.index.build import IndexSettings
 from reviewbot.model import ChangedFile, Finding, Impact
 from reviewbot.repo.git import Git
 
-__all__ = ["IndexNotUsed", "indexed_impact"]
+__all__ = ["IndexNotUsed", "RepoContext", "indexed_context", "indexed_impact", "settings_of"]
+
+
+def settings_of(config: Config) -> IndexSettings:
+    """The index settings of ``config`` (one process: the few files of a change are resolved
+    faster than a pool starts)."""
+    return IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry, jobs=1)
 
 
 def indexed_impact(
@@ -25,9 +33,36 @@ def indexed_impact(
     """Impact and findings from the index; IndexNotUsed (with the reason) when it cannot
     answer. The index file is read, never changed: the change's sides are applied in a
     transaction that is rolled back."""
-    # One process: the few files of a change are resolved faster than a pool starts.
-    settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry, jobs=1)
+    found = indexed_context(git, files, config, wait=wait, links=False)
+    return found.impact, found.findings
+
+
+class RepoContext(NamedTuple):
+    impact: list[Impact]
+    findings: list[Finding]
+    links: IndexLinks | None  # the hunk links of both sides (None: not asked for)
+
+
+def indexed_context(
+    git: Git, files: tuple[ChangedFile, ...], config: Config, *, wait: float = 5.0, links: bool
+) -> RepoContext:
+    """``indexed_impact``, and with ``links`` the hunk links the bundler uses
+    (``hunk_links.index_links``), read in the same transaction: the index is opened once."""
+    found = empty_links() if links else None
+
+    def sides(conn: sqlite3.Connection, new: bool) -> None:
+        assert found is not None
+        index_links(conn, files, new, found)
+
     try:
-        return repo_impact(git, index_file(git), settings, files, wait=wait)
+        impact, findings = repo_impact(
+            git,
+            index_file(git),
+            settings_of(config),
+            files,
+            wait=wait,
+            sides=sides if links else None,
+        )
     except sqlite3.Error as exc:  # damaged, or changed under us: the caller goes on without
         raise IndexNotUsed(f"the index could not answer ({exc})") from None
+    return RepoContext(impact, findings, found)

@@ -110,7 +110,10 @@ def _impact_item(imp: Impact) -> str:
     more = imp.total - min(len(imp.references), 6)
     where = f": {refs}" + (f" (+{more} more)" if more > 0 else "") if refs else ""
     # Without an index the impact is whole-word matches, not references: say so.
-    what = "reference(s)" if imp.source == "index" else "whole-word match(es) (git grep, no index)"
+    what = "reference(s)"
+    if imp.source != "index":
+        why = f"; {imp.fallback}" if imp.fallback else ", no index"
+        what = f"whole-word match(es) (git grep{why})"
     return (
         f"- {_code(imp.name)} ({imp.change}, {_code(imp.unit)} in {_safe(imp.path)}): "
         f"{imp.total}{'+' if imp.truncated else ''} {what}{where}"

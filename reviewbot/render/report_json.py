@@ -184,6 +184,7 @@ def report_doc(report: Report) -> dict[str, Any]:
                 "truncated": i.truncated,
                 "uncertain": i.uncertain,
                 "source": i.source,
+                **({"fallback": i.fallback} if i.fallback else {}),
             }
             for i in report.impact
         ],

@@ -138,7 +138,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         touched = sum(1 for r in item.references if r.in_change)
         inside = f", {touched} in the change" if touched else ""
         doubt = f"; {item.uncertain} uncertain, not listed" if item.uncertain else ""
-        how = "named (git grep, no index)" if item.source == "grep" else "referenced"
+        how = item.how
         if item.change in ("removed", "renamed"):
             how = "still " + how
         text = (

@@ -1,0 +1,184 @@
+"""The repository index in a full review: the bundler's hunk links resolved by the index (read
+in the impact's own transaction), and what the review says when an index exists but cannot be
+used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+
+from reviewbot.analysis import bundles
+from reviewbot.app import pipeline
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, index_file, read_change
+from reviewbot.app.repo_context import indexed_context, settings_of
+from reviewbot.index.build import update_index
+from reviewbot.render.formats import RenderOptions, render_report
+from reviewbot.render.report_json import load_schema, report_doc
+from reviewbot.repo.git import Git
+from tests.helpers import commit, write
+
+LIB = """def load(path, mode):
+    return open(path, mode).read()
+
+
+def unrelated(x):
+    return x * 2
+"""
+
+APP = """from pkg.lib import load
+
+
+def main():
+    return load("a", "r")
+
+
+def spacer_one():
+    return 0
+
+
+def spacer_two():
+    return 0
+
+
+def other():
+    return 1
+"""
+
+
+def _repo(repo: Path, config: Config) -> None:
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/lib.py", LIB)
+    write(repo, "pkg/app.py", APP)
+    commit(repo)
+    update_index(Git(repo), index_file(Git(repo)), settings_of(config))
+
+
+def test_hunk_links_are_resolved_by_the_index_in_one_transaction(repo: Path) -> None:
+    config = Config()
+    _repo(repo, config)
+    # lib.py: load gains a parameter (its header changes); app.py: main's call is edited, and
+    # other() changes without touching load.
+    write(repo, "pkg/lib.py", LIB.replace("(path, mode):", "(path, mode, encoding):"))
+    write(
+        repo,
+        "pkg/app.py",
+        APP.replace('load("a", "r")', 'load("a", "r", "utf-8")').replace("1\n", "2\n"),
+    )
+    before = index_file(Git(repo)).read_bytes()
+    change = read_change(GitChange(repo), config)
+    assert change.git is not None
+    found = indexed_context(change.git, change.files, config, links=True)
+    assert index_file(Git(repo)).read_bytes() == before  # rolled back: the file is unchanged
+    assert found.links is not None
+    hunks = {
+        cf.path: [(cf.path, h.new_start, h.old_start) for h in cf.hunks] for cf in change.files
+    }
+    (definer,) = hunks["pkg/lib.py"]
+    call, edit = hunks["pkg/app.py"]
+    # The edited call resolves to the declaration whose header the lib hunk changes, with the
+    # index's full confidence; the unrelated edit links to nothing.
+    assert found.links.defines == {(call, definer): 1.0}
+    assert (call, definer) in found.links.calls
+    assert all(edit not in pair for pair in found.links.calls)
+    assert all(edit not in pair for pair in found.links.changes)
+    # Without ``links`` nothing is read for the bundler (the hook's path).
+    assert indexed_context(change.git, change.files, config, links=False).links is None
+
+
+def test_the_index_features_enter_the_pair_model() -> None:
+    # Each index feature is a column of its own, weighted by its own fitted weight, after the
+    # name-based ones (whose weights are those of the model without an index).
+    assert bundles.INDEX_FEATURES[: len(bundles.FEATURES)] == bundles.FEATURES
+    assert len(bundles.INDEX_WEIGHTS) == len(bundles.INDEX_FEATURES)
+    assert np.all(np.isfinite(bundles.INDEX_WEIGHTS))
+
+
+def test_an_index_built_with_other_settings_is_named_not_called_missing(repo: Path) -> None:
+    _repo(repo, Config(max_file_bytes=4096))  # the review below uses the default settings
+    write(repo, "pkg/lib.py", LIB.replace("(path, mode):", "(path, mode, encoding):"))
+    report = pipeline.review(GitChange(repo), Config())
+    doc = report_doc(report)
+    jsonschema.validate(doc, load_schema())
+    (load,) = [i for i in doc["impact"] if i["name"] == "load"]
+    assert load["source"] == "grep"
+    assert load["fallback"] == "index built with other settings; run `reviewbot index`"
+    text = " ".join(render_report(report, "text", RenderOptions(width=80)).split())
+    assert "git grep; index built with other settings; run `reviewbot index`" in text
+    assert "no index" not in text
+    markdown = render_report(report, "markdown")
+    assert "index built with other settings" in markdown and "no index" not in markdown
+
+
+def test_without_an_index_the_label_still_says_no_index(repo: Path) -> None:
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/lib.py", LIB)
+    write(repo, "pkg/app.py", APP)
+    commit(repo)
+    write(repo, "pkg/lib.py", LIB.replace("(path, mode):", "(path, mode, encoding):"))
+    report = pipeline.review(GitChange(repo), Config())
+    (load,) = [i for i in report_doc(report)["impact"] if i["name"] == "load"]
+    assert load["source"] == "grep" and "fallback" not in load
+    assert "git grep, no index" in render_report(report, "text", RenderOptions(width=80))
+
+
+def test_an_index_link_joins_what_names_alone_cannot(repo: Path) -> None:
+    # A call in b/y.py of a function of a/x.py whose parameters change: the module's name is
+    # too short for the name-based link and the two hunks share no rare word, so without the
+    # index they are two bundles; the index resolves the import and joins them.
+    config = Config()
+    write(repo, "a/__init__.py", "")
+    write(repo, "a/x.py", "def compute_total(items):\n    return sum(items)\n")
+    write(repo, "b/__init__.py", "")
+    write(
+        repo,
+        "b/y.py",
+        "from a.x import compute_total\n\n\ndef run():\n    return compute_total([1])\n",
+    )
+    commit(repo)
+    update_index(Git(repo), index_file(Git(repo)), settings_of(config))
+    write(repo, "a/x.py", "def compute_total(items, tax):\n    return sum(items) * tax\n")
+    write(
+        repo,
+        "b/y.py",
+        "from a.x import compute_total\n\n\ndef run():\n    return compute_total([1], 2)\n",
+    )
+    explained = pipeline.explain_bundles(GitChange(repo), config)
+    assert explained.links is not None and explained.links.defines
+    (bundle,) = explained.bundles
+    assert {h.path for h in bundle.hunks} == {"a/x.py", "b/y.py"}
+    report = pipeline.review(GitChange(repo), config)
+    assert [b.hunks for b in report.bundles] == [bundle.hunks]  # the report's own bundles
+    index_file(Git(repo)).unlink()
+    alone = pipeline.explain_bundles(GitChange(repo), config)
+    assert alone.links is None
+    assert sorted(h.path for b in alone.bundles for h in b.hunks) == ["a/x.py", "b/y.py"]
+    assert len(alone.bundles) == 2
+
+
+def test_removed_code_links_on_the_old_side(repo: Path) -> None:
+    # Both hunks only remove lines: the call and the function it called. Only the old side,
+    # applied in the same transaction, can resolve the removed call.
+    config = Config()
+    _repo(repo, config)
+    write(repo, "pkg/lib.py", LIB.split("\n\n\n")[1])  # load is deleted
+    write(repo, "pkg/app.py", APP.replace('    return load("a", "r")\n', "    return None\n"))
+    change = read_change(GitChange(repo), config)
+    assert change.git is not None
+    found = indexed_context(change.git, change.files, config, links=True)
+    assert found.links is not None
+    (lib,) = [
+        (cf.path, h.new_start, h.old_start)
+        for cf in change.files
+        if cf.path == "pkg/lib.py"
+        for h in cf.hunks
+    ]
+    (app,) = [
+        (cf.path, h.new_start, h.old_start)
+        for cf in change.files
+        if cf.path == "pkg/app.py"
+        for h in cf.hunks
+    ]
+    assert found.links.defines == {(app, lib): 1.0}
