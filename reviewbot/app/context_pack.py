@@ -27,6 +27,7 @@ from reviewbot.analysis.bundle_state import bundle_at, load_state
 from reviewbot.app.config import Config
 from reviewbot.app.full import new_side_where
 from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, review
+from reviewbot.app.repo_context import settings_of
 from reviewbot.errors import ReviewbotError, UsageError
 from reviewbot.index import query
 from reviewbot.index.fresh import index_path, looks_current
@@ -227,16 +228,18 @@ def _open_index(
         conn = connect_reader(database)
     except IndexUnavailable as exc:
         return None, f"{exc}: callers and callees are not shown"
-    if looks_current(conn, git):
+    settings = settings_of(config)
+    row = conn.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
+    same = row is not None and row[0] == settings.key()  # else the review would not use it
+    if same and looks_current(conn, git):
         return conn, "callers and callees from the repository index"
     if not update:
         return conn, "callers and callees from the repository index (stale: run `reviewbot index`)"
     conn.close()
     # Lazy: the index builder imports the parsers (about 90 ms of CPU); only a stale index
     # needs it.
-    from reviewbot.index.build import IndexSettings, update_index
+    from reviewbot.index.build import update_index
 
-    settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)
     note = "callers and callees from the repository index (updated now)"
     try:
         update_index(git, database, settings)
@@ -545,26 +548,28 @@ def context_pack(
     if budget < MIN_BUDGET:
         raise UsageError(f"the context pack needs a budget of at least {MIN_BUDGET} tokens")
     change = source if isinstance(source, Change) else read_change(source, config)
-    report = review(change, config, cache=cache)
-    by_path = {cf.path: cf for cf in change.files}
-    candidates: list[_Candidate] = []
-    for fs in report.files:
-        cf = by_path.get(fs.path)
-        if cf is None or fs.language is None:
-            continue
-        entries = merged_view(cf)
-        units = _unit_candidates(fs.units, entries)
-        candidates += units + _module_candidates(fs.path, entries, units)
+    # The index is brought up to date before the review, whose impact reads it too (after,
+    # the pack would say "updated now" above an impact from the stale one, or from the grep).
     conn, note = _open_index(change, config, index_file, update_index)
-    # The repository bundles of the last `reviewbot bundles`, saved beside the index.
-    saved = None
-    if change.git is not None:
-        saved = load_state((index_file or index_path(change.git)).parent / "bundles.json")
     try:
+        report = review(change, config, cache=cache)
+        by_path = {cf.path: cf for cf in change.files}
+        candidates: list[_Candidate] = []
+        for fs in report.files:
+            cf = by_path.get(fs.path)
+            if cf is None or fs.language is None:
+                continue
+            entries = merged_view(cf)
+            units = _unit_candidates(fs.units, entries)
+            candidates += units + _module_candidates(fs.path, entries, units)
         looked = [_look_up(conn, c, change.scope) for c in candidates]
     finally:
         if conn is not None:
             conn.close()
+    # The repository bundles of the last `reviewbot bundles`, saved beside the index.
+    saved = None
+    if change.git is not None:
+        saved = load_state((index_file or index_path(change.git)).parent / "bundles.json")
     scored = [(*_score(c, report, lk), c, lk) for c, lk in zip(candidates, looked, strict=True)]
     scored.sort(key=lambda t: (-t[0], t[2].path, t[2].start))
     chosen = scored[:max_snippets]

@@ -180,6 +180,21 @@ def test_a_stale_index_is_brought_up_to_date(project: Path) -> None:
     assert ("main.py", "function third") in {(r.path, r.unit) for r in helper.callers}
 
 
+def test_an_index_of_other_settings_is_rebuilt_before_the_impact_reads_it(
+    project: Path,
+) -> None:
+    """The pack brings the index up to date first, so that its impact comes from that index:
+    never "updated now" in the header above an impact from the grep fallback."""
+    git = Git(project)
+    update_index(git, index_path(git), SETTINGS._replace(max_bytes=SETTINGS.max_bytes // 2))
+    pack = pack_of(project)
+    assert "updated now" in pack.index_note
+    helper = next(i for i in pack.impact if i.name == "helper")
+    assert helper.source == "index" and not helper.fallback
+    assert {("main.py", 7), ("main.py", 11)} <= {(r.path, r.line) for r in helper.references}
+    assert "git grep" not in render_pack(pack)
+
+
 def big_change(repo: Path, functions: int = 16) -> None:
     write(repo, "a.py", "def seed():\n    return 0\n")
     commit(repo)
