@@ -243,6 +243,8 @@ def _update(
 ) -> UpdateStats:
     started = time.perf_counter()
     with locked_writer(path, fresh=fresh) as store:
+        if store.meta("settings") != settings.key():
+            store.rebuild()  # other settings or rules: everything again, in a new file
         conn = store.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -273,6 +275,7 @@ def _update(
             conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
             for t in ("defs", "refs", "edges")
         ]
+        store.publish()
         return UpdateStats(
             str(path),
             totals[0],
