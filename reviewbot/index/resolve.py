@@ -81,6 +81,16 @@ class _Import(NamedTuple):
     export: bool
 
 
+def _shared(a: str, b: str) -> int:
+    """How many leading folders two paths share."""
+    n = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 def _strip_ext(path: str) -> str:
     for ext in sorted(_JS_EXTENSIONS, key=len, reverse=True):
         if path.endswith(ext):
@@ -183,18 +193,32 @@ class Resolver:
         }
         self.go_modules: list[tuple[str, str]] = []
         self.py_module_of: dict[int, str] = {}
+        # Python files by path (no extension; a package's `__init__` by its folder), and the
+        # longer names through folders without `__init__.py` above a file's package
+        # (namespace packages, `tests/`): used when no regular module has that name.
+        self.py_paths: dict[str, list[int]] = defaultdict(list)
+        py_namespace: dict[str, list[int]] = defaultdict(list)
         package_of: dict[str, str] = {}
         for f in self.files.values():
             if f.language == "python":
                 module = self._py_module(f.path, folders_with_init, package_of)
                 self.py_modules[module].append(f.id)
                 self.py_module_of[f.id] = module
+                where = f.path.rsplit(".", 1)[0]
+                if posixpath.basename(where) == "__init__":
+                    where = posixpath.dirname(where)
+                self.py_paths[where].append(f.id)
+                above = where.split("/")[: -(module.count(".") + 1) or None]
+                for k in range(len(above)):
+                    py_namespace[".".join([*above[k:], module])].append(f.id)
             elif f.language in ("javascript", "typescript", "tsx"):
                 self.js_modules.setdefault(_strip_ext(f.path), f.id)
             elif f.language == "go":
                 self.go_folders[posixpath.dirname(f.path)].append(f.id)
             elif f.language == "java":
                 self.java_packages[f.package].append(f.id)
+        for name, ids in py_namespace.items():
+            self.py_modules.setdefault(name, ids)
         found: list[tuple[str, str]] = []
         for path, module in self.conn.execute(
             "SELECT path, package FROM files WHERE path LIKE '%go.mod' AND package != ''"
@@ -254,7 +278,7 @@ class Resolver:
         Java)."""
         lang = file.language
         if lang == "python":
-            return self.py_modules.get(self._py_absolute(file, spec), [])
+            return self._py_files(file, spec)
         if lang in ("javascript", "typescript", "tsx"):
             if not spec.startswith("."):
                 return self._js_package(spec)
@@ -273,6 +297,26 @@ class Resolver:
         if lang == "java":
             return self.java_packages.get(spec, [])
         return []
+
+    def _py_files(self, file: _File, spec: str) -> list[int]:
+        """A Python module: a relative one by the importing file's folder (Python's rule,
+        packages or not), else by its name; of several files of one name, those nearest to
+        the importing file (the longest common folder)."""
+        if spec.startswith("."):
+            dots = len(spec) - len(spec.lstrip("."))
+            folder = posixpath.dirname(file.path)
+            for _ in range(dots - 1):
+                folder = posixpath.dirname(folder)
+            rest = spec[dots:].replace(".", "/")
+            found = self.py_paths.get(posixpath.join(folder, rest) if rest else folder)
+            if found:
+                return found
+        found = self.py_modules.get(self._py_absolute(file, spec), [])
+        if len(found) < 2:
+            return found
+        near = {f: _shared(file.path, self.files[f].path) for f in found}
+        best = max(near.values())
+        return [f for f in found if near[f] == best]
 
     def _js_package(self, spec: str) -> list[int]:
         """A bare specifier naming a package of the repository (by its folder's name): its
@@ -594,10 +638,11 @@ class Resolver:
                 out.extend(self.exported(t, lookup))
             return tuple(dict.fromkeys(out))
         if file.language == "python":
-            absolute = self._py_absolute(file, imp.module)
-            spec = f"{absolute}.{imp.name}" + (f".{rest}" if rest else "")
-            if spec in self.py_modules:
-                return tuple(d for t in self.py_modules[spec] for d in self.exported(t, lookup))
+            sep = "" if imp.module.endswith(".") else "."
+            spec = f"{imp.module}{sep}{imp.name}" + (f".{rest}" if rest else "")
+            modules = self._py_files(file, spec)
+            if modules:
+                return tuple(d for t in modules for d in self.exported(t, lookup))
         named = self.imported(file, imp)
         out = []
         for c in named:

@@ -284,3 +284,35 @@ def test_a_cold_build_in_worker_processes_equals_one_in_this_process(
     indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     conn.close()
     assert {"edges_def", "refs_lookup", "refs_target", "file_links_dst"} <= indexes
+
+
+def test_an_update_that_adds_an_init_file_equals_a_cold_build(repo: Path, tmp_path: Path) -> None:
+    """Adding `lib/__init__.py` makes `lib` a package: `lib/util.py` is now `lib.util`, so the
+    unchanged `app.py` that imports `lib.util` resolves (and removing it again unresolves)."""
+    write(repo, "lib/util.py", "def helper():\n    return 1\n")
+    write(repo, "app.py", "from lib.util import helper\n\nhelper()\n")
+    write(repo, "src/top/__init__.py", "")
+    write(repo, "src/top/mod.py", "from .inner.deep import f\n\nf()\n")
+    write(repo, "src/top/inner/deep.py", "def f():\n    return 2\n")
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    for added in ("lib/__init__.py", "src/top/inner/__init__.py"):
+        write(repo, added, "")
+        commit(repo)
+        assert update(repo, warm).read == 1
+        cold = tmp_path / "cold.sqlite"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{cold}{suffix}").unlink(missing_ok=True)
+        update(repo, cold)
+        assert dump(warm) == dump(cold)
+    edges = dump(warm)["edges"]
+    assert ("app.py", 3, 0, "lib/util.py", 1, "helper", 1.0, "import") in edges
+    assert ("src/top/mod.py", 3, 0, "src/top/inner/deep.py", 1, "f", 1.0, "import") in edges
+    git(repo, "rm", "-q", "lib/__init__.py")
+    commit(repo)
+    update(repo, warm)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{cold}{suffix}").unlink(missing_ok=True)
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
