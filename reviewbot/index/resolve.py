@@ -170,6 +170,8 @@ class Resolver:
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
+        self._reach_text: dict[int, str] = {}
+        self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._bit: dict[int, int] = {}
 
     # -- modules ------------------------------------------------------------------------------
@@ -505,10 +507,19 @@ class Resolver:
         through its imports (transitively; its Go or Java package) when there are any."""
         found = self.members_by_name.get(name, [])
         if len(found) > 1 and file is not None:
-            reach = self.reach(file.id)
-            near = [d for d in found if reach >> self._bit.get(d >> ID_BITS, 0) & 1]
-            if near:
-                found = near
+            key = (name, file.id)
+            memo = self._any_memo.get(key)
+            if memo is not None:
+                return memo
+            reach = self._reach_text.get(file.id)
+            if reach is None:  # the bit set as "0"/"1" by bit: a test is one index, not a shift
+                bits = format(self.reach(file.id), "b")[::-1]
+                reach = self._reach_text[file.id] = bits.ljust(len(self.files) + 2, "0")
+            bit = self._bit
+            near = [d for d in found if reach[bit.get(d >> ID_BITS, 0)] == "1"]
+            result = tuple(near or found) if len(near or found) <= _MAX_CANDIDATES else ()
+            self._any_memo[key] = result
+            return result
         return tuple(found) if len(found) <= _MAX_CANDIDATES else ()
 
     def reach(self, file_id: int) -> int:
@@ -774,25 +785,40 @@ class Resolver:
         are as many."""
         edges: list[tuple[int, int, float, str]] = []
         memo: dict[tuple[int, str, int | None, str, str], tuple[tuple[int, ...], str]] = {}
+        # What a reference links to depends on these fields only (the language is its
+        # file's): most references repeat another's, so each answer is worked out once.
+        fitted: dict[
+            tuple[int, str, int | None, str, str, str], tuple[tuple[int, ...], float, str]
+        ] = {}
         found: tuple[int, ...]
+        append = edges.append
         for ref_id, file_id, how, target, qualifier, lookup, kind in rows:
-            if how == "def":
-                found, via = ((target,) if target is not None else ()), "local"
-            else:
-                key = (file_id, how, target, qualifier, lookup)
-                hit = memo.get(key)
-                if hit is None:
-                    hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
-                found, via = hit
-            language = self.files[file_id].language if file_id in self.files else ""
-            found = self._fit(tuple(dict.fromkeys(found)), kind, language)
-            if not found:
-                continue
-            if via == "member" or len(found) == 1:
-                weight = 1.0 / len(found)
-            else:
-                weight = 1.0 / len({d >> ID_BITS for d in found})
-            edges.extend((ref_id, d, weight, via) for d in found)
+            known = fitted.get((file_id, how, target, qualifier, lookup, kind))
+            if known is None:
+                if how == "def":
+                    found, via = ((target,) if target is not None else ()), "local"
+                else:
+                    key = (file_id, how, target, qualifier, lookup)
+                    hit = memo.get(key)
+                    if hit is None:
+                        hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
+                    found, via = hit
+                language = self.files[file_id].language if file_id in self.files else ""
+                found = self._fit(tuple(dict.fromkeys(found)), kind, language)
+                if via == "member" or len(found) <= 1:
+                    weight = 1.0 / max(1, len(found))
+                else:
+                    weight = 1.0 / len({d >> ID_BITS for d in found})
+                known = fitted[(file_id, how, target, qualifier, lookup, kind)] = (
+                    found,
+                    weight,
+                    via,
+                )
+            found, weight, via = known
+            if len(found) == 1:
+                append((ref_id, found[0], weight, via))
+            elif found:
+                edges.extend([(ref_id, d, weight, via) for d in found])
         return edges
 
     def heirs(self, class_names: set[str]) -> list[int]:
