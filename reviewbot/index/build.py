@@ -440,7 +440,7 @@ def _resolve(
     lookup it imports, when they resolve through imports (a re-export); and those that look in
     classes inheriting, by name, from a class a changed file defines or imports."""
     conn = store.conn
-    resolver = Resolver(conn)
+    resolver = Resolver(conn, lazy=not cold)  # an update reads the definitions it meets
     select = "SELECT id, file_id, how, target_id, qualifier, lookup, kind FROM refs"
     if cold:  # (or every reference again, in an update)
         conn.execute("DELETE FROM edges")

@@ -27,7 +27,7 @@ import posixpath
 import sqlite3
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
@@ -81,6 +81,38 @@ class _Import(NamedTuple):
     export: bool
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Lazy(dict[K, V]):
+    """A table filled part by part on first ``get`` of a key of the part (``part(key)``
+    names it, ``fill(part)`` loads it); ``complete`` when filled at once."""
+
+    def __init__(self, part: Callable[[K], object], fill: Callable[[Any], None]) -> None:
+        super().__init__()
+        self._part = part
+        self._fill = fill
+        self._filled: set[object] = set()
+        self.complete = False
+
+    def get(self, key: K, default: Any = None) -> Any:
+        if not self.complete:
+            part = self._part(key)
+            if part not in self._filled:
+                self._filled.add(part)
+                self._fill(part)
+        return super().get(key, default)
+
+
+def _same(key: object) -> object:
+    return key
+
+
+def _first(key: tuple[object, str]) -> object:
+    return key[0]
+
+
 def _shared(a: str, b: str) -> int:
     """How many leading folders two paths share."""
     n = 0
@@ -101,7 +133,7 @@ def _strip_ext(path: str) -> str:
 class Resolver:
     """Everything the rules need, loaded once from the store."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, lazy: bool = False) -> None:
         self.conn = conn
         self.files: dict[int, _File] = {
             r[0]: _File(r[0], r[1], r[2] or "", r[3] or "", r[4] or "")
@@ -109,31 +141,41 @@ class Resolver:
                 "SELECT id, path, language, package, parser FROM files WHERE skipped IS NULL"
             )
         }
-        # Classes (and types) in full; every other definition only where its name is seen.
+        # Classes (and types) in full; the other definitions all at once, or (``lazy``, for an
+        # update that resolves a few references) each file's, class's and name's on first use.
         self.classes: dict[int, _Def] = {}
         self.class_by_name: dict[str, list[int]] = defaultdict(list)
-        self.top: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-        self.members: dict[tuple[object, str], dict[str, list[int]]] = defaultdict(
+        self.top: _Lazy[int, dict[str, list[int]]] = _Lazy(_same, self._load_top)
+        self.members: _Lazy[tuple[object, str], dict[str, list[int]]] = _Lazy(
+            _first, self._load_members
+        )
+        self.members_by_name: _Lazy[str, list[int]] = _Lazy(_same, self._load_by_name)
+        self.callable_members: set[int] = set()
+        classy = ", ".join(f"'{k}'" for k in _CLASSY)
+        if lazy:
+            rows = conn.execute(
+                "SELECT id, file_id, kind, name, parent_id, container, qualified, bases "
+                f"FROM defs WHERE kind IN ({classy})"
+            )
+        else:
+            rows = conn.execute(
+                "SELECT id, file_id, kind, name, parent_id, container, "
+                f"CASE WHEN kind IN ({classy}) THEN qualified END, "
+                f"CASE WHEN kind IN ({classy}) THEN bases END FROM defs"
+            )
+        classes = self.classes
+        top: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        members: dict[tuple[object, str], dict[str, list[int]]] = defaultdict(
             lambda: defaultdict(list)
         )
-        self.members_by_name: dict[str, list[int]] = defaultdict(list)
+        by_member: dict[str, list[int]] = defaultdict(list)
+        callable_members = self.callable_members
         go_folder = {
             f.id: ("go", posixpath.dirname(f.path))
             for f in self.files.values()
             if f.language == "go"
         }
-        classes = self.classes
-        top = self.top
-        members = self.members
-        by_member = self.members_by_name
-        classy = ", ".join(f"'{k}'" for k in _CLASSY)
-        self.callable_members: set[int] = set()
-        callable_members = self.callable_members
-        for def_id, file_id, kind, name, parent_id, container, qualified, bases in conn.execute(
-            "SELECT id, file_id, kind, name, parent_id, container, "
-            f"CASE WHEN kind IN ({classy}) THEN qualified END, "
-            f"CASE WHEN kind IN ({classy}) THEN bases END FROM defs"
-        ):
+        for def_id, file_id, kind, name, parent_id, container, qualified, bases in rows:
             if qualified is not None:
                 classes[def_id] = _Def(
                     def_id,
@@ -146,6 +188,8 @@ class Resolver:
                     tuple(bases.split()) if bases else (),
                 )
                 self.class_by_name[name].append(def_id)
+            if lazy:
+                continue
             if container:
                 members[(go_folder.get(file_id, file_id), container)][name].append(def_id)
                 by_member[name].append(def_id)
@@ -153,6 +197,11 @@ class Resolver:
                     callable_members.add(def_id)
             elif parent_id is None:
                 top[file_id][name].append(def_id)
+        if not lazy:
+            self.top.update(top)
+            self.members.update(members)
+            self.members_by_name.update(by_member)
+            self.top.complete = self.members.complete = self.members_by_name.complete = True
         self.imports: dict[int, _Import] = {}
         self.file_imports: dict[int, list[_Import]] = defaultdict(list)
         for r in conn.execute("SELECT id, file_id, local, module, name, export FROM imports"):
@@ -173,6 +222,56 @@ class Resolver:
         self._reach_text: dict[int, str] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._bit: dict[int, int] = {}
+
+    # -- definitions read on first use (lazy) --------------------------------------------------
+
+    def _load_top(self, file_id: int) -> None:
+        found: dict[str, list[int]] = {}
+        for def_id, name in self.conn.execute(
+            "SELECT id, name FROM defs WHERE file_id = ? AND container = '' "
+            "AND parent_id IS NULL ORDER BY id",
+            (file_id,),
+        ):
+            found.setdefault(name, []).append(def_id)
+        if found:
+            self.top[file_id] = found
+
+    def _load_members(self, scope: object) -> None:
+        """The members of the classes of a file (Go: of a package's folder)."""
+        if isinstance(scope, tuple):
+            ids = self.go_folders.get(scope[1], [])
+        else:
+            ids = [scope] if isinstance(scope, int) else []
+        marks = ",".join("?" * len(ids))
+        for def_id, kind, name, container in self.conn.execute(
+            f"SELECT id, kind, name, container FROM defs WHERE file_id IN ({marks}) "
+            "AND container != '' ORDER BY id",
+            ids,
+        ):
+            table = self.members.setdefault((scope, container), {})
+            table.setdefault(name, []).append(def_id)
+            if kind in _CALLABLE:
+                self.callable_members.add(def_id)
+
+    def _load_by_name(self, name: str) -> None:
+        found: list[int] = []
+        for def_id, kind in self.conn.execute(
+            "SELECT id, kind FROM defs WHERE name = ? AND container != '' ORDER BY id", (name,)
+        ):
+            found.append(def_id)
+            if kind in _CALLABLE:
+                self.callable_members.add(def_id)
+        if found:
+            self.members_by_name[name] = found
+
+    def load_all(self) -> None:
+        """Every definition now (before worker processes fork: they must not read)."""
+        if self.top.complete:
+            return
+        full = Resolver(self.conn)
+        self.top, self.members = full.top, full.members
+        self.members_by_name = full.members_by_name
+        self.callable_members |= full.callable_members
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -860,6 +959,7 @@ def link_all(
     methods = multiprocessing.get_all_start_methods()
     if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
         return resolver.link(rows)
+    resolver.load_all()
     resolver.reach(0)  # the import closures, once, before the workers fork
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]
@@ -890,6 +990,7 @@ def link_slices(
         edges.sort()
         yield edges
         return
+    resolver.load_all()
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]
     try:
