@@ -316,3 +316,24 @@ def test_an_update_that_adds_an_init_file_equals_a_cold_build(repo: Path, tmp_pa
         Path(f"{cold}{suffix}").unlink(missing_ok=True)
     update(repo, cold)
     assert dump(warm) == dump(cold)
+
+
+def test_an_update_linked_in_worker_processes_equals_a_cold_build(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An update reads definitions on first use; one with many references forks workers,
+    which must not read: it reads everything first, and the result is the same."""
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    write(repo, "pkg/core.py", "class Engine:\n    def start(self):\n        return 3\n")
+    write(repo, "pkg/more.py", "from .cars import Car\n\n\ndef f(c: Car):\n    return c.go()\n")
+    commit(repo)
+    monkeypatch.setattr("reviewbot.index.resolve._PARALLEL_FROM", 1)
+    assert update(repo, warm, jobs=2).read == 2
+    monkeypatch.undo()
+    cold = tmp_path / "cold.sqlite"
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
