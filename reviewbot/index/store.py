@@ -142,7 +142,7 @@ def _create(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous = OFF")
     conn.execute("PRAGMA locking_mode = EXCLUSIVE")
     conn.execute("PRAGMA temp_store = MEMORY")
-    conn.execute("PRAGMA cache_size = -131072")
+    conn.execute("PRAGMA cache_size = -65536")
     conn.executescript("BEGIN;" + _TABLES + ";".join(_INDEXES) + ";COMMIT;")
     conn.execute("INSERT INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA,))
     return conn
