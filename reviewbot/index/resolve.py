@@ -1,16 +1,19 @@
 """The global pass: each reference to the definitions it means, by the language's rules.
 
 Module-level names go through the file's imports (Python absolute and relative imports and
-packages' ``__init__`` re-exports; ES named, default and namespace imports and ``export ...
-from`` re-exports; Go import paths through ``go.mod``; Java single-type, static and on-demand
-imports; bare specifiers naming a package folder of the repository, ``export * as ns``);
-Go and Java see their package's other files; ``self.m``/``this.m`` look in the enclosing
+packages' ``__init__`` re-exports; a folder without ``__init__.py`` (a namespace package,
+``tests/``) makes its files modules also by their dotted path from each folder above it, used
+when no regular module has the name, the nearest file to the importer when several do; relative
+imports by the importing file's folder; ES named, default and namespace imports and ``export
+... from`` re-exports; Go import paths through ``go.mod``; Java single-type, static and
+on-demand imports; bare specifiers naming a package folder of the repository, ``export * as
+ns``); Go and Java see their package's other files; ``self.m``/``this.m`` look in the enclosing
 class and then its bases (found by the same rules); ``super().m`` in the bases only; ``obj.m``
-with a receiver nobody can type links to every member of that name in the files the
-referring file reaches through its imports (all of them when none is reached), with
-confidence 1/candidates; candidates in one file (overloads) are one meaning; a type position
-prefers types, a value position values; a language without a grammar links by name only
-(``via = "name"``).
+with a receiver nobody can type links to every member of that name in the files the referring
+file reaches through its imports (all of them when none is reached), with confidence
+1/candidates; candidates in one file (overloads) are one meaning; a type position prefers
+types, a value position values; a language without a grammar links by name only (``via =
+"name"``).
 
 Every edge goes to a definition whose name is the reference's ``lookup``, or an alias of it
 (``export {make as build}``, ``from x import a as b`` re-exported): an update therefore

@@ -149,6 +149,10 @@ def _create(path: Path) -> sqlite3.Connection:
 
 
 def _building(path: Path) -> Path:
+    """Where a new index is built beside ``path`` (what a killed build left there goes: the
+    caller holds the writers' lock, so no other build is under way)."""
+    for stale in path.parent.glob(f"{path.name}.new-*"):
+        _remove(stale)
     return path.with_name(f"{path.name}.new-{os.getpid()}")
 
 
@@ -166,7 +170,6 @@ def _open_writer(path: Path, fresh: bool) -> tuple[sqlite3.Connection, Path | No
         except sqlite3.DatabaseError:
             pass
     building = _building(path)
-    _remove(building)
     return _create(building), building
 
 
@@ -224,7 +227,6 @@ class Store:
             return
         self.conn.close()
         self.building = _building(self.path)
-        _remove(self.building)
         self.conn = _create(self.building)
         self.created = True
 

@@ -337,3 +337,27 @@ def test_an_update_linked_in_worker_processes_equals_a_cold_build(
     cold = tmp_path / "cold.sqlite"
     update(repo, cold)
     assert dump(warm) == dump(cold)
+
+
+def test_a_cold_build_is_renamed_into_place_and_a_killed_ones_file_goes(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A first build is written beside the index and renamed into place (in WAL mode, so
+    readers never wait); what a killed build left beside it is removed by the next build."""
+    db = tmp_path / "index.sqlite"
+    stale = tmp_path / "index.sqlite.new-999999"
+    stale.write_bytes(b"half a build")
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    assert update(repo, db).created
+    assert not stale.exists()
+    assert sorted(p.name for p in tmp_path.glob("index.sqlite*")) == [
+        "index.sqlite",
+        "index.sqlite.lock",
+    ]
+    conn = connect_reader(db)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        conn.close()
