@@ -20,7 +20,8 @@ Every edge goes to a definition whose name is the reference's ``lookup``, or an 
 re-resolves only the references of changed files, those whose lookup names a definition or an
 import of a changed file (before or after) or an alias of one, and ``self``/``super``/``class``
 references in classes that inherit (by name) from a class of a changed file. (Not re-resolved:
-``obj.m`` guesses whose reach changed only through other files' imports.)
+``obj.m`` guesses whose reach changed only through other files' imports.) An update that adds
+or removes a Python package's ``__init__`` changes module names: it re-resolves everything.
 """
 
 from __future__ import annotations
