@@ -49,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rev", required=True, help="the version to compare with")
     parser.add_argument("--out", default="bench/results/index_ab.md")
+    parser.add_argument(
+        "--full", action="store_true", help="the whole corpus (622k lines), not the parts"
+    )
+    parser.add_argument("--runs", type=int, default=RUNS, help="runs of each version")
     args = parser.parse_args(argv)
     out_file = Path(args.out).resolve()
     archives = [fetch(name, kind) for name, kind in PACKAGES]
@@ -63,8 +67,11 @@ def main(argv: list[str] | None = None) -> int:
         for archive in archives:
             unpack(archive, full)
         repo = Path(tmp) / "repo"
-        for part in PARTS:
-            shutil.copytree(full / part, repo / part)
+        if args.full:
+            full.rename(repo)
+        else:
+            for part in PARTS:
+                shutil.copytree(full / part, repo / part)
         git(repo, "init", "-q")
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "corpus")
@@ -81,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         refs: dict[str, list[Timed]] = {v: [] for v in versions}
         sink = Path(tmp) / "out"
         load_before = os.getloadavg()[0]
-        for k in range(RUNS):
+        for k in range(args.runs):
             order = list(versions) if k % 2 == 0 else list(reversed(versions))
             for name in order:
                 database = Path(tmp) / f"{name}.sqlite"
@@ -103,9 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         "# Index: before and after, side by side",
         "",
         f"reviewbot {revision()} against {args.rev}; `{command_line('index_ab.py', argv)}`. "
-        f"{os.cpu_count()} cores. Corpus: {', '.join(PARTS)} of "
+        f"{os.cpu_count()} cores. Corpus: {'all' if args.full else ', '.join(PARTS)} of "
         f"{', '.join(a.name for a in archives)} in one git repository: {lines:,} lines of "
-        f"code. {RUNS} runs of each version, "
+        f"code. {args.runs} runs of each version, "
         "alternating; medians of CPU seconds (user + system of the process and its workers) of "
         f"whole processes. Load average {load_before:.1f} before, {load_after:.1f} after "
         "(2 = both cores busy): wall times would mostly measure the other work, so they are not "
@@ -124,6 +131,17 @@ def main(argv: list[str] | None = None) -> int:
         lines_out.append(
             f"| {label} | {cell(table['before'])} | {cell(table['after'])} | {a / b:.2f} |"
         )
+    lines_out += [
+        "",
+        "Wall seconds of the cold build (medians; inflated by the machine's load) and the "
+        "parallelism they imply (CPU / wall, at most 2 here): "
+        + ", ".join(
+            f"{name} {statistics.median(r.wall for r in cold[name]):.2f} s "
+            f"({statistics.median(r.cpu / r.wall for r in cold[name]):.2f})"
+            for name in versions
+        )
+        + ".",
+    ]
     print("\n".join(lines_out))
     write_result(out_file, lines_out)
     return 0

@@ -29,7 +29,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from lib.common import CORPUS, ENV, command_line, git, revision, write_result
+from lib.common import CORPUS, ENV, ROOT, command_line, git, revision, write_result
 from lib.corpora import Unavailable, archive_members, run
 from lib.procs import tool
 
@@ -37,14 +37,16 @@ PACKAGES = (("django", "sdist"), ("pygments", "wheel"))
 LARGE = "openjdk-17-source"
 LARGE_ZIP = "usr/lib/jvm/openjdk-17/lib/src.zip"
 QUERY_RUNS = 5
-# The previous run of this script (commit 7306955, same corpus, load average 2.7 to 3.4), kept
-# for the before/after columns: (wall, CPU) seconds.
+# The previous run of this script at a quiet moment (commit cd9975f, load average 0.5-0.9),
+# kept for the before/after columns: (wall, CPU) seconds. Under load, compare CPU, and compare
+# versions side by side with index_ab.py.
+BEFORE_COMMIT = "cd9975f"
 BEFORE = {
-    "cold": (26.43, 19.19),
-    "update": (1.77, 1.35),
-    "refs": (0.107, 0.105),
-    "callers": (0.132, 0.106),
-    "search": (0.148, 0.115),
+    "cold": (13.01, 18.83),
+    "update": (1.49, 1.46),
+    "refs": (0.104, 0.103),
+    "callers": (0.106, 0.106),
+    "search": (0.107, 0.106),
 }
 
 
@@ -173,6 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     out_file = Path(args.out).resolve()
     here = Path.cwd()
     archives = [fetch(name, kind) for name, kind in PACKAGES]
+    # Byte-compiled, as `pip install` leaves a package: with PYTHONDONTWRITEBYTECODE set (as on
+    # this machine) an editable checkout would compile every module again in every process
+    # (about 0.1 s of each update and query).
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "reviewbot")], check=True)
     with tempfile.TemporaryDirectory(prefix="reviewbot-index-bench-") as tmp:
         repo = Path(tmp) / "repo"
         repo.mkdir()
@@ -227,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         "still (the processes share caches and memory bandwidth): compare versions side by "
         "side with `bench/index_ab.py`.",
         "",
-        "| measure | wall | CPU | before (7306955): wall / CPU |",
+        f"| measure | wall | CPU | before ({BEFORE_COMMIT}, quiet): wall / CPU |",
         "| --- | --- | --- | --- |",
         f"| cold `reviewbot index` | {cold.wall:.2f} s | {cold.cpu:.2f} s | "
         f"{BEFORE['cold'][0]:.2f} s / {BEFORE['cold'][1]:.2f} s |",
@@ -243,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "| size | value |",
         "| --- | --- |",
+        f"| cold build: CPU / wall (how busy the 2 cores were, at most 2) | "
+        f"{cold.cpu / cold.wall:.2f} |",
         f"| peak memory of the cold build (largest process) | {peak_mib:.0f} MiB |",
         f"| files indexed / lines | {cold_doc['files']:,} / {cold_doc['lines']:,} |",
         f"| definitions / references / resolved edges | {cold_doc['definitions']:,} / "

@@ -168,6 +168,18 @@ def _plan(store: Store, listing: dict[str, Listed], everything: bool) -> _Plan:
     return _Plan(read, gone + removed, len(listing) - len(read), len(removed))
 
 
+def _py_packages(store: Store) -> set[str]:
+    """The folders of Python's regular packages (an indexed ``__init__``): when they change,
+    so do the module names of the files below them, and every reference is resolved again."""
+    return {
+        path
+        for (path,) in store.conn.execute(
+            "SELECT path FROM files WHERE skipped IS NULL AND path LIKE '%__init__.py%'"
+        )
+        if path.rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
+    }
+
+
 class _Names(NamedTuple):
     """What files define and import, by name: what their change can make others mean."""
 
@@ -243,6 +255,8 @@ def _update(
 ) -> UpdateStats:
     started = time.perf_counter()
     with locked_writer(path, fresh=fresh) as store:
+        if store.meta("settings") != settings.key():
+            store.rebuild()  # other settings or rules: everything again, in a new file
         conn = store.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -250,6 +264,7 @@ def _update(
             plan = _plan(store, listing, everything)
             cold = everything or store.created
             old_names = _names_of(store, plan.gone)
+            packages = _py_packages(store)
             store.delete_files(plan.gone)
             if cold:
                 store.drop_indexes()
@@ -257,7 +272,9 @@ def _update(
             new_ids = _write(git, store, plan.read, settings, progress, kept)
             store.set_meta("settings", settings.key())
             if plan.read or plan.gone:
-                _resolve(store, cold, new_ids, old_names, settings.jobs, kept)
+                # Python's packages changed: other files' module names did.
+                relink = cold or _py_packages(store) != packages
+                _resolve(store, relink, new_ids, old_names, settings.jobs, kept)
             if cold:
                 store.create_indexes()
             _record_stats(store, git)
@@ -273,6 +290,7 @@ def _update(
             conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
             for t in ("defs", "refs", "edges")
         ]
+        store.publish()
         return UpdateStats(
             str(path),
             totals[0],
@@ -422,9 +440,9 @@ def _resolve(
     lookup it imports, when they resolve through imports (a re-export); and those that look in
     classes inheriting, by name, from a class a changed file defines or imports."""
     conn = store.conn
-    resolver = Resolver(conn)
+    resolver = Resolver(conn, lazy=not cold)  # an update reads the definitions it meets
     select = "SELECT id, file_id, how, target_id, qualifier, lookup, kind FROM refs"
-    if cold:
+    if cold:  # (or every reference again, in an update)
         conn.execute("DELETE FROM edges")
         rows = kept if kept is not None else conn.execute(select).fetchall()
         # While the workers link, this process indexes the tables they do not change; the
@@ -495,8 +513,10 @@ def apply_listing(
     Returns how many files were read."""
     plan = _plan(store, listing, False)
     old_names = _names_of(store, plan.gone)
+    packages = _py_packages(store)
     store.delete_files(plan.gone)
     new_ids = _write(git, store, plan.read, settings, None)
     if plan.read or plan.gone:
-        _resolve(store, False, new_ids, old_names, settings.jobs)
+        relink = _py_packages(store) != packages
+        _resolve(store, relink, new_ids, old_names, settings.jobs)
     return len(plan.read)

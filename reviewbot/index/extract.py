@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 
 import tree_sitter as ts
@@ -48,6 +49,7 @@ _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _MAX_SIGNATURE = 300
+_LINE_COLUMN = operator.itemgetter(1, 2)  # a Reference's line and column
 _DOC_CHARS = 400
 _WINDOW = 120
 
@@ -623,7 +625,7 @@ class _Builder:
             out.append(
                 Reference(entry.name, row + 1, col, "import", -1, "import", i, "", entry.name)
             )
-        out.sort(key=lambda r: (r.line, r.column))
+        out.sort(key=_LINE_COLUMN)
         return FileFacts(
             grammar.name,
             "tree-sitter",

@@ -1,23 +1,27 @@
 """The global pass: each reference to the definitions it means, by the language's rules.
 
 Module-level names go through the file's imports (Python absolute and relative imports and
-packages' ``__init__`` re-exports; ES named, default and namespace imports and ``export ...
-from`` re-exports; Go import paths through ``go.mod``; Java single-type, static and on-demand
-imports; bare specifiers naming a package folder of the repository, ``export * as ns``);
-Go and Java see their package's other files; ``self.m``/``this.m`` look in the enclosing
+packages' ``__init__`` re-exports; a folder without ``__init__.py`` (a namespace package,
+``tests/``) makes its files modules also by their dotted path from each folder above it, used
+when no regular module has the name, the nearest file to the importer when several do; relative
+imports by the importing file's folder; ES named, default and namespace imports and ``export
+... from`` re-exports; Go import paths through ``go.mod``; Java single-type, static and
+on-demand imports; bare specifiers naming a package folder of the repository, ``export * as
+ns``); Go and Java see their package's other files; ``self.m``/``this.m`` look in the enclosing
 class and then its bases (found by the same rules); ``super().m`` in the bases only; ``obj.m``
-with a receiver nobody can type links to every member of that name in the files the
-referring file reaches through its imports (all of them when none is reached), with
-confidence 1/candidates; candidates in one file (overloads) are one meaning; a type position
-prefers types, a value position values; a language without a grammar links by name only
-(``via = "name"``).
+with a receiver nobody can type links to every member of that name in the files the referring
+file reaches through its imports (all of them when none is reached), with confidence
+1/candidates; candidates in one file (overloads) are one meaning; a type position prefers
+types, a value position values; a language without a grammar links by name only (``via =
+"name"``).
 
 Every edge goes to a definition whose name is the reference's ``lookup``, or an alias of it
 (``export {make as build}``, ``from x import a as b`` re-exported): an update therefore
 re-resolves only the references of changed files, those whose lookup names a definition or an
 import of a changed file (before or after) or an alias of one, and ``self``/``super``/``class``
 references in classes that inherit (by name) from a class of a changed file. (Not re-resolved:
-``obj.m`` guesses whose reach changed only through other files' imports.)
+``obj.m`` guesses whose reach changed only through other files' imports.) An update that adds
+or removes a Python package's ``__init__`` changes module names: it re-resolves everything.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import posixpath
 import sqlite3
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
@@ -81,6 +85,48 @@ class _Import(NamedTuple):
     export: bool
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Lazy(dict[K, V]):
+    """A table filled part by part on first ``get`` of a key of the part (``part(key)``
+    names it, ``fill(part)`` loads it); ``complete`` when filled at once."""
+
+    def __init__(self, part: Callable[[K], object], fill: Callable[[Any], None]) -> None:
+        super().__init__()
+        self._part = part
+        self._fill = fill
+        self._filled: set[object] = set()
+        self.complete = False
+
+    def get(self, key: K, default: Any = None) -> Any:
+        if not self.complete:
+            part = self._part(key)
+            if part not in self._filled:
+                self._filled.add(part)
+                self._fill(part)
+        return super().get(key, default)
+
+
+def _same(key: object) -> object:
+    return key
+
+
+def _first(key: tuple[object, str]) -> object:
+    return key[0]
+
+
+def _shared(a: str, b: str) -> int:
+    """How many leading folders two paths share."""
+    n = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 def _strip_ext(path: str) -> str:
     for ext in sorted(_JS_EXTENSIONS, key=len, reverse=True):
         if path.endswith(ext):
@@ -91,7 +137,7 @@ def _strip_ext(path: str) -> str:
 class Resolver:
     """Everything the rules need, loaded once from the store."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, lazy: bool = False) -> None:
         self.conn = conn
         self.files: dict[int, _File] = {
             r[0]: _File(r[0], r[1], r[2] or "", r[3] or "", r[4] or "")
@@ -99,31 +145,41 @@ class Resolver:
                 "SELECT id, path, language, package, parser FROM files WHERE skipped IS NULL"
             )
         }
-        # Classes (and types) in full; every other definition only where its name is seen.
+        # Classes (and types) in full; the other definitions all at once, or (``lazy``, for an
+        # update that resolves a few references) each file's, class's and name's on first use.
         self.classes: dict[int, _Def] = {}
         self.class_by_name: dict[str, list[int]] = defaultdict(list)
-        self.top: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-        self.members: dict[tuple[object, str], dict[str, list[int]]] = defaultdict(
+        self.top: _Lazy[int, dict[str, list[int]]] = _Lazy(_same, self._load_top)
+        self.members: _Lazy[tuple[object, str], dict[str, list[int]]] = _Lazy(
+            _first, self._load_members
+        )
+        self.members_by_name: _Lazy[str, list[int]] = _Lazy(_same, self._load_by_name)
+        self.callable_members: set[int] = set()
+        classy = ", ".join(f"'{k}'" for k in _CLASSY)
+        if lazy:
+            rows = conn.execute(
+                "SELECT id, file_id, kind, name, parent_id, container, qualified, bases "
+                f"FROM defs WHERE kind IN ({classy})"
+            )
+        else:
+            rows = conn.execute(
+                "SELECT id, file_id, kind, name, parent_id, container, "
+                f"CASE WHEN kind IN ({classy}) THEN qualified END, "
+                f"CASE WHEN kind IN ({classy}) THEN bases END FROM defs"
+            )
+        classes = self.classes
+        top: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        members: dict[tuple[object, str], dict[str, list[int]]] = defaultdict(
             lambda: defaultdict(list)
         )
-        self.members_by_name: dict[str, list[int]] = defaultdict(list)
+        by_member: dict[str, list[int]] = defaultdict(list)
+        callable_members = self.callable_members
         go_folder = {
             f.id: ("go", posixpath.dirname(f.path))
             for f in self.files.values()
             if f.language == "go"
         }
-        classes = self.classes
-        top = self.top
-        members = self.members
-        by_member = self.members_by_name
-        classy = ", ".join(f"'{k}'" for k in _CLASSY)
-        self.callable_members: set[int] = set()
-        callable_members = self.callable_members
-        for def_id, file_id, kind, name, parent_id, container, qualified, bases in conn.execute(
-            "SELECT id, file_id, kind, name, parent_id, container, "
-            f"CASE WHEN kind IN ({classy}) THEN qualified END, "
-            f"CASE WHEN kind IN ({classy}) THEN bases END FROM defs"
-        ):
+        for def_id, file_id, kind, name, parent_id, container, qualified, bases in rows:
             if qualified is not None:
                 classes[def_id] = _Def(
                     def_id,
@@ -136,6 +192,8 @@ class Resolver:
                     tuple(bases.split()) if bases else (),
                 )
                 self.class_by_name[name].append(def_id)
+            if lazy:
+                continue
             if container:
                 members[(go_folder.get(file_id, file_id), container)][name].append(def_id)
                 by_member[name].append(def_id)
@@ -143,6 +201,11 @@ class Resolver:
                     callable_members.add(def_id)
             elif parent_id is None:
                 top[file_id][name].append(def_id)
+        if not lazy:
+            self.top.update(top)
+            self.members.update(members)
+            self.members_by_name.update(by_member)
+            self.top.complete = self.members.complete = self.members_by_name.complete = True
         self.imports: dict[int, _Import] = {}
         self.file_imports: dict[int, list[_Import]] = defaultdict(list)
         for r in conn.execute("SELECT id, file_id, local, module, name, export FROM imports"):
@@ -160,7 +223,59 @@ class Resolver:
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
+        self._reach_text: dict[int, str] = {}
+        self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._bit: dict[int, int] = {}
+
+    # -- definitions read on first use (lazy) --------------------------------------------------
+
+    def _load_top(self, file_id: int) -> None:
+        found: dict[str, list[int]] = {}
+        for def_id, name in self.conn.execute(
+            "SELECT id, name FROM defs WHERE file_id = ? AND container = '' "
+            "AND parent_id IS NULL ORDER BY id",
+            (file_id,),
+        ):
+            found.setdefault(name, []).append(def_id)
+        if found:
+            self.top[file_id] = found
+
+    def _load_members(self, scope: object) -> None:
+        """The members of the classes of a file (Go: of a package's folder)."""
+        if isinstance(scope, tuple):
+            ids = self.go_folders.get(scope[1], [])
+        else:
+            ids = [scope] if isinstance(scope, int) else []
+        marks = ",".join("?" * len(ids))
+        for def_id, kind, name, container in self.conn.execute(
+            f"SELECT id, kind, name, container FROM defs WHERE file_id IN ({marks}) "
+            "AND container != '' ORDER BY id",
+            ids,
+        ):
+            table = self.members.setdefault((scope, container), {})
+            table.setdefault(name, []).append(def_id)
+            if kind in _CALLABLE:
+                self.callable_members.add(def_id)
+
+    def _load_by_name(self, name: str) -> None:
+        found: list[int] = []
+        for def_id, kind in self.conn.execute(
+            "SELECT id, kind FROM defs WHERE name = ? AND container != '' ORDER BY id", (name,)
+        ):
+            found.append(def_id)
+            if kind in _CALLABLE:
+                self.callable_members.add(def_id)
+        if found:
+            self.members_by_name[name] = found
+
+    def load_all(self) -> None:
+        """Every definition now (before worker processes fork: they must not read)."""
+        if self.top.complete:
+            return
+        full = Resolver(self.conn)
+        self.top, self.members = full.top, full.members
+        self.members_by_name = full.members_by_name
+        self.callable_members |= full.callable_members
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -183,18 +298,32 @@ class Resolver:
         }
         self.go_modules: list[tuple[str, str]] = []
         self.py_module_of: dict[int, str] = {}
+        # Python files by path (no extension; a package's `__init__` by its folder), and the
+        # longer names through folders without `__init__.py` above a file's package
+        # (namespace packages, `tests/`): used when no regular module has that name.
+        self.py_paths: dict[str, list[int]] = defaultdict(list)
+        py_namespace: dict[str, list[int]] = defaultdict(list)
         package_of: dict[str, str] = {}
         for f in self.files.values():
             if f.language == "python":
                 module = self._py_module(f.path, folders_with_init, package_of)
                 self.py_modules[module].append(f.id)
                 self.py_module_of[f.id] = module
+                where = f.path.rsplit(".", 1)[0]
+                if posixpath.basename(where) == "__init__":
+                    where = posixpath.dirname(where)
+                self.py_paths[where].append(f.id)
+                above = where.split("/")[: -(module.count(".") + 1) or None]
+                for k in range(len(above)):
+                    py_namespace[".".join([*above[k:], module])].append(f.id)
             elif f.language in ("javascript", "typescript", "tsx"):
                 self.js_modules.setdefault(_strip_ext(f.path), f.id)
             elif f.language == "go":
                 self.go_folders[posixpath.dirname(f.path)].append(f.id)
             elif f.language == "java":
                 self.java_packages[f.package].append(f.id)
+        for name, ids in py_namespace.items():
+            self.py_modules.setdefault(name, ids)
         found: list[tuple[str, str]] = []
         for path, module in self.conn.execute(
             "SELECT path, package FROM files WHERE path LIKE '%go.mod' AND package != ''"
@@ -254,7 +383,7 @@ class Resolver:
         Java)."""
         lang = file.language
         if lang == "python":
-            return self.py_modules.get(self._py_absolute(file, spec), [])
+            return self._py_files(file, spec)
         if lang in ("javascript", "typescript", "tsx"):
             if not spec.startswith("."):
                 return self._js_package(spec)
@@ -273,6 +402,26 @@ class Resolver:
         if lang == "java":
             return self.java_packages.get(spec, [])
         return []
+
+    def _py_files(self, file: _File, spec: str) -> list[int]:
+        """A Python module: a relative one by the importing file's folder (Python's rule,
+        packages or not), else by its name; of several files of one name, those nearest to
+        the importing file (the longest common folder)."""
+        if spec.startswith("."):
+            dots = len(spec) - len(spec.lstrip("."))
+            folder = posixpath.dirname(file.path)
+            for _ in range(dots - 1):
+                folder = posixpath.dirname(folder)
+            rest = spec[dots:].replace(".", "/")
+            found = self.py_paths.get(posixpath.join(folder, rest) if rest else folder)
+            if found:
+                return found
+        found = self.py_modules.get(self._py_absolute(file, spec), [])
+        if len(found) < 2:
+            return found
+        near = {f: _shared(file.path, self.files[f].path) for f in found}
+        best = max(near.values())
+        return [f for f in found if near[f] == best]
 
     def _js_package(self, spec: str) -> list[int]:
         """A bare specifier naming a package of the repository (by its folder's name): its
@@ -461,10 +610,19 @@ class Resolver:
         through its imports (transitively; its Go or Java package) when there are any."""
         found = self.members_by_name.get(name, [])
         if len(found) > 1 and file is not None:
-            reach = self.reach(file.id)
-            near = [d for d in found if reach >> self._bit.get(d >> ID_BITS, 0) & 1]
-            if near:
-                found = near
+            key = (name, file.id)
+            memo = self._any_memo.get(key)
+            if memo is not None:
+                return memo
+            reach = self._reach_text.get(file.id)
+            if reach is None:  # the bit set as "0"/"1" by bit: a test is one index, not a shift
+                bits = format(self.reach(file.id), "b")[::-1]
+                reach = self._reach_text[file.id] = bits.ljust(len(self.files) + 2, "0")
+            bit = self._bit
+            near = [d for d in found if reach[bit.get(d >> ID_BITS, 0)] == "1"]
+            result = tuple(near or found) if len(near or found) <= _MAX_CANDIDATES else ()
+            self._any_memo[key] = result
+            return result
         return tuple(found) if len(found) <= _MAX_CANDIDATES else ()
 
     def reach(self, file_id: int) -> int:
@@ -594,10 +752,11 @@ class Resolver:
                 out.extend(self.exported(t, lookup))
             return tuple(dict.fromkeys(out))
         if file.language == "python":
-            absolute = self._py_absolute(file, imp.module)
-            spec = f"{absolute}.{imp.name}" + (f".{rest}" if rest else "")
-            if spec in self.py_modules:
-                return tuple(d for t in self.py_modules[spec] for d in self.exported(t, lookup))
+            sep = "" if imp.module.endswith(".") else "."
+            spec = f"{imp.module}{sep}{imp.name}" + (f".{rest}" if rest else "")
+            modules = self._py_files(file, spec)
+            if modules:
+                return tuple(d for t in modules for d in self.exported(t, lookup))
         named = self.imported(file, imp)
         out = []
         for c in named:
@@ -729,25 +888,40 @@ class Resolver:
         are as many."""
         edges: list[tuple[int, int, float, str]] = []
         memo: dict[tuple[int, str, int | None, str, str], tuple[tuple[int, ...], str]] = {}
+        # What a reference links to depends on these fields only (the language is its
+        # file's): most references repeat another's, so each answer is worked out once.
+        fitted: dict[
+            tuple[int, str, int | None, str, str, str], tuple[tuple[int, ...], float, str]
+        ] = {}
         found: tuple[int, ...]
+        append = edges.append
         for ref_id, file_id, how, target, qualifier, lookup, kind in rows:
-            if how == "def":
-                found, via = ((target,) if target is not None else ()), "local"
-            else:
-                key = (file_id, how, target, qualifier, lookup)
-                hit = memo.get(key)
-                if hit is None:
-                    hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
-                found, via = hit
-            language = self.files[file_id].language if file_id in self.files else ""
-            found = self._fit(tuple(dict.fromkeys(found)), kind, language)
-            if not found:
-                continue
-            if via == "member" or len(found) == 1:
-                weight = 1.0 / len(found)
-            else:
-                weight = 1.0 / len({d >> ID_BITS for d in found})
-            edges.extend((ref_id, d, weight, via) for d in found)
+            known = fitted.get((file_id, how, target, qualifier, lookup, kind))
+            if known is None:
+                if how == "def":
+                    found, via = ((target,) if target is not None else ()), "local"
+                else:
+                    key = (file_id, how, target, qualifier, lookup)
+                    hit = memo.get(key)
+                    if hit is None:
+                        hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
+                    found, via = hit
+                language = self.files[file_id].language if file_id in self.files else ""
+                found = self._fit(tuple(dict.fromkeys(found)), kind, language)
+                if via == "member" or len(found) <= 1:
+                    weight = 1.0 / max(1, len(found))
+                else:
+                    weight = 1.0 / len({d >> ID_BITS for d in found})
+                known = fitted[(file_id, how, target, qualifier, lookup, kind)] = (
+                    found,
+                    weight,
+                    via,
+                )
+            found, weight, via = known
+            if len(found) == 1:
+                append((ref_id, found[0], weight, via))
+            elif found:
+                edges.extend([(ref_id, d, weight, via) for d in found])
         return edges
 
     def heirs(self, class_names: set[str]) -> list[int]:
@@ -789,6 +963,7 @@ def link_all(
     methods = multiprocessing.get_all_start_methods()
     if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
         return resolver.link(rows)
+    resolver.load_all()
     resolver.reach(0)  # the import closures, once, before the workers fork
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]
@@ -819,6 +994,7 @@ def link_slices(
         edges.sort()
         yield edges
         return
+    resolver.load_all()
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]
     try:

@@ -134,31 +134,43 @@ def _remove(path: Path) -> None:
 
 
 def _create(path: Path) -> sqlite3.Connection:
+    """A new, empty index at ``path`` (a file of its own, not yet in place: see
+    ``Store.publish``). No journal and no syncing while it is built: a build that fails
+    leaves a file nobody reads, and a damaged index is rebuilt anyway."""
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
-    _configure(conn)
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute("PRAGMA cache_size = -65536")
     conn.executescript("BEGIN;" + _TABLES + ";".join(_INDEXES) + ";COMMIT;")
     conn.execute("INSERT INTO meta(key, value) VALUES ('schema', ?)", (SCHEMA,))
     return conn
 
 
-def _open_writer(path: Path, fresh: bool) -> tuple[sqlite3.Connection, bool]:
-    """(connection, created): an existing valid index, else (or when ``fresh``) a new one in
-    its place."""
-    if fresh:
-        _remove(path)
-    if path.exists():
+def _building(path: Path) -> Path:
+    """Where a new index is built beside ``path`` (what a killed build left there goes: the
+    caller holds the writers' lock, so no other build is under way)."""
+    for stale in path.parent.glob(f"{path.name}.new-*"):
+        _remove(stale)
+    return path.with_name(f"{path.name}.new-{os.getpid()}")
+
+
+def _open_writer(path: Path, fresh: bool) -> tuple[sqlite3.Connection, Path | None]:
+    """(connection, where it is built): an existing valid index (None), else (or when
+    ``fresh``) a new one built beside it, which ``Store.publish`` puts in its place."""
+    if not fresh and path.exists():
         try:
             conn = sqlite3.connect(path, isolation_level=None)
             conn.execute("PRAGMA journal_mode = WAL")
             _configure(conn)
             if _valid(conn):
-                return conn, False
+                return conn, None
             conn.close()
         except sqlite3.DatabaseError:
             pass
-        _remove(path)
-    return _create(path), True
+    building = _building(path)
+    return _create(building), building
 
 
 @contextlib.contextmanager
@@ -180,11 +192,14 @@ def locked_writer(path: Path, *, fresh: bool = False) -> Iterator[Store]:
                 if time.monotonic() > deadline:
                     raise InputError(f"{path}: another process keeps the index locked") from None
                 time.sleep(0.05)
-        conn, created = _open_writer(path, fresh)
+        conn, building = _open_writer(path, fresh)
+        store = Store(conn, building is not None, path, building)
         try:
-            yield Store(conn, created)
+            yield store
         finally:
-            conn.close()
+            store.conn.close()
+            if store.building is not None:  # never published: the build failed
+                _remove(store.building)
     finally:
         lock.close()  # releases the lock
 
@@ -192,10 +207,44 @@ def locked_writer(path: Path, *, fresh: bool = False) -> Iterator[Store]:
 class Store:
     """A writer's connection and the next free ids."""
 
-    def __init__(self, conn: sqlite3.Connection, created: bool) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        created: bool,
+        path: Path | None = None,
+        building: Path | None = None,
+    ) -> None:
         self.conn = conn
         self.created = created
+        self.path = path
+        self.building = building  # a new file, built beside ``path`` (``publish``)
         self._next: dict[str, int] = {}
+
+    def rebuild(self) -> None:
+        """Start again in a new file beside the index (a cold build is faster there than in
+        the old one, and readers keep the old one until ``publish``)."""
+        if self.building is not None or self.path is None:
+            return
+        self.conn.close()
+        self.building = _building(self.path)
+        self.conn = _create(self.building)
+        self.created = True
+
+    def publish(self) -> None:
+        """A new file built beside the index (committed) takes its place, in WAL mode, at
+        once (a rename): readers see the old index or the new one, never a part."""
+        if self.building is None or self.path is None:
+            return
+        self.conn.execute("PRAGMA locking_mode = NORMAL")
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.close()
+        for suffix in ("-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{self.path}{suffix}")
+        os.replace(self.building, self.path)
+        self.building = None
+        self.conn = sqlite3.connect(self.path, isolation_level=None)
+        _configure(self.conn)
 
     def next_id(self, table: str, count: int) -> int:
         """The first of ``count`` fresh ids of ``table`` (files; the rest derive from it)."""

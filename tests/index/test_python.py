@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from tests.index.support import build, targets
@@ -145,3 +146,58 @@ def test_attributes_set_on_self_and_class_attributes_are_fields(repo: Path) -> N
     )
     assert targets(db, "box.py", 8, "size") == {("Box.size", 5)}  # not the parameter
     assert targets(db, "box.py", 8, "LIMIT") == {("Box.LIMIT", 2)}
+
+
+def test_folders_without_init_resolve_as_namespace_packages(repo: Path) -> None:
+    """PEP 420 namespace packages (`ns/plugins/` without `__init__.py`) and script folders
+    (`tests/`) are modules by their dotted path from a folder above them; of two files with
+    that path the one nearer the importing file is meant; relative imports follow the
+    importing file's folder."""
+    db = build(
+        repo,
+        {
+            "ns/plugins/csv.py": "def load():\n    return 1\n",
+            "ns/plugins/extra/more.py": "def load():\n    return 2\n",
+            "app.py": (
+                "from ns.plugins.csv import load\n"
+                "import ns.plugins.extra.more as more\n\n"
+                "load()\n"
+                "more.load()\n"
+            ),
+            "tests/helpers.py": "def make():\n    return 3\n",
+            "tests/test_a.py": (
+                "from tests.helpers import make\n"
+                "from .helpers import make as again\n\n"
+                "make()\n"
+                "again()\n"
+            ),
+            "other/tests/helpers.py": "def make():\n    return 4\n",
+            "other/tests/test_b.py": "from tests.helpers import make\n\nmake()\n",
+            "django/json.py": "def dumps():\n    return 5\n",
+            "django/__init__.py": "",
+            "uses_stdlib.py": "import json\n\njson.dumps()\n",
+        },
+    )
+    assert targets(db, "app.py", 4, "load") == {("load", 1)}
+    assert {p for p, *_ in _edges_at(db, "app.py", 4)} == {"ns/plugins/csv.py"}
+    assert {p for p, *_ in _edges_at(db, "app.py", 5)} == {"ns/plugins/extra/more.py"}
+    assert {p for p, *_ in _edges_at(db, "tests/test_a.py", 4)} == {"tests/helpers.py"}
+    assert {p for p, *_ in _edges_at(db, "tests/test_a.py", 5)} == {"tests/helpers.py"}
+    assert {p for p, *_ in _edges_at(db, "other/tests/test_b.py", 3)} == {"other/tests/helpers.py"}
+    # A module inside a regular package is never a top-level module (`json` is the stdlib's).
+    assert _edges_at(db, "uses_stdlib.py", 3) == set()
+
+
+def _edges_at(db: Path, path: str, line: int) -> set[tuple[str, str]]:
+    """(defining file, qualified name) of every edge from a reference on ``path:line``."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(
+            "SELECT df.path, d.qualified FROM edges e JOIN refs r ON r.id = e.ref_id "
+            "JOIN files rf ON rf.id = r.file_id JOIN defs d ON d.id = e.def_id "
+            "JOIN files df ON df.id = d.file_id WHERE rf.path = ? AND r.line = ?",
+            (path, line),
+        ).fetchall()
+    finally:
+        conn.close()
+    return {(a, b) for a, b in rows}

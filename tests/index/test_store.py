@@ -284,3 +284,80 @@ def test_a_cold_build_in_worker_processes_equals_one_in_this_process(
     indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     conn.close()
     assert {"edges_def", "refs_lookup", "refs_target", "file_links_dst"} <= indexes
+
+
+def test_an_update_that_adds_an_init_file_equals_a_cold_build(repo: Path, tmp_path: Path) -> None:
+    """Adding `lib/__init__.py` makes `lib` a package: `lib/util.py` is now `lib.util`, so the
+    unchanged `app.py` that imports `lib.util` resolves (and removing it again unresolves)."""
+    write(repo, "lib/util.py", "def helper():\n    return 1\n")
+    write(repo, "app.py", "from lib.util import helper\n\nhelper()\n")
+    write(repo, "src/top/__init__.py", "")
+    write(repo, "src/top/mod.py", "from .inner.deep import f\n\nf()\n")
+    write(repo, "src/top/inner/deep.py", "def f():\n    return 2\n")
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    for added in ("lib/__init__.py", "src/top/inner/__init__.py"):
+        write(repo, added, "")
+        commit(repo)
+        assert update(repo, warm).read == 1
+        cold = tmp_path / "cold.sqlite"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{cold}{suffix}").unlink(missing_ok=True)
+        update(repo, cold)
+        assert dump(warm) == dump(cold)
+    edges = dump(warm)["edges"]
+    assert ("app.py", 3, 0, "lib/util.py", 1, "helper", 1.0, "import") in edges
+    assert ("src/top/mod.py", 3, 0, "src/top/inner/deep.py", 1, "f", 1.0, "import") in edges
+    git(repo, "rm", "-q", "lib/__init__.py")
+    commit(repo)
+    update(repo, warm)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{cold}{suffix}").unlink(missing_ok=True)
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
+
+
+def test_an_update_linked_in_worker_processes_equals_a_cold_build(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An update reads definitions on first use; one with many references forks workers,
+    which must not read: it reads everything first, and the result is the same."""
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    write(repo, "pkg/core.py", "class Engine:\n    def start(self):\n        return 3\n")
+    write(repo, "pkg/more.py", "from .cars import Car\n\n\ndef f(c: Car):\n    return c.go()\n")
+    commit(repo)
+    monkeypatch.setattr("reviewbot.index.resolve._PARALLEL_FROM", 1)
+    assert update(repo, warm, jobs=2).read == 2
+    monkeypatch.undo()
+    cold = tmp_path / "cold.sqlite"
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
+
+
+def test_a_cold_build_is_renamed_into_place_and_a_killed_ones_file_goes(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A first build is written beside the index and renamed into place (in WAL mode, so
+    readers never wait); what a killed build left beside it is removed by the next build."""
+    db = tmp_path / "index.sqlite"
+    stale = tmp_path / "index.sqlite.new-999999"
+    stale.write_bytes(b"half a build")
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    assert update(repo, db).created
+    assert not stale.exists()
+    assert sorted(p.name for p in tmp_path.glob("index.sqlite*")) == [
+        "index.sqlite",
+        "index.sqlite.lock",
+    ]
+    conn = connect_reader(db)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        conn.close()
