@@ -15,12 +15,7 @@ from reviewbot.analysis.findings import (
     spike,
     suppressed,
 )
-from reviewbot.analysis.measure import (
-    branch_count,
-    nesting_profile,
-    own_branch_count,
-    unit_metrics,
-)
+from reviewbot.analysis.measure import UnitMeter, branch_count
 from reviewbot.analysis.units import UnitPair, pair_units, qualified_name
 from reviewbot.engine import LineIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
@@ -67,14 +62,18 @@ def _ref(u: Unit) -> UnitRef:
     return UnitRef(u.label, u.start + 1, u.end + 1)
 
 
-def _metrics_of(index: LineIndex | None, units: list[Unit | None]) -> list[UnitMetrics | None]:
-    """One side's numbers of each unit (None where the side or the unit is absent). Lines are
-    lines of code: docstrings, comments and blank lines do not make a unit longer."""
+def _metrics_of(
+    index: LineIndex | None, units: list[Unit | None]
+) -> tuple[UnitMeter | None, list[UnitMetrics | None]]:
+    """One side's meter of the units, and its numbers of each unit (None where the side or
+    the unit is absent). Lines are lines of code: docstrings, comments and blank lines do not
+    make a unit longer."""
     if index is None:
-        return [None] * len(units)
+        return None, [None] * len(units)
     present = [u for u in units if u is not None]
-    measured = iter(unit_metrics(index, present))
-    return [None if u is None else next(measured) for u in units]
+    meter = UnitMeter(index, present)
+    measured = iter(meter.metrics(present))
+    return meter, [None if u is None else next(measured) for u in units]
 
 
 # Prose, data, configuration and keys: listed as changed files, never analysed as structure
@@ -230,11 +229,13 @@ def measure_file(
         or (pair.old is not None and line_map.touches_old(pair.old.start + 1, pair.old.end + 1))
     ]
     # Each side's touched units measured together (the heat of all of them at once).
-    old_metrics = _metrics_of(old, [pair.old for pair in touched])
-    new_metrics = _metrics_of(new, [pair.new for pair in touched])
+    old_meter, old_metrics = _metrics_of(old, [pair.old for pair in touched])
+    new_meter, new_metrics = _metrics_of(new, [pair.new for pair in touched])
     for pair, m_old, m_new in zip(touched, old_metrics, new_metrics, strict=True):
         side, unit = (new, pair.new) if pair.new is not None else (old, pair.old)
+        meter = new_meter if pair.new is not None else old_meter
         assert side is not None and unit is not None and (m_new or m_old) is not None
+        assert meter is not None
         kind = "added" if pair.old is None else "removed" if pair.new is None else "modified"
         label = qualified_name(side, unit)
         was = _renamed_from(old, pair, label)
@@ -268,7 +269,7 @@ def measure_file(
                 _ref(pair.old) if pair.old else None,
                 _ref(pair.new) if pair.new else None,
                 metrics,
-                nesting_profile(side, unit),
+                meter.nesting_profile(unit),
                 noteworthy,
                 was,
             )
@@ -286,8 +287,8 @@ def measure_file(
             metrics,
             f"renamed from {was}" if was is not None else None,
             (
-                _own_decisions(old, pair.old, m_old),
-                _own_decisions(new, pair.new, m_new),
+                _own_decisions(old_meter, pair.old, m_old),
+                _own_decisions(new_meter, pair.new, m_new),
             ),
         )
         cases.append(
@@ -314,12 +315,12 @@ def measure_file(
 
 
 def _own_decisions(
-    index: LineIndex | None, unit: Unit | None, metrics: UnitMetrics | None
+    meter: UnitMeter | None, unit: Unit | None, metrics: UnitMetrics | None
 ) -> int | None:
     """A unit's decision points with those of the units nested in it left out."""
-    if index is None or unit is None or metrics is None:
+    if meter is None or unit is None or metrics is None:
         return None
-    units = index.structure.units  # in order of their first line
+    units = meter.index.structure.units  # in order of their first line
 
     def first(u: Unit) -> int:
         return u.start
@@ -327,7 +328,7 @@ def _own_decisions(
     inside = units[
         bisect_right(units, unit.start, key=first) : bisect_right(units, unit.end, key=first)
     ]
-    own = own_branch_count(index, unit, inside)
+    own = meter.own_branches(unit, inside)
     return metrics.decisions if own is None else own
 
 
