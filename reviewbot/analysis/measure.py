@@ -47,8 +47,12 @@ _PY_DECISIONS = _DECISIONS | _PY_LOGIC
 # Joins a unit's lines for one scan: no token spans it, a `?` before it is not followed by
 # white space (as at a line's end) and one after it follows white space (as at a line's start).
 _JOIN = "\x00\n"
-# The same scan with a token between lines, to count line by line.
-_TOKEN_OR_NEWLINE = re.compile(_TOKEN.pattern + r"|\n")
+
+# ``_TOKEN``'s tokens, faster: every alternative starts with a character of a known set (the
+# `?` rule's look-behind comes after the `?`), which lets the scan skip other characters in C.
+_FAST_TOKEN = re.compile(r"[A-Za-z_][\w-]*|&&|\|\||\?\?(?!=)|\?(?:(?<=\s\?)|(?<=^\?))(?=\s)")
+# The same with a "\n" token at each line's end, to count line by line.
+_TOKEN_OR_NEWLINE = re.compile(_FAST_TOKEN.pattern + r"|\n")
 _DECISIONS_NL = _DECISIONS | {"\n"}
 _PY_DECISIONS_NL = _PY_DECISIONS | {"\n"}
 
@@ -56,7 +60,7 @@ _PY_DECISIONS_NL = _PY_DECISIONS | {"\n"}
 def _branches(code: list[str], python: bool) -> int:
     """Decision points of the lines ``code``, each line scanned as if on its own."""
     words = _PY_DECISIONS if python else _DECISIONS
-    return sum(1 for token in _TOKEN.findall(_JOIN.join(code)) if token in words)
+    return sum(1 for token in _FAST_TOKEN.findall(_JOIN.join(code)) if token in words)
 
 
 def _unit_code(index: LineIndex, unit: Unit) -> list[str]:
@@ -151,7 +155,7 @@ class _Lines:
         for lo, hi in _merged([(u.start, u.end + 1) for u in units]):
             own = [c if anchor[k] else "" for k, c in enumerate(code[lo:hi], lo)]
             joined = _JOIN.join(own)
-            # One scan of the lines: the decision tokens, and a "\n" token between lines.
+            # One scan of the lines: their decision points, and a "\n" between lines.
             k = lo
             for token in filter(words.__contains__, _TOKEN_OR_NEWLINE.findall(joined)):
                 if token == "\n":
@@ -161,12 +165,13 @@ class _Lines:
             firsts = _FIRST_WORDS.findall(joined)
             if len(firsts) != hi - lo:  # not one per line: line by line
                 firsts = [(m.group(1) if (m := _FIRST_WORD.match(t)) else "") for t in own]
-            for k in range(lo, hi):
-                if code[k]:
-                    rows[k] = 1
-                    self.indent[k] = int(indent[k])
-                if own[k - lo]:
-                    self.control[k] = (int(indent[k]), firsts[k - lo] in _CONTROL)
+            part, indents = code[lo:hi], indent[lo:hi]
+            rows[lo:hi] = [1 if c else 0 for c in part]
+            self.indent[lo:hi] = [i if c else None for c, i in zip(part, indents, strict=True)]
+            self.control[lo:hi] = [
+                (i, w in _CONTROL) if t else None
+                for t, i, w in zip(own, indents, firsts, strict=True)
+            ]
         self.rows = [0, *accumulate(rows)]
         self.decisions = [0, *accumulate(decisions)]
 
