@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cached_property
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -246,6 +247,11 @@ class UnitMeter:
     def __init__(self, index: LineIndex, units: Sequence[Unit]) -> None:
         self.index = index
         self.lines = _Lines(index, units)
+
+    @cached_property
+    def starts(self) -> list[int]:
+        """The first line of each unit of the index, in their order (which is this order)."""
+        return [u.start for u in self.index.structure.units]
 
     def metrics(self, units: Sequence[Unit]) -> list[UnitMetrics]:
         """``unit_metrics`` of units among those the meter was made for."""

@@ -24,6 +24,7 @@ from reviewbot.model import (
     ChangedFile,
     FileSummary,
     Finding,
+    LineMap,
     MetricsChange,
     Status,
     UnitChange,
@@ -112,6 +113,28 @@ def _direct(index: LineIndex | None, unit: Unit | None, lines: list[int]) -> boo
         if owner is not None and owner.start == unit.start:
             return True
     return False
+
+
+def _own_change(
+    pair: UnitPair, old: LineIndex | None, new: LineIndex | None, line_map: LineMap
+) -> bool:
+    """Whether the change is in the unit's own lines, not only in those of units nested in
+    it (always, for a unit that is not class-like)."""
+    unit = pair.new if pair.new is not None else pair.old
+    assert unit is not None
+    return (
+        unit.kind not in CONTAINERS
+        or (
+            pair.new is not None
+            and _direct(new, pair.new, line_map.added_between(pair.new.start + 1, pair.new.end + 1))
+        )
+        or (
+            pair.old is not None
+            and _direct(
+                old, pair.old, line_map.removed_between(pair.old.start + 1, pair.old.end + 1)
+            )
+        )
+    )
 
 
 def _p90(values: list[float]) -> float:
@@ -243,31 +266,19 @@ def measure_file(
         metrics = MetricsChange(m_old, m_new)
         # Worth a row: a new or removed unit, or numbers that moved; for a class-like unit
         # only when the change is in its own lines (not only in a member's).
-        own = (
-            unit.kind not in CONTAINERS
-            or (
-                pair.new is not None
-                and _direct(
-                    new, pair.new, line_map.added_between(pair.new.start + 1, pair.new.end + 1)
-                )
-            )
-            or (
-                pair.old is not None
-                and _direct(
-                    old, pair.old, line_map.removed_between(pair.old.start + 1, pair.old.end + 1)
-                )
-            )
+        noteworthy = (
+            kind not in ("modified", "renamed")
+            or (metrics.moved and _own_change(pair, old, new, line_map))
+            or (was is not None and innermost(was) != innermost(label))
         )
-        noteworthy = (kind not in ("modified", "renamed") or (metrics.moved and own)) or (
-            was is not None and innermost(was) != innermost(label)
-        )
+        new_ref = _ref(pair.new) if pair.new else None
         changes.append(
             UnitChange(
                 cf.path,
                 kind,
                 label,
                 _ref(pair.old) if pair.old else None,
-                _ref(pair.new) if pair.new else None,
+                new_ref,
                 metrics,
                 meter.nesting_profile(unit),
                 noteworthy,
@@ -282,7 +293,7 @@ def measure_file(
             cf.path,
             label,
             " ".join(new.code[pair.new.start].split()),
-            _ref(pair.new),
+            new_ref or _ref(pair.new),
             span,
             metrics,
             f"renamed from {was}" if was is not None else None,
@@ -320,14 +331,8 @@ def _own_decisions(
     """A unit's decision points with those of the units nested in it left out."""
     if meter is None or unit is None or metrics is None:
         return None
-    units = meter.index.structure.units  # in order of their first line
-
-    def first(u: Unit) -> int:
-        return u.start
-
-    inside = units[
-        bisect_right(units, unit.start, key=first) : bisect_right(units, unit.end, key=first)
-    ]
+    units, starts = meter.index.structure.units, meter.starts  # in order of their first line
+    inside = units[bisect_right(starts, unit.start) : bisect_right(starts, unit.end)]
     own = meter.own_branches(unit, inside)
     return metrics.decisions if own is None else own
 
