@@ -18,7 +18,6 @@ from reviewbot.analysis.impact import Reference, impact_of
 from reviewbot.analysis.review import NOT_CODE, FileReview, not_code
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import Change, in_scope, index_file
-from reviewbot.app.repo_context import IndexNotUsed, indexed_impact
 from reviewbot.engine import FileIndex, LineIndex, get_profile
 from reviewbot.model import (
     Bundle,
@@ -134,6 +133,10 @@ def _impact(
     git = change.git
     assert git is not None
     if index_file(git).is_file():
+        # Lazy: the index's queries and parsers (~80 ms to import) load only in a repository
+        # that has an index; a review without one searches with git grep.
+        from reviewbot.app.repo_context import IndexNotUsed, indexed_impact
+
         try:
             found, findings = indexed_impact(git, change.files, config)
         except IndexNotUsed:
