@@ -45,6 +45,10 @@ def _metrics(change: MetricsChange) -> dict[str, Any]:
     if before is None and after is None:
         return {}
     doc: dict[str, Any] = {}
+    if before is None and after is not None:  # a new unit (all of a new file's)
+        for name, attr in MEASURE_FIELDS:
+            doc[name] = {"before": None, "after": _num(float(getattr(after, attr))), "delta": None}
+        return doc
     for name, attr in MEASURE_FIELDS:
         b = None if before is None else float(getattr(before, attr))
         a = None if after is None else float(getattr(after, attr))
