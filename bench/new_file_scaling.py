@@ -267,7 +267,7 @@ REVIEW_STEPS = (
     ("&nbsp;&nbsp;index: the signal scan (as positions)", "reviewbot/engine/index.py", "__init__"),
     ("&nbsp;&nbsp;index: the structure (as positions)", "reviewbot/engine/index.py", "structure"),
     ("&nbsp;&nbsp;pairing units old/new", "reviewbot/analysis/units.py", "pair_units"),
-    ("&nbsp;&nbsp;measuring the touched units", "reviewbot/analysis/measure.py", "unit_metrics"),
+    ("&nbsp;&nbsp;measuring the touched units", "reviewbot/analysis/review.py", "_metrics_of"),
     (
         "&nbsp;&nbsp;&nbsp;&nbsp;of which their heat, all at once",
         "reviewbot/engine/entropy.py",
