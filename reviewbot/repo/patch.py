@@ -44,7 +44,6 @@ class PatchChunk(NamedTuple):
 
     hunks: tuple[Hunk, ...]
     binary: bool
-    lines: tuple[tuple[str, ...], ...] = ()  # each hunk's body lines (with their +/-/space)
 
 
 def strip_prefix(path: str) -> str | None:
@@ -227,17 +226,56 @@ def parse_git_patch(text: str) -> list[PatchChunk]:
         # The lines after the header line, up to the next header (a million-line patch is
         # split in C, not looked at line by line).
         end = text.find("\n", start)
-        last = k + 1 == len(starts)
-        if end < 0:
-            current: list[str] = []
+        stop = len(text) if k + 1 == len(starts) else starts[k + 1] - 1  # before its newline
+        if end < 0 or end + 1 > stop:  # no line after the header line
+            chunks.append(PatchChunk(*_read_part([])))
+            continue
+        added = _file_added(text, end + 1, stop)
+        if added:
+            chunks.append(PatchChunk(added, False))
         else:
-            current = text[end + 1 : len(text) if last else starts[k + 1]].split("\n")
-            if not last:
-                current.pop()  # the empty rest after the newline ending the part
-        binary = any(line.startswith(("Binary files ", "GIT binary patch")) for line in current[:8])
-        hunks, bodies = parse_hunks(current, "git diff") if not binary else ((), ())
-        chunks.append(PatchChunk(hunks, binary, bodies))
+            chunks.append(PatchChunk(*_read_part(text[end + 1 : stop].split("\n"))))
     return chunks
+
+
+def _read_part(lines: list[str]) -> tuple[tuple[Hunk, ...], bool]:
+    """The hunks of one file's part of a git patch, and whether git says it is binary."""
+    binary = any(line.startswith(("Binary files ", "GIT binary patch")) for line in lines[:8])
+    return (() if binary else parse_hunks(lines, "git diff")[0]), binary
+
+
+def _file_added(text: str, lo: int, hi: int) -> tuple[Hunk, ...] | None:
+    """The hunk of a file added whole, from the part ``text[lo:hi]`` of a git patch: at most six
+    header lines, `@@ -0,0 +1,n @@` and n lines each starting with "+", then at most two lines
+    (`\\ No newline at end of file`), read in place (no copy, no split into lines) the same as
+    ``_read_part`` reads the part's lines; None for any other part."""
+    at = lo if text.startswith("@@ ", lo, hi) else text.find("\n@@ ", lo, hi) + 1
+    if at <= 0:
+        return None
+    head = text[lo:at].split("\n")[:-1]
+    if len(head) > 6 or any(h.startswith(("Binary files ", "GIT binary patch")) for h in head):
+        return None
+    eol = text.find("\n", at, hi)
+    m = _HUNK.match(text[at:eol]) if eol >= 0 else None
+    if m is None or m.group(1) != "0" or m.group(2) != "0" or not m.group(4):
+        return None
+    start, count = int(m.group(3)), int(m.group(4))
+    body = eol + 1  # the body is text[body:hi]
+    extra = text.count("\n", body, hi) + 1 - count  # lines after the hunk's
+    if count < 1 or not 0 <= extra <= 2 or not text.startswith("+", body, hi):
+        return None
+    end = hi
+    for _ in range(extra):  # the lines after the hunk's, from the end
+        cut = text.rfind("\n", body, end)
+        line = text[cut + 1 : end]
+        if line.startswith("+") or _HUNK.match(line):
+            return None
+        end = cut
+    if text.count("\n+", body, hi) + 1 != count:  # then the first ``count`` lines all start
+        return None  # with "+"
+    hunks = (Hunk(0, 0, start, count, tuple(range(start, start + count)), ()),)
+    validate_hunks(hunks, "git diff")
+    return hunks
 
 
 def parse_patch(text: str) -> list[PatchEntry]:

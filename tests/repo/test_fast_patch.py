@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewbot.errors import InputError
+from reviewbot.model import Hunk
 from reviewbot.repo import patch
 from reviewbot.repo.patch import PatchChunk
 from tests.helpers import commit, examples, git, write
@@ -58,8 +59,8 @@ def _chunks_line_by_line(text: str) -> list[PatchChunk]:
     def close() -> None:
         if current is not None:
             binary = any(x.startswith(("Binary files ", "GIT binary patch")) for x in current[:8])
-            hunks, bodies = patch.parse_hunks(current, "git diff") if not binary else ((), ())
-            chunks.append(PatchChunk(hunks, binary, bodies))
+            hunks = patch.parse_hunks(current, "git diff")[0] if not binary else ()
+            chunks.append(PatchChunk(hunks, binary))
 
     for line in text.split("\n"):
         if line.startswith(("diff --git ", "diff --cc ", "* Unmerged path ")):
@@ -105,6 +106,54 @@ def test_file_parts_are_found_as_line_by_line(lines: list[str], end: str) -> Non
     assert read(patch.parse_git_patch) == read(_chunks_line_by_line)
 
 
+@st.composite
+def added_files(draw: st.DrawFn) -> str:
+    """The part of a git patch of a file added whole, and near misses: other headers, a count
+    that is not the body's, a body line that is not an added line, lines after the hunk."""
+    heads = ["new file mode 100644", "index 0000000..1234567", "--- /dev/null", "+++ b/x.py"]
+    lines = ["diff --git a/x b/x"]
+    lines += draw(st.lists(st.sampled_from([*heads, "Binary files a and b differ"]), max_size=8))
+    n = draw(st.integers(1, 5))
+    lines.append(
+        draw(st.sampled_from([f"@@ -0,0 +1,{n} @@", "@@ -0,0 +1 @@", f"@@ -0,0 +2,{n} @@"]))
+    )
+    body = draw(
+        st.lists(st.sampled_from(["+a", "+", "+@@ -1 +1 @@", "+\\ x"]), min_size=n, max_size=n)
+    )
+    if draw(st.booleans()):
+        body[draw(st.integers(0, n - 1))] = draw(st.sampled_from(_BODY))
+    lines += body[: draw(st.integers(0, n))] if draw(st.booleans()) else body
+    lines += draw(st.lists(st.sampled_from([*_BODY, "@@ -0,0 +1 @@"]), max_size=3))
+    return "\n".join(lines)
+
+
+@settings(max_examples=examples(400))
+@given(st.lists(added_files(), min_size=1, max_size=3), st.sampled_from(["", "\n"]))
+def test_files_added_whole_are_read_as_line_by_line(parts: list[str], end: str) -> None:
+    text = "\n".join(parts) + end
+
+    def read(f: Any) -> Any:
+        try:
+            return f(text)
+        except InputError as exc:
+            return str(exc)
+
+    assert read(patch.parse_git_patch) == read(_chunks_line_by_line)
+
+
+def test_a_million_added_lines_are_read_in_place() -> None:
+    """The part of a file added whole is not split into its lines (the time of counting them
+    in C, not of a list of a million strings)."""
+    n = 1_000_000
+    text = "diff --git a/x b/x\nnew file mode 100644\n@@ -0,0 +1,{} @@\n{}".format(
+        n, "+x = 1\n" * n
+    )
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(patch, "_read_part", None)  # any split of the part into lines fails
+        (chunk,) = patch.parse_git_patch(text)
+    assert chunk == PatchChunk((Hunk(0, 0, 1, n, tuple(range(1, n + 1)), ()),), False)
+
+
 # -- a file added whole, from a real repository -------------------------------------------------
 
 _BODY_PY = (
@@ -135,6 +184,7 @@ def test_a_file_added_whole_is_reviewed_as_line_by_line(
     fast = cli("review", "-C", str(repo), "HEAD~1..HEAD", "--format", "json")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(patch, "_one_sided", lambda *args: None)
+        mp.setattr(patch, "_file_added", lambda *args: None)
         slow = cli("review", "-C", str(repo), "HEAD~1..HEAD", "--format", "json")
     assert fast.code == slow.code == 0
     a, b = json.loads(fast.out), json.loads(slow.out)
