@@ -263,9 +263,9 @@ REVIEW_STEPS = (
         "reviewbot/app/pipeline.py",
         "read_change",
     ),
-    ("analysis of the file", "reviewbot/analysis/review.py", "review_file"),
+    ("analysis of the file (measures)", "reviewbot/analysis/review.py", "measure_file"),
     ("&nbsp;&nbsp;index: the signal scan (as positions)", "reviewbot/engine/index.py", "__init__"),
-    ("&nbsp;&nbsp;index: the structure (as positions)", "reviewbot/engine/index.py", "structure"),
+    ("&nbsp;&nbsp;index: the structure (as positions)", "reviewbot/engine/lines.py", "structure"),
     ("&nbsp;&nbsp;pairing units old/new", "reviewbot/analysis/units.py", "pair_units"),
     ("&nbsp;&nbsp;measuring the touched units", "reviewbot/analysis/review.py", "_metrics_of"),
     (
@@ -278,9 +278,9 @@ REVIEW_STEPS = (
         "reviewbot/analysis/measure.py",
         "nesting_profile",
     ),
-    ("&nbsp;&nbsp;findings", "reviewbot/analysis/review.py", "judge_file"),
+    ("findings", "reviewbot/analysis/review.py", "judge_file"),
     ("hunk context", "reviewbot/analysis/context.py", "hunk_contexts"),
-    ("bundles", "reviewbot/analysis/bundles.py", "bundle_change"),
+    ("bundles", "reviewbot/analysis/bundles.py", "explain"),
     ("impact search", "reviewbot/app/full.py", "_impact"),
     ("hotspots touched", "reviewbot/app/full.py", "_hotspots_touched"),
     ("rendering the JSON", "reviewbot/render/formats.py", "render_report"),
@@ -288,7 +288,7 @@ REVIEW_STEPS = (
 POSITIONS_STEPS = (
     ("the whole positions command", "reviewbot/app/inspect.py", "positions_of"),
     ("index: the signal scan", "reviewbot/engine/index.py", "__init__"),
-    ("index: the structure", "reviewbot/engine/index.py", "structure"),
+    ("index: the structure", "reviewbot/engine/lines.py", "structure"),
     ("ranking positions", "reviewbot/engine/index.py", "important_positions"),
     ("rendering the JSON", "reviewbot/render/indented.py", "dumps_indented"),
 )
