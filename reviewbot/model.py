@@ -323,6 +323,8 @@ MEASURE_FIELDS: tuple[tuple[str, str], ...] = (
     ("lines", "lines"),
 )
 
+_MEASURE_ATTRS = dict(MEASURE_FIELDS)  # the report's name of a measure -> UnitMetrics' field
+
 
 class MetricsChange(NamedTuple):
     """A unit before and after a change."""
@@ -343,12 +345,14 @@ class MetricsChange(NamedTuple):
 
     def measure(self, name: str) -> Measure:
         """One of ``measures()`` by name (the findings ask for one at a time)."""
-        if self.before is not None or self.after is not None:
-            for field, attr in MEASURE_FIELDS:
-                if field == name:
-                    b = None if self.before is None else float(getattr(self.before, attr))
-                    a = None if self.after is None else float(getattr(self.after, attr))
-                    return Measure(name, b, a)
+        attr = _MEASURE_ATTRS.get(name)
+        before, after = self.before, self.after
+        if attr is not None and (before is not None or after is not None):
+            return Measure(
+                name,
+                None if before is None else float(getattr(before, attr)),
+                None if after is None else float(getattr(after, attr)),
+            )
         return next(m for m in self.measures() if m.name == name)
 
     @property

@@ -139,8 +139,9 @@ def _refs(
     alone = sum(len(cf.hunks) for cf in files) < 2
     for cf in files:
         old, new = indexes.get(cf.path, (None, None))
-        new_lines = (cf.new_text or "").split("\n")
-        old_lines = (cf.old_text or "").split("\n")
+        # The lines as written, for the terms: only when hunks are compared (not ``alone``).
+        new_lines = [] if alone else (cf.new_text or "").split("\n")
+        old_lines = [] if alone else (cf.old_text or "").split("\n")
         side = new or old
         language = side.language.name if side is not None else ""
         folder = cf.path.split("/", 1)[0] if "/" in cf.path else ""

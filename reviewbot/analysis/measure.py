@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cached_property
+from itertools import accumulate
 from typing import NamedTuple
 
 from reviewbot.engine import LineIndex
@@ -14,6 +16,7 @@ from reviewbot.model import UnitMetrics
 __all__ = [
     "BRANCH_WORDS",
     "UnitMeasure",
+    "UnitMeter",
     "measure_unit",
     "own_branch_count",
     "unit_metrics",
@@ -46,11 +49,19 @@ _PY_DECISIONS = _DECISIONS | _PY_LOGIC
 # white space (as at a line's end) and one after it follows white space (as at a line's start).
 _JOIN = "\x00\n"
 
+# ``_TOKEN``'s tokens, faster: every alternative starts with a character of a known set (the
+# `?` rule's look-behind comes after the `?`), which lets the scan skip other characters in C.
+_FAST_TOKEN = re.compile(r"[A-Za-z_][\w-]*|&&|\|\||\?\?(?!=)|\?(?:(?<=\s\?)|(?<=^\?))(?=\s)")
+# The same with a "\n" token at each line's end, to count line by line.
+_TOKEN_OR_NEWLINE = re.compile(_FAST_TOKEN.pattern + r"|\n")
+_DECISIONS_NL = _DECISIONS | {"\n"}
+_PY_DECISIONS_NL = _PY_DECISIONS | {"\n"}
+
 
 def _branches(code: list[str], python: bool) -> int:
     """Decision points of the lines ``code``, each line scanned as if on its own."""
     words = _PY_DECISIONS if python else _DECISIONS
-    return sum(1 for token in _TOKEN.findall(_JOIN.join(code)) if token in words)
+    return sum(1 for token in _FAST_TOKEN.findall(_JOIN.join(code)) if token in words)
 
 
 def _unit_code(index: LineIndex, unit: Unit) -> list[str]:
@@ -84,6 +95,8 @@ def branch_count(index: LineIndex, unit: Unit) -> int:
 # `switch` open blocks too, though they add no decision point.
 _CONTROL = BRANCH_WORDS | frozenset({"else", "finally", "try", "do", "switch", "match"})
 _FIRST_WORD = re.compile(r"[^A-Za-z_]*([A-Za-z_][\w-]*)")
+# ``_FIRST_WORD`` of each line of lines joined with ``_JOIN`` ("" where none), one per line.
+_FIRST_WORDS = re.compile(r"^[^A-Za-z_\n]*([A-Za-z_][\w-]*)?.*", re.MULTILINE)
 
 
 def _control_depth(code: list[str], indents: list[int]) -> int:
@@ -123,20 +136,160 @@ def measure_unit(index: LineIndex, unit: Unit) -> UnitMeasure:
     )
 
 
+class _Lines:
+    """What the measures read of each line, computed once for the lines of many units (a
+    file added whole holds thousands, nested ones counted once): running totals of code lines
+    and decision points, and each line's indentation and whether it opens a control block.
+    Lines outside the units are not read (a small change in a large file costs its units)."""
+
+    def __init__(self, index: LineIndex, units: Sequence[Unit]) -> None:
+        n = index.line_count
+        code, anchor, indent = index.code, index.anchor, index.indent
+        words = _PY_DECISIONS_NL if index.language.python_labels else _DECISIONS_NL
+        rows = [0] * n
+        decisions = [0] * n
+        # (indentation, opens a control block) of each line with code of its own (outside
+        # multi-line strings), None for the others: what ``_control_depth`` reads.
+        self.control: list[tuple[int, bool] | None] = [None] * n
+        # The indentation of each line with code, None for the others (``nesting_profile``).
+        self.indent: list[int | None] = [None] * n
+        for lo, hi in _merged([(u.start, u.end + 1) for u in units]):
+            own = [c if anchor[k] else "" for k, c in enumerate(code[lo:hi], lo)]
+            joined = _JOIN.join(own)
+            # One scan of the lines: their decision points, and a "\n" between lines.
+            k = lo
+            for token in filter(words.__contains__, _TOKEN_OR_NEWLINE.findall(joined)):
+                if token == "\n":
+                    k += 1
+                else:
+                    decisions[k] += 1
+            firsts = _FIRST_WORDS.findall(joined)
+            if len(firsts) != hi - lo:  # not one per line: line by line
+                firsts = [(m.group(1) if (m := _FIRST_WORD.match(t)) else "") for t in own]
+            part, indents = code[lo:hi], indent[lo:hi]
+            rows[lo:hi] = [1 if c else 0 for c in part]
+            self.indent[lo:hi] = [i if c else None for c, i in zip(part, indents, strict=True)]
+            self.control[lo:hi] = [
+                (i, w in _CONTROL) if t else None
+                for t, i, w in zip(own, indents, firsts, strict=True)
+            ]
+        self.rows = [0, *accumulate(rows)]
+        self.decisions = [0, *accumulate(decisions)]
+
+    def branches(self, lo: int, hi: int) -> int:
+        """Decision points of lines [lo, hi)."""
+        return self.decisions[hi] - self.decisions[lo]
+
+    def nesting(self, lo: int, hi: int) -> int:
+        """``_control_depth`` of lines [lo, hi)."""
+        stack: list[tuple[int, bool]] = []
+        depth = deepest = 0
+        for line in self.control[lo:hi]:
+            if line is None:
+                continue
+            indent = line[0]
+            while stack and stack[-1][0] >= indent:
+                depth -= stack.pop()[1]
+            if depth > deepest:
+                deepest = depth
+            stack.append(line)
+            depth += line[1]
+        return deepest
+
+    def own_branches(self, unit: Unit, inside: Sequence[Unit]) -> int | None:
+        """``own_branch_count``: the unit's decision points less those of the lines of the
+        units nested in it (each line once, however deep)."""
+        nested = [
+            (u.start, u.end + 1) for u in inside if unit.start < u.start and u.end <= unit.end
+        ]
+        if not nested:
+            return None
+        own = self.branches(unit.start, unit.end + 1)
+        for lo, hi in _merged(nested):
+            own -= self.branches(lo, hi)
+        return own
+
+    def profile(self, unit: Unit, head: int) -> tuple[float, ...]:
+        """``nesting_profile`` of the unit; ``head``: its header's indentation."""
+        indents = self.indent[unit.start : unit.end + 1]
+        used = sorted({i for i in indents if i is not None})
+        base = used.index(head) if head in used else 0
+        depth_of = {c: float(max(0, d - base)) for d, c in enumerate(used)}
+        out: list[float] = []
+        add = out.append
+        depth = 0.0
+        for i in indents:
+            if i is not None:
+                depth = depth_of[i]
+            add(depth)
+        return tuple(out)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans [lo, hi) joined where they overlap or touch, in order."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(spans):
+        if hi <= lo:
+            continue
+        if out and lo <= out[-1][1]:
+            if hi > out[-1][1]:
+                out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
+
+
+class UnitMeter:
+    """The measures of many units of one index, from one pass over their lines
+    (``_Lines``): the same numbers as ``unit_metrics``' per-unit definitions
+    (``measure_unit``, ``own_branch_count``, ``branch_count``, ``nesting_profile``)."""
+
+    def __init__(self, index: LineIndex, units: Sequence[Unit]) -> None:
+        self.index = index
+        self.lines = _Lines(index, units)
+
+    @cached_property
+    def starts(self) -> list[int]:
+        """The first line of each unit of the index, in their order (which is this order)."""
+        return [u.start for u in self.index.structure.units]
+
+    def metrics(self, units: Sequence[Unit]) -> list[UnitMetrics]:
+        """``unit_metrics`` of units among those the meter was made for."""
+        heats = self.index.heat_totals([(u.start, u.end + 1) for u in units])
+        lines = self.lines
+        out: list[UnitMetrics] = []
+        for unit, heat in zip(units, heats, strict=True):
+            lo, hi = unit.start, unit.end + 1
+            out.append(
+                UnitMetrics(
+                    lines.rows[hi] - lines.rows[lo],
+                    lines.branches(lo, hi),
+                    lines.nesting(lo + 1, hi),
+                    float(heat),
+                )
+            )
+        return out
+
+    def own_branches(self, unit: Unit, inside: Sequence[Unit]) -> int | None:
+        """``own_branch_count(index, unit, inside)``."""
+        return self.lines.own_branches(unit, inside)
+
+    def branches(self, unit: Unit) -> int:
+        """``branch_count(index, unit)``."""
+        return self.lines.branches(unit.start, unit.end + 1)
+
+    def nesting_profile(self, unit: Unit) -> tuple[float, ...]:
+        """``nesting_profile(index, unit)``."""
+        if unit.end < unit.start:
+            return ()
+        return self.lines.profile(unit, int(self.index.indent[unit.start]))
+
+
 def unit_metrics(index: LineIndex, units: Sequence[Unit]) -> list[UnitMetrics]:
     """What a review shows of each unit: ``measure_unit``'s lines of code, decision points,
-    nesting and irregularity, for many units of one index at once (the heat of all of them in
-    one pass: ``heat_totals``)."""
-    heats = index.heat_totals([(u.start, u.end + 1) for u in units])
-    python = index.language.python_labels
-    out: list[UnitMetrics] = []
-    for unit, heat in zip(units, heats, strict=True):
-        lo, hi = unit.start, unit.end + 1
-        rows = sum(1 for c in index.code[lo:hi] if c)
-        own = _unit_code(index, unit)
-        nesting = _control_depth(own[1:], [int(i) for i in index.indent[lo + 1 : hi]])
-        out.append(UnitMetrics(rows, _branches(own, python), nesting, float(heat)))
-    return out
+    nesting and irregularity, for many units of one index at once (their lines read once,
+    the heat of all of them in one pass: ``heat_totals``)."""
+    return UnitMeter(index, units).metrics(units)
 
 
 def nesting_profile(index: LineIndex, unit: Unit) -> tuple[float, ...]:

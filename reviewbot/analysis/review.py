@@ -15,12 +15,7 @@ from reviewbot.analysis.findings import (
     spike,
     suppressed,
 )
-from reviewbot.analysis.measure import (
-    branch_count,
-    nesting_profile,
-    own_branch_count,
-    unit_metrics,
-)
+from reviewbot.analysis.measure import UnitMeter, branch_count
 from reviewbot.analysis.units import UnitPair, pair_units, qualified_name
 from reviewbot.engine import LineIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
@@ -29,6 +24,7 @@ from reviewbot.model import (
     ChangedFile,
     FileSummary,
     Finding,
+    LineMap,
     MetricsChange,
     Status,
     UnitChange,
@@ -67,14 +63,18 @@ def _ref(u: Unit) -> UnitRef:
     return UnitRef(u.label, u.start + 1, u.end + 1)
 
 
-def _metrics_of(index: LineIndex | None, units: list[Unit | None]) -> list[UnitMetrics | None]:
-    """One side's numbers of each unit (None where the side or the unit is absent). Lines are
-    lines of code: docstrings, comments and blank lines do not make a unit longer."""
+def _metrics_of(
+    index: LineIndex | None, units: list[Unit | None]
+) -> tuple[UnitMeter | None, list[UnitMetrics | None]]:
+    """One side's meter of the units, and its numbers of each unit (None where the side or
+    the unit is absent). Lines are lines of code: docstrings, comments and blank lines do not
+    make a unit longer."""
     if index is None:
-        return [None] * len(units)
+        return None, [None] * len(units)
     present = [u for u in units if u is not None]
-    measured = iter(unit_metrics(index, present))
-    return [None if u is None else next(measured) for u in units]
+    meter = UnitMeter(index, present)
+    measured = iter(meter.metrics(present))
+    return meter, [None if u is None else next(measured) for u in units]
 
 
 # Prose, data, configuration and keys: listed as changed files, never analysed as structure
@@ -113,6 +113,28 @@ def _direct(index: LineIndex | None, unit: Unit | None, lines: list[int]) -> boo
         if owner is not None and owner.start == unit.start:
             return True
     return False
+
+
+def _own_change(
+    pair: UnitPair, old: LineIndex | None, new: LineIndex | None, line_map: LineMap
+) -> bool:
+    """Whether the change is in the unit's own lines, not only in those of units nested in
+    it (always, for a unit that is not class-like)."""
+    unit = pair.new if pair.new is not None else pair.old
+    assert unit is not None
+    return (
+        unit.kind not in CONTAINERS
+        or (
+            pair.new is not None
+            and _direct(new, pair.new, line_map.added_between(pair.new.start + 1, pair.new.end + 1))
+        )
+        or (
+            pair.old is not None
+            and _direct(
+                old, pair.old, line_map.removed_between(pair.old.start + 1, pair.old.end + 1)
+            )
+        )
+    )
 
 
 def _p90(values: list[float]) -> float:
@@ -230,11 +252,13 @@ def measure_file(
         or (pair.old is not None and line_map.touches_old(pair.old.start + 1, pair.old.end + 1))
     ]
     # Each side's touched units measured together (the heat of all of them at once).
-    old_metrics = _metrics_of(old, [pair.old for pair in touched])
-    new_metrics = _metrics_of(new, [pair.new for pair in touched])
+    old_meter, old_metrics = _metrics_of(old, [pair.old for pair in touched])
+    new_meter, new_metrics = _metrics_of(new, [pair.new for pair in touched])
     for pair, m_old, m_new in zip(touched, old_metrics, new_metrics, strict=True):
         side, unit = (new, pair.new) if pair.new is not None else (old, pair.old)
+        meter = new_meter if pair.new is not None else old_meter
         assert side is not None and unit is not None and (m_new or m_old) is not None
+        assert meter is not None
         kind = "added" if pair.old is None else "removed" if pair.new is None else "modified"
         label = qualified_name(side, unit)
         was = _renamed_from(old, pair, label)
@@ -242,33 +266,21 @@ def measure_file(
         metrics = MetricsChange(m_old, m_new)
         # Worth a row: a new or removed unit, or numbers that moved; for a class-like unit
         # only when the change is in its own lines (not only in a member's).
-        own = (
-            unit.kind not in CONTAINERS
-            or (
-                pair.new is not None
-                and _direct(
-                    new, pair.new, line_map.added_between(pair.new.start + 1, pair.new.end + 1)
-                )
-            )
-            or (
-                pair.old is not None
-                and _direct(
-                    old, pair.old, line_map.removed_between(pair.old.start + 1, pair.old.end + 1)
-                )
-            )
+        noteworthy = (
+            kind not in ("modified", "renamed")
+            or (metrics.moved and _own_change(pair, old, new, line_map))
+            or (was is not None and innermost(was) != innermost(label))
         )
-        noteworthy = (kind not in ("modified", "renamed") or (metrics.moved and own)) or (
-            was is not None and innermost(was) != innermost(label)
-        )
+        new_ref = _ref(pair.new) if pair.new else None
         changes.append(
             UnitChange(
                 cf.path,
                 kind,
                 label,
                 _ref(pair.old) if pair.old else None,
-                _ref(pair.new) if pair.new else None,
+                new_ref,
                 metrics,
-                nesting_profile(side, unit),
+                meter.nesting_profile(unit),
                 noteworthy,
                 was,
             )
@@ -281,13 +293,13 @@ def measure_file(
             cf.path,
             label,
             " ".join(new.code[pair.new.start].split()),
-            _ref(pair.new),
+            new_ref or _ref(pair.new),
             span,
             metrics,
             f"renamed from {was}" if was is not None else None,
             (
-                _own_decisions(old, pair.old, m_old),
-                _own_decisions(new, pair.new, m_new),
+                _own_decisions(old_meter, pair.old, m_old),
+                _own_decisions(new_meter, pair.new, m_new),
             ),
         )
         cases.append(
@@ -314,20 +326,14 @@ def measure_file(
 
 
 def _own_decisions(
-    index: LineIndex | None, unit: Unit | None, metrics: UnitMetrics | None
+    meter: UnitMeter | None, unit: Unit | None, metrics: UnitMetrics | None
 ) -> int | None:
     """A unit's decision points with those of the units nested in it left out."""
-    if index is None or unit is None or metrics is None:
+    if meter is None or unit is None or metrics is None:
         return None
-    units = index.structure.units  # in order of their first line
-
-    def first(u: Unit) -> int:
-        return u.start
-
-    inside = units[
-        bisect_right(units, unit.start, key=first) : bisect_right(units, unit.end, key=first)
-    ]
-    own = own_branch_count(index, unit, inside)
+    units, starts = meter.index.structure.units, meter.starts  # in order of their first line
+    inside = units[bisect_right(starts, unit.start) : bisect_right(starts, unit.end)]
+    own = meter.own_branches(unit, inside)
     return metrics.decisions if own is None else own
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from reviewbot.analysis.bundles import BundleExplanation, attach_prose, explain
 from reviewbot.analysis.context import hunk_contexts
@@ -18,7 +18,6 @@ from reviewbot.analysis.impact import Reference, impact_of
 from reviewbot.analysis.review import NOT_CODE, FileReview, not_code
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import Change, in_scope, index_file
-from reviewbot.app.repo_context import IndexNotUsed, RepoContext, indexed_context
 from reviewbot.engine import FileIndex, LineIndex, get_profile
 from reviewbot.model import (
     Bundle,
@@ -34,6 +33,9 @@ from reviewbot.repo.cache import Cache
 from reviewbot.repo.changes import Range
 from reviewbot.repo.files import Unreadable, decode, is_binary
 from reviewbot.repo.git import Git
+
+if TYPE_CHECKING:
+    from reviewbot.app.repo_context import RepoContext
 
 __all__ = ["Extras", "explain_reviewed", "full_extras"]
 
@@ -73,7 +75,7 @@ def explain_reviewed(
     """``bundles.explain`` of reviewed files (``pipeline.explain_bundles``), with the index's
     hunk links when the repository has an index that can answer, as ``full_extras``."""
     indexed = _indexed(change, config, links=sum(len(cf.hunks) for cf, _ in files) > 1)
-    links = indexed.links if isinstance(indexed, RepoContext) else None
+    links = indexed.links if not isinstance(indexed, str) else None
     return explain([cf for cf, _ in files], _sides(files), findings, links)
 
 
@@ -94,7 +96,7 @@ def full_extras(
         context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
     # The index, when there is one, is opened once: the impact and the bundler's hunk links.
     indexed = _indexed(change, config, links=sum(len(cf.hunks) for cf, _ in files) > 1)
-    links = indexed.links if isinstance(indexed, RepoContext) else None
+    links = indexed.links if not isinstance(indexed, str) else None
     explained = explain([cf for cf, _ in files], sides, findings, links)
     listed = {s.path for s in summaries if s.reason == NOT_CODE}
     code, rest = attach_prose(
@@ -114,6 +116,10 @@ def _indexed(change: Change, config: Config, *, links: bool) -> RepoContext | st
     git = change.git
     if git is None or not index_file(git).is_file():
         return ""
+    # Lazy: the index's queries and parsers (~80 ms to import) load only in a repository
+    # that has an index; a review without one searches with git grep.
+    from reviewbot.app.repo_context import IndexNotUsed, indexed_context
+
     try:
         return indexed_context(git, change.files, config, links=links)
     except IndexNotUsed as exc:
@@ -154,7 +160,7 @@ def _impact(
     repository takes tens of seconds, too long to do unasked)."""
     git = change.git
     assert git is not None
-    if isinstance(indexed, RepoContext):
+    if not isinstance(indexed, str):
         return _scoped(change, indexed.impact, indexed.findings)
     where = new_side_where(change.new_side)
     indexes: dict[str, FileIndex | None] = {}

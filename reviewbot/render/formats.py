@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 from reviewbot.errors import UsageError
 from reviewbot.model import ContextPack, Report
-from reviewbot.render.markdown import render_markdown
 from reviewbot.render.prompt import prompt_text
 from reviewbot.render.report_json import report_json
 from reviewbot.render.review_text import review_text
@@ -25,9 +24,18 @@ class RenderOptions(NamedTuple):
 
 Renderer = Callable[[Report, RenderOptions], str]
 
+
+def _markdown(report: Report) -> str:
+    # Lazy: the Markdown renderer's templates need jinja2 (~60 ms to import with the module),
+    # which the other formats do without.
+    from reviewbot.render.markdown import render_markdown
+
+    return render_markdown(report)
+
+
 FORMATS: dict[str, Renderer] = {
     "json": lambda report, _: report_json(report),
-    "markdown": lambda report, _: render_markdown(report),
+    "markdown": lambda report, _: _markdown(report),
     "sarif": lambda report, _: sarif_json(report),
     "text": lambda report, o: review_text(report, Style(o.color), context=o.context, width=o.width),
 }

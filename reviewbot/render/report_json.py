@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -33,7 +34,8 @@ def load_schema() -> dict[str, Any]:
 def _num(x: float | None) -> float | int | None:
     if x is None:
         return None
-    return int(x) if float(x).is_integer() else round(float(x), 4)
+    f = float(x)
+    return int(x) if f.is_integer() else round(f, 4)
 
 
 def _metrics(change: MetricsChange) -> dict[str, Any]:
@@ -43,6 +45,10 @@ def _metrics(change: MetricsChange) -> dict[str, Any]:
     if before is None and after is None:
         return {}
     doc: dict[str, Any] = {}
+    if before is None and after is not None:  # a new unit (all of a new file's)
+        for name, attr in MEASURE_FIELDS:
+            doc[name] = {"before": None, "after": _num(float(getattr(after, attr))), "delta": None}
+        return doc
     for name, attr in MEASURE_FIELDS:
         b = None if before is None else float(getattr(before, attr))
         a = None if after is None else float(getattr(after, attr))
@@ -100,6 +106,13 @@ def stats_doc(stats: Stats, not_shown: int) -> dict[str, Any]:
 SPARK_WIDTH = 24
 
 
+@lru_cache(maxsize=4096)
+def _unit_sparkline(shape: tuple[float, ...]) -> str:
+    """A unit's sparkline, drawn once per distinct shape (the units of a large file share a
+    few shapes: short functions of the same form)."""
+    return sparkline(shape, width=SPARK_WIDTH)
+
+
 def unit_doc(u: UnitChange) -> dict[str, Any]:
     return {
         "label": u.label,
@@ -107,7 +120,7 @@ def unit_doc(u: UnitChange) -> dict[str, Any]:
         "old": _unit(u.old),
         "new": _unit(u.new),
         "metrics": _metrics(u.metrics),
-        "sparkline": sparkline(u.shape, width=SPARK_WIDTH),
+        "sparkline": _unit_sparkline(u.shape),
         # Renamed or moved: what it was called, and (moved) where it was.
         **({"old_label": u.old_label} if u.old_label is not None else {}),
         **({"old_path": u.old_path} if u.old_path is not None else {}),

@@ -112,7 +112,7 @@ def ellipsize(text: str, width: int, *, end: bool = False) -> str:
 
 def sparkline(values: Sequence[float], width: int | None = None, top: float | None = None) -> str:
     """One block character per value (or per bucket of values when ``width`` is smaller)."""
-    vals = [max(0.0, float(v)) for v in values]
+    vals = [v if v > 0.0 else 0.0 for v in map(float, values)]  # max(0.0, v), NaN as 0.0
     if not vals:
         return ""
     if width is not None and 0 < width < len(vals):
@@ -125,9 +125,11 @@ def sparkline(values: Sequence[float], width: int | None = None, top: float | No
     peak = top if top is not None else max(vals)
     if peak <= 0:
         return BLOCKS[1] * len(vals)
-    return "".join(
-        BLOCKS[min(8, max(1, round(v / peak * 8)))] if v > 0 else BLOCKS[1] for v in vals
-    )
+    # Each distinct value's block once (a review draws thousands of units of a few levels).
+    blocks = {
+        v: BLOCKS[min(8, max(1, round(v / peak * 8)))] if v > 0 else BLOCKS[1] for v in set(vals)
+    }
+    return "".join(map(blocks.__getitem__, vals))
 
 
 def bar(value: float, top: float, width: int) -> str:

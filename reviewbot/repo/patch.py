@@ -44,7 +44,6 @@ class PatchChunk(NamedTuple):
 
     hunks: tuple[Hunk, ...]
     binary: bool
-    lines: tuple[tuple[str, ...], ...] = ()  # each hunk's body lines (with their +/-/space)
 
 
 def strip_prefix(path: str) -> str | None:
@@ -108,6 +107,23 @@ def validate_hunks(hunks: tuple[Hunk, ...], where: str) -> None:
         last_old = old_first + h.old_len
 
 
+def _one_sided(lines: list[str], i: int, old_len: int, new_len: int) -> str | None:
+    """ "+" for a hunk that only adds lines whose body from ``lines[i]`` is that many lines,
+    each starting with "+" ("-" for one that only removes lines, likewise): a hunk of a new
+    file of a million lines, read without a loop per line. None for any other hunk (read line
+    by line, the same)."""
+    if old_len and new_len:
+        return None
+    sign, count = ("+", new_len) if not old_len else ("-", old_len)
+    if count == 0 or i + count > len(lines) or not lines[i].startswith(sign):
+        return None
+    # The lines hold no newline: each line after the first starts with the sign when the sign
+    # follows every newline of the block joined.
+    if "\n".join(lines[i : i + count]).count("\n" + sign) != count - 1:
+        return None
+    return sign
+
+
 def parse_hunks(
     lines: list[str], where: str
 ) -> tuple[tuple[Hunk, ...], tuple[tuple[str, ...], ...]]:
@@ -134,6 +150,17 @@ def parse_hunks(
         added: list[int] = []
         removed: list[int] = []
         body: list[str] = []
+        sign = _one_sided(lines, i, old_len, new_len)
+        if sign == "+":  # every line added (a new file): as the loop below would read them
+            body = lines[i : i + new_len]
+            added = list(range(new_n, new_n + new_len))
+            i += new_len
+            new_left = 0
+        elif sign == "-":
+            body = lines[i : i + old_len]
+            removed = list(range(old_n, old_n + old_len))
+            i += old_len
+            old_left = 0
         while (old_left > 0 or new_left > 0) and i < n:
             line = lines[i]
             kind = line[:1]
@@ -169,35 +196,86 @@ def parse_hunks(
     return result, tuple(bodies)
 
 
+# The lines that start a file's patch in ``git diff -p`` (a hunk's lines start with " ", "+",
+# "-" or "\\", so these are headers wherever they are).
+_FILE_HEADERS = ("diff --git ", "diff --cc ", "* Unmerged path ")
+
+
+def _header_starts(text: str) -> list[int]:
+    """Where the lines starting with one of ``_FILE_HEADERS`` start, in order (found with
+    ``str.find``: a regular expression anchored at line starts tries every character)."""
+    found = [0] if text.startswith(_FILE_HEADERS) else []
+    for header in _FILE_HEADERS:
+        needle = "\n" + header
+        at = text.find(needle)
+        while at >= 0:
+            found.append(at + 1)
+            at = text.find(needle, at + 1)
+    return sorted(found)
+
+
 def parse_git_patch(text: str) -> list[PatchChunk]:
     """The per-file patches of ``git diff -p`` in their order (which is the order of the raw
     listing of the same diff). File names are not read from the headers at all."""
     chunks: list[PatchChunk] = []
-    current: list[str] | None = None
-
-    def close() -> None:
-        if current is None:
-            return
-        binary = any(line.startswith(("Binary files ", "GIT binary patch")) for line in current[:8])
-        hunks, bodies = parse_hunks(current, "git diff") if not binary else ((), ())
-        chunks.append(PatchChunk(hunks, binary, bodies))
-
-    lines = text.split("\n")
-    for index, line in enumerate(lines):
-        # A hunk's body lines all start with " ", "+", "-" or "\\": this is a header.
-        if line.startswith(("diff --git ", "diff --cc ", "* Unmerged path ")):
-            close()
-            current = []
-            if line.startswith("* Unmerged path "):
-                chunks.append(PatchChunk((), False))
-                current = None
+    starts = _header_starts(text)
+    for k, start in enumerate(starts):
+        if text.startswith("* Unmerged path ", start):
+            chunks.append(PatchChunk((), False))
             continue
-        if current is not None:
-            current.append(line)
-        elif index == len(lines) - 1 and not line:
-            break
-    close()
+        # The lines after the header line, up to the next header (a million-line patch is
+        # split in C, not looked at line by line).
+        end = text.find("\n", start)
+        stop = len(text) if k + 1 == len(starts) else starts[k + 1] - 1  # before its newline
+        if end < 0 or end + 1 > stop:  # no line after the header line
+            chunks.append(PatchChunk(*_read_part([])))
+            continue
+        added = _file_added(text, end + 1, stop)
+        if added:
+            chunks.append(PatchChunk(added, False))
+        else:
+            chunks.append(PatchChunk(*_read_part(text[end + 1 : stop].split("\n"))))
     return chunks
+
+
+def _read_part(lines: list[str]) -> tuple[tuple[Hunk, ...], bool]:
+    """The hunks of one file's part of a git patch, and whether git says it is binary."""
+    binary = any(line.startswith(("Binary files ", "GIT binary patch")) for line in lines[:8])
+    return (() if binary else parse_hunks(lines, "git diff")[0]), binary
+
+
+def _file_added(text: str, lo: int, hi: int) -> tuple[Hunk, ...] | None:
+    """The hunk of a file added whole, from the part ``text[lo:hi]`` of a git patch: at most six
+    header lines, `@@ -0,0 +1,n @@` and n lines each starting with "+", then at most two lines
+    (`\\ No newline at end of file`), read in place (no copy, no split into lines) the same as
+    ``_read_part`` reads the part's lines; None for any other part."""
+    at = lo if text.startswith("@@ ", lo, hi) else text.find("\n@@ ", lo, hi) + 1
+    if at <= 0:
+        return None
+    head = text[lo:at].split("\n")[:-1]
+    if len(head) > 6 or any(h.startswith(("Binary files ", "GIT binary patch")) for h in head):
+        return None
+    eol = text.find("\n", at, hi)
+    m = _HUNK.match(text[at:eol]) if eol >= 0 else None
+    if m is None or m.group(1) != "0" or m.group(2) != "0" or not m.group(4):
+        return None
+    start, count = int(m.group(3)), int(m.group(4))
+    body = eol + 1  # the body is text[body:hi]
+    extra = text.count("\n", body, hi) + 1 - count  # lines after the hunk's
+    if count < 1 or not 0 <= extra <= 2 or not text.startswith("+", body, hi):
+        return None
+    end = hi
+    for _ in range(extra):  # the lines after the hunk's, from the end
+        cut = text.rfind("\n", body, end)
+        line = text[cut + 1 : end]
+        if line.startswith("+") or _HUNK.match(line):
+            return None
+        end = cut
+    if text.count("\n+", body, hi) + 1 != count:  # then the first ``count`` lines all start
+        return None  # with "+"
+    hunks = (Hunk(0, 0, start, count, tuple(range(start, start + count)), ()),)
+    validate_hunks(hunks, "git diff")
+    return hunks
 
 
 def parse_patch(text: str) -> list[PatchEntry]:

@@ -216,3 +216,63 @@ def test_every_changed_header_defines_its_name() -> None:
     assert ref.defines == want and {"wrap", "TextWrapper", "_split"} <= want
     first = next(u for k in range(count) if (u := index.unit_at(k)) is not None)
     assert ref.unit == (first.start, first.label)
+
+
+@given(code_lines)
+def test_the_fast_token_scan_finds_the_same_tokens(code: list[str]) -> None:
+    text = measure._JOIN.join(code)
+    assert measure._FAST_TOKEN.findall(text) == measure._TOKEN.findall(text)
+    for line in code:
+        assert measure._FAST_TOKEN.findall(line) == measure._TOKEN.findall(line)
+
+
+_GENERIC = default_registry().detect("x.unknown-extension")
+_PYTHON = default_registry().detect("x.py")
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["", "  ", "    ", "\t"]), st.lists(fragments, max_size=6)),
+        max_size=14,
+    ).map(lambda rows: [indent + "".join(parts) for indent, parts in rows]),
+    st.booleans(),
+    st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)), min_size=1, max_size=6),
+)
+def test_the_meter_measures_each_unit_as_alone(
+    rows: list[str], python: bool, raw: list[tuple[int, int]]
+) -> None:
+    """Units over any lines, overlapping and nested: the meter's numbers, from one pass over
+    their lines, are each unit's own ``measure_unit``, ``own_branch_count``, ``branch_count``
+    and ``nesting_profile``; a meter made for some of the units gives the same for those."""
+    index = LineIndex("\n".join(rows), _PYTHON if python else _GENERIC, get_profile("review"))
+    n = index.line_count
+    units = [Unit(min(a, b, n - 1), min(max(a, b), n - 1), "def", "f", 0, -1) for a, b in raw if n]
+    for meter, measured in (
+        (measure.UnitMeter(index, units), units),
+        (measure.UnitMeter(index, units[:1]), units[:1]),
+    ):
+        for unit, metrics in zip(measured, meter.metrics(measured), strict=True):
+            m = measure_unit(index, unit)
+            assert metrics == UnitMetrics(m.code_lines, m.branches, m.nesting, m.irregularity)
+            assert meter.branches(unit) == measure.branch_count(index, unit)
+            assert meter.own_branches(unit, units) == measure.own_branch_count(index, unit, units)
+            assert meter.nesting_profile(unit) == nesting_profile(index, unit)
+
+
+def test_the_meter_on_real_files_is_each_units_own_measure() -> None:
+    """Every unit of real files (nested methods, closures): the meter's own decision points
+    and nesting profiles are the per-unit definitions'."""
+    registry = default_registry()
+    profile = get_profile("review")
+    nested = 0
+    for path in real_files(5):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        index = FileIndex(text, registry.detect(path.name), profile)
+        units = index.structure.units
+        meter = measure.UnitMeter(index, units[::3])  # a part of the units, as a review's
+        for unit in units[::3]:
+            own = meter.own_branches(unit, units)
+            assert own == measure.own_branch_count(index, unit, units)
+            assert meter.nesting_profile(unit) == nesting_profile(index, unit)
+            nested += own is not None
+    assert nested > 10
