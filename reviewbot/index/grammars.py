@@ -127,11 +127,18 @@ _PY_NAMES = """
 (as_pattern_target (tuple (identifier) @bind))
 (named_expression name: (identifier) @bind)
 (assignment left: (identifier) @bind.typed right: (call function: [(identifier) (attribute)]
-  @typed.type))
-(typed_parameter (identifier) @bind.typed type: (type [(identifier) (attribute)] @typed.type))
-(assignment left: (identifier) @bind.typed type: (type [(identifier) (attribute)] @typed.type))
-(typed_default_parameter name: (identifier) @bind.typed
-  type: (type [(identifier) (attribute)] @typed.type))
+  @typed.call))
+(typed_parameter (identifier) @bind.typed type: (type) @typed.type)
+(assignment left: (identifier) @bind.typed type: (type) @typed.type)
+(typed_default_parameter name: (identifier) @bind.typed type: (type) @typed.type)
+(with_item value: (as_pattern (call function: [(identifier) (attribute)] @typed.pre)
+  alias: (as_pattern_target (identifier) @bind.after)))
+(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.typed)
+  right: (call function: [(identifier) (attribute)] @typed.call) (#eq? @_o "self"))
+(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.typed)
+  type: (type) @typed.type (#eq? @_o "self"))
+(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.from)
+  right: (identifier) @typed.from (#eq? @_o "self"))
 (function_definition) @scope
 (lambda) @scope
 (list_comprehension) @scope
@@ -248,10 +255,22 @@ _TS_NAMES = (
 (type_identifier) @type
 (required_parameter pattern: (identifier) @bind)
 (optional_parameter pattern: (identifier) @bind)
-(required_parameter pattern: (identifier) @bind.typed
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @typed.type))
+(required_parameter pattern: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
+(optional_parameter pattern: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
+(variable_declarator name: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (variable_declarator name: (identifier) @bind.typed
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @typed.type))
+  value: (call_expression function: [(identifier) (member_expression)] @typed.call))
+(public_field_definition name: (property_identifier) @attr.typed
+  type: (type_annotation (_) @typed.type))
+(required_parameter (accessibility_modifier) pattern: (identifier) @attr.typed
+  type: (type_annotation (_) @typed.type))
+(required_parameter "readonly" pattern: (identifier) @attr.typed
+  type: (type_annotation (_) @typed.type))
+(assignment_expression left: (member_expression object: (this)
+  property: (property_identifier) @attr.typed)
+  right: (new_expression constructor: [(identifier) (member_expression)] @typed.type))
+(assignment_expression left: (member_expression object: (this)
+  property: (property_identifier) @attr.from) right: (identifier) @typed.from)
 (interface_body) @scope
 (property_signature name: (property_identifier) @skip)
 (enum_assignment name: (property_identifier) @skip)

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import multiprocessing
 import posixpath
+import re
 import sqlite3
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
+from reviewbot.index.extract import clean_type
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
@@ -81,6 +83,18 @@ class _Import(NamedTuple):
     export: bool
 
 
+_SELF = frozenset({"self", "cls", "this"})
+_TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "java"})  # unknown type: a builtin
+_PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
+_TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
+
+
+def _returns(signature: str) -> str:
+    """The class a function's signature says it returns, as written, or ""."""
+    found = _PY_RETURNS.search(signature) or _TS_RETURNS.search(signature)
+    return clean_type(found.group(1)) if found is not None else ""
+
+
 def _strip_ext(path: str) -> str:
     for ext in sorted(_JS_EXTENSIONS, key=len, reverse=True):
         if path.endswith(ext):
@@ -119,11 +133,30 @@ class Resolver:
         classy = ", ".join(f"'{k}'" for k in _CLASSY)
         self.callable_members: set[int] = set()
         callable_members = self.callable_members
-        for def_id, file_id, kind, name, parent_id, container, qualified, bases in conn.execute(
+        # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`).
+        self.returns: dict[int, tuple[str, int | None]] = {}
+        returns = self.returns
+        for (
+            def_id,
+            file_id,
+            kind,
+            name,
+            parent_id,
+            container,
+            qualified,
+            bases,
+            signature,
+        ) in conn.execute(
             "SELECT id, file_id, kind, name, parent_id, container, "
             f"CASE WHEN kind IN ({classy}) THEN qualified END, "
-            f"CASE WHEN kind IN ({classy}) THEN bases END FROM defs"
+            f"CASE WHEN kind IN ({classy}) THEN bases END, "
+            "CASE WHEN kind IN ('function', 'method') AND (instr(signature, '->') > 0 "
+            "OR instr(signature, '):') > 0) THEN signature END FROM defs"
         ):
+            if signature is not None:
+                written = _returns(signature)
+                if written:
+                    returns[def_id] = (written, parent_id)
             if qualified is not None:
                 classes[def_id] = _Def(
                     def_id,
@@ -553,10 +586,9 @@ class Resolver:
         if how == "member":
             return self.any_member(lookup, file), "member"
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
-            written, known = self.in_file(file, qualifier)
-            if known and not written:
+            classes, known = self.typed(file, target, qualifier)
+            if known and not classes:
                 return (), "instance"  # Foo comes from outside the repository
-            classes = [c for c in written if c in self.classes]
             if classes:
                 out: list[int] = []
                 certain = True
@@ -572,6 +604,46 @@ class Resolver:
         if how == "name":
             return self._by_name(file, lookup), "name"
         return (), ""
+
+    def typed(
+        self, file: _File, target: int | None, qualifier: str, depth: int = 0
+    ) -> tuple[list[int], bool]:
+        """The classes a written type (``Foo``, ``mod.Foo``) or a call (``make()``,
+        ``self.make()``: what the function returns) means in ``file``, and whether that is
+        known (an empty known answer: a type from outside the repository, a builtin)."""
+        if not qualifier.endswith("()"):
+            written, known = self.in_file(file, qualifier)
+            if not known:
+                # Not defined nor imported: a builtin or a global of the language (`str`,
+                # `Map`), or a type parameter (`T`), which may stand for anything.
+                return [], len(qualifier) > 2 and file.language in _TYPED_GLOBALS
+            return [c for c in written if c in self.classes], True
+        callee = qualifier[:-2]
+        first, _, rest = callee.partition(".")
+        if target is not None and first in _SELF and rest and "." not in rest:
+            funcs: tuple[int, ...] = self.class_member(target, rest)[0]
+        else:
+            funcs = self.in_file(file, callee)[0]
+        if not funcs or depth > 2:
+            return [], False
+        out: list[int] = []
+        for f in funcs:
+            if f in self.classes:  # a class whose name is not capitalised
+                out.append(f)
+                continue
+            returned = self.returns.get(f)
+            home = self.files.get(f >> ID_BITS)
+            if returned is None or home is None:
+                return [], False  # nobody wrote what it returns
+            written, owner = returned
+            if written in ("Self", "self", "this") and owner in self.classes:
+                out.append(owner)
+                continue
+            found, known = self.typed(home, None, written, depth + 1)
+            if not known:
+                return [], False
+            out.extend(found)
+        return list(dict.fromkeys(out)), True
 
     def _module_member(
         self, file: _File, target: int | None, qualifier: str, lookup: str

@@ -31,6 +31,7 @@ def test_es_named_default_namespace_imports_and_reexports(repo: Path) -> None:
                 "make();\n"
                 "function local(make: number) { return make; }\n"
                 "c.area();\n"
+                "function use(s: any, t) { s.area(); t.area(); }\n"
             ),
         },
     )
@@ -40,8 +41,11 @@ def test_es_named_default_namespace_imports_and_reexports(repo: Path) -> None:
     assert targets(db, "src/app.ts", 5, "make") == {("make", 8)}  # a namespace import
     assert targets(db, "src/app.ts", 6, "make") == {("make", 3)}  # the file's own make
     assert targets(db, "src/app.ts", 7, "make") == set()  # a parameter shadows it
-    # An unknown receiver: both area methods, half sure each.
-    assert targets(db, "src/app.ts", 8, "area") == {("Circle.area", 2), ("Square.area", 6)}
+    # A receiver typed by its annotation: that class's method only.
+    assert targets(db, "src/app.ts", 8, "area") == {("Circle.area", 2)}
+    # Unknown receivers (`any`, no annotation): both area methods, half sure each.
+    both = {("Circle.area", 2), ("Square.area", 6)}
+    assert targets(db, "src/app.ts", 9, "area") == both
 
 
 def test_go_packages_imports_and_receivers(repo: Path) -> None:
