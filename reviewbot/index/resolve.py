@@ -635,11 +635,11 @@ class Resolver:
             home = self.files.get(f >> ID_BITS)
             if returned is None or home is None:
                 return [], False  # nobody wrote what it returns
-            written, owner = returned
-            if written in ("Self", "self", "this") and owner in self.classes:
+            says, owner = returned
+            if says in ("Self", "self", "this") and owner in self.classes:
                 out.append(owner)
                 continue
-            found, known = self.typed(home, None, written, depth + 1)
+            found, known = self.typed(home, None, says, depth + 1)
             if not known:
                 return [], False
             out.extend(found)
