@@ -128,3 +128,51 @@ def test_languages_without_a_grammar_link_by_name_only(repo: Path) -> None:
     # By name, within the language: the Python `show` is not a candidate.
     assert targets(db, "app/run.rb", 3, "show") == {("Note.show", 2)}
     assert targets(db, "app/run.rb", 2, "Note") == {("Note", 1)}
+
+
+def test_ts_written_types_pick_the_method_of_that_class(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "src/sets.ts": (
+                "export class DraftSet<T> {\n"
+                "  add(v: T): this { return this; }\n"
+                "}\n"
+                "export class DraftMap {\n"
+                "  add(k: string): void {}\n"
+                "}\n"
+                "export function fresh(): DraftSet<number> | undefined { return new DraftSet(); }\n"
+            ),
+            "src/use.ts": (
+                "import { DraftSet, DraftMap, fresh } from './sets';\n"
+                "class Owner {\n"
+                "  private field: DraftSet<string> | null = null;\n"
+                "  made: DraftMap;\n"
+                "  constructor(private kept: DraftMap, readonly other: DraftSet<number>) {\n"
+                "    this.made = new DraftMap();\n"
+                "  }\n"
+                "  run(arg?: DraftMap, loose?: any) {\n"
+                "    this.field.add('a');\n"
+                "    this.kept.add('b');\n"
+                "    this.other.add(1);\n"
+                "    this.made.add('c');\n"
+                "    arg.add('d');\n"
+                "    const got = fresh();\n"
+                "    got.add(2);\n"
+                "    const text: string = 'x';\n"
+                "    text.add(3);\n"
+                "    loose.add(4);\n"
+                "  }\n"
+                "}\n"
+            ),
+        },
+    )
+    draft_set, draft_map = {("DraftSet.add", 2)}, {("DraftMap.add", 5)}
+    assert targets(db, "src/use.ts", 9, "add") == draft_set  # a field, generics and null off
+    assert targets(db, "src/use.ts", 10, "add") == draft_map  # a constructor parameter property
+    assert targets(db, "src/use.ts", 11, "add") == draft_set  # a readonly one
+    assert targets(db, "src/use.ts", 12, "add") == draft_map  # a field `x: Foo`
+    assert targets(db, "src/use.ts", 13, "add") == draft_map  # an optional parameter
+    assert targets(db, "src/use.ts", 15, "add") == draft_set  # what the function returns
+    assert targets(db, "src/use.ts", 17, "add") == set()  # a primitive's methods
+    assert targets(db, "src/use.ts", 18, "add") == draft_set | draft_map  # `any`: a guess
