@@ -662,6 +662,44 @@ class _Builder:
                 if written:
                     note(attr_types, (cls, _decode(source[at : node.end_byte])), written)
 
+        classes_here: dict[str, int] = {}
+        for i, d in enumerate(defs):
+            if d.kind in CLASS_KINDS:
+                classes_here.setdefault(d.name, i)
+
+        def attr_type(cls: int, name: str, depth: int = 0) -> str:
+            """The written type of attribute ``name`` of a class, or of its bases in this
+            file (`self.param` set in the base class's `__init__`)."""
+            found = attr_types.get((cls, name), "")
+            if found or cls < 0 or depth > 4:
+                return found
+            for base in defs[cls].bases:
+                k = classes_here.get(base.rsplit(".", 1)[-1], -1)
+                if k >= 0 and k != cls:
+                    found = attr_type(k, name, depth + 1)
+                    if found:
+                        return found
+            return ""
+
+        def found_dot(at: int) -> int:
+            dot = _REV_RECEIVER.match(rev, len(rev) - at)
+            return dot.end() if dot is not None else len(rev) - at
+
+        # `Foo().name`, `make().name`, `new Foo().name`: the receiver is a call, by where it ends.
+        call_receivers: dict[int, str] = {}
+        for node in caps.get("recv.obj", ()):
+            callee = node.child_by_field_name(
+                "constructor" if node.type == "new_expression" else "function"
+            )
+            if callee is None:
+                continue
+            written = _SPACES.sub("", _decode(source[callee.start_byte : callee.end_byte]))
+            if _TYPE_NAME.fullmatch(written) is None:
+                continue
+            if node.type != "new_expression" and not written.rsplit(".", 1)[-1][:1].isupper():
+                written += "()"
+            call_receivers[node.end_byte] = written
+
         out: list[Reference] = []
         self_names = grammar.self_names
         go = grammar.name == "go"
@@ -694,11 +732,20 @@ class _Builder:
                     continue
                 first = receiver.split(".", 1)[0]
                 how, target, qualifier = "member", -1, ""
+                if not receiver and call_receivers:
+                    end = len(source) - found_dot(at)
+                    while end > 0 and source[end - 1] in b" \t\r\n":
+                        end -= 1
+                    known = call_receivers.get(end)
+                    if known:
+                        how, qualifier = "instance", known
+                        if known.split(".", 1)[0] in self_names:  # `self.make().name`
+                            target = enclosing_class(unit)
                 if receiver and receiver == first and first in self_names:
                     how, target = "self", enclosing_class(unit)
                 elif first in self_names and receiver.count(".") == 1:
                     cls = enclosing_class(unit)  # `self.x.name`: x's type, when written
-                    known = attr_types.get((cls, receiver[len(first) + 1 :]))
+                    known = attr_type(cls, receiver[len(first) + 1 :])
                     if known:
                         how, target, qualifier = "instance", cls, known
                 elif receiver:

@@ -131,6 +131,7 @@ _PY_NAMES = """
 (typed_parameter (identifier) @bind.typed type: (type) @typed.type)
 (assignment left: (identifier) @bind.typed type: (type) @typed.type)
 (typed_default_parameter name: (identifier) @bind.typed type: (type) @typed.type)
+(attribute object: (call function: [(identifier) (attribute)]) @recv.obj)
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @typed.pre)
   alias: (as_pattern_target (identifier) @bind.after)))
 (assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.typed)
@@ -260,6 +261,9 @@ _TS_NAMES = (
 (variable_declarator name: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (variable_declarator name: (identifier) @bind.typed
   value: (call_expression function: [(identifier) (member_expression)] @typed.call))
+(member_expression object: (call_expression function: [(identifier) (member_expression)])
+  @recv.obj)
+(member_expression object: (new_expression) @recv.obj)
 (public_field_definition name: (property_identifier) @attr.typed
   type: (type_annotation (_) @typed.type))
 (required_parameter (accessibility_modifier) pattern: (identifier) @attr.typed

@@ -193,6 +193,7 @@ class Resolver:
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
+        self._packages: set[str] | None = None
         self._bit: dict[int, int] = {}
 
     # -- modules ------------------------------------------------------------------------------
@@ -605,6 +606,32 @@ class Resolver:
             return self._by_name(file, lookup), "name"
         return (), ""
 
+    def from_outside(self, file: _File, dotted: str) -> bool:
+        """Whether the first name of ``dotted`` is imported from outside the repository
+        only (no file of the repository is the module it names)."""
+        first = dotted.split(".", 1)[0]
+        imports = [imp for imp in self.file_imports.get(file.id, []) if imp.local == first]
+        if not imports or first in self.top.get(file.id, {}):
+            return False
+        for imp in imports:
+            if self.module_files(file, imp.module):
+                return False
+            if file.language == "python" and (
+                self._py_absolute(file, imp.module) in self._py_packages()
+            ):
+                return False
+        return True
+
+    def _py_packages(self) -> set[str]:
+        """Every module of the repository and every dotted prefix of one (``a``, ``a.b`` for
+        ``a.b.c``): the names an import from inside the repository starts with."""
+        if self._packages is None:
+            self._packages = set()
+            for module in self.py_modules:
+                parts = module.split(".")
+                self._packages.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+        return self._packages
+
     def typed(
         self, file: _File, target: int | None, qualifier: str, depth: int = 0
     ) -> tuple[list[int], bool]:
@@ -617,15 +644,18 @@ class Resolver:
                 # Not defined nor imported: a builtin or a global of the language (`str`,
                 # `Map`), or a type parameter (`T`), which may stand for anything.
                 return [], len(qualifier) > 2 and file.language in _TYPED_GLOBALS
-            return [c for c in written if c in self.classes], True
+            classes = [c for c in written if c in self.classes]
+            return classes, bool(classes) or self.from_outside(file, qualifier)
         callee = qualifier[:-2]
         first, _, rest = callee.partition(".")
+        outside = False
         if target is not None and first in _SELF and rest and "." not in rest:
             funcs: tuple[int, ...] = self.class_member(target, rest)[0]
         else:
-            funcs = self.in_file(file, callee)[0]
+            funcs, known = self.in_file(file, callee)
+            outside = known and not funcs and self.from_outside(file, callee)
         if not funcs or depth > 2:
-            return [], False
+            return [], outside  # a function from outside returns no class of the repository
         out: list[int] = []
         for f in funcs:
             if f in self.classes:  # a class whose name is not capitalised
