@@ -429,6 +429,13 @@ class Resolver:
                             found.extend(self.exported(t, last))
                         return tuple(found), True
                 found.extend(self.imported(file, imp, depth + 1))
+                if not found and rest and "." not in rest:
+                    # `import {z} from "..."` where z is `export * as z`: z.f is a module's f.
+                    for t in self.module_files(file, imp.module):
+                        for ns in self.namespaces(t, imp.name):
+                            found.extend(self.exported(ns, rest))
+                    if found:
+                        return tuple(dict.fromkeys(found)), True
         if not found and not known:
             found = self.package_top(file, first)
             known = bool(found)
