@@ -84,6 +84,13 @@ class _Import(NamedTuple):
 
 
 _SELF = frozenset({"self", "cls", "this"})
+# A member found through a typed receiver also means the members of that name up and down its
+# class hierarchy (an override runs in its place), at this confidence, in these languages.
+_SURE_MEMBER = frozenset({"self", "super", "class", "instance"})
+_FAMILIES = frozenset({"typescript", "tsx", "javascript"})
+_FAMILY_WEIGHT = 0.5
+_GUESS_WEIGHT = 0.5  # a guess (`obj.m` nobody can type) is never sure, though alone
+_MAX_FAMILY = 200  # classes up or down
 _TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "java"})  # unknown type: a builtin
 _PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
 _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
@@ -194,6 +201,9 @@ class Resolver:
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
         self._packages: set[str] | None = None
+        self._owner: dict[int, int] | None = None
+        self._children: dict[int, list[int]] = {}
+        self._member_name: dict[int, str] = {}
         self._bit: dict[int, int] = {}
 
     # -- modules ------------------------------------------------------------------------------
@@ -852,12 +862,70 @@ class Resolver:
             found = self._fit(tuple(dict.fromkeys(found)), kind, language)
             if not found:
                 continue
-            if via == "member" or len(found) == 1:
-                weight = 1.0 / len(found)
+            if via == "member":
+                weight = min(_GUESS_WEIGHT, 1.0 / len(found))
+            elif len(found) == 1:
+                weight = 1.0
             else:
                 weight = 1.0 / len({d >> ID_BITS for d in found})
             edges.extend((ref_id, d, weight, via) for d in found)
+            if via in _SURE_MEMBER and language in _FAMILIES:
+                for d in self.family(found):
+                    edges.append((ref_id, d, _FAMILY_WEIGHT, "family"))
         return edges
+
+    def family(self, found: tuple[int, ...]) -> tuple[int, ...]:
+        """The members of the same name up and down the class hierarchy of the members
+        ``found`` (the overridden ones and the overrides), themselves left out: a call
+        through a typed receiver may run any of them (TypeScript's service calls them one
+        method)."""
+        if self._owner is None:
+            self._owner, self._children = self._hierarchy()
+        out: list[int] = []
+        for member in found:
+            cls = self._owner.get(member)
+            if cls is None:
+                continue
+            name = self._member_name.get(member, "")
+            up: list[int] = []
+            todo = list(self.bases(cls)[0])
+            while todo and len(up) < _MAX_FAMILY:
+                c = todo.pop()
+                if c not in up:
+                    up.append(c)
+                    todo.extend(self.bases(c)[0])
+            down: list[int] = []
+            todo = list(self._children.get(cls, ()))
+            while todo and len(down) < _MAX_FAMILY:
+                c = todo.pop()
+                if c not in down:
+                    down.append(c)
+                    todo.extend(self._children.get(c, ()))
+            for c in up + down:
+                d = self.classes[c]
+                out.extend(
+                    self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
+                )
+        return tuple(d for d in dict.fromkeys(out) if d not in found)
+
+    def _hierarchy(self) -> tuple[dict[int, int], dict[int, list[int]]]:
+        """Each member's class, and each class's direct subclasses (of the languages whose
+        references are families)."""
+        owner: dict[int, int] = {}
+        children: dict[int, list[int]] = defaultdict(list)
+        for c in self.classes.values():
+            f = self.files.get(c.file_id)
+            if f is None or f.language not in _FAMILIES:
+                continue
+            for name, ids in self.members.get(
+                (self._scope_key(c.file_id), c.qualified), {}
+            ).items():
+                for d in ids:
+                    owner[d] = c.id
+                    self._member_name[d] = name
+            for b in self.bases(c.id)[0]:
+                children[b].append(c.id)
+        return owner, children
 
     def heirs(self, class_names: set[str]) -> list[int]:
         """Classes that inherit, by name and transitively, from one of ``class_names``."""

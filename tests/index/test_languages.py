@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.index.support import build, targets
+from tests.index.support import build, links, targets
 
 
 def test_es_named_default_namespace_imports_and_reexports(repo: Path) -> None:
@@ -176,3 +176,37 @@ def test_ts_written_types_pick_the_method_of_that_class(repo: Path) -> None:
     assert targets(db, "src/use.ts", 15, "add") == draft_set  # what the function returns
     assert targets(db, "src/use.ts", 17, "add") == set()  # a primitive's methods
     assert targets(db, "src/use.ts", 18, "add") == draft_set | draft_map  # `any`: a guess
+
+
+def test_ts_a_typed_call_also_means_the_overrides_and_the_overridden(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "src/shapes.ts": (
+                "export abstract class Shape {\n"
+                "  abstract area(): number;\n"
+                "  describe(): string { return String(this.area()); }\n"
+                "}\n"
+                "export class Circle extends Shape {\n"
+                "  area(): number { return 3; }\n"
+                "}\n"
+                "export class Plot {\n"
+                "  area(): number { return 0; }\n"
+                "}\n"
+            ),
+            "src/use.ts": (
+                "import { Circle, Shape } from './shapes';\n"
+                "export function size(c: Circle, s: Shape): number { return c.area() + s.area(); }\n"
+            ),
+        },
+    )
+    edges = {(p, ln, d, c) for p, ln, n, d, _, c in links(db) if n == "area"}
+    # `this.area()` in Shape: Shape's for sure, and Circle's override may run instead.
+    assert {(d, c) for p, ln, d, c in edges if (p, ln) == ("src/shapes.ts", 3)} == {
+        ("Shape.area", 1.0),
+        ("Circle.area", 0.5),
+    }
+    # Never the unrelated Plot.area.
+    assert not {e for e in edges if e[2] == "Plot.area" and e[0] == "src/use.ts"}
+    assert ("src/use.ts", 2, "Circle.area", 1.0) in edges
+    assert ("src/use.ts", 2, "Shape.area", 0.5) in edges

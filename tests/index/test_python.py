@@ -213,3 +213,34 @@ def test_written_types_pick_the_method_of_that_class(repo: Path) -> None:
         (d, c) for p, ln, n, d, _, c in links(db) if (p, ln, n) == ("shop/desk.py", 24, "clean")
     }
     assert guesses == {("Base.clean", 0.3333), ("Order.clean", 0.3333), ("Invoice.clean", 0.3333)}
+
+
+def test_call_receivers_inherited_attributes_and_lone_guesses(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/models.py": MODELS,
+            "shop/calls.py": (
+                "import json\n"
+                "from shop.models import Invoice, Order, make\n\n\n"
+                "class Holder:\n"
+                "    def __init__(self, order: Order):\n"
+                "        self.order = order\n\n\n"
+                "class Child(Holder):\n"
+                "    def run(self, loose):\n"
+                "        self.order.clean()\n"
+                "        Invoice().clean()\n"
+                "        json.loads('1').clean()\n"
+                "        loose.total()\n"
+            ),
+        },
+    )
+    assert targets(db, "shop/calls.py", 12, "clean") == {("Order.clean", 10)}  # the base's
+    assert targets(db, "shop/calls.py", 13, "clean") == {("Invoice.clean", 18)}  # Foo().m()
+    assert targets(db, "shop/calls.py", 14, "clean") == set()  # what a library returns
+    # The only `total` there is, through a receiver nobody typed: a guess, so not sure.
+    total = {
+        (d, c) for p, ln, n, d, _, c in links(db) if (p, ln, n) == ("shop/calls.py", 15, "total")
+    }
+    assert total == {("Order.total", 0.5)}
