@@ -196,7 +196,9 @@ def test_ts_a_typed_call_also_means_the_overrides_and_the_overridden(repo: Path)
             ),
             "src/use.ts": (
                 "import { Circle, Shape } from './shapes';\n"
-                "export function size(c: Circle, s: Shape): number { return c.area() + s.area(); }\n"
+                "export function size(c: Circle, s: Shape): number {\n"
+                "  return c.area() + s.area();\n"
+                "}\n"
             ),
         },
     )
@@ -208,5 +210,5 @@ def test_ts_a_typed_call_also_means_the_overrides_and_the_overridden(repo: Path)
     }
     # Never the unrelated Plot.area.
     assert not {e for e in edges if e[2] == "Plot.area" and e[0] == "src/use.ts"}
-    assert ("src/use.ts", 2, "Circle.area", 1.0) in edges
-    assert ("src/use.ts", 2, "Shape.area", 0.5) in edges
+    assert ("src/use.ts", 3, "Circle.area", 1.0) in edges
+    assert ("src/use.ts", 3, "Shape.area", 0.5) in edges
