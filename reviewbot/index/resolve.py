@@ -89,7 +89,6 @@ _SELF = frozenset({"self", "cls", "this"})
 _SURE_MEMBER = frozenset({"self", "super", "class", "instance"})
 _FAMILIES = frozenset({"typescript", "tsx", "javascript"})
 _FAMILY_WEIGHT = 0.5
-_GUESS_WEIGHT = 0.5  # a guess (`obj.m` nobody can type) is never sure, though alone
 _MAX_FAMILY = 200  # classes up or down
 _TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "java"})  # unknown type: a builtin
 _PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
@@ -613,7 +612,8 @@ class Resolver:
                 for c in classes:
                     found, sure = self.class_member(c, lookup)
                     out.extend(found)
-                    certain = certain and sure
+                    # A type alias has no members here: not finding one there is no proof.
+                    certain = certain and sure and self.classes[c].kind != "type"
                 if out or certain:
                     return tuple(dict.fromkeys(out)), "instance"
             return self.any_member(lookup, file), "member"
@@ -862,10 +862,8 @@ class Resolver:
             found = self._fit(tuple(dict.fromkeys(found)), kind, language)
             if not found:
                 continue
-            if via == "member":
-                weight = min(_GUESS_WEIGHT, 1.0 / len(found))
-            elif len(found) == 1:
-                weight = 1.0
+            if via == "member" or len(found) == 1:
+                weight = 1.0 / len(found)
             else:
                 weight = 1.0 / len({d >> ID_BITS for d in found})
             edges.extend((ref_id, d, weight, via) for d in found)

@@ -239,8 +239,8 @@ def test_call_receivers_inherited_attributes_and_lone_guesses(repo: Path) -> Non
     assert targets(db, "shop/calls.py", 12, "clean") == {("Order.clean", 10)}  # the base's
     assert targets(db, "shop/calls.py", 13, "clean") == {("Invoice.clean", 18)}  # Foo().m()
     assert targets(db, "shop/calls.py", 14, "clean") == set()  # what a library returns
-    # The only `total` there is, through a receiver nobody typed: a guess, so not sure.
+    # The only `total` there is, through a receiver nobody typed: a guess, 1/candidates.
     total = {
         (d, c) for p, ln, n, d, _, c in links(db) if (p, ln, n) == ("shop/calls.py", 15, "total")
     }
-    assert total == {("Order.total", 0.5)}
+    assert total == {("Order.total", 1.0)}
