@@ -203,6 +203,7 @@ class Resolver:
         self._owner: dict[int, int] | None = None
         self._children: dict[int, list[int]] = {}
         self._member_name: dict[int, str] = {}
+        self._outside_heirs: dict[str, list[int]] | None = None
         self._bit: dict[int, int] = {}
 
     # -- modules ------------------------------------------------------------------------------
@@ -605,7 +606,12 @@ class Resolver:
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
             classes, known = self.typed(file, target, qualifier)
             if known and not classes:
-                return (), "instance"  # Foo comes from outside the repository
+                # Foo comes from outside the repository (or is the language's): its methods
+                # are not here, but TS/JS classes of the repository that extend it and
+                # override the method may run in its place.
+                if file.language in _FAMILIES and not qualifier.endswith("()"):
+                    return self.outside_overrides(qualifier, lookup), "family"
+                return (), "instance"
             if classes:
                 out: list[int] = []
                 certain = True
@@ -862,7 +868,9 @@ class Resolver:
             found = self._fit(tuple(dict.fromkeys(found)), kind, language)
             if not found:
                 continue
-            if via == "member" or len(found) == 1:
+            if via == "family":
+                weight = _FAMILY_WEIGHT
+            elif via == "member" or len(found) == 1:
                 weight = 1.0 / len(found)
             else:
                 weight = 1.0 / len({d >> ID_BITS for d in found})
@@ -905,6 +913,28 @@ class Resolver:
                     self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
                 )
         return tuple(d for d in dict.fromkeys(out) if d not in found)
+
+    def outside_overrides(self, written: str, name: str) -> tuple[int, ...]:
+        """Members ``name`` of the TS/JS classes that extend a class from outside the
+        repository (``class DraftSet extends Set``), by the base's name as written."""
+        if self._outside_heirs is None:
+            heirs: dict[str, list[int]] = defaultdict(list)
+            for cls in self.classes.values():
+                f = self.files.get(cls.file_id)
+                if f is None or f.language not in _FAMILIES:
+                    continue
+                for base in cls.bases:
+                    found, _ = self.in_file(f, base)
+                    if not any(b in self.classes for b in found):
+                        heirs[base.rsplit(".", 1)[-1]].append(cls.id)
+            self._outside_heirs = heirs
+        out: list[int] = []
+        for c in self._outside_heirs.get(written.rsplit(".", 1)[-1], ()):
+            d = self.classes[c]
+            out.extend(
+                self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
+            )
+        return tuple(out)
 
     def _hierarchy(self) -> tuple[dict[int, int], dict[int, list[int]]]:
         """Each member's class, and each class's direct subclasses (of the languages whose

@@ -212,3 +212,32 @@ def test_ts_a_typed_call_also_means_the_overrides_and_the_overridden(repo: Path)
     assert not {e for e in edges if e[2] == "Plot.area" and e[0] == "src/use.ts"}
     assert ("src/use.ts", 3, "Circle.area", 1.0) in edges
     assert ("src/use.ts", 3, "Shape.area", 0.5) in edges
+
+
+def test_ts_a_method_of_an_outside_class_may_run_a_repository_override(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "src/sets.ts": (
+                "export class DraftSet extends Set<number> {\n"
+                "  add(v: number): this { return super.add(v); }\n"
+                "}\n"
+                "export class Other {\n"
+                "  add(v: number): void {}\n"
+                "}\n"
+            ),
+            "src/use.ts": (
+                "export function fill(s: Set<number>, m: Map<string, number>): void {\n"
+                "  s.add(1);\n"
+                "  m.set('a', 1);\n"
+                "  const t = new Set<string>();\n"
+                "  t.add('x');\n"
+                "}\n"
+            ),
+        },
+    )
+    edges = {(p, ln, d, c) for p, ln, n, d, _, c in links(db) if p == "src/use.ts"}
+    # A Set's add may be DraftSet's override (half sure); never Other.add.
+    assert ("src/use.ts", 2, "DraftSet.add", 0.5) in edges
+    assert ("src/use.ts", 5, "DraftSet.add", 0.5) in edges
+    assert not {e for e in edges if e[2] == "Other.add"}
