@@ -5,7 +5,12 @@ packages' ``__init__`` re-exports; ES named, default and namespace imports and `
 from`` re-exports; Go import paths through ``go.mod``; Java single-type, static and on-demand
 imports; bare specifiers naming a package folder of the repository, ``export * as ns``);
 Go and Java see their package's other files; ``self.m``/``this.m`` look in the enclosing
-class and then its bases (found by the same rules); ``super().m`` in the bases only; ``obj.m``
+class and then its bases (found by the same rules); ``super().m`` in the bases only; ``x.m``
+with a written receiver type (``instance``: a class, or what a called function's signature
+says it returns) to that class's member, none for a builtin's or a library's class; in TS/JS
+also to the members of that name up and down the class hierarchy (``via = "family"``,
+confidence 0.5: an override may run instead, and the TypeScript service counts them as one
+method), including the repository's overrides of an outside class's method; ``obj.m``
 with a receiver nobody can type links to every member of that name in the files the
 referring file reaches through its imports (all of them when none is reached), with
 confidence 1/candidates; candidates in one file (overloads) are one meaning; a type position
