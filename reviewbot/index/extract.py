@@ -574,9 +574,13 @@ class _Builder:
         local_types: dict[tuple[int, str], str] = {}
         mixed: set[tuple[int, str]] = set()
         before = grammar.type_before_name
+        # TS type parameters (`<T extends Foo>(x: T)`): no class of their own, untyped.
+        type_params = {
+            _decode(source[n.start_byte : n.end_byte]) for n in caps.get("typeparam", ())
+        }
 
         def note(table: dict[tuple[int, str], str], key: tuple[int, str], written: str) -> None:
-            if key in mixed:
+            if key in mixed or written.split(".", 1)[0] in type_params:
                 return
             if table.setdefault(key, written) != written:
                 del table[key]

@@ -261,6 +261,7 @@ _TS_NAMES = (
 (variable_declarator name: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (variable_declarator name: (identifier) @bind.typed
   value: (call_expression function: [(identifier) (member_expression)] @typed.call))
+(type_parameter name: (type_identifier) @typeparam)
 (member_expression object: (call_expression function: [(identifier) (member_expression)])
   @recv.obj)
 (member_expression object: (new_expression) @recv.obj)

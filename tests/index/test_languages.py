@@ -164,6 +164,7 @@ def test_ts_written_types_pick_the_method_of_that_class(repo: Path) -> None:
                 "    loose.add(4);\n"
                 "  }\n"
                 "}\n"
+                "function generic<Shape extends DraftMap>(x: Shape) { x.add(5); }\n"
             ),
         },
     )
@@ -176,6 +177,7 @@ def test_ts_written_types_pick_the_method_of_that_class(repo: Path) -> None:
     assert targets(db, "src/use.ts", 15, "add") == draft_set  # what the function returns
     assert targets(db, "src/use.ts", 17, "add") == set()  # a primitive's methods
     assert targets(db, "src/use.ts", 18, "add") == draft_set | draft_map  # `any`: a guess
+    assert targets(db, "src/use.ts", 21, "add") == draft_set | draft_map  # a type parameter
 
 
 def test_ts_a_typed_call_also_means_the_overrides_and_the_overridden(repo: Path) -> None:
