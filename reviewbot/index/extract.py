@@ -15,6 +15,7 @@ back to the engine's outliner.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 
@@ -32,6 +33,7 @@ _TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share
 _SPACES = re.compile(r"\s+")
 _PLUS_ONE = (1).__add__
 _DOT = ord(".")
+_QUESTION = ord("?")
 # Matched on the reversed bytes, from just before a name: the dot of a member access (not a
 # spread), a dotted path of names, what would make it longer, `super(...)`.
 # One anchored match answers the first three (the chain is greedy and what follows it is
@@ -152,6 +154,7 @@ def _top_level(text: str, sep: str) -> list[str]:
     return parts
 
 
+@functools.lru_cache(maxsize=4096)
 def clean_type(text: str) -> str:
     """The one class a written type annotation names, as a dotted name, or "" when it names
     none or several: quotes, ``Optional[X]``, ``Union[X, None]``, ``X | None`` (``null``,
@@ -685,24 +688,39 @@ class _Builder:
                         return found
             return ""
 
-        def found_dot(at: int) -> int:
-            dot = _REV_RECEIVER.match(rev, len(rev) - at)
-            return dot.end() if dot is not None else len(rev) - at
-
-        # `Foo().name`, `make().name`, `new Foo().name`: the receiver is a call, by where it ends.
-        call_receivers: dict[int, str] = {}
+        # `Foo().name`, `make().name`, `new Foo().name`: the receiver is a call; each call
+        # found so is kept by where the member name after it starts.
+        call_nodes: dict[int, ts.Node] = {}
+        size = len(source)
         for node in caps.get("recv.obj", ()):
-            callee = node.child_by_field_name(
-                "constructor" if node.type == "new_expression" else "function"
-            )
+            k = node.end_byte
+            while k < size and source[k] in b" \t\r\n":
+                k += 1
+            if k < size and source[k] == _QUESTION:
+                k += 1
+            if k >= size or source[k] != _DOT:
+                continue
+            k += 1
+            while k < size and source[k] in b" \t\r\n":
+                k += 1
+            call_nodes[k] = node
+
+        def call_receiver(at: int) -> str:
+            node = call_nodes.get(at)
+            if node is None:
+                return ""
+            new = node.type == "new_expression"
+            callee = node.child(1 if new else 0)  # `new Foo(...)`, `foo(...)`
             if callee is None:
-                continue
-            written = _SPACES.sub("", _decode(source[callee.start_byte : callee.end_byte]))
-            if _TYPE_NAME.fullmatch(written) is None:
-                continue
-            if node.type != "new_expression" and not written.rsplit(".", 1)[-1][:1].isupper():
+                return ""
+            written = _decode(source[callee.start_byte : callee.end_byte])
+            if not written.isidentifier():
+                written = _SPACES.sub("", written)
+                if _TYPE_NAME.fullmatch(written) is None:
+                    return ""
+            if not new and not written.rsplit(".", 1)[-1][:1].isupper():
                 written += "()"
-            call_receivers[node.end_byte] = written
+            return written
 
         out: list[Reference] = []
         self_names = grammar.self_names
@@ -736,14 +754,11 @@ class _Builder:
                     continue
                 first = receiver.split(".", 1)[0]
                 how, target, qualifier = "member", -1, ""
-                if not receiver and call_receivers:
-                    end = len(source) - found_dot(at)
-                    while end > 0 and source[end - 1] in b" \t\r\n":
-                        end -= 1
-                    known = call_receivers.get(end)
-                    if known:
-                        how, qualifier = "instance", known
-                        if known.split(".", 1)[0] in self_names:  # `self.make().name`
+                if not receiver and call_nodes:
+                    called = call_receiver(at)
+                    if called:
+                        how, qualifier = "instance", called
+                        if called.split(".", 1)[0] in self_names:  # `self.make().name`
                             target = enclosing_class(unit)
                 if receiver and receiver == first and first in self_names:
                     how, target = "self", enclosing_class(unit)
@@ -773,7 +788,7 @@ class _Builder:
                         and (bound[0] == "local" or defs[bound[1]].kind in _VALUES)
                         and receiver == first
                     ):
-                        known = local_types.get((found_in[0], first))
+                        known = local_types.get((found_in[0], first), "")
                         if known:
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in self_names:  # `x = self.make()`
