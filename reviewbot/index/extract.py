@@ -160,7 +160,7 @@ def clean_type(text: str) -> str:
     none or several: quotes, ``Optional[X]``, ``Union[X, None]``, ``X | None`` (``null``,
     ``undefined``) and generic arguments (``Set<T>``, ``Foo[int]``) are taken off; an array
     (``Foo[]``), a function type or a union of two classes names none."""
-    text = text.strip()
+    text = text.strip().lstrip("*&").strip()  # Go: `*Foo`
     if len(text) > _MAX_TYPE:
         return ""
     for _ in range(6):
@@ -656,7 +656,7 @@ class _Builder:
                     continue
                 at = node.start_byte
                 if key == "attr.typed":
-                    written = _written_type(source, type_at, type_nodes, call_types, at, False)
+                    written = _written_type(source, type_at, type_nodes, call_types, at, before)
                 else:
                     ref = _within(from_at, from_nodes, node.end_byte, node.end_byte + 400)
                     if ref is None:
@@ -793,6 +793,15 @@ class _Builder:
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in self_names:  # `x = self.make()`
                                 target = enclosing_class(unit)
+                    elif (
+                        bound is None
+                        and java
+                        and receiver == first
+                        and attr_type(enclosing_class(unit), first)
+                    ):
+                        # Java: `field.m()`, a field of the class whose type is declared.
+                        cls = enclosing_class(unit)
+                        how, target, qualifier = "instance", cls, attr_type(cls, first)
                     elif (
                         bound is None
                         and how == "member"

@@ -375,6 +375,16 @@ _GO_NAMES = """
 (var_spec name: (identifier) @bind)
 (const_spec name: (identifier) @bind)
 (type_switch_statement alias: (expression_list (identifier) @bind))
+(short_var_declaration left: (expression_list . (identifier) @bind.typed)
+  right: (expression_list . [(composite_literal type: (type_identifier) @typed.type)
+    (unary_expression operand: (composite_literal type: (type_identifier) @typed.type))]))
+(short_var_declaration left: (expression_list . (identifier) @bind.typed)
+  right: (expression_list . (call_expression function: [(identifier) (selector_expression)]
+    @typed.call)))
+(var_spec name: (identifier) @bind.typed
+  type: [(type_identifier) (pointer_type) (qualified_type)] @typed.type)
+(parameter_declaration name: (identifier) @bind.typed
+  type: [(type_identifier) (pointer_type) (qualified_type)] @typed.type)
 (function_declaration) @scope
 (method_declaration) @scope
 (func_literal) @scope
@@ -443,6 +453,8 @@ _JAVA_NAMES = """
   name: (identifier) @bind.typed)
 (local_variable_declaration type: [(type_identifier) (scoped_type_identifier)] @typed.type
   declarator: (variable_declarator name: (identifier) @bind.typed))
+(field_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.type
+  declarator: (variable_declarator name: (identifier) @attr.typed))
 (spread_parameter (variable_declarator name: (identifier) @bind))
 (catch_formal_parameter name: (identifier) @bind)
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @bind))

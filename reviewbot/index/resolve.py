@@ -97,12 +97,18 @@ _FAMILY_WEIGHT = 0.5
 _MAX_FAMILY = 200  # classes up or down
 _TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "java"})  # unknown type: a builtin
 _PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
+# Go: `func New() *Foo`, `func New() (*Foo, error)`, `func (r *R) Get() Foo`.
+_GO_RETURNS = re.compile(r"^func\b.*\)\s*\(?\s*(\*?[A-Za-z_][\w.]*)\s*(?:,[^()]*\))?\s*$", re.S)
 _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
 
 
 def _returns(signature: str) -> str:
     """The class a function's signature says it returns, as written, or ""."""
-    found = _PY_RETURNS.search(signature) or _TS_RETURNS.search(signature)
+    found = (
+        _PY_RETURNS.search(signature)
+        or _TS_RETURNS.search(signature)
+        or _GO_RETURNS.search(signature)
+    )
     return clean_type(found.group(1)) if found is not None else ""
 
 
@@ -162,7 +168,8 @@ class Resolver:
             f"CASE WHEN kind IN ({classy}) THEN qualified END, "
             f"CASE WHEN kind IN ({classy}) THEN bases END, "
             "CASE WHEN kind IN ('function', 'method') AND (instr(signature, '->') > 0 "
-            "OR instr(signature, '):') > 0) THEN signature END FROM defs"
+            "OR instr(signature, '):') > 0 OR substr(signature, 1, 5) = 'func ') "
+            "THEN signature END FROM defs"
         ):
             if signature is not None:
                 written = _returns(signature)
@@ -673,6 +680,9 @@ class Resolver:
                 # `Map`), or a type parameter (`T`), which may stand for anything.
                 return [], len(qualifier) > 2 and file.language in _TYPED_GLOBALS
             classes = [c for c in written if c in self.classes]
+            if not classes and written and depth < 2 and any(f in self.returns for f in written):
+                # Go `x := NewFoo()`, Python `x = Make()`: a capitalised function, not a class.
+                return self.typed(file, target, qualifier + "()", depth + 1)
             return classes, bool(classes) or self.from_outside(file, qualifier)
         callee = qualifier[:-2]
         first, _, rest = callee.partition(".")

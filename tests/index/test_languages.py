@@ -243,3 +243,55 @@ def test_ts_a_method_of_an_outside_class_may_run_a_repository_override(repo: Pat
     assert ("src/use.ts", 2, "DraftSet.add", 0.5) in edges
     assert ("src/use.ts", 5, "DraftSet.add", 0.5) in edges
     assert not {e for e in edges if e[2] == "Other.add"}
+
+
+def test_go_and_java_written_types_pick_the_method_of_that_type(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/shop\n\ngo 1.21\n",
+            "shop/kinds.go": (
+                "package shop\n\n"
+                "type Cart struct{}\n\n"
+                "func (c *Cart) Add() {}\n\n"
+                "type Bag struct{}\n\n"
+                "func (b Bag) Add() {}\n\n"
+                "func NewCart() (*Cart, error) { return &Cart{}, nil }\n"
+            ),
+            "shop/use.go": (
+                "package shop\n\n"
+                "func fill(b *Bag, x interface{ Add() }) {\n"
+                "\tc := &Cart{}\n"
+                "\tc.Add()\n"
+                "\tb.Add()\n"
+                "\td, _ := NewCart()\n"
+                "\td.Add()\n"
+                "\tvar e Bag\n"
+                "\te.Add()\n"
+                "\tx.Add()\n"
+                "}\n"
+            ),
+            "src/p/Cart.java": "package p;\n\nclass Cart {\n  void add() {}\n}\n",
+            "src/p/Bag.java": "package p;\n\nclass Bag {\n  void add() {}\n}\n",
+            "src/p/Shop.java": (
+                "package p;\n\n"
+                "class Shop {\n"
+                "  private Cart cart;\n"
+                "  void run(Bag bag) {\n"
+                "    cart.add();\n"
+                "    this.cart.add();\n"
+                "    bag.add();\n"
+                "  }\n"
+                "}\n"
+            ),
+        },
+    )
+    cart, bag = {("Cart.Add", 5)}, {("Bag.Add", 9)}
+    assert targets(db, "shop/use.go", 5, "Add") == cart  # c := &Cart{}
+    assert targets(db, "shop/use.go", 6, "Add") == bag  # a parameter `b *Bag`
+    assert targets(db, "shop/use.go", 8, "Add") == cart  # what NewCart returns
+    assert targets(db, "shop/use.go", 10, "Add") == bag  # var e Bag
+    assert targets(db, "shop/use.go", 11, "Add") == cart | bag  # an interface value: a guess
+    assert targets(db, "src/p/Shop.java", 6, "add") == {("Cart.add", 4)}  # a field
+    assert targets(db, "src/p/Shop.java", 7, "add") == {("Cart.add", 4)}  # this.field
+    assert targets(db, "src/p/Shop.java", 8, "add") == {("Bag.add", 4)}  # a parameter
