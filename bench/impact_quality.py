@@ -116,8 +116,9 @@ def _corpus_immer(into: Path) -> str:
 
 
 def _typescript() -> Path:
-    """The TypeScript compiler's module (its language service is the yardstick), installed
-    with npm under bench/.corpus once."""
+    """The folder whose node_modules hold the TypeScript compiler (its language service is
+    the yardstick, asked by bench/lib/ts_references.cjs), installed with npm under
+    bench/.corpus once."""
     where = CORPUS / "tsservice"
     module = where / "node_modules" / "typescript"
     if not module.is_dir():
@@ -125,7 +126,7 @@ def _typescript() -> Path:
         subprocess.run(
             ["npm", "install", "--silent", "--prefix", str(where), "typescript@5"], check=True
         )
-    return module
+    return where
 
 
 def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None]:
@@ -139,17 +140,16 @@ def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None
     for case in cases:
         header = _line(repo / case.path, case.line)
         found = re.search(rf"(?<![\w$]){re.escape(case.name)}(?![\w$])", header)
-        queries.append(
-            {"file": case.path, "line": case.line, "column": found.start() if found else 0}
-        )
+        queries.append([case.path, case.line, found.start() if found else 0])
     payload = {
         "root": str(repo),
-        "typescript": str(_typescript()),
         "files": files,
         "queries": queries,
+        "resolution": "node10",
+        "strict": False,
     }
     proc = subprocess.run(
-        ["node", str(Path(__file__).parent / "lib" / "tsrefs.js")],
+        ["node", str(Path(__file__).parent / "lib" / "ts_references.cjs"), str(_typescript())],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
@@ -158,19 +158,18 @@ def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None
     answers = json.loads(proc.stdout)
     out: list[set[tuple[str, int]] | None] = []
     for case, query, refs in zip(cases, queries, answers, strict=True):
-        if not query["column"]:
+        if not query[2]:
             out.append(None)
             continue
         keep: set[tuple[str, int]] = set()
-        for ref in refs:
-            suffix = Path(ref["file"]).suffix
-            if ref["definition"] or suffix not in _TS_SUFFIXES or ref["file"].startswith(".."):
+        for file, line, _own, declares in refs or ():
+            if declares or Path(file).suffix not in _TS_SUFFIXES or file.startswith(".."):
                 continue
-            if ref["file"] == case.path and case.line <= ref["line"] <= case.end_line:
+            if file == case.path and case.line <= line <= case.end_line:
                 continue
-            if _in_import(repo / ref["file"], ref["line"]):
+            if _in_import(repo / file, line):
                 continue
-            keep.add((ref["file"], ref["line"]))
+            keep.add((file, line))
         out.append(keep)
     return out
 

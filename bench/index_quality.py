@@ -326,7 +326,7 @@ def ts_truth(repo: Path, picked: list[Sampled]) -> tuple[list[list[Pair] | None]
     answers = json.loads(proc.stdout)
     out: list[list[Pair] | None] = []
     for a in answers:
-        out.append(None if a is None else [(p, ln) for p, ln, own in a if not own])
+        out.append(None if a is None else [(p, ln) for p, ln, own, _declares in a if not own])
     return out, f"typescript {version}"
 
 

@@ -1,10 +1,12 @@
-// Ground truth for bench/index_quality.py: the TypeScript language service's findReferences.
+// Ground truth for bench/index_quality.py and bench/impact_quality.py: the TypeScript
+// language service's findReferences.
 //
 // Usage: node ts_references.cjs TYPESCRIPT_DIR < request.json > answer.json
-// request: {"root": "/abs/repo", "files": ["rel/a.ts", ...], "queries": [["rel/a.ts", line, col]]}
-// (1-based line, 0-based column of a definition's name). answer: one list per query of
-// [rel path, 1-based line, is the definition itself] for every reference the service finds in
-// the given files, or null when it finds nothing at that place.
+// request: {"root": "/abs/repo", "files": ["rel/a.ts", ...], "queries": [["rel/a.ts", line, col]],
+// "conditions": [...] (optional), "resolution": "nodenext" (default) or "node10", "strict": true
+// (default) or false} (1-based line, 0-based column of a definition's name). answer: one list per
+// query of [rel path, 1-based line, is the definition itself, is a declaration] for every
+// reference the service finds in the given files, or null when it finds nothing at that place.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -21,14 +23,16 @@ function text(file) {
 }
 // As the repository's own tsconfig resolves: Node's ESM rules, and the package.json "exports"
 // condition that points a package's own name (`import * as z from "zod/v4"`) at its sources.
+// A repository without such a setup (extensionless relative imports): "node10".
+const node10 = request.resolution === "node10";
 const options = {
   target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  customConditions: request.conditions || [],
+  module: node10 ? ts.ModuleKind.ESNext : ts.ModuleKind.NodeNext,
+  moduleResolution: node10 ? ts.ModuleResolutionKind.Node10 : ts.ModuleResolutionKind.NodeNext,
+  customConditions: node10 ? undefined : request.conditions || [],
   allowJs: true,
   jsx: ts.JsxEmit.Preserve,
-  strict: true,
+  strict: request.strict !== false,
   skipLibCheck: true,
   noEmit: true,
 };
@@ -76,7 +80,7 @@ for (const [rel, line, col] of request.queries) {
       const sf = program.getSourceFile(ref.fileName);
       const lc = ts.getLineAndCharacterOfPosition(sf, ref.textSpan.start);
       const own = ref.fileName === file && lc.line === line - 1 && lc.character === col;
-      out.push([path.relative(root, ref.fileName), lc.line + 1, own]);
+      out.push([path.relative(root, ref.fileName), lc.line + 1, own, !!ref.isDefinition]);
     }
   }
   answers.push(out);

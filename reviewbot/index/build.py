@@ -473,13 +473,19 @@ def _resolve(
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
         "AND how IN ('self', 'super', 'class', 'free') ORDER BY 1"
     ).fetchall()
-    # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again.
+    # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again;
+    # `x = make(); x.m()` what make returns: again when a changed file defines or imports make.
     heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
+    typed_names = heir_names | names | imported
     chosen = {r[0] for r in rows}
     rows += [
         r
         for r in conn.execute(f"{select} WHERE how = 'instance'")
-        if r[0] not in chosen and r[4].rsplit(".", 1)[-1] in heir_names
+        if r[0] not in chosen
+        and (
+            r[4].rsplit(".", 1)[-1] in heir_names
+            or (r[4].endswith("()") and r[4][:-2].rsplit(".", 1)[-1] in typed_names)
+        )
     ]
     rows.sort()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")

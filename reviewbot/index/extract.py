@@ -15,6 +15,7 @@ back to the engine's outliner.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import operator
 import re
@@ -33,6 +34,7 @@ _TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share
 _SPACES = re.compile(r"\s+")
 _PLUS_ONE = (1).__add__
 _DOT = ord(".")
+_QUESTION = ord("?")
 # Matched on the reversed bytes, from just before a name: the dot of a member access (not a
 # spread), a dotted path of names, what would make it longer, `super(...)`.
 # One anchored match answers the first three (the chain is greedy and what follows it is
@@ -131,27 +133,101 @@ def _innermost(
 
 
 _TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+_WRAPPER = re.compile(r"(?:typing\s*\.\s*)?(Optional|Union)\s*\[(.*)\]", re.S)
+_NOTHING = frozenset({"None", "null", "undefined", "void", "NoneType"})
+_ANY = frozenset({"any", "unknown", "object", "Any", "Object"})  # may be anything: untyped
+_MAX_TYPE = 200
+
+
+def _top_level(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside brackets."""
+    parts: list[str] = []
+    depth = 0
+    last = 0
+    for k, ch in enumerate(text):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>" and depth > 0:
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[last:k])
+            last = k + 1
+    parts.append(text[last:])
+    return parts
+
+
+@functools.lru_cache(maxsize=4096)
+def clean_type(text: str) -> str:
+    """The one class a written type annotation names, as a dotted name, or "" when it names
+    none or several: quotes, ``Optional[X]``, ``Union[X, None]``, ``X | None`` (``null``,
+    ``undefined``) and generic arguments (``Set<T>``, ``Foo[int]``) are taken off; an array
+    (``Foo[]``), a function type or a union of two classes names none."""
+    text = text.strip().lstrip("*&").strip()  # Go: `*Foo`
+    if len(text) > _MAX_TYPE:
+        return ""
+    for _ in range(6):
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+            text = text[1:-1].strip()
+            continue
+        wrapped = _WRAPPER.fullmatch(text)
+        if wrapped is not None:
+            inner = wrapped.group(2)
+            parts = _top_level(inner, ",") if wrapped.group(1) == "Union" else [inner]
+            kept = [p.strip() for p in parts if p.strip() not in _NOTHING]
+            if len(kept) != 1:
+                return ""
+            text = kept[0]
+            continue
+        parts = _top_level(text, "|")
+        if len(parts) > 1:
+            kept = [p.strip() for p in parts if p.strip() and p.strip() not in _NOTHING]
+            if len(kept) != 1:
+                return ""
+            text = kept[0]
+            continue
+        break
+    cut = min((k for k in (text.find("<"), text.find("[")) if k >= 0), default=-1)
+    if cut >= 0:
+        if text[cut:].replace(" ", "") in ("[]", "<>") or text.rstrip().endswith("[]"):
+            return ""  # an array of them, not one
+        text = text[:cut]
+    match = _TYPE_NAME.fullmatch(text.strip())
+    if match is None:
+        return ""
+    written = _SPACES.sub("", match.group(0))
+    return "" if written in _NOTHING or written in _ANY else written
 
 
 def _written_type(
-    source: bytes, type_at: list[int], nodes: list[ts.Node], at: int, grammar: Grammar
+    source: bytes,
+    type_at: list[int],
+    nodes: list[ts.Node],
+    calls: set[int],
+    at: int,
+    before: bool,
 ) -> str:
-    """The class named where a local is bound (``Foo`` of ``x = Foo()``, ``x: Foo``, ``Foo x``):
-    the nearest type capture after the name (before it in Java), as a dotted name."""
+    """The class named where a local is bound, as a dotted name: the nearest type capture
+    after the name (``x = Foo()``, ``x: Foo``; before it in Java ``Foo x`` and in ``with Foo()
+    as x``). A call of a lowercase name (``x = make()``) is ``make()``: its return type."""
     k = bisect.bisect_left(type_at, at)
-    if grammar.type_before_name:
+    if before:
         k -= 1
         if k < 0 or at - nodes[k].end_byte > 200:
             return ""
     elif k >= len(nodes) or nodes[k].start_byte - at > 200:
         return ""
-    text = _decode(source[nodes[k].start_byte : nodes[k].end_byte])
+    node = nodes[k]
+    text = _decode(source[node.start_byte : node.end_byte])
+    if node.start_byte not in calls:
+        return clean_type(text)
     match = _TYPE_NAME.fullmatch(text.strip())
     if match is None:
         return ""
     written = _SPACES.sub("", match.group(0))
     last = written.rsplit(".", 1)[-1]
-    return written if last[:1].isupper() else ""
+    if last[:1].isupper():
+        return written
+    return "" if before else written + "()"
 
 
 class _RawDef:
@@ -491,22 +567,46 @@ class _Builder:
             table = bindings[scope]
             if local not in table or table[local][0] == "local":
                 table[local] = ("import", i)
-        # Locals whose type is written: `x = Foo()`, `def f(x: Foo)`, `Foo x = ...`.
-        type_at, type_nodes = _sorted(caps.get("typed.type", []))
+        # Locals whose type is written: `x = Foo()`, `def f(x: Foo)`, `Foo x = ...`, `x =
+        # make()` (its return type, found by the global pass), `with Foo() as x`. Two
+        # bindings of one name in one scope with different types: no type.
+        type_at, type_nodes = _sorted(caps.get("typed.type", []) + caps.get("typed.call", []))
+        pre_at, pre_nodes = _sorted(caps.get("typed.pre", []))
+        call_types = {n.start_byte for n in caps.get("typed.call", ())}
+        call_types.update(n.start_byte for n in caps.get("typed.pre", ()))
         typed_at = {n.start_byte for n in caps.get("bind.typed", ())}
+        after_at = {n.start_byte for n in caps.get("bind.after", ())}
         local_types: dict[tuple[int, str], str] = {}
+        mixed: set[tuple[int, str]] = set()
+        before = grammar.type_before_name
+        # TS type parameters (`<T extends Foo>(x: T)`): no class of their own, untyped.
+        type_params = {
+            _decode(source[n.start_byte : n.end_byte]) for n in caps.get("typeparam", ())
+        }
+
+        def note(table: dict[tuple[int, str], str], key: tuple[int, str], written: str) -> None:
+            if key in mixed or written.split(".", 1)[0] in type_params:
+                return
+            if table.setdefault(key, written) != written:
+                del table[key]
+                mixed.add(key)
+
         bind_at = sorted(binds)
-        for at, scope in zip(
-            bind_at, _innermost([2 * a for a in bind_at], starts, ends), strict=True
-        ):
+        bind_scope = _innermost([2 * a for a in bind_at], starts, ends)
+        for at, scope in zip(bind_at, bind_scope, strict=True):
             table = bindings[scope]
             name = binds[at]
             if name not in table:
                 table[name] = ("local", -1)
-                if at in typed_at:
-                    written = _written_type(source, type_at, type_nodes, at, grammar)
-                    if written:
-                        local_types[(scope, name)] = written
+            if table[name][0] == "import":
+                continue
+            written = ""
+            if at in after_at:
+                written = _written_type(source, pre_at, pre_nodes, call_types, at, True)
+            elif at in typed_at:
+                written = _written_type(source, type_at, type_nodes, call_types, at, before)
+            if written:
+                note(local_types, (scope, name), written)
 
         found_in = [0]
 
@@ -537,6 +637,92 @@ class _Builder:
                     return (m.group(1) if m else "", d.container)
                 unit = d.parent
             return "", ""
+
+        # Attributes whose type is written, per class: `self.x = Foo()`, `self.x: Foo`,
+        # `self.x = x` (a typed parameter), a class body's `x: Foo`; TS fields `x: Foo`,
+        # `constructor(private x: Foo)`, `this.x = new Foo()`.
+        attr_types: dict[tuple[int, str], str] = {}
+        class_at = {2 * kept[i].start: i for i in range(len(defs)) if defs[i].kind in CLASS_KINDS}
+        for (scope, name), written in local_types.items():
+            if is_class[scope] and starts[scope] in class_at:
+                note(attr_types, (class_at[starts[scope]], name), written)
+        from_at, from_nodes = _sorted(caps.get("typed.from", []))
+        for key in ("attr.typed", "attr.from"):
+            attr_nodes = sorted(caps.get(key, ()), key=lambda n: n.start_byte)
+            sites = [2 * n.start_byte for n in attr_nodes]
+            site_scope = _innermost(sites, starts, ends)
+            site_unit = _innermost(sites, def_starts, def_ends)
+            for node, scope, u in zip(attr_nodes, site_scope, site_unit, strict=True):
+                cls = enclosing_class(unit_of[u])
+                if cls < 0:
+                    continue
+                at = node.start_byte
+                if key == "attr.typed":
+                    written = _written_type(source, type_at, type_nodes, call_types, at, before)
+                else:
+                    ref = _within(from_at, from_nodes, node.end_byte, node.end_byte + 400)
+                    if ref is None:
+                        continue
+                    local = _decode(source[ref.start_byte : ref.end_byte])
+                    bound = lookup(local, scope)
+                    written = ""
+                    if bound is not None and bound[0] == "local":
+                        written = local_types.get((found_in[0], local), "")
+                if written:
+                    note(attr_types, (cls, _decode(source[at : node.end_byte])), written)
+
+        classes_here: dict[str, int] = {}
+        for i, d in enumerate(defs):
+            if d.kind in CLASS_KINDS:
+                classes_here.setdefault(d.name, i)
+
+        def attr_type(cls: int, name: str, depth: int = 0) -> str:
+            """The written type of attribute ``name`` of a class, or of its bases in this
+            file (`self.param` set in the base class's `__init__`)."""
+            found = attr_types.get((cls, name), "")
+            if found or cls < 0 or depth > 4:
+                return found
+            for base in defs[cls].bases:
+                k = classes_here.get(base.rsplit(".", 1)[-1], -1)
+                if k >= 0 and k != cls:
+                    found = attr_type(k, name, depth + 1)
+                    if found:
+                        return found
+            return ""
+
+        # `Foo().name`, `make().name`, `new Foo().name`: the receiver is a call; each call
+        # found so is kept by where the member name after it starts.
+        call_nodes: dict[int, ts.Node] = {}
+        size = len(source)
+        for node in caps.get("recv.obj", ()):
+            k = node.end_byte
+            while k < size and source[k] in b" \t\r\n":
+                k += 1
+            if k < size and source[k] == _QUESTION:
+                k += 1
+            if k >= size or source[k] != _DOT:
+                continue
+            k += 1
+            while k < size and source[k] in b" \t\r\n":
+                k += 1
+            call_nodes[k] = node
+
+        def call_receiver(at: int) -> str:
+            node = call_nodes.get(at)
+            if node is None:
+                return ""
+            new = node.type == "new_expression"
+            callee = node.child(1 if new else 0)  # `new Foo(...)`, `foo(...)`
+            if callee is None:
+                return ""
+            written = _decode(source[callee.start_byte : callee.end_byte])
+            if not written.isidentifier():
+                written = _SPACES.sub("", written)
+                if _TYPE_NAME.fullmatch(written) is None:
+                    return ""
+            if not new and not written.rsplit(".", 1)[-1][:1].isupper():
+                written += "()"
+            return written
 
         out: list[Reference] = []
         self_names = grammar.self_names
@@ -570,8 +756,19 @@ class _Builder:
                     continue
                 first = receiver.split(".", 1)[0]
                 how, target, qualifier = "member", -1, ""
+                if not receiver and call_nodes:
+                    called = call_receiver(at)
+                    if called:
+                        how, qualifier = "instance", called
+                        if called.split(".", 1)[0] in self_names:  # `self.make().name`
+                            target = enclosing_class(unit)
                 if receiver and receiver == first and first in self_names:
                     how, target = "self", enclosing_class(unit)
+                elif first in self_names and receiver.count(".") == 1:
+                    cls = enclosing_class(unit)  # `self.x.name`: x's type, when written
+                    known = attr_type(cls, receiver[len(first) + 1 :])
+                    if known:
+                        how, target, qualifier = "instance", cls, known
                 elif receiver:
                     bound = lookup(first, scope)
                     if go and receiver == first:
@@ -581,13 +778,32 @@ class _Builder:
                             how, qualifier = "self", rtype
                     if bound is not None and bound[0] == "import":
                         how, target, qualifier = "module", bound[1], receiver
-                    elif bound is not None and bound[0] == "def" and receiver == first:
-                        if defs[bound[1]].kind in CLASS_KINDS:
-                            how, target = "class", bound[1]
-                    elif bound is not None and bound[0] == "local" and receiver == first:
-                        known = local_types.get((found_in[0], first))
+                    elif (
+                        bound is not None
+                        and bound[0] == "def"
+                        and receiver == first
+                        and defs[bound[1]].kind in CLASS_KINDS
+                    ):
+                        how, target = "class", bound[1]
+                    elif (
+                        bound is not None
+                        and (bound[0] == "local" or defs[bound[1]].kind in _VALUES)
+                        and receiver == first
+                    ):
+                        known = local_types.get((found_in[0], first), "")
                         if known:
                             how, qualifier = "instance", known
+                            if known.split(".", 1)[0] in self_names:  # `x = self.make()`
+                                target = enclosing_class(unit)
+                    elif (
+                        bound is None
+                        and java
+                        and receiver == first
+                        and attr_type(enclosing_class(unit), first)
+                    ):
+                        # Java: `field.m()`, a field of the class whose type is declared.
+                        cls = enclosing_class(unit)
+                        how, target, qualifier = "instance", cls, attr_type(cls, first)
                     elif (
                         bound is None
                         and how == "member"

@@ -127,11 +127,19 @@ _PY_NAMES = """
 (as_pattern_target (tuple (identifier) @bind))
 (named_expression name: (identifier) @bind)
 (assignment left: (identifier) @bind.typed right: (call function: [(identifier) (attribute)]
-  @typed.type))
-(typed_parameter (identifier) @bind.typed type: (type [(identifier) (attribute)] @typed.type))
-(assignment left: (identifier) @bind.typed type: (type [(identifier) (attribute)] @typed.type))
-(typed_default_parameter name: (identifier) @bind.typed
-  type: (type [(identifier) (attribute)] @typed.type))
+  @typed.call))
+(typed_parameter (identifier) @bind.typed type: (type) @typed.type)
+(assignment left: (identifier) @bind.typed type: (type) @typed.type)
+(typed_default_parameter name: (identifier) @bind.typed type: (type) @typed.type)
+(attribute object: (call function: [(identifier) (attribute)]) @recv.obj)
+(with_item value: (as_pattern (call function: [(identifier) (attribute)] @typed.pre)
+  alias: (as_pattern_target (identifier) @bind.after)))
+(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.typed)
+  right: (call function: [(identifier) (attribute)] @typed.call) (#eq? @_o "self"))
+(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.typed)
+  type: (type) @typed.type (#eq? @_o "self"))
+(assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.from)
+  right: (identifier) @typed.from (#eq? @_o "self"))
 (function_definition) @scope
 (lambda) @scope
 (list_comprehension) @scope
@@ -248,10 +256,26 @@ _TS_NAMES = (
 (type_identifier) @type
 (required_parameter pattern: (identifier) @bind)
 (optional_parameter pattern: (identifier) @bind)
-(required_parameter pattern: (identifier) @bind.typed
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @typed.type))
+(required_parameter pattern: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
+(optional_parameter pattern: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
+(variable_declarator name: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (variable_declarator name: (identifier) @bind.typed
-  type: (type_annotation [(type_identifier) (nested_type_identifier)] @typed.type))
+  value: (call_expression function: [(identifier) (member_expression)] @typed.call))
+(type_parameter name: (type_identifier) @typeparam)
+(member_expression object: (call_expression function: [(identifier) (member_expression)])
+  @recv.obj)
+(member_expression object: (new_expression) @recv.obj)
+(public_field_definition name: (property_identifier) @attr.typed
+  type: (type_annotation (_) @typed.type))
+(required_parameter (accessibility_modifier) pattern: (identifier) @attr.typed
+  type: (type_annotation (_) @typed.type))
+(required_parameter "readonly" pattern: (identifier) @attr.typed
+  type: (type_annotation (_) @typed.type))
+(assignment_expression left: (member_expression object: (this)
+  property: (property_identifier) @attr.typed)
+  right: (new_expression constructor: [(identifier) (member_expression)] @typed.type))
+(assignment_expression left: (member_expression object: (this)
+  property: (property_identifier) @attr.from) right: (identifier) @typed.from)
 (interface_body) @scope
 (property_signature name: (property_identifier) @skip)
 (enum_assignment name: (property_identifier) @skip)
@@ -351,6 +375,16 @@ _GO_NAMES = """
 (var_spec name: (identifier) @bind)
 (const_spec name: (identifier) @bind)
 (type_switch_statement alias: (expression_list (identifier) @bind))
+(short_var_declaration left: (expression_list . (identifier) @bind.typed)
+  right: (expression_list . [(composite_literal type: (type_identifier) @typed.type)
+    (unary_expression operand: (composite_literal type: (type_identifier) @typed.type))]))
+(short_var_declaration left: (expression_list . (identifier) @bind.typed)
+  right: (expression_list . (call_expression function: [(identifier) (selector_expression)]
+    @typed.call)))
+(var_spec name: (identifier) @bind.typed
+  type: [(type_identifier) (pointer_type) (qualified_type)] @typed.type)
+(parameter_declaration name: (identifier) @bind.typed
+  type: [(type_identifier) (pointer_type) (qualified_type)] @typed.type)
 (function_declaration) @scope
 (method_declaration) @scope
 (func_literal) @scope
@@ -419,6 +453,8 @@ _JAVA_NAMES = """
   name: (identifier) @bind.typed)
 (local_variable_declaration type: [(type_identifier) (scoped_type_identifier)] @typed.type
   declarator: (variable_declarator name: (identifier) @bind.typed))
+(field_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.type
+  declarator: (variable_declarator name: (identifier) @attr.typed))
 (spread_parameter (variable_declarator name: (identifier) @bind))
 (catch_formal_parameter name: (identifier) @bind)
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @bind))

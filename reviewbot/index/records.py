@@ -13,8 +13,11 @@ Lines are 1-based; indexes (``parent``, ``unit``, ``target``) point into the sam
 * ``self``: ``self.name`` / ``this.name`` in a class (``target``: the class; Go: ``qualifier``
   names the receiver's type);
 * ``super``: ``super().name`` in a class (``target``);
-* ``instance``: ``x.name`` where the local ``x`` was bound with its class written
-  (``x = Foo()``, ``x: Foo``, ``Foo x``): ``qualifier`` is that class as written;
+* ``instance``: ``x.name`` where the receiver's class is written (the local ``x = Foo()``,
+  ``x: Foo``, ``Foo x``, ``with Foo() as x``; ``self.x`` set or annotated so in the class or a
+  base of this file; ``Foo().name``): ``qualifier`` is that class as written, or a call
+  ``make()`` / ``self.make()`` whose written return type is the class (``target``: the
+  enclosing class for ``self.``);
 * ``member``: ``obj.name`` with a receiver nobody can type statically;
 * ``literal``: ``"...".name``: a method of the language's strings, never the repository's;
 * ``free``: a name no scope of the file binds (a builtin, a global, the same package's,

@@ -8,7 +8,12 @@ imports by the importing file's folder; ES named, default and namespace imports 
 ... from`` re-exports; Go import paths through ``go.mod``; Java single-type, static and
 on-demand imports; bare specifiers naming a package folder of the repository, ``export * as
 ns``); Go and Java see their package's other files; ``self.m``/``this.m`` look in the enclosing
-class and then its bases (found by the same rules); ``super().m`` in the bases only; ``obj.m``
+class and then its bases (found by the same rules); ``super().m`` in the bases only; ``x.m``
+with a written receiver type (``instance``: a class, or what a called function's signature
+says it returns) to that class's member, none for a builtin's or a library's class; in TS/JS
+also to the members of that name up and down the class hierarchy (``via = "family"``,
+confidence 0.5: an override may run instead, and the TypeScript service counts them as one
+method), including the repository's overrides of an outside class's method; ``obj.m``
 with a receiver nobody can type links to every member of that name in the files the referring
 file reaches through its imports (all of them when none is reached), with confidence
 1/candidates; candidates in one file (overloads) are one meaning; a type position prefers
@@ -28,11 +33,13 @@ from __future__ import annotations
 
 import multiprocessing
 import posixpath
+import re
 import sqlite3
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
+from reviewbot.index.extract import clean_type
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
@@ -127,6 +134,30 @@ def _shared(a: str, b: str) -> int:
     return n
 
 
+_SELF = frozenset({"self", "cls", "this"})
+# A member found through a typed receiver also means the members of that name up and down its
+# class hierarchy (an override runs in its place), at this confidence, in these languages.
+_SURE_MEMBER = frozenset({"self", "super", "class", "instance"})
+_FAMILIES = frozenset({"typescript", "tsx", "javascript"})
+_FAMILY_WEIGHT = 0.5
+_MAX_FAMILY = 200  # classes up or down
+_TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "java"})  # unknown type: a builtin
+_PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
+# Go: `func New() *Foo`, `func New() (*Foo, error)`, `func (r *R) Get() Foo`.
+_GO_RETURNS = re.compile(r"^func\b.*\)\s*\(?\s*(\*?[A-Za-z_][\w.]*)\s*(?:,[^()]*\))?\s*$", re.S)
+_TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
+
+
+def _returns(signature: str) -> str:
+    """The class a function's signature says it returns, as written, or ""."""
+    found = (
+        _PY_RETURNS.search(signature)
+        or _TS_RETURNS.search(signature)
+        or _GO_RETURNS.search(signature)
+    )
+    return clean_type(found.group(1)) if found is not None else ""
+
+
 def _strip_ext(path: str) -> str:
     for ext in sorted(_JS_EXTENSIONS, key=len, reverse=True):
         if path.endswith(ext):
@@ -201,6 +232,17 @@ class Resolver:
                     callable_members.add(def_id)
             elif parent_id is None:
                 top[file_id][name].append(def_id)
+        # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`, Go's
+        # `func New() *Foo`): in full in both modes (few definitions write it).
+        self.returns: dict[int, tuple[str, int | None]] = {}
+        for def_id, parent_id, signature in conn.execute(
+            "SELECT id, parent_id, signature FROM defs WHERE kind IN ('function', 'method') "
+            "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
+            "OR substr(signature, 1, 5) = 'func ')"
+        ):
+            written = _returns(signature)
+            if written:
+                self.returns[def_id] = (written, parent_id)
         if not lazy:
             self.top.update(top)
             self.members.update(members)
@@ -225,6 +267,11 @@ class Resolver:
         self._reach: dict[int, int] | None = None
         self._reach_text: dict[int, str] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
+        self._packages: set[str] | None = None
+        self._owner: dict[int, int] | None = None
+        self._children: dict[int, list[int]] = {}
+        self._member_name: dict[int, str] = {}
+        self._outside_heirs: dict[str, list[int]] | None = None
         self._bit: dict[int, int] = {}
 
     # -- definitions read on first use (lazy) --------------------------------------------------
@@ -544,6 +591,13 @@ class Resolver:
                             found.extend(self.exported(t, last))
                         return tuple(found), True
                 found.extend(self.imported(file, imp, depth + 1))
+                if not found and rest and "." not in rest:
+                    # `import {z} from "..."` where z is `export * as z`: z.f is a module's f.
+                    for t in self.module_files(file, imp.module):
+                        for ns in self.namespaces(t, imp.name):
+                            found.extend(self.exported(ns, rest))
+                    if found:
+                        return tuple(dict.fromkeys(found)), True
         if not found and not known:
             found = self.package_top(file, first)
             known = bool(found)
@@ -711,17 +765,22 @@ class Resolver:
         if how == "member":
             return self.any_member(lookup, file), "member"
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
-            written, known = self.in_file(file, qualifier)
-            if known and not written:
-                return (), "instance"  # Foo comes from outside the repository
-            classes = [c for c in written if c in self.classes]
+            classes, known = self.typed(file, target, qualifier)
+            if known and not classes:
+                # Foo comes from outside the repository (or is the language's): its methods
+                # are not here, but TS/JS classes of the repository that extend it and
+                # override the method may run in its place.
+                if file.language in _FAMILIES and not qualifier.endswith("()"):
+                    return self.outside_overrides(qualifier, lookup), "family"
+                return (), "instance"
             if classes:
                 out: list[int] = []
                 certain = True
                 for c in classes:
                     found, sure = self.class_member(c, lookup)
                     out.extend(found)
-                    certain = certain and sure
+                    # A type alias has no members here: not finding one there is no proof.
+                    certain = certain and sure and self.classes[c].kind != "type"
                 if out or certain:
                     return tuple(dict.fromkeys(out)), "instance"
             return self.any_member(lookup, file), "member"
@@ -730,6 +789,78 @@ class Resolver:
         if how == "name":
             return self._by_name(file, lookup), "name"
         return (), ""
+
+    def from_outside(self, file: _File, dotted: str) -> bool:
+        """Whether the first name of ``dotted`` is imported from outside the repository
+        only (no file of the repository is the module it names)."""
+        first = dotted.split(".", 1)[0]
+        imports = [imp for imp in self.file_imports.get(file.id, []) if imp.local == first]
+        if not imports or first in self.top.get(file.id, {}):
+            return False
+        for imp in imports:
+            if self.module_files(file, imp.module):
+                return False
+            if file.language == "python" and (
+                self._py_absolute(file, imp.module) in self._py_packages()
+            ):
+                return False
+        return True
+
+    def _py_packages(self) -> set[str]:
+        """Every module of the repository and every dotted prefix of one (``a``, ``a.b`` for
+        ``a.b.c``): the names an import from inside the repository starts with."""
+        if self._packages is None:
+            self._packages = set()
+            for module in self.py_modules:
+                parts = module.split(".")
+                self._packages.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+        return self._packages
+
+    def typed(
+        self, file: _File, target: int | None, qualifier: str, depth: int = 0
+    ) -> tuple[list[int], bool]:
+        """The classes a written type (``Foo``, ``mod.Foo``) or a call (``make()``,
+        ``self.make()``: what the function returns) means in ``file``, and whether that is
+        known (an empty known answer: a type from outside the repository, a builtin)."""
+        if not qualifier.endswith("()"):
+            written, known = self.in_file(file, qualifier)
+            if not known:
+                # Not defined nor imported: a builtin or a global of the language (`str`,
+                # `Map`), or a type parameter (`T`), which may stand for anything.
+                return [], len(qualifier) > 2 and file.language in _TYPED_GLOBALS
+            classes = [c for c in written if c in self.classes]
+            if not classes and written and depth < 2 and any(f in self.returns for f in written):
+                # Go `x := NewFoo()`, Python `x = Make()`: a capitalised function, not a class.
+                return self.typed(file, target, qualifier + "()", depth + 1)
+            return classes, bool(classes) or self.from_outside(file, qualifier)
+        callee = qualifier[:-2]
+        first, _, rest = callee.partition(".")
+        outside = False
+        if target is not None and first in _SELF and rest and "." not in rest:
+            funcs: tuple[int, ...] = self.class_member(target, rest)[0]
+        else:
+            funcs, known = self.in_file(file, callee)
+            outside = known and not funcs and self.from_outside(file, callee)
+        if not funcs or depth > 2:
+            return [], outside  # a function from outside returns no class of the repository
+        out: list[int] = []
+        for f in funcs:
+            if f in self.classes:  # a class whose name is not capitalised
+                out.append(f)
+                continue
+            returned = self.returns.get(f)
+            home = self.files.get(f >> ID_BITS)
+            if returned is None or home is None:
+                return [], False  # nobody wrote what it returns
+            says, owner = returned
+            if says in ("Self", "self", "this") and owner in self.classes:
+                out.append(owner)
+                continue
+            found, known = self.typed(home, None, says, depth + 1)
+            if not known:
+                return [], False
+            out.extend(found)
+        return list(dict.fromkeys(out)), True
 
     def _module_member(
         self, file: _File, target: int | None, qualifier: str, lookup: str
@@ -891,7 +1022,8 @@ class Resolver:
         # What a reference links to depends on these fields only (the language is its
         # file's): most references repeat another's, so each answer is worked out once.
         fitted: dict[
-            tuple[int, str, int | None, str, str, str], tuple[tuple[int, ...], float, str]
+            tuple[int, str, int | None, str, str, str],
+            tuple[tuple[int, ...], float, str, tuple[int, ...]],
         ] = {}
         found: tuple[int, ...]
         append = edges.append
@@ -908,21 +1040,106 @@ class Resolver:
                     found, via = hit
                 language = self.files[file_id].language if file_id in self.files else ""
                 found = self._fit(tuple(dict.fromkeys(found)), kind, language)
-                if via == "member" or len(found) <= 1:
+                if via == "family":
+                    weight = _FAMILY_WEIGHT
+                elif via == "member" or len(found) <= 1:
                     weight = 1.0 / max(1, len(found))
                 else:
                     weight = 1.0 / len({d >> ID_BITS for d in found})
+                kin = (
+                    self.family(found)
+                    if found and via in _SURE_MEMBER and language in _FAMILIES
+                    else ()
+                )
                 known = fitted[(file_id, how, target, qualifier, lookup, kind)] = (
                     found,
                     weight,
                     via,
+                    kin,
                 )
-            found, weight, via = known
+            found, weight, via, kin = known
             if len(found) == 1:
                 append((ref_id, found[0], weight, via))
             elif found:
                 edges.extend([(ref_id, d, weight, via) for d in found])
+            for d in kin:
+                append((ref_id, d, _FAMILY_WEIGHT, "family"))
         return edges
+
+    def family(self, found: tuple[int, ...]) -> tuple[int, ...]:
+        """The members of the same name up and down the class hierarchy of the members
+        ``found`` (the overridden ones and the overrides), themselves left out: a call
+        through a typed receiver may run any of them (TypeScript's service calls them one
+        method)."""
+        if self._owner is None:
+            self._owner, self._children = self._hierarchy()
+        out: list[int] = []
+        for member in found:
+            cls = self._owner.get(member)
+            if cls is None:
+                continue
+            name = self._member_name.get(member, "")
+            up: list[int] = []
+            todo = list(self.bases(cls)[0])
+            while todo and len(up) < _MAX_FAMILY:
+                c = todo.pop()
+                if c not in up:
+                    up.append(c)
+                    todo.extend(self.bases(c)[0])
+            down: list[int] = []
+            todo = list(self._children.get(cls, ()))
+            while todo and len(down) < _MAX_FAMILY:
+                c = todo.pop()
+                if c not in down:
+                    down.append(c)
+                    todo.extend(self._children.get(c, ()))
+            for c in up + down:
+                d = self.classes[c]
+                out.extend(
+                    self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
+                )
+        return tuple(d for d in dict.fromkeys(out) if d not in found)
+
+    def outside_overrides(self, written: str, name: str) -> tuple[int, ...]:
+        """Members ``name`` of the TS/JS classes that extend a class from outside the
+        repository (``class DraftSet extends Set``), by the base's name as written."""
+        if self._outside_heirs is None:
+            heirs: dict[str, list[int]] = defaultdict(list)
+            for cls in self.classes.values():
+                f = self.files.get(cls.file_id)
+                if f is None or f.language not in _FAMILIES:
+                    continue
+                for base in cls.bases:
+                    found, _ = self.in_file(f, base)
+                    if not any(b in self.classes for b in found):
+                        heirs[base.rsplit(".", 1)[-1]].append(cls.id)
+            self._outside_heirs = heirs
+        out: list[int] = []
+        for c in self._outside_heirs.get(written.rsplit(".", 1)[-1], ()):
+            d = self.classes[c]
+            out.extend(
+                self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
+            )
+        return tuple(out)
+
+    def _hierarchy(self) -> tuple[dict[int, int], dict[int, list[int]]]:
+        """Each member's class, and each class's direct subclasses (of the languages whose
+        references are families)."""
+        owner: dict[int, int] = {}
+        children: dict[int, list[int]] = defaultdict(list)
+        for c in self.classes.values():
+            f = self.files.get(c.file_id)
+            if f is None or f.language not in _FAMILIES:
+                continue
+            for name, ids in self.members.get(
+                (self._scope_key(c.file_id), c.qualified), {}
+            ).items():
+                for d in ids:
+                    owner[d] = c.id
+                    self._member_name[d] = name
+            for b in self.bases(c.id)[0]:
+                children[b].append(c.id)
+        return owner, children
 
     def heirs(self, class_names: set[str]) -> list[int]:
         """Classes that inherit, by name and transitively, from one of ``class_names``."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.index.support import build, targets
+from tests.index.support import build, links, targets
 
 
 def test_es_named_default_namespace_imports_and_reexports(repo: Path) -> None:
@@ -31,6 +31,7 @@ def test_es_named_default_namespace_imports_and_reexports(repo: Path) -> None:
                 "make();\n"
                 "function local(make: number) { return make; }\n"
                 "c.area();\n"
+                "function use(s: any, t) { s.area(); t.area(); }\n"
             ),
         },
     )
@@ -40,8 +41,11 @@ def test_es_named_default_namespace_imports_and_reexports(repo: Path) -> None:
     assert targets(db, "src/app.ts", 5, "make") == {("make", 8)}  # a namespace import
     assert targets(db, "src/app.ts", 6, "make") == {("make", 3)}  # the file's own make
     assert targets(db, "src/app.ts", 7, "make") == set()  # a parameter shadows it
-    # An unknown receiver: both area methods, half sure each.
-    assert targets(db, "src/app.ts", 8, "area") == {("Circle.area", 2), ("Square.area", 6)}
+    # A receiver typed by its annotation: that class's method only.
+    assert targets(db, "src/app.ts", 8, "area") == {("Circle.area", 2)}
+    # Unknown receivers (`any`, no annotation): both area methods, half sure each.
+    both = {("Circle.area", 2), ("Square.area", 6)}
+    assert targets(db, "src/app.ts", 9, "area") == both
 
 
 def test_go_packages_imports_and_receivers(repo: Path) -> None:
@@ -124,3 +128,170 @@ def test_languages_without_a_grammar_link_by_name_only(repo: Path) -> None:
     # By name, within the language: the Python `show` is not a candidate.
     assert targets(db, "app/run.rb", 3, "show") == {("Note.show", 2)}
     assert targets(db, "app/run.rb", 2, "Note") == {("Note", 1)}
+
+
+def test_ts_written_types_pick_the_method_of_that_class(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "src/sets.ts": (
+                "export class DraftSet<T> {\n"
+                "  add(v: T): this { return this; }\n"
+                "}\n"
+                "export class DraftMap {\n"
+                "  add(k: string): void {}\n"
+                "}\n"
+                "export function fresh(): DraftSet<number> | undefined { return new DraftSet(); }\n"
+            ),
+            "src/use.ts": (
+                "import { DraftSet, DraftMap, fresh } from './sets';\n"
+                "class Owner {\n"
+                "  private field: DraftSet<string> | null = null;\n"
+                "  made: DraftMap;\n"
+                "  constructor(private kept: DraftMap, readonly other: DraftSet<number>) {\n"
+                "    this.made = new DraftMap();\n"
+                "  }\n"
+                "  run(arg?: DraftMap, loose?: any) {\n"
+                "    this.field.add('a');\n"
+                "    this.kept.add('b');\n"
+                "    this.other.add(1);\n"
+                "    this.made.add('c');\n"
+                "    arg.add('d');\n"
+                "    const got = fresh();\n"
+                "    got.add(2);\n"
+                "    const text: string = 'x';\n"
+                "    text.add(3);\n"
+                "    loose.add(4);\n"
+                "  }\n"
+                "}\n"
+                "function generic<Shape extends DraftMap>(x: Shape) { x.add(5); }\n"
+            ),
+        },
+    )
+    draft_set, draft_map = {("DraftSet.add", 2)}, {("DraftMap.add", 5)}
+    assert targets(db, "src/use.ts", 9, "add") == draft_set  # a field, generics and null off
+    assert targets(db, "src/use.ts", 10, "add") == draft_map  # a constructor parameter property
+    assert targets(db, "src/use.ts", 11, "add") == draft_set  # a readonly one
+    assert targets(db, "src/use.ts", 12, "add") == draft_map  # a field `x: Foo`
+    assert targets(db, "src/use.ts", 13, "add") == draft_map  # an optional parameter
+    assert targets(db, "src/use.ts", 15, "add") == draft_set  # what the function returns
+    assert targets(db, "src/use.ts", 17, "add") == set()  # a primitive's methods
+    assert targets(db, "src/use.ts", 18, "add") == draft_set | draft_map  # `any`: a guess
+    assert targets(db, "src/use.ts", 21, "add") == draft_set | draft_map  # a type parameter
+
+
+def test_ts_a_typed_call_also_means_the_overrides_and_the_overridden(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "src/shapes.ts": (
+                "export abstract class Shape {\n"
+                "  abstract area(): number;\n"
+                "  describe(): string { return String(this.area()); }\n"
+                "}\n"
+                "export class Circle extends Shape {\n"
+                "  area(): number { return 3; }\n"
+                "}\n"
+                "export class Plot {\n"
+                "  area(): number { return 0; }\n"
+                "}\n"
+            ),
+            "src/use.ts": (
+                "import { Circle, Shape } from './shapes';\n"
+                "export function size(c: Circle, s: Shape): number {\n"
+                "  return c.area() + s.area();\n"
+                "}\n"
+            ),
+        },
+    )
+    edges = {(p, ln, d, c) for p, ln, n, d, _, c in links(db) if n == "area"}
+    # `this.area()` in Shape: Shape's for sure, and Circle's override may run instead.
+    assert {(d, c) for p, ln, d, c in edges if (p, ln) == ("src/shapes.ts", 3)} == {
+        ("Shape.area", 1.0),
+        ("Circle.area", 0.5),
+    }
+    # Never the unrelated Plot.area.
+    assert not {e for e in edges if e[2] == "Plot.area" and e[0] == "src/use.ts"}
+    assert ("src/use.ts", 3, "Circle.area", 1.0) in edges
+    assert ("src/use.ts", 3, "Shape.area", 0.5) in edges
+
+
+def test_ts_a_method_of_an_outside_class_may_run_a_repository_override(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "src/sets.ts": (
+                "export class DraftSet extends Set<number> {\n"
+                "  add(v: number): this { return super.add(v); }\n"
+                "}\n"
+                "export class Other {\n"
+                "  add(v: number): void {}\n"
+                "}\n"
+            ),
+            "src/use.ts": (
+                "export function fill(s: Set<number>, m: Map<string, number>): void {\n"
+                "  s.add(1);\n"
+                "  m.set('a', 1);\n"
+                "  const t = new Set<string>();\n"
+                "  t.add('x');\n"
+                "}\n"
+            ),
+        },
+    )
+    edges = {(p, ln, d, c) for p, ln, n, d, _, c in links(db) if p == "src/use.ts"}
+    # A Set's add may be DraftSet's override (half sure); never Other.add.
+    assert ("src/use.ts", 2, "DraftSet.add", 0.5) in edges
+    assert ("src/use.ts", 5, "DraftSet.add", 0.5) in edges
+    assert not {e for e in edges if e[2] == "Other.add"}
+
+
+def test_go_and_java_written_types_pick_the_method_of_that_type(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/shop\n\ngo 1.21\n",
+            "shop/kinds.go": (
+                "package shop\n\n"
+                "type Cart struct{}\n\n"
+                "func (c *Cart) Add() {}\n\n"
+                "type Bag struct{}\n\n"
+                "func (b Bag) Add() {}\n\n"
+                "func NewCart() (*Cart, error) { return &Cart{}, nil }\n"
+            ),
+            "shop/use.go": (
+                "package shop\n\n"
+                "func fill(b *Bag, x interface{ Add() }) {\n"
+                "\tc := &Cart{}\n"
+                "\tc.Add()\n"
+                "\tb.Add()\n"
+                "\td, _ := NewCart()\n"
+                "\td.Add()\n"
+                "\tvar e Bag\n"
+                "\te.Add()\n"
+                "\tx.Add()\n"
+                "}\n"
+            ),
+            "src/p/Cart.java": "package p;\n\nclass Cart {\n  void add() {}\n}\n",
+            "src/p/Bag.java": "package p;\n\nclass Bag {\n  void add() {}\n}\n",
+            "src/p/Shop.java": (
+                "package p;\n\n"
+                "class Shop {\n"
+                "  private Cart cart;\n"
+                "  void run(Bag bag) {\n"
+                "    cart.add();\n"
+                "    this.cart.add();\n"
+                "    bag.add();\n"
+                "  }\n"
+                "}\n"
+            ),
+        },
+    )
+    cart, bag = {("Cart.Add", 5)}, {("Bag.Add", 9)}
+    assert targets(db, "shop/use.go", 5, "Add") == cart  # c := &Cart{}
+    assert targets(db, "shop/use.go", 6, "Add") == bag  # a parameter `b *Bag`
+    assert targets(db, "shop/use.go", 8, "Add") == cart  # what NewCart returns
+    assert targets(db, "shop/use.go", 10, "Add") == bag  # var e Bag
+    assert targets(db, "shop/use.go", 11, "Add") == cart | bag  # an interface value: a guess
+    assert targets(db, "src/p/Shop.java", 6, "add") == {("Cart.add", 4)}  # a field
+    assert targets(db, "src/p/Shop.java", 7, "add") == {("Cart.add", 4)}  # this.field
+    assert targets(db, "src/p/Shop.java", 8, "add") == {("Bag.add", 4)}  # a parameter

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from tests.index.support import build, targets
+from tests.index.support import build, links, targets
 
 MODELS = """\
 class Base:
@@ -201,3 +201,102 @@ def _edges_at(db: Path, path: str, line: int) -> set[tuple[str, str]]:
     finally:
         conn.close()
     return {(a, b) for a, b in rows}
+
+
+TYPED = """\
+from __future__ import annotations
+
+from typing import Optional
+
+from shop.models import Invoice, Order
+
+
+class Desk:
+    ledger: "Invoice"
+
+    def __init__(self, order: Optional[Order] = None, spare: Invoice | None = None):
+        self.order = order
+        self.bill: Invoice = fresh()
+        self.copy = Invoice()
+        self.spare = spare
+
+    def run(self, other: "Order", anything):
+        self.order.clean()
+        self.bill.clean()
+        self.copy.clean()
+        self.ledger.clean()
+        self.spare.clean()
+        other.clean()
+        anything.clean()
+        made = fresh()
+        made.clean()
+        mine = self.own()
+        mine.clean()
+        with Order() as held:
+            held.clean()
+        text: str = ""
+        text.clean()
+
+    def own(self) -> Order:
+        return Order()
+
+
+def fresh() -> Invoice:
+    return Invoice()
+"""
+
+
+def test_written_types_pick_the_method_of_that_class(repo: Path) -> None:
+    db = build(
+        repo,
+        {"shop/__init__.py": "", "shop/models.py": MODELS, "shop/desk.py": TYPED},
+    )
+    order, invoice = {("Order.clean", 10)}, {("Invoice.clean", 18)}
+    # Each form of a written type: one method of the two named `clean`, for sure.
+    assert targets(db, "shop/desk.py", 18, "clean") == order  # self.x = a typed parameter
+    assert targets(db, "shop/desk.py", 19, "clean") == invoice  # self.x: Foo = ...
+    assert targets(db, "shop/desk.py", 20, "clean") == invoice  # self.x = Foo()
+    assert targets(db, "shop/desk.py", 21, "clean") == invoice  # class body `x: "Foo"`
+    assert targets(db, "shop/desk.py", 22, "clean") == invoice  # `Foo | None`
+    assert targets(db, "shop/desk.py", 23, "clean") == order  # a string annotation
+    assert targets(db, "shop/desk.py", 26, "clean") == invoice  # x = f() with f() -> Foo
+    assert targets(db, "shop/desk.py", 28, "clean") == order  # x = self.f() with -> Foo
+    assert targets(db, "shop/desk.py", 30, "clean") == order  # with Foo() as x
+    # A builtin type's methods are never the repository's.
+    assert targets(db, "shop/desk.py", 32, "clean") == set()
+    # An unknown receiver stays a guess: every `clean`, each at a third.
+    guesses = {
+        (d, c) for p, ln, n, d, _, c in links(db) if (p, ln, n) == ("shop/desk.py", 24, "clean")
+    }
+    assert guesses == {("Base.clean", 0.3333), ("Order.clean", 0.3333), ("Invoice.clean", 0.3333)}
+
+
+def test_call_receivers_inherited_attributes_and_lone_guesses(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "shop/__init__.py": "",
+            "shop/models.py": MODELS,
+            "shop/calls.py": (
+                "import json\n"
+                "from shop.models import Invoice, Order, make\n\n\n"
+                "class Holder:\n"
+                "    def __init__(self, order: Order):\n"
+                "        self.order = order\n\n\n"
+                "class Child(Holder):\n"
+                "    def run(self, loose):\n"
+                "        self.order.clean()\n"
+                "        Invoice().clean()\n"
+                "        json.loads('1').clean()\n"
+                "        loose.total()\n"
+            ),
+        },
+    )
+    assert targets(db, "shop/calls.py", 12, "clean") == {("Order.clean", 10)}  # the base's
+    assert targets(db, "shop/calls.py", 13, "clean") == {("Invoice.clean", 18)}  # Foo().m()
+    assert targets(db, "shop/calls.py", 14, "clean") == set()  # what a library returns
+    # The only `total` there is, through a receiver nobody typed: a guess, 1/candidates.
+    total = {
+        (d, c) for p, ln, n, d, _, c in links(db) if (p, ln, n) == ("shop/calls.py", 15, "total")
+    }
+    assert total == {("Order.total", 1.0)}

@@ -191,6 +191,38 @@ def test_an_update_follows_a_changed_base_class_into_unchanged_files(
     assert ("pkg/use.py", 6, 20, "pkg/b.py", 2, "spin", 1.0, "self") in edges
 
 
+def test_an_update_follows_a_changed_return_type_into_unchanged_files(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`x = make(); x.spin()` and `self.part.spin()` in an unchanged file mean another
+    class's method once a changed file's `make` says it returns another class."""
+    write(repo, "pkg/__init__.py", "")
+    write(repo, "pkg/a.py", "class A:\n    def spin(self):\n        return 'a'\n")
+    write(repo, "pkg/b.py", "class B:\n    def spin(self):\n        return 'b'\n")
+    made = "from .a import A\nfrom .b import B\n\n\ndef make() -> {}:\n    return {}()\n"
+    write(repo, "pkg/make.py", made.format("A", "A"))
+    write(
+        repo,
+        "pkg/use.py",
+        "from .make import make\n\n\nclass Car:\n    def __init__(self):\n"
+        "        self.part = make()\n\n    def go(self):\n        x = make()\n"
+        "        return x.spin(), self.part.spin()\n",
+    )
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    assert ("pkg/use.py", 10, 17, "pkg/a.py", 2, "spin", 1.0, "instance") in dump(warm)["edges"]
+    write(repo, "pkg/make.py", made.format("B", "B"))
+    commit(repo)
+    assert update(repo, warm).read == 1
+    cold = tmp_path / "cold.sqlite"
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
+    edges = dump(warm)["edges"]
+    assert ("pkg/use.py", 10, 17, "pkg/b.py", 2, "spin", 1.0, "instance") in edges
+    assert ("pkg/use.py", 10, 35, "pkg/b.py", 2, "spin", 1.0, "instance") in edges
+
+
 def test_other_settings_rebuild_every_file(repo: Path, tmp_path: Path) -> None:
     for name, text in FILES.items():
         write(repo, name, text)
