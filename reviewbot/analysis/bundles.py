@@ -177,10 +177,13 @@ def _refs(
                 first, _ = h.changed_new
                 unit = new.unit_at(first - 1)
                 unit_key = (unit.start, unit.label) if unit else None
-            # A declaration's own header is not a use of anything it names.
-            added = _code(new, h.added, headers["new"])
-            removed = _code(old, h.removed, headers["old"])
-            changed = added + removed
+            # A declaration's own header is not a use of anything it names. What a hunk
+            # refers to only links it to other hunks: one hunk alone needs none of it.
+            changed = (
+                []
+                if alone
+                else _code(new, h.added, headers["new"]) + _code(old, h.removed, headers["old"])
+            )
             terms: Counter[str] = Counter()
             if not alone:
                 written = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
