@@ -8,6 +8,7 @@ one line and exit code 130 while the work runs (and its clean-ups still run).
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -21,8 +22,16 @@ def _quiet(signum: int, frame: FrameType | None) -> None:
     os._exit(130)  # only modules were loading: nothing to clean up
 
 
+# A command runs once and exits: the cyclic collector's young collections, at Python's default
+# of one every 700 allocations, cost a 1M-line review about 1.5 s of CPU (10%) and find next to
+# nothing to free (its peak memory is the same). Rarer collections, not none: a long run of an
+# unusual input still gets its cycles freed.
+_GC_THRESHOLDS = (200_000, 100, 1000)
+
+
 def hook() -> int:
     signal.signal(signal.SIGINT, _quiet)
+    gc.set_threshold(*_GC_THRESHOLDS)
     # Lazy: the handler above must be in place before the door's modules load.
     from reviewbot.doors.hook import main
 
@@ -35,6 +44,8 @@ _INDEX_COMMANDS = frozenset({"index", "defs", "refs", "callers", "callees", "sea
 
 def cli() -> int:
     signal.signal(signal.SIGINT, _quiet)
+    if len(sys.argv) < 2 or sys.argv[1] != "mcp":  # the server runs for hours: Python's default
+        gc.set_threshold(*_GC_THRESHOLDS)
     if len(sys.argv) > 1 and sys.argv[1] in _INDEX_COMMANDS:
         # Lazy: the index queries answer in well under 150 ms only without the main CLI's
         # imports (numpy, scipy, jinja2: about 0.35 s); same parsers, same guard.
