@@ -12,6 +12,7 @@ import gc
 import os
 import signal
 import sys
+from collections.abc import Callable
 from types import FrameType
 
 __all__ = ["cli", "hook"]
@@ -29,14 +30,24 @@ def _quiet(signum: int, frame: FrameType | None) -> None:
 _GC_THRESHOLDS = (200_000, 100, 1000)
 
 
+def _run(main: Callable[[], int]) -> int:
+    """SIGINT back to Python, then the door: its guard turns an interrupt into one line; one
+    that lands before the guard runs (while the arguments are parsed) is quiet here."""
+    try:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        return main()
+    except KeyboardInterrupt:
+        os.write(2, b"reviewbot: interrupted\n")
+        return 130
+
+
 def hook() -> int:
     signal.signal(signal.SIGINT, _quiet)
     gc.set_threshold(*_GC_THRESHOLDS)
     # Lazy: the handler above must be in place before the door's modules load.
     from reviewbot.doors.hook import main
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    return main()
+    return _run(main)
 
 
 _INDEX_COMMANDS = frozenset({"index", "defs", "refs", "callers", "callees", "search", "map"})
@@ -51,10 +62,8 @@ def cli() -> int:
         # imports (numpy, scipy, jinja2: about 0.35 s); same parsers, same guard.
         from reviewbot.doors.index_cli import main as index_main
 
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        return index_main()
+        return _run(index_main)
     # Lazy: the handler above must be in place before the door's modules load.
     from reviewbot.doors.cli import main
 
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    return main()
+    return _run(main)
