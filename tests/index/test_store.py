@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from reviewbot.index import build
 from reviewbot.index.build import update_index
 from reviewbot.index.store import SCHEMA, IndexUnavailable, connect_reader
 from reviewbot.repo.git import Git
@@ -234,6 +235,23 @@ def test_other_settings_rebuild_every_file(repo: Path, tmp_path: Path) -> None:
     skipped = {row[0]: row[6] for row in dump(db)["files"]}
     assert skipped["web/app.js"] == "excluded by the configuration"
     assert skipped["pkg/core.py"] is None
+
+
+def test_an_index_of_older_rules_is_rebuilt_not_reused(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows written by an older extractor or resolver are never reused: bumping ``RULES`` (as a
+    change of what is extracted or how it resolves must) reads every file again."""
+    for name, text in FILES.items():
+        write(repo, name, text)
+    commit(repo)
+    db = tmp_path / "index.sqlite"
+    monkeypatch.setattr(build, "RULES", build.RULES - 1)
+    update(repo, db)
+    monkeypatch.undo()
+    assert update(repo, db).reused == 0
+    again = update(repo, db)
+    assert again.reused == len(FILES) - again.read and again.read == 0
 
 
 def test_damage_past_the_schema_is_rebuilt_by_the_next_update(repo: Path, tmp_path: Path) -> None:
