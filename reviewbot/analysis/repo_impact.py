@@ -65,7 +65,12 @@ _NAME_BOUND = frozenset({"def", "import", "module", "free", "class", "name"})
 
 
 class IndexNotUsed(ReviewbotError):
-    """The index cannot answer for this change (none, built with other settings, busy)."""
+    """The index cannot answer for this change (none, built with other settings, busy).
+    ``note``: the same, as a report's impact label says it after "git grep; "."""
+
+    def __init__(self, message: str, *, note: str) -> None:
+        super().__init__(message)
+        self.note = note
 
 
 class Decl(NamedTuple):
@@ -205,7 +210,7 @@ class _Ref(NamedTuple):
 
 def _open(database: Path, settings: IndexSettings, wait: float) -> sqlite3.Connection:
     if not database.is_file():
-        raise IndexNotUsed("no index (run `reviewbot index`)")
+        raise IndexNotUsed("no index (run `reviewbot index`)", note="no index")
     try:
         conn = sqlite3.connect(database, isolation_level=None, timeout=wait)
         conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
@@ -213,16 +218,27 @@ def _open(database: Path, settings: IndexSettings, wait: float) -> sqlite3.Conne
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None or row[0] != SCHEMA:
             conn.close()
-            raise IndexNotUsed("the index is of another version (run `reviewbot index`)")
+            raise IndexNotUsed(
+                "the index is of another version (run `reviewbot index`)",
+                note="index of another version; run `reviewbot index`",
+            )
         row = conn.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
         if row is None or row[0] != settings.key():
             conn.close()
-            raise IndexNotUsed("the index was built with other settings (run `reviewbot index`)")
+            raise IndexNotUsed(
+                "the index was built with other settings (run `reviewbot index`)",
+                note="index built with other settings; run `reviewbot index`",
+            )
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
-        raise IndexNotUsed(f"the index is busy or unreadable ({exc})") from None
+        raise IndexNotUsed(
+            f"the index is busy or unreadable ({exc})", note="index busy or unreadable"
+        ) from None
     except sqlite3.DatabaseError as exc:
-        raise IndexNotUsed(f"the index is damaged ({exc}; run `reviewbot index`)") from None
+        raise IndexNotUsed(
+            f"the index is damaged ({exc}; run `reviewbot index`)",
+            note="index damaged; run `reviewbot index`",
+        ) from None
     return conn
 
 

@@ -74,7 +74,7 @@ def explain_reviewed(
 ) -> BundleExplanation:
     """``bundles.explain`` of reviewed files (``pipeline.explain_bundles``), with the index's
     hunk links when the repository has an index that can answer, as ``full_extras``."""
-    indexed = _indexed(change, config, links=sum(len(cf.hunks) for cf, _ in files) > 1)
+    indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None
     return explain([cf for cf, _ in files], _sides(files), findings, links)
 
@@ -95,7 +95,7 @@ def full_extras(
     if config.budget > 0:
         context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
     # The index, when there is one, is opened once: the impact and the bundler's hunk links.
-    indexed = _indexed(change, config, links=sum(len(cf.hunks) for cf, _ in files) > 1)
+    indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None
     explained = explain([cf for cf, _ in files], sides, findings, links)
     listed = {s.path for s in summaries if s.reason == NOT_CODE}
@@ -110,9 +110,12 @@ def full_extras(
     return Extras(context, bundles, tuple(found), extra, hotspots)
 
 
-def _indexed(change: Change, config: Config, *, links: bool) -> RepoContext | str:
-    """The index's impact, findings and (with ``links``) hunk links; else why the index was
-    not used ("" when there is none)."""
+def _indexed(
+    change: Change, config: Config, files: Sequence[tuple[ChangedFile, FileReview]]
+) -> RepoContext | str:
+    """The index's impact, findings and (when the reviewed ``files`` have hunks to link) hunk
+    links; else why the index was not used ("" when there is none)."""
+    links = sum(len(cf.hunks) for cf, _ in files) > 1
     git = change.git
     if git is None or not index_file(git).is_file():
         return ""
@@ -123,7 +126,7 @@ def _indexed(change: Change, config: Config, *, links: bool) -> RepoContext | st
     try:
         return indexed_context(git, change.files, config, links=links)
     except IndexNotUsed as exc:
-        return str(exc)  # another version, other settings, busy: the grep, marked as such
+        return exc.note  # another version, other settings, busy: the grep, marked as such
 
 
 RADIUS = 60  # lines around a hunk its context looks at
@@ -192,16 +195,8 @@ def _impact(
 
     found, findings = impact_of(summaries, change.files, search, indexer)
     if indexed:  # an index that could not answer: say why, not "no index"
-        note = _note(indexed)
-        found = [i._replace(fallback=note) for i in found]
+        found = [i._replace(fallback=indexed) for i in found]
     return _scoped(change, found, findings)
-
-
-def _note(reason: str) -> str:
-    """``IndexNotUsed``'s reason as a label's note: "index built with other settings; run
-    `reviewbot index`"."""
-    note = reason.removeprefix("the ").replace(" was built", " built")
-    return note.replace(" (run `reviewbot index`)", "; run `reviewbot index`")
 
 
 def _scoped(

@@ -64,5 +64,7 @@ def indexed_context(
             sides=sides if links else None,
         )
     except sqlite3.Error as exc:  # damaged, or changed under us: the caller goes on without
-        raise IndexNotUsed(f"the index could not answer ({exc})") from None
+        raise IndexNotUsed(
+            f"the index could not answer ({exc})", note="index could not answer"
+        ) from None
     return RepoContext(impact, findings, found)
