@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from reviewbot.analysis.bundle_state import bundle_at, load_state
 from reviewbot.app.config import Config
-from reviewbot.app.full import new_side_where
+from reviewbot.app.full import new_side_text
 from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, review
 from reviewbot.app.repo_context import settings_of
 from reviewbot.errors import ReviewbotError, UsageError
@@ -46,7 +46,6 @@ from reviewbot.model import (
     Status,
     UnitChange,
 )
-from reviewbot.repo.files import decode, is_binary
 
 if TYPE_CHECKING:
     from reviewbot.repo.cache import Cache
@@ -462,20 +461,6 @@ def _uses(report: Report) -> list[tuple[Impact, ImpactRef]]:
     return out
 
 
-def _new_side_text(change: Change, path: str, config: Config) -> str | None:
-    git = change.git
-    if git is None:
-        return None
-    where = new_side_where(change.new_side)
-    if where is None:
-        data = git.worktree_bytes(path, config.max_file_bytes)
-    else:
-        data = git.show("" if where == "--cached" else where, path)
-    if not isinstance(data, bytes) or is_binary(data):
-        return None
-    return decode(data)[0]
-
-
 def _use_snippets(change: Change, report: Report, config: Config, room: int) -> list[Snippet]:
     """Up to ``room`` snippets of unchanged code that still uses a removed, renamed or
     re-signed declaration: the use marked ``>``, ``_USE_RADIUS`` lines around it."""
@@ -487,7 +472,11 @@ def _use_snippets(change: Change, report: Report, config: Config, room: int) -> 
         if not in_scope(r.path, change.scope):  # the impact is scoped already; never read past
             continue
         if r.path not in texts:
-            text = _new_side_text(change, r.path, config)
+            text = (
+                None
+                if change.git is None
+                else new_side_text(change.git, change.new_side, r.path, config.max_file_bytes)
+            )
             texts[r.path] = text.splitlines() if text is not None else None
         lines = texts[r.path]
         if lines is None or not 1 <= r.line <= len(lines):

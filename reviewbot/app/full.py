@@ -144,13 +144,27 @@ def _other_files(hunks: Sequence[HunkSpan], count: int) -> tuple[Bundle, ...]:
     )
 
 
-def new_side_where(rng: Range | None) -> str | None:
+def _new_side_where(rng: Range | None) -> str | None:
     """Where the new side lives, for git grep and git show (None: the working tree)."""
     if rng is None or rng.new_side == "worktree":
         return None
     if rng.new_side == "index":
         return "--cached"
     return rng.args[-1]
+
+
+def new_side_text(git: Git, rng: Range | None, path: str, max_bytes: int) -> str | None:
+    """A file's text on the change's new side (working tree, index or commit); None when it
+    is absent, unreadable or binary."""
+    where = _new_side_where(rng)
+    data: bytes | Unreadable | None
+    if where is None:
+        data = git.worktree_bytes(path, max_bytes)
+    else:
+        data = git.show("" if where == "--cached" else where, path)
+    if not isinstance(data, bytes) or is_binary(data):
+        return None
+    return decode(data)[0]
 
 
 def _impact(
@@ -165,19 +179,13 @@ def _impact(
     assert git is not None
     if not isinstance(indexed, str):
         return _scoped(change, indexed.impact, indexed.findings)
-    where = new_side_where(change.new_side)
+    where = _new_side_where(change.new_side)
     indexes: dict[str, FileIndex | None] = {}
     profile = get_profile(config.profile)
 
     def indexer(path: str) -> FileIndex | None:
         if path not in indexes and len(indexes) < MAX_IMPACT_FILES:
-            data: bytes | Unreadable | None
-            if where is None:
-                data = git.worktree_bytes(path, config.max_file_bytes)
-            else:
-                data = git.show("" if where == "--cached" else where, path)
-            readable = isinstance(data, bytes) and not is_binary(data)
-            text = decode(data)[0] if isinstance(data, bytes) and readable else None
+            text = new_side_text(git, change.new_side, path, config.max_file_bytes)
             language = config.registry.detect(path)
             indexes[path] = FileIndex(text, language, profile) if text is not None else None
         return indexes.get(path)

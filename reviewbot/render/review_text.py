@@ -135,7 +135,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             f"{one_line(r.path)}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in first
         )
         more = f", … {item.total - len(first)} more" if item.total > len(first) else ""
-        touched = sum(1 for r in item.references if r.in_change)
+        touched = item.total - item.outside
         inside = f", {touched} in the change" if touched else ""
         doubt = f"; {item.uncertain} uncertain, not listed" if item.uncertain else ""
         how = item.how
