@@ -20,6 +20,7 @@ function). Hunks are named by ``(path, new_start, old_start)`` (``HunkKey``), as
 from __future__ import annotations
 
 import sqlite3
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -95,13 +96,23 @@ def index_links(
         for d in found:
             if d.line in at:
                 header[d.id] = at[d.line]
-        enclosing = [d for d in found if d.kind not in _NOT_UNITS]
-        for n, key in at.items():
-            inner = [d for d in enclosing if d.line <= n <= d.end_line]
-            if inner:
-                unit = max(inner, key=lambda d: (d.line, -d.end_line))
-                body[unit.id].add(key)
-                units[key].add(unit.id)
+        # Each changed line's innermost unit: units from the outermost in, each claiming the
+        # changed lines it spans (a later, inner one claims them again), so the cost is the
+        # changed lines times their depth, not times every unit of the file.
+        changed_lines = sorted(at)
+        innermost: dict[int, _Def] = {}
+        spans = [
+            (d.line, -d.end_line, -k, d) for k, d in enumerate(found) if d.kind not in _NOT_UNITS
+        ]
+        for _, _, _, d in sorted(spans, key=lambda t: t[:3]):  # of equal spans the first wins
+            lo = bisect_left(changed_lines, d.line)
+            hi = bisect_right(changed_lines, d.end_line)
+            for n in changed_lines[lo:hi]:
+                innermost[n] = d
+        for n, unit in innermost.items():
+            key = at[n]
+            body[unit.id].add(key)
+            units[key].add(unit.id)
     changed = set(header) | set(body)
     calls_from: dict[int, set[HunkKey]] = defaultdict(set)
     for key, us in units.items():
