@@ -237,6 +237,7 @@ class _RawDef:
         "doc",
         "end",
         "end_line",
+        "head",
         "kind",
         "line",
         "name",
@@ -254,6 +255,7 @@ class _RawDef:
         self.line = 0
         self.end_line = 0
         self.body: int | None = None
+        self.head: int | None = None  # where the header ends: before comments above the body
         self.bases: tuple[str, ...] = ()
         self.receiver = ""
         self.doc = ""
@@ -307,6 +309,11 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
             d.line, d.end_line = node.start_point[0] + 1, node.end_point[0] + 1
             body = _within(body_at, bodies, name_node.end_byte, end)
             d.body = body.start_byte if body is not None else None
+            if body is not None:  # `def f(x):  # a comment` is no part of the signature
+                before = body.prev_sibling
+                while before is not None and "comment" in before.type:
+                    d.head = before.start_byte
+                    before = before.prev_sibling
             stop = d.body if d.body is not None else end
             k = bisect.bisect_left(base_at, name_node.end_byte)
             written: list[str] = []
@@ -436,7 +443,9 @@ class _Builder:
                 first = _decode(self.source[d.start : d.end]).split("\n", 1)[0]
                 signature = _SPACES.sub(" ", first).strip()[:_MAX_SIGNATURE]
             else:
-                signature = _signature(self.source, d.start, d.body, d.end)
+                signature = _signature(
+                    self.source, d.start, d.head if d.head is not None else d.body, d.end
+                )
             out.append(
                 Definition(
                     kind,

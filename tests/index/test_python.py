@@ -300,3 +300,25 @@ def test_call_receivers_inherited_attributes_and_lone_guesses(repo: Path) -> Non
         (d, c) for p, ln, n, d, _, c in links(db) if (p, ln, n) == ("shop/calls.py", 15, "total")
     }
     assert total == {("Order.total", 1.0)}
+
+
+def test_a_comment_after_the_header_is_no_part_of_the_signature(repo: Path) -> None:
+    """`def f(x):  # note` and a comment line above the body: the signature is the header
+    (real code does this often; the comment used to run into `defs`, `map` and the pack)."""
+    source = (
+        "class A:\n"
+        "    def f(self, x):  # note here\n"
+        "        # more\n"
+        "        return x\n"
+        "\n"
+        "    def g(self) -> int:\n"
+        "        return 1\n"
+    )
+    db = build(
+        repo, {"a.py": source, "b.ts": "function m(x: number): number // why\n{\n  return x;\n}\n"}
+    )
+    with sqlite3.connect(db) as conn:
+        found = dict(conn.execute("SELECT qualified, signature FROM defs"))
+    assert found["A.f"] == "def f(self, x)"
+    assert found["A.g"] == "def g(self) -> int"
+    assert found["m"] == "function m(x: number): number"
