@@ -222,7 +222,7 @@ def _fts_query(text: str) -> str:
 # A search asks for code to read: a field or variable whose qualified name repeats the words of
 # its class (`ProgressBar.pos` for "progress bar") ranks below the functions, methods and classes
 # that match as well, however often it is referenced.
-_DATA_KINDS = frozenset({"field", "variable", "constant", "attribute", "property"})
+_DATA_KINDS = frozenset({"field", "variable", "constant"})
 _DATA_WEIGHT = 0.4
 
 
