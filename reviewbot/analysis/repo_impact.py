@@ -31,6 +31,7 @@ from reviewbot.errors import ReviewbotError
 from reviewbot.index import query
 from reviewbot.index.build import IndexSettings, apply_listing
 from reviewbot.index.extract import extract
+from reviewbot.index.fresh import built_with
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.store import SCHEMA, Store
 from reviewbot.model import (
@@ -222,8 +223,7 @@ def _open(database: Path, settings: IndexSettings, wait: float) -> sqlite3.Conne
                 "the index is of another version (run `reviewbot index`)",
                 note="index of another version; run `reviewbot index`",
             )
-        row = conn.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
-        if row is None or row[0] != settings.key():
+        if not built_with(conn, settings.key()):
             conn.close()
             raise IndexNotUsed(
                 "the index was built with other settings (run `reviewbot index`)",

@@ -30,7 +30,7 @@ from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, 
 from reviewbot.app.repo_context import settings_of
 from reviewbot.errors import ReviewbotError, UsageError
 from reviewbot.index import query
-from reviewbot.index.fresh import index_path, looks_current
+from reviewbot.index.fresh import built_with, index_path, looks_current
 from reviewbot.index.store import IndexUnavailable, connect_reader
 from reviewbot.model import (
     LABEL_SEP,
@@ -228,9 +228,8 @@ def _open_index(
     except IndexUnavailable as exc:
         return None, f"{exc}: callers and callees are not shown"
     settings = settings_of(config)
-    row = conn.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
-    same = row is not None and row[0] == settings.key()  # else the review would not use it
-    if same and looks_current(conn, git):
+    # Built with other settings, the review would not use it: as stale.
+    if built_with(conn, settings.key()) and looks_current(conn, git):
         return conn, "callers and callees from the repository index"
     if not update:
         return conn, "callers and callees from the repository index (stale: run `reviewbot index`)"

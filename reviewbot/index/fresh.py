@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Place",
+    "built_with",
     "git_index_file",
     "index_path",
     "looks_current",
@@ -80,3 +81,10 @@ def looks_current(conn: sqlite3.Connection, git: Place) -> bool:
         if recorded != f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}":
             return False
     return True
+
+
+def built_with(conn: sqlite3.Connection, settings_key: str) -> bool:
+    """Whether the index was built with the settings whose key is ``settings_key``
+    (``IndexSettings.key()``): another's rows answer for other files and rules."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
+    return row is not None and row[0] == settings_key
