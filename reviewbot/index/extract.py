@@ -32,6 +32,9 @@ _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bar
 _VALUES = frozenset({"variable", "constant"})
 _TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share the name
 _SPACES = re.compile(r"\s+")
+# A header written over several lines: `def f(\n    a,\n    b,\n)` reads `def f(a, b)`.
+_OPEN_SPACE = re.compile(r"([(\[]) ")
+_CLOSE_SPACE = re.compile(r"(?:,? )([)\]])")
 _PLUS_ONE = (1).__add__
 _DOT = ord(".")
 _QUESTION = ord("?")
@@ -66,6 +69,7 @@ def _signature(source: bytes, start: int, body: int | None, end: int) -> str:
     if body is None:
         text = text.split("{", 1)[0].strip() if "{" in text else text
     text = text.rstrip("{:= ").rstrip()
+    text = _CLOSE_SPACE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
     return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
 
 

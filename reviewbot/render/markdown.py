@@ -87,6 +87,16 @@ def inline_code(value: object) -> str:
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
+def md_spans(value: object) -> str:
+    """Prose whose backtick spans (a command in our own notes: "run `reviewbot index`") become
+    code spans; everything else escaped as :func:`md_escape` does. Each part is escaped on its
+    own, so input cannot smuggle markup through a span either."""
+    parts = _flat(value).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: no spans, all text
+        return md_escape(value)
+    return "".join(md_escape(p) if i % 2 == 0 else inline_code(p) for i, p in enumerate(parts))
+
+
 def cell_code(value: object) -> str:
     """An inline code span inside a table cell: GFM splits cells on a pipe even inside code,
     unless it is escaped (and then shows it unescaped)."""
@@ -146,6 +156,7 @@ def environment() -> jinja2.Environment:
     env.filters["md"] = md_escape
     env.filters["code"] = code_block
     env.filters["ic"] = inline_code
+    env.filters["md_spans"] = md_spans
     env.filters["cell_code"] = cell_code
     env.filters["h"] = html_text
     env.filters["metric"] = fmt_metric

@@ -19,6 +19,7 @@ from reviewbot.render.formats import RenderOptions, render_report
 from reviewbot.render.report_json import load_schema, report_doc
 from reviewbot.repo.git import Git
 from tests.helpers import commit, write
+from tests.render import gfm
 
 LIB = """def load(path, mode):
     return open(path, mode).read()
@@ -110,6 +111,9 @@ def test_an_index_built_with_other_settings_is_named_not_called_missing(repo: Pa
     assert "no index" not in text
     markdown = render_report(report, "markdown")
     assert "index built with other settings" in markdown and "no index" not in markdown
+    # The command is a code span on GitHub, not backticks shown escaped.
+    html = gfm.render(markdown)
+    assert "run <code>reviewbot index</code>" in html and "`reviewbot index`" not in html
 
 
 def test_without_an_index_the_label_still_says_no_index(repo: Path) -> None:

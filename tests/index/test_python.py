@@ -322,3 +322,16 @@ def test_a_comment_after_the_header_is_no_part_of_the_signature(repo: Path) -> N
     assert found["A.f"] == "def f(self, x)"
     assert found["A.g"] == "def g(self) -> int"
     assert found["m"] == "function m(x: number): number"
+
+
+def test_a_header_over_several_lines_reads_as_one(repo: Path) -> None:
+    """Black and Prettier write long headers one parameter per line; the signature shown in
+    `defs`, `map` and the pack reads as the header written on one line (no `( a` or `, )`),
+    and a tuple default keeps its comma."""
+    source = "def f(\n    a,\n    b=(1,),\n) -> list[\n    int\n]:\n    return [a]\n"
+    ts = "function g(\n  a: number,\n  b: string,\n): void {\n}\n"
+    db = build(repo, {"a.py": source, "b.ts": ts})
+    with sqlite3.connect(db) as conn:
+        found = dict(conn.execute("SELECT qualified, signature FROM defs"))
+    assert found["f"] == "def f(a, b=(1,)) -> list[int]"
+    assert found["g"] == "function g(a: number, b: string): void"

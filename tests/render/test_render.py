@@ -32,6 +32,7 @@ from reviewbot.render.markdown import (
     html_text,
     inline_code,
     md_escape,
+    md_spans,
     render_markdown,
     url,
 )
@@ -126,6 +127,10 @@ def test_escaping_helpers() -> None:
     block = code_block("```\ninside\n```")
     assert block.startswith("````\n") and block.endswith("\n````")
     assert "<!--" not in code_block("a <!-- b -->")
+    # Backtick spans become code spans, each part escaped on its own; an unpaired one is text.
+    assert md_spans("run `reviewbot index` now_") == "run `reviewbot index` now\\_"
+    assert md_spans("a `<b>|` @x") == "a `<b>|` @\u200bx"
+    assert md_spans("one ` tick <i>") == "one \\` tick &lt;i&gt;"
 
 
 # The shrunk examples that tests/doors/test_name_properties.py found.
