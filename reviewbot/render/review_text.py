@@ -5,6 +5,7 @@ counted instead of listed."""
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 
 from reviewbot.model import Measure, Report, Severity, UnitChange, innermost
 from reviewbot.render.style import (
@@ -46,11 +47,16 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     """A small table: `unit  change  decisions  nesting  irregularity  shape`, the numbers
     `1→9` under their heading; labels cut in the middle when the width runs out."""
     cells = []
+    names = Counter(innermost(u.label) for u in units)
     for u in units:
         m = {x.name: x for x in u.metrics.measures()}
         numbers = [_arrow(m["branches"]), _arrow(m["nesting"]), _arrow(m["irregularity"])]
         shape = sparkline(u.shape, width=SPARK_WIDTH)
-        cells.append((innermost(u.label), u.kind, numbers, shape, origin_text(u)))
+        label = innermost(u.label)
+        side = u.new or u.old
+        if names[label] > 1 and side is not None:  # `@overload` stubs, redefinitions: which one
+            label = f"{label} :{side.start}"
+        cells.append((label, u.kind, numbers, shape, origin_text(u)))
     widths = [max(len(h), *(len(c[2][k]) for c in cells)) for k, h in enumerate(_HEADS)]
     num_w = sum(widths) + 2 * len(widths)
     room = width - 4 - 2 - 8 - num_w

@@ -34,6 +34,7 @@ from reviewbot.render.markdown import (
     md_escape,
     md_spans,
     render_markdown,
+    summary_body,
     url,
 )
 from reviewbot.render.report_json import load_schema, report_doc, report_json
@@ -289,3 +290,40 @@ def test_impact_lines_show_what_the_diff_does_not(report: Report) -> None:
         assert "Cart.gone" not in shown
     doc = report_doc(with_impact)
     assert [i["name"] for i in doc["impact"]] == ["helperIn", "helperOut", "gone"]
+
+
+PROPERTY = (
+    "class Box:\n"
+    "    @property\n"
+    "    def size(self):\n"
+    "        return self._size\n"
+    "\n"
+    "    @size.setter\n"
+    "    def size(self, value):\n"
+    "        self._size = value\n"
+)
+
+
+def test_units_of_one_name_are_told_apart_and_linked(repo: Path) -> None:
+    """A property's getter and setter (or `@overload` stubs) share a label: the text table
+    adds each one's line, and the pull request's summary links every unit to its lines."""
+    write(repo, "box.py", PROPERTY)
+    commit(repo)
+    getter = "        if self._size is None:\n            return 0\n        return self._size\n"
+    setter = (
+        "        if value < 0:\n            raise ValueError(value)\n        self._size = value\n"
+    )
+    write(
+        repo,
+        "box.py",
+        PROPERTY.replace("        return self._size\n", getter).replace(
+            "        self._size = value\n", setter
+        ),
+    )
+    rep = review(GitChange(repo), Config())
+    lines = review_text(rep, Style(color=False), width=80).splitlines()
+    sizes = [line.split()[:3] for line in lines if line.strip().startswith("def size")]
+    assert sizes == [["def", "size", ":3"], ["def", "size", ":9"]]
+    body = summary_body(rep, blob_base="https://github.com/o/r/blob/abc")
+    assert "| [class Box &gt; def size](https://github.com/o/r/blob/abc/box.py#L3-L6) |" in body
+    assert "| [class Box &gt; def size](https://github.com/o/r/blob/abc/box.py#L9-L12) |" in body
