@@ -165,11 +165,12 @@ def _check_markdown(report: Report, name: str) -> None:
             # PR summary leaves hunk context out).
             summaries = [html.unescape(s) for s in re.findall(r"<summary>(.*?)</summary>", page)]
             assert f"{shown}:1-12, in def work" in summaries, summaries
-    # The summary's link to the finding's lines names the file (percent-encoded), nothing else.
+    # The summary's links, to the finding's lines and to the unit's, name the file
+    # (percent-encoded), nothing else.
     links = re.findall(r'href="([^"]*)"', page)
-    assert len(links) == 1 and links[0].startswith(_BLOB + "/"), links
-    target = unquote(links[0].removeprefix(_BLOB + "/"), errors="surrogateescape")
-    assert target == f"{name}#L2-L11"
+    assert all(x.startswith(_BLOB + "/") for x in links), links
+    targets = {unquote(x.removeprefix(_BLOB + "/"), errors="surrogateescape") for x in links}
+    assert targets == {f"{name}#L2-L11", f"{name}#L1-L12"}
 
 
 _BLOB = "https://github.com/o/r/blob/" + "0" * 40
