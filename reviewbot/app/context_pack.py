@@ -265,6 +265,11 @@ def _related(
 ) -> tuple[tuple[PackRelated, ...], int]:
     """Callers at the line of their call; callees (``defined``) at their definition."""
     inside = [r for r in found if in_scope(r.path, scope)]
+    if defined:  # a call links every namesake (`@overload` stubs and the body): one is enough
+        first: dict[tuple[str, str | None], query.Related] = {}
+        for r in inside:
+            first.setdefault((r.path, r.symbol.label if r.symbol else None), r)
+        inside = list(first.values())
     shown = tuple(
         PackRelated(
             r.path,

@@ -307,9 +307,11 @@ def prompt(pack: ContextPack) -> Prompt:
     head += _bounded("Findings", _finding_items(pack), int(share * _FINDINGS_SHARE), "No findings.")
     head += _bounded(
         "Impact",
-        [_impact_item(i) for i in sorted(pack.impact, key=lambda i: -i.total)],
+        # As in the report: only what a reviewer cannot see in the diff (a new declaration used
+        # only where it is added is no news; nothing referenced is no impact).
+        [_impact_item(i) for i in sorted(pack.impact, key=lambda i: -i.total) if i.shown],
         int(share * _IMPACT_SHARE),
-        "Nothing the change adds, removes or re-signs is referenced elsewhere.",
+        "Nothing referenced outside the change.",
     )
     count = len(pack.snippets)
     more = f"\n{pack.left_out} more changed unit(s) are not in the pack.\n" if pack.left_out else ""

@@ -347,7 +347,38 @@ def test_the_impact_lists_the_most_referenced_first(project: Path) -> None:
     )
     text = render_pack(pack._replace(impact=impact))
     section = text.split("## Impact", 1)[1].split("\n## ", 1)[0]
-    assert re.findall(r"^- `(\w+)`", section, re.M) == ["busy", "some", "quiet"]
+    # Most referenced first; nothing referenced is no impact (as in the report).
+    assert re.findall(r"^- `(\w+)`", section, re.M) == ["busy", "some"]
+    assert "## Impact (2)" in text
+
+
+OVERLOADED = """from typing import overload
+
+
+@overload
+def pick(x: int) -> int: ...
+
+
+@overload
+def pick(x: str) -> str: ...
+
+
+def pick(x):
+    return x
+"""
+
+
+def test_a_callee_with_overloads_is_listed_once(repo: Path) -> None:
+    """A call links each `@overload` stub and the body (namesakes count together): the pack
+    names the callee once, at its first definition."""
+    write(repo, "lib.py", OVERLOADED)
+    write(repo, "main.py", "from lib import pick\n\n\ndef run():\n    return pick(1)\n")
+    commit(repo)
+    build_index(repo)
+    write(repo, "main.py", "from lib import pick\n\n\ndef run():\n    return pick(1) + pick(2)\n")
+    (run,) = [s for s in pack_of(repo).snippets if s.qualified == "run"]
+    assert run.callees is not None
+    assert [(r.path, r.unit, r.line) for r in run.callees] == [("lib.py", "function pick", 5)]
 
 
 def test_snippets_name_the_repository_bundle_they_fall_in(project: Path) -> None:
