@@ -797,7 +797,8 @@ def bundling_text(b: Bundling, width: int = 80) -> str:
     out = ["bundle   size files cohesion  title"]
     for x in b.bundles:
         cohesion = "    -" if x.cohesion is None else f"{x.cohesion:5.2f}"
-        line = f"{x.id:<6} {x.chars / 1000:5.1f}k {len(x.files):>5}    {cohesion}  {x.title}"
+        title = x.title.replace("\n", "\\n")  # a name may hold one; no line of its own
+        line = f"{x.id:<6} {x.chars / 1000:5.1f}k {len(x.files):>5}    {cohesion}  {title}"
         out.append(line if len(line) <= width else line[: width - 3] + "...")
     st = b.stats()
     how = {

@@ -28,6 +28,7 @@ from reviewbot.errors import InputError, UsageError
 from reviewbot.index import query
 from reviewbot.index.fresh import Place, index_path, looks_current, stale_files
 from reviewbot.index.store import IndexUnavailable, connect_reader
+from reviewbot.render.style import one_line, visible
 from reviewbot.repo.locate import Located, locate
 
 __all__ = [
@@ -380,6 +381,13 @@ def _from_index(
     return doc, text
 
 
+def _t(text: str) -> str:
+    """Repository text (a path, a name, a signature) for the terminal: control characters and
+    bidirectional overrides shown as escapes, a newline as ``\\n``: it cannot retitle or clear
+    the terminal, or start a line of its own."""
+    return visible(one_line(text))
+
+
 def _answer(
     args: argparse.Namespace, conn: sqlite3.Connection, git: Place, limit: int
 ) -> tuple[dict[str, Any], str]:
@@ -387,8 +395,8 @@ def _answer(
     if command == "defs":
         found = query.definitions(conn, args.name, limit)
         doc: dict[str, Any] = {"name": args.name, "definitions": [symbol_doc(s) for s in found]}
-        text = "".join(f"{s.path}:{s.line}: {s.label}  {s.signature}\n" for s in found)
-        return doc, text or f"no definition of {args.name}\n"
+        text = "".join(f"{_t(s.path)}:{s.line}: {_t(s.label)}  {_t(s.signature)}\n" for s in found)
+        return doc, text or f"no definition of {_t(args.name)}\n"
     if command == "refs":
         symbol = _symbol_for(conn, args.location, git)
         hits, truncated = query.references(conn, symbol, limit)
@@ -407,12 +415,12 @@ def _answer(
             "truncated": truncated,
         }
         lines = [
-            f"{symbol.label} ({symbol.path}:{symbol.line}): {len(hits)} reference(s)"
+            f"{_t(symbol.label)} ({_t(symbol.path)}:{symbol.line}): {len(hits)} reference(s)"
             + (" (more left out)" if truncated else "")
         ]
         lines += [
-            f"  {h.path}:{h.line}: {h.kind}"
-            + (f" in {h.unit.label}" if h.unit else "")
+            f"  {_t(h.path)}:{h.line}: {h.kind}"
+            + (f" in {_t(h.unit.label)}" if h.unit else "")
             + (f" (confidence {h.confidence:g})" if h.confidence < 1 else "")
             for h in hits
         ]
@@ -426,12 +434,12 @@ def _answer(
             command: [_related_doc(r) for r in related[:limit]],
             "truncated": len(related) > limit,
         }
-        lines = [f"{symbol.label} ({symbol.path}:{symbol.line}): {command}"]
+        lines = [f"{_t(symbol.label)} ({_t(symbol.path)}:{symbol.line}): {command}"]
         for r in related[:limit]:
-            where = r.symbol.label if r.symbol is not None else "(top of the file)"
+            where = _t(r.symbol.label) if r.symbol is not None else "(top of the file)"
             at = r.symbol.line if r.symbol is not None else r.lines[0]
             lines.append(
-                f"  {r.path}:{at}: {where}  lines {', '.join(map(str, r.lines))}"
+                f"  {_t(r.path)}:{at}: {where}  lines {', '.join(map(str, r.lines))}"
                 + (f" (confidence {r.confidence:g})" if r.confidence < 1 else "")
             )
         return doc, "\n".join(lines) + "\n"
@@ -441,7 +449,9 @@ def _answer(
             "query": args.text,
             "results": [{"symbol": symbol_doc(s), "score": score} for s, score in results],
         }
-        text = "".join(f"{s.path}:{s.line}: {s.label}  {s.signature}\n" for s, _ in results)
+        text = "".join(
+            f"{_t(s.path)}:{s.line}: {_t(s.label)}  {_t(s.signature)}\n" for s, _ in results
+        )
         return doc, text or "no match\n"
     # map
     if args.budget < 1:
@@ -460,8 +470,8 @@ def _answer(
     }
     out: list[str] = []
     for f in files:
-        out.append(f"{f.path}:")
-        out += [f"  {s.line:>5}  {s.signature}" for s in f.symbols]
+        out.append(f"{_t(f.path)}:")
+        out += [f"  {s.line:>5}  {_t(s.signature)}" for s in f.symbols]
     return doc, "\n".join(out) + "\n"
 
 
@@ -496,7 +506,7 @@ def _bundles_command(
             raise InputError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
         stdout.write(f"wrote {len(doc['bundles'])} bundles to {args.output}\n")
     else:
-        stdout.write(out)
+        stdout.write(out if args.format == "json" else visible(out))
     return EXIT_OK
 
 

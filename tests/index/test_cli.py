@@ -139,3 +139,35 @@ def test_search_ranks_code_above_the_fields_that_repeat_its_words(
     first_field = kinds.index("field")  # ... but after every code unit
     assert set(kinds[:first_field]) == {"class", "method"}, kinds
     assert all(k == "field" for k in kinds[first_field:]), kinds
+
+
+def test_repository_text_cannot_drive_the_terminal(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """File names and signatures come from the repository: in the text answers an escape
+    sequence, a carriage return, a bidirectional override or a newline is shown as an escape,
+    never sent to the terminal (it could retitle or clear it, or fake a line)."""
+    evil = "esc\x1b]0;PWNED\x07nl\n\x1b[2Jcr\rbidi\u202e"
+    write(repo, "lib.js", 'export function spike(a = "\x1b[31mRED") {\n  return a;\n}\n')
+    write(repo, f"{evil}.js", 'import { spike } from "./lib";\n\nexport const x = spike();\n')
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "evil.sqlite"))
+    assert fast("index")[0] == 0
+    answers = [
+        fast("defs", "spike")[1],
+        fast("refs", "lib.js:1")[1],
+        fast("callers", "lib.js:1")[1],
+        fast("search", "spike")[1],
+        fast("map", "--budget", "500")[1],
+    ]
+    for text in answers:
+        assert isinstance(text, str) and "spike" in text
+        assert not any(c in text for c in "\x1b\x07\r\u202e"), text
+    refs = answers[1]
+    assert "esc\\x1b]0;PWNED\\x07nl\\n\\x1b[2Jcr\\x0dbidi\\u202e.js:3" in refs
+    assert len(refs.splitlines()) == 3  # the symbol's line, the import and the call
+    assert '"\\x1b[31mRED"' in answers[0]  # the signature's default, escaped
+    # JSON keeps the real names (json.dumps escapes what a terminal would read).
+    doc = fast("refs", "lib.js:1", "--format", "json")[1]
+    assert doc["references"][0]["path"] == f"{evil}.js"
