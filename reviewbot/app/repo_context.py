@@ -15,6 +15,7 @@ from reviewbot.analysis.repo_impact import IndexNotUsed, repo_impact
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import index_file
 from reviewbot.index.build import IndexSettings
+from reviewbot.index.store import storable
 from reviewbot.model import ChangedFile, Finding, Impact
 from reviewbot.repo.git import Git
 
@@ -49,6 +50,11 @@ def indexed_context(
     """``indexed_impact``, and with ``links`` the hunk links the bundler uses
     (``hunk_links.index_links``), read in the same transaction: the index is opened once."""
     found = empty_links() if links else None
+    # The index holds no name that is not UTF-8 (index.build.storable): such a file is left
+    # out of the index's part of the review (the review itself analyses it).
+    files = tuple(
+        f for f in files if storable(f.path) and (f.old_path is None or storable(f.old_path))
+    )
 
     def sides(conn: sqlite3.Connection, new: bool) -> None:
         assert found is not None

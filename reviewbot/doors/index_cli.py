@@ -27,7 +27,7 @@ from reviewbot.doors.guard import CLI, EXIT_OK, EXIT_USAGE, guard
 from reviewbot.errors import InputError, UsageError
 from reviewbot.index import query
 from reviewbot.index.fresh import Place, index_path, looks_current, stale_files
-from reviewbot.index.store import IndexUnavailable, connect_reader
+from reviewbot.index.store import IndexUnavailable, connect_reader, storable
 from reviewbot.render.style import one_line, visible
 from reviewbot.repo.locate import Located, locate
 
@@ -43,6 +43,8 @@ __all__ = [
 ]
 
 COMMANDS = ("index", "defs", "refs", "callers", "callees", "search", "map", "bundles")
+MAX_LINE = 2**31 - 1  # SQLite's integers are 64-bit; no file has more lines than this
+MAX_LIMIT = 1_000_000
 
 
 class _Parser(argparse.ArgumentParser):
@@ -212,7 +214,12 @@ def database_path(git: Place, environ: dict[str, str]) -> Path:
 
 def _database(git: Place, environ: dict[str, str]) -> Path:
     override = environ.get("REVIEWBOT_INDEX")
-    return Path(override) if override else index_path(git)
+    path = Path(override) if override else index_path(git)
+    if path.is_dir():  # SQLite would fail later, less clearly (a file is rebuilt when damaged)
+        raise InputError(
+            f"{path}: is a folder, not an index file; remove it or set REVIEWBOT_INDEX"
+        )
+    return path
 
 
 def open_index(
@@ -281,8 +288,8 @@ def _related_doc(r: query.Related) -> dict[str, Any]:
 
 def _location(text: str, git: Place) -> tuple[str, int]:
     path, sep, line = text.rpartition(":")
-    if not sep or not line.isdigit() or int(line) < 1:
-        raise UsageError(f"{text}: expected FILE:LINE with a 1-based line")
+    if not sep or not line.isdigit() or not 1 <= int(line) <= MAX_LINE:
+        raise UsageError(f"{_t(text)}: expected FILE:LINE with a 1-based line")
     return _relative(path, git), int(line)
 
 
@@ -298,6 +305,8 @@ def _symbol_for(conn: sqlite3.Connection, location: str, git: Place) -> query.Sy
     path, line = _location(location, git)
     found = query.symbol_at(conn, path, line)
     if found is None:
+        if not storable(path):
+            raise InputError(f"{_t(path)}: not indexed: its name is not UTF-8")
         known = conn.execute("SELECT skipped FROM files WHERE path = ?", (path,)).fetchone()
         if known is None:
             raise InputError(f"{path}: not in the index (not tracked by git?)")
@@ -329,6 +338,8 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     limit = getattr(args, "limit", 50)
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, got {limit}")
+    if limit > MAX_LIMIT:
+        raise UsageError(f"--limit must be at most {MAX_LIMIT:,}, got {limit}")
     git = _repository(args, environ)
     as_json = args.format == "json"
     if args.command == "bundles":
@@ -456,6 +467,8 @@ def _answer(
     # map
     if args.budget < 1:
         raise UsageError(f"--budget must be at least 1, got {args.budget}")
+    if args.path and not os.path.lexists(args.path):
+        raise InputError(f"{_t(args.path)}: no such file or folder")
     focus = _relative(args.path, git) if args.path else None
     files, tokens, cut = query.repo_map(conn, focus, args.budget)
     doc = {

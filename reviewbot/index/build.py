@@ -5,7 +5,8 @@ write them in the parent in one transaction, and re-resolve what the change can 
 A file is skipped, with its reason kept, when it is a symbolic link or submodule, excluded by
 the configuration, vendored (``vendor/``, ``node_modules/``, ``third_party/``), not in a source
 language, larger than ``max_file_bytes``, binary, or generated (linguist-generated, lock files,
-minified code, a generated header).
+minified code, a generated header). A file whose name is not UTF-8 is left out altogether (the
+index's text columns hold UTF-8 only; a review still analyses it, without the index).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from reviewbot.index.store import (
     Store,
     file_rows,
     locked_writer,
+    storable,
 )
 from reviewbot.repo.cache import language_key
 from reviewbot.repo.changes import generated_reason
@@ -95,6 +97,12 @@ class UpdateStats(NamedTuple):
     removed: int
     seconds: float
     created: bool  # the database was created (first build, or a damaged one replaced)
+
+
+def _storable(listing: dict[str, Listed]) -> dict[str, Listed]:
+    if all(map(storable, listing)):
+        return listing
+    return {p: x for p, x in listing.items() if storable(p)}
 
 
 def _vendored(path: str) -> bool:
@@ -227,7 +235,7 @@ def update_index(
     """Bring the index at ``path`` up to date with the repository of ``git`` (``listing``:
     its files, when the caller has just listed them). An index SQLite finds damaged on the way
     is deleted and built again."""
-    listing = list_files(git) if listing is None else listing
+    listing = _storable(list_files(git) if listing is None else listing)
     # The build makes millions of tuples and no reference cycles: the cycle collector would
     # only walk them again and again (about 5% of a cold build's CPU). Forked workers inherit
     # this.
@@ -517,7 +525,7 @@ def apply_listing(
     the files whose blob differs) and re-resolve what that can affect, as an update does;
     nothing is committed. A review resolves a change's two sides this way and rolls back.
     Returns how many files were read."""
-    plan = _plan(store, listing, False)
+    plan = _plan(store, _storable(listing), False)
     old_names = _names_of(store, plan.gone)
     packages = _py_packages(store)
     store.delete_files(plan.gone)

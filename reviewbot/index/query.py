@@ -20,7 +20,7 @@ import sqlite3
 from collections import defaultdict
 from typing import NamedTuple
 
-from reviewbot.index.store import WEIGHT_UNIT, split_words
+from reviewbot.index.store import WEIGHT_UNIT, split_words, storable
 
 __all__ = [
     "Hit",
@@ -120,6 +120,8 @@ def _like(text: str) -> str:
 
 def symbol_at(conn: sqlite3.Connection, path: str, line: int) -> Symbol | None:
     """The definition that starts on ``line``, else the innermost one enclosing it."""
+    if not storable(path):  # a name that is not UTF-8 is never in the index
+        return None
     rows = conn.execute(
         f"{_SYMBOL} WHERE f.path = ? AND d.line <= ? AND d.end_line >= ? "
         "ORDER BY (d.line = ?) DESC, d.line DESC, d.end_line ASC LIMIT 1",

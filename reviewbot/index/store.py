@@ -40,6 +40,7 @@ __all__ = [
     "locked_writer",
     "row_id",
     "split_words",
+    "storable",
 ]
 
 SCHEMA = "reviewbot.index/2"
@@ -79,6 +80,16 @@ CREATE TABLE file_links(
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE search USING fts5(words, signature, doc, tokenize='unicode61');
 """
+
+
+def storable(path: str) -> bool:
+    """Whether the index can hold this name: git names that are not UTF-8 reach us with lone
+    surrogates (surrogateescape), which SQLite's text cannot store."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 _INDEXES = (

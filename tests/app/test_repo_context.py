@@ -4,6 +4,7 @@ used."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import jsonschema
@@ -186,3 +187,20 @@ def test_removed_code_links_on_the_old_side(repo: Path) -> None:
         for h in cf.hunks
     ]
     assert found.links.defines == {(app, lib): 1.0}
+
+
+def test_a_change_to_a_file_whose_name_is_not_utf8_keeps_the_indexed_review(repo: Path) -> None:
+    """The index leaves such a file out; a review touching it still gets the index's impact
+    and RB106 for the other files, and the file itself is reviewed (it used to end the whole
+    review with an internal error)."""
+    odd = os.fsdecode(b"bad\xffname.py")
+    (repo / odd).write_bytes(b"def f():\n    return 1\n")
+    _repo(repo, Config())
+    (repo / odd).write_bytes(b"def f():\n    if f:\n        return 1\n    return 2\n")
+    write(repo, "pkg/lib.py", LIB.replace("(path, mode):", "(path, mode, encoding):"))
+    report = pipeline.review(GitChange(repo), Config())
+    (load,) = [i for i in report.impact if i.name == "load"]
+    assert load.source == "index"
+    assert [f.code for f in report.findings if f.code == "RB106"] == ["RB106"]
+    assert {fs.path for fs in report.files} == {odd, "pkg/lib.py"}
+    assert [u.label for fs in report.files if fs.path == odd for u in fs.units] == ["def f"]

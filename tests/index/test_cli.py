@@ -171,3 +171,36 @@ def test_repository_text_cannot_drive_the_terminal(
     # JSON keeps the real names (json.dumps escapes what a terminal would read).
     doc = fast("refs", "lib.js:1", "--format", "json")[1]
     assert doc["references"][0]["path"] == f"{evil}.js"
+
+
+def test_a_name_that_is_not_utf8_is_left_out_not_fatal(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """SQLite's text holds UTF-8 only: such a file is left out of the index, the rest is
+    indexed and answers; a query naming it says why."""
+    (repo / os.fsdecode(b"bad\xffname.py")).write_bytes(b"def f():\n    return 1\n")
+    write(repo, "core.py", "def keep():\n    return 2\n")
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "nu.sqlite"))
+    code, doc, err = fast("index", "--format", "json")
+    assert code == 0 and doc["files"] == 1, err
+    assert fast("defs", "keep")[1].startswith("core.py:1: function keep")
+    code, _, err = fast("refs", os.fsdecode(b"bad\xffname.py") + ":1")
+    assert code == 2 and "not indexed: its name is not UTF-8" in err
+
+
+def test_odd_locations_limits_and_places_are_usage_errors(project: Path) -> None:
+    assert fast("index")[0] == 0
+    for argv in (
+        ("refs", "app/core.py:99999999999999999999999"),
+        ("defs", "helper", "--limit", "99999999999999999999"),
+        ("map", "no/such/folder"),
+    ):
+        code, out, err = fast(*argv)
+        assert code == 2 and out == "" and len(err.splitlines()) == 1, (argv, err)
+    index = Path(os.environ["REVIEWBOT_INDEX"])
+    index.unlink()
+    index.mkdir()
+    code, _, err = fast("defs", "helper")
+    assert code == 2 and "is a folder, not an index file" in err
