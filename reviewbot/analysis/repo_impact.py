@@ -338,11 +338,14 @@ def repo_impact(
     *,
     wait: float = 5.0,
     sides: Callable[[sqlite3.Connection, bool], None] | None = None,
+    keep: Callable[[str], bool] | None = None,
 ) -> tuple[list[Impact], list[Finding]]:
     """The impact entries and the RB105/RB106 findings of a change; IndexNotUsed when the
     index cannot answer (the caller falls back and says so). ``sides`` (the bundler's hunk
     links) is called with the connection once its rows hold the change's old side (False) and
-    once they hold its new side (True): one transaction for both."""
+    once they hold its new side (True): one transaction for both. ``keep`` says which paths'
+    references count (an MCP root's folder): the others are neither listed nor counted, nor
+    can they raise a finding."""
     changes = declaration_changes(files, settings.registry)
     if not changes and sides is None:
         return [], []
@@ -378,6 +381,8 @@ def repo_impact(
                 assert c.new is not None
                 hits, cut = _refs(conn, c.new, settings.registry)
                 refs = [_new_ref(h, added_lines) for h in hits]
+            if keep is not None:
+                refs = [r for r in refs if keep(r.path)]
             sure = [r for r in refs if _confident(r)]
             sure.sort(key=lambda r: (r.in_change, r.path, r.line, r.column))
             # Removed and renamed: the old declaration, whose references are listed.

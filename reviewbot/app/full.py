@@ -124,7 +124,9 @@ def _indexed(
     from reviewbot.app.repo_context import IndexNotUsed, indexed_context
 
     try:
-        return indexed_context(git, change.files, config, links=links)
+        scope = change.scope
+        keep = (lambda path: in_scope(path, scope)) if scope else None
+        return indexed_context(git, change.files, config, links=links, keep=keep)
     except IndexNotUsed as exc:
         return exc.note  # another version, other settings, busy: the grep, marked as such
 
@@ -194,6 +196,8 @@ def _impact(
         hits, cut = git.grep_words(names, where, timeout=IMPACT_SECONDS)
         found: dict[str, list[Reference]] = {}
         for path, line, text in hits:
+            if not in_scope(path, change.scope):
+                continue  # outside an MCP root's folder: neither shown nor counted
             if not_code(path, config.registry.detect(path).name):
                 continue  # a changelog or a README mentioning a name is no reference
             for name in names:

@@ -8,6 +8,7 @@ the hook's path stays as light as it was and a full review falls back to the gre
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import NamedTuple
 
 from reviewbot.analysis.hunk_links import IndexLinks, empty_links, index_links
@@ -45,7 +46,13 @@ class RepoContext(NamedTuple):
 
 
 def indexed_context(
-    git: Git, files: tuple[ChangedFile, ...], config: Config, *, wait: float = 5.0, links: bool
+    git: Git,
+    files: tuple[ChangedFile, ...],
+    config: Config,
+    *,
+    wait: float = 5.0,
+    links: bool,
+    keep: Callable[[str], bool] | None = None,
 ) -> RepoContext:
     """``indexed_impact``, and with ``links`` the hunk links the bundler uses
     (``hunk_links.index_links``), read in the same transaction: the index is opened once."""
@@ -68,6 +75,7 @@ def indexed_context(
             files,
             wait=wait,
             sides=sides if links else None,
+            keep=keep,
         )
     except sqlite3.Error as exc:  # damaged, or changed under us: the caller goes on without
         raise IndexNotUsed(

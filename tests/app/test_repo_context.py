@@ -4,6 +4,7 @@ used."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -204,3 +205,41 @@ def test_a_change_to_a_file_whose_name_is_not_utf8_keeps_the_indexed_review(repo
     assert [f.code for f in report.findings if f.code == "RB106"] == ["RB106"]
     assert {fs.path for fs in report.files} == {odd, "pkg/lib.py"}
     assert [u.label for fs in report.files if fs.path == odd for u in fs.units] == ["def f"]
+
+
+CORE = "def important():\n    return 1\n\n\ndef resign(a):\n    return a\n"
+INNER = "from sub.core import important, resign\n\n\ndef inner():\n    return important()\n"
+OUTSIDE = (
+    "from sub.core import important, resign\n\n\n"
+    "def secret_caller():\n    return important() + resign(1)\n"
+)
+
+
+def test_a_scoped_review_counts_no_reference_outside_its_folder(repo: Path) -> None:
+    """An MCP server rooted at `sub/` confines the review: references outside it are neither
+    listed nor counted, and cannot raise RB105/RB106 or name their files in a message, with
+    the index or with git grep."""
+    write(repo, "sub/__init__.py", "")
+    write(repo, "sub/core.py", CORE)
+    write(repo, "sub/inner.py", INNER)
+    write(repo, "secret_app.py", OUTSIDE)
+    commit(repo)
+    new_core = "def keep():\n    return 1\n\n\ndef resign(a, b):\n    return a + b\n"
+    for indexed in (False, True):
+        if indexed:
+            update_index(Git(repo), index_file(Git(repo)), settings_of(Config()))
+        write(repo, "sub/core.py", new_core)
+        report = pipeline.review(GitChange(repo, scope="sub"), Config())
+        text = json.dumps(report_doc(report))
+        assert "secret" not in text, indexed
+        assert {i.source for i in report.impact} == {"index" if indexed else "grep"}
+        (gone,) = [i for i in report.impact if i.name == "important"]
+        assert gone.total == 2 and {r.path for r in gone.references} == {"sub/inner.py"}
+        (resign,) = [i for i in report.impact if i.name == "resign"]
+        # Inside, only sub/inner.py's import names it; its one caller is outside.
+        assert [r.path for r in resign.references] == ["sub/inner.py"] == [
+            r.path for r in gone.references
+        ][:1]
+        codes = sorted(f.code for f in report.findings if f.code in ("RB105", "RB106"))
+        assert codes == ["RB105"]  # no RB106: nobody inside calls it the old way
+        write(repo, "sub/core.py", CORE)
