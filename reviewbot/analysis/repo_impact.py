@@ -517,7 +517,8 @@ def _anchor(cf: ChangedFile, old: Decl) -> int:
             break
     else:
         point = 1
-    size = (cf.new_text or "").count("\n") + 1
+    text = cf.new_text or ""
+    size = text.count("\n") + (0 if text.endswith("\n") else 1)  # the file's last line
     return max(1, min(point, size))
 
 

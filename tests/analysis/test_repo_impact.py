@@ -382,3 +382,17 @@ def test_a_damaged_index_falls_back_to_grep_and_the_hook_goes_on(repo: Path) -> 
     doc = review(repo)
     assert entry(doc, "load")["source"] == "grep" and codes(doc, "RB106") == []
     assert codes(review(repo, mode=pipeline.Mode.FAST), "RB106") == []
+
+
+def test_rb105_for_a_file_s_last_function_sits_on_its_last_line(repo: Path) -> None:
+    """Deleting the last function of a file (the usual place for a new one to be removed):
+    RB105 sits on the file's last line, inside the hunk, so the Action can post it inline
+    (it was one line past the end)."""
+    lib = "def keep():\n    return 1\n\n\ndef gone():\n    return 2\n"
+    setup(
+        repo,
+        {"lib.py": lib, "app.py": "from lib import gone\n\n\ndef run():\n    return gone()\n"},
+        {"lib.py": "def keep():\n    return 1\n"},
+    )
+    (found,) = codes(review(repo), "RB105")
+    assert (found["path"], found["line"], found["in_diff"]) == ("lib.py", 2, True)
