@@ -18,6 +18,7 @@ are read again).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -310,19 +311,48 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
     return _Looked(symbol.signature, callers, callees, more_callers, more_callees)
 
 
+def _names(label: str) -> tuple[str, str]:
+    """A unit's qualified name and its own name, from a review label (``class A > def m``) or
+    an index label (``method A.m``), so that the two kinds of label can be matched."""
+    if " > " in label or label.startswith(("def ", "class ")) or "." not in label:
+        qualified = ".".join(_own_name(part) for part in label.split(" > "))
+    else:
+        qualified = label.split(" ", 1)[-1]
+    return qualified, qualified.rsplit(".", 1)[-1]
+
+
+_CALLED = re.compile(r"([\w$]+)\s*(?:<[^()]*>)?\s*\(")  # `void run(`, `func (r *T) Foo(`
+
+
+def _own_name(part: str) -> str:
+    """``def m`` -> m, ``public void run(int x)`` -> run, ``func (r *T) Foo()`` -> Foo."""
+    called = [m.group(1) for m in _CALLED.finditer(part)]
+    words = part.split()
+    return called[-1] if called else (words[-1] if words else part)
+
+
+def _same_unit(label: str, unit: str) -> bool:
+    """Whether a finding's or an impact entry's unit (labelled by the review or by the index)
+    is this candidate's unit: the same label, qualified name, or own name."""
+    if label == unit:
+        return True
+    (q1, n1), (q2, n2) = _names(label), _names(unit)
+    return q1 == q2 or n1 == n2
+
+
 def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[str]]:
     score, reasons = 0.0, []
     for f in report.findings:
         if c.kind == "module":
             near = c.side == "new" and c.start <= f.line <= c.end and f.unit.label == "module"
         else:
-            near = f.unit.label == c.unit
+            near = _same_unit(f.unit.label, c.unit)
         if f.path == c.path and near:
             score += 100.0 * (f.severity.rank + 1)
             reasons.append(f"{f.code} {f.severity.value}: {f.title}")
     calls = len(looked.callers or ()) + looked.more_callers
     for imp in report.impact:
-        if imp.path == c.path and imp.unit == c.unit:
+        if imp.path == c.path and c.kind != "module" and _same_unit(imp.unit, c.unit):
             # The index, when it knows the unit, counts its uses better than the impact's
             # references (which may match the name where it means something else).
             uses = min(imp.total, calls) if looked.signature is not None else imp.total

@@ -441,3 +441,23 @@ def test_unchanged_code_using_a_removed_function_is_shown_with_the_use_marked(
 
 def tokens_of(text: str) -> int:
     return -(-len(text) // CHARS_PER_TOKEN)
+
+
+def test_a_finding_from_the_index_puts_its_unit_first(repo: Path) -> None:
+    """RB105 (labelled by the index, `function important`) names the review's unit `def
+    important`: the deleted function leads the pack with its reason, ahead of a dozen
+    trivial edits that would otherwise fill it."""
+    write(repo, "core.py", "def important(x):\n    return x + 1\n\n\ndef other():\n    return 2\n")
+    write(repo, "app.py", "from core import important\n\n\ndef run():\n    return important(1)\n")
+    for k in range(12):
+        write(repo, f"m{k}.py", f"def f{k}(x):\n    if x:\n        return {k}\n    return 0\n")
+    commit(repo)
+    build_index(repo)
+    write(repo, "core.py", "def other():\n    return 2\n")
+    for k in range(12):
+        write(repo, f"m{k}.py", f"def f{k}(x):\n    if x > 1:\n        return {k}\n    return 0\n")
+    pack = pack_of(repo)
+    assert [f.code for f in pack.findings] == ["RB105"]
+    first = min(pack.snippets, key=lambda s: s.rank)
+    assert (first.path, first.unit) == ("core.py", "def important")
+    assert any(r.startswith("RB105 warning") for r in first.reasons), first.reasons
