@@ -554,6 +554,9 @@ class Report(NamedTuple):
     profile: str = "review"
     truncated_findings: int = 0
     impact: tuple[Impact, ...] = ()
+    # The hook (FAST mode): why the repository's index could not give RB105/RB106 (busy,
+    # built with other settings, damaged, no time left); "" when it did or there is none.
+    index_note: str = ""
 
 
 # -- the context pack for LLM reviewers (app/context_pack.py builds it, render/prompt.py prints it)

@@ -187,25 +187,25 @@ HOOK_INDEX_WAIT = 0.5  # seconds the hook waits for an index another process is 
 
 def _fast_index_findings(
     change: Change, config: Config, deadline: float | None
-) -> tuple[tuple[Impact, ...], list[Finding]]:
+) -> tuple[tuple[Impact, ...], list[Finding], str]:
     """The hook's RB105/RB106, when the repository has an index (nothing is imported or read
-    without one) and time is left."""
+    without one) and time is left; else why not, when there is an index ("" without one)."""
     git = change.git
-    if git is None or not change.files or (deadline is not None and time.monotonic() > deadline):
-        return (), []
-    if not index_file(git).is_file():
-        return (), []
+    if git is None or not change.files or not index_file(git).is_file():
+        return (), [], ""
+    if deadline is not None and time.monotonic() > deadline:
+        return (), [], "the time budget was spent first"
     # Lazy: the index's queries, the parsers and sqlite3 (about 0.1 s of CPU to import) load
     # only in a repository that has an index; the hook without one never imports them.
     from reviewbot.app.repo_context import IndexNotUsed, indexed_impact
 
     try:
         impact, findings = indexed_impact(git, change.files, config, wait=HOOK_INDEX_WAIT)
-    except IndexNotUsed:
-        return (), []  # a busy, foreign or damaged index: the hook goes on without it
+    except IndexNotUsed as exc:  # busy, other settings, damaged: the hook goes on, and says so
+        return (), [], exc.note
     if change.scope:
         findings = [f for f in findings if in_scope(f.path, change.scope)]
-    return tuple(impact), findings
+    return tuple(impact), findings, ""
 
 
 def options(config: Config, *, pure: bool = False) -> ReviewOptions:
@@ -342,6 +342,7 @@ def _report(
     impact: tuple[Impact, ...] = ()
     extra: list[Finding] = []
     hotspots: tuple[HotspotTouch, ...] | None = None
+    index_note = ""
     if mode is Mode.FULL:
         # Lazy: context, bundles, impact and hotspots import numpy, scipy and the cache (about
         # 100 ms); a fast review (the hook) never loads them.
@@ -350,7 +351,7 @@ def _report(
         more = full_extras(change, reviewed.files, summaries, findings, kept, config, cache)
         context, bundles, impact, extra, hotspots = more
     else:
-        impact, extra = _fast_index_findings(change, config, deadline)
+        impact, extra, index_note = _fast_index_findings(change, config, deadline)
     shown = sorted([*kept, *extra], key=lambda f: (f.path, f.line, f.code))
     counts = FindingCounts(
         *(sum(1 for f in shown if f.severity.value == sev) for sev in ("error", "warning", "info"))
@@ -379,4 +380,5 @@ def _report(
         config.profile,
         len(findings) - len(kept),
         impact,
+        index_note,
     )

@@ -86,6 +86,13 @@ def hook_text(
                 "dim",
             )
         )
+    if report.index_note:  # an index exists but did not answer: say what was not checked
+        lines += textwrap.wrap(
+            f"reviewbot: RB105/RB106 not checked: {report.index_note}",
+            width=80,
+            subsequent_indent="    ",
+            break_on_hyphens=False,
+        )
     if left_out:
         lines.append(
             f"reviewbot: time budget reached: {left_out} file(s) not reviewed "

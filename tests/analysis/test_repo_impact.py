@@ -18,6 +18,7 @@ from reviewbot.app import pipeline
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, index_file
 from reviewbot.index.build import IndexSettings, update_index
+from reviewbot.render.hook_text import hook_text
 from reviewbot.render.report_json import load_schema, report_doc
 from reviewbot.repo.git import Git
 from tests.helpers import commit, git, write
@@ -382,6 +383,32 @@ def test_a_damaged_index_falls_back_to_grep_and_the_hook_goes_on(repo: Path) -> 
     doc = review(repo)
     assert entry(doc, "load")["source"] == "grep" and codes(doc, "RB106") == []
     assert codes(review(repo, mode=pipeline.Mode.FAST), "RB106") == []
+    # The hook says what it could not check, instead of passing silently.
+    report = pipeline.review(GitChange(repo), Config(), mode=pipeline.Mode.FAST)
+    assert report.index_note == "index damaged; run `reviewbot index`"
+    text = hook_text(report, "staged change", max_findings=50, show_info=False)
+    assert "RB105/RB106 not checked: index damaged; run `reviewbot index`" in text
+
+
+def test_the_hook_names_an_index_of_other_settings(repo: Path) -> None:
+    setup(
+        repo,
+        {"pkg/__init__.py": "", "pkg/lib.py": PY_LIB, "pkg/app.py": PY_APP},
+        {"pkg/lib.py": PY_LIB.replace("(path, mode)", "(path, mode, encoding)")},
+    )
+    write(repo, ".reviewbot.toml", 'exclude = ["docs/**"]\n')
+    git(repo, "add", "-A")
+    hook = Path(sys.executable).parent / "reviewbot-hook"
+    env = {**os.environ, "NO_COLOR": "1"}
+    done = subprocess.run(
+        [str(hook), "--fail-on", "warning", "pkg/lib.py"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0 and "[RB106]" not in done.stdout  # no finding: not checked
+    assert "RB105/RB106 not checked: index built with other settings" in done.stdout
 
 
 def test_rb105_for_a_file_s_last_function_sits_on_its_last_line(repo: Path) -> None:
