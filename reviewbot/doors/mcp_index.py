@@ -84,7 +84,7 @@ def register(
         kind, qualified name, signature and 1-based line range."""
         conn, _git, scope = connection()
         try:
-            found = index_query.definitions(conn, name, limit)
+            found = index_query.definitions(conn, name, limit, within=scope)
         finally:
             conn.close()
         docs = [d for d in (symbol(s, scope) for s in found) if d is not None]
@@ -170,7 +170,7 @@ def register(
         split), signatures and docstrings, boosted by how much the code references them."""
         conn, _git, scope = connection()
         try:
-            found = index_query.search(conn, query, limit * 3)
+            found = index_query.search(conn, query, limit, within=scope)
         finally:
             conn.close()
         results: list[dict[str, Any]] = []

@@ -98,20 +98,31 @@ def _symbol(row: tuple[object, ...]) -> Symbol:
     return Symbol(*row)  # type: ignore[arg-type]
 
 
-def definitions(conn: sqlite3.Connection, name: str, limit: int = 100) -> list[Symbol]:
+def definitions(
+    conn: sqlite3.Connection, name: str, limit: int = 100, *, within: str = ""
+) -> list[Symbol]:
     """Definitions named ``name``, or qualified so (``Class.method``); the qualified match when
-    the name has a dot and matches nothing as a plain name."""
+    the name has a dot and matches nothing as a plain name. ``within``: only under that folder
+    (the limit counts those)."""
+    folder, pattern = _within(within)
     rows = conn.execute(
-        f"{_SYMBOL} WHERE d.name = ? OR d.qualified = ? ORDER BY f.path, d.line LIMIT ?",
-        (name, name, limit),
+        f"{_SYMBOL} WHERE (d.name = ? OR d.qualified = ?){folder} ORDER BY f.path, d.line LIMIT ?",
+        (name, name, *pattern, limit),
     ).fetchall()
     if not rows and "." in name:
         rows = conn.execute(
-            f"{_SYMBOL} WHERE d.name = ? AND (d.qualified LIKE ? ESCAPE '\\') "
+            f"{_SYMBOL} WHERE d.name = ? AND (d.qualified LIKE ? ESCAPE '\\'){folder} "
             "ORDER BY f.path, d.line LIMIT ?",
-            (name.rsplit(".", 1)[1], "%" + _like(name), limit),
+            (name.rsplit(".", 1)[1], "%" + _like(name), *pattern, limit),
         ).fetchall()
     return [_symbol(r) for r in rows]
+
+
+def _within(folder: str) -> tuple[str, tuple[str, ...]]:
+    """The SQL condition (on ``f.path``) and its parameter for "under ``folder``"."""
+    if not folder:
+        return "", ()
+    return " AND f.path LIKE ? ESCAPE '\\'", (_like(folder.rstrip("/")) + "/%",)
 
 
 def _like(text: str) -> str:
@@ -228,17 +239,29 @@ _DATA_KINDS = frozenset({"field", "variable", "constant"})
 _DATA_WEIGHT = 0.4
 
 
-def search(conn: sqlite3.Connection, text: str, limit: int = 10) -> list[tuple[Symbol, float]]:
+def search(
+    conn: sqlite3.Connection, text: str, limit: int = 10, *, within: str = ""
+) -> list[tuple[Symbol, float]]:
     """Definitions ranked by BM25 over words, signature and docstring (weights 4, 2, 1),
-    boosted by how referenced each is; data members weighted down (``_DATA_WEIGHT``)."""
+    boosted by how referenced each is; data members weighted down (``_DATA_WEIGHT``).
+    ``within``: only under that folder."""
     match = _fts_query(text)
     if not match:
         return []
-    rows = conn.execute(
-        "SELECT rowid, bm25(search, 4.0, 2.0, 1.0) FROM search WHERE search MATCH ? "
-        "ORDER BY bm25(search, 4.0, 2.0, 1.0) LIMIT ?",
-        (match, max(limit * 5, 50)),
-    ).fetchall()
+    if within:
+        folder, pattern = _within(within)
+        rows = conn.execute(
+            "SELECT s.rowid, bm25(search, 4.0, 2.0, 1.0) FROM search s "
+            "JOIN defs d ON d.id = s.rowid JOIN files f ON f.id = d.file_id "
+            f"WHERE search MATCH ?{folder} ORDER BY bm25(search, 4.0, 2.0, 1.0) LIMIT ?",
+            (match, *pattern, max(limit * 5, 50)),
+        ).fetchall()
+    else:
+        rows = conn.execute(
+            "SELECT rowid, bm25(search, 4.0, 2.0, 1.0) FROM search WHERE search MATCH ? "
+            "ORDER BY bm25(search, 4.0, 2.0, 1.0) LIMIT ?",
+            (match, max(limit * 5, 50)),
+        ).fetchall()
     if not rows:
         return []
     ids = [r[0] for r in rows]

@@ -237,9 +237,11 @@ def test_a_scoped_review_counts_no_reference_outside_its_folder(repo: Path) -> N
         assert gone.total == 2 and {r.path for r in gone.references} == {"sub/inner.py"}
         (resign,) = [i for i in report.impact if i.name == "resign"]
         # Inside, only sub/inner.py's import names it; its one caller is outside.
-        assert [r.path for r in resign.references] == ["sub/inner.py"] == [
-            r.path for r in gone.references
-        ][:1]
+        assert (
+            [r.path for r in resign.references]
+            == ["sub/inner.py"]
+            == [r.path for r in gone.references][:1]
+        )
         codes = sorted(f.code for f in report.findings if f.code in ("RB105", "RB106"))
         assert codes == ["RB105"]  # no RB106: nobody inside calls it the old way
         write(repo, "sub/core.py", CORE)

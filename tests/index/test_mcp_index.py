@@ -13,6 +13,8 @@ def test_index_tools_answer_inside_the_served_root(repo: Path) -> None:
     write(repo, "lib/use.py", "from lib.core import helper\n\n\ndef run():\n    return helper()\n")
     write(repo, "lib/__init__.py", "")
     write(repo, "other/x.py", "from lib.core import helper\n\nhelper()\n")
+    for k in range(3):  # namesakes outside the root, listed before it (the limit counts inside)
+        write(repo, f"a{k}.py", 'def helper():\n    """helper helper"""\n    return 0\n')
     commit(repo)
     root = repo / "lib"
     _tools, results = call(
@@ -26,6 +28,8 @@ def test_index_tools_answer_inside_the_served_root(repo: Path) -> None:
             ("get_repo_map", {"budget": 200}),
             ("find_references", {"path": "../other/x.py", "line": 1}),
             ("find_references", {"path": "core.py", "line": "1"}),
+            ("find_definitions", {"name": "helper", "limit": 1}),
+            ("search_code", {"query": "helper", "limit": 1}),
         ],
     )
     defs = structured(results[0])
@@ -52,3 +56,5 @@ def test_index_tools_answer_inside_the_served_root(repo: Path) -> None:
     assert repo_map["files"] and repo_map["tokens"] <= 200
     assert results[6].is_error and "outside the served folder" in text_of(results[6])
     assert results[7].is_error
+    assert [d["path"] for d in structured(results[8])["definitions"]] == ["core.py"]
+    assert [r["symbol"]["path"] for r in structured(results[9])["results"]] == ["core.py"]
