@@ -32,6 +32,7 @@ _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bar
 _VALUES = frozenset({"variable", "constant"})
 _TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share the name
 _SPACES = re.compile(r"\s+")
+_MAX_CALLEE = 256  # bytes of a callee read as a type name (`pkg.mod.Foo`)
 # A header written over several lines: `def f(\n    a,\n    b,\n)` reads `def f(a, b)`.
 _OPEN_SPACE = re.compile(r"([(\[]) ")
 _CLOSE_SPACE = re.compile(r"(?:,? )([)\]])")
@@ -726,7 +727,9 @@ class _Builder:
                 return ""
             new = node.type == "new_expression"
             callee = node.child(1 if new else 0)  # `new Foo(...)`, `foo(...)`
-            if callee is None:
+            # A name written as a callee is short: a chained call's callee spans the whole
+            # chain before it (`a.m0().m1()...`), and reading each would be quadratic.
+            if callee is None or callee.end_byte - callee.start_byte > _MAX_CALLEE:
                 return ""
             written = _decode(source[callee.start_byte : callee.end_byte])
             if not written.isidentifier():

@@ -55,6 +55,9 @@ _CONTROL_BLOCK = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # kee
 # A name's bytes that are not UTF-8 reach us as lone surrogates (surrogateescape): no Markdown
 # or HTML can hold them (GitHub's renderer and API refuse them), so they show as U+FFFD.
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
+# Bidirectional overrides and isolates reorder what a reader sees ("Trojan source"; a file
+# named `gnp.\u202ecod.py` reads "gnp.yp.doc"): shown as their escapes, as the terminal does.
+_BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 
 
 def md_escape(value: object) -> str:
@@ -74,7 +77,8 @@ def _flat(value: object) -> str:
 
 def _text(value: object) -> str:
     """The value as text that can be encoded: bytes that were not UTF-8 become U+FFFD."""
-    return _SURROGATE.sub("\ufffd", str(value))
+    text = _SURROGATE.sub("\ufffd", str(value))
+    return _BIDI.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def inline_code(value: object) -> str:

@@ -132,6 +132,9 @@ def test_escaping_helpers() -> None:
     assert md_spans("run `reviewbot index` now_") == "run `reviewbot index` now\\_"
     assert md_spans("a `<b>|` @x") == "a `<b>|` @\u200bx"
     assert md_spans("one ` tick <i>") == "one \\` tick &lt;i&gt;"
+    # A bidirectional override would show `gnp.\u202ecod.py` as "gnp.yp.doc": shown escaped.
+    assert md_escape("gnp.\u202ecod.py") == "gnp.\\\\u202ecod.py"
+    assert inline_code("a\u2066b") == "`a\\u2066b`"
 
 
 # The shrunk examples that tests/doors/test_name_properties.py found.
