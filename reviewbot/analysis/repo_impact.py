@@ -31,7 +31,7 @@ from reviewbot.errors import ReviewbotError
 from reviewbot.index import query
 from reviewbot.index.build import IndexSettings, apply_listing
 from reviewbot.index.extract import extract
-from reviewbot.index.fresh import built_with
+from reviewbot.index.fresh import built_with, same_repository
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.store import SCHEMA, Store
 from reviewbot.model import (
@@ -209,7 +209,7 @@ class _Ref(NamedTuple):
     in_change: bool
 
 
-def _open(database: Path, settings: IndexSettings, wait: float) -> sqlite3.Connection:
+def _open(git: Git, database: Path, settings: IndexSettings, wait: float) -> sqlite3.Connection:
     if not database.is_file():
         raise IndexNotUsed("no index (run `reviewbot index`)", note="no index")
     try:
@@ -228,6 +228,12 @@ def _open(database: Path, settings: IndexSettings, wait: float) -> sqlite3.Conne
             raise IndexNotUsed(
                 "the index was built with other settings (run `reviewbot index`)",
                 note="index built with other settings; run `reviewbot index`",
+            )
+        if not same_repository(conn, git):
+            conn.close()
+            raise IndexNotUsed(
+                "the index describes another repository (run `reviewbot index`)",
+                note="index of another repository; run `reviewbot index`",
             )
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
@@ -349,7 +355,7 @@ def repo_impact(
     changes = declaration_changes(files, settings.registry)
     if not changes and sides is None:
         return [], []
-    conn = _open(database, settings, wait)
+    conn = _open(git, database, settings, wait)
     try:
         store = Store(conn, created=False)
         base = _stored(conn)

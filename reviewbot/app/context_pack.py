@@ -31,7 +31,7 @@ from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, 
 from reviewbot.app.repo_context import settings_of
 from reviewbot.errors import ReviewbotError, UsageError
 from reviewbot.index import query
-from reviewbot.index.fresh import built_with, index_path, looks_current
+from reviewbot.index.fresh import built_with, index_path, looks_current, same_repository
 from reviewbot.index.store import IndexUnavailable, connect_reader
 from reviewbot.model import (
     LABEL_SEP,
@@ -229,8 +229,12 @@ def _open_index(
     except IndexUnavailable as exc:
         return None, f"{exc}: callers and callees are not shown"
     settings = settings_of(config)
-    # Built with other settings, the review would not use it: as stale.
-    if built_with(conn, settings.key()) and looks_current(conn, git):
+    if not same_repository(conn, git) and not update:  # a shared REVIEWBOT_INDEX
+        conn.close()
+        return None, "the index describes another repository: callers and callees are not shown"
+    # Built with other settings (or for another repository), the review would not use it:
+    # as stale.
+    if built_with(conn, settings.key()) and same_repository(conn, git) and looks_current(conn, git):
         return conn, "callers and callees from the repository index"
     if not update:
         return conn, "callers and callees from the repository index (stale: run `reviewbot index`)"

@@ -26,7 +26,13 @@ from typing import Any, NoReturn, TextIO
 from reviewbot.doors.guard import CLI, EXIT_OK, EXIT_USAGE, guard
 from reviewbot.errors import InputError, UsageError
 from reviewbot.index import query
-from reviewbot.index.fresh import Place, index_path, looks_current, stale_files
+from reviewbot.index.fresh import (
+    Place,
+    index_path,
+    looks_current,
+    same_repository,
+    stale_files,
+)
 from reviewbot.index.store import IndexUnavailable, connect_reader, storable
 from reviewbot.render.style import one_line, visible
 from reviewbot.repo.locate import Located, locate
@@ -238,6 +244,13 @@ def open_index(
     except IndexUnavailable:
         if not update:
             raise
+        conn = None
+    if conn is not None and not same_repository(conn, git):  # a shared REVIEWBOT_INDEX
+        conn.close()
+        if not update:
+            raise InputError(
+                f"{database}: the index describes another repository; run `reviewbot index`"
+            )
         conn = None
     if conn is not None and looks_current(conn, git):
         return conn, 0

@@ -27,7 +27,7 @@ from typing import NamedTuple
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
 from reviewbot.index.extract import extract
-from reviewbot.index.fresh import git_index_file, stat_key
+from reviewbot.index.fresh import git_index_file, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
 from reviewbot.index.resolve import (
@@ -262,9 +262,13 @@ def _update(
     fresh: bool,
 ) -> UpdateStats:
     started = time.perf_counter()
+    identity = repository_id(git)
     with locked_writer(path, fresh=fresh) as store:
-        if store.meta("settings") != settings.key():
-            store.rebuild()  # other settings or rules: everything again, in a new file
+        if store.meta("settings") != settings.key() or store.meta("repository") not in (
+            None,
+            identity,
+        ):
+            store.rebuild()  # other settings, rules or repository: all again, in a new file
         conn = store.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -279,6 +283,7 @@ def _update(
             kept: list[LinkRow] | None = [] if cold else None
             new_ids = _write(git, store, plan.read, settings, progress, kept)
             store.set_meta("settings", settings.key())
+            store.set_meta("repository", identity)
             if plan.read or plan.gone:
                 # Python's packages changed: other files' module names did.
                 relink = cold or _py_packages(store) != packages

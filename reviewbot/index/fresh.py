@@ -17,6 +17,8 @@ __all__ = [
     "git_index_file",
     "index_path",
     "looks_current",
+    "repository_id",
+    "same_repository",
     "stale_files",
     "stat_key",
 ]
@@ -34,6 +36,19 @@ class Place(Protocol):
 def index_path(git: Place) -> Path:
     """Where a repository's index lives by default."""
     return git.git_dir() / "reviewbot" / "index.sqlite"
+
+
+def repository_id(git: Place) -> str:
+    """Which repository an index describes: its git directory (a worktree's own), so that one
+    index file shared through ``REVIEWBOT_INDEX`` is never read as another repository's."""
+    return str(git.git_dir().resolve())
+
+
+def same_repository(conn: sqlite3.Connection, git: Place) -> bool:
+    """Whether the index was built for ``git``'s repository (an index from before this was
+    recorded is taken as it is)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'repository'").fetchone()
+    return row is None or row[0] == repository_id(git)
 
 
 def stale_files(conn: sqlite3.Connection, listing: dict[str, Listed]) -> int:

@@ -6,12 +6,17 @@ import io
 import json
 import os
 import sqlite3
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from reviewbot.app import pipeline
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange
 from reviewbot.doors import index_cli
+from reviewbot.render.report_json import report_doc
 from tests.helpers import commit, write
 
 SYMBOL_KEYS = {"name", "qualified", "kind", "path", "line", "end_line", "signature"}
@@ -204,3 +209,31 @@ def test_odd_locations_limits_and_places_are_usage_errors(project: Path) -> None
     index.mkdir()
     code, _, err = fast("defs", "helper")
     assert code == 2 and "is a folder, not an index file" in err
+
+
+def test_an_index_shared_by_two_repositories_never_answers_for_the_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One REVIEWBOT_INDEX exported for two repositories (a shell profile, a CI job): the
+    index records which repository it describes; the other's review does not use it (RB105
+    from A's files in B would be false), its queries rebuild it, and --no-update refuses."""
+    shared = tmp_path / "shared.sqlite"
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(shared))
+    a, b = tmp_path / "a", tmp_path / "b"
+    for repo in (a, b):
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        write(repo, "core.py", "def gone():\n    return 1\n\n\ndef keep():\n    return 2\n")
+    write(a, "a_only.py", "from core import gone\n\n\ndef secret_a_caller():\n    return gone()\n")
+    commit(a)
+    commit(b)
+    monkeypatch.chdir(a)
+    assert fast("index")[0] == 0
+    write(b, "core.py", "def keep():\n    return 2\n")
+    report = pipeline.review(GitChange(b, environ=dict(os.environ)), Config())
+    assert "a_only" not in json.dumps(report_doc(report))
+    (gone,) = [i for i in report.impact if i.name == "gone"]
+    assert gone.fallback == "index of another repository; run `reviewbot index`"
+    monkeypatch.chdir(b)
+    code, _, err = fast("defs", "secret_a_caller", "--no-update")
+    assert code == 2 and "describes another repository" in err
+    assert fast("defs", "secret_a_caller")[1] == "no definition of secret_a_caller\n"
