@@ -623,3 +623,4 @@ class ContextPack(NamedTuple):
     snippets: tuple[Snippet, ...]  # in reading order (bundles first); rank says relevance
     index_note: str  # where callers and callees came from, or why there are none
     left_out: int = 0  # changed units beyond the pack's snippet count
+    impact_note: str = ""  # why the impact was not looked up ("" when it was)

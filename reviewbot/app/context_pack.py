@@ -61,6 +61,8 @@ __all__ = [
 ]
 
 MAX_SNIPPETS = 10
+# A patch is read without a repository's new side to search: its impact is not looked up.
+NO_IMPACT = "Not looked up: a patch is reviewed without its repository's references."
 MAX_RELATED = 8  # callers (and callees) listed per snippet; the rest are counted
 MIN_BUDGET = 200  # tokens: a header, the findings' first lines and one short snippet
 _CONTEXT_LINES = 2  # unchanged lines kept around changed code outside any unit
@@ -627,4 +629,5 @@ def context_pack(
         snippets=ordered,
         index_note=note,
         left_out=max(0, len(candidates) - len(chosen)),
+        impact_note="" if change.git is not None else NO_IMPACT,
     )

@@ -311,7 +311,7 @@ def prompt(pack: ContextPack) -> Prompt:
         # only where it is added is no news; nothing referenced is no impact).
         [_impact_item(i) for i in sorted(pack.impact, key=lambda i: -i.total) if i.shown],
         int(share * _IMPACT_SHARE),
-        "Nothing referenced outside the change.",
+        pack.impact_note or "Nothing referenced outside the change.",
     )
     count = len(pack.snippets)
     more = f"\n{pack.left_out} more changed unit(s) are not in the pack.\n" if pack.left_out else ""

@@ -6,13 +6,14 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from reviewbot.app.config import Config
 from reviewbot.app.context_pack import MAX_USES, NO_INDEX, context_pack, qualified_name
-from reviewbot.app.pipeline import GitChange, review
+from reviewbot.app.pipeline import GitChange, PatchChange, review
 from reviewbot.doors import index_cli
 from reviewbot.errors import UsageError
 from reviewbot.index.build import IndexSettings, update_index
@@ -461,3 +462,19 @@ def test_a_finding_from_the_index_puts_its_unit_first(repo: Path) -> None:
     first = min(pack.snippets, key=lambda s: s.rank)
     assert (first.path, first.unit) == ("core.py", "def important")
     assert any(r.startswith("RB105 warning") for r in first.reasons), first.reasons
+
+
+def test_a_patch_says_its_impact_was_not_looked_up(repo: Path) -> None:
+    """A patch has no new side in a repository to search: the pack says the impact was not
+    looked up, never that nothing references what it deletes (app.py still calls `gone`)."""
+    write(repo, "core.py", "def keep(a):\n    return a\n\n\ndef gone(x):\n    return x\n")
+    write(repo, "app.py", "from core import gone\n\n\ndef run():\n    return gone(1)\n")
+    commit(repo)
+    write(repo, "core.py", "def keep(a):\n    return a\n")
+    patch = subprocess.run(
+        ["git", "diff"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
+    subprocess.run(["git", "checkout", "-q", "core.py"], cwd=repo, check=True)
+    text = render_pack(context_pack(PatchChange(patch, repo), Config(), budget=6000))
+    impact = text.split("## Impact", 1)[1].split("\n## ", 1)[0]
+    assert "Not looked up: a patch" in impact and "Nothing referenced" not in impact
