@@ -47,12 +47,12 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     """A small table: `unit  change  decisions  nesting  irregularity  shape`, the numbers
     `1→9` under their heading; labels cut in the middle when the width runs out."""
     cells = []
-    names = Counter(innermost(u.label) for u in units)
+    names = Counter(one_line(innermost(u.label)) for u in units)
     for u in units:
         m = {x.name: x for x in u.metrics.measures()}
         numbers = [_arrow(m["branches"]), _arrow(m["nesting"]), _arrow(m["irregularity"])]
         shape = sparkline(u.shape, width=SPARK_WIDTH)
-        label = innermost(u.label)
+        label = one_line(innermost(u.label))
         side = u.new or u.old
         if names[label] > 1 and side is not None:  # `@overload` stubs, redefinitions: which one
             label = f"{label} :{side.start}"

@@ -56,9 +56,9 @@ _CONTROL.update({c: f"\\u{c:04x}" for c in [*range(0x202A, 0x202F), *range(0x206
 
 def one_line(text: str) -> str:
     """Repository text shown inside a line (a file name): a newline it holds is shown as
-    ``\\n``, so it cannot start a line of its own (finish() shows the other control
-    characters as escapes, but must keep the renderer's own newlines)."""
-    return text.replace("\n", "\\n")
+    ``\\n``, so it cannot start a line of its own, and its other control characters as their
+    escapes now (finish() would too, but after the columns were lined up on the raw text)."""
+    return visible(text.replace("\n", "\\n"))
 
 
 def visible(text: str) -> str:

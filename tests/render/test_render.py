@@ -330,3 +330,17 @@ def test_units_of_one_name_are_told_apart_and_linked(repo: Path) -> None:
     body = summary_body(rep, blob_base="https://github.com/o/r/blob/abc")
     assert "| [class Box &gt; def size](https://github.com/o/r/blob/abc/box.py#L3-L6) |" in body
     assert "| [class Box &gt; def size](https://github.com/o/r/blob/abc/box.py#L9-L12) |" in body
+
+
+def test_escaped_names_keep_the_columns_lined_up(repo: Path) -> None:
+    """A name holding an escape sequence is shown escaped (`\\x1b`), and the table's columns
+    are lined up on what is shown, not on the raw name."""
+    for name in ("plain.py", "esc\x1b[2Jx.py"):
+        write(repo, name, BEFORE)
+    commit(repo)
+    for name in ("plain.py", "esc\x1b[2Jx.py"):
+        write(repo, name, AFTER)
+    text = Style(color=False).finish(review_text(review(GitChange(repo), Config()), Style()))
+    heads = [line for line in text.splitlines() if "modified +" in line]
+    assert [h.split()[0] for h in heads] == ["esc\\x1b[2Jx.py", "plain.py"]
+    assert len({h.index("modified") for h in heads}) == 1, heads
