@@ -465,29 +465,27 @@ def _resolve(
         conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(name TEXT PRIMARY KEY)")
         conn.execute(f"DELETE FROM {table}")
         conn.executemany(f"INSERT INTO {table}(name) VALUES (?)", [(n,) for n in words])
+    # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again;
+    # `x = make(); x.m()` what make returns: again when a changed file defines or imports make.
+    heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
+    for table, words in (("sel_heirs", heir_names), ("sel_typed", heir_names | names | imported)):
+        conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(name TEXT PRIMARY KEY)")
+        conn.execute(f"DELETE FROM {table}")
+        conn.executemany(f"INSERT INTO {table}(name) VALUES (?)", [(n,) for n in words])
+    # The qualifier's last dotted part (rtrim by every character but the dot leaves what
+    # comes before the last dot).
+    last = "substr(qualifier, length(rtrim(qualifier, replace(qualifier, '.', ''))) + 1)"
     rows = conn.execute(
         f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_imported) "
         "AND how IN ('import', 'module', 'free') "
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
-        "AND how IN ('self', 'super', 'class', 'free') ORDER BY 1"
+        "AND how IN ('self', 'super', 'class', 'free') "
+        f"UNION {select} WHERE how = 'instance' AND ({last} IN (SELECT name FROM sel_heirs) "
+        f"OR (substr(qualifier, -2) = '()' AND substr({last}, 1, length({last}) - 2) "
+        "IN (SELECT name FROM sel_typed))) ORDER BY 1"
     ).fetchall()
-    # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again;
-    # `x = make(); x.m()` what make returns: again when a changed file defines or imports make.
-    heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
-    typed_names = heir_names | names | imported
-    chosen = {r[0] for r in rows}
-    rows += [
-        r
-        for r in conn.execute(f"{select} WHERE how = 'instance'")
-        if r[0] not in chosen
-        and (
-            r[4].rsplit(".", 1)[-1] in heir_names
-            or (r[4].endswith("()") and r[4][:-2].rsplit(".", 1)[-1] in typed_names)
-        )
-    ]
-    rows.sort()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
