@@ -268,6 +268,8 @@ def _update(
             store.delete_files(plan.gone)
             if cold:
                 store.drop_indexes()
+            else:
+                store.create_indexes()  # those an index built by an older version lacks
             kept: list[LinkRow] | None = [] if cold else None
             new_ids = _write(git, store, plan.read, settings, progress, kept)
             store.set_meta("settings", settings.key())
@@ -468,13 +470,18 @@ def _resolve(
     # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again;
     # `x = make(); x.m()` what make returns: again when a changed file defines or imports make.
     heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
-    for table, words in (("sel_heirs", heir_names), ("sel_typed", heir_names | names | imported)):
-        conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(name TEXT PRIMARY KEY)")
-        conn.execute(f"DELETE FROM {table}")
-        conn.executemany(f"INSERT INTO {table}(name) VALUES (?)", [(n,) for n in words])
-    # The qualifier's last dotted part (rtrim by every character but the dot leaves what
-    # comes before the last dot).
-    last = "substr(qualifier, length(rtrim(qualifier, replace(qualifier, '.', ''))) + 1)"
+    typed_names = heir_names | names | imported
+    typed = [
+        (ref_id,)
+        for ref_id, qualifier in conn.execute(
+            "SELECT id, qualifier FROM refs WHERE how = 'instance'"  # a small partial index
+        )
+        if qualifier.rsplit(".", 1)[-1] in heir_names
+        or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
+    ]
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM sel_typed")
+    conn.executemany("INSERT INTO sel_typed(id) VALUES (?)", typed)
     rows = conn.execute(
         f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
@@ -482,9 +489,7 @@ def _resolve(
         "AND how IN ('import', 'module', 'free') "
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
         "AND how IN ('self', 'super', 'class', 'free') "
-        f"UNION {select} WHERE how = 'instance' AND ({last} IN (SELECT name FROM sel_heirs) "
-        f"OR (substr(qualifier, -2) = '()' AND substr({last}, 1, length({last}) - 2) "
-        "IN (SELECT name FROM sel_typed))) ORDER BY 1"
+        f"UNION {select} WHERE id IN (SELECT id FROM sel_typed) ORDER BY 1"
     ).fetchall()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")

@@ -88,6 +88,9 @@ _INDEXES = (
     "CREATE INDEX refs_file ON refs(file_id, line)",
     "CREATE INDEX refs_lookup ON refs(lookup)",
     "CREATE INDEX refs_target ON refs(target_id)",
+    # The references typed by what their receiver is written to be (`x = Foo(); x.m()`): an
+    # update picks those whose class changed by their qualifier.
+    "CREATE INDEX refs_instance ON refs(qualifier) WHERE how = 'instance'",
     "CREATE INDEX edges_def ON edges(def_id)",
     "CREATE INDEX file_links_dst ON file_links(dst)",
 )
