@@ -64,6 +64,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
 RULES = 7  # 7: receiver types written in the code, folders without __init__.py as modules
+_BATCH = 32  # files whose rows go in together
+_READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
@@ -135,8 +137,10 @@ def _parse(job: Job) -> FileRows:
     return file_rows(file_id, path, blob, _facts(path, text, language))
 
 
-def _parsed(jobs: list[Job], workers: int) -> Iterator[FileRows]:
-    if workers <= 1 or len(jobs) < _PARALLEL_FROM:
+def _parsed(jobs: Iterable[Job], count: int, workers: int) -> Iterator[FileRows]:
+    """Each job's rows, in order (``count``: about how many jobs there are). With workers,
+    they start at once and ``jobs`` is drawn by the pool's feeding thread while they parse."""
+    if workers <= 1 or count < _PARALLEL_FROM:
         for job in jobs:
             yield _parse(job)
         return
@@ -362,33 +366,58 @@ def _write(
             reasons[e.path] = f"larger than max_file_bytes ({size} bytes)"
         else:
             small.append(e)
-    contents = git.blobs(e.blob for e in small if e.worktree is None)
     generated = git.generated_attributes([e.path for e in small])
-    jobs: list[Job] = []
-    packages: dict[str, str] = {}
-    for e in small:
-        data = e.worktree if e.worktree is not None else contents.get(e.blob)
-        if data is None:
-            reasons[e.path] = "missing from git's object store"
-            continue
-        if is_binary(data):
-            reasons[e.path] = "binary"
-            continue
-        text, _warnings = decode(data)
-        if e.path.rsplit("/", 1)[-1] == "go.mod":
-            found = _GO_MODULE.search(text)
-            packages[e.path] = found.group(1) if found else ""
-            reasons[e.path] = "not a source language"
-            continue
-        why = "generated (linguist-generated)" if e.path in generated else None
-        why = why or generated_reason(e.path, text)
-        if why:
-            reasons[e.path] = why
-            continue
-        jobs.append((0, e.path, e.blob, text, languages[e.path].name))
-        _LANGUAGES[languages[e.path].name] = languages[e.path]
     first = store.next_id("files", len(entries))
     order = {e.path: first + k for k, e in enumerate(entries)}
+    packages: dict[str, str] = {}
+    for e in small:  # before the workers fork: they inherit them
+        _LANGUAGES[languages[e.path].name] = languages[e.path]
+
+    def jobs() -> Iterator[Job]:
+        """The files to parse, read from git a part at a time (the first part small, so
+        that the workers start soon): the skipped ones go to ``reasons`` on the way."""
+        start, step = 0, _READ_FIRST
+        while start < len(small):
+            part = small[start : start + step]
+            start, step = start + step, step * 4
+            contents = git.blobs(e.blob for e in part if e.worktree is None)
+            for e in part:
+                data = e.worktree if e.worktree is not None else contents.get(e.blob)
+                if data is None:
+                    reasons[e.path] = "missing from git's object store"
+                    continue
+                if is_binary(data):
+                    reasons[e.path] = "binary"
+                    continue
+                text, _warnings = decode(data)
+                if e.path.rsplit("/", 1)[-1] == "go.mod":
+                    found = _GO_MODULE.search(text)
+                    packages[e.path] = found.group(1) if found else ""
+                    reasons[e.path] = "not a source language"
+                    continue
+                why = "generated (linguist-generated)" if e.path in generated else None
+                why = why or generated_reason(e.path, text)
+                if why:
+                    reasons[e.path] = why
+                    continue
+                yield (order[e.path], e.path, e.blob, text, languages[e.path].name)
+
+    total = len(small)
+    batch: list[FileRows] = []
+    done = 0
+    for done, rows in enumerate(_parsed(jobs(), total, settings.jobs), 1):
+        batch.append(rows)
+        if kept is not None:
+            kept.extend([(r[0], r[1], r[7], r[8], r[9], r[10], r[5]) for r in rows.refs])  # type: ignore[misc]
+        ids.append(int(str(rows.file[0])))
+        if len(batch) == _BATCH:
+            store.add_rows(batch)
+            batch = []
+        if progress is not None and done < total:
+            progress(done, total)
+    store.add_rows(batch)
+    if progress is not None and total:
+        progress(total, total)  # every file read (the rest skipped as binary, generated...)
     for e in entries:
         if e.path in reasons:
             file_id = order[e.path]
@@ -401,15 +430,6 @@ def _write(
                 packages.get(e.path, ""),
             )
             ids.append(file_id)
-    jobs = [(order[j[1]], *j[1:]) for j in jobs]
-    total = len(jobs)
-    for done, rows in enumerate(_parsed(jobs, settings.jobs), 1):
-        store.add_rows(rows)
-        if kept is not None:
-            kept.extend([(r[0], r[1], r[7], r[8], r[9], r[10], r[5]) for r in rows.refs])  # type: ignore[misc]
-        ids.append(int(str(rows.file[0])))
-        if progress is not None:
-            progress(done, total)
     return ids
 
 
