@@ -514,22 +514,35 @@ def _resolve(
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
+    # The edges of these references before and after: only those that differ are deleted and
+    # inserted (most stay as they were; rewriting them all was most of an update's writing).
+    before: dict[tuple[int, int], tuple[float, str, int]] = {
+        (ref_id, def_id): (confidence, via, weight)
+        for ref_id, def_id, confidence, via, weight in conn.execute(
+            "SELECT ref_id, def_id, confidence, via, "
+            f"CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER) FROM edges "
+            "WHERE ref_id IN (SELECT id FROM sel_refs)"
+        )
+    }
+    after: dict[tuple[int, int], tuple[float, str]] = {}
+    for ref_id, def_id, confidence, via in link_all(resolver, rows, store_jobs):
+        after.setdefault((ref_id, def_id), (confidence, via))  # the first one stands
     delta: dict[tuple[int, int], int] = defaultdict(int)
-    for src, dst, weight in conn.execute(
-        f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
-        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges "
-        "WHERE ref_id IN (SELECT id FROM sel_refs) AND via != 'member' GROUP BY 1, 2"
-    ):
-        delta[(src, dst)] -= weight
-    conn.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM sel_refs)")
-    edges = link_all(resolver, rows, store_jobs)
-    conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
-    seen: set[tuple[int, int]] = set()
-    for ref_id, def_id, confidence, via in edges:
-        if (ref_id, def_id) in seen or via == "member":
-            continue
-        seen.add((ref_id, def_id))
-        delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
+    gone: list[tuple[int, int]] = []
+    for key, (confidence, via, weight) in before.items():
+        if after.get(key) != (confidence, via):
+            gone.append(key)
+            if via != "member":
+                delta[(key[0] >> ID_BITS, key[1] >> ID_BITS)] -= weight
+    added: list[tuple[int, int, float, str]] = []
+    for (ref_id, def_id), (confidence, via) in after.items():
+        old = before.get((ref_id, def_id))
+        if old is None or old[:2] != (confidence, via):
+            added.append((ref_id, def_id, confidence, via))
+            if via != "member":
+                delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
+    conn.executemany("DELETE FROM edges WHERE ref_id = ? AND def_id = ?", gone)
+    conn.executemany("INSERT INTO edges VALUES (?, ?, ?, ?)", added)
     adjust_links(conn, delta)
 
 
