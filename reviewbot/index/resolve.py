@@ -115,6 +115,9 @@ class _Lazy(dict[K, V]):
                 self._fill(part)
         return super().get(key, default)
 
+    def __contains__(self, key: object) -> bool:
+        return self.get(key) is not None  # type: ignore[arg-type]
+
 
 def _same(key: object) -> object:
     return key
@@ -233,16 +236,11 @@ class Resolver:
             elif parent_id is None:
                 top[file_id][name].append(def_id)
         # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`, Go's
-        # `func New() *Foo`): in full in both modes (few definitions write it).
-        self.returns: dict[int, tuple[str, int | None]] = {}
-        for def_id, parent_id, signature in conn.execute(
-            "SELECT id, parent_id, signature FROM defs WHERE kind IN ('function', 'method') "
-            "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
-            "OR substr(signature, 1, 5) = 'func ')"
-        ):
-            written = _returns(signature)
-            if written:
-                self.returns[def_id] = (written, parent_id)
+        # `func New() *Foo`): in full, or (``lazy``) each function's on first use.
+        self.returns: _Lazy[int, tuple[str, int | None]] = _Lazy(_same, self._load_returns)
+        if not lazy:
+            self._load_returns(None)
+            self.returns.complete = True
         if not lazy:
             self.top.update(top)
             self.members.update(members)
@@ -304,6 +302,20 @@ class Resolver:
             if kind in _CALLABLE:
                 self.callable_members.add(def_id)
 
+    def _load_returns(self, def_id: int | None) -> None:
+        """What one function (``None``: every function) says it returns, when it says."""
+        where = "" if def_id is None else "id = ? AND "
+        for found, parent_id, signature in self.conn.execute(
+            f"SELECT id, parent_id, signature FROM defs WHERE {where}"
+            "kind IN ('function', 'method') "
+            "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
+            "OR substr(signature, 1, 5) = 'func ')",
+            () if def_id is None else (def_id,),
+        ):
+            written = _returns(signature)
+            if written:
+                self.returns[found] = (written, parent_id)
+
     def _load_by_name(self, name: str) -> None:
         found: list[int] = []
         for def_id, kind in self.conn.execute(
@@ -322,6 +334,7 @@ class Resolver:
         full = Resolver(self.conn)
         self.top, self.members = full.top, full.members
         self.members_by_name = full.members_by_name
+        self.returns = full.returns
         self.callable_members |= full.callable_members
 
     # -- modules ------------------------------------------------------------------------------
