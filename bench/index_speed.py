@@ -37,16 +37,16 @@ PACKAGES = (("django", "sdist"), ("pygments", "wheel"))
 LARGE = "openjdk-17-source"
 LARGE_ZIP = "usr/lib/jvm/openjdk-17/lib/src.zip"
 QUERY_RUNS = 5
-# The previous run of this script at a quiet moment (commit cd9975f, load average 0.5-0.9),
-# kept for the before/after columns: (wall, CPU) seconds. Under load, compare CPU, and compare
-# versions side by side with index_ab.py.
-BEFORE_COMMIT = "cd9975f"
+# The previous run of this script at a quiet moment (main at commit f5e11f4, load average about
+# 1), kept for the before/after columns: (wall, CPU) seconds. Under load, compare CPU, and
+# compare versions side by side with index_ab.py.
+BEFORE_COMMIT = "f5e11f4"
 BEFORE = {
-    "cold": (13.01, 18.83),
-    "update": (1.49, 1.46),
-    "refs": (0.104, 0.103),
-    "callers": (0.106, 0.106),
-    "search": (0.107, 0.106),
+    "cold": (13.12, 19.87),
+    "update": (1.57, 1.48),
+    "refs": (0.100, 0.099),
+    "callers": (0.103, 0.103),
+    "search": (0.108, 0.107),
 }
 
 

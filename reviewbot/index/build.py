@@ -66,6 +66,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
 RULES = 8  # 8: headers over several lines read as one; 7: receiver types, folders as modules
+_BATCH = 32  # files whose rows go in together
+_READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
@@ -143,8 +145,10 @@ def _parse(job: Job) -> FileRows:
     return file_rows(file_id, path, blob, _facts(path, text, language))
 
 
-def _parsed(jobs: list[Job], workers: int) -> Iterator[FileRows]:
-    if workers <= 1 or len(jobs) < _PARALLEL_FROM:
+def _parsed(jobs: Iterable[Job], count: int, workers: int) -> Iterator[FileRows]:
+    """Each job's rows, in order (``count``: about how many jobs there are). With workers,
+    they start at once and ``jobs`` is drawn by the pool's feeding thread while they parse."""
+    if workers <= 1 or count < _PARALLEL_FROM:
         for job in jobs:
             yield _parse(job)
         return
@@ -280,6 +284,8 @@ def _update(
             store.delete_files(plan.gone)
             if cold:
                 store.drop_indexes()
+            else:
+                store.create_indexes()  # those an index built by an older version lacks
             kept: list[LinkRow] | None = [] if cold else None
             new_ids = _write(git, store, plan.read, settings, progress, kept)
             store.set_meta("settings", settings.key())
@@ -373,33 +379,58 @@ def _write(
             reasons[e.path] = f"larger than max_file_bytes ({size} bytes)"
         else:
             small.append(e)
-    contents = git.blobs(e.blob for e in small if e.worktree is None)
     generated = git.generated_attributes([e.path for e in small])
-    jobs: list[Job] = []
-    packages: dict[str, str] = {}
-    for e in small:
-        data = e.worktree if e.worktree is not None else contents.get(e.blob)
-        if data is None:
-            reasons[e.path] = "missing from git's object store"
-            continue
-        if is_binary(data):
-            reasons[e.path] = "binary"
-            continue
-        text, _warnings = decode(data)
-        if e.path.rsplit("/", 1)[-1] == "go.mod":
-            found = _GO_MODULE.search(text)
-            packages[e.path] = found.group(1) if found else ""
-            reasons[e.path] = "not a source language"
-            continue
-        why = "generated (linguist-generated)" if e.path in generated else None
-        why = why or generated_reason(e.path, text)
-        if why:
-            reasons[e.path] = why
-            continue
-        jobs.append((0, e.path, e.blob, text, languages[e.path].name))
-        _LANGUAGES[languages[e.path].name] = languages[e.path]
     first = store.next_id("files", len(entries))
     order = {e.path: first + k for k, e in enumerate(entries)}
+    packages: dict[str, str] = {}
+    for e in small:  # before the workers fork: they inherit them
+        _LANGUAGES[languages[e.path].name] = languages[e.path]
+
+    def jobs() -> Iterator[Job]:
+        """The files to parse, read from git a part at a time (the first part small, so
+        that the workers start soon): the skipped ones go to ``reasons`` on the way."""
+        start, step = 0, _READ_FIRST
+        while start < len(small):
+            part = small[start : start + step]
+            start, step = start + step, step * 4
+            contents = git.blobs(e.blob for e in part if e.worktree is None)
+            for e in part:
+                data = e.worktree if e.worktree is not None else contents.get(e.blob)
+                if data is None:
+                    reasons[e.path] = "missing from git's object store"
+                    continue
+                if is_binary(data):
+                    reasons[e.path] = "binary"
+                    continue
+                text, _warnings = decode(data)
+                if e.path.rsplit("/", 1)[-1] == "go.mod":
+                    found = _GO_MODULE.search(text)
+                    packages[e.path] = found.group(1) if found else ""
+                    reasons[e.path] = "not a source language"
+                    continue
+                why = "generated (linguist-generated)" if e.path in generated else None
+                why = why or generated_reason(e.path, text)
+                if why:
+                    reasons[e.path] = why
+                    continue
+                yield (order[e.path], e.path, e.blob, text, languages[e.path].name)
+
+    total = len(small)
+    batch: list[FileRows] = []
+    done = 0
+    for done, rows in enumerate(_parsed(jobs(), total, settings.jobs), 1):
+        batch.append(rows)
+        if kept is not None:
+            kept.extend([(r[0], r[1], r[7], r[8], r[9], r[10], r[5]) for r in rows.refs])  # type: ignore[misc]
+        ids.append(int(str(rows.file[0])))
+        if len(batch) == _BATCH:
+            store.add_rows(batch)
+            batch = []
+        if progress is not None and done < total:
+            progress(done, total)
+    store.add_rows(batch)
+    if progress is not None and total:
+        progress(total, total)  # every file read (the rest skipped as binary, generated...)
     for e in entries:
         if e.path in reasons:
             file_id = order[e.path]
@@ -412,15 +443,6 @@ def _write(
                 packages.get(e.path, ""),
             )
             ids.append(file_id)
-    jobs = [(order[j[1]], *j[1:]) for j in jobs]
-    total = len(jobs)
-    for done, rows in enumerate(_parsed(jobs, settings.jobs), 1):
-        store.add_rows(rows)
-        if kept is not None:
-            kept.extend([(r[0], r[1], r[7], r[8], r[9], r[10], r[5]) for r in rows.refs])  # type: ignore[misc]
-        ids.append(int(str(rows.file[0])))
-        if progress is not None:
-            progress(done, total)
     return ids
 
 
@@ -478,48 +500,62 @@ def _resolve(
         conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(name TEXT PRIMARY KEY)")
         conn.execute(f"DELETE FROM {table}")
         conn.executemany(f"INSERT INTO {table}(name) VALUES (?)", [(n,) for n in words])
+    # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again;
+    # `x = make(); x.m()` what make returns: again when a changed file defines or imports make.
+    heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
+    typed_names = heir_names | names | imported
+    typed = [
+        (ref_id,)
+        for ref_id, qualifier in conn.execute(
+            "SELECT id, qualifier FROM refs WHERE how = 'instance'"  # a small partial index
+        )
+        if qualifier.rsplit(".", 1)[-1] in heir_names
+        or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
+    ]
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM sel_typed")
+    conn.executemany("INSERT INTO sel_typed(id) VALUES (?)", typed)
     rows = conn.execute(
         f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_imported) "
         "AND how IN ('import', 'module', 'free') "
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
-        "AND how IN ('self', 'super', 'class', 'free') ORDER BY 1"
+        "AND how IN ('self', 'super', 'class', 'free') "
+        f"UNION {select} WHERE id IN (SELECT id FROM sel_typed) ORDER BY 1"
     ).fetchall()
-    # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again;
-    # `x = make(); x.m()` what make returns: again when a changed file defines or imports make.
-    heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
-    typed_names = heir_names | names | imported
-    chosen = {r[0] for r in rows}
-    rows += [
-        r
-        for r in conn.execute(f"{select} WHERE how = 'instance'")
-        if r[0] not in chosen
-        and (
-            r[4].rsplit(".", 1)[-1] in heir_names
-            or (r[4].endswith("()") and r[4][:-2].rsplit(".", 1)[-1] in typed_names)
-        )
-    ]
-    rows.sort()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
+    # The edges of these references before and after: only those that differ are deleted and
+    # inserted (most stay as they were; rewriting them all was most of an update's writing).
+    before: dict[tuple[int, int], tuple[float, str, int]] = {
+        (ref_id, def_id): (confidence, via, weight)
+        for ref_id, def_id, confidence, via, weight in conn.execute(
+            "SELECT ref_id, def_id, confidence, via, "
+            f"CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER) FROM edges "
+            "WHERE ref_id IN (SELECT id FROM sel_refs)"
+        )
+    }
+    after: dict[tuple[int, int], tuple[float, str]] = {}
+    for ref_id, def_id, confidence, via in link_all(resolver, rows, store_jobs):
+        after.setdefault((ref_id, def_id), (confidence, via))  # the first one stands
     delta: dict[tuple[int, int], int] = defaultdict(int)
-    for src, dst, weight in conn.execute(
-        f"SELECT ref_id >> {ID_BITS}, def_id >> {ID_BITS}, "
-        f"SUM(CAST(ROUND(confidence * {WEIGHT_UNIT}) AS INTEGER)) FROM edges "
-        "WHERE ref_id IN (SELECT id FROM sel_refs) AND via != 'member' GROUP BY 1, 2"
-    ):
-        delta[(src, dst)] -= weight
-    conn.execute("DELETE FROM edges WHERE ref_id IN (SELECT id FROM sel_refs)")
-    edges = link_all(resolver, rows, store_jobs)
-    conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
-    seen: set[tuple[int, int]] = set()
-    for ref_id, def_id, confidence, via in edges:
-        if (ref_id, def_id) in seen or via == "member":
-            continue
-        seen.add((ref_id, def_id))
-        delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
+    gone: list[tuple[int, int]] = []
+    for key, (confidence, via, weight) in before.items():
+        if after.get(key) != (confidence, via):
+            gone.append(key)
+            if via != "member":
+                delta[(key[0] >> ID_BITS, key[1] >> ID_BITS)] -= weight
+    added: list[tuple[int, int, float, str]] = []
+    for (ref_id, def_id), (confidence, via) in after.items():
+        old = before.get((ref_id, def_id))
+        if old is None or old[:2] != (confidence, via):
+            added.append((ref_id, def_id, confidence, via))
+            if via != "member":
+                delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
+    conn.executemany("DELETE FROM edges WHERE ref_id = ? AND def_id = ?", gone)
+    conn.executemany("INSERT INTO edges VALUES (?, ?, ?, ?)", added)
     adjust_links(conn, delta)
 
 

@@ -115,6 +115,9 @@ class _Lazy(dict[K, V]):
                 self._fill(part)
         return super().get(key, default)
 
+    def __contains__(self, key: object) -> bool:
+        return self.get(key) is not None  # type: ignore[arg-type]
+
 
 def _same(key: object) -> object:
     return key
@@ -233,16 +236,11 @@ class Resolver:
             elif parent_id is None:
                 top[file_id][name].append(def_id)
         # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`, Go's
-        # `func New() *Foo`): in full in both modes (few definitions write it).
-        self.returns: dict[int, tuple[str, int | None]] = {}
-        for def_id, parent_id, signature in conn.execute(
-            "SELECT id, parent_id, signature FROM defs WHERE kind IN ('function', 'method') "
-            "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
-            "OR substr(signature, 1, 5) = 'func ')"
-        ):
-            written = _returns(signature)
-            if written:
-                self.returns[def_id] = (written, parent_id)
+        # `func New() *Foo`): in full, or (``lazy``) each function's on first use.
+        self.returns: _Lazy[int, tuple[str, int | None]] = _Lazy(_same, self._load_returns)
+        if not lazy:
+            self._load_returns(None)
+            self.returns.complete = True
         if not lazy:
             self.top.update(top)
             self.members.update(members)
@@ -265,7 +263,7 @@ class Resolver:
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
-        self._reach_text: dict[int, str] = {}
+        self._spread: dict[str, tuple[int, dict[int, list[int]]]] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._packages: set[str] | None = None
         self._owner: dict[int, int] | None = None
@@ -304,6 +302,20 @@ class Resolver:
             if kind in _CALLABLE:
                 self.callable_members.add(def_id)
 
+    def _load_returns(self, def_id: int | None) -> None:
+        """What one function (``None``: every function) says it returns, when it says."""
+        where = "" if def_id is None else "id = ? AND "
+        for found, parent_id, signature in self.conn.execute(
+            f"SELECT id, parent_id, signature FROM defs WHERE {where}"
+            "kind IN ('function', 'method') "
+            "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
+            "OR substr(signature, 1, 5) = 'func ')",
+            () if def_id is None else (def_id,),
+        ):
+            written = _returns(signature)
+            if written:
+                self.returns[found] = (written, parent_id)
+
     def _load_by_name(self, name: str) -> None:
         found: list[int] = []
         for def_id, kind in self.conn.execute(
@@ -322,6 +334,7 @@ class Resolver:
         full = Resolver(self.conn)
         self.top, self.members = full.top, full.members
         self.members_by_name = full.members_by_name
+        self.returns = full.returns
         self.callable_members |= full.callable_members
 
     # -- modules ------------------------------------------------------------------------------
@@ -668,16 +681,37 @@ class Resolver:
             memo = self._any_memo.get(key)
             if memo is not None:
                 return memo
-            reach = self._reach_text.get(file.id)
-            if reach is None:  # the bit set as "0"/"1" by bit: a test is one index, not a shift
-                bits = format(self.reach(file.id), "b")[::-1]
-                reach = self._reach_text[file.id] = bits.ljust(len(self.files) + 2, "0")
-            bit = self._bit
-            near = [d for d in found if reach[bit.get(d >> ID_BITS, 0)] == "1"]
+            # The files of the candidates that the file reaches: one AND of two bit sets (the
+            # candidates' files' bits, made once per name), then only the bits that are set.
+            reach = self.reach(file.id)
+            spread = self._spread.get(name)
+            if spread is None:
+                spread = self._spread[name] = self._files_of(found)
+            common = reach & spread[0]
+            near: list[int] = []
+            while common and len(near) <= _MAX_CANDIDATES:
+                low = common & -common
+                near.extend(spread[1][low.bit_length() - 1])
+                common ^= low
             result = tuple(near or found) if len(near or found) <= _MAX_CANDIDATES else ()
             self._any_memo[key] = result
             return result
         return tuple(found) if len(found) <= _MAX_CANDIDATES else ()
+
+    def _files_of(self, found: list[int]) -> tuple[int, dict[int, list[int]]]:
+        """The bit set of the files of definitions ``found`` (bit ``_bit[f]``, as ``reach``),
+        and each bit's definitions, in the order of ``found``."""
+        if self._reach is None:
+            self._reach = self._closures()
+        mask = 0
+        by_bit: dict[int, list[int]] = {}
+        bit = self._bit
+        for d in found:
+            k = bit.get(d >> ID_BITS, 0)
+            if k:
+                mask |= 1 << k
+                by_bit.setdefault(k, []).append(d)
+        return mask, by_bit
 
     def reach(self, file_id: int) -> int:
         """The files ``file_id`` reaches through imports, as a bit set (bit ``_bit[f]``)."""

@@ -99,6 +99,9 @@ _INDEXES = (
     "CREATE INDEX refs_file ON refs(file_id, line)",
     "CREATE INDEX refs_lookup ON refs(lookup)",
     "CREATE INDEX refs_target ON refs(target_id)",
+    # The references typed by what their receiver is written to be (`x = Foo(); x.m()`): an
+    # update picks those whose class changed by their qualifier.
+    "CREATE INDEX refs_instance ON refs(qualifier) WHERE how = 'instance'",
     "CREATE INDEX edges_def ON edges(def_id)",
     "CREATE INDEX file_links_dst ON file_links(dst)",
 )
@@ -326,19 +329,30 @@ class Store:
             (file_id, path, blob, language, package, reason),
         )
 
-    def add_rows(self, rows: FileRows) -> None:
-        """One file's rows, as ``file_rows`` made them."""
+    def add_rows(self, batch: list[FileRows]) -> None:
+        """Files' rows, as ``file_rows`` made them (one statement per table for the batch:
+        about a tenth faster than one per file)."""
         c = self.conn
-        c.execute(
+        c.executemany(
             "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
-            rows.file,
+            [rows.file for rows in batch],
         )
-        c.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.defs)
-        c.executemany("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?)", rows.imports)
-        c.executemany("INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.refs)
         c.executemany(
-            "INSERT INTO search(rowid, words, signature, doc) VALUES (?, ?, ?, ?)", rows.search
+            "INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [row for rows in batch for row in rows.defs],
+        )
+        c.executemany(
+            "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [row for rows in batch for row in rows.imports],
+        )
+        c.executemany(
+            "INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [row for rows in batch for row in rows.refs],
+        )
+        c.executemany(
+            "INSERT INTO search(rowid, words, signature, doc) VALUES (?, ?, ?, ?)",
+            [row for rows in batch for row in rows.search],
         )
 
 
@@ -363,42 +377,56 @@ def row_id(file_id: int, k: int) -> int:
 
 def file_rows(file_id: int, path: str, blob: str, facts: FileFacts) -> FileRows:
     base = file_id * ID_SPACE
+    # The records are unpacked as tuples (one step, where a field's name costs a lookup each).
     defs: list[Row] = [
         (
             base + k,
             file_id,
-            d.kind,
-            d.name,
-            d.qualified,
-            d.signature,
-            d.line,
-            d.end_line,
-            base + d.parent if d.parent >= 0 else None,
-            d.container,
-            d.doc,
-            " ".join(d.bases),
+            kind,
+            name,
+            qualified,
+            signature,
+            line,
+            end_line,
+            base + parent if parent >= 0 else None,
+            container,
+            doc,
+            " ".join(bases),
         )
-        for k, d in enumerate(facts.definitions)
+        for k, (
+            kind,
+            name,
+            qualified,
+            signature,
+            line,
+            end_line,
+            parent,
+            container,
+            doc,
+            bases,
+        ) in enumerate(facts.definitions)
     ]
     imports: list[Row] = [
-        (base + k, file_id, m.local, m.module, m.name, m.line, int(m.export))
-        for k, m in enumerate(facts.imports)
+        (base + k, file_id, local, module, name, line, int(export))
+        for k, (local, module, name, line, export) in enumerate(facts.imports)
     ]
     refs: list[Row] = [
         (
             base + k,
             file_id,
-            r.line,
-            r.column,
-            r.name,
-            r.kind,
-            base + r.unit if r.unit >= 0 else None,
-            r.how,
-            None if r.target < 0 else base + r.target,
-            r.qualifier,
-            r.lookup,
+            line,
+            column,
+            name,
+            kind,
+            base + unit if unit >= 0 else None,
+            how,
+            None if target < 0 else base + target,
+            qualifier,
+            lookup,
         )
-        for k, r in enumerate(facts.references)
+        for k, (name, line, column, kind, unit, how, target, qualifier, lookup) in enumerate(
+            facts.references
+        )
     ]
     search: list[Row] = [
         (base + k, split_words(d.qualified), d.signature, d.doc)
