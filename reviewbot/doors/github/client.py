@@ -38,6 +38,8 @@ class Comment:
     id: int
     body: str
     obj: Any = field(compare=False, repr=False, default=None)  # PyGithub's IssueComment
+    author: str = ""  # the login that wrote it
+    bot: bool = False  # written by a bot account (the Action's token posts as one)
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,8 @@ class ReviewComment:
     line: int | None
     in_reply_to: int | None
     obj: Any = field(compare=False, repr=False, default=None)  # PyGithub's PullRequestComment
+    author: str = ""
+    bot: bool = False
 
 
 def _message(exc: GithubException) -> str:
@@ -88,6 +92,28 @@ class Api:
         self.max_wait = max_wait
         self.waits: list[float] = []
         self._pr: PullRequest | None = None
+        self._me: str | None = None
+
+    def wrote(self, c: Comment | ReviewComment) -> bool:
+        """Whether this token wrote ``c``: a marker in it is no proof (anyone can quote one),
+        so its author must be a bot account (a workflow's or an app's token posts as one) or
+        the token's own user. Nobody else's comment is ever edited or deleted."""
+        return c.bot or (bool(c.author) and c.author == self.me())
+
+    def me(self) -> str | None:
+        """The token's own login when GitHub tells it (a person's token); None for a workflow's
+        or an app's token, to which GitHub refuses ``/user`` (their comments are a bot's)."""
+        if self._me is None:
+
+            def fetch() -> str:
+                raw: dict[str, Any] = self.gh.requester.requestJsonAndCheck("GET", "/user")[1]
+                return str(raw.get("login") or "")
+
+            try:
+                self._me = self.call(fetch)
+            except GitHubError:
+                self._me = ""
+        return self._me or None
 
     # -- retries ------------------------------------------------------------------------------
 
@@ -162,13 +188,15 @@ class Api:
 
     def issue_comments(self) -> list[Comment]:
         def fetch() -> list[Comment]:
-            return [Comment(c.id, c.body or "", c) for c in self.pr.get_issue_comments()]
+            return [_comment(c) for c in self.pr.get_issue_comments()]
 
         return self.call(fetch)
 
     def create_issue_comment(self, body: str, marker: str) -> Comment:
         def landed() -> Comment | None:
-            return next((c for c in self.issue_comments() if marker in c.body), None)
+            return next(
+                (c for c in self.issue_comments() if marker in c.body and self.wrote(c)), None
+            )
 
         def create() -> Comment:
             made: IssueComment = self.pr.create_issue_comment(body)
@@ -192,7 +220,7 @@ class Api:
         wanted = list(markers)
 
         def landed() -> bool | None:
-            bodies = [c.body for c in self.review_comments()]
+            bodies = [c.body for c in self.review_comments() if self.wrote(c)]
             return True if wanted and all(any(m in b for b in bodies) for m in wanted) else None
 
         def create() -> bool:
@@ -206,7 +234,8 @@ class Api:
 
     def create_review_comment(self, commit: str, comment: dict[str, Any], marker: str) -> None:
         def landed() -> bool | None:
-            return True if any(marker in c.body for c in self.review_comments()) else None
+            mine = (c for c in self.review_comments() if self.wrote(c))
+            return True if any(marker in c.body for c in mine) else None
 
         def create() -> bool:
             payload = {"commit_id": commit, "side": "RIGHT", **comment}
@@ -280,4 +309,15 @@ def _review_comment(c: PullRequestComment) -> ReviewComment:
         raw.get("line"),
         raw.get("in_reply_to_id"),
         c,
+        *_author(raw),
     )
+
+
+def _comment(c: IssueComment) -> Comment:
+    raw: dict[str, Any] = getattr(c, "_rawData", None) or {}
+    return Comment(int(raw.get("id", c.id)), raw.get("body") or c.body or "", c, *_author(raw))
+
+
+def _author(raw: dict[str, Any]) -> tuple[str, bool]:
+    user = raw.get("user") or {}
+    return str(user.get("login") or ""), user.get("type") == "Bot"

@@ -80,7 +80,9 @@ def publish(
         )
     body = summary_body(report, blob_base=blob_base, notes=all_notes)
     try:
-        existing = next((c for c in api.issue_comments() if SUMMARY_MARKER in c.body), None)
+        existing = next(
+            (c for c in api.issue_comments() if SUMMARY_MARKER in c.body and api.wrote(c)), None
+        )
         if existing is None:
             api.create_issue_comment(body, SUMMARY_MARKER)
             out.summary = "created"
@@ -106,7 +108,7 @@ def _inline(
     ours: dict[str, ReviewComment] = {}
     for c in existing:
         m = _FP.search(c.body)
-        if m and c.in_reply_to is None:
+        if m and c.in_reply_to is None and api.wrote(c):
             ours.setdefault(m.group(1), c)
     current = {f.fingerprint for f in report.findings}
     wanted: list[tuple[Finding, tuple[int, int]]] = []

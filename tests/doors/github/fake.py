@@ -109,6 +109,8 @@ class State:
     errors: list[str] = field(default_factory=list)  # OpenAPI validation failures
     next_id: int = 1000
     bot: str = "github-actions[bot]"
+    # GET /user: a workflow's token is refused it (None); a person's token gets its login.
+    user_login: str | None = None
 
     def new_id(self) -> int:
         self.next_id += 1
@@ -243,6 +245,12 @@ class FakeGitHub:
         path, method = request.path, request.method
         if path == "/rate_limit":
             return self._json(example("rate-limit-overview"), 200, request)
+        if path == "/user" and method == "GET":
+            if s.user_login is None:
+                return self._error(request, 403, "Resource not accessible by integration")
+            me = example("private-user-response-with-public-profile-information")
+            me.update(login=s.user_login, type="User", user_view_type="public")
+            return self._json(me, 200, request)
         if not path.startswith(prefix):
             return self._error(request, 404, "Not Found")
         rest = path[len(prefix) :]
@@ -294,7 +302,8 @@ class FakeGitHub:
 
     def _user(self) -> dict[str, Any]:
         user = example("issue-comment")["user"]
-        user.update(login=self.state.bot, type="Bot")
+        # A workflow's or an app's token writes as a bot; a person's token as that person.
+        user.update(login=self.state.bot, type="User" if self.state.user_login else "Bot")
         return dict(user)
 
     def _pull(self, request: Request, number: int) -> Response:
@@ -424,6 +433,23 @@ class FakeGitHub:
         )
         self.state.review_comments.append(record)
         return self._json(record, 201, request)
+
+    def add_issue_comment(self, text: str, user: str = "octocat") -> None:
+        """A person comments on the pull request."""
+        comment = example("issue-comment")
+        cid = self.state.new_id()
+        comment.update(id=cid, body=text)
+        comment["user"] = {**comment["user"], "login": user, "type": "User"}
+        self.state.issue_comments.append(comment)
+
+    def add_review_comment(self, path: str, line: int, text: str, user: str = "octocat") -> None:
+        """A person comments on a line of the diff."""
+        s = self.state
+        record = self._review_comment_record(
+            {"body": text, "path": path, "line": line}, None, s.head_sha
+        )
+        record["user"] = {**record["user"], "login": user, "type": "User"}
+        s.review_comments.append(record)
 
     def add_reply(self, to: int, text: str, user: str = "octocat") -> None:
         """A person answers one of the bot's inline comments."""

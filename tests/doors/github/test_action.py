@@ -219,6 +219,42 @@ def test_finding_that_disappears_is_removed_unless_answered(pr: Pr) -> None:
     assert dense["id"] in remaining  # gone too, but someone answered: kept
 
 
+def test_comments_of_people_are_never_ours_even_with_our_markers(pr: Pr) -> None:
+    """A person quoting the hidden summary marker, or a fingerprint marker, in a comment: the
+    Action neither edits nor deletes it, and still posts and updates its own."""
+    quoted = f"I think `{SUMMARY_MARKER}` is neat"
+    pr.fake.add_issue_comment(quoted)
+    pr.fake.add_review_comment("shop.py", 1, "see <!-- reviewbot:fp=deadbeef;v=1 --> here")
+    code, log = pr.run()
+    assert code == 0, log
+    s = pr.fake.state
+    bodies = [c["body"] for c in s.issue_comments]
+    assert bodies[0] == quoted and len(bodies) == 2 and bodies[1].startswith(SUMMARY_MARKER)
+    human = [c for c in s.review_comments if c["user"]["type"] == "User"]
+    assert [c["body"] for c in human] == ["see <!-- reviewbot:fp=deadbeef;v=1 --> here"]
+    first = s.issue_comments[1]["body"]
+    pr.push({"shop.py": BEFORE}, "undo the spike")
+    code, log = pr.run()
+    assert code == 0, log
+    assert s.issue_comments[0]["body"] == quoted and len(s.issue_comments) == 2
+    assert s.issue_comments[1]["body"] != first  # its own summary was updated
+    assert [c["body"] for c in s.review_comments if c["user"]["type"] == "User"] == [
+        "see <!-- reviewbot:fp=deadbeef;v=1 --> here"
+    ]
+
+
+def test_a_person_s_token_finds_its_own_comments(pr: Pr) -> None:
+    """With a person's token the Action's comments are that person's: GET /user says who,
+    so a rerun updates them instead of posting again."""
+    pr.fake.state.bot = "maintainer"
+    pr.fake.state.user_login = "maintainer"
+    pr.run()
+    before = len(pr.fake.state.writes)
+    code, _ = pr.run()
+    assert code == 0 and pr.fake.state.writes[before:] == []
+    assert len(pr.fake.state.issue_comments) == 1
+
+
 def test_422_on_the_review_falls_back_to_single_comments(pr: Pr) -> None:
     pr.fake.state.faults.append(Fault("POST", r"/pulls/2/reviews$", 422))
     pr.fake.state.faults.append(Fault("POST", r"/pulls/2/comments$", 422))
