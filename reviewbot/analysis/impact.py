@@ -41,8 +41,8 @@ class Reference:
     text: str
 
 
-# (names) -> (references per name, whether the search was cut short)
-Search = Callable[[Sequence[str]], tuple[dict[str, list[Reference]], bool]]
+# (names, paths not to search) -> (references per name, whether the search was cut short)
+Search = Callable[[Sequence[str], Sequence[str]], tuple[dict[str, list[Reference]], bool]]
 # (path) -> the head side's index of that file, or None
 Indexer = Callable[[str], FileIndex | None]
 
@@ -101,7 +101,7 @@ def impact_of(
     names = sorted(wanted)[:MAX_NAMES]
     if not names:
         return [], []
-    found, cut = search(names)
+    found, cut = search(names, _unsearched(names, wanted, files, changed_lines))
     defined_now = {_name(u.label) for fs in summaries for u in fs.units if u.new is not None}
     sections: list[Impact] = []
     findings: list[Finding] = []
@@ -155,6 +155,30 @@ def impact_of(
                 )
             )
     return sections, findings
+
+
+def _unsearched(
+    names: Sequence[str],
+    wanted: dict[str, _Wanted],
+    files: Sequence[ChangedFile],
+    changed_lines: dict[str, set[int]],
+) -> list[str]:
+    """Files whose matches would all be dropped, so the search can pass them by: a file is
+    one when every name searched is declared in it and every line of its new side is changed
+    (a wholly added file that declares all the names: a match of a name in the file that
+    declares it is dropped on a changed line). Any other file of the change is searched, so a
+    new file that uses another file's new names is still listed. For one large new file this
+    spares the search a read of every line of it for nothing."""
+    declared = {wanted[name].path for name in names}
+    if len(declared) != 1:
+        return []
+    (path,) = declared
+    cf = next((cf for cf in files if cf.path == path), None)
+    if cf is None or cf.old_text is not None or cf.new_text is None:
+        return []
+    text = cf.new_text
+    count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    return [path] if changed_lines.get(path, set()).issuperset(range(1, count + 1)) else []
 
 
 def _line(text: str | None, number: int) -> str | None:

@@ -365,11 +365,18 @@ class Git:
         return marked
 
     def grep_words(
-        self, words: Sequence[str], where: str | None, *, timeout: float = 1.0, limit: int = 2000
+        self,
+        words: Sequence[str],
+        where: str | None,
+        *,
+        timeout: float = 1.0,
+        limit: int = 2000,
+        exclude: Sequence[str] = (),
     ) -> tuple[list[tuple[str, int, str]], bool]:
         """Whole-word, fixed-string matches of ``words`` (path, line, text): in ``where``
         (a commit), in the index (``"--cached"``) or, when None, in the working tree's tracked
-        files. Bounded in time and count; the flag says whether it was cut short."""
+        files, but not in the files ``exclude`` names (repository-relative paths, taken
+        literally). Bounded in time and count; the flag says whether it was cut short."""
         args = ["git", *_CONFIG, "grep", "-n", "-I", "-w", "-F", "--no-color", "--full-name", "-z"]
         for word in words:
             args += ["-e", word]
@@ -378,6 +385,7 @@ class Git:
         elif where is not None:
             args.append(where)
         args.append("--")
+        args += [f":(top,literal,exclude){path}" for path in exclude]
         try:
             proc = subprocess.run(
                 args,
