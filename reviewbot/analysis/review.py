@@ -11,6 +11,7 @@ from reviewbot.analysis.findings import (
     UnitDelta,
     deeper,
     dense_new,
+    measures_of,
     repetitive,
     spike,
     suppressed,
@@ -301,6 +302,7 @@ def measure_file(
                 _own_decisions(old_meter, pair.old, m_old),
                 _own_decisions(new_meter, pair.new, m_new),
             ),
+            measures_of(metrics),
         )
         cases.append(
             UnitCase(
