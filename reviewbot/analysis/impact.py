@@ -102,7 +102,7 @@ def impact_of(
     if not names:
         return [], []
     found, cut = search(names, _unsearched(names, wanted, files, changed_lines))
-    defined_now = {_name(u.label) for fs in summaries for u in fs.units if u.new is not None}
+    defined_now: set[str | None] | None = None  # the names the new side declares, when asked
     sections: list[Impact] = []
     findings: list[Finding] = []
     for name in names:
@@ -132,7 +132,13 @@ def impact_of(
                 "grep",
             )
         )
-        if info.change == "removed" and refs and name not in defined_now:
+        if info.change == "removed" and refs and defined_now is None:
+            defined_now = {
+                _name(u.label) for fs in summaries for u in fs.units if u.new is not None
+            }
+        if info.change == "removed" and refs and defined_now and name in defined_now:
+            pass  # still declared on the new side (moved or redefined): not gone
+        elif info.change == "removed" and refs:
             first = refs[0]
             where = ", ".join(f"{r.path}:{r.line}" for r in refs[:5])
             more = f" and {len(refs) - 5} more" if len(refs) > 5 else ""

@@ -302,7 +302,6 @@ def measure_file(
                 _own_decisions(old_meter, pair.old, m_old),
                 _own_decisions(new_meter, pair.new, m_new),
             ),
-            measures_of(metrics),
         )
         cases.append(
             UnitCase(
@@ -346,7 +345,9 @@ def judge_file(measured: MeasuredFile, thresholds: Thresholds) -> FileReview:
     findings: list[Finding] = []
     for case in measured.cases:
         assert new is not None  # a case is a unit of the new side
-        delta = case.delta
+        # The measures the rules read, taken once from the metrics as they are now (a moved
+        # unit's were replaced by its old self's after it was measured: ``link_moves``).
+        delta = case.delta._replace(measures=measures_of(case.delta.metrics))
         # A new file has no profile of its own to compare with: the configured bar applies.
         dense = None
         if case.added:  # a new unit, compared with the file's own profile when it has one

@@ -129,13 +129,39 @@ def unit_doc(u: UnitChange) -> dict[str, Any]:
     }
 
 
-def _number_text(value: float | int | None) -> str:
-    """A number of ``_num`` as JSON text."""
+def _number_text(value: float | None) -> str:
+    """``_num(value)`` as JSON text, for a value already made a float (or None)."""
     if value is None:
         return "null"
-    if type(value) is int:
-        return int.__repr__(value)
-    return dumps_indented(value)  # a float, NaN and the infinities as json.dumps writes them
+    text = _NUMBER_TEXT.get(value)
+    if text is None:
+        text = dumps_indented(_num(value))  # NaN and the infinities as json.dumps writes them
+        if len(_NUMBER_TEXT) < 65536:  # the values of a large file repeat: small counts
+            _NUMBER_TEXT[value] = text
+    return text
+
+
+_NUMBER_TEXT: dict[float, str] = {}
+
+
+def _metrics_text(change: MetricsChange, key: str) -> str:
+    """``_metrics(change)`` as ``dumps_indented`` writes it at the indentation ``key`` ends
+    with."""
+    before, after = change.before, change.after
+    if before is None and after is None:
+        return "{}"
+    sub = key + "  "
+    leaf = sub + "  "
+    parts = []
+    for name, attr in MEASURE_FIELDS:
+        b = None if before is None else float(getattr(before, attr))
+        a = None if after is None else float(getattr(after, attr))
+        d = None if b is None or a is None else a - b
+        parts.append(
+            f'{sub}{encode_basestring(name)}: {{{leaf}"before": {_number_text(b)},{leaf}'
+            f'"after": {_number_text(a)},{leaf}"delta": {_number_text(d)}{sub}}}'
+        )
+    return "{" + ",".join(parts) + key + "}"
 
 
 def _ref_text(u: UnitRef | None, newline: str) -> str:
@@ -168,23 +194,9 @@ class _Units(Fragment):
             return
         row = newline + "  "  # a unit's braces
         key = row + "  "  # its keys
-        sub = key + "  "  # the keys of its refs and of its metrics
-        leaf = sub + "  "  # before, after, delta
         rows: list[str] = []
         for u in self.units:
-            metrics = _metrics(u.metrics)
-            if metrics:
-                parts = []
-                for name, m in metrics.items():
-                    parts.append(
-                        f'{sub}{encode_basestring(name)}: {{{leaf}"before": '
-                        f'{_number_text(m["before"])},{leaf}"after": '
-                        f'{_number_text(m["after"])},{leaf}"delta": '
-                        f"{_number_text(m['delta'])}{sub}}}"
-                    )
-                metrics_text = "{" + ",".join(parts) + key + "}"
-            else:
-                metrics_text = "{}"
+            metrics_text = _metrics_text(u.metrics, key)
             extra = ""
             if u.old_label is not None:
                 extra += f',{key}"old_label": {encode_basestring(u.old_label)}'
