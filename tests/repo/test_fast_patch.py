@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from reviewbot.errors import InputError
 from reviewbot.model import Hunk
 from reviewbot.repo import patch
+from reviewbot.repo.changes import FilePolicy, collect, resolve_range
+from reviewbot.repo.git import Git
 from reviewbot.repo.patch import PatchChunk
 from tests.helpers import commit, examples, git, write
 
@@ -219,9 +221,6 @@ _ADDED = {
 
 
 def _collect(root: Path, whole: bool) -> list[Any]:
-    from reviewbot.repo.changes import FilePolicy, collect, resolve_range
-    from reviewbot.repo.git import Git
-
     g = Git(root, environ={"HOME": str(root.parent / "home")})
     rng = resolve_range(g, "HEAD~1..HEAD", False)
     if not whole:  # as between a working tree and a commit: every patch from git
@@ -258,8 +257,6 @@ def test_files_added_whole_are_read_without_their_patch_the_same(repo: Path) -> 
 def test_the_patch_of_an_added_file_is_not_asked_of_git_unless_attributes_could_apply(
     repo: Path,
 ) -> None:
-    from reviewbot.repo.git import Git
-
     write(repo, "a.py", "x = 1\n")
     commit(repo)
     write(repo, "b.py", "y = 2\n")
