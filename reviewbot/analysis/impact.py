@@ -63,6 +63,22 @@ class _Wanted(NamedTuple):
     change: str
 
 
+class _ChangedLines(dict[str, set[int]]):
+    """The added lines of each file of the change (no file: none), each file's set made when
+    it is first asked for (a match seldom falls in a large new file: its million lines are
+    then never put in a set)."""
+
+    def __init__(self, files: Sequence[ChangedFile]) -> None:
+        super().__init__()
+        self.files = {cf.path: cf for cf in files}
+
+    def __missing__(self, path: str) -> set[int]:
+        cf = self.files.get(path)
+        lines: set[int] = set().union(*(h.added for h in cf.hunks)) if cf is not None else set()
+        self[path] = lines
+        return lines
+
+
 def impact_of(
     summaries: Sequence[FileSummary],
     files: Sequence[ChangedFile],
@@ -71,7 +87,7 @@ def impact_of(
 ) -> tuple[list[Impact], list[Finding]]:
     """The impact section and the RB105 findings of a reviewed change."""
     wanted: dict[str, _Wanted] = {}
-    changed_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
+    changed_lines = _ChangedLines(files)
     by_path = {cf.path: cf for cf in files}
     for fs in summaries:
         for u in fs.units:
@@ -110,13 +126,13 @@ def impact_of(
         refs = [
             r
             for r in found.get(name, [])
-            if not (r.path == info.path and r.line in changed_lines.get(r.path, set()))
+            if not (r.path == info.path and r.line in changed_lines[r.path])
         ]
         shown = []
         for r in refs[:MAX_REFERENCES]:
             index = indexer(r.path)
             unit = index.unit_at(r.line - 1) if index is not None else None
-            touched = r.line in changed_lines.get(r.path, set())
+            touched = r.line in changed_lines[r.path]
             label = unit.label if unit is not None else None
             shown.append(ImpactRef(r.path, r.line, label, "text", None, touched))
         sections.append(
@@ -142,7 +158,7 @@ def impact_of(
             first = refs[0]
             where = ", ".join(f"{r.path}:{r.line}" for r in refs[:5])
             more = f" and {len(refs) - 5} more" if len(refs) > 5 else ""
-            in_diff = first.line in changed_lines.get(first.path, set())
+            in_diff = first.line in changed_lines[first.path]
             findings.append(
                 Finding(
                     "RB105",
@@ -167,7 +183,7 @@ def _unsearched(
     names: Sequence[str],
     wanted: dict[str, _Wanted],
     files: Sequence[ChangedFile],
-    changed_lines: dict[str, set[int]],
+    changed_lines: _ChangedLines,
 ) -> list[str]:
     """Files whose matches would all be dropped, so the search can pass them by: a file is
     one when every name searched is declared in it and every line of its new side is changed
@@ -184,7 +200,12 @@ def _unsearched(
         return []
     text = cf.new_text
     count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-    return [path] if changed_lines.get(path, set()).issuperset(range(1, count + 1)) else []
+    if len(cf.hunks) == 1:  # as a file added whole has: its added lines rise one by one
+        added = cf.hunks[0].added
+        whole = len(added) == count and (not added or (added[0] == 1 and added[-1] == count))
+    else:
+        whole = changed_lines[path].issuperset(range(1, count + 1))
+    return [path] if whole else []
 
 
 def _line(text: str | None, number: int) -> str | None:
