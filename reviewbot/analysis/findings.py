@@ -13,6 +13,7 @@ __all__ = [
     "deeper",
     "dense_new",
     "fingerprint",
+    "measures_of",
     "repetitive",
     "spike",
     "suppressed",
@@ -53,22 +54,39 @@ class UnitDelta(NamedTuple):
     # conventional gate counts per function, so what the absolute ceiling reads. None: as
     # ``branches``.
     own_decisions: tuple[int | None, int | None] | None = None
+    # ``measures_of(metrics)``, taken once (the rules read them a dozen times per unit); None:
+    # each read asks ``metrics``.
+    measures: tuple[Measure, Measure, Measure, Measure] | None = None
 
     @property
     def lines(self) -> Measure:
-        return self.metrics.measure("lines")
+        m = self.measures
+        return m[0] if m is not None else self.metrics.measure("lines")
 
     @property
     def branches(self) -> Measure:
-        return self.metrics.measure("branches")
+        m = self.measures
+        return m[1] if m is not None else self.metrics.measure("branches")
 
     @property
     def nesting(self) -> Measure:
-        return self.metrics.measure("nesting")
+        m = self.measures
+        return m[2] if m is not None else self.metrics.measure("nesting")
 
     @property
     def irregularity(self) -> Measure:
-        return self.metrics.measure("irregularity")
+        m = self.measures
+        return m[3] if m is not None else self.metrics.measure("irregularity")
+
+
+def measures_of(metrics: MetricsChange) -> tuple[Measure, Measure, Measure, Measure]:
+    """The measures ``UnitDelta`` reads: lines, branches, nesting and irregularity."""
+    return (
+        metrics.measure("lines"),
+        metrics.measure("branches"),
+        metrics.measure("nesting"),
+        metrics.measure("irregularity"),
+    )
 
 
 def fingerprint(code: str, path: str, label: str, header: str) -> str:

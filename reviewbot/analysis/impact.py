@@ -41,8 +41,8 @@ class Reference:
     text: str
 
 
-# (names) -> (references per name, whether the search was cut short)
-Search = Callable[[Sequence[str]], tuple[dict[str, list[Reference]], bool]]
+# (names, paths not to search) -> (references per name, whether the search was cut short)
+Search = Callable[[Sequence[str], Sequence[str]], tuple[dict[str, list[Reference]], bool]]
 # (path) -> the head side's index of that file, or None
 Indexer = Callable[[str], FileIndex | None]
 
@@ -63,6 +63,22 @@ class _Wanted(NamedTuple):
     change: str
 
 
+class _ChangedLines(dict[str, set[int]]):
+    """The added lines of each file of the change (no file: none), each file's set made when
+    it is first asked for (a match seldom falls in a large new file: its million lines are
+    then never put in a set)."""
+
+    def __init__(self, files: Sequence[ChangedFile]) -> None:
+        super().__init__()
+        self.files = {cf.path: cf for cf in files}
+
+    def __missing__(self, path: str) -> set[int]:
+        cf = self.files.get(path)
+        lines: set[int] = set().union(*(h.added for h in cf.hunks)) if cf is not None else set()
+        self[path] = lines
+        return lines
+
+
 def impact_of(
     summaries: Sequence[FileSummary],
     files: Sequence[ChangedFile],
@@ -71,7 +87,7 @@ def impact_of(
 ) -> tuple[list[Impact], list[Finding]]:
     """The impact section and the RB105 findings of a reviewed change."""
     wanted: dict[str, _Wanted] = {}
-    changed_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
+    changed_lines = _ChangedLines(files)
     by_path = {cf.path: cf for cf in files}
     for fs in summaries:
         for u in fs.units:
@@ -101,8 +117,8 @@ def impact_of(
     names = sorted(wanted)[:MAX_NAMES]
     if not names:
         return [], []
-    found, cut = search(names)
-    defined_now = {_name(u.label) for fs in summaries for u in fs.units if u.new is not None}
+    found, cut = search(names, _unsearched(names, wanted, files, changed_lines))
+    defined_now: set[str | None] | None = None  # the names the new side declares, when asked
     sections: list[Impact] = []
     findings: list[Finding] = []
     for name in names:
@@ -110,13 +126,13 @@ def impact_of(
         refs = [
             r
             for r in found.get(name, [])
-            if not (r.path == info.path and r.line in changed_lines.get(r.path, set()))
+            if not (r.path == info.path and r.line in changed_lines[r.path])
         ]
         shown = []
         for r in refs[:MAX_REFERENCES]:
             index = indexer(r.path)
             unit = index.unit_at(r.line - 1) if index is not None else None
-            touched = r.line in changed_lines.get(r.path, set())
+            touched = r.line in changed_lines[r.path]
             label = unit.label if unit is not None else None
             shown.append(ImpactRef(r.path, r.line, label, "text", None, touched))
         sections.append(
@@ -132,11 +148,17 @@ def impact_of(
                 "grep",
             )
         )
-        if info.change == "removed" and refs and name not in defined_now:
+        if info.change == "removed" and refs and defined_now is None:
+            defined_now = {
+                _name(u.label) for fs in summaries for u in fs.units if u.new is not None
+            }
+        if info.change == "removed" and refs and defined_now and name in defined_now:
+            pass  # still declared on the new side (moved or redefined): not gone
+        elif info.change == "removed" and refs:
             first = refs[0]
             where = ", ".join(f"{r.path}:{r.line}" for r in refs[:5])
             more = f" and {len(refs) - 5} more" if len(refs) > 5 else ""
-            in_diff = first.line in changed_lines.get(first.path, set())
+            in_diff = first.line in changed_lines[first.path]
             findings.append(
                 Finding(
                     "RB105",
@@ -155,6 +177,35 @@ def impact_of(
                 )
             )
     return sections, findings
+
+
+def _unsearched(
+    names: Sequence[str],
+    wanted: dict[str, _Wanted],
+    files: Sequence[ChangedFile],
+    changed_lines: _ChangedLines,
+) -> list[str]:
+    """Files whose matches would all be dropped, so the search can pass them by: a file is
+    one when every name searched is declared in it and every line of its new side is changed
+    (a wholly added file that declares all the names: a match of a name in the file that
+    declares it is dropped on a changed line). Any other file of the change is searched, so a
+    new file that uses another file's new names is still listed. For one large new file this
+    spares the search a read of every line of it for nothing."""
+    declared = {wanted[name].path for name in names}
+    if len(declared) != 1:
+        return []
+    (path,) = declared
+    cf = next((cf for cf in files if cf.path == path), None)
+    if cf is None or cf.old_text is not None or cf.new_text is None:
+        return []
+    text = cf.new_text
+    count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    if len(cf.hunks) == 1:  # as a file added whole has: its added lines rise one by one
+        added = cf.hunks[0].added
+        whole = len(added) == count and (not added or (added[0] == 1 and added[-1] == count))
+    else:
+        whole = changed_lines[path].issuperset(range(1, count + 1))
+    return [path] if whole else []
 
 
 def _line(text: str | None, number: int) -> str | None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from functools import cached_property
 from itertools import accumulate
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import Unit
@@ -209,8 +209,30 @@ class _Lines:
             own -= self.branches(lo, hi)
         return own
 
+    @cached_property
+    def filled(self) -> list[int | None]:
+        """Each line's indentation, or for a line without code that of the last code line
+        before it (None before the first)."""
+        out: list[int | None] = []
+        add = out.append
+        last = None
+        for i in self.indent:
+            if i is not None:
+                last = i
+            add(last)
+        return out
+
     def profile(self, unit: Unit, head: int) -> tuple[float, ...]:
         """``nesting_profile`` of the unit; ``head``: its header's indentation."""
+        if self.indent[unit.start] is not None:
+            # The header holds code (as nearly always): each line's depth is that of its own
+            # indentation or of the code line before it, which lies in the unit.
+            # No None in it: the header's own indentation comes first.
+            filled = cast("list[int]", self.filled[unit.start : unit.end + 1])
+            levels = sorted(set(filled))
+            lowest = levels.index(head) if head in levels else 0
+            depth_at = {c: float(max(0, d - lowest)) for d, c in enumerate(levels)}
+            return tuple(map(depth_at.__getitem__, filled))
         indents = self.indent[unit.start : unit.end + 1]
         used = sorted({i for i in indents if i is not None})
         base = used.index(head) if head in used else 0

@@ -11,6 +11,7 @@ from reviewbot.analysis.findings import (
     UnitDelta,
     deeper,
     dense_new,
+    measures_of,
     repetitive,
     spike,
     suppressed,
@@ -344,7 +345,9 @@ def judge_file(measured: MeasuredFile, thresholds: Thresholds) -> FileReview:
     findings: list[Finding] = []
     for case in measured.cases:
         assert new is not None  # a case is a unit of the new side
-        delta = case.delta
+        # The measures the rules read, taken once from the metrics as they are now (a moved
+        # unit's were replaced by its old self's after it was measured: ``link_moves``).
+        delta = case.delta._replace(measures=measures_of(case.delta.metrics))
         # A new file has no profile of its own to compare with: the configured bar applies.
         dense = None
         if case.added:  # a new unit, compared with the file's own profile when it has one

@@ -192,8 +192,10 @@ def _impact(
             indexes[path] = FileIndex(text, language, profile) if text is not None else None
         return indexes.get(path)
 
-    def search(names: Sequence[str]) -> tuple[dict[str, list[Reference]], bool]:
-        hits, cut = git.grep_words(names, where, timeout=IMPACT_SECONDS)
+    def search(
+        names: Sequence[str], unsearched: Sequence[str]
+    ) -> tuple[dict[str, list[Reference]], bool]:
+        hits, cut = git.grep_words(names, where, timeout=IMPACT_SECONDS, exclude=unsearched)
         found: dict[str, list[Reference]] = {}
         for path, line, text in hits:
             if not in_scope(path, change.scope):

@@ -5,8 +5,8 @@ a list of every small piece: about two thirds of a review's JSON output time on 
 units, and a list of millions of strings. This walks the document once, writing each scalar
 with its key and separator in one piece, with the same string escaping (``encode_basestring``,
 in C) and number forms. Anything other than plain dicts with string keys, lists, tuples,
-strings, ints, floats, booleans and None is left to ``json.dumps`` (the whole document), so the
-text is always ``json.dumps``' own.
+strings, ints, floats, booleans, None and ``Fragment`` is left to ``json.dumps`` (the whole
+document, each fragment as its ``plain()`` value), so the text is always ``json.dumps``' own.
 """
 
 from __future__ import annotations
@@ -15,11 +15,32 @@ import json
 from json.encoder import encode_basestring
 from typing import Any
 
-__all__ = ["dumps_indented"]
+__all__ = ["Fragment", "dumps_indented"]
 
 
 class _Unusual(Exception):
     """A value this encoder leaves to ``json.dumps``."""
+
+
+class Fragment:
+    """A part of a document that writes its own text: ``write(out, newline)`` appends to
+    ``out`` exactly what ``dumps_indented`` writes for ``plain()`` at the indentation
+    ``newline`` ends with (for the many rows of a large report, written from templates)."""
+
+    __slots__ = ()
+
+    def plain(self) -> Any:
+        """The value as plain JSON data."""
+        raise NotImplementedError
+
+    def write(self, out: list[str], newline: str) -> None:
+        raise NotImplementedError
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Fragment):
+        return value.plain()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 _INF = float("inf")
@@ -49,7 +70,7 @@ def _scalar(value: Any) -> str | None:
         if value == -_INF:
             return "-Infinity"
         return _float_repr(value)
-    if kind is dict or kind is list or kind is tuple:
+    if kind is dict or kind is list or kind is tuple or isinstance(value, Fragment):
         return None
     raise _Unusual
 
@@ -88,6 +109,9 @@ def _container(value: Any, out: list[str], newline: str, done: list[str]) -> Non
             lead = sep
         out.append(newline + "}")
         return
+    if isinstance(value, Fragment):
+        value.write(out, newline)
+        return
     if not value:
         out.append("[]")
         return
@@ -118,4 +142,4 @@ def dumps_indented(doc: Any) -> str:
         done.append("".join(out))
         return "".join(done)
     except (_Unusual, RecursionError):
-        return json.dumps(doc, indent=2, ensure_ascii=False)
+        return json.dumps(doc, indent=2, ensure_ascii=False, default=_plain)

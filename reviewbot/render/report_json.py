@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
+from json.encoder import encode_basestring
 from typing import Any
 
 from reviewbot import __version__
@@ -19,7 +21,7 @@ from reviewbot.model import (
     UnitChange,
     UnitRef,
 )
-from reviewbot.render.indented import dumps_indented
+from reviewbot.render.indented import Fragment, dumps_indented
 from reviewbot.render.style import sparkline
 
 __all__ = ["load_schema", "report_doc", "report_json", "stats_doc", "unit_doc"]
@@ -127,7 +129,95 @@ def unit_doc(u: UnitChange) -> dict[str, Any]:
     }
 
 
+def _number_text(value: float | None) -> str:
+    """``_num(value)`` as JSON text, for a value already made a float (or None)."""
+    if value is None:
+        return "null"
+    text = _NUMBER_TEXT.get(value)
+    if text is None:
+        text = dumps_indented(_num(value))  # NaN and the infinities as json.dumps writes them
+        if len(_NUMBER_TEXT) < 65536:  # the values of a large file repeat: small counts
+            _NUMBER_TEXT[value] = text
+    return text
+
+
+_NUMBER_TEXT: dict[float, str] = {}
+
+
+def _metrics_text(change: MetricsChange, key: str) -> str:
+    """``_metrics(change)`` as ``dumps_indented`` writes it at the indentation ``key`` ends
+    with."""
+    before, after = change.before, change.after
+    if before is None and after is None:
+        return "{}"
+    sub = key + "  "
+    leaf = sub + "  "
+    parts = []
+    for name, attr in MEASURE_FIELDS:
+        b = None if before is None else float(getattr(before, attr))
+        a = None if after is None else float(getattr(after, attr))
+        d = None if b is None or a is None else a - b
+        parts.append(
+            f'{sub}{encode_basestring(name)}: {{{leaf}"before": {_number_text(b)},{leaf}'
+            f'"after": {_number_text(a)},{leaf}"delta": {_number_text(d)}{sub}}}'
+        )
+    return "{" + ",".join(parts) + key + "}"
+
+
+def _ref_text(u: UnitRef | None, newline: str) -> str:
+    """``_unit(u)`` as ``dumps_indented`` writes it at the indentation ``newline`` ends with."""
+    if u is None:
+        return "null"
+    inner = newline + "  "
+    return (
+        f'{{{inner}"label": {encode_basestring(u.label)},{inner}"start": {u.start!r},'
+        f'{inner}"end": {u.end!r}{newline}}}'
+    )
+
+
+class _Units(Fragment):
+    """A file's units in the report: ``[unit_doc(u) for u in units]``, each row written from a
+    template (a review of a large new file writes tens of thousands; ``test_render`` compares
+    the text with the plain document's)."""
+
+    __slots__ = ("units",)
+
+    def __init__(self, units: Sequence[UnitChange]) -> None:
+        self.units = units
+
+    def plain(self) -> list[dict[str, Any]]:
+        return [unit_doc(u) for u in self.units]
+
+    def write(self, out: list[str], newline: str) -> None:
+        if not self.units:
+            out.append("[]")
+            return
+        row = newline + "  "  # a unit's braces
+        key = row + "  "  # its keys
+        rows: list[str] = []
+        for u in self.units:
+            metrics_text = _metrics_text(u.metrics, key)
+            extra = ""
+            if u.old_label is not None:
+                extra += f',{key}"old_label": {encode_basestring(u.old_label)}'
+            if u.old_path is not None:
+                extra += f',{key}"old_path": {encode_basestring(u.old_path)}'
+            rows.append(
+                f'{{{key}"label": {encode_basestring(u.label)},{key}"change": '
+                f'{encode_basestring(u.kind)},{key}"old": {_ref_text(u.old, key)},{key}'
+                f'"new": {_ref_text(u.new, key)},{key}"metrics": {metrics_text},{key}'
+                f'"sparkline": {encode_basestring(_unit_sparkline(u.shape))}{extra}{row}}}'
+            )
+        out.append("[" + row + ("," + row).join(rows) + newline + "]")
+
+
 def report_doc(report: Report) -> dict[str, Any]:
+    return _report_doc(report, lambda units: [unit_doc(u) for u in units])
+
+
+def _report_doc(
+    report: Report, unit_rows: Callable[[Sequence[UnitChange]], list[dict[str, Any]] | Fragment]
+) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "tool": {
@@ -147,7 +237,7 @@ def report_doc(report: Report) -> dict[str, Any]:
                 "language": f.language,
                 "added": f.added,
                 "removed": f.removed,
-                "units": [unit_doc(u) for u in f.units],
+                "units": unit_rows(f.units),
                 "warnings": list(f.warnings),
             }
             for f in report.files
@@ -206,4 +296,6 @@ def report_doc(report: Report) -> dict[str, Any]:
 
 
 def report_json(report: Report) -> str:
-    return dumps_indented(report_doc(report)) + "\n"
+    """The report's JSON text: ``report_doc`` as ``json.dumps(indent=2, ensure_ascii=False)``
+    writes it, its units written from a template."""
+    return dumps_indented(_report_doc(report, _Units)) + "\n"

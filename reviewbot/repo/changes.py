@@ -13,7 +13,7 @@ from reviewbot.errors import InputError
 from reviewbot.model import ChangedFile, Hunk, Status
 from reviewbot.repo.files import Unreadable, decode, excluded, is_binary
 from reviewbot.repo.git import EMPTY_TREE, NULL_SHA, Git, RawEntry
-from reviewbot.repo.patch import PatchChunk, PatchEntry, parse_patch
+from reviewbot.repo.patch import PatchChunk, PatchEntry, added_chunk, parse_patch
 
 __all__ = [
     "ApiFile",
@@ -197,7 +197,9 @@ def collect(git: Git, rng: Range, *, policy: FilePolicy) -> list[ChangedFile]:
     its own file, with the reason, and the rest is reviewed."""
     batch = git.start_batch()  # it starts while the diff runs
     try:
-        entries = git.diff(rng.args, max_bytes=policy.max_bytes)
+        # Between commits, a file added whole is read once, as a blob: not also as a patch.
+        whole = rng.new_side == "commit"
+        entries = git.diff(rng.args, max_bytes=policy.max_bytes, whole_added=whole)
         shas = [e.old_sha for e, _ in entries]
         if rng.new_side != "worktree":
             shas += [e.new_sha for e, _ in entries]
@@ -207,7 +209,18 @@ def collect(git: Git, rng: Range, *, policy: FilePolicy) -> list[ChangedFile]:
     if not entries:
         return []
     policy = policy.with_generated(git.generated_attributes([e.new_path for e, _ in entries]))
-    return [_one(git, rng, e, chunk, blobs, sizes, policy) for e, chunk in entries]
+    return [
+        _one(
+            git,
+            rng,
+            e,
+            added_chunk(blobs.get(e.new_sha), policy.max_bytes) if chunk.whole else chunk,
+            blobs,
+            sizes,
+            policy,
+        )
+        for e, chunk in entries
+    ]
 
 
 def _side(

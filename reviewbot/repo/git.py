@@ -27,6 +27,7 @@ _CONFIG = (
     "-c",
     "diff.noprefix=false",
 )
+_REGULAR = ("100644", "100755")  # the modes of regular files in git
 _DIFF_OPTIONS = (
     "--no-ext-diff",
     "--no-textconv",
@@ -154,14 +155,24 @@ class Git:
     # -- diffs ------------------------------------------------------------------------------------
 
     def diff(
-        self, args: Sequence[str], *, max_bytes: int | None = None
+        self, args: Sequence[str], *, max_bytes: int | None = None, whole_added: bool = False
     ) -> list[tuple[RawEntry, PatchChunk]]:
         """Each changed file's raw entry (names NUL-separated, never C-quoted) and its patch,
         from one git process: the patch of the N-th file is the N-th in the output. Files over
         ``max_bytes`` are diffed as binary (git's core.bigFileThreshold), so their content is
-        never read into a patch."""
+        never read into a patch.
+
+        ``whole_added`` (a diff between commits): the files listed first, and regular files
+        added whole get no patch from git (a chunk marked ``whole``: ``added_chunk`` of their
+        content gives the same), so a large new file is not written out and parsed once more
+        as a patch; the others' patches come from a second git process. Where gitattributes
+        could apply, or an added entry is not a regular file, all from one process."""
         big = ["-c", f"core.bigFileThreshold={max_bytes}"] if max_bytes else []
         options = ["-z", "--no-abbrev", *_DIFF_OPTIONS, *args, "--"]
+        if whole_added:
+            split = self._diff_without_added(options, big)
+            if split is not None:
+                return split
         try:
             out = self.run(*big, "diff", "--raw", "-p", "-U3", *options, what="compute the diff")
         except GitError:
@@ -178,6 +189,45 @@ class Git:
         # git printed one file's patch in a form we do not split (a combined diff of a
         # conflict, say): ask for each file's patch on its own.
         return [(e, self._one_patch(args, e, big)) for e in raw]
+
+    def _diff_without_added(
+        self, options: list[str], big: list[str]
+    ) -> list[tuple[RawEntry, PatchChunk]] | None:
+        """``diff``'s answer with the patches of regular files added whole left to their
+        content; None when that does not apply (nothing added, an added entry that is not a
+        regular file, attributes that could apply, a listing that does not match)."""
+        try:
+            raw, _ = _split_raw(self.run(*big, "diff", "--raw", *options, what="list the changes"))
+        except GitError:
+            return None
+        added = [e for e in raw if e.status == "A"]
+        if not added or any(e.new_mode not in _REGULAR for e in added):
+            return None
+        if self._has_attributes([e.new_path for e in added]):
+            return None  # binary, -diff or a diff driver: git's own patch says
+        rest: list[tuple[RawEntry, PatchChunk]] = []
+        if len(added) < len(raw):
+            try:
+                out = self.run(
+                    *big,
+                    "diff",
+                    "--raw",
+                    "-p",
+                    "-U3",
+                    "--diff-filter=a",
+                    *options,
+                    what="compute the diff",
+                )
+            except GitError:
+                return None
+            others, text = _split_raw(out)
+            chunks = parse_git_patch(text.decode("utf-8", "surrogateescape"))
+            if others != [e for e in raw if e.status != "A"] or len(chunks) != len(others):
+                return None
+            rest = list(zip(others, chunks, strict=True))
+        patches = iter(rest)
+        whole = PatchChunk((), False, True)
+        return [(e, whole) if e.status == "A" else next(patches) for e in raw]
 
     def _plumbing_raw(self, args: Sequence[str]) -> list[RawEntry]:
         """The raw listing from git's plumbing, which reads no file contents (the porcelain
@@ -365,11 +415,18 @@ class Git:
         return marked
 
     def grep_words(
-        self, words: Sequence[str], where: str | None, *, timeout: float = 1.0, limit: int = 2000
+        self,
+        words: Sequence[str],
+        where: str | None,
+        *,
+        timeout: float = 1.0,
+        limit: int = 2000,
+        exclude: Sequence[str] = (),
     ) -> tuple[list[tuple[str, int, str]], bool]:
         """Whole-word, fixed-string matches of ``words`` (path, line, text): in ``where``
         (a commit), in the index (``"--cached"``) or, when None, in the working tree's tracked
-        files. Bounded in time and count; the flag says whether it was cut short."""
+        files, but not in the files ``exclude`` names (repository-relative paths, taken
+        literally). Bounded in time and count; the flag says whether it was cut short."""
         args = ["git", *_CONFIG, "grep", "-n", "-I", "-w", "-F", "--no-color", "--full-name", "-z"]
         for word in words:
             args += ["-e", word]
@@ -378,6 +435,7 @@ class Git:
         elif where is not None:
             args.append(where)
         args.append("--")
+        args += [f":(top,literal,exclude){path}" for path in exclude]
         try:
             proc = subprocess.run(
                 args,

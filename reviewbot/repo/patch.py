@@ -44,6 +44,27 @@ class PatchChunk(NamedTuple):
 
     hunks: tuple[Hunk, ...]
     binary: bool
+    # A regular file added whole whose patch was not asked of git: its hunk and git's binary
+    # verdict come from its content (``added_chunk``), which is read anyway.
+    whole: bool = False
+
+
+GIT_BINARY_PROBE = 8000  # git diff calls a file binary with a NUL in its first 8,000 bytes
+
+
+def added_chunk(data: bytes | None, big: int | None = None) -> PatchChunk:
+    """What ``git diff -p`` says of a regular file added whole with content ``data`` (None:
+    unreadable, as when git cannot read it: no hunks), without a gitattributes file that
+    applies to it: binary when a NUL is in its first 8,000 bytes or it is larger than ``big``
+    (core.bigFileThreshold), else one hunk ``@@ -0,0 +1,n @@`` of its n lines (none when
+    empty), lines ending at each ``\n`` as git splits them (CR, a BOM or invalid UTF-8 change
+    nothing)."""
+    if data is None:
+        return PatchChunk((), False)
+    if b"\0" in data[:GIT_BINARY_PROBE] or (big is not None and len(data) > big):
+        return PatchChunk((), True)
+    n = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    return PatchChunk((Hunk(0, 0, 1, n, tuple(range(1, n + 1)), ()),) if n else (), False)
 
 
 def strip_prefix(path: str) -> str | None:

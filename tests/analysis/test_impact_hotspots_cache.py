@@ -71,6 +71,55 @@ def test_impact_is_bounded(repo: Path) -> None:
     assert item["total"] == 1200 and len(item["references"]) == 20 and item["truncated"]
 
 
+def _impact_of_commit(repo: Path) -> dict[str, dict[str, Any]]:
+    doc = report_doc(pipeline.review(GitChange(repo, ("HEAD~1..HEAD",)), Config()))
+    return {i["name"]: i for i in doc["impact"]}
+
+
+def test_a_new_file_that_declares_every_name_is_not_searched(repo: Path) -> None:
+    # A wholly added file that declares every searched name cannot give a reference the
+    # impact keeps, so the search passes it by. Before, its own 2,500 uses of the name ran the
+    # search into its 2,000-match limit: cut short, and the old file's use (sorted after it)
+    # was never found.
+    write(repo, "zz_old.py", "def legacy():\n    return fresh_helper_name(1)\n")
+    commit(repo)
+    calls = "".join(f"    fresh_helper_name({k})\n" for k in range(2500))
+    write(repo, "aa_new.py", f"def fresh_helper_name(x):\n    return x\n\n\ndef run():\n{calls}")
+    commit(repo)
+    item = _impact_of_commit(repo)["fresh_helper_name"]
+    assert item["change"] == "added" and item["truncated"] is False
+    assert [(r["path"], r["line"], r["unit"]) for r in item["references"]] == [
+        ("zz_old.py", 2, "def legacy")
+    ]
+
+
+def test_a_new_file_using_another_new_files_names_is_still_searched(repo: Path) -> None:
+    write(repo, "README", "x\n")
+    commit(repo)
+    write(repo, "lib_new.py", "def brand_new_api(x):\n    return x\n")
+    write(
+        repo,
+        "use_new.py",
+        "from lib_new import brand_new_api\n\n\ndef go():\n    return brand_new_api(2)\n",
+    )
+    commit(repo)
+    item = _impact_of_commit(repo)["brand_new_api"]
+    # Both lines of use_new.py are changed lines of another file: listed, in the change.
+    assert [(r["path"], r["line"], r["in_change"]) for r in item["references"]] == [
+        ("use_new.py", 1, True),
+        ("use_new.py", 5, True),
+    ]
+
+
+def test_grep_words_excludes_paths_literally(repo: Path) -> None:
+    write(repo, "a*b.py", "needle_word = 1\n")
+    write(repo, "axb.py", "needle_word = 2\n")
+    write(repo, "sub/c.py", "needle_word = 3\n")
+    commit(repo)
+    hits, cut = Git(repo).grep_words(["needle_word"], "HEAD", exclude=["a*b.py", "sub/c.py"])
+    assert [(path, line) for path, line, _ in hits] == [("axb.py", 1)] and not cut
+
+
 def test_hotspots_rank_churn_times_irregularity(repo: Path) -> None:
     calm = "def calm():\n    return 1\n"
     busy = "def busy(x):\n" + "".join(f"    if x > {i}:\n        x -= {i}\n" for i in range(8))

@@ -11,6 +11,7 @@ from reviewbot.analysis.findings import (
     deeper,
     dense_new,
     fingerprint,
+    measures_of,
     repetitive,
     spike,
     suppressed,
@@ -209,3 +210,29 @@ def test_review_file_finds_the_spike() -> None:
     assert unit.metrics.before is not None and unit.metrics.after is not None
     assert (unit.metrics.before.decisions, unit.metrics.after.decisions) == (1, 8)
     assert len(unit.shape) == unit.metrics.after.lines
+
+
+def test_measures_taken_once_give_the_same_findings() -> None:
+    """A delta carrying its measures (as a review makes them) reads the numbers its metrics
+    give, so every rule finds the same, on every combination of sides."""
+    sides = (
+        None,
+        UnitMetrics(10, 1, 1, 20.0),
+        UnitMetrics(60, 9, 4, 90.5),
+        UnitMetrics(12, 16, 6, 200.0),
+    )
+    t = Thresholds()
+    seen = set()
+    for before in sides:
+        for after in sides:
+            if before is None and after is None:
+                continue  # no unit has neither side
+            plain = delta(before, after)
+            taken = plain._replace(measures=measures_of(plain.metrics))
+            for name in ("lines", "branches", "nesting", "irregularity"):
+                assert getattr(taken, name) == plain.metrics.measure(name)
+            for rule in (spike, deeper, repetitive):
+                assert rule(taken, t) == rule(plain, t)
+                seen.add(rule(plain, t) is not None)
+            assert dense_new(taken, t, 3.0) == dense_new(plain, t, 3.0)
+    assert seen == {True, False}  # the combinations make findings and pass

@@ -80,3 +80,29 @@ def test_what_json_dumps_refuses_is_refused() -> None:
         pass
     else:
         raise AssertionError("an object that is not JSON was written")
+
+
+class Rows(indented.Fragment):
+    """A fragment that writes its rows itself (here through ``dumps_indented`` of each)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[Any]) -> None:
+        self.rows = rows
+
+    def plain(self) -> list[Any]:
+        return self.rows
+
+    def write(self, out: list[str], newline: str) -> None:
+        inner = newline + "  "
+        texts = [dumps_indented(r).replace("\n", inner) for r in self.rows]
+        out.append("[" + inner + ("," + inner).join(texts) + newline + "]" if texts else "[]")
+
+
+@given(st.lists(documents, max_size=4))
+def test_a_fragment_writes_its_plain_value_text(rows: list[Any]) -> None:
+    doc = {"a": [1, {"rows": Rows(rows)}], "b": Rows(rows)}
+    plain = {"a": [1, {"rows": rows}], "b": rows}
+    assert dumps_indented(doc) == _stdlib(plain)
+    # Beside a value left to json.dumps, the fragment is its plain value.
+    assert dumps_indented({**doc, "pair": Pair(1, "x")}) == _stdlib({**plain, "pair": Pair(1, "x")})

@@ -23,6 +23,7 @@ from reviewbot.model import (
     MetricsChange,
     Report,
     Severity,
+    UnitChange,
     UnitMetrics,
     UnitRef,
 )
@@ -261,6 +262,30 @@ def test_report_json_and_sarif_are_json_dumps_text(report: Report) -> None:
         assert report.files[0].units  # a real review: units, metrics and sparklines
         assert report_json(r) == json.dumps(report_doc(r), indent=2, ensure_ascii=False) + "\n"
         assert sarif_json(r) == json.dumps(sarif_doc(r), indent=2, ensure_ascii=False) + "\n"
+
+
+def test_report_json_writes_every_kind_of_unit_row_as_json_dumps(report: Report) -> None:
+    """The units' rows are written from a template: every shape a row can take (one side or
+    both, no numbers at all, renamed and moved, fractions, NaN, names to escape) gives the
+    standard library's text of the plain document."""
+    one = UnitMetrics(12, 3, 2, 0.123456)
+    other = UnitMetrics(7, 0, 1, float("nan"))
+    ref = UnitRef('def "quoted"\t\u00e9\u2028', 3, 14)
+    rows = (
+        UnitChange("a.py", "added", "def new", None, ref, MetricsChange(None, one), (0.0, 1.5)),
+        UnitChange("a.py", "removed", "def gone", ref, None, MetricsChange(other, None), ()),
+        UnitChange("a.py", "modified", "class C", ref, ref, MetricsChange(one, other), (1.0,)),
+        UnitChange("a.py", "modified", "def empty", ref, ref, MetricsChange(None, None), ()),
+        UnitChange(
+            "a.py", "renamed", "def b", ref, ref, MetricsChange(one, one), (), True, "def a"
+        ),
+        UnitChange(
+            "a.py", "moved", "def m", ref, ref, MetricsChange(other, one), (), True, "m", "\x01.py"
+        ),
+    )
+    files = (report.files[0]._replace(units=rows), report.files[0]._replace(units=()))
+    for r in (report, report._replace(files=files)):
+        assert report_json(r) == json.dumps(report_doc(r), indent=2, ensure_ascii=False) + "\n"
 
 
 def test_impact_lines_show_what_the_diff_does_not(report: Report) -> None:

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from reviewbot.errors import InputError
 from reviewbot.model import Hunk
 from reviewbot.repo import patch
+from reviewbot.repo.changes import FilePolicy, collect, resolve_range
+from reviewbot.repo.git import Git
 from reviewbot.repo.patch import PatchChunk
 from tests.helpers import commit, examples, git, write
 
@@ -200,3 +202,73 @@ def test_a_file_added_whole_is_reviewed_as_line_by_line(
         assert spans and all(1 <= s <= e <= lines for s, e in spans)
     else:
         assert f["units"] == []
+
+
+# Contents git and the reader could see differently: line ends, final newline, encodings, a NUL
+# past reviewbot's 4,096-byte probe but inside git's 8,000 (binary to git), empty, one newline.
+_ADDED = {
+    "crlf.py": b"def f():\r\n    return 1\r\n",
+    "no_final_newline.py": b"def g():\n    return 2",
+    "latin1.py": b"# caf\xe9\ndef h():\n    return '\xe9'\n",
+    "bom.py": b"\xef\xbb\xbfdef i():\n    return 3\n",
+    "empty.py": b"",
+    "newline.py": b"\n",
+    "lone_cr.py": b"a = 1\rb = 2\n",
+    "late_nul.py": b"x = 1\n" * 900 + b"\0\n",
+    "early_nul.bin": b"\0\1\2",
+    "dir/na\xc3\xafve name.py": b"def j():\n    return 4\n",
+}
+
+
+def _collect(root: Path, whole: bool) -> list[Any]:
+    g = Git(root, environ={"HOME": str(root.parent / "home")})
+    rng = resolve_range(g, "HEAD~1..HEAD", False)
+    if not whole:  # as between a working tree and a commit: every patch from git
+        rng = rng._replace(new_side="commit-read-by-patch")
+    return collect(g, rng, policy=FilePolicy(1 << 20, ()))
+
+
+def test_files_added_whole_are_read_without_their_patch_the_same(repo: Path) -> None:
+    """Between commits, a regular file added whole gets its hunk from its content, not from
+    git's patch: every ChangedFile is the same as from the patch, beside a modified, a renamed
+    and a deleted file whose patches still come from git."""
+    write(repo, "kept.py", "def k():\n    return 1\n")
+    write(repo, "moving.py", "def m():\n    return 1\n" * 20)
+    write(repo, "gone.py", "".join(f"GONE_{k} = {k * k}\n" for k in range(30)))
+    commit(repo)
+    write(repo, "kept.py", "def k():\n    return 2\n")
+    (repo / "moving.py").rename(repo / "moved.py")
+    (repo / "gone.py").unlink()
+    for name, data in _ADDED.items():
+        write(repo, name.encode("latin-1").decode("utf-8"), data)
+    (repo / "run.sh").write_bytes(b"echo 1\n")
+    (repo / "run.sh").chmod(0o755)
+    commit(repo)
+    fast, slow = _collect(repo, True), _collect(repo, False)
+    assert fast == slow
+    statuses = {cf.path: cf.status.value for cf in fast}
+    assert statuses["moved.py"] == "renamed" and statuses["gone.py"] == "deleted"
+    assert statuses["late_nul.py"] == "binary" and statuses["crlf.py"] == "added"
+    by_path = {cf.path: cf for cf in fast}
+    assert by_path["no_final_newline.py"].hunks[0].added == (1, 2)
+    assert by_path["empty.py"].hunks == () and by_path["newline.py"].hunks[0].added == (1,)
+
+
+def test_the_patch_of_an_added_file_is_not_asked_of_git_unless_attributes_could_apply(
+    repo: Path,
+) -> None:
+    write(repo, "a.py", "x = 1\n")
+    commit(repo)
+    write(repo, "b.py", "y = 2\n")
+    commit(repo)
+    g = Git(repo, environ={"HOME": str(repo.parent / "home")})
+    ((entry, chunk),) = g.diff(("HEAD~1", "HEAD"), whole_added=True)
+    assert entry.status == "A" and chunk == PatchChunk((), False, True)
+    # A .gitattributes could make it binary or give it a diff driver: git's own patch says.
+    write(repo, ".gitattributes", "b.py -diff\n")
+    write(repo, "b.py", "y = 3\n")
+    commit(repo)
+    write(repo, "c.py", "z = 1\n")
+    commit(repo)
+    ((_, chunk),) = g.diff(("HEAD~1", "HEAD"), whole_added=True)
+    assert not chunk.whole and chunk.hunks[0].added == (1,)
