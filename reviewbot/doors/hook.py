@@ -18,6 +18,8 @@ import gc
 gc.disable()
 
 import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import io  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 
@@ -225,6 +227,32 @@ def _log_file(cwd: Path) -> Path | None:
         return None
 
 
+def files_last(argv: list[str]) -> list[str]:
+    """pre-commit runs ``entry + args + file names`` with no ``--`` between them, so a staged
+    file named ``--fail-on=never`` or ``--help`` would be read as an option (a strict hook
+    switched off by adding a file). The file names are the tail of existing, distinct paths
+    after the shortest head that reads as complete options of the hook's own; ``--`` goes
+    before them. Nothing changes when no such split exists."""
+    start = len(argv)
+    seen: set[str] = set()
+    while start > 0 and argv[start - 1] not in seen and os.path.lexists(argv[start - 1]):
+        start -= 1
+        seen.add(argv[start])
+    parser = _parser()
+    for k in range(start, len(argv) + 1):
+        head = argv[:k]
+        try:
+            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(
+                io.StringIO()
+            ):
+                parsed = parser.parse_args(head)
+        except SystemExit:
+            continue
+        if not parsed.files:  # the head holds options only: the rest are the files
+            return [*head, "--", *argv[k:]] if k < len(argv) else head
+    return argv
+
+
 def main(
     argv: Sequence[str] | None = None,
     stdout: TextIO | None = None,
@@ -234,8 +262,11 @@ def main(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     cwd = Path.cwd()
+    given = list(sys.argv[1:] if argv is None else argv)
+    if os.environ.get("PRE_COMMIT") == "1":
+        given = files_last(given)
     try:
-        args = _parser().parse_args(argv)
+        args = _parser().parse_args(given)
     except SystemExit as exc:
         return int(exc.code or 0) if isinstance(exc.code, int) else 2
 

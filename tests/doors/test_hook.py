@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from reviewbot.doors import hook
+from reviewbot.doors.hook import files_last
 from tests.helpers import AFTER, BEFORE, commit, git, write
 
 
@@ -333,3 +334,28 @@ def test_missing_reviewbot_never_blocks(spiked: Path, cli: Any) -> None:
         check=False,
     )
     assert proc.returncode == 0 and "was not found" in proc.stderr
+
+
+def test_file_names_after_the_options_are_files(tmp_path: Path, monkeypatch: Any) -> None:
+    """How pre-commit's argument list is split: the tail of existing, distinct paths after the
+    shortest head that reads as the hook's options (a value such as a config file stays with
+    its option even when it exists)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("--fail-on=never", "--help", "a.py", ".reviewbot.toml"):
+        (tmp_path / name).write_text("x\n")
+    assert files_last(["--fail-on", "warning", "a.py", "--fail-on=never", "--help"]) == [
+        *("--fail-on", "warning", "--", "a.py", "--fail-on=never", "--help")
+    ]
+    assert files_last(["--config", ".reviewbot.toml", "a.py"]) == [
+        *("--config", ".reviewbot.toml", "--", "a.py")
+    ]
+    assert files_last(["--fail-on", "warning"]) == ["--fail-on", "warning"]
+    assert files_last(["a.py"]) == ["--", "a.py"]
+    assert files_last([]) == []
+    # Files planted to look like the options themselves are passed too (once each), so the
+    # options are the head before the repeated names.
+    for name in ("--fail-on", "warning"):
+        (tmp_path / name).write_text("x\n")
+    assert files_last(["--fail-on", "warning", "--fail-on", "a.py", "warning"]) == [
+        *("--fail-on", "warning", "--", "--fail-on", "a.py", "warning")
+    ]

@@ -154,6 +154,23 @@ def test_strict_variant_fails_the_commit(
     assert sh("git", "rev-list", "--count", "HEAD", cwd=project, env=base_env).stdout.strip() == "1"
 
 
+def test_a_file_named_like_an_option_cannot_switch_the_strict_hook_off(
+    project: Path, hook_repo: tuple[Path, str], base_env: dict[str, str]
+) -> None:
+    """pre-commit passes file names after the hook's arguments with no `--`: staged files named
+    `--fail-on=never` and `--help` are files to the hook, never options."""
+    configure(project, hook_repo, "reviewbot-strict", base_env)
+    sh(str(PRE_COMMIT), "install", cwd=project, env=base_env)
+    for name in ("--fail-on=never", "--help"):
+        (project / name).write_text("hello\n")
+    sh("git", "add", "--", "--fail-on=never", "--help", cwd=project, env=base_env)
+    proc = sh("git", "commit", "-m", "spike", cwd=project, env=base_env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert "RB101" in out and "usage:" not in out
+    assert sh("git", "rev-list", "--count", "HEAD", cwd=project, env=base_env).stdout.strip() == "1"
+
+
 def test_all_files_and_unstaged_changes(
     project: Path, hook_repo: tuple[Path, str], base_env: dict[str, str]
 ) -> None:
