@@ -114,7 +114,11 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
         cases = tuple(
             UnitCase(
                 c.delta._replace(
-                    metrics=metrics_of[c.delta.unit][0], was=metrics_of[c.delta.unit][1]
+                    metrics=metrics_of[c.delta.unit][0],
+                    was=metrics_of[c.delta.unit][1],
+                    # Its own decisions were counted as a new unit's (none before): the
+                    # ceilings compare the moved metrics, old self to new, instead.
+                    own_decisions=None,
                 ),
                 False,  # not a new unit: RB102 does not apply, RB101 compares with the old self
                 c.container,

@@ -406,3 +406,30 @@ def test_full_review_of_a_rename_flags_the_old_name_still_called(repo: Path) -> 
     assert finding.path == "main.py" and "load_config" in finding.title
     assert {i.name: i.change for i in report.impact}["load_config"] == "removed"
     jsonschema.validate(report_doc(report), load_schema())
+
+
+def test_a_unit_past_the_ceiling_moved_unchanged_has_no_finding(repo: Path) -> None:
+    """Moved to another file as it was, a function already past the decision ceiling did not
+    "become more tangled": no RB101 (its decisions were counted as a new unit's, none before,
+    so the ceiling read as crossed). Made denser on the way, it still is one."""
+    big = "def big(x):\n" + "".join(f"    if x == {k}:\n        x += {k}\n" for k in range(18))
+    big += "    return x\n"
+    keep = "def keep():\n    return 1\n"
+    _two_commits(
+        repo,
+        {"a.py": keep + "\n\n" + big, "b.py": keep},
+        {"a.py": keep, "b.py": keep + "\n\n" + big},
+    )
+    report = _review(repo)
+    assert _by_kind(report) == {"moved": ["b.py:def big"]}
+    assert report.findings == ()
+    denser = big.replace(
+        "    return x\n",
+        "".join(f"    if x > {k}:\n        x -= 1\n" for k in range(6)) + "    return x\n",
+    )
+    _two_commits(
+        repo,
+        {"c.py": keep + "\n\n" + big, "d.py": keep},
+        {"c.py": keep, "d.py": keep + "\n\n" + denser},
+    )
+    assert [f.code for f in _review(repo).findings] == ["RB101"]
