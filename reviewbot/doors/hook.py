@@ -242,8 +242,9 @@ def files_last(argv: list[str]) -> list[str]:
     for k in range(start, len(argv) + 1):
         head = argv[:k]
         try:
-            with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(
-                io.StringIO()
+            with (
+                contextlib.redirect_stderr(io.StringIO()),
+                contextlib.redirect_stdout(io.StringIO()),
             ):
                 parsed = parser.parse_args(head)
         except SystemExit:

@@ -105,6 +105,7 @@ def _ensure_commits(git: Git, ctx: ActionContext, log: Callable[[str], None]) ->
                 "--no-tags",
                 "--quiet",
                 "--depth=1",
+                "--end-of-options",  # the shas are checked, and never options anyway
                 "origin",
                 *missing,
                 what="fetch the pull request's commits",
@@ -124,6 +125,7 @@ def _ensure_commits(git: Git, ctx: ActionContext, log: Callable[[str], None]) ->
                 "--no-tags",
                 "--quiet",
                 depth,
+                "--end-of-options",
                 "origin",
                 ctx.base_sha,
                 ctx.head_sha,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,6 +96,9 @@ def _token(env: Mapping[str, str]) -> str | None:
     return token or None
 
 
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
 def read_context(env: Mapping[str, str]) -> ActionContext:
     """The context of this run, or an error that names what is missing or wrong."""
     # REVIEWBOT_EVENT_*: a workflow_run job reviews a saved pull_request event (GitHub refuses
@@ -118,6 +122,15 @@ def read_context(env: Mapping[str, str]) -> ActionContext:
         head_repo = str(head_repo_obj.get("full_name") or "(deleted fork)")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{path}: not a pull_request event payload ({exc})") from None
+    # The shas go to `git fetch` and the API: only object ids (a value such as
+    # `--upload-pack=...` would be read by git as an option).
+    for key, sha in (("base", base_sha), ("head", head_sha)):
+        if not _OBJECT_ID.fullmatch(sha):
+            raise InputError(
+                f"{path}: pull_request.{key}.sha is not a commit id (40 or 64 hex digits)"
+            )
+    if number < 1:
+        raise InputError(f"{path}: pull_request.number must be a positive whole number")
     repository = env.get("GITHUB_REPOSITORY") or base_repo
     summary = env.get("GITHUB_STEP_SUMMARY")
     output = env.get("GITHUB_OUTPUT")

@@ -91,3 +91,17 @@ def test_a_network_error_still_writes_summary_and_outputs(pr: Pr) -> None:  # no
     assert "could not review" in summary
     outputs = (pr.tmp / "output.txt").read_text()
     assert "findings=0" in outputs and "report=" in outputs
+
+
+def test_event_shas_that_are_not_commit_ids_never_reach_git(pr: Pr) -> None:  # noqa: F811
+    """A forged event (the workflow_run recipe reads one from an artifact): a head sha such as
+    `--upload-pack=...` would be an option to `git fetch`, which runs it. Refused in one line,
+    nothing run, nothing posted, the summary and outputs still written."""
+    planted = pr.tmp / "PWNED"
+    pr.head = f"--upload-pack=touch {planted};git-upload-pack"
+    log = run_main(pr)
+    assert not planted.exists()
+    assert "pull_request.head.sha is not a commit id" in log and "Traceback" not in log
+    assert pr.fake.state.writes == []
+    assert "findings=0" in (pr.tmp / "output.txt").read_text()
+    assert (pr.tmp / "summary.md").read_text().strip()
