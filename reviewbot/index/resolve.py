@@ -15,7 +15,7 @@ also to the members of that name up and down the class hierarchy (``via = "famil
 confidence 0.5: an override may run instead, and the TypeScript service counts them as one
 method), including the repository's overrides of an outside class's method; ``obj.m``
 with a receiver nobody can type links to every member of that name in the files the referring
-file reaches through its imports (all of them when none is reached), with confidence
+file reaches through its imports (none when it reaches none), with confidence
 1/candidates; candidates in one file (overloads) are one meaning; a type position prefers
 types, a value position values; a language without a grammar links by name only (``via =
 "name"``).
@@ -660,10 +660,12 @@ class Resolver:
         return result
 
     def any_member(self, name: str, file: _File | None = None) -> tuple[int, ...]:
-        """Members of that name anywhere (``obj.m`` nobody can type); those the file can reach
-        through its imports (transitively; its Go or Java package) when there are any."""
+        """Members of that name (``obj.m`` nobody can type) that the file can reach through its
+        imports (transitively; its Go or Java package): none when it reaches none (a lone
+        ``decode`` of the repository is no reason to link every ``data.decode()`` of code that
+        never imports it), whichever their number."""
         found = self.members_by_name.get(name, [])
-        if len(found) > 1 and file is not None:
+        if found and file is not None:
             key = (name, file.id)
             memo = self._any_memo.get(key)
             if memo is not None:
@@ -674,7 +676,7 @@ class Resolver:
                 reach = self._reach_text[file.id] = bits.ljust(len(self.files) + 2, "0")
             bit = self._bit
             near = [d for d in found if reach[bit.get(d >> ID_BITS, 0)] == "1"]
-            result = tuple(near or found) if len(near or found) <= _MAX_CANDIDATES else ()
+            result = tuple(near) if len(near) <= _MAX_CANDIDATES else ()
             self._any_memo[key] = result
             return result
         return tuple(found) if len(found) <= _MAX_CANDIDATES else ()

@@ -99,7 +99,8 @@ def test_overloads_are_one_meaning(repo: Path) -> None:
 
 def test_unknown_receivers_prefer_what_the_file_imports(repo: Path) -> None:
     # Two versions of a library side by side (`v3/`, `v4/`): `obj.lt()` in a file importing v4
-    # (through a re-export) means v4's `lt`, not v3's; a file importing neither keeps both.
+    # (through a re-export) means v4's `lt`, not v3's; a file importing neither gets none (its
+    # `n` comes from code that never reaches either class).
     db = build(
         repo,
         {
@@ -111,7 +112,29 @@ def test_unknown_receivers_prefer_what_the_file_imports(repo: Path) -> None:
         },
     )
     assert targets(db, "app4.ts", 2, "lt") == {("Num4.lt", 2)}
-    assert targets(db, "free.ts", 1, "lt") == {("Num3.lt", 2), ("Num4.lt", 2)}
+    assert targets(db, "free.ts", 1, "lt") == set()
+
+
+def test_a_lone_member_is_no_guess_for_code_that_never_reaches_it(repo: Path) -> None:
+    # Two projects side by side: the web one's only `decode` method is not what the formatter's
+    # `value.decode()` (bytes) calls, since nothing the formatter imports reaches it; the web
+    # project's own untyped `ws.decode()` still links to it.
+    db = build(
+        repo,
+        {
+            "web/__init__.py": "",
+            "web/endpoints.py": (
+                "class Endpoint:\n    def decode(self, message):\n        return message\n"
+            ),
+            "web/app.py": (
+                "from web import endpoints\n\n\ndef run(ws):\n    return ws.decode(1)\n"
+            ),
+            "fmt/__init__.py": "",
+            "fmt/html.py": "def text(value):\n    return value.decode('utf-8')\n",
+        },
+    )
+    assert targets(db, "web/app.py", 5, "decode") == {("Endpoint.decode", 2)}
+    assert targets(db, "fmt/html.py", 2, "decode") == set()
 
 
 def test_object_literal_methods_and_values_of_modules(repo: Path) -> None:
@@ -204,7 +227,8 @@ def test_an_instance_of_a_class_from_outside_is_not_guessed(repo: Path) -> None:
             "core.py": "class Command:\n    def parse_args(self, args):\n        return args\n",
             "cmdline.py": (
                 "import argparse\n"
-                "from argparse import ArgumentParser\n\n"
+                "from argparse import ArgumentParser\n"
+                "import core  # reaches Command\n"
                 "def main(cmd):\n"
                 "    parser = argparse.ArgumentParser()\n"
                 "    parser.parse_args()\n"
@@ -229,6 +253,7 @@ def test_a_string_literals_methods_are_not_the_repositorys(repo: Path) -> None:
             "fmt.py": "class Formatter:\n    def format(self, tokens, out):\n        pass\n",
             "use.py": (
                 "def show(f, x):\n    text = '{}!'.format(x)\n    f.format([], \"{}\" .format(x))\n"
+                "import fmt  # reaches Formatter\n"
             ),
             "ui.ts": "export function label(n: number) { return `${n}`.padStart(3); }\n"
             "export class Pad { padStart(): void {} }\n",
