@@ -80,7 +80,10 @@ def _doc(text: str) -> str:
 
 
 def _bases(text: str) -> tuple[str, ...]:
-    text = re.sub(r"<[^<>]*>|\[[^\[\]]*\]", "", text)  # generic arguments
+    for _ in range(4):  # generic arguments, the innermost first
+        text, n = re.subn(r"<[^<>]*>|\[[^\[\]]*\]", "", text)
+        if not n:
+            break
     text = re.sub(r"\w+\s*=\s*[\w.]+", "", text)  # keyword arguments (metaclass=...)
     found = []
     for match in _BASE_WORD.finditer(text):
@@ -329,6 +332,22 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
             old = by_name.get(d.name_at)
             if old is None or _PRIORITY.get(old.kind, 9) < _PRIORITY.get(kind, 9):
                 by_name[d.name_at] = d
+    # TS: an object literal's method under a written type (`function f(): Methods<Foo> {
+    # return { m() {...} } }`, `const x: Foo = { m() {...} }`) is Foo's `m`: its "bases" are
+    # the type names written there (the resolver keeps those that are classes or interfaces).
+    ctx_members = caps.get("ctx.member")
+    if ctx_members:
+        type_at, type_nodes = _sorted(caps.get("ctx.type", []))
+        for m in ctx_members:
+            d = by_name.get(m.start_byte)
+            k = bisect.bisect_right(type_at, m.start_byte) - 1
+            if d is None or d.kind != "method" or k < 0:
+                continue
+            node = type_nodes[k]
+            written = _decode(source[node.start_byte : node.end_byte])
+            if len(written) <= _MAX_TYPE:
+                names = [_SPACES.sub("", w) for w in _TYPE_NAME.findall(written)]
+                d.bases = tuple(dict.fromkeys(n for n in names if n not in _ANY))[:4]
     defs = sorted(by_name.values(), key=lambda d: (d.start, -d.end))
     for d in defs:
         d.doc = doc_of.get(d.start, "")

@@ -149,7 +149,9 @@ _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
 
 
 def _returns(signature: str) -> str:
-    """The class a function's signature says it returns, as written, or ""."""
+    """The class a function's signature says it returns, as written, or "" (an overload's
+    signature ends with ``;``)."""
+    signature = signature.rstrip().rstrip(";")
     found = (
         _PY_RETURNS.search(signature)
         or _TS_RETURNS.search(signature)
@@ -248,6 +250,13 @@ class Resolver:
             self.members.update(members)
             self.members_by_name.update(by_member)
             self.top.complete = self.members.complete = self.members_by_name.complete = True
+        # TS object literals' methods under a written type (their `bases`): members of it.
+        self.typed_literals: list[tuple[int, int, str, tuple[str, ...]]] = [
+            (def_id, file_id, name, tuple(bases.split()))
+            for def_id, file_id, name, bases in conn.execute(
+                "SELECT id, file_id, name, bases FROM defs WHERE kind = 'method' AND bases != ''"
+            )
+        ]
         self.imports: dict[int, _Import] = {}
         self.file_imports: dict[int, list[_Import]] = defaultdict(list)
         for r in conn.execute("SELECT id, file_id, local, module, name, export FROM imports"):
@@ -272,6 +281,7 @@ class Resolver:
         self._children: dict[int, list[int]] = {}
         self._member_name: dict[int, str] = {}
         self._outside_heirs: dict[str, list[int]] | None = None
+        self._literal_members: dict[tuple[int, str], list[int]] | None = None
         self._bit: dict[int, int] = {}
 
     # -- definitions read on first use (lazy) --------------------------------------------------
@@ -1095,12 +1105,32 @@ class Resolver:
                 if c not in down:
                     down.append(c)
                     todo.extend(self._children.get(c, ()))
+            literal = self.literal_members()
             for c in up + down:
                 d = self.classes[c]
                 out.extend(
                     self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
                 )
+            for c in (cls, *up, *down):
+                out.extend(literal.get((c, name), ()))
         return tuple(d for d in dict.fromkeys(out) if d not in found)
+
+    def literal_members(self) -> dict[tuple[int, str], list[int]]:
+        """(class or interface, name) -> the TS object literals' methods written under that
+        type (``function f(): Methods<Foo> { return { m() {...} } }``): the TypeScript
+        service calls them and Foo's ``m`` one symbol."""
+        if self._literal_members is None:
+            found: dict[tuple[int, str], list[int]] = defaultdict(list)
+            for def_id, file_id, name, written in self.typed_literals:
+                f = self.files.get(file_id)
+                if f is None or f.language not in _FAMILIES:
+                    continue
+                for w in written:
+                    for c in self.in_file(f, w)[0]:
+                        if c in self.classes and self.classes[c].kind in ("class", "interface"):
+                            found[(c, name)].append(def_id)
+            self._literal_members = found
+        return self._literal_members
 
     def outside_overrides(self, written: str, name: str) -> tuple[int, ...]:
         """Members ``name`` of the TS/JS classes that extend a class from outside the

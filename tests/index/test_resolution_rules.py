@@ -262,3 +262,35 @@ def test_a_string_literals_methods_are_not_the_repositorys(repo: Path) -> None:
     assert targets(db, "use.py", 2, "format") == set()
     assert targets(db, "use.py", 3, "format") == {("Formatter.format", 2)}  # f.format only
     assert targets(db, "ui.ts", 1, "padStart") == set()
+
+
+def test_typed_object_literals_and_interface_chains(repo: Path) -> None:
+    # zod's shape: `z.string()` is an overloaded function (its signatures end with `;`)
+    # returning an interface that extends another; the methods are written in object literals
+    # under a type that names the interface (a function's return type, a const's annotation).
+    # The TypeScript service calls the literal's method and the interface member one symbol.
+    db = build(
+        repo,
+        {
+            "schemas.ts": (
+                "export interface ZodType<T> { refine(check: unknown): this; }\n"
+                "export interface ZodString extends ZodType<Array<string>> { trim(): this; }\n"
+                "export function string(p: string): ZodString;\n"
+                "export function string(p?: unknown): ZodString { return make(); }\n"
+                "type Methods<T> = { [K in keyof T]?: T[K] };\n"
+                "function typeMethods(): Methods<ZodType<unknown>> {\n"
+                "  return {\n"
+                "    refine(check) { return this; },\n"
+                "  };\n"
+                "}\n"
+                "export const strings: ZodString = { trim() { return this; } };\n"
+                "const loose = { trim() { return 1; } };\n"
+            ),
+            "app.ts": (
+                "import * as z from './schemas';\nz.string('a').refine(1);\nz.string('b').trim();\n"
+            ),
+        },
+    )
+    assert targets(db, "app.ts", 2, "refine") == {("ZodType.refine", 1), ("typeMethods.refine", 8)}
+    # An untyped literal (`loose`) is no member of ZodString.
+    assert targets(db, "app.ts", 3, "trim") == {("ZodString.trim", 2), ("strings.trim", 11)}
