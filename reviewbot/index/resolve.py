@@ -1044,6 +1044,13 @@ class Resolver:
             if known is None:
                 if how == "def":
                     found, via = ((target,) if target is not None else ()), "local"
+                    # Python: a module-level name bound to several definitions of one file
+                    # (`@overload`s, `if ...: def f()` / `else: def f()`) means them all, as
+                    # an import of it does. (TS: `interface X` and `const X` share names.)
+                    if target is not None and self.files[file_id].language == "python":
+                        same = self.top.get(file_id, {}).get(lookup)
+                        if same is not None and len(same) > 1 and target in same:
+                            found = tuple(same)
                 else:
                     key = (file_id, how, target, qualifier, lookup)
                     hit = memo.get(key)

@@ -294,3 +294,31 @@ def test_typed_object_literals_and_interface_chains(repo: Path) -> None:
     assert targets(db, "app.ts", 2, "refine") == {("ZodType.refine", 1), ("typeMethods.refine", 8)}
     # An untyped literal (`loose`) is no member of ZodString.
     assert targets(db, "app.ts", 3, "trim") == {("ZodString.trim", 2), ("strings.trim", 11)}
+
+
+def test_a_module_name_bound_to_overloads_means_them_all(repo: Path) -> None:
+    # click's `convert_type`: three `@t.overload` stubs and the implementation; a call in the
+    # same file (as from an importing file) means all four, not the first stub only.
+    db = build(
+        repo,
+        {
+            "types.py": (
+                "import typing as t\n\n"
+                "@t.overload\n"
+                "def convert_type(ty: None) -> str: ...\n"
+                "@t.overload\n"
+                "def convert_type(ty: int) -> int: ...\n"
+                "def convert_type(ty):\n"
+                "    return ty\n"
+                "NAMES = [convert_type(1)]\n"
+            ),
+            "use.py": "from types import convert_type\nconvert_type(None)\n",
+        },
+    )
+    stubs = {("convert_type", 4), ("convert_type", 6), ("convert_type", 7)}
+    assert targets(db, "types.py", 9, "convert_type") == stubs
+    assert targets(db, "use.py", 2, "convert_type") == stubs
+    sure = {
+        c for p, ln, n, _q, _dl, c in links(db) if (p, ln, n) == ("types.py", 9, "convert_type")
+    }
+    assert sure == {1.0}
