@@ -230,7 +230,7 @@ def _written_type(
     last = written.rsplit(".", 1)[-1]
     if last[:1].isupper():
         return written
-    return "" if before else written + "()"
+    return written + "()"  # `with make() as x`: what make returns (its __enter__ gives self)
 
 
 class _RawDef:

@@ -141,6 +141,7 @@ _SURE_MEMBER = frozenset({"self", "super", "class", "instance"})
 _FAMILIES = frozenset({"typescript", "tsx", "javascript"})
 _FAMILY_WEIGHT = 0.5
 _MAX_FAMILY = 200  # classes up or down
+_MAX_RETURN_GUESS = 3  # `obj.m()` with obj untyped types its value by m's return type if so few
 _TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "java"})  # unknown type: a builtin
 _PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
 # Go: `func New() *Foo`, `func New() (*Foo, error)`, `func (r *R) Get() Foo`.
@@ -853,6 +854,12 @@ class Resolver:
         else:
             funcs, known = self.in_file(file, callee)
             outside = known and not funcs and self.from_outside(file, callee)
+            if not known and rest and "." not in rest and first not in _SELF:
+                # `x = obj.m()`, obj untyped: the members `m` the file reaches, when each of
+                # them writes its return type (one class or a few: what any of them returns).
+                guess = self.any_member(rest, file)
+                if 0 < len(guess) <= _MAX_RETURN_GUESS:
+                    funcs = guess
         if not funcs or depth > 2:
             return [], outside  # a function from outside returns no class of the repository
         out: list[int] = []

@@ -322,3 +322,39 @@ def test_a_module_name_bound_to_overloads_means_them_all(repo: Path) -> None:
         c for p, ln, n, _q, _dl, c in links(db) if (p, ln, n) == ("types.py", 9, "convert_type")
     }
     assert sure == {1.0}
+
+
+def test_a_value_returned_by_an_untyped_receivers_method(repo: Path) -> None:
+    # starlette's tests: `client = test_client_factory(app)` is untyped, but the only
+    # `websocket_connect` the test reaches says it returns a WebSocketTestSession, so
+    # `with client.websocket_connect("/") as ws: ws.receive_json()` is the session's method,
+    # not the server side's `WebSocket.receive_json`.
+    db = build(
+        repo,
+        {
+            "testclient.py": (
+                "class Session:\n"
+                "    def receive_json(self): ...\n"
+                "    def __enter__(self): return self\n"
+                "class TestClient:\n"
+                "    def websocket_connect(self, url) -> 'Session': ...\n"
+            ),
+            "websockets.py": "class WebSocket:\n    def receive_json(self): ...\n",
+            "test_ws.py": (
+                "import testclient\n"
+                "import websockets\n"
+                "def test_ws(factory, other):\n"
+                "    client = factory()\n"
+                "    with client.websocket_connect('/') as ws:\n"
+                "        ws.receive_json()\n"
+                "    session = client.websocket_connect('/')\n"
+                "    session.receive_json()\n"
+                "    other.receive_json()\n"
+            ),
+        },
+    )
+    assert targets(db, "test_ws.py", 6, "receive_json") == {("Session.receive_json", 2)}
+    assert targets(db, "test_ws.py", 8, "receive_json") == {("Session.receive_json", 2)}
+    # An untyped receiver stays a guess among both.
+    both = {("Session.receive_json", 2), ("WebSocket.receive_json", 2)}
+    assert targets(db, "test_ws.py", 9, "receive_json") == both
