@@ -283,6 +283,7 @@ class Resolver:
         self._member_name: dict[int, str] = {}
         self._outside_heirs: dict[str, list[int]] | None = None
         self._literal_members: dict[tuple[int, str], list[int]] | None = None
+        self._kin: dict[int, tuple[int, ...]] = {}
         self._bit: dict[int, int] = {}
 
     # -- definitions read on first use (lazy) --------------------------------------------------
@@ -1101,33 +1102,49 @@ class Resolver:
             self._owner, self._children = self._hierarchy()
         out: list[int] = []
         for member in found:
-            cls = self._owner.get(member)
-            if cls is None:
-                continue
-            name = self._member_name.get(member, "")
-            up: list[int] = []
-            todo = list(self.bases(cls)[0])
-            while todo and len(up) < _MAX_FAMILY:
-                c = todo.pop()
-                if c not in up:
-                    up.append(c)
-                    todo.extend(self.bases(c)[0])
-            down: list[int] = []
-            todo = list(self._children.get(cls, ()))
-            while todo and len(down) < _MAX_FAMILY:
-                c = todo.pop()
-                if c not in down:
-                    down.append(c)
-                    todo.extend(self._children.get(c, ()))
-            literal = self.literal_members()
-            for c in up + down:
-                d = self.classes[c]
-                out.extend(
-                    self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
-                )
-            for c in (cls, *up, *down):
-                out.extend(literal.get((c, name), ()))
+            known = self._kin.get(member)
+            if known is None:
+                known = self._kin[member] = self._namesakes(member)
+            out.extend(known)
         return tuple(d for d in dict.fromkeys(out) if d not in found)
+
+    def _namesakes(self, member: int) -> tuple[int, ...]:
+        """The members of ``member``'s name in the classes above and below its class, and the
+        object literals' methods written under any of them."""
+        cls = self._owner.get(member) if self._owner is not None else None
+        if cls is None:
+            return ()
+        name = self._member_name.get(member, "")
+        literal = self.literal_members()
+        out: list[int] = []
+        kin = self._kin_classes(cls)
+        for c in kin:
+            d = self.classes[c]
+            out.extend(
+                self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
+            )
+        for c in (cls, *kin):
+            out.extend(literal.get((c, name), ()))
+        return tuple(out)
+
+    def _kin_classes(self, cls: int) -> tuple[int, ...]:
+        """The classes above ``cls`` (its bases, theirs ...) and below it, up to
+        ``_MAX_FAMILY`` each way."""
+        up: dict[int, None] = {}
+        todo = list(self.bases(cls)[0])
+        while todo and len(up) < _MAX_FAMILY:
+            c = todo.pop()
+            if c not in up:
+                up[c] = None
+                todo.extend(self.bases(c)[0])
+        down: dict[int, None] = {}
+        todo = list(self._children.get(cls, ()))
+        while todo and len(down) < _MAX_FAMILY:
+            c = todo.pop()
+            if c not in down:
+                down[c] = None
+                todo.extend(self._children.get(c, ()))
+        return (*up, *down)
 
     def literal_members(self) -> dict[tuple[int, str], list[int]]:
         """(class or interface, name) -> the TS object literals' methods written under that
