@@ -225,12 +225,22 @@ def _written_type(
         return clean_type(text)
     match = _TYPE_NAME.fullmatch(text.strip())
     if match is None:
-        return ""
+        return _chain_call(text)
     written = _SPACES.sub("", match.group(0))
     last = written.rsplit(".", 1)[-1]
     if last[:1].isupper():
         return written
     return written + "()"  # `with make() as x`: what make returns (its __enter__ gives self)
+
+
+_CHAIN_TAIL = re.compile(r"\)[\s?!]*\.\s*([A-Za-z_$][\w$]*)\s*$")
+
+
+def _chain_call(callee: str) -> str:
+    """``().m()`` for a method called on a call's value (``z.number().nullable()``): what the
+    members ``m`` return, when the resolver can tell; "" for other expressions."""
+    found = _CHAIN_TAIL.search(callee)
+    return f"().{found.group(1)}()" if found is not None else ""
 
 
 class _RawDef:
@@ -745,9 +755,9 @@ class _Builder:
                 return ""
             written = _decode(source[callee.start_byte : callee.end_byte])
             if not written.isidentifier():
+                if _TYPE_NAME.fullmatch(_SPACES.sub("", written)) is None:
+                    return "" if new else _chain_call(written)
                 written = _SPACES.sub("", written)
-                if _TYPE_NAME.fullmatch(written) is None:
-                    return ""
             if not new and not written.rsplit(".", 1)[-1][:1].isupper():
                 written += "()"
             return written

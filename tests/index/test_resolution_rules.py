@@ -358,3 +358,31 @@ def test_a_value_returned_by_an_untyped_receivers_method(repo: Path) -> None:
     # An untyped receiver stays a guess among both.
     both = {("Session.receive_json", 2), ("WebSocket.receive_json", 2)}
     assert targets(db, "test_ws.py", 9, "receive_json") == both
+
+
+def test_a_method_called_on_a_calls_value(repo: Path) -> None:
+    # zod's tests: `const schema = z.number().nullable(); schema.parse(1)` and chains
+    # `z.number().nullable().parse(2)`: the value is what `nullable` says it returns (the one
+    # `nullable` the file reaches), so `parse` is ZodType's, not the internals' namesake.
+    db = build(
+        repo,
+        {
+            "schemas.ts": (
+                "export interface ZodType { parse(x: unknown): unknown; nullable(): ZodNullable }\n"
+                "export interface ZodNullable extends ZodType { unwrap(): ZodType; }\n"
+                "export interface Internals { parse(p: unknown): unknown; }\n"
+                "export function number(): ZodType { return make(); }\n"
+            ),
+            "app.ts": (
+                "import * as z from './schemas';\n"
+                "const schema = z.number().nullable();\n"
+                "schema.parse(1);\n"
+                "z.number().nullable().parse(2);\n"
+                "anything().other().parse(3);\n"
+            ),
+        },
+    )
+    assert targets(db, "app.ts", 3, "parse") == {("ZodType.parse", 1)}
+    assert targets(db, "app.ts", 4, "parse") == {("ZodType.parse", 1)}
+    # `other` is no member anyone defines: a guess among both.
+    assert targets(db, "app.ts", 5, "parse") == {("ZodType.parse", 1), ("Internals.parse", 3)}
