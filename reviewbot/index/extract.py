@@ -48,6 +48,7 @@ _REV_RECEIVER = re.compile(
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
 _REV_STRING = re.compile(rb"[ \t\r\n]*[\"'`]")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+_LITERALS = re.compile(r"([\"'`]).*?\1")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _MAX_SIGNATURE = 300
@@ -335,6 +336,12 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
                 k += 1
             if written:
                 d.bases = _bases(" ".join(written))
+            elif kind == "type" and body is not None and body.type == "union_type":
+                # `type State = ObjectState | ArrayState`: a member of it is one of theirs.
+                text = _decode(source[body.start_byte : body.end_byte])
+                if len(text) <= _MAX_TYPE:
+                    words = _bases(_LITERALS.sub("", text).replace("|", " "))
+                    d.bases = tuple(w for w in words if w not in _NOTHING)
             receiver = _within(recv_at, receivers, start, name_node.start_byte)
             if receiver is not None:
                 text = _decode(source[receiver.start_byte : receiver.end_byte])

@@ -793,8 +793,10 @@ class Resolver:
                 for c in classes:
                     found, sure = self.class_member(c, lookup)
                     out.extend(found)
-                    # A type alias has no members here: not finding one there is no proof.
-                    certain = certain and sure and self.classes[c].kind != "type"
+                    # A type alias has no members here (but a union's, through its "bases"):
+                    # not finding one there is no proof.
+                    kind = self.classes[c].kind
+                    certain = certain and sure and (kind != "type" or bool(self.classes[c].bases))
                 if out or certain:
                     return tuple(dict.fromkeys(out)), "instance"
             return self.any_member(lookup, file), "member"

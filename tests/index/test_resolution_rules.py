@@ -386,3 +386,28 @@ def test_a_method_called_on_a_calls_value(repo: Path) -> None:
     assert targets(db, "app.ts", 4, "parse") == {("ZodType.parse", 1)}
     # `other` is no member anyone defines: a guess among both.
     assert targets(db, "app.ts", 5, "parse") == {("ZodType.parse", 1), ("Internals.parse", 3)}
+
+
+def test_a_union_type_alias_has_its_members_members(repo: Path) -> None:
+    # immer's `type ImmerState = ProxyObjectState | ProxyArrayState | ...`: `state.revoke_()`
+    # on an ImmerState is the base interface's `revoke_`, sure (not a guess among namesakes).
+    db = build(
+        repo,
+        {
+            "proxy.ts": (
+                "interface ProxyBaseState { revoke_(): void }\n"
+                "export interface ProxyObjectState extends ProxyBaseState { base_: any }\n"
+                "export interface ProxyArrayState extends ProxyBaseState { base_: any[] }\n"
+                "export type ImmerState = ProxyObjectState | ProxyArrayState | null | 'none'\n"
+                "export class Scope { revoke_(): void {} }\n"
+            ),
+            "scope.ts": (
+                "import { ImmerState } from './proxy';\n"
+                "export function revoke(state: ImmerState) { state.revoke_(); }\n"
+            ),
+        },
+    )
+    found = {
+        (q, dl, c) for p, ln, n, q, dl, c in links(db) if (p, ln, n) == ("scope.ts", 2, "revoke_")
+    }
+    assert found == {("ProxyBaseState.revoke_", 1, 1.0)}
