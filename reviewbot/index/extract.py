@@ -340,8 +340,8 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
                 # `type State = ObjectState | ArrayState`: a member of it is one of theirs.
                 text = _decode(source[body.start_byte : body.end_byte])
                 if len(text) <= _MAX_TYPE:
-                    words = _bases(_LITERALS.sub("", text).replace("|", " "))
-                    d.bases = tuple(w for w in words if w not in _NOTHING)
+                    parts = _bases(_LITERALS.sub("", text).replace("|", " "))
+                    d.bases = tuple(w for w in parts if w not in _NOTHING)
             receiver = _within(recv_at, receivers, start, name_node.start_byte)
             if receiver is not None:
                 text = _decode(source[receiver.start_byte : receiver.end_byte])
@@ -356,15 +356,15 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
     if ctx_members:
         type_at, type_nodes = _sorted(caps.get("ctx.type", []))
         for m in ctx_members:
-            d = by_name.get(m.start_byte)
+            method = by_name.get(m.start_byte)
             k = bisect.bisect_right(type_at, m.start_byte) - 1
-            if d is None or d.kind != "method" or k < 0:
+            if method is None or method.kind != "method" or k < 0:
                 continue
-            node = type_nodes[k]
-            written = _decode(source[node.start_byte : node.end_byte])
-            if len(written) <= _MAX_TYPE:
-                names = [_SPACES.sub("", w) for w in _TYPE_NAME.findall(written)]
-                d.bases = tuple(dict.fromkeys(n for n in names if n not in _ANY))[:4]
+            over = type_nodes[k]
+            text = _decode(source[over.start_byte : over.end_byte])
+            if len(text) <= _MAX_TYPE:
+                words = [_SPACES.sub("", w) for w in _TYPE_NAME.findall(text)]
+                method.bases = tuple(dict.fromkeys(w for w in words if w not in _ANY))[:4]
     defs = sorted(by_name.values(), key=lambda d: (d.start, -d.end))
     for d in defs:
         d.doc = doc_of.get(d.start, "")
