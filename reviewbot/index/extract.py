@@ -25,7 +25,7 @@ import tree_sitter as ts
 from reviewbot.index.grammars import Compiled, Grammar, ImportSite
 from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
-__all__ = ["CLASS_KINDS", "extract"]
+__all__ = ["AUGMENTS", "CLASS_KINDS", "extract"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
@@ -48,6 +48,7 @@ _REV_RECEIVER = re.compile(
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
 _REV_STRING = re.compile(rb"[ \t\r\n]*[\"'`]")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+AUGMENTS = "module:"  # a base that names the module an interface augments
 _LITERALS = re.compile(r"([\"'`]).*?\1")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
@@ -336,6 +337,15 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
                 k += 1
             if written:
                 d.bases = _bases(" ".join(written))
+            elif kind == "interface" and node.parent is not None:
+                # `declare module "zod/v4/core" { interface $ZodType {...} }` augments that
+                # module's $ZodType (TS declaration merging): the module is kept as a base.
+                block = node.parent.parent if node.parent.type == "statement_block" else None
+                spec = block.child_by_field_name("name") if block is not None else None
+                if block is not None and block.type == "module" and spec is not None:
+                    where = _decode(source[spec.start_byte : spec.end_byte]).strip("\"'")
+                    if where and " " not in where:
+                        d.bases = (AUGMENTS + where,)
             elif kind == "type" and body is not None and body.type == "union_type":
                 # `type State = ObjectState | ArrayState`: a member of it is one of theirs.
                 text = _decode(source[body.start_byte : body.end_byte])

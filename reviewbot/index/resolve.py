@@ -39,7 +39,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
-from reviewbot.index.extract import clean_type
+from reviewbot.index.extract import AUGMENTS, clean_type
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
@@ -284,6 +284,7 @@ class Resolver:
         self._outside_heirs: dict[str, list[int]] | None = None
         self._literal_members: dict[tuple[int, str], list[int]] | None = None
         self._kin: dict[int, tuple[int, ...]] = {}
+        self._augmented: dict[int, tuple[int, ...]] | None = None
         self._bit: dict[int, int] = {}
 
     # -- definitions read on first use (lazy) --------------------------------------------------
@@ -633,6 +634,8 @@ class Resolver:
         out: list[int] = []
         complete = True
         for base in d.bases:
+            if base.startswith(AUGMENTS):
+                continue  # the module it augments, not a base
             found, _ = self.in_file(file, base)
             classes = [c for c in found if c in self.classes]
             if not classes:
@@ -1080,6 +1083,13 @@ class Resolver:
                     if found and via in _SURE_MEMBER and language in _FAMILIES
                     else ()
                 )
+                if found and language in _FAMILIES:
+                    # TS module augmentation: `declare module "m" { interface X {...} }`
+                    # elsewhere is one declaration with m's X.
+                    augmented = self.augmentations()
+                    more = tuple(a for d in found for a in augmented.get(d, ()))
+                    if more:
+                        found = found + tuple(a for a in more if a not in found)
                 known = fitted[(file_id, how, target, qualifier, lookup, kind)] = (
                     found,
                     weight,
@@ -1147,6 +1157,24 @@ class Resolver:
                 down[c] = None
                 todo.extend(self._children.get(c, ()))
         return (*up, *down)
+
+    def augmentations(self) -> dict[int, tuple[int, ...]]:
+        """Interface -> the interfaces that augment it from a ``declare module`` block of
+        another file (their bases name the module)."""
+        if self._augmented is None:
+            found: dict[int, list[int]] = defaultdict(list)
+            for c in self.classes.values():
+                if c.kind != "interface" or not c.bases or not c.bases[0].startswith(AUGMENTS):
+                    continue
+                f = self.files.get(c.file_id)
+                if f is None:
+                    continue
+                for t in self.module_files(f, c.bases[0][len(AUGMENTS) :]):
+                    for o in self.exported(t, c.name):
+                        if o != c.id and o in self.classes:
+                            found[o].append(c.id)
+            self._augmented = {k: tuple(v) for k, v in found.items()}
+        return self._augmented
 
     def literal_members(self) -> dict[tuple[int, str], list[int]]:
         """(class or interface, name) -> the TS object literals' methods written under that

@@ -411,3 +411,36 @@ def test_a_union_type_alias_has_its_members_members(repo: Path) -> None:
         (q, dl, c) for p, ln, n, q, dl, c in links(db) if (p, ln, n) == ("scope.ts", 2, "revoke_")
     }
     assert found == {("ProxyBaseState.revoke_", 1, 1.0)}
+
+
+def test_a_module_augmentation_is_one_declaration_with_what_it_augments(repo: Path) -> None:
+    # zod's prototype tests: `declare module "zod/v4/core" { interface $ZodType {...} }`
+    # merges into core's $ZodType; every use of core's $ZodType is one of the augmentation
+    # too (the TypeScript service's answer), sure. An interface of that name that augments
+    # nothing stays apart.
+    db = build(
+        repo,
+        {
+            "packages/zod/package.json": '{"name": "zod"}\n',
+            "packages/zod/src/v4/core/index.ts": "export interface $ZodType { run(): void }\n",
+            "packages/zod/src/v4/tests/proto.test.ts": (
+                "import * as core from 'zod/v4/core';\n"
+                'declare module "zod/v4/core" {\n'
+                "  interface $ZodType { _core(): string }\n"
+                "}\n"
+                "export function f(t: core.$ZodType): void {}\n"
+            ),
+            "packages/zod/src/v4/other.ts": "interface $ZodType { other(): void }\n",
+            "packages/zod/src/v4/use.ts": (
+                "import type { $ZodType } from './core/index';\nlet t: $ZodType;\n"
+            ),
+        },
+    )
+    found = {
+        (q, dl, c)
+        for p, ln, n, q, dl, c in links(db)
+        if (p, ln, n) == ("packages/zod/src/v4/use.ts", 2, "$ZodType")
+    }
+    assert found == {("$ZodType", 1, 1.0), ("$ZodType", 3, 1.0)}
+    used = targets(db, "packages/zod/src/v4/tests/proto.test.ts", 5, "$ZodType")
+    assert used == {("$ZodType", 1), ("$ZodType", 3)}
