@@ -63,7 +63,7 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-RULES = 14  # 14: TS module augmentation; 13: union aliases; 12: a().m(); 11: with obj.m() ...
+RULES = 15  # 15: shadowed obj.m(); 14: TS augmentation; 13: unions; 12: a().m(); 11: with ...
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 

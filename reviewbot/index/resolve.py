@@ -860,9 +860,10 @@ class Resolver:
         else:
             funcs, known = self.in_file(file, callee)
             outside = known and not funcs and self.from_outside(file, callee)
-            if not known and rest and "." not in rest and first not in _SELF:
-                # `x = obj.m()`, obj untyped: the members `m` the file reaches, when each of
-                # them writes its return type (one class or a few: what any of them returns).
+            if not funcs and not outside and rest and "." not in rest and first not in _SELF:
+                # `x = obj.m()`, obj untyped (or a local shadowing a module-level name that
+                # has no `m`): the members `m` the file reaches, when each of them writes its
+                # return type (one class or a few: what any of them returns).
                 guess = self.any_member(rest, file)
                 if 0 < len(guess) <= _MAX_RETURN_GUESS:
                     funcs = guess

@@ -444,3 +444,32 @@ def test_a_module_augmentation_is_one_declaration_with_what_it_augments(repo: Pa
     assert found == {("$ZodType", 1, 1.0), ("$ZodType", 3, 1.0)}
     used = targets(db, "packages/zod/src/v4/tests/proto.test.ts", 5, "$ZodType")
     assert used == {("$ZodType", 1), ("$ZodType", 3)}
+
+
+def test_a_local_shadowing_a_module_function_is_typed_by_its_call(repo: Path) -> None:
+    # starlette's test_endpoints.py: a module-level fixture `def client(...)` and, in a test,
+    # `client = factory(app)`; `with client.websocket_connect("/") as ws` is not the fixture
+    # function's member (it has none) but the only reachable `websocket_connect`'s return type.
+    db = build(
+        repo,
+        {
+            "testclient.py": (
+                "class Session:\n"
+                "    def send_text(self, t): ...\n"
+                "class TestClient:\n"
+                "    def websocket_connect(self, url) -> Session: ...\n"
+            ),
+            "websockets.py": "class WebSocket:\n    def send_text(self, t): ...\n",
+            "test_ws.py": (
+                "import testclient\n"
+                "import websockets\n"
+                "def client(factory):\n"
+                "    return factory()\n"
+                "def test_ws(factory):\n"
+                "    client = factory()\n"
+                "    with client.websocket_connect('/') as ws:\n"
+                "        ws.send_text('hi')\n"
+            ),
+        },
+    )
+    assert targets(db, "test_ws.py", 8, "send_text") == {("Session.send_text", 2)}
