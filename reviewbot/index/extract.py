@@ -25,7 +25,7 @@ import tree_sitter as ts
 from reviewbot.index.grammars import Compiled, Grammar, ImportSite
 from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
-__all__ = ["CLASS_KINDS", "extract"]
+__all__ = ["AUGMENTS", "CLASS_KINDS", "extract"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
@@ -52,6 +52,8 @@ _REV_RECEIVER = re.compile(
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
 _REV_STRING = re.compile(rb"[ \t\r\n]*[\"'`]")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+AUGMENTS = "module:"  # a base that names the module an interface augments
+_LITERALS = re.compile(r"([\"'`]).*?\1")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _MAX_SIGNATURE = 300
@@ -85,7 +87,10 @@ def _doc(text: str) -> str:
 
 
 def _bases(text: str) -> tuple[str, ...]:
-    text = re.sub(r"<[^<>]*>|\[[^\[\]]*\]", "", text)  # generic arguments
+    for _ in range(4):  # generic arguments, the innermost first
+        text, n = re.subn(r"<[^<>]*>|\[[^\[\]]*\]", "", text)
+        if not n:
+            break
     text = re.sub(r"\w+\s*=\s*[\w.]+", "", text)  # keyword arguments (metaclass=...)
     found = []
     for match in _BASE_WORD.finditer(text):
@@ -227,12 +232,22 @@ def _written_type(
         return clean_type(text)
     match = _TYPE_NAME.fullmatch(text.strip())
     if match is None:
-        return ""
+        return _chain_call(text)
     written = _SPACES.sub("", match.group(0))
     last = written.rsplit(".", 1)[-1]
     if last[:1].isupper():
         return written
-    return "" if before else written + "()"
+    return written + "()"  # `with make() as x`: what make returns (its __enter__ gives self)
+
+
+_CHAIN_TAIL = re.compile(r"\)[\s?!]*\.\s*([A-Za-z_$][\w$]*)\s*$")
+
+
+def _chain_call(callee: str) -> str:
+    """``().m()`` for a method called on a call's value (``z.number().nullable()``): what the
+    members ``m`` return, when the resolver can tell; "" for other expressions."""
+    found = _CHAIN_TAIL.search(callee)
+    return f"().{found.group(1)}()" if found is not None else ""
 
 
 class _RawDef:
@@ -327,6 +342,21 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
                 k += 1
             if written:
                 d.bases = _bases(" ".join(written))
+            elif kind == "interface" and node.parent is not None:
+                # `declare module "zod/v4/core" { interface $ZodType {...} }` augments that
+                # module's $ZodType (TS declaration merging): the module is kept as a base.
+                block = node.parent.parent if node.parent.type == "statement_block" else None
+                spec = block.child_by_field_name("name") if block is not None else None
+                if block is not None and block.type == "module" and spec is not None:
+                    where = _decode(source[spec.start_byte : spec.end_byte]).strip("\"'")
+                    if where and " " not in where:
+                        d.bases = (AUGMENTS + where,)
+            elif kind == "type" and body is not None and body.type == "union_type":
+                # `type State = ObjectState | ArrayState`: a member of it is one of theirs.
+                text = _decode(source[body.start_byte : body.end_byte])
+                if len(text) <= _MAX_TYPE:
+                    parts = _bases(_LITERALS.sub("", text).replace("|", " "))
+                    d.bases = tuple(w for w in parts if w not in _NOTHING)
             receiver = _within(recv_at, receivers, start, name_node.start_byte)
             if receiver is not None:
                 text = _decode(source[receiver.start_byte : receiver.end_byte])
@@ -334,6 +364,22 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
             old = by_name.get(d.name_at)
             if old is None or _PRIORITY.get(old.kind, 9) < _PRIORITY.get(kind, 9):
                 by_name[d.name_at] = d
+    # TS: an object literal's method under a written type (`function f(): Methods<Foo> {
+    # return { m() {...} } }`, `const x: Foo = { m() {...} }`) is Foo's `m`: its "bases" are
+    # the type names written there (the resolver keeps those that are classes or interfaces).
+    ctx_members = caps.get("ctx.member")
+    if ctx_members:
+        type_at, type_nodes = _sorted(caps.get("ctx.type", []))
+        for m in ctx_members:
+            method = by_name.get(m.start_byte)
+            k = bisect.bisect_right(type_at, m.start_byte) - 1
+            if method is None or method.kind != "method" or k < 0:
+                continue
+            over = type_nodes[k]
+            text = _decode(source[over.start_byte : over.end_byte])
+            if len(text) <= _MAX_TYPE:
+                words = [_SPACES.sub("", w) for w in _TYPE_NAME.findall(text)]
+                method.bases = tuple(dict.fromkeys(w for w in words if w not in _ANY))[:4]
     defs = sorted(by_name.values(), key=lambda d: (d.start, -d.end))
     for d in defs:
         d.doc = doc_of.get(d.start, "")
@@ -733,9 +779,9 @@ class _Builder:
                 return ""
             written = _decode(source[callee.start_byte : callee.end_byte])
             if not written.isidentifier():
+                if _TYPE_NAME.fullmatch(_SPACES.sub("", written)) is None:
+                    return "" if new else _chain_call(written)
                 written = _SPACES.sub("", written)
-                if _TYPE_NAME.fullmatch(written) is None:
-                    return ""
             if not new and not written.rsplit(".", 1)[-1][:1].isupper():
                 written += "()"
             return written

@@ -10,8 +10,11 @@ tree-sitter's query cursor (its captures; no walking of nodes in Python):
   ``@doc`` with ``@doc.owner`` for docstrings;
 * ``names``: every identifier as ``@ref``, refined by ``@call``, ``@call.member``,
   ``@member``, ``@type``; binding sites as ``@bind``; names that are neither (keyword arguments,
-  labels, object keys) as ``@skip``; ``@self`` for ``this``; scopes as ``@scope`` and, where a
-  class body's names are not seen by the functions inside it (Python), ``@scope.class``;
+  labels, object keys) as ``@skip``; TS object literals' methods whose type is written (a
+  returned literal under the function's return type, ``const x: Foo = {...}``) as
+  ``@ctx.member`` with that type as ``@ctx.type``; ``@self`` for ``this``; scopes as
+  ``@scope`` and, where a class body's names are not seen by the functions inside it
+  (Python), ``@scope.class``;
   import statements as ``@import`` (their names are read by the language's import reader).
 """
 
@@ -207,7 +210,8 @@ _TS_DEFS = (
     _JS_DEFS_COMMON
     + """
 (abstract_class_declaration name: (_) @name (class_heritage)? @bases body: (_) @body) @def.class
-(interface_declaration name: (_) @name body: (_) @body) @def.interface
+(interface_declaration name: (_) @name (extends_type_clause)? @bases body: (_) @body)
+  @def.interface
 (type_alias_declaration name: (_) @name value: (_) @body) @def.type
 (enum_declaration name: (_) @name body: (_) @body) @def.enum
 (method_signature name: (_) @name) @def.method
@@ -276,6 +280,10 @@ _TS_NAMES = (
   right: (new_expression constructor: [(identifier) (member_expression)] @typed.type))
 (assignment_expression left: (member_expression object: (this)
   property: (property_identifier) @attr.from) right: (identifier) @typed.from)
+(function_declaration return_type: (type_annotation (_) @ctx.type) body: (statement_block
+  (return_statement (object (method_definition name: (property_identifier) @ctx.member)))))
+(variable_declarator type: (type_annotation (_) @ctx.type)
+  value: (object (method_definition name: (property_identifier) @ctx.member)))
 (interface_body) @scope
 (property_signature name: (property_identifier) @skip)
 (enum_assignment name: (property_identifier) @skip)

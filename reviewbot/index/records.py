@@ -64,7 +64,9 @@ class Definition(NamedTuple):
     parent: int  # index of the enclosing definition, -1 at the top
     container: str  # qualified name of the class or type it is a member of, "" when none
     doc: str  # docstring or leading comment, for search
-    bases: tuple[str, ...]  # classes: the bases as written ("Base", "models.Model")
+    # classes: the bases as written ("Base", "models.Model"); a TS object literal's method: the
+    # type names written over the literal (whose member it is)
+    bases: tuple[str, ...]
 
 
 class Import(NamedTuple):

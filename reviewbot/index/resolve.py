@@ -15,7 +15,7 @@ also to the members of that name up and down the class hierarchy (``via = "famil
 confidence 0.5: an override may run instead, and the TypeScript service counts them as one
 method), including the repository's overrides of an outside class's method; ``obj.m``
 with a receiver nobody can type links to every member of that name in the files the referring
-file reaches through its imports (all of them when none is reached), with confidence
+file reaches through its imports (none when it reaches none), with confidence
 1/candidates; candidates in one file (overloads) are one meaning; a type position prefers
 types, a value position values; a language without a grammar links by name only (``via =
 "name"``).
@@ -39,7 +39,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
-from reviewbot.index.extract import clean_type
+from reviewbot.index.extract import AUGMENTS, clean_type
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
@@ -144,6 +144,7 @@ _SURE_MEMBER = frozenset({"self", "super", "class", "instance"})
 _FAMILIES = frozenset({"typescript", "tsx", "javascript"})
 _FAMILY_WEIGHT = 0.5
 _MAX_FAMILY = 200  # classes up or down
+_MAX_RETURN_GUESS = 3  # `obj.m()` with obj untyped types its value by m's return type if so few
 _TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "java"})  # unknown type: a builtin
 _PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
 # Go: `func New() *Foo`, `func New() (*Foo, error)`, `func (r *R) Get() Foo`.
@@ -152,7 +153,9 @@ _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
 
 
 def _returns(signature: str) -> str:
-    """The class a function's signature says it returns, as written, or ""."""
+    """The class a function's signature says it returns, as written, or "" (an overload's
+    signature ends with ``;``)."""
+    signature = signature.rstrip().rstrip(";")
     found = (
         _PY_RETURNS.search(signature)
         or _TS_RETURNS.search(signature)
@@ -246,6 +249,13 @@ class Resolver:
             self.members.update(members)
             self.members_by_name.update(by_member)
             self.top.complete = self.members.complete = self.members_by_name.complete = True
+        # TS object literals' methods under a written type (their `bases`): members of it.
+        self.typed_literals: list[tuple[int, int, str, tuple[str, ...]]] = [
+            (def_id, file_id, name, tuple(bases.split()))
+            for def_id, file_id, name, bases in conn.execute(
+                "SELECT id, file_id, name, bases FROM defs WHERE kind = 'method' AND bases != ''"
+            )
+        ]
         self.imports: dict[int, _Import] = {}
         self.file_imports: dict[int, list[_Import]] = defaultdict(list)
         for r in conn.execute("SELECT id, file_id, local, module, name, export FROM imports"):
@@ -270,6 +280,9 @@ class Resolver:
         self._children: dict[int, list[int]] = {}
         self._member_name: dict[int, str] = {}
         self._outside_heirs: dict[str, list[int]] | None = None
+        self._literal_members: dict[tuple[int, str], list[int]] | None = None
+        self._kin: dict[int, tuple[int, ...]] = {}
+        self._augmented: dict[int, tuple[int, ...]] | None = None
         self._bit: dict[int, int] = {}
 
     # -- definitions read on first use (lazy) --------------------------------------------------
@@ -634,6 +647,8 @@ class Resolver:
         out: list[int] = []
         complete = True
         for base in d.bases:
+            if base.startswith(AUGMENTS):
+                continue  # the module it augments, not a base
             found, _ = self.in_file(file, base)
             classes = [c for c in found if c in self.classes]
             if not classes:
@@ -673,10 +688,12 @@ class Resolver:
         return result
 
     def any_member(self, name: str, file: _File | None = None) -> tuple[int, ...]:
-        """Members of that name anywhere (``obj.m`` nobody can type); those the file can reach
-        through its imports (transitively; its Go or Java package) when there are any."""
+        """Members of that name (``obj.m`` nobody can type) that the file can reach through its
+        imports (transitively; its Go or Java package): none when it reaches none (a lone
+        ``decode`` of the repository is no reason to link every ``data.decode()`` of code that
+        never imports it), whichever their number."""
         found = self.members_by_name.get(name, [])
-        if len(found) > 1 and file is not None:
+        if found and file is not None:
             key = (name, file.id)
             memo = self._any_memo.get(key)
             if memo is not None:
@@ -693,7 +710,10 @@ class Resolver:
                 low = common & -common
                 near.extend(spread[1][low.bit_length() - 1])
                 common ^= low
-            result = tuple(near or found) if len(near or found) <= _MAX_CANDIDATES else ()
+            if len(near) > 1:  # in the order of ``found``
+                kept = set(near)
+                near = [d for d in found if d in kept]
+            result = tuple(near) if len(near) <= _MAX_CANDIDATES else ()
             self._any_memo[key] = result
             return result
         return tuple(found) if len(found) <= _MAX_CANDIDATES else ()
@@ -813,8 +833,10 @@ class Resolver:
                 for c in classes:
                     found, sure = self.class_member(c, lookup)
                     out.extend(found)
-                    # A type alias has no members here: not finding one there is no proof.
-                    certain = certain and sure and self.classes[c].kind != "type"
+                    # A type alias has no members here (but a union's, through its "bases"):
+                    # not finding one there is no proof.
+                    kind = self.classes[c].kind
+                    certain = certain and sure and (kind != "type" or bool(self.classes[c].bases))
                 if out or certain:
                     return tuple(dict.fromkeys(out)), "instance"
             return self.any_member(lookup, file), "member"
@@ -875,6 +897,13 @@ class Resolver:
         else:
             funcs, known = self.in_file(file, callee)
             outside = known and not funcs and self.from_outside(file, callee)
+            if not funcs and not outside and rest and "." not in rest and first not in _SELF:
+                # `x = obj.m()`, obj untyped (or a local shadowing a module-level name that
+                # has no `m`): the members `m` the file reaches, when each of them writes its
+                # return type (one class or a few: what any of them returns).
+                guess = self.any_member(rest, file)
+                if 0 < len(guess) <= _MAX_RETURN_GUESS:
+                    funcs = guess
         if not funcs or depth > 2:
             return [], outside  # a function from outside returns no class of the repository
         out: list[int] = []
@@ -1066,6 +1095,13 @@ class Resolver:
             if known is None:
                 if how == "def":
                     found, via = ((target,) if target is not None else ()), "local"
+                    # Python: a module-level name bound to several definitions of one file
+                    # (`@overload`s, `if ...: def f()` / `else: def f()`) means them all, as
+                    # an import of it does. (TS: `interface X` and `const X` share names.)
+                    if target is not None and self.files[file_id].language == "python":
+                        same = self.top.get(file_id, {}).get(lookup)
+                        if same is not None and len(same) > 1 and target in same:
+                            found = tuple(same)
                 else:
                     key = (file_id, how, target, qualifier, lookup)
                     hit = memo.get(key)
@@ -1085,6 +1121,13 @@ class Resolver:
                     if found and via in _SURE_MEMBER and language in _FAMILIES
                     else ()
                 )
+                if found and language in _FAMILIES:
+                    # TS module augmentation: `declare module "m" { interface X {...} }`
+                    # elsewhere is one declaration with m's X.
+                    augmented = self.augmentations()
+                    more = tuple(a for d in found for a in augmented.get(d, ()))
+                    if more:
+                        found = found + tuple(a for a in more if a not in found)
                 known = fitted[(file_id, how, target, qualifier, lookup, kind)] = (
                     found,
                     weight,
@@ -1109,30 +1152,84 @@ class Resolver:
             self._owner, self._children = self._hierarchy()
         out: list[int] = []
         for member in found:
-            cls = self._owner.get(member)
-            if cls is None:
-                continue
-            name = self._member_name.get(member, "")
-            up: list[int] = []
-            todo = list(self.bases(cls)[0])
-            while todo and len(up) < _MAX_FAMILY:
-                c = todo.pop()
-                if c not in up:
-                    up.append(c)
-                    todo.extend(self.bases(c)[0])
-            down: list[int] = []
-            todo = list(self._children.get(cls, ()))
-            while todo and len(down) < _MAX_FAMILY:
-                c = todo.pop()
-                if c not in down:
-                    down.append(c)
-                    todo.extend(self._children.get(c, ()))
-            for c in up + down:
-                d = self.classes[c]
-                out.extend(
-                    self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
-                )
+            known = self._kin.get(member)
+            if known is None:
+                known = self._kin[member] = self._namesakes(member)
+            out.extend(known)
         return tuple(d for d in dict.fromkeys(out) if d not in found)
+
+    def _namesakes(self, member: int) -> tuple[int, ...]:
+        """The members of ``member``'s name in the classes above and below its class, and the
+        object literals' methods written under any of them."""
+        cls = self._owner.get(member) if self._owner is not None else None
+        if cls is None:
+            return ()
+        name = self._member_name.get(member, "")
+        literal = self.literal_members()
+        out: list[int] = []
+        kin = self._kin_classes(cls)
+        for c in kin:
+            d = self.classes[c]
+            out.extend(
+                self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name, ())
+            )
+        for c in (cls, *kin):
+            out.extend(literal.get((c, name), ()))
+        return tuple(out)
+
+    def _kin_classes(self, cls: int) -> tuple[int, ...]:
+        """The classes above ``cls`` (its bases, theirs ...) and below it, up to
+        ``_MAX_FAMILY`` each way."""
+        up: dict[int, None] = {}
+        todo = list(self.bases(cls)[0])
+        while todo and len(up) < _MAX_FAMILY:
+            c = todo.pop()
+            if c not in up:
+                up[c] = None
+                todo.extend(self.bases(c)[0])
+        down: dict[int, None] = {}
+        todo = list(self._children.get(cls, ()))
+        while todo and len(down) < _MAX_FAMILY:
+            c = todo.pop()
+            if c not in down:
+                down[c] = None
+                todo.extend(self._children.get(c, ()))
+        return (*up, *down)
+
+    def augmentations(self) -> dict[int, tuple[int, ...]]:
+        """Interface -> the interfaces that augment it from a ``declare module`` block of
+        another file (their bases name the module)."""
+        if self._augmented is None:
+            found: dict[int, list[int]] = defaultdict(list)
+            for c in self.classes.values():
+                if c.kind != "interface" or not c.bases or not c.bases[0].startswith(AUGMENTS):
+                    continue
+                f = self.files.get(c.file_id)
+                if f is None:
+                    continue
+                for t in self.module_files(f, c.bases[0][len(AUGMENTS) :]):
+                    for o in self.exported(t, c.name):
+                        if o != c.id and o in self.classes:
+                            found[o].append(c.id)
+            self._augmented = {k: tuple(v) for k, v in found.items()}
+        return self._augmented
+
+    def literal_members(self) -> dict[tuple[int, str], list[int]]:
+        """(class or interface, name) -> the TS object literals' methods written under that
+        type (``function f(): Methods<Foo> { return { m() {...} } }``): the TypeScript
+        service calls them and Foo's ``m`` one symbol."""
+        if self._literal_members is None:
+            found: dict[tuple[int, str], list[int]] = defaultdict(list)
+            for def_id, file_id, name, written in self.typed_literals:
+                f = self.files.get(file_id)
+                if f is None or f.language not in _FAMILIES:
+                    continue
+                for w in written:
+                    for c in self.in_file(f, w)[0]:
+                        if c in self.classes and self.classes[c].kind in ("class", "interface"):
+                            found[(c, name)].append(def_id)
+            self._literal_members = found
+        return self._literal_members
 
     def outside_overrides(self, written: str, name: str) -> tuple[int, ...]:
         """Members ``name`` of the TS/JS classes that extend a class from outside the

@@ -99,7 +99,8 @@ def test_overloads_are_one_meaning(repo: Path) -> None:
 
 def test_unknown_receivers_prefer_what_the_file_imports(repo: Path) -> None:
     # Two versions of a library side by side (`v3/`, `v4/`): `obj.lt()` in a file importing v4
-    # (through a re-export) means v4's `lt`, not v3's; a file importing neither keeps both.
+    # (through a re-export) means v4's `lt`, not v3's; a file importing neither gets none (its
+    # `n` comes from code that never reaches either class).
     db = build(
         repo,
         {
@@ -111,7 +112,29 @@ def test_unknown_receivers_prefer_what_the_file_imports(repo: Path) -> None:
         },
     )
     assert targets(db, "app4.ts", 2, "lt") == {("Num4.lt", 2)}
-    assert targets(db, "free.ts", 1, "lt") == {("Num3.lt", 2), ("Num4.lt", 2)}
+    assert targets(db, "free.ts", 1, "lt") == set()
+
+
+def test_a_lone_member_is_no_guess_for_code_that_never_reaches_it(repo: Path) -> None:
+    # Two projects side by side: the web one's only `decode` method is not what the formatter's
+    # `value.decode()` (bytes) calls, since nothing the formatter imports reaches it; the web
+    # project's own untyped `ws.decode()` still links to it.
+    db = build(
+        repo,
+        {
+            "web/__init__.py": "",
+            "web/endpoints.py": (
+                "class Endpoint:\n    def decode(self, message):\n        return message\n"
+            ),
+            "web/app.py": (
+                "from web import endpoints\n\n\ndef run(ws):\n    return ws.decode(1)\n"
+            ),
+            "fmt/__init__.py": "",
+            "fmt/html.py": "def text(value):\n    return value.decode('utf-8')\n",
+        },
+    )
+    assert targets(db, "web/app.py", 5, "decode") == {("Endpoint.decode", 2)}
+    assert targets(db, "fmt/html.py", 2, "decode") == set()
 
 
 def test_object_literal_methods_and_values_of_modules(repo: Path) -> None:
@@ -204,7 +227,8 @@ def test_an_instance_of_a_class_from_outside_is_not_guessed(repo: Path) -> None:
             "core.py": "class Command:\n    def parse_args(self, args):\n        return args\n",
             "cmdline.py": (
                 "import argparse\n"
-                "from argparse import ArgumentParser\n\n"
+                "from argparse import ArgumentParser\n"
+                "import core  # reaches Command\n"
                 "def main(cmd):\n"
                 "    parser = argparse.ArgumentParser()\n"
                 "    parser.parse_args()\n"
@@ -229,6 +253,7 @@ def test_a_string_literals_methods_are_not_the_repositorys(repo: Path) -> None:
             "fmt.py": "class Formatter:\n    def format(self, tokens, out):\n        pass\n",
             "use.py": (
                 "def show(f, x):\n    text = '{}!'.format(x)\n    f.format([], \"{}\" .format(x))\n"
+                "import fmt  # reaches Formatter\n"
             ),
             "ui.ts": "export function label(n: number) { return `${n}`.padStart(3); }\n"
             "export class Pad { padStart(): void {} }\n",
@@ -237,3 +262,214 @@ def test_a_string_literals_methods_are_not_the_repositorys(repo: Path) -> None:
     assert targets(db, "use.py", 2, "format") == set()
     assert targets(db, "use.py", 3, "format") == {("Formatter.format", 2)}  # f.format only
     assert targets(db, "ui.ts", 1, "padStart") == set()
+
+
+def test_typed_object_literals_and_interface_chains(repo: Path) -> None:
+    # zod's shape: `z.string()` is an overloaded function (its signatures end with `;`)
+    # returning an interface that extends another; the methods are written in object literals
+    # under a type that names the interface (a function's return type, a const's annotation).
+    # The TypeScript service calls the literal's method and the interface member one symbol.
+    db = build(
+        repo,
+        {
+            "schemas.ts": (
+                "export interface ZodType<T> { refine(check: unknown): this; }\n"
+                "export interface ZodString extends ZodType<Array<string>> { trim(): this; }\n"
+                "export function string(p: string): ZodString;\n"
+                "export function string(p?: unknown): ZodString { return make(); }\n"
+                "type Methods<T> = { [K in keyof T]?: T[K] };\n"
+                "function typeMethods(): Methods<ZodType<unknown>> {\n"
+                "  return {\n"
+                "    refine(check) { return this; },\n"
+                "  };\n"
+                "}\n"
+                "export const strings: ZodString = { trim() { return this; } };\n"
+                "const loose = { trim() { return 1; } };\n"
+            ),
+            "app.ts": (
+                "import * as z from './schemas';\nz.string('a').refine(1);\nz.string('b').trim();\n"
+            ),
+        },
+    )
+    assert targets(db, "app.ts", 2, "refine") == {("ZodType.refine", 1), ("typeMethods.refine", 8)}
+    # An untyped literal (`loose`) is no member of ZodString.
+    assert targets(db, "app.ts", 3, "trim") == {("ZodString.trim", 2), ("strings.trim", 11)}
+
+
+def test_a_module_name_bound_to_overloads_means_them_all(repo: Path) -> None:
+    # click's `convert_type`: three `@t.overload` stubs and the implementation; a call in the
+    # same file (as from an importing file) means all four, not the first stub only.
+    db = build(
+        repo,
+        {
+            "types.py": (
+                "import typing as t\n\n"
+                "@t.overload\n"
+                "def convert_type(ty: None) -> str: ...\n"
+                "@t.overload\n"
+                "def convert_type(ty: int) -> int: ...\n"
+                "def convert_type(ty):\n"
+                "    return ty\n"
+                "NAMES = [convert_type(1)]\n"
+            ),
+            "use.py": "from types import convert_type\nconvert_type(None)\n",
+        },
+    )
+    stubs = {("convert_type", 4), ("convert_type", 6), ("convert_type", 7)}
+    assert targets(db, "types.py", 9, "convert_type") == stubs
+    assert targets(db, "use.py", 2, "convert_type") == stubs
+    sure = {
+        c for p, ln, n, _q, _dl, c in links(db) if (p, ln, n) == ("types.py", 9, "convert_type")
+    }
+    assert sure == {1.0}
+
+
+def test_a_value_returned_by_an_untyped_receivers_method(repo: Path) -> None:
+    # starlette's tests: `client = test_client_factory(app)` is untyped, but the only
+    # `websocket_connect` the test reaches says it returns a WebSocketTestSession, so
+    # `with client.websocket_connect("/") as ws: ws.receive_json()` is the session's method,
+    # not the server side's `WebSocket.receive_json`.
+    db = build(
+        repo,
+        {
+            "testclient.py": (
+                "class Session:\n"
+                "    def receive_json(self): ...\n"
+                "    def __enter__(self): return self\n"
+                "class TestClient:\n"
+                "    def websocket_connect(self, url) -> 'Session': ...\n"
+            ),
+            "websockets.py": "class WebSocket:\n    def receive_json(self): ...\n",
+            "test_ws.py": (
+                "import testclient\n"
+                "import websockets\n"
+                "def test_ws(factory, other):\n"
+                "    client = factory()\n"
+                "    with client.websocket_connect('/') as ws:\n"
+                "        ws.receive_json()\n"
+                "    session = client.websocket_connect('/')\n"
+                "    session.receive_json()\n"
+                "    other.receive_json()\n"
+            ),
+        },
+    )
+    assert targets(db, "test_ws.py", 6, "receive_json") == {("Session.receive_json", 2)}
+    assert targets(db, "test_ws.py", 8, "receive_json") == {("Session.receive_json", 2)}
+    # An untyped receiver stays a guess among both.
+    both = {("Session.receive_json", 2), ("WebSocket.receive_json", 2)}
+    assert targets(db, "test_ws.py", 9, "receive_json") == both
+
+
+def test_a_method_called_on_a_calls_value(repo: Path) -> None:
+    # zod's tests: `const schema = z.number().nullable(); schema.parse(1)` and chains
+    # `z.number().nullable().parse(2)`: the value is what `nullable` says it returns (the one
+    # `nullable` the file reaches), so `parse` is ZodType's, not the internals' namesake.
+    db = build(
+        repo,
+        {
+            "schemas.ts": (
+                "export interface ZodType { parse(x: unknown): unknown; nullable(): ZodNullable }\n"
+                "export interface ZodNullable extends ZodType { unwrap(): ZodType; }\n"
+                "export interface Internals { parse(p: unknown): unknown; }\n"
+                "export function number(): ZodType { return make(); }\n"
+            ),
+            "app.ts": (
+                "import * as z from './schemas';\n"
+                "const schema = z.number().nullable();\n"
+                "schema.parse(1);\n"
+                "z.number().nullable().parse(2);\n"
+                "anything().other().parse(3);\n"
+            ),
+        },
+    )
+    assert targets(db, "app.ts", 3, "parse") == {("ZodType.parse", 1)}
+    assert targets(db, "app.ts", 4, "parse") == {("ZodType.parse", 1)}
+    # `other` is no member anyone defines: a guess among both.
+    assert targets(db, "app.ts", 5, "parse") == {("ZodType.parse", 1), ("Internals.parse", 3)}
+
+
+def test_a_union_type_alias_has_its_members_members(repo: Path) -> None:
+    # immer's `type ImmerState = ProxyObjectState | ProxyArrayState | ...`: `state.revoke_()`
+    # on an ImmerState is the base interface's `revoke_`, sure (not a guess among namesakes).
+    db = build(
+        repo,
+        {
+            "proxy.ts": (
+                "interface ProxyBaseState { revoke_(): void }\n"
+                "export interface ProxyObjectState extends ProxyBaseState { base_: any }\n"
+                "export interface ProxyArrayState extends ProxyBaseState { base_: any[] }\n"
+                "export type ImmerState = ProxyObjectState | ProxyArrayState | null | 'none'\n"
+                "export class Scope { revoke_(): void {} }\n"
+            ),
+            "scope.ts": (
+                "import { ImmerState } from './proxy';\n"
+                "export function revoke(state: ImmerState) { state.revoke_(); }\n"
+            ),
+        },
+    )
+    found = {
+        (q, dl, c) for p, ln, n, q, dl, c in links(db) if (p, ln, n) == ("scope.ts", 2, "revoke_")
+    }
+    assert found == {("ProxyBaseState.revoke_", 1, 1.0)}
+
+
+def test_a_module_augmentation_is_one_declaration_with_what_it_augments(repo: Path) -> None:
+    # zod's prototype tests: `declare module "zod/v4/core" { interface $ZodType {...} }`
+    # merges into core's $ZodType; every use of core's $ZodType is one of the augmentation
+    # too (the TypeScript service's answer), sure. An interface of that name that augments
+    # nothing stays apart.
+    db = build(
+        repo,
+        {
+            "packages/zod/package.json": '{"name": "zod"}\n',
+            "packages/zod/src/v4/core/index.ts": "export interface $ZodType { run(): void }\n",
+            "packages/zod/src/v4/tests/proto.test.ts": (
+                "import * as core from 'zod/v4/core';\n"
+                'declare module "zod/v4/core" {\n'
+                "  interface $ZodType { _core(): string }\n"
+                "}\n"
+                "export function f(t: core.$ZodType): void {}\n"
+            ),
+            "packages/zod/src/v4/other.ts": "interface $ZodType { other(): void }\n",
+            "packages/zod/src/v4/use.ts": (
+                "import type { $ZodType } from './core/index';\nlet t: $ZodType;\n"
+            ),
+        },
+    )
+    found = {
+        (q, dl, c)
+        for p, ln, n, q, dl, c in links(db)
+        if (p, ln, n) == ("packages/zod/src/v4/use.ts", 2, "$ZodType")
+    }
+    assert found == {("$ZodType", 1, 1.0), ("$ZodType", 3, 1.0)}
+    used = targets(db, "packages/zod/src/v4/tests/proto.test.ts", 5, "$ZodType")
+    assert used == {("$ZodType", 1), ("$ZodType", 3)}
+
+
+def test_a_local_shadowing_a_module_function_is_typed_by_its_call(repo: Path) -> None:
+    # starlette's test_endpoints.py: a module-level fixture `def client(...)` and, in a test,
+    # `client = factory(app)`; `with client.websocket_connect("/") as ws` is not the fixture
+    # function's member (it has none) but the only reachable `websocket_connect`'s return type.
+    db = build(
+        repo,
+        {
+            "testclient.py": (
+                "class Session:\n"
+                "    def send_text(self, t): ...\n"
+                "class TestClient:\n"
+                "    def websocket_connect(self, url) -> Session: ...\n"
+            ),
+            "websockets.py": "class WebSocket:\n    def send_text(self, t): ...\n",
+            "test_ws.py": (
+                "import testclient\n"
+                "import websockets\n"
+                "def client(factory):\n"
+                "    return factory()\n"
+                "def test_ws(factory):\n"
+                "    client = factory()\n"
+                "    with client.websocket_connect('/') as ws:\n"
+                "        ws.send_text('hi')\n"
+            ),
+        },
+    )
+    assert targets(db, "test_ws.py", 8, "send_text") == {("Session.send_text", 2)}

@@ -411,3 +411,39 @@ def test_a_cold_build_is_renamed_into_place_and_a_killed_ones_file_goes(
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         conn.close()
+
+
+def test_an_update_follows_typed_literals_and_call_chains(repo: Path, tmp_path: Path) -> None:
+    """`z.number().nullable().parse()` in an unchanged file follows a changed file's return
+    type of `nullable`, and an object literal's `parse` whose written type changed."""
+    schemas = (
+        "export interface ZodType { parse(x: unknown): unknown; nullable(): RET }\n"
+        "export interface ZodNullable extends ZodType { unwrap(): ZodType }\n"
+        "export interface Internals { parse(p: unknown): unknown }\n"
+        "export function number(): ZodType { return make(); }\n"
+    )
+    methods = (
+        "import { ZodType, Internals } from './schemas';\n"
+        "export function typeMethods(): Partial<RET> { return { parse(x) { return x; } }; }\n"
+    )
+    write(repo, "schemas.ts", schemas.replace("RET", "ZodNullable"))
+    write(repo, "methods.ts", methods.replace("RET", "ZodType"))
+    write(repo, "app.ts", "import * as z from './schemas';\nz.number().nullable().parse(2);\n")
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    parse = {(d, dl) for p, ln, _c, d, dl, n, _w, _v in dump(warm)["edges"] if n == "parse"}
+    assert parse == {("schemas.ts", 1), ("methods.ts", 2)}
+    for name, text in (
+        ("methods.ts", methods.replace("RET", "Internals")),
+        ("schemas.ts", schemas.replace("RET", "Internals")),
+    ):
+        write(repo, name, text)
+        commit(repo)
+        assert update(repo, warm).read == 1
+        cold = tmp_path / f"cold-{name}.sqlite"
+        update(repo, cold)
+        assert dump(warm) == dump(cold)
+    edges = dump(warm)["edges"]
+    parse = {(d, dl) for p, ln, _c, d, dl, n, _w, _v in edges if p == "app.ts" and n == "parse"}
+    assert parse == {("schemas.ts", 3), ("methods.ts", 2)}
