@@ -209,9 +209,23 @@ def run_action(
         else config.max_inline_comments
     )
     try:
-        outcome = publish(
-            api, report, head_sha=ctx.head_sha, blob_base=blob_base, max_comments=max_comments
-        )
+        # A run for an older push that finishes after the run for the newer one must not
+        # put the old review back: the pull request's head says which run is current.
+        now = api.head_sha()
+        if now is not None and now != ctx.head_sha:
+            notes.append(
+                f"Not posted: the pull request's head is now {now[:12]}, not {ctx.head_sha[:12]}; "
+                "the run for it posts the review."
+            )
+            log(f"reviewbot: {notes[-1]}")
+        else:
+            outcome = publish(
+                api,
+                report,
+                head_sha=ctx.head_sha,
+                blob_base=blob_base,
+                max_comments=max_comments,
+            )
     except GitHubError as exc:
         notes.append(f"Posting to the pull request failed: {exc}")
         log(f"reviewbot: could not post to the pull request: {exc}")

@@ -178,6 +178,15 @@ class Api:
             self._pr = self.call(lambda: repo.get_pull(self.number))
         return self._pr
 
+    def head_sha(self) -> str | None:
+        """The pull request's head commit now (None when GitHub does not say)."""
+        try:
+            raw: dict[str, Any] = getattr(self.pr, "_rawData", None) or {}
+            sha = (raw.get("head") or {}).get("sha") or self.call(lambda: self.pr.head.sha)
+        except GitHubError:
+            return None
+        return str(sha) if sha else None
+
     def _post(self, path: str, payload: dict[str, Any]) -> dict[str, Any]:
         url = f"/repos/{self.repository}/{path}"
         _, data = self.gh.requester.requestJsonAndCheck("POST", url, input=payload)

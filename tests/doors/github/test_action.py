@@ -407,3 +407,20 @@ def test_configuration_of_the_base_commit(
         with pytest.raises(ConfigError, match=expected) as err:
             _config_from_base(repo, base, None, tmp_path)
         assert f"{name} (base commit)" in str(err.value)
+
+
+def test_a_run_for_an_older_push_does_not_put_its_review_back(pr: Pr) -> None:
+    """Two pushes, their runs finishing out of order: the run whose event is not the pull
+    request's head any more posts nothing (the newer run's review stays) and says why."""
+    old_head = pr.head
+    pr.push({"shop.py": BEFORE}, "undo the spike")
+    pr.run()  # the newer push's run finishes first
+    before = len(pr.fake.state.writes)
+    summary = pr.fake.state.issue_comments[0]["body"]
+    pr.head = old_head  # the older push's event, GitHub's head already moved on
+    code, log = pr.run()
+    assert code == 0, log
+    assert pr.fake.state.writes[before:] == []
+    assert pr.fake.state.issue_comments[0]["body"] == summary
+    assert "Not posted: the pull request's head is now" in log
+    assert "Not posted" in (pr.tmp / "summary.md").read_text()
