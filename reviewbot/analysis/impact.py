@@ -61,6 +61,32 @@ class _Wanted(NamedTuple):
     unit: str
     path: str
     change: str
+    old_lines: tuple[int, int] | None = None  # a removed unit's old lines (1-based, in path)
+
+
+def deleted_anchor(cf: ChangedFile, start: int, end: int) -> int:
+    """The new-side line where the old lines ``start``-``end`` (deleted) were: the line now in
+    their place, inside the diff's hunk with its context, so an inline comment can sit there
+    (the file's last line at most)."""
+    removed = cf.line_map.removed_between(start, end)
+    first = removed[0] if removed else start
+    line_map = cf.line_map
+    for k in range(first - 1, 0, -1):
+        mapped = line_map.old_to_new(k)
+        if mapped is not None:
+            point = mapped + 1
+            break
+    else:
+        point = 1
+    text = cf.new_text or ""
+    size = text.count("\n") + (0 if text.endswith("\n") else 1)
+    return max(1, min(point, size))
+
+
+def in_hunk(cf: ChangedFile, line: int) -> bool:
+    """Whether a new-side line is inside one of the diff's hunks (an inline comment can sit
+    there)."""
+    return any(h.new_len and h.new_start <= line < h.new_start + h.new_len for h in cf.hunks)
 
 
 class _ChangedLines(dict[str, set[int]]):
@@ -96,7 +122,13 @@ def impact_of(
                 continue
             old_name = _name(u.old_label) if u.old_label is not None else None
             if old_name is not None and old_name != name:  # renamed: the old name is gone
-                gone = _Wanted(old_name, u.old_label or u.label, u.old_path or fs.path, "removed")
+                gone = _Wanted(
+                    old_name,
+                    u.old_label or u.label,
+                    u.old_path or fs.path,
+                    "removed",
+                    (u.old.start, u.old.end) if u.old is not None else None,
+                )
                 wanted.setdefault(old_name, gone)
                 change = "added"
             elif u.kind in ("modified", "renamed", "moved"):
@@ -113,7 +145,8 @@ def impact_of(
                 change = "signature"
             else:
                 change = u.kind
-            wanted.setdefault(name, _Wanted(name, u.label, fs.path, change))
+            lines = (u.old.start, u.old.end) if change == "removed" and u.old else None
+            wanted.setdefault(name, _Wanted(name, u.label, fs.path, change, lines))
     names = sorted(wanted)[:MAX_NAMES]
     if not names:
         return [], []
@@ -155,22 +188,30 @@ def impact_of(
         if info.change == "removed" and refs and defined_now and name in defined_now:
             pass  # still declared on the new side (moved or redefined): not gone
         elif info.change == "removed" and refs:
-            first = refs[0]
             where = ", ".join(f"{r.path}:{r.line}" for r in refs[:5])
             more = f" and {len(refs) - 5} more" if len(refs) > 5 else ""
-            in_diff = first.line in changed_lines[first.path]
+            # Where the deleted lines were (as with the index), so the Action can post it on
+            # the diff; a deleted file has no such line: then the first reference.
+            gone_from = by_path.get(info.path)
+            if gone_from is not None and gone_from.new_text is not None and info.old_lines:
+                at_path = gone_from.path
+                at = deleted_anchor(gone_from, *info.old_lines)
+                in_diff = in_hunk(gone_from, at)
+            else:
+                at_path, at = refs[0].path, refs[0].line
+                in_diff = at in changed_lines[at_path]
             findings.append(
                 Finding(
                     "RB105",
                     Severity.WARNING,
-                    first.path,
-                    first.line,
-                    first.line,
+                    at_path,
+                    at,
+                    at,
                     f"{name} is deleted but still referenced",
                     f"This change deletes {info.unit} ({info.path}), but {name} is still "
                     f"referenced in {len(refs)} place(s): {where}{more}.",
                     MetricsChange(None, None),
-                    UnitRef(info.unit, first.line, first.line),
+                    UnitRef(info.unit, at, at),
                     fingerprint("RB105", info.path, info.unit, name),
                     in_diff,
                     len(refs),

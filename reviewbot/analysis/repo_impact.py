@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from reviewbot.analysis.findings import fingerprint, suppressed
+from reviewbot.analysis.impact import deleted_anchor, in_hunk
 from reviewbot.analysis.review import not_code
 from reviewbot.analysis.signatures import Param, call_at, fits, parameters, reordered
 from reviewbot.engine.languages import LanguageRegistry
@@ -510,28 +511,6 @@ def _remaining(
     return list(unique.values())
 
 
-def _anchor(cf: ChangedFile, old: Decl) -> int:
-    """The new-side line where the declaration's deleted lines were: the line now in their
-    place (inside the diff's hunk with its context, so an inline comment can sit there)."""
-    removed = cf.line_map.removed_between(old.line, old.end_line)
-    first = removed[0] if removed else old.line
-    line_map = cf.line_map
-    for k in range(first - 1, 0, -1):
-        mapped = line_map.old_to_new(k)
-        if mapped is not None:
-            point = mapped + 1
-            break
-    else:
-        point = 1
-    text = cf.new_text or ""
-    size = text.count("\n") + (0 if text.endswith("\n") else 1)  # the file's last line
-    return max(1, min(point, size))
-
-
-def _in_hunk(cf: ChangedFile, line: int) -> bool:
-    return any(h.new_len and h.new_start <= line < h.new_start + h.new_len for h in cf.hunks)
-
-
 def _silenced(code: str, text: str | None, *lines: int) -> bool:
     if text is None:
         return False
@@ -548,7 +527,7 @@ def _places(refs: Sequence[_Ref], limit: int = 5) -> str:
 
 def _rb105(c: DeclChange, old: Decl, refs: list[_Ref]) -> Finding | None:
     cf = c.cf
-    line = _anchor(cf, old)
+    line = deleted_anchor(cf, old.line, old.end_line)
     if _silenced("RB105", cf.new_text, line):
         return None
     if c.change == "renamed" and c.new is not None:
@@ -572,7 +551,7 @@ def _rb105(c: DeclChange, old: Decl, refs: list[_Ref]) -> Finding | None:
         MetricsChange(None, None),
         UnitRef(old.label, line, line),  # where the deleted lines were, on the new side
         fingerprint("RB105", old.path, old.label, old.signature),
-        _in_hunk(cf, line),
+        in_hunk(cf, line),
         len(refs),
     )
 

@@ -56,9 +56,11 @@ def test_deleted_name_still_referenced_is_a_finding(repo: Path) -> None:
     write(repo, "lib.py", "def keep():\n    return 1\n")
     doc = review(repo)
     (finding,) = [f for f in doc["findings"] if f["code"] == "RB105"]
-    assert finding["path"] == "app.py" and finding["line"] in (1, 5)
+    # Where the deleted lines were (lib.py's last line now), inside the diff: the Action can
+    # post it inline, as with an index (it sat on app.py:1, outside the pull request's diff).
+    assert (finding["path"], finding["line"], finding["in_diff"]) == ("lib.py", 2, True)
     assert "helper_gone" in finding["message"] and "2 place(s)" in finding["message"]
-    assert finding["in_diff"] is False
+    assert "app.py:1" in finding["message"] and "app.py:5" in finding["message"]
 
 
 def test_impact_is_bounded(repo: Path) -> None:

@@ -403,7 +403,9 @@ def test_full_review_of_a_rename_flags_the_old_name_still_called(repo: Path) -> 
     report = _review(repo, Mode.FULL)
     assert _by_kind(report) == {"renamed": ["conf.py:def read_settings"]}
     (finding,) = [f for f in report.findings if f.code == "RB105"]
-    assert finding.path == "main.py" and "load_config" in finding.title
+    # On the renamed header, in the diff (the Action posts it inline), naming the caller.
+    assert (finding.path, finding.line, finding.in_diff) == ("conf.py", 1, True)
+    assert "load_config" in finding.title and "main.py:5" in finding.message
     assert {i.name: i.change for i in report.impact}["load_config"] == "removed"
     jsonschema.validate(report_doc(report), load_schema())
 
