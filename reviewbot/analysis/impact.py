@@ -105,14 +105,39 @@ class _ChangedLines(dict[str, set[int]]):
         return lines
 
 
+# Languages whose code can call each other's declarations by name (one runtime); a match in
+# a language of another family is a namesake, not a use (a TypeScript `rate()` is not used by
+# a Python parameter named `rate`). A language not listed is its own family.
+_FAMILIES = {
+    "javascript": "js",
+    "typescript": "js",
+    "java": "jvm",
+    "kotlin": "jvm",
+    "scala": "jvm",
+    "clojure": "jvm",
+    "lisp": "lisp",
+    "scheme": "lisp",
+    "elisp": "lisp",
+}
+
+
+def _family(language: str | None) -> str | None:
+    if language is None or language == "generic":
+        return None  # unknown: any match may be a use
+    return _FAMILIES.get(language, language)
+
+
 def impact_of(
     summaries: Sequence[FileSummary],
     files: Sequence[ChangedFile],
     search: Search,
     indexer: Indexer,
+    language_of: Callable[[str], str | None] = lambda path: None,
 ) -> tuple[list[Impact], list[Finding]]:
-    """The impact section and the RB105 findings of a reviewed change."""
+    """The impact section and the RB105 findings of a reviewed change. ``language_of`` names a
+    path's language: matches in code of another language family are left out."""
     wanted: dict[str, _Wanted] = {}
+    languages = {fs.path: fs.language for fs in summaries}
     changed_lines = _ChangedLines(files)
     by_path = {cf.path: cf for cf in files}
     for fs in summaries:
@@ -156,10 +181,12 @@ def impact_of(
     findings: list[Finding] = []
     for name in names:
         info = wanted[name]
+        family = _family(languages.get(info.path))
         refs = [
             r
             for r in found.get(name, [])
             if not (r.path == info.path and r.line in changed_lines[r.path])
+            and (family is None or _family(language_of(r.path)) in (None, family))
         ]
         shown = []
         for r in refs[:MAX_REFERENCES]:

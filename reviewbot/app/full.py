@@ -207,7 +207,13 @@ def _impact(
                     found.setdefault(name, []).append(Reference(path, line, text))
         return found, cut
 
-    found, findings = impact_of(summaries, change.files, search, indexer)
+    found, findings = impact_of(
+        summaries,
+        change.files,
+        search,
+        indexer,
+        language_of=lambda path: config.registry.detect(path).name,
+    )
     if indexed:  # an index that could not answer: say why, not "no index"
         found = [i._replace(fallback=indexed) for i in found]
     return _scoped(change, found, findings)

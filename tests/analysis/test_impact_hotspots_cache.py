@@ -250,3 +250,20 @@ def test_files_changed_fewer_times_than_min_changes_are_not_scored(repo: Path) -
     assert [(f.path, f.changes) for f in found.files] == [("m7.py", 2)]
     every = find_hotspots(Git(repo), [], settings, Cache(None), limit=50)
     assert len(every.files) == 30  # with the default, every changed code file counts
+
+
+def test_a_namesake_in_another_language_is_no_reference(repo: Path) -> None:
+    """Without an index, matches are whole words: a TypeScript function's are kept in
+    TypeScript and JavaScript code, never a Python parameter of the same name."""
+    write(repo, "rates.ts", "export function rate(x: number): number {\n  return x * 2;\n}\n")
+    write(repo, "use.js", "import { rate } from './rates';\nconsole.log(rate(1));\n")
+    write(repo, "calc.py", "def total(rate):\n    return rate * 3\n")
+    commit(repo)
+    write(
+        repo,
+        "rates.ts",
+        "export function rate(x: number, y: number): number {\n  return x * y;\n}\n",
+    )
+    (item,) = [i for i in review(repo)["impact"] if i["name"] == "rate"]
+    assert {r["path"] for r in item["references"]} == {"use.js"}
+    assert item["total"] == 2
