@@ -34,7 +34,7 @@ from reviewbot.index.fresh import (
     stale_files,
 )
 from reviewbot.index.store import IndexUnavailable, connect_reader, storable
-from reviewbot.render.style import one_line, visible
+from reviewbot.render.visible import one_line, visible
 from reviewbot.repo.locate import Located, locate
 
 __all__ = [

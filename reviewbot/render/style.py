@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple, TextIO
 
 from reviewbot.model import Measure, UnitChange, innermost
+from reviewbot.render.visible import one_line, visible
 
 __all__ = [
     "BLOCKS",
@@ -47,23 +48,6 @@ _TOKEN = os.urandom(8).hex()
 _OPEN, _SEP, _CLOSE = f"\ue000{_TOKEN}", f"\ue001{_TOKEN}", f"\ue002{_TOKEN}"
 _MARK = re.compile(f"{_OPEN}([0-9;]{{1,12}}){_SEP}")
 _ALLOWED = frozenset(_CODES.values())
-# C0 and C1 controls (but newline), DEL, and the bidirectional overrides ("Trojan source")
-# are printed as escapes. Renderers expand the tabs of code lines before this.
-_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)] if c != 10}
-_CONTROL[9] = "\\t"
-_CONTROL.update({c: f"\\u{c:04x}" for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]})
-
-
-def one_line(text: str) -> str:
-    """Repository text shown inside a line (a file name): a newline it holds is shown as
-    ``\\n``, so it cannot start a line of its own, and its other control characters as their
-    escapes now (finish() would too, but after the columns were lined up on the raw text)."""
-    return visible(text.replace("\n", "\\n"))
-
-
-def visible(text: str) -> str:
-    """Control characters shown as escapes (``\\x1b``), so printing the text is harmless."""
-    return text.translate(_CONTROL)
 
 
 class Style(NamedTuple):
