@@ -247,6 +247,14 @@ def _one(
     path = e.new_path if e.status != "D" else e.old_path
     old_path = e.old_path if e.status in "RC" else (None if e.status == "A" else e.old_path)
     hunks = chunk.hunks
+    if e.status == "T" and _mode_kind(e.old_mode) and not _mode_kind(e.new_mode):
+        # A symbolic link (or submodule) became a regular file: every line of it is new code,
+        # reviewed as an added file (skipped, it slipped new code past the review).
+        now = _new_side(git, rng, e, blobs, sizes, policy)
+        if isinstance(now, Unreadable):
+            return ChangedFile(path, None, Status.SKIPPED, hunks, reason=now.reason)
+        cf = policy.build(path, None, Status.ADDED, (), None, now, False)
+        return cf._replace(hunks=_all_added(cf.new_text)) if cf.new_text is not None else cf
     for mode in (e.old_mode, e.new_mode):
         kind = _mode_kind(mode)
         if kind:
@@ -272,13 +280,9 @@ def _one(
     old: bytes | Unreadable | None = None
     if e.status != "A" and e.old_sha != NULL_SHA:
         old = _side(e.old_sha, blobs, sizes, policy.max_bytes)
-    new: bytes | Unreadable | None
-    if e.status == "D":
-        new = None
-    elif rng.new_side == "worktree" and (e.new_sha == NULL_SHA or e.new_sha not in sizes):
-        new = git.worktree_bytes(e.new_path, policy.max_bytes)
-    else:
-        new = _side(e.new_sha, blobs, sizes, policy.max_bytes)
+    new: bytes | Unreadable | None = (
+        None if e.status == "D" else _new_side(git, rng, e, blobs, sizes, policy)
+    )
     if isinstance(old, Unreadable):
         return ChangedFile(path, old_path, Status.SKIPPED, hunks, reason=f"old side: {old.reason}")
     if isinstance(new, Unreadable):
@@ -289,6 +293,19 @@ def _one(
         cf = policy.build(path, old_path, Status.ADDED, hunks, None, new, chunk.binary)
         return cf._replace(hunks=_all_added(cf.new_text)) if cf.new_text is not None else cf
     return policy.build(path, old_path, status, hunks, old, new, chunk.binary)
+
+
+def _new_side(
+    git: Git,
+    rng: Range,
+    e: RawEntry,
+    blobs: dict[str, bytes],
+    sizes: dict[str, int | None],
+    policy: FilePolicy,
+) -> bytes | Unreadable | None:
+    if rng.new_side == "worktree" and (e.new_sha == NULL_SHA or e.new_sha not in sizes):
+        return git.worktree_bytes(e.new_path, policy.max_bytes)
+    return _side(e.new_sha, blobs, sizes, policy.max_bytes)
 
 
 def _all_added(text: str) -> tuple[Hunk, ...]:

@@ -147,3 +147,26 @@ def test_a_patch_cannot_read_files_outside_the_repository(
     (cf,) = read_change(PatchChange(text, repo), Config()).files
     assert "TOPSECRET" not in f"{cf.old_text}{cf.new_text}"
     assert "analysed from the patch alone" in cf.warnings[0]
+
+
+def test_a_symlink_that_becomes_a_file_is_reviewed_as_new_code(repo: Path) -> None:
+    """A type change from a symbolic link to a regular file brings new code: reviewed as an
+    added file (it was skipped as "symbolic link", a way past the strict hook); a file that
+    becomes a link is still skipped, with the reason."""
+    write(repo, "f.py", "def f(x):\n    return x\n")
+    (repo / "link.py").symlink_to("f.py")
+    write(repo, "g.py", "def g(x):\n    return x\n")
+    commit(repo)
+    (repo / "link.py").unlink()
+    write(repo, "link.py", "def h(x):\n    if x:\n        return 1\n    return 2\n")
+    (repo / "g.py").unlink()
+    (repo / "g.py").symlink_to("f.py")
+    change = read_change(GitChange(repo), Config())
+    files = {cf.path: cf for cf in change.files}
+    link = files["link.py"]
+    assert (link.status, link.old_path, link.old_text) == (Status.ADDED, None, None)
+    assert link.new_text is not None and "def h" in link.new_text
+    assert [h.added for h in link.hunks] == [(1, 2, 3, 4)]
+    assert files["g.py"].status == Status.SKIPPED and "symbolic link" in (
+        files["g.py"].reason or ""
+    )
