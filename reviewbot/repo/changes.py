@@ -513,7 +513,13 @@ def from_api_files(
             f"+++ {'/dev/null' if item.status == 'removed' else 'b/' + item.path}\n"
         )
         text = item.patch if item.patch.endswith("\n") else item.patch + "\n"
-        parsed = from_patch(header + text, None, policy=policy)
+        try:
+            parsed = from_patch(header + text, None, policy=policy)
+        except InputError as exc:  # one patch GitHub sent that does not read: that file only
+            files.append(
+                ChangedFile(item.path, item.previous_path, Status.SKIPPED, (), reason=f"{exc}")
+            )
+            continue
         if not parsed:
             continue
         cf = parsed[0]

@@ -310,8 +310,10 @@ def parse_patch(text: str) -> list[PatchEntry]:
         patch = PatchSet(text)
     except UnidiffParseError as exc:
         message = str(exc)
-        if "Hunk" in message or "hunk" in message:
-            raise InputError(f"not a valid unified diff: a hunk {message.lower()}") from None
+        if message.lower().startswith("hunk "):  # unidiff's "Hunk is shorter than expected"
+            raise InputError(
+                f"not a valid unified diff: a {message[0].lower()}{message[1:]}"
+            ) from None
         raise InputError(f"not a valid unified diff: {exc}") from None
     entries: list[PatchEntry] = []
     for pf in patch:

@@ -170,3 +170,20 @@ def test_a_symlink_that_becomes_a_file_is_reviewed_as_new_code(repo: Path) -> No
     assert files["g.py"].status == Status.SKIPPED and "symbolic link" in (
         files["g.py"].reason or ""
     )
+
+
+def test_one_api_patch_that_does_not_read_skips_that_file_only() -> None:
+    """The API's patch for one file holds fewer lines than its hunk header says: that file is
+    skipped with the reason (in plain words), the others are reviewed."""
+    blobs = {("ok.py", "old"): b"a = 1\n", ("ok.py", "new"): b"a = 2\n"}
+    items = (
+        ApiFile("lie.py", "modified", "@@ -1,1 +1,50 @@\n+def x():\n+    return 1"),
+        ApiFile("ok.py", "modified", "@@ -1 +1 @@\n-a = 1\n+a = 2"),
+    )
+    change = read_change(ApiChange(items, lambda p, s: blobs.get((p, s)), "b", "h"), Config())
+    files = {cf.path: cf for cf in change.files}
+    assert files["ok.py"].status is Status.MODIFIED and files["ok.py"].new_text == "a = 2\n"
+    assert files["lie.py"].status is Status.SKIPPED
+    assert "hunk" in (files["lie.py"].reason or "") and "hunk hunk" not in (
+        files["lie.py"].reason or ""
+    )
