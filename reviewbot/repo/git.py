@@ -34,7 +34,6 @@ _DIFF_OPTIONS = (
     "--no-color",
     "--full-index",
     "-M",
-    "-C",
     "--ignore-submodules=none",
 )
 

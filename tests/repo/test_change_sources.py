@@ -187,3 +187,21 @@ def test_one_api_patch_that_does_not_read_skips_that_file_only() -> None:
     assert "hunk" in (files["lie.py"].reason or "") and "hunk hunk" not in (
         files["lie.py"].reason or ""
     )
+
+
+def test_a_move_of_a_thousand_files_reads_as_renames(repo: Path) -> None:
+    """git gives up on renames when it also looks for copies in a change this big (1,100
+    files moved, each with a one-line edit, read as 1,100 deletions and 1,100 additions):
+    reviews look for renames only."""
+    for k in range(1100):
+        write(repo, f"a/m{k}.py", f"def f{k}(x):\n    y = x + {k}\n    return y * 2\n")
+    commit(repo)
+    git(repo, "mv", "a", "b")
+    for k in range(1100):
+        with (repo / f"b/m{k}.py").open("a") as out:
+            out.write("# moved\n")
+    commit(repo)
+    change = read_change(GitChange(repo, ("HEAD~1..HEAD",)), Config())
+    assert len(change.files) == 1100
+    assert {cf.status for cf in change.files} == {Status.RENAMED}
+    assert {cf.old_path for cf in change.files if cf.path == "b/m7.py"} == {"a/m7.py"}
