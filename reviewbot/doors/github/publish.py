@@ -106,10 +106,16 @@ def _inline(
     existing = api.review_comments()
     replied = {c.in_reply_to for c in existing if c.in_reply_to}
     ours: dict[str, ReviewComment] = {}
+    # GitHub marks a comment outdated (no `line`) when a push changed the lines it sits on: it
+    # is collapsed, so its finding, if still there, is posted again where it is now.
+    outdated: list[ReviewComment] = []
     for c in existing:
         m = _FP.search(c.body)
         if m and c.in_reply_to is None and api.wrote(c):
-            ours.setdefault(m.group(1), c)
+            if c.line is None:
+                outdated.append(c)
+            else:
+                ours.setdefault(m.group(1), c)
     current = {f.fingerprint for f in report.findings}
     wanted: list[tuple[Finding, tuple[int, int]]] = []
     for f in sorted(report.findings, key=_rank):
@@ -138,6 +144,10 @@ def _inline(
         new.append((f, comment))
     for fp, c in ours.items():
         if fp not in current and c.id not in replied:
+            api.delete_review_comment(c)
+            out.deleted += 1
+    for c in outdated:  # collapsed by GitHub: its finding is gone or posted again
+        if c.id not in replied:
             api.delete_review_comment(c)
             out.deleted += 1
     if not new:

@@ -451,6 +451,13 @@ class FakeGitHub:
         record["user"] = {**record["user"], "login": user, "type": "User"}
         s.review_comments.append(record)
 
+    def outdate(self, cid: int) -> None:
+        """GitHub's answer after a push changed the lines a comment sat on: no line any more
+        (shown as outdated, collapsed)."""
+        record = next(c for c in self.state.review_comments if c["id"] == cid)
+        for key in ("line", "position", "start_line"):
+            record.pop(key, None)
+
     def add_reply(self, to: int, text: str, user: str = "octocat") -> None:
         """A person answers one of the bot's inline comments."""
         parent = next(c for c in self.state.review_comments if c["id"] == to)

@@ -424,3 +424,18 @@ def test_a_run_for_an_older_push_does_not_put_its_review_back(pr: Pr) -> None:
     assert pr.fake.state.issue_comments[0]["body"] == summary
     assert "Not posted: the pull request's head is now" in log
     assert "Not posted" in (pr.tmp / "summary.md").read_text()
+
+
+def test_an_outdated_comment_of_a_finding_still_there_is_posted_again(pr: Pr) -> None:
+    """A push edits the flagged lines: GitHub marks the comment outdated (no line) and
+    collapses it. The finding is still there, so it is posted again on its lines, and the
+    outdated copy is removed (unless someone answered it)."""
+    pr.run()
+    first = ours(pr)
+    for c in first:
+        pr.fake.outdate(c["id"])
+    code, log = pr.run()
+    assert code == 0, log
+    now = ours(pr)
+    assert {c["id"] for c in now}.isdisjoint({c["id"] for c in first})
+    assert len(now) == len(first) and all(c.get("line") for c in now)
