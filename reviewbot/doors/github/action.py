@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -164,6 +165,51 @@ def _blob_base(ctx: ActionContext) -> str:
     return f"{ctx.server_url}/{ctx.repository}/blob/{ctx.head_sha}"
 
 
+def _base_attributes(
+    git: Git, ctx: ActionContext, log: Callable[[str], None]
+) -> tuple[Path, dict[str, str]]:
+    """When the pull request changes a ``.gitattributes``, a work tree holding only the base
+    commit's attribute files, for git to read attributes from (as the configuration is read
+    from the base): a PR that marks its own files generated or binary would otherwise exempt
+    them from review. Nothing (an empty mapping) when it changes none."""
+    try:
+        changed = git.run(
+            "diff",
+            "--name-only",
+            "-z",
+            "--no-renames",
+            f"{ctx.base_sha}...{ctx.head_sha}",
+            "--",
+            ":(glob)**/.gitattributes",
+            what="list the attribute files the pull request changes",
+        )
+        if not changed.strip(b"\0"):
+            return git.cwd, {}
+        listed = git.run(
+            "ls-tree", "-r", "-z", "--name-only", ctx.base_sha, what="list the base's files"
+        )
+    except GitError as exc:
+        log(f"reviewbot: {exc}")
+        return git.cwd, {}
+    root = Path(tempfile.mkdtemp(prefix="reviewbot-attributes-", dir=ctx.runner_temp))
+    for raw in listed.split(b"\0"):
+        name = raw.decode("utf-8", "surrogateescape")
+        if name == ".gitattributes" or name.endswith("/.gitattributes"):
+            blob = git.show(ctx.base_sha, name)
+            if blob is not None:
+                target = root / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(blob)
+    log("reviewbot: the pull request changes .gitattributes: attributes are read from the base")
+    # git reads an attributes file missing from the work tree from the index (the checkout's:
+    # the PR's), so an index of its own, empty.
+    return root, {
+        "GIT_DIR": str(git.git_dir().resolve()),
+        "GIT_WORK_TREE": str(root),
+        "GIT_INDEX_FILE": str(root.parent / f"{root.name}.index"),
+    }
+
+
 def _find_git(ctx: ActionContext, environ: Mapping[str, str]) -> Git | None:
     try:
         return Git(ctx.workspace, environ=environ)
@@ -195,7 +241,9 @@ def run_action(
     api = (api_factory or _default_api)(ctx)
     source: ChangeSource
     if git is not None and _ensure_commits(git, ctx, log):
-        source = GitChange(git.cwd, (f"{ctx.base_sha}...{ctx.head_sha}",), environ=environ)
+        spec = (f"{ctx.base_sha}...{ctx.head_sha}",)
+        where, attrs = _base_attributes(git, ctx, log)
+        source = GitChange(where, spec, environ={**environ, **attrs})
     else:
         log("reviewbot: local git cannot provide the change; reading it from the API")
         source = _api_change(api, ctx)

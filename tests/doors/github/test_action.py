@@ -439,3 +439,23 @@ def test_an_outdated_comment_of_a_finding_still_there_is_posted_again(pr: Pr) ->
     now = ours(pr)
     assert {c["id"] for c in now}.isdisjoint({c["id"] for c in first})
     assert len(now) == len(first) and all(c.get("line") for c in now)
+
+
+@pytest.mark.parametrize("attribute", ["*.py linguist-generated", "*.py -diff"])
+def test_a_pull_request_cannot_exempt_its_files_through_gitattributes(
+    pr: Pr, attribute: str
+) -> None:
+    """The PR adds a `.gitattributes` marking `*.py` generated (or not to be diffed: binary to
+    git) and the runner checks the PR out, as `actions/checkout` does: attributes are read
+    from the base commit, as the configuration is, so its spike is still reviewed."""
+    pr.push({".gitattributes": attribute + "\n"}, "exempt python")
+    git(pr.workspace, "fetch", "-q", "--depth=1", "origin", pr.head)
+    git(pr.workspace, "checkout", "-q", pr.head)
+    code, log = pr.run()
+    assert code == 0, log
+    assert "attributes are read from the base" in log
+    outputs = dict(line.split("=", 1) for line in (pr.tmp / "output.txt").read_text().split())
+    report = json.loads(Path(outputs["report"]).read_text())
+    statuses = {f["path"]: f["status"] for f in report["files"]}
+    assert statuses["shop.py"] == "modified"
+    assert {f["code"] for f in report["findings"]} >= {"RB101", "RB102"}
