@@ -11,13 +11,14 @@ of its own trouble (only --fail-on / the `fail-on` input does).
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import sys
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from reviewbot.app.config import Config, load_config, parse_config, settings_table
 from reviewbot.app.pipeline import ApiChange, ChangeSource, GitChange, review
@@ -355,7 +356,9 @@ def main(
 
     def work() -> int:
         try:
-            return run_action(environ, out)
+            # Every line the run prints passes the redaction too (git's messages may hold a
+            # remote's URL, and a token can sit in one).
+            return run_action(environ, cast(TextIO, _Redacting(out, clean)))
         except BaseException as exc:
             # Whatever stopped the review, the job summary and the outputs are written.
             _write_failure(
@@ -373,6 +376,21 @@ def main(
         out.write(f"::warning title=reviewbot::{_escape_data(line)}\n{line}\n")
 
     return guard(ACTION, work, say=say, clean=clean)
+
+
+class _Redacting(io.TextIOBase):
+    """A text stream that writes what it is given without the token."""
+
+    def __init__(self, out: TextIO, clean: Callable[[str], str]) -> None:
+        super().__init__()
+        self.out, self.clean = out, clean
+
+    def write(self, text: str) -> int:
+        self.out.write(self.clean(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.out.flush()
 
 
 def _write_failure(env: Mapping[str, str], reason: str) -> None:

@@ -105,3 +105,12 @@ def test_event_shas_that_are_not_commit_ids_never_reach_git(pr: Pr) -> None:  # 
     assert pr.fake.state.writes == []
     assert "findings=0" in (pr.tmp / "output.txt").read_text()
     assert (pr.tmp / "summary.md").read_text().strip()
+
+
+def test_the_token_is_redacted_from_every_line_the_run_prints(pr: Pr) -> None:  # noqa: F811
+    """A remote whose path holds the token (git hides credentials in a URL's user part, not
+    in its path): git's refusal, printed by the run, shows it redacted."""
+    git(pr.workspace, "remote", "set-url", "origin", f"file:///nonexistent/{TOKEN}/repo.git")
+    log = run_main(pr, REVIEWBOT_TOKEN=TOKEN)
+    assert "nonexistent" in log  # git's message was printed ...
+    assert TOKEN not in log and "***" in log  # ... without the token
