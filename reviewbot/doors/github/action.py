@@ -285,7 +285,13 @@ def run_action(
     if outcome is not None:
         log(
             f"reviewbot: {outcome.created} inline comment(s) created, {outcome.edited} edited, "
-            f"{outcome.deleted} deleted; summary {outcome.summary}"
+            f"{outcome.deleted} deleted"
+            + (
+                f", {outcome.dismissed} deleted by someone and not posted again"
+                if outcome.dismissed
+                else ""
+            )
+            + f"; summary {outcome.summary}"
         )
     if ctx.inputs.check_run and outcome is not None and not outcome.read_only:
         _check_run(api, ctx, report, blob_base)

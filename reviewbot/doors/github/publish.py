@@ -7,6 +7,8 @@
   posted comments are not posted again, changed ones are edited, ours whose finding is gone are
   deleted unless someone replied. A 422 on the review falls back to one comment at a time, and
   the rejected ones are listed in the summary.
+* An inline comment someone deleted is not posted again while its finding stays: the summary
+  carries the fingerprints posted so far in a hidden marker.
 * Without write permission (fork PRs), nothing fails: the caller writes the job summary and
   annotations instead.
 """
@@ -19,11 +21,12 @@ from dataclasses import dataclass, field
 
 from reviewbot.doors.github.client import Api, Forbidden, ReviewComment, Unprocessable
 from reviewbot.model import Finding, Hunk, Report, Severity
-from reviewbot.render.markdown import SUMMARY_MARKER, inline_body, summary_body
+from reviewbot.render.markdown import MAX_BODY, SUMMARY_MARKER, inline_body, summary_body
 
 __all__ = ["Outcome", "anchor", "publish"]
 
 _FP = re.compile(r"<!-- reviewbot:fp=([0-9a-f]+);v=([0-9a-f]+) -->")
+_POSTED = re.compile(r"<!-- reviewbot:posted=([0-9a-f,]*) -->")
 
 
 @dataclass
@@ -31,6 +34,8 @@ class Outcome:
     created: int = 0
     edited: int = 0
     deleted: int = 0
+    dismissed: int = 0  # findings whose comment someone deleted: not posted again
+    posted: set[str] = field(default_factory=set)  # fingerprints with a comment, or dismissed
     summary: str = "unchanged"  # created | edited | unchanged | not written
     rejected: list[Finding] = field(default_factory=list)
     read_only: str | None = None  # why writing was not allowed
@@ -68,7 +73,12 @@ def publish(
     out = Outcome()
     hunks = {fs.path: fs.hunks for fs in report.files}
     try:
-        _inline(api, report, hunks, head_sha, max_comments, out)
+        existing = next(
+            (c for c in api.issue_comments() if SUMMARY_MARKER in c.body and api.wrote(c)), None
+        )
+        found = _POSTED.search(existing.body) if existing is not None else None
+        before = set(found.group(1).split(",")) - {""} if found else set()
+        _inline(api, report, hunks, head_sha, max_comments, out, before)
     except Forbidden as exc:
         out.read_only = str(exc)
         return out
@@ -78,11 +88,11 @@ def publish(
             f"{len(out.rejected)} finding(s) could not be placed on the diff and are listed "
             "here instead: " + "; ".join(f"{f.path}:{f.line} {f.code}" for f in out.rejected)
         )
-    body = summary_body(report, blob_base=blob_base, notes=all_notes)
+    posted = ",".join(sorted(out.posted))
+    marker = f"\n<!-- reviewbot:posted={posted} -->\n" if posted else ""
+    body = summary_body(report, blob_base=blob_base, notes=all_notes, limit=MAX_BODY - len(marker))
+    body = body.rstrip("\n") + "\n" + marker if marker else body
     try:
-        existing = next(
-            (c for c in api.issue_comments() if SUMMARY_MARKER in c.body and api.wrote(c)), None
-        )
         if existing is None:
             api.create_issue_comment(body, SUMMARY_MARKER)
             out.summary = "created"
@@ -102,6 +112,7 @@ def _inline(
     head_sha: str,
     max_comments: int,
     out: Outcome,
+    posted_before: set[str],
 ) -> None:
     existing = api.review_comments()
     replied = {c.in_reply_to for c in existing if c.in_reply_to}
@@ -129,6 +140,8 @@ def _inline(
             continue
         wanted.append((f, place))
     new: list[tuple[Finding, dict[str, object]]] = []
+    reposting = {m.group(1) for c in outdated if (m := _FP.search(c.body))}
+    current_posted = posted_before & current
     for f, (start, line) in wanted:
         body = inline_body(f)
         have = ours.get(f.fingerprint)
@@ -136,6 +149,11 @@ def _inline(
             if have.body.strip() != body.strip():
                 api.edit_review_comment(have, body)
                 out.edited += 1
+            out.posted.add(f.fingerprint)
+            continue
+        if f.fingerprint in current_posted and f.fingerprint not in reposting:
+            out.dismissed += 1  # posted by an earlier run, deleted by someone since
+            out.posted.add(f.fingerprint)
             continue
         comment: dict[str, object] = {"path": f.path, "line": line, "side": "RIGHT", "body": body}
         if start < line:
@@ -160,11 +178,13 @@ def _inline(
         )
         api.create_review(head_sha, summary, [dict(c) for _, c in new], markers)
         out.created += len(new)
+        out.posted |= {f.fingerprint for f, _ in new}
     except Unprocessable:
         for f, comment in new:  # one by one: keep the ones GitHub accepts
             single = {k: v for k, v in comment.items() if k not in ("side", "start_side")}
             try:
                 api.create_review_comment(head_sha, single, f"reviewbot:fp={f.fingerprint};")
                 out.created += 1
+                out.posted.add(f.fingerprint)
             except Unprocessable:
                 out.rejected.append(f)

@@ -459,3 +459,20 @@ def test_a_pull_request_cannot_exempt_its_files_through_gitattributes(
     statuses = {f["path"]: f["status"] for f in report["files"]}
     assert statuses["shop.py"] == "modified"
     assert {f["code"] for f in report["findings"]} >= {"RB101", "RB102"}
+
+
+def test_an_inline_comment_someone_deleted_is_not_posted_again(pr: Pr) -> None:
+    """A maintainer deletes one of the bot's inline comments as noise: later runs do not post
+    it again while its finding stays (the summary remembers what was posted), and a run
+    with nothing new writes nothing."""
+    pr.run()
+    gone = ours(pr)[0]
+    pr.fake.state.review_comments.remove(gone)  # deleted on GitHub by a person
+    before = len(pr.fake.state.writes)
+    code, log = pr.run()
+    assert code == 0, log
+    assert gone["id"] not in {c["id"] for c in ours(pr)}
+    assert not [c for c in ours(pr) if c["body"] == gone["body"]]  # not posted again
+    assert "1 deleted by someone and not posted again" in log
+    assert pr.fake.state.writes[before:] == []  # the summary did not change either
+    assert "reviewbot:posted=" in pr.fake.state.issue_comments[0]["body"]
