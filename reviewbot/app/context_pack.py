@@ -131,12 +131,8 @@ def merged_view(cf: ChangedFile) -> list[_Entry]:
 
 
 def qualified_name(label: str) -> str:
-    """`A.f` of `class A > def f`; `rate` of `rate()`."""
-    names = []
-    for part in label.split(LABEL_SEP):
-        word = part.strip().removesuffix("()").split()
-        names.append(word[-1].removesuffix("()") if word else part)
-    return ".".join(names)
+    """`A.f` of `class A > def f`; `rate` of `rate()`; `A.run` of `class A > void run(int x)`."""
+    return ".".join(_own_name(part) for part in label.split(LABEL_SEP))
 
 
 def _slice(entries: list[_Entry], u: UnitChange) -> tuple[_Entry, ...]:
@@ -320,8 +316,8 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
 def _names(label: str) -> tuple[str, str]:
     """A unit's qualified name and its own name, from a review label (``class A > def m``) or
     an index label (``method A.m``), so that the two kinds of label can be matched."""
-    if " > " in label or label.startswith(("def ", "class ")) or "." not in label:
-        qualified = ".".join(_own_name(part) for part in label.split(" > "))
+    if LABEL_SEP in label or label.startswith(("def ", "class ")) or "." not in label:
+        qualified = qualified_name(label)
     else:
         qualified = label.split(" ", 1)[-1]
     return qualified, qualified.rsplit(".", 1)[-1]

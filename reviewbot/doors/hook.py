@@ -227,7 +227,7 @@ def _log_file(cwd: Path) -> Path | None:
         return None
 
 
-def files_last(argv: list[str]) -> list[str]:
+def files_last(argv: list[str], parser: argparse.ArgumentParser | None = None) -> list[str]:
     """pre-commit runs ``entry + args + file names`` with no ``--`` between them, so a staged
     file named ``--fail-on=never`` or ``--help`` would be read as an option (a strict hook
     switched off by adding a file). The file names are the tail of existing, distinct paths
@@ -238,7 +238,7 @@ def files_last(argv: list[str]) -> list[str]:
     while start > 0 and argv[start - 1] not in seen and os.path.lexists(argv[start - 1]):
         start -= 1
         seen.add(argv[start])
-    parser = _parser()
+    parser = parser or _parser()
     for k in range(start, len(argv) + 1):
         head = argv[:k]
         try:
@@ -264,10 +264,11 @@ def main(
     err = stderr or sys.stderr
     cwd = Path.cwd()
     given = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
     if os.environ.get("PRE_COMMIT") == "1":
-        given = files_last(given)
+        given = files_last(given, parser)
     try:
-        args = _parser().parse_args(given)
+        args = parser.parse_args(given)
     except SystemExit as exc:
         return int(exc.code or 0) if isinstance(exc.code, int) else 2
 
