@@ -223,8 +223,11 @@ def _scoped(
     change: Change, found: list[Impact], findings: list[Finding]
 ) -> tuple[list[Impact], list[Finding]]:
     if change.scope:  # references outside the scope are not ours to show
+        # The searches count only the folder's references already (``keep``, the grep's
+        # filter); what is left here out of the listed ones comes off the count, no more (the
+        # count is of every reference, the list is cut).
         found = [
-            i._replace(references=kept, total=len(kept))
+            i._replace(references=kept, total=i.total - (len(i.references) - len(kept)))
             for i in found
             for kept in [tuple(r for r in i.references if in_scope(r.path, change.scope))]
         ]

@@ -245,3 +245,18 @@ def test_a_scoped_review_counts_no_reference_outside_its_folder(repo: Path) -> N
         codes = sorted(f.code for f in report.findings if f.code in ("RB105", "RB106"))
         assert codes == ["RB105"]  # no RB106: nobody inside calls it the old way
         write(repo, "sub/core.py", CORE)
+
+
+def test_a_scoped_review_counts_every_reference_in_its_folder_not_only_the_listed(
+    repo: Path,
+) -> None:
+    """The impact lists at most 20 references but counts them all; under a folder's scope the
+    count stays the folder's whole count (it was cut to the listed ones)."""
+    write(repo, "sub/lib.py", "def widely_used(x):\n    return x\n")
+    for k in range(30):
+        write(repo, f"sub/u{k}.py", "from sub.lib import widely_used\n\nwidely_used(1)\n")
+    commit(repo)
+    write(repo, "sub/lib.py", "def widely_used(x, y):\n    return x + y\n")
+    report = pipeline.review(GitChange(repo, scope="sub"), Config())
+    (item,) = [i for i in report.impact if i.name == "widely_used"]
+    assert len(item.references) == 20 and item.total == 60  # an import and a call in each
