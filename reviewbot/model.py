@@ -511,10 +511,11 @@ class Impact(NamedTuple):
 
     @property
     def shown(self) -> bool:
-        """Worth a line in a report: a sure reference exists and, for a new declaration, one
-        outside the change (its uses inside the change are in the diff already). The JSON keeps
-        every entry."""
-        return self.total > 0 and (self.change != "added" or self.outside > 0)
+        """Worth a line in a report: a sure reference exists and, unless the declaration is
+        gone (removed or renamed: every reference left is a broken one, in the change or not),
+        one outside the change (the uses of a new, moved or re-signed declaration inside the
+        change are in the diff already). The JSON keeps every entry."""
+        return self.total > 0 and (self.change in ("removed", "renamed") or self.outside > 0)
 
 
 class HotspotTouch(NamedTuple):

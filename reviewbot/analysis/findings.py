@@ -196,20 +196,24 @@ def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
     return _finding("RB101", severity, d, f"Complexity spike in {innermost(d.label)}", message)
 
 
-def dense_new(d: UnitDelta, t: Thresholds, file_p90: float) -> Finding | None:
+def dense_new(d: UnitDelta, t: Thresholds, file_p90: float | None) -> Finding | None:
+    """A new unit dense for its file (``file_p90``: the 90th percentile of the decision points
+    of the file's units before the change; None for a new file, which has no profile: the
+    configured bar alone applies)."""
     if d.branches.before is not None or d.branches.after is None:
         return None
     lines = d.lines.after or 0
-    limit = max(t.new_unit_branches, file_p90 + 1)
+    limit = max(t.new_unit_branches, (file_p90 or 0) + 1)
     dense = lines >= t.new_unit_min_lines and d.branches.after >= limit
     over = crossed(d, t)  # old debt in the file never excuses new debt past the ceiling
     if not (dense or over):
         return None
-    compared = (
-        f"most units in this file have at most {_num(file_p90)}"
-        if dense
-        else f"it is at or past the ceiling: {' and '.join(over)}"
-    )
+    if not dense:
+        compared = f"it is at or past the ceiling: {' and '.join(over)}"
+    elif file_p90 is None:
+        compared = f"the bar for a new unit is {_num(t.new_unit_branches)} (a new file)"
+    else:
+        compared = f"most units in this file had at most {_num(file_p90)}"
     message = (
         f"New {d.label} (lines {d.unit.start}-{d.unit.end}) has "
         f"{_num(d.branches.after)} decision points over {_num(lines)} lines and "

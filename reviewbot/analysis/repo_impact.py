@@ -18,6 +18,7 @@ is counted as ``uncertain`` and left out. Never a reference inside the declarati
 from __future__ import annotations
 
 import difflib
+import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import NamedTuple
 
 from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.impact import deleted_anchor, in_hunk
+from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.review import not_code
 from reviewbot.analysis.signatures import Param, call_at, fits, parameters, reordered
 from reviewbot.engine.languages import LanguageRegistry
@@ -62,6 +64,8 @@ MAX_SHOWN = 20  # references listed per declaration (all are counted)
 MAX_DECLARATIONS = 40  # declarations looked up per change
 _LIMIT = 2000  # references read per declaration
 _RENAMED = 0.75  # body similarity from which a deleted + an added declaration are a rename
+_CROSS_PAIRS = 2500  # removed x added outermost declarations compared across files, at most
+_NAME = re.compile(r"[\w$]+")
 _SKIP_KINDS = frozenset({"variable", "field", "constructor"})
 _NAME_BOUND = frozenset({"def", "import", "module", "free", "class", "name"})
 
@@ -110,7 +114,9 @@ def _decls(text: str | None, path: str, registry: LanguageRegistry) -> list[Decl
     return [
         Decl(d.name, d.qualified, d.kind, d.signature, path, d.line, d.end_line, language)
         for d in facts.definitions
-        if d.kind not in _SKIP_KINDS and not (d.name.startswith("__") and d.name.endswith("__"))
+        if d.kind not in _SKIP_KINDS
+        and not (d.name.startswith("__") and d.name.endswith("__"))
+        and _NAME.fullmatch(d.name)  # not a string key: `"validate + return": () => ...`
     ]
 
 
@@ -123,9 +129,15 @@ def declaration_changes(
     files: Sequence[ChangedFile], registry: LanguageRegistry
 ) -> list[DeclChange]:
     """What the change does to declarations: added, removed, renamed (the body survives under
-    another name, same file and kind), moved (same qualified name, another file) or re-signed
-    (the header changed). Overloads (one name declared twice in a scope) are left out of
-    re-signing: which one a call means is not for a name to say."""
+    another name, same kind: in the same file, or in another changed file), moved (same
+    qualified name, another file) or re-signed (the header changed). The members of a renamed
+    or moved declaration go with it (``LazyFile.open`` is ``_LazyFile.open`` now): they are a
+    change of their own only when their header changed. Overloads (one name declared twice in
+    a scope) pair by header: one removed is removed, one whose header changed is re-signed when
+    it is the only one unmatched on each side, and the others are left out (which one a call
+    means is not for a name to say). The most telling come first, up to MAX_DECLARATIONS:
+    removals, renames and re-signs, then moves, then additions of product code before those of
+    tests and benchmarks, larger first."""
     removed: list[tuple[Decl, ChangedFile]] = []
     added: list[tuple[Decl, ChangedFile]] = []
     out: list[DeclChange] = []
@@ -150,34 +162,12 @@ def declaration_changes(
                     if a.signature != b.signature:
                         out.append(DeclChange("signature", a, b, cf))
                         break
-            elif olds[-1].signature != news[-1].signature:
-                out.append(DeclChange("signature", olds[-1], news[-1], cf))
+            else:
+                _overloads(olds, news, cf, out)
         for key, news in new_keys.items():
             if key not in old_keys:
                 added.append((news[-1], cf))
-    # Renames: same file, kind and container, the body (without the name) mostly the same.
-    texts = {id(cf): cf for _, cf in removed}
-    for d_old, cf in list(removed):
-        best: tuple[float, int] | None = None
-        for k, (d_new, cf_new) in enumerate(added):
-            container_old = d_old.qualified.rpartition(".")[0]
-            if (
-                cf_new is not cf
-                or d_new.kind != d_old.kind
-                or d_new.qualified.rpartition(".")[0] != container_old
-            ):
-                continue
-            body_old = _body(texts[id(cf)].old_text, d_old)
-            body_new = _body(cf.new_text, d_new)
-            if not body_old and not body_new:
-                continue
-            ratio = difflib.SequenceMatcher(None, body_old, body_new, autojunk=False).ratio()
-            if ratio >= _RENAMED and (best is None or ratio > best[0]):
-                best = (ratio, k)
-        if best is not None:
-            d_new, _ = added.pop(best[1])
-            removed.remove((d_old, cf))
-            out.append(DeclChange("renamed", d_old, d_new, cf))
+    _pair_renames(removed, added, out, same_file=True)
     # Moves: the same qualified name and kind appear in another changed file.
     for d_old, cf in list(removed):
         for k, (d_new, cf_new) in enumerate(added):
@@ -186,11 +176,126 @@ def declaration_changes(
                 removed.remove((d_old, cf))
                 out.append(DeclChange("moved", d_old, d_new, cf_new))
                 break
+    _pair_renames(removed, added, out, same_file=False)
+    _members_follow(removed, added, out)
     out.extend(DeclChange("removed", d, None, cf) for d, cf in removed)
     out.extend(DeclChange("added", None, d, cf) for d, cf in added)
     order = {"removed": 0, "renamed": 1, "signature": 2, "moved": 3, "added": 4}
-    out.sort(key=lambda c: (order[c.change], (c.new or c.old or c.cf).path, _first(c)))
+
+    def rank(c: DeclChange) -> tuple[int, bool, int, str, int]:
+        d = c.new or c.old
+        assert d is not None
+        size = -(d.end_line - d.line) if c.change == "added" else 0
+        return (order[c.change], secondary(d.path), size, d.path, d.line)
+
+    out.sort(key=rank)
     return out[:MAX_DECLARATIONS]
+
+
+def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[DeclChange]) -> None:
+    """Namesakes whose number changed: the headers found on both sides are unchanged; of the
+    others, an old one alone is removed, a new one alone is added (nothing to look up), one
+    on each side is re-signed, and more than that is left out."""
+    new_headers = [" ".join(d.signature.split()) for d in news]
+    gone = []
+    for d in olds:
+        header = " ".join(d.signature.split())
+        if header in new_headers:
+            new_headers.remove(header)
+        else:
+            gone.append(d)
+    old_headers = [" ".join(d.signature.split()) for d in olds]
+    came = [d for d in news if " ".join(d.signature.split()) not in old_headers]
+    if len(gone) == 1 and len(came) == 1:
+        out.append(DeclChange("signature", gone[0], came[0], cf))
+    elif gone and not came:
+        out.extend(DeclChange("removed", d, None, cf) for d in gone)
+
+
+def _pair_renames(
+    removed: list[tuple[Decl, ChangedFile]],
+    added: list[tuple[Decl, ChangedFile]],
+    out: list[DeclChange],
+    *,
+    same_file: bool,
+) -> None:
+    """A removed and an added declaration of one kind whose bodies (without the name) are
+    mostly the same are one renamed: in the same file under the same container, or (with
+    ``same_file`` False, after the moves) in another changed file, for the outermost
+    declarations only and while the pairs to compare stay few."""
+    if not same_file:
+        outer = [p for p in removed if "." not in p[0].qualified]
+        new_outer = [p for p in added if "." not in p[0].qualified]
+        if not outer or not new_outer or len(outer) * len(new_outer) > _CROSS_PAIRS:
+            return
+    for d_old, cf in list(removed):
+        container_old = d_old.qualified.rpartition(".")[0]
+        if not same_file and container_old:
+            continue
+        body_old: list[str] | None = None
+        best: tuple[float, int] | None = None
+        for k, (d_new, cf_new) in enumerate(added):
+            if d_new.kind != d_old.kind:
+                continue
+            if same_file:
+                if cf_new is not cf or d_new.qualified.rpartition(".")[0] != container_old:
+                    continue
+            elif cf_new is cf or "." in d_new.qualified:
+                continue
+            if body_old is None:
+                body_old = _body(cf.old_text, d_old)
+            body_new = _body(cf_new.new_text, d_new)
+            if not body_old and not body_new:
+                continue
+            matcher = difflib.SequenceMatcher(None, body_old, body_new, autojunk=False)
+            if matcher.real_quick_ratio() < _RENAMED or matcher.quick_ratio() < _RENAMED:
+                continue
+            ratio = matcher.ratio()
+            if ratio >= _RENAMED and (best is None or ratio > best[0]):
+                best = (ratio, k)
+        if best is not None:
+            d_new, _ = added.pop(best[1])
+            removed.remove((d_old, cf))
+            # The old file's, where the old lines were (RB105 sits on them).
+            out.append(DeclChange("renamed", d_old, d_new, cf))
+
+
+def _members_follow(
+    removed: list[tuple[Decl, ChangedFile]],
+    added: list[tuple[Decl, ChangedFile]],
+    out: list[DeclChange],
+) -> None:
+    """The members of a renamed or moved declaration pair with their old selves under its
+    new name: not removed and added, re-signed only when their own header changed."""
+    renamed = {
+        c.old.qualified: c.new.qualified
+        for c in out
+        if c.change in ("renamed", "moved") and c.old is not None and c.new is not None
+    }
+    if not renamed:
+        return
+    new_at = {(d.qualified, d.kind, d.path): (d, cf) for d, cf in added}
+    for d_old, cf in list(removed):
+        parts = d_old.qualified.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            head = ".".join(parts[:cut])
+            if head not in renamed:
+                continue
+            qualified = ".".join([renamed[head], *parts[cut:]])
+            match = next(
+                (v for (q, kind, _), v in new_at.items() if q == qualified and kind == d_old.kind),
+                None,
+            )
+            if match is None:
+                break
+            d_new, cf_new = match
+            del new_at[(d_new.qualified, d_new.kind, d_new.path)]
+            added.remove(match)
+            removed.remove((d_old, cf))
+            same = " ".join(d_old.signature.split()) == " ".join(d_new.signature.split())
+            if not same:
+                out.append(DeclChange("signature", d_old, d_new, cf_new))
+            break
 
 
 def _first(c: DeclChange) -> int:
@@ -504,11 +609,24 @@ def _remaining(
         ).fetchall()
         for line, col, kind, how in rows:
             if line in lines:
-                confidence = 1.0 if how in _NAME_BOUND else 0.25
+                confidence = 1.0 if _could_mean(old, how) else 0.25
                 unit = _unit_at(conn, path, line)
                 out.append(_Ref(path, line, col, old.name, unit, kind, confidence, how, True))
     unique = {(r.path, r.line, r.column): r for r in out}
     return list(unique.values())
+
+
+def _could_mean(old: Decl, how: str) -> bool:
+    """Whether a new line's unresolved name, looked up ``how``, can mean the deleted ``old``:
+    a bare or module-qualified name a top-level declaration; a member only a bare name in a
+    language whose members are bare names in their class (Java). A builtin `open(...)` or
+    an `os.write(...)` does not mean a deleted method `open` or `write`."""
+    if how not in _NAME_BOUND:
+        return False
+    if "." not in old.qualified:
+        return True
+    grammar = grammar_for(old.language, old.path)
+    return grammar is not None and grammar.members_visible and how in ("free", "name")
 
 
 def _silenced(code: str, text: str | None, *lines: int) -> bool:

@@ -351,13 +351,16 @@ def judge_file(measured: MeasuredFile, thresholds: Thresholds) -> FileReview:
         # A new file has no profile of its own to compare with: the configured bar applies.
         dense = None
         if case.added:  # a new unit, compared with the file's own profile when it has one
-            dense = dense_new(delta, t, measured.profile_p90 if measured.old is not None else 0.0)
-        # A class-like unit's rise is the sum of its members': the member carries the finding.
+            dense = dense_new(delta, t, measured.profile_p90 if measured.old is not None else None)
+        # A class-like unit's rise is the sum of its members': the member carries the finding
+        # (a class "nests deeper" when one of its methods does). RB101 already says how much
+        # deeper a unit nests: RB103 on the same unit would say it twice.
+        spiked = None if case.container else spike(delta, t)
         rules = (
-            None if case.container else spike(delta, t),
+            spiked,
             None if case.container else dense,
-            deeper(delta, t),
-            repetitive(delta, t),
+            None if case.container or spiked is not None else deeper(delta, t),
+            None if case.container else repetitive(delta, t),
         )
         for found in rules:
             if found is None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from reviewbot.analysis.moves import link_moves
+from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.review import (
     NOT_CODE,
     FileReview,
@@ -236,6 +237,14 @@ def review(
 
 
 K = TypeVar("K")
+
+
+def weightiest_first(f: Finding) -> tuple[int, bool, str, int, str]:
+    """The order findings are kept and shown in: by severity, the product's code before tests
+    and benchmarks, then by place."""
+    return (-f.severity.rank, secondary(f.path), f.path, f.line, f.code)
+
+
 _Memo = dict[tuple[int, str, Language], MeasuredFile]
 
 
@@ -334,7 +343,7 @@ def _report(
     # without numpy's import, ~90 ms); a full one needs the numeric index for context and bundles.
     reviewed = _review_files(change, config, deadline, measured, pure=mode is Mode.FAST)
     summaries, findings = reviewed.summaries, reviewed.findings
-    findings.sort(key=lambda f: (-f.severity.rank, f.path, f.line, f.code))
+    findings.sort(key=weightiest_first)
     kept = findings[: config.max_findings]
     kept.sort(key=lambda f: (f.path, f.line, f.code))
     context: tuple[HunkContext, ...] = ()
@@ -352,7 +361,7 @@ def _report(
         context, bundles, impact, extra, hotspots = more
     else:
         impact, extra, index_note = _fast_index_findings(change, config, deadline)
-    shown = sorted([*kept, *extra], key=lambda f: (f.path, f.line, f.code))
+    shown = sorted([*kept, *extra], key=weightiest_first)
     counts = FindingCounts(
         *(sum(1 for f in shown if f.severity.value == sev) for sev in ("error", "warning", "info"))
     )

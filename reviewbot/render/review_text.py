@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 
-from reviewbot.model import Measure, Report, Severity, UnitChange, innermost
+from reviewbot.model import LABEL_SEP, Measure, Report, Severity, UnitChange
 from reviewbot.render.style import (
     Style,
     ellipsize,
@@ -20,6 +20,7 @@ from reviewbot.render.style import (
 __all__ = ["review_text"]
 
 SPARK_WIDTH = 16
+MAX_UNIT_ROWS = 60  # unit rows listed in all; a bigger change's others are counted
 
 
 def _arrow(m: Measure) -> str:
@@ -43,16 +44,27 @@ def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
 _HEADS = ("decisions", "nesting", "irregularity")
 
 
+def qualified_label(label: str) -> str:
+    """A unit's label with its containers' names, one line: `def GZipResponder.__call__` for
+    `class GZipResponder > def __call__` (same-named methods of two classes stay apart)."""
+    parts = label.split(LABEL_SEP)
+    if len(parts) == 1:
+        return label
+    kind, _, name = parts[-1].rpartition(" ")
+    outer = [p.rpartition(" ")[2] for p in parts[:-1]]
+    return f"{kind} {'.'.join([*outer, name])}".strip()
+
+
 def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     """A small table: `unit  change  decisions  nesting  irregularity  shape`, the numbers
     `1→9` under their heading; labels cut in the middle when the width runs out."""
     cells = []
-    names = Counter(one_line(innermost(u.label)) for u in units)
+    names = Counter(one_line(qualified_label(u.label)) for u in units)
     for u in units:
         m = {x.name: x for x in u.metrics.measures()}
         numbers = [_arrow(m["branches"]), _arrow(m["nesting"]), _arrow(m["irregularity"])]
         shape = sparkline(u.shape, width=SPARK_WIDTH)
-        label = one_line(innermost(u.label))
+        label = one_line(qualified_label(u.label))
         side = u.new or u.old
         if names[label] > 1 and side is not None:  # `@overload` stubs, redefinitions: which one
             label = f"{label} :{side.start}"
@@ -91,24 +103,6 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     if not report.files:
         out.append("no changes")
         return style.finish("\n".join(out) + "\n")
-    analysed = [fs for fs in report.files if fs.language is not None]
-    quiet = 0
-    if analysed:
-        out.append("")
-        path_w = min(max(len(one_line(fs.path)) for fs in analysed), max(20, width - 24))
-        for fs in analysed:
-            out.append(
-                f"{style(ellipsize(one_line(fs.path), path_w).ljust(path_w), 'bold')}  "
-                f"{fs.status.value:<8} +{fs.added} -{fs.removed}"
-            )
-            for w in fs.warnings:
-                out.extend(style(line, "yellow") for line in _wrap(f"note: {w}", width, "    "))
-            shown = [u for u in fs.units if u.noteworthy]
-            quiet += len(fs.units) - len(shown)
-            if shown:
-                out.extend(_unit_rows(shown, style, width))
-        if quiet:
-            out.append(style(f"({quiet} more unit(s) touched, their numbers unchanged)", "dim"))
     out.append("")
     if report.findings:
         out.append(style(f"Findings ({len(report.findings)})", "bold"))
@@ -116,12 +110,17 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             where = f"{one_line(f.path)}:{f.line}" + (
                 f"-{f.end_line}" if f.end_line > f.line else ""
             )
-            where = ellipsize(where, max(20, width - 40))
-            title = ellipsize(f.title, max(10, width - 2 - 8 - 7 - len(where) - 2))
-            out.append(
+            head = (
                 f"  {style(f.severity.value.ljust(7), _SEVERITY_STYLE[f.severity])} "
-                f"{f.code}  {style(where, 'cyan')}  {title}"
+                f"{f.code}  {style(where, 'cyan')}"
             )
+            title = one_line(f.title)
+            # Nothing cut: a title that does not fit goes under the place, whole.
+            if 2 + 8 + 7 + len(where) + 2 + len(title) <= width:
+                out.append(f"{head}  {title}")
+            else:
+                out.append(head)
+                out.extend(_wrap(title, width, "    "))
             out.extend(_wrap(f.message, width, "    "))
             lines = f"line {f.unit.start}" + (f" or {f.line}" if f.line != f.unit.start else "")
             silence = f"silence: add `reviewbot: ignore[{f.code}]` in a comment on {lines}"
@@ -158,6 +157,35 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             f"hotspots ({hot.changes} recent changes)"
         )
         out.extend(style(line, "yellow") for line in _wrap(text, width, "  ", "    "))
+    out.append("")
+    analysed = [fs for fs in report.files if fs.language is not None]
+    quiet = unlisted = 0
+    rows_left = MAX_UNIT_ROWS
+    if analysed:
+        path_w = min(max(len(one_line(fs.path)) for fs in analysed), max(20, width - 24))
+        for fs in analysed:
+            out.append(
+                f"{style(ellipsize(one_line(fs.path), path_w).ljust(path_w), 'bold')}  "
+                f"{fs.status.value:<8} +{fs.added} -{fs.removed}"
+            )
+            for w in fs.warnings:
+                out.extend(style(line, "yellow") for line in _wrap(f"note: {w}", width, "    "))
+            shown = [u for u in fs.units if u.noteworthy]
+            quiet += len(fs.units) - len(shown)
+            if len(shown) > rows_left:  # a big change: the first units, the rest counted
+                unlisted += len(shown) - rows_left
+                shown = shown[:rows_left]
+            rows_left -= len(shown)
+            if shown:
+                out.extend(_unit_rows(shown, style, width))
+        if quiet:
+            out.append(style(f"({quiet} more unit(s) touched, their numbers unchanged)", "dim"))
+        if unlisted:
+            out.append(
+                style(
+                    f"({unlisted} more changed unit(s) not listed: --format json lists all)", "dim"
+                )
+            )
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:

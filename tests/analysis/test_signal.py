@@ -1,0 +1,247 @@
+"""Signal over noise in what a review says: renamed containers carry their members, overloads
+pair by header, string keys are no declarations, impact lines only for what reaches outside
+the change, findings said once and in the order that matters, nothing cut at 80 columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewbot.analysis.paths import secondary
+from reviewbot.analysis.repo_impact import declaration_changes
+from reviewbot.analysis.review import ReviewOptions, review_file
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, review
+from reviewbot.engine import get_profile
+from reviewbot.engine.languages import default_registry
+from reviewbot.model import ChangedFile, Status
+from reviewbot.render.review_text import review_text
+from reviewbot.render.style import Style
+from tests.analysis.test_repo_impact import build_index, entry
+from tests.analysis.test_repo_impact import review as review_doc
+from tests.analysis.test_units_and_findings import line_map
+from tests.helpers import commit, write
+
+
+def changed(
+    path: str, before: str | None, after: str | None, old: str | None = None
+) -> ChangedFile:
+    status = (
+        Status.ADDED if before is None else Status.DELETED if after is None else Status.MODIFIED
+    )
+    hunks = line_map(before or "", after or "").hunks
+    return ChangedFile(path, old or path, status, hunks, before, after)
+
+
+LAZY = """class LazyFile:
+    def __init__(self, name):
+        self.name = name
+        self._f = None
+
+    def open(self):
+        if self._f is None:
+            self._f = open(self.name)
+        return self._f
+
+    def close(self):
+        if self._f is not None:
+            self._f.close()
+"""
+
+
+def test_members_of_a_renamed_class_follow_it() -> None:
+    """`LazyFile` -> `_LazyFile` with the bodies kept: one rename, its methods neither removed
+    nor added; a method whose own header changed is re-signed under the new name."""
+    after = LAZY.replace("class LazyFile", "class _LazyFile")
+    changes = declaration_changes([changed("u.py", LAZY, after)], default_registry())
+    assert [(c.change, c.old and c.old.qualified, c.new and c.new.qualified) for c in changes] == [
+        ("renamed", "LazyFile", "_LazyFile")
+    ]
+    resigned = after.replace("def close(self):", "def close(self, force):")
+    changes = declaration_changes([changed("u.py", LAZY, resigned)], default_registry())
+    assert sorted((c.change, c.new and c.new.qualified) for c in changes) == [
+        ("renamed", "_LazyFile"),
+        ("signature", "_LazyFile.close"),
+    ]
+
+
+def test_a_class_moved_to_another_file_under_a_new_name_is_one_rename() -> None:
+    moved = LAZY.replace("class LazyFile", "class LazyStream")
+    changes = declaration_changes(
+        [changed("a.py", LAZY, ""), changed("b.py", None, moved)], default_registry()
+    )
+    assert [(c.change, c.old and c.old.path, c.new and c.new.qualified) for c in changes] == [
+        ("renamed", "a.py", "LazyStream")
+    ]
+
+
+JAVA = """class Builder {
+    boolean onStack(Element el) {
+        return stack.contains(el);
+    }
+
+    private static boolean onStack(ArrayList<Element> queue, Element element) {
+        return queue.contains(element);
+    }
+}
+"""
+
+
+def test_removing_one_overload_removes_it_and_leaves_the_other_alone() -> None:
+    after = JAVA.replace(
+        "\n    private static boolean onStack(ArrayList<Element> queue, Element element) {\n"
+        "        return queue.contains(element);\n    }\n",
+        "",
+    ).replace("return stack.contains(el);", "return stack.lastIndexOf(el) >= 0;")
+    changes = declaration_changes([changed("B.java", JAVA, after)], default_registry())
+    assert [(c.change, c.old and c.old.signature) for c in changes] == [
+        ("removed", "private static boolean onStack(ArrayList<Element> queue, Element element)")
+    ]
+
+
+def test_string_keys_are_no_declarations_and_product_code_is_looked_up_first() -> None:
+    bench = 'export const cases = {\n  "validate + return": () => run(1),\n};\n'
+    product = "export function compile(schema) {\n  return schema;\n}\n"
+    changes = declaration_changes(
+        [changed("bench/a.ts", None, bench), changed("src/z.ts", None, product)],
+        default_registry(),
+    )
+    names = [c.new.name for c in changes if c.new is not None]
+    assert "validate + return" not in names
+    assert names[0] == "compile"  # src/ before bench/, though bench/ sorts first by path
+
+
+def test_secondary_paths() -> None:
+    assert [
+        secondary(p)
+        for p in (
+            "tests/test_a.py",
+            "packages/bench/x.ts",
+            "a/b.test.ts",
+            "mw/client_ip_test.go",
+            "conftest.py",
+            "src/click/core.py",
+            "src/attest.py",
+            "src/Testament.java",
+        )
+    ] == [True, True, True, True, True, False, False, False]
+
+
+FLAT = """class Box:
+    def size(self):
+        if self.a:
+            return 1
+        if self.b:
+            return 2
+        if self.c:
+            return 3
+        return 0
+"""
+NESTED = """class Box:
+    def size(self):
+        if self.a:
+            if self.b:
+                if self.c:
+                    return 3
+            return 1
+        return 0
+"""
+
+
+def test_nesting_is_told_once_and_not_on_the_class() -> None:
+    """A method nesting two levels deeper with no more decisions: RB103 on the method, never
+    on the class around it (before, the class got an RB103 of its own)."""
+    cf = changed("box.py", FLAT, NESTED)
+    done = review_file(cf, ReviewOptions(get_profile("review"), default_registry()))
+    assert [(f.code, f.unit.label) for f in done.findings] == [("RB103", "def size")]
+
+
+def test_a_new_files_dense_unit_is_compared_with_the_bar_not_a_made_up_profile() -> None:
+    body = "".join(f"    if x == {k}:\n        return {k}\n" for k in range(9))
+    cf = changed("new.py", None, f"def pick(x):\n{body}    return -1\n")
+    done = review_file(cf, ReviewOptions(get_profile("review"), default_registry()))
+    (found,) = done.findings
+    assert found.code == "RB102"
+    assert "(a new file)" in found.message and "at most 0" not in found.message
+
+
+def test_findings_by_severity_then_product_code_first(repo: Path) -> None:
+    write(repo, "tests/test_box.py", FLAT)
+    write(repo, "src/box.py", FLAT)
+    write(repo, "src/flat.py", FLAT)
+    commit(repo)
+    write(repo, "tests/test_box.py", NESTED)
+    write(repo, "src/box.py", NESTED)
+    spike = "class Box:\n    def size(self):\n" + "".join(
+        f"        if self.k == {k}:\n            return {k}\n" for k in range(8)
+    )
+    write(repo, "src/flat.py", spike + "        return 1\n")
+    rep = review(GitChange(repo), Config())
+    assert [(f.path, f.code) for f in rep.findings] == [
+        ("src/flat.py", "RB101"),  # an error first, whatever its path
+        ("src/box.py", "RB103"),
+        ("tests/test_box.py", "RB103"),  # a test after the product's code
+    ]
+
+
+def test_text_findings_come_first_and_nothing_is_cut_at_80_columns(repo: Path) -> None:
+    long = "packages/benchmarks_and_more/compile-object-passthrough-" + "x" * 30 + ".py"
+    write(repo, long, FLAT)
+    commit(repo)
+    write(repo, long, NESTED)
+    text = review_text(review(GitChange(repo), Config()), Style(color=False), width=80)
+    lines = text.splitlines()
+    assert lines[3] == "Findings (1)"
+    table = next(i for i, x in enumerate(lines) if "modified" in x)
+    assert lines.index("Findings (1)") < table
+    head = lines[4]
+    assert head.split() == ["info", "RB103", f"{long}:4-6"]  # the path whole, on its own
+    assert lines[5].strip() == "Deeper nesting in def size"  # the title whole, under it
+    assert all(len(x) <= 80 for x in lines if "/" not in x)
+    assert "…" not in "\n".join(lines[:table])  # the table may cut a path: the finding did not
+
+
+def test_impact_lines_only_for_what_reaches_outside_the_change(repo: Path) -> None:
+    """A re-signed function whose every caller the change updates is in the JSON, not in the
+    text; one with a caller left outside is in both."""
+    lib = (
+        "def load(path):\n    return path\n\n\ndef keep(path):\n    return path\n\n\n"
+        "def use():\n    return load('x')\n"
+    )
+    write(repo, "lib.py", lib)
+    write(repo, "b.py", "from lib import keep\n\nkeep('z')\n")
+    commit(repo)
+    build_index(repo)
+    write(repo, "lib.py", lib.replace("(path)", "(path, mode)").replace("('x')", "('x', 'r')"))
+    doc = review_doc(repo)
+    load, keep = entry(doc, "load"), entry(doc, "keep")
+    assert [r["in_change"] for r in load["references"]] == [True]
+    assert [r["in_change"] for r in keep["references"]] == [False, False]
+    text = review_text(review(GitChange(repo), Config()), Style(color=False), width=80)
+    impact = [x for x in text.splitlines() if x.strip().startswith("impact:")]
+    assert len(impact) == 1 and "function keep (signature)" in impact[0], impact
+
+
+def test_a_deleted_method_is_not_referenced_by_a_builtin_or_another_modules_name(
+    repo: Path,
+) -> None:
+    """New lines calling the builtin `open(...)` or `os.write(...)` do not keep a deleted
+    method `open` or `write` alive; a new line calling a deleted function by name does."""
+    stream = (
+        "class Stream:\n    def open(self):\n        return 1\n\n"
+        "    def write(self, data):\n        return data\n\n\n"
+        "def helper():\n    return 2\n"
+    )
+    write(repo, "s.py", stream)
+    write(repo, "t.py", "import os\n\n\ndef run():\n    return 0\n")
+    commit(repo)
+    build_index(repo)
+    write(repo, "s.py", "class Stream:\n    pass\n")
+    write(
+        repo,
+        "t.py",
+        "import os\n\n\ndef run():\n    os.write(1, b'x')\n"
+        "    with open('f') as f:\n        f.read()\n    return helper()\n",
+    )
+    doc = review_doc(repo)
+    gone = {f["message"].split(" (was")[0] for f in doc["findings"] if f["code"] == "RB105"}
+    assert gone == {"This change deletes function helper"}
