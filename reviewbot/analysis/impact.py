@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from reviewbot.analysis.findings import fingerprint
+from reviewbot.analysis.signatures import same_header
 from reviewbot.engine import FileIndex
 from reviewbot.model import (
     ChangedFile,
@@ -62,6 +63,7 @@ class _Wanted(NamedTuple):
     path: str
     change: str
     old_lines: tuple[int, int] | None = None  # a removed unit's old lines (1-based, in path)
+    new_name: str | None = None  # a renamed unit's
 
 
 def deleted_anchor(cf: ChangedFile, start: int, end: int) -> int:
@@ -121,6 +123,10 @@ _FAMILIES = {
 }
 
 
+# Style sheets name no code's declarations: `@apply` of Tailwind is not a call of `apply()`.
+_STYLESHEETS = (".css", ".scss", ".sass", ".less", ".styl")
+
+
 def _family(language: str | None) -> str | None:
     if language is None or language == "generic":
         return None  # unknown: any match may be a use
@@ -151,21 +157,18 @@ def impact_of(
                     old_name,
                     u.old_label or u.label,
                     u.old_path or fs.path,
-                    "removed",
+                    "renamed",
                     (u.old.start, u.old.end) if u.old is not None else None,
+                    name,
                 )
                 wanted.setdefault(old_name, gone)
-                change = "added"
+                continue  # one entry: what still names the old name
             elif u.kind in ("modified", "renamed", "moved"):
                 cf = by_path.get(fs.path)
                 was = by_path.get(u.old_path) if u.old_path is not None else cf
                 old = _line(was.old_text, u.old.start) if was and u.old else None
                 new = _line(cf.new_text, u.new.start) if cf and u.new else None
-                if (
-                    old is not None
-                    and new is not None
-                    and " ".join(old.split()) == " ".join(new.split())
-                ):
+                if old is not None and new is not None and same_header(old, new):
                     continue  # the body changed, not the signature: callers are unaffected
                 change = "signature"
             else:
@@ -187,6 +190,7 @@ def impact_of(
             for r in found.get(name, [])
             if not (r.path == info.path and r.line in changed_lines[r.path])
             and (family is None or _family(language_of(r.path)) in (None, family))
+            and not (family is not None and r.path.lower().endswith(_STYLESHEETS))
         ]
         shown = []
         for r in refs[:MAX_REFERENCES]:
@@ -208,13 +212,14 @@ def impact_of(
                 "grep",
             )
         )
-        if info.change == "removed" and refs and defined_now is None:
+        is_gone = info.change in ("removed", "renamed")
+        if is_gone and refs and defined_now is None:
             defined_now = {
                 _name(u.label) for fs in summaries for u in fs.units if u.new is not None
             }
-        if info.change == "removed" and refs and defined_now and name in defined_now:
+        if is_gone and refs and defined_now and name in defined_now:
             pass  # still declared on the new side (moved or redefined): not gone
-        elif info.change == "removed" and refs:
+        elif is_gone and refs:
             where = ", ".join(f"{r.path}:{r.line}" for r in refs[:5])
             more = f" and {len(refs) - 5} more" if len(refs) > 5 else ""
             # Where the deleted lines were (as with the index), so the Action can post it on
@@ -234,8 +239,10 @@ def impact_of(
                     at_path,
                     at,
                     at,
-                    f"{name} is deleted but still referenced",
-                    f"This change deletes {info.unit} ({info.path}), but {name} is still "
+                    f"{name} is renamed to {info.new_name} but still referenced"
+                    if info.new_name
+                    else f"{name} is deleted but still referenced",
+                    f"This change {_what(info)} ({info.path}), but {name} is still "
                     f"referenced in {len(refs)} place(s): {where}{more}.",
                     MetricsChange(None, None),
                     UnitRef(info.unit, at, at),
@@ -245,6 +252,12 @@ def impact_of(
                 )
             )
     return sections, findings
+
+
+def _what(info: _Wanted) -> str:
+    if info.new_name:
+        return f"renames {info.unit} to {info.new_name}"
+    return f"deletes {info.unit}"
 
 
 def _unsearched(

@@ -28,7 +28,14 @@ from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.impact import deleted_anchor, in_hunk
 from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.review import not_code
-from reviewbot.analysis.signatures import Param, call_at, fits, parameters, reordered
+from reviewbot.analysis.signatures import (
+    Param,
+    call_at,
+    fits,
+    parameters,
+    reordered,
+    same_header,
+)
 from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.errors import ReviewbotError
 from reviewbot.index import query
@@ -66,6 +73,7 @@ _LIMIT = 2000  # references read per declaration
 _RENAMED = 0.75  # body similarity from which a deleted + an added declaration are a rename
 _CROSS_PAIRS = 2500  # removed x added outermost declarations compared across files, at most
 _NAME = re.compile(r"[\w$]+")
+_VALUES = frozenset({"constant"})  # a value has no parameters: never "re-signed"
 _SKIP_KINDS = frozenset({"variable", "field", "constructor"})
 _NAME_BOUND = frozenset({"def", "import", "module", "free", "class", "name"})
 
@@ -159,7 +167,7 @@ def declaration_changes(
             elif len(olds) == len(news):
                 # Namesakes (overloads, redefinitions) pair up in order.
                 for a, b in zip(olds, news, strict=True):
-                    if a.signature != b.signature:
+                    if a.kind not in _VALUES and not same_header(a.signature, b.signature):
                         out.append(DeclChange("signature", a, b, cf))
                         break
             else:
@@ -196,17 +204,15 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
     """Namesakes whose number changed: the headers found on both sides are unchanged; of the
     others, an old one alone is removed, a new one alone is added (nothing to look up), one
     on each side is re-signed, and more than that is left out."""
-    new_headers = [" ".join(d.signature.split()) for d in news]
+    came = list(news)
     gone = []
     for d in olds:
-        header = " ".join(d.signature.split())
-        if header in new_headers:
-            new_headers.remove(header)
-        else:
+        twin = next((n for n in came if same_header(d.signature, n.signature)), None)
+        if twin is None:
             gone.append(d)
-    old_headers = [" ".join(d.signature.split()) for d in olds]
-    came = [d for d in news if " ".join(d.signature.split()) not in old_headers]
-    if len(gone) == 1 and len(came) == 1:
+        else:
+            came.remove(twin)
+    if len(gone) == 1 and len(came) == 1 and gone[0].kind not in _VALUES:
         out.append(DeclChange("signature", gone[0], came[0], cf))
     elif gone and not came:
         out.extend(DeclChange("removed", d, None, cf) for d in gone)
@@ -292,8 +298,7 @@ def _members_follow(
             del new_at[(d_new.qualified, d_new.kind, d_new.path)]
             added.remove(match)
             removed.remove((d_old, cf))
-            same = " ".join(d_old.signature.split()) == " ".join(d_new.signature.split())
-            if not same:
+            if d_old.kind not in _VALUES and not same_header(d_old.signature, d_new.signature):
                 out.append(DeclChange("signature", d_old, d_new, cf_new))
             break
 
@@ -493,6 +498,7 @@ def repo_impact(
                 assert c.new is not None
                 hits, cut = _refs(conn, c.new, settings.registry)
                 refs = [_new_ref(h, added_lines) for h in hits]
+            refs = list({(r.path, r.line): r for r in reversed(refs)}.values())[::-1]
             if keep is not None:
                 refs = [r for r in refs if keep(r.path)]
             sure = [r for r in refs if _confident(r)]

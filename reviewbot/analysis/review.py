@@ -83,7 +83,8 @@ def _metrics_of(
 _NOT_CODE_SUFFIXES = frozenset(
     ".md .markdown .rst .txt .adoc .asciidoc .org .in .cfg .ini .toml .yaml .yml .json .jsonc "
     ".json5 .xml .csv .tsv .pem .crt .cer .der .key .pub .asc .sig .gpg .lock .svg .properties "
-    ".env .editorconfig .gitignore .gitattributes .dockerignore .npmignore .po .pot .map".split()
+    ".env .editorconfig .gitignore .gitattributes .dockerignore .npmignore .po .pot .map "
+    ".mdx".split()
 )
 _NOT_CODE_NAMES = frozenset(
     "license licence copying notice authors contributors changelog changes history news "

@@ -21,13 +21,26 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-__all__ = ["Call", "Param", "call_at", "fits", "parameters", "reordered"]
+__all__ = ["Call", "Param", "call_at", "fits", "parameters", "reordered", "same_header"]
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")", "]", "}"}
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _KEYWORD = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
 _PY_SELF = ("self", "cls")
+_QUALIFIER = re.compile(r"(?<![\w$.])(?:[A-Za-z_$][\w$]*\.)+(?=[A-Za-z_$])")
+_SPACE = re.compile(r"\s+")
+
+
+def same_header(old: str, new: str) -> bool:
+    """Two spellings of one header: the same but for white space and the modules that
+    qualify names (`typing.Any` and `Any`, `t.Optional[X]` and `Optional[X]`). A caller
+    cannot tell them apart."""
+
+    def plain(text: str) -> str:
+        return _SPACE.sub("", _QUALIFIER.sub("", text))
+
+    return plain(old) == plain(new)
 
 
 class Param(NamedTuple):

@@ -373,7 +373,7 @@ def _report(
         lines_removed=sum(s.removed for s in summaries),
         units_changed=sum(len(s.units) for s in summaries),
         findings=counts,
-        findings_total=len(findings),
+        findings_total=len(findings) + len(extra),
         files_not_reviewed=reviewed.not_reviewed,
         seconds=round(time.perf_counter() - started, 3),
         hotspots_touched=hotspots,

@@ -287,10 +287,43 @@ def _declaration(
         if any(ch in head for ch in "=:.") or (i < len(tokens) and tokens[i] in CONTROL):
             return None  # an assignment, an object key with a call value, a method call
         if opens or stripped.rstrip().endswith((";", ")", "}", "{")):
+            generic = _generic_name(stripped)
+            if generic is not None:
+                return "method", generic
             m = _IDENT_BEFORE_PAREN.search(stripped)
-            if m and m.group(1) not in CONTROL:
+            if m and m.group(1) not in CONTROL and m.group(1) not in _TYPE_WORDS:
                 return "method", m.group(1)
     return None
+
+
+# Words of a type-parameter list, never a member's name: `map<U extends (a: T) => R>(`.
+_TYPE_WORDS = frozenset({"extends", "keyof", "infer", "implements", "typeof"})
+_GENERIC_HEAD = re.compile(
+    r"(?:(?:public|private|protected|static|async|readonly|abstract|override|declare)\s+)*"
+    r"\*?\s*([A-Za-z_$][\w$]*)\s*<"
+)
+
+
+def _generic_name(line: str) -> str | None:
+    """The member a line declares with type parameters before its parameter list, `name<...>(`,
+    when that list holds parentheses of its own (a function-typed constraint), which the
+    one-pattern search cannot skip."""
+    m = _GENERIC_HEAD.match(line)
+    if m is None or m.group(1) in _TYPE_WORDS:
+        return None
+    depth, i = 0, m.end() - 1
+    while i < len(line):
+        ch = line[i]
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and line[i - 1] != "=":  # `=>` of a function type is no closing bracket
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    if depth != 0 or not line[i + 1 :].lstrip().startswith("("):
+        return None
+    return m.group(1)
 
 
 _ANONYMOUS_CLASS = r"\bnew\s+[\w.$<>?, \[\]]+\(.*\)\s*\{$"  # a string: as _BINDING

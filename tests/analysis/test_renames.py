@@ -406,7 +406,9 @@ def test_full_review_of_a_rename_flags_the_old_name_still_called(repo: Path) -> 
     # On the renamed header, in the diff (the Action posts it inline), naming the caller.
     assert (finding.path, finding.line, finding.in_diff) == ("conf.py", 1, True)
     assert "load_config" in finding.title and "main.py:5" in finding.message
-    assert {i.name: i.change for i in report.impact}["load_config"] == "removed"
+    assert {i.name: i.change for i in report.impact}[
+        "load_config"
+    ] == "renamed"  # one entry, the old name
     jsonschema.validate(report_doc(report), load_schema())
 
 

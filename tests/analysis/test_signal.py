@@ -11,7 +11,7 @@ from reviewbot.analysis.repo_impact import declaration_changes
 from reviewbot.analysis.review import ReviewOptions, review_file
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, review
-from reviewbot.engine import get_profile
+from reviewbot.engine import get_profile, open_index
 from reviewbot.engine.languages import default_registry
 from reviewbot.model import ChangedFile, Status
 from reviewbot.render.review_text import review_text
@@ -245,3 +245,68 @@ def test_a_deleted_method_is_not_referenced_by_a_builtin_or_another_modules_name
     doc = review_doc(repo)
     gone = {f["message"].split(" (was")[0] for f in doc["findings"] if f["code"] == "RB105"}
     assert gone == {"This change deletes function helper"}
+    assert doc["stats"]["findings_total"] == len(doc["findings"])  # RB105 counted too
+
+
+def test_a_typescript_member_with_a_function_typed_constraint_is_named_by_itself() -> None:
+    """`refine<Ch extends (arg: T) => unknown>(check: Ch)`: the member is `refine`, not the
+    keyword `extends` (whose removal was then "still referenced" by every `class X extends`)."""
+    text = (
+        "interface Mini<T> {\n"
+        "  check(x: T): boolean;\n"
+        "  refine<Ch extends (arg: Out<this>) => unknown | Promise<unknown>>(check: Ch): this;\n"
+        "}\n"
+        "class Runner {\n"
+        "  run<X extends (a: number) => void>(f: X) {\n"
+        "    if (f) { f(1); }\n"
+        "  }\n"
+        "  plain<T>(x: T) {\n"
+        "    return x;\n"
+        "  }\n"
+        "}\n"
+    )
+    names = [u.name for u in open_index("d.ts", text).structure.units]
+    assert names == ["Mini", "check", "refine", "Runner", "run", "plain"]
+
+
+def test_a_respelled_header_or_a_constant_is_not_re_signed() -> None:
+    before = (
+        "import typing\n\nT = typing.TypeVar('T')\n\n\n"
+        "def run(x: typing.Any, n: int = 1) -> typing.Optional[T]:\n    return x\n\n\n"
+        "def go(x: int) -> int:\n    return x\n"
+    )
+    after = (
+        before.replace("typing.", "")
+        .replace("import typing", "from typing import Any, Optional, TypeVar")
+        .replace("def go(x: int)", "def go(x: str)")
+    )
+    changes = declaration_changes([changed("m.py", before, after)], default_registry())
+    assert [(c.change, c.new and c.new.name) for c in changes] == [("signature", "go")]
+
+
+def test_a_rename_without_an_index_is_one_renamed_entry(repo: Path) -> None:
+    body = "".join(f"    if path == {k}:\n        return {k}\n" for k in range(4))
+    write(repo, "lib.py", f"def load(path):\n{body}    return path\n")
+    write(repo, "app.py", "from lib import load\n\nload('x')\n")
+    commit(repo)
+    write(repo, "lib.py", f"def read(path):\n{body}    return path\n")
+    doc = review_doc(repo)
+    assert [(i["name"], i["change"], i["total"]) for i in doc["impact"]] == [("load", "renamed", 2)]
+    (found,) = [f for f in doc["findings"] if f["code"] == "RB105"]
+    assert found["title"] == "load is renamed to read but still referenced"
+
+
+def test_the_grep_impact_leaves_style_sheets_and_prose_out(repo: Path) -> None:
+    write(repo, "src/schema.ts", "export function apply(fn: number): number {\n  return fn;\n}\n")
+    write(repo, "src/use.ts", "import { apply } from './schema';\napply(1);\n")
+    write(repo, "app/global.css", ".a {\n  @apply font-normal;\n}\n")
+    write(repo, "docs/guide.mdx", "Call apply(x) to run it.\n")
+    commit(repo)
+    write(
+        repo,
+        "src/schema.ts",
+        "export function apply(fn: number, n: number): number {\n  return fn;\n}\n",
+    )
+    (found,) = review_doc(repo)["impact"]
+    assert found["change"] == "signature"
+    assert {r["path"] for r in found["references"]} == {"src/use.ts"}
