@@ -559,6 +559,21 @@ class Report(NamedTuple):
     # built with other settings, damaged, no time left); "" when it did or there is none.
     index_note: str = ""
 
+    @property
+    def impact_shown(self) -> tuple[Impact, ...]:
+        """The impact entries a report lists (``Impact.shown``) but those an RB105 or RB106
+        finding tells already, with the same places."""
+        told = {(f.unit.label, f.code) for f in self.findings if f.code in ("RB105", "RB106")}
+        return tuple(
+            i
+            for i in self.impact
+            if i.shown
+            and not (
+                ((i.unit, "RB105") in told and i.change in ("removed", "renamed"))
+                or ((i.unit, "RB106") in told and i.change == "signature")
+            )
+        )
+
 
 # -- the context pack for LLM reviewers (app/context_pack.py builds it, render/prompt.py prints it)
 

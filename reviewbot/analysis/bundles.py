@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.analysis.hunk_links import HunkKey, IndexLinks
+from reviewbot.analysis.paths import secondary
 from reviewbot.engine import FileIndex
 from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan
 
@@ -477,12 +478,21 @@ def _average_linkage(
 
 
 def _title(refs: Sequence[HunkRef], group: Sequence[int]) -> str:
-    units = [unit[1] for i in group if (unit := refs[i].unit) is not None]
+    """The bundle's weightiest unit (by the lines its hunks change there; the product's code
+    before tests; one unit is one place, not a label: three `def test` closures in three
+    tests are three units) and its files."""
+    weight: Counter[tuple[bool, str, int, str]] = Counter()
+    for i in group:
+        r = refs[i]
+        if r.unit is not None:
+            size = len(r.hunk.added) + len(r.hunk.removed)
+            weight[(not secondary(r.path), r.path, r.unit[0], r.unit[1])] += max(1, size)
     paths = sorted({refs[i].path for i in group})
-    if units:
-        top = Counter(units).most_common(1)[0][0]
-        return f"{top} ({', '.join(paths[:3])}{' …' if len(paths) > 3 else ''})"
-    return ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
+    files = ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
+    if weight:
+        top = max(weight, key=lambda k: (k[0], weight[k], k[1] < "~", -k[2]))
+        return f"{top[3]} ({files})"
+    return files
 
 
 class Grouping(NamedTuple):
@@ -593,9 +603,16 @@ def _bundles(
             before[where[u]].add(where[d])
     order: list[int] = []
     placed: set[int] = set()
-    pending = sorted(
-        range(len(groups)), key=lambda g: (-heat[g], refs[groups[g][0]].path, groups[g][0])
-    )
+
+    def weight_of(g: int) -> tuple[float, bool, int, str, int]:
+        """Findings first; then the product's code before tests and benchmarks; then the
+        most changed lines (a version bump's one line last); then by place."""
+        members = groups[g]
+        size = sum(len(refs[i].hunk.added) + len(refs[i].hunk.removed) for i in members)
+        tests = all(secondary(refs[i].path) for i in members)
+        return (-heat[g], tests, -size, refs[members[0]].path, members[0])
+
+    pending = sorted(range(len(groups)), key=weight_of)
     while pending:
         ready = [g for g in pending if before[g] <= placed] or pending[:1]  # cycles: best first
         g = ready[0]
@@ -613,11 +630,13 @@ def _bundles(
             block = weight[np.ix_(members, members)]
             mean = float(block.sum() / (len(members) * (len(members) - 1)))
             span = "one file" if len(paths) == 1 else f"{len(paths)} files"
-            if strong[np.ix_(members, members)].any():
+            units = {(refs[i].path, refs[i].unit) for i in members}
+            if len(units) == 1 and None not in {u for _, u in units}:
                 span += ", hunks of one unit"
             reasons.append(f"{span}, mean link {mean:.2f}")
         if defined:
-            reasons.append("defines " + ", ".join(defined[:5]))
+            more = f" and {len(defined) - 5} more" if len(defined) > 5 else ""
+            reasons.append("defines " + ", ".join(defined[:5]) + more)
         if needs:
             reasons.append("uses what " + ", ".join(needs[:3]) + " defines")
         if not reasons:
@@ -644,6 +663,8 @@ def _bundles(
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CODE_LIKE = re.compile(r"_|\d|.[A-Z]")  # snake_case, digits, camelCase: an identifier
+_AS_CODE = re.compile(r"`([A-Za-z_$][\w$]*)(?:\(\))?`|\b([A-Za-z_$][\w$]*)\(")
 NAMED = 5  # a definition's name this long, named by a prose hunk, pulls the hunk in
 
 
@@ -671,7 +692,10 @@ def attach_prose(
         for h in cf.hunks:
             lines = [new[n - 1] for n in h.added if 0 < n <= len(new)]
             lines += [old[n - 1] for n in h.removed if 0 < n <= len(old)]
-            words = {w for text in lines for w in _WORD.findall(text)}
+            words = {w for text in lines for w in _WORD.findall(text) if _CODE_LIKE.search(w)}
+            # A plain word (`bundle`, `nested`) names code only where the prose writes it as
+            # code: in backticks, or called.
+            words |= {m[1] or m[2] for text in lines for m in _AS_CODE.finditer(text)}
             span = HunkSpan(cf.path, h.new_start, h.new_end, h.old_start, h.old_end, h.new_len == 0)
             target = next((k for k, ns in enumerate(names) if ns & words), None)
             if target is None:

@@ -22,7 +22,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.impact import deleted_anchor, in_hunk
@@ -76,6 +76,9 @@ _NAME = re.compile(r"[\w$]+")
 _VALUES = frozenset({"constant"})  # a value has no parameters: never "re-signed"
 _SKIP_KINDS = frozenset({"variable", "field", "constructor"})
 _NAME_BOUND = frozenset({"def", "import", "module", "free", "class", "name"})
+
+
+_T = TypeVar("_T")
 
 
 class IndexNotUsed(ReviewbotError):
@@ -531,6 +534,29 @@ def repo_impact(
                 if found is not None:
                     findings.append(found)
         return impact, findings
+    finally:
+        try:
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+
+
+def with_new_side(
+    git: Git,
+    database: Path,
+    settings: IndexSettings,
+    files: Sequence[ChangedFile],
+    fn: Callable[[sqlite3.Connection], _T],
+    *,
+    wait: float = 5.0,
+) -> _T:
+    """``fn`` asked of the index with the change's files at their new side (the reviewed
+    commit's, not the work tree's), in a transaction rolled back after: the index file is
+    never changed. IndexNotUsed when the index cannot answer."""
+    conn = _open(git, database, settings, wait)
+    try:
+        apply_listing(git, Store(conn, created=False), _side(_stored(conn), files, True), settings)
+        return fn(conn)
     finally:
         try:
             conn.execute("ROLLBACK")

@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from reviewbot.analysis.bundle_state import bundle_at, load_state
+from reviewbot.analysis.paths import secondary
 from reviewbot.app.config import Config
 from reviewbot.app.full import new_side_text
 from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, review
-from reviewbot.app.repo_context import settings_of
+from reviewbot.app.repo_context import IndexNotUsed, on_new_side, settings_of
 from reviewbot.errors import ReviewbotError, UsageError
 from reviewbot.index import query
 from reviewbot.index.fresh import built_with, index_path, looks_current, same_repository
@@ -69,6 +70,9 @@ _CONTEXT_LINES = 2  # unchanged lines kept around changed code outside any unit
 MAX_USES = 3  # snippets of unchanged code using what the change removes or re-signs
 _USE_RADIUS = 3  # lines shown on each side of such a use
 _BREAKING = ("removed", "renamed", "signature")
+_FINDING_SCORE = 100.0  # a finding in a unit, per severity step (an info 100, an error 300)
+_SECONDARY = 0.5  # the weight of a finding in tests', benchmarks' and examples' code
+_SECONDARY_REST = 0.05  # and of the rest of their score (callers, impact, changed lines)
 NO_INDEX = (
     "no repository index: callers and callees are not shown "
     "(run `reviewbot index` in the repository to build one)"
@@ -313,6 +317,28 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
     return _Looked(symbol.signature, callers, callees, more_callers, more_callees)
 
 
+def _looked_up(
+    change: Change,
+    config: Config,
+    conn: sqlite3.Connection | None,
+    candidates: Sequence[_Candidate],
+    index_file: Path | None,
+) -> list[_Looked]:
+    """Signatures, callers and callees of the candidates as the index would give them with the
+    change's files at their new side (a branch reviewed while another is checked out gets its
+    own signatures, not the work tree's); from the index as it is when that cannot be done."""
+
+    def look(db: sqlite3.Connection | None) -> list[_Looked]:
+        return [_look_up(db, c, change.scope) for c in candidates]
+
+    if conn is None or change.git is None or not change.files:
+        return look(conn)
+    try:
+        return on_new_side(change.git, change.files, config, look, database=index_file)
+    except IndexNotUsed:
+        return look(conn)
+
+
 def _names(label: str) -> tuple[str, str]:
     """A unit's qualified name and its own name, from a review label (``class A > def m``) or
     an index label (``method A.m``), so that the two kinds of label can be matched."""
@@ -343,14 +369,14 @@ def _same_unit(label: str, unit: str) -> bool:
 
 
 def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[str]]:
-    score, reasons = 0.0, []
+    score, found, reasons = 0.0, 0.0, []
     for f in report.findings:
         if c.kind == "module":
             near = c.side == "new" and c.start <= f.line <= c.end and f.unit.label == "module"
         else:
             near = _same_unit(f.unit.label, c.unit)
         if f.path == c.path and near:
-            score += 100.0 * (f.severity.rank + 1)
+            found += _FINDING_SCORE * (f.severity.rank + 1)
             reasons.append(f"{f.code} {f.severity.value}: {f.title}")
     calls = len(looked.callers or ()) + looked.more_callers
     for imp in report.impact:
@@ -367,7 +393,11 @@ def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[
         reasons.append(f"called from {calls} place(s)")
     changed = sum(1 for e in c.entries if e.mark != " ")
     score += min(changed, 50) / 25 + (1.0 if c.noteworthy and c.kind != "module" else 0.0)
-    return score, reasons
+    if secondary(c.path):
+        # Tests, benchmarks, examples: after the product's code they serve (a test helper
+        # called by every test is no more relevant for that), unless a finding is in them.
+        return found * _SECONDARY + score * _SECONDARY_REST, reasons
+    return found + score, reasons
 
 
 def _bundle_of(c: _Candidate, bundles: Sequence[Bundle]) -> tuple[int, int, str | None]:
@@ -474,7 +504,7 @@ def _repo_bundle(saved: dict[str, object] | None, s: Snippet) -> str | None:
     return f"{found[0]}: {found[1]}" if found else None
 
 
-def _uses(report: Report) -> list[tuple[Impact, ImpactRef]]:
+def _uses(report: Report) -> list[tuple[Impact, ImpactRef, bool]]:
     """References outside the change to what it removes, renames or re-signs, resolved by the
     index: those a finding (RB105, RB106) names first, then by confidence; imports left out
     (the import line says little about how the name is used)."""
@@ -490,22 +520,32 @@ def _uses(report: Report) -> list[tuple[Impact, ImpactRef]]:
     found.sort(key=lambda t: (t[0], t[1], t[3].path, t[3].line))
     seen: set[tuple[str, int]] = set()
     out = []
-    for _, _, imp, r in found:
+    for unflagged, _, imp, r in found:
         if (r.path, r.line) not in seen:
             seen.add((r.path, r.line))
-            out.append((imp, r))
+            out.append((imp, r, not unflagged))
     return out
 
 
-def _use_snippets(change: Change, report: Report, config: Config, room: int) -> list[Snippet]:
+def _use_snippets(
+    change: Change,
+    report: Report,
+    config: Config,
+    room: int,
+    uses: list[tuple[Impact, ImpactRef, bool]],
+    picked: Sequence[_Candidate],
+) -> list[tuple[Snippet, bool]]:
     """Up to ``room`` snippets of unchanged code that still uses a removed, renamed or
-    re-signed declaration: the use marked ``>``, ``_USE_RADIUS`` lines around it."""
-    out: list[Snippet] = []
+    re-signed declaration: the use marked ``>``, ``_USE_RADIUS`` lines around it; with
+    whether a finding names it. A use inside a unit the pack shows already is not repeated."""
+    out: list[tuple[Snippet, bool]] = []
     texts: dict[str, list[str] | None] = {}
-    for imp, r in _uses(report):
+    for imp, r, flagged in uses:
         if len(out) >= room:
             break
         if not in_scope(r.path, change.scope):  # the impact is scoped already; never read past
+            continue
+        if any(c.path == r.path and c.side == "new" and c.start <= r.line <= c.end for c in picked):
             continue
         if r.path not in texts:
             text = (
@@ -528,31 +568,34 @@ def _use_snippets(change: Change, report: Report, config: Config, room: int) -> 
             "renamed": "which this change renames",
         }[imp.change]
         out.append(
-            Snippet(
-                id=f"{r.path}::{qualified}@{r.line}",
-                path=r.path,
-                language=config.registry.detect(r.path).name,
-                unit=label,
-                qualified=qualified,
-                enclosing=f"class {owner}"
-                if owner and kind_word == "method"
-                else f"module {r.path}",
-                kind="uses",
-                signature="",
-                side="new",
-                start=lo,
-                end=hi,
-                rank=0,
-                reasons=(f"line {r.line} uses {imp.unit}, {what} ({r.kind})",),
-                bundle=None,
-                callers=None,
-                callees=None,
-                more_callers=0,
-                more_callees=0,
-                lines=tuple(
-                    PackLine(">" if n == r.line else " ", n, lines[n - 1])
-                    for n in range(lo, hi + 1)
+            (
+                Snippet(
+                    id=f"{r.path}::{qualified}@{r.line}",
+                    path=r.path,
+                    language=config.registry.detect(r.path).name,
+                    unit=label,
+                    qualified=qualified,
+                    enclosing=f"class {owner}"
+                    if owner and kind_word == "method"
+                    else f"module {r.path}",
+                    kind="uses",
+                    signature="",
+                    side="new",
+                    start=lo,
+                    end=hi,
+                    rank=0,
+                    reasons=(f"line {r.line} uses {imp.unit}, {what} ({r.kind})",),
+                    bundle=None,
+                    callers=None,
+                    callees=None,
+                    more_callers=0,
+                    more_callees=0,
+                    lines=tuple(
+                        PackLine(">" if n == r.line else " ", n, lines[n - 1])
+                        for n in range(lo, hi + 1)
+                    ),
                 ),
+                flagged,
             )
         )
     return out
@@ -587,7 +630,7 @@ def context_pack(
             entries = merged_view(cf)
             units = _unit_candidates(fs.units, entries)
             candidates += units + _module_candidates(fs.path, entries, units)
-        looked = [_look_up(conn, c, change.scope) for c in candidates]
+        looked = _looked_up(change, config, conn, candidates, index_file)
     finally:
         if conn is not None:
             conn.close()
@@ -597,18 +640,33 @@ def context_pack(
         saved = load_state((index_file or index_path(change.git)).parent / "bundles.json")
     scored = [(*_score(c, report, lk), c, lk) for c, lk in zip(candidates, looked, strict=True)]
     scored.sort(key=lambda t: (-t[0], t[2].path, t[2].start))
-    chosen = scored[:max_snippets]
+    # Room is kept for the unchanged code a finding says still uses what the change removes
+    # or re-signs (RB105, RB106): what a model must check first, after the findings' units.
+    all_uses = _uses(report)
+    reserve = min(MAX_USES, sum(1 for *_, flagged in all_uses if flagged), max_snippets - 1)
+    chosen = scored[: max_snippets - reserve]
     languages = {fs.path: fs.language or "" for fs in report.files}
     picked = [c for _, _, c, _ in chosen]
+    room = min(MAX_USES, max_snippets - len(chosen))
+    uses = _use_snippets(change, report, config, room, all_uses, picked)
+    # Ranks: the units with findings, then the flagged uses, then the others, then other uses.
+    top = sum(1 for score, *_ in chosen if score >= _FINDING_SCORE)
+    flagged = [u for u, f in uses if f]
+    rank_of = [k + 1 + (len(flagged) if k >= top else 0) for k in range(len(chosen))]
     snippets = [
-        (_bundle_of(c, report.bundles), _snippet(c, rank, reasons, lk, languages[c.path], picked))
-        for rank, (_, reasons, c, lk) in enumerate(chosen, 1)
+        (
+            _bundle_of(c, report.bundles),
+            _snippet(c, rank_of[k], reasons, lk, languages[c.path], picked),
+        )
+        for k, (_, reasons, c, lk) in enumerate(chosen)
     ]
     snippets.sort(key=lambda t: (t[0][0], t[0][1], t[1].path, t[1].start, t[1].rank))
     # Then the unchanged code that still uses what the change removes or re-signs.
-    uses = _use_snippets(change, report, config, min(MAX_USES, max_snippets - len(chosen)))
     last = (len(report.bundles) + 1, 0, None)
-    snippets += [(last, u._replace(rank=len(chosen) + k)) for k, u in enumerate(uses, 1)]
+    snippets += [(last, u._replace(rank=top + k)) for k, u in enumerate(flagged, 1)]
+    others = [u for u, f in uses if not f]
+    start = len(chosen) + len(flagged)
+    snippets += [(last, u._replace(rank=start + k)) for k, u in enumerate(others, 1)]
     ids = _unique(s.id for _, s in snippets)
     ordered = tuple(
         s._replace(id=i, bundle=where[2], repo_bundle=_repo_bundle(saved, s))

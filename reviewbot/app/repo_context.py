@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import NamedTuple
+from pathlib import Path
+from typing import NamedTuple, TypeVar
 
 from reviewbot.analysis.hunk_links import IndexLinks, empty_links, index_links
-from reviewbot.analysis.repo_impact import IndexNotUsed, repo_impact
+from reviewbot.analysis.repo_impact import IndexNotUsed, repo_impact, with_new_side
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import index_file
 from reviewbot.index.build import IndexSettings
@@ -20,7 +21,16 @@ from reviewbot.index.store import storable
 from reviewbot.model import ChangedFile, Finding, Impact
 from reviewbot.repo.git import Git
 
-__all__ = ["IndexNotUsed", "RepoContext", "indexed_context", "indexed_impact", "settings_of"]
+__all__ = [
+    "IndexNotUsed",
+    "RepoContext",
+    "indexed_context",
+    "indexed_impact",
+    "on_new_side",
+    "settings_of",
+]
+
+_T = TypeVar("_T")
 
 
 def settings_of(config: Config) -> IndexSettings:
@@ -82,3 +92,27 @@ def indexed_context(
             f"the index could not answer ({exc})", note="index could not answer"
         ) from None
     return RepoContext(impact, findings, found)
+
+
+def on_new_side(
+    git: Git,
+    files: tuple[ChangedFile, ...],
+    config: Config,
+    fn: Callable[[sqlite3.Connection], _T],
+    *,
+    database: Path | None = None,
+    wait: float = 5.0,
+) -> _T:
+    """``fn`` asked of the index as it would be with the change's new side (the reviewed
+    commit's files, whatever the work tree holds); IndexNotUsed when it cannot answer."""
+    files = tuple(
+        f for f in files if storable(f.path) and (f.old_path is None or storable(f.old_path))
+    )
+    try:
+        return with_new_side(
+            git, database or index_file(git), settings_of(config), files, fn, wait=wait
+        )
+    except sqlite3.Error as exc:
+        raise IndexNotUsed(
+            f"the index could not answer ({exc})", note="index could not answer"
+        ) from None

@@ -314,9 +314,11 @@ def prompt(pack: ContextPack) -> Prompt:
         pack.impact_note or "Nothing referenced outside the change.",
     )
     count = len(pack.snippets)
-    more = f"\n{pack.left_out} more changed unit(s) are not in the pack.\n" if pack.left_out else ""
+    more = f"\n{pack.left_out} more changed part(s) not in the pack.\n" if pack.left_out else ""
     tail = f"\n(About {pack.budget} of {pack.budget} tokens.)\n"
-    title = f"\n## Snippets ({count} of {count}, in reading order; rank 1 = the most relevant)\n"
+    # "N of M": the snippets shown of those picked and the changed parts left out.
+    total = count + pack.left_out
+    title = f"\n## Snippets ({count} of {total}, in reading order; rank 1 = the most relevant)\n"
     # The list of what the budget left out gets a bounded share too (ids can be long).
     left_room = min(len(_left_out(pack.snippets, 10**9)), max(120, int(share * _LEFT_SHARE)))
     room = limit - len(head) - len(title) - len(more) - left_room - len(tail)

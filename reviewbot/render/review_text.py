@@ -131,9 +131,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         out.append(
             style("No findings: nothing in this change spikes the structure it touches.", "green")
         )
-    for item in report.impact:
-        if not item.shown:
-            continue
+    for item in report.impact_shown:
         outside = [r for r in item.references if not r.in_change]
         first = (outside or list(item.references))[:4]
         where = ", ".join(

@@ -14,6 +14,7 @@ from reviewbot.app.pipeline import GitChange, review
 from reviewbot.engine import get_profile, open_index
 from reviewbot.engine.languages import default_registry
 from reviewbot.model import ChangedFile, Status
+from reviewbot.render.markdown import render_markdown
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style
 from tests.analysis.test_repo_impact import build_index, entry
@@ -211,7 +212,8 @@ def test_impact_lines_only_for_what_reaches_outside_the_change(repo: Path) -> No
     write(repo, "b.py", "from lib import keep\n\nkeep('z')\n")
     commit(repo)
     build_index(repo)
-    write(repo, "lib.py", lib.replace("(path)", "(path, mode)").replace("('x')", "('x', 'r')"))
+    # A parameter with a default: callers outside need no change (no RB106 to tell it).
+    write(repo, "lib.py", lib.replace("(path)", "(path, mode=None)").replace("('x')", "('x', 'r')"))
     doc = review_doc(repo)
     load, keep = entry(doc, "load"), entry(doc, "keep")
     assert [r["in_change"] for r in load["references"]] == [True]
@@ -310,3 +312,53 @@ def test_the_grep_impact_leaves_style_sheets_and_prose_out(repo: Path) -> None:
     (found,) = review_doc(repo)["impact"]
     assert found["change"] == "signature"
     assert {r["path"] for r in found["references"]} == {"src/use.ts"}
+
+
+def test_bundles_without_findings_read_the_weightiest_product_code_first(repo: Path) -> None:
+    """No finding anywhere: a version bump (one line, first by path) is read after the
+    refactor, and the tests after the product's code though they changed more lines."""
+    core = "".join(f"def f{k}(x):\n    return x + {k}\n\n\n" for k in range(6))
+    tests = "".join(f"def test_{k}():\n    assert {k}\n\n\n" for k in range(12))
+    write(repo, "a/__init__.py", '__version__ = "1.0"\n')
+    write(repo, "a/core.py", core)
+    write(repo, "tests/test_misc.py", tests)
+    commit(repo)
+    write(repo, "a/__init__.py", '__version__ = "1.1"\n')
+    write(repo, "a/core.py", core.replace("return x +", "return x * 2 +"))
+    write(repo, "tests/test_misc.py", tests.replace("assert", "assert not not"))
+    rep = review(GitChange(repo), Config())
+    assert not rep.findings
+    firsts = [b.hunks[0].path for b in rep.bundles]
+    assert firsts.index("a/core.py") < firsts.index("a/__init__.py")
+    assert firsts.index("a/core.py") < firsts.index("tests/test_misc.py")
+
+
+def test_prose_joins_code_only_through_names_written_as_code(repo: Path) -> None:
+    code = "def bundle(x):\n    return x\n"
+    write(repo, "src/pack.py", "def other():\n    return 1\n")
+    write(repo, "docs/a.md", "# A\n")
+    write(repo, "docs/b.md", "# B\n")
+    commit(repo)
+    write(repo, "src/pack.py", "def other():\n    return 1\n\n\n" + code)
+    write(repo, "docs/a.md", "# A\n\nEach bundle is read in order.\n")  # an English word
+    write(repo, "docs/b.md", "# B\n\nCall `bundle()` to group them.\n")  # the function
+    rep = review(GitChange(repo), Config())
+    with_code = next(b for b in rep.bundles if any(h.path == "src/pack.py" for h in b.hunks))
+    assert {h.path for h in with_code.hunks} == {"src/pack.py", "docs/b.md"}
+
+
+def test_a_finding_and_its_impact_line_are_not_both_told(repo: Path) -> None:
+    """RB105 lists the places a deleted function is still called: the impact line saying the
+    same is left out of the text and the Markdown (the JSON keeps it); Markdown says "still"."""
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef gone(x):\n    return x\n")
+    write(repo, "app.py", "from lib import gone\n\ngone(1)\n")
+    commit(repo)
+    write(repo, "lib.py", "def keep():\n    return 1\n")
+    rep = review(GitChange(repo), Config())
+    assert [f.code for f in rep.findings] == ["RB105"]
+    assert [i.name for i in rep.impact if i.shown] == ["gone"]
+    text = review_text(rep, Style(color=False), width=80)
+    assert "impact:" not in text and "RB105" in text
+    rep = rep._replace(findings=())  # the same entry, no finding telling it
+    body = render_markdown(rep)
+    assert "def gone (removed) is still named (git grep, no index) in 2 place(s)" in body

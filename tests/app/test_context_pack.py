@@ -22,7 +22,7 @@ from reviewbot.model import ContextPack
 from reviewbot.render.formats import render_pack, render_report
 from reviewbot.render.prompt import CHARS_PER_TOKEN, prompt
 from reviewbot.repo.git import Git
-from tests.helpers import commit, write
+from tests.helpers import commit, git, write
 
 # As `reviewbot index` builds it from the configuration (a review uses an index built with
 # its own settings only).
@@ -478,3 +478,72 @@ def test_a_patch_says_its_impact_was_not_looked_up(repo: Path) -> None:
     text = render_pack(context_pack(PatchChange(patch, repo), Config(), budget=6000))
     impact = text.split("## Impact", 1)[1].split("\n## ", 1)[0]
     assert "Not looked up: a patch" in impact and "Nothing referenced" not in impact
+
+
+def test_a_reviewed_commit_gets_its_own_signatures_not_the_work_trees(project: Path) -> None:
+    """Reviewing a commit while its parent is checked out (a branch reviewed from its base):
+    the signature, callers and callees are the commit's, not those of the files on disk."""
+    repo = project
+    commit(repo)  # LIB_AFTER committed
+    git(repo, "checkout", "-q", "HEAD~1")  # the work tree back at LIB
+    build_index(repo)  # indexes the work tree: helper(x)
+    pack = pack_of(repo, spec="HEAD..main")
+    helper = next(s for s in pack.snippets if s.unit == "def helper")
+    assert helper.signature == "def helper(x, strict=False)"
+    load = next(s for s in pack.snippets if s.unit == "class Store > def load")
+    assert [(r.path, r.line) for r in load.callees or ()] == [("lib.py", 1)]
+
+
+def test_tests_come_after_the_product_code_they_serve(repo: Path) -> None:
+    """A new test helper called by every test ranks after the product function the change
+    modifies, although it has more callers."""
+    write(repo, "src/calc.py", "def total(xs):\n    return sum(xs)\n")
+    commit(repo)
+    write(
+        repo, "src/calc.py", "def total(xs):\n    xs = [x for x in xs if x]\n    return sum(xs)\n"
+    )
+    tests = "def run(xs):\n    return total(xs)\n" + "".join(
+        f"\n\ndef test_{k}():\n    assert run([{k}]) == {k}\n" for k in range(6)
+    )
+    write(repo, "tests/test_calc.py", "from src.calc import total\n\n\n" + tests)
+    commit(repo)
+    build_index(repo)
+    pack = pack_of(repo, spec="HEAD~1..HEAD")
+    ranked = sorted(pack.snippets, key=lambda s: s.rank)
+    assert (ranked[0].path, ranked[0].unit) == ("src/calc.py", "def total")
+    run = next(s for s in ranked if s.unit == "def run")
+    assert any("called from 6 place(s)" in r for r in run.reasons)  # still said, ranked lower
+
+
+def removal_with_callers(repo: Path, units: int) -> None:
+    body = "".join(f"\n\ndef f{k}(x):\n    return x + {k}\n" for k in range(units))
+    write(repo, "lib.py", "def gone(x):\n    return x * 2\n" + body)
+    callers = "".join(f"\n\ndef use{k}():\n    return gone({k})\n" for k in range(2))
+    both = "\n\ndef both():\n    first = gone(1)\n    return first\n"
+    write(repo, "main.py", "from lib import gone\n" + callers + both)
+    commit(repo)
+    build_index(repo)
+    write(repo, "lib.py", body.replace("return x +", "return x -").lstrip("\n"))
+    changed = "from lib import gone\n" + callers + both.replace("return first", "return -first")
+    write(repo, "main.py", changed)
+
+
+def test_uses_a_finding_names_get_room(repo: Path) -> None:
+    """A removed function still called: the calls get snippets although more changed units
+    than the pack's snippets compete, ranked right after the finding's unit."""
+    removal_with_callers(repo, 12)
+    pack = pack_of(repo)
+    uses = sorted((s for s in pack.snippets if s.kind == "uses"), key=lambda s: s.rank)
+    assert [s.unit for s in uses][:2] == ["function use0", "function use1"]
+    rb105 = [s for s in pack.snippets if any("RB105" in r for r in s.reasons)]
+    assert rb105 and [s.rank for s in uses][:2] == [rb105[0].rank + 1, rb105[0].rank + 2]
+
+
+def test_a_use_inside_a_unit_the_pack_shows_is_not_repeated(repo: Path) -> None:
+    removal_with_callers(repo, 1)
+    pack = pack_of(repo)
+    assert any(s.unit == "def both" for s in pack.snippets)  # the call is shown in it
+    assert sorted(s.unit for s in pack.snippets if s.kind == "uses") == [
+        "function use0",
+        "function use1",
+    ]
