@@ -362,3 +362,22 @@ def test_a_finding_and_its_impact_line_are_not_both_told(repo: Path) -> None:
     rep = rep._replace(findings=())  # the same entry, no finding telling it
     body = render_markdown(rep)
     assert "def gone (removed) is still named (git grep, no index) in 2 place(s)" in body
+
+
+def test_a_bundle_is_titled_by_its_weightiest_unit_not_its_commonest_label(repo: Path) -> None:
+    """Two test files each with a `def test_it`, and the function they test, changed
+    together: the title is the product's function, not the label two tests share."""
+    api = "def parse(text):\n" + "".join(f"    text = text.replace('{k}', '')\n" for k in range(6))
+    api += "    return text\n"
+    test = "from api import parse\n\n\ndef test_it():\n    assert parse('x') == 'x'\n"
+    write(repo, "api.py", api)
+    write(repo, "tests/test_api.py", test)
+    write(repo, "tests/test_api_more.py", test)
+    commit(repo)
+    write(repo, "api.py", api.replace("replace(", "strip().replace("))
+    write(repo, "tests/test_api.py", test.replace("== 'x'", "!= 'y'"))
+    write(repo, "tests/test_api_more.py", test.replace("== 'x'", "!= 'z'"))
+    rep = review(GitChange(repo), Config())
+    (bundle,) = [b for b in rep.bundles if any(h.path == "api.py" for h in b.hunks)]
+    assert {h.path for h in bundle.hunks} >= {"api.py", "tests/test_api.py"}
+    assert bundle.title.startswith("def parse ("), rep.bundles
