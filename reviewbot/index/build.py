@@ -66,7 +66,7 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-RULES = 17  # 17: TS callback parameters; 16: headers over several lines read as one; 15: ...
+RULES = 17  # 17: TS callback parameters, a comment's dot; 16: multi-line headers; 15: ...
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)

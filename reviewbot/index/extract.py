@@ -101,6 +101,17 @@ def _bases(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _comment_dot(rev: bytes, start: int, end: int) -> bool:
+    """Whether the dot a receiver match found (in the reversed bytes from ``start``) ends a
+    comment on a line above the name (`// handle those.` then `handle(x)`)."""
+    dot = rev.find(b".", start, end)
+    if dot < 0 or b"\n" not in rev[start:dot]:
+        return False  # the dot is on the name's line
+    stop = rev.find(b"\n", dot)
+    line = rev[dot + 1 : stop if stop >= 0 else len(rev)][::-1].strip()
+    return b"//" in line or line.startswith((b"#", b"*", b"/*")) or b" #" in line or b"\t#" in line
+
+
 def _receiver(rev: bytes, at: int) -> str | None:
     """The receiver written before a member name at ``at`` (``a.b`` for ``a.b.name``,
     ``super()``, ``"`` for a string literal, "" for an expression), or None when no dot
@@ -109,6 +120,8 @@ def _receiver(rev: bytes, at: int) -> str | None:
     found = _REV_RECEIVER.match(rev, len(rev) - at)
     if found is None:
         return None
+    if _comment_dot(rev, found.start(), found.end()):
+        return None  # `// ... those.` ending the line above: no receiver
     chain = found.group(1)
     if chain is None:
         if _REV_STRING.match(rev, found.end()):

@@ -149,7 +149,7 @@ CALLBACK = "=>"  # in a qualifier: `f=>T`, a callback parameter (extract._callba
 _SIGNED = frozenset({"typescript", "tsx"})  # languages whose functions write their types
 _MAX_FAMILY = 200  # classes up or down
 _MAX_RETURN_GUESS = 3  # `obj.m()` with obj untyped types its value by m's return type if so few
-_TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "java"})  # unknown type: a builtin
+_TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "javascript", "java"})  # a builtin
 _PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
 # Go: `func New() *Foo`, `func New() (*Foo, error)`, `func (r *R) Get() Foo`.
 _GO_RETURNS = re.compile(r"^func\b.*\)\s*\(?\s*(\*?[A-Za-z_][\w.]*)\s*(?:,[^()]*\))?\s*$", re.S)
