@@ -362,15 +362,16 @@ def _unconfirmed(repo: Path, results: list[Result]) -> Iterator[tuple[int, Ref, 
 
 def _adjudicate_python(jedi: Any, project: Any, repo: Path, results: list[Result]) -> list[Result]:
     """Each unconfirmed occurrence: jedi's goto (imports followed), then its infer, there."""
-    scripts: dict[str, Any] = {}
+    codes: dict[str, str] = {}
     landed: dict[tuple[str, str, int, int], set[Ref]] = {}
     defined: dict[str, set[tuple[int, int]]] = {}
 
     def script(rel: str) -> Any:
-        if rel not in scripts:
-            code = (repo / rel).read_text(encoding="utf-8")
-            scripts[rel] = jedi.Script(code, path=str(repo / rel), project=project)
-        return scripts[rel]
+        """A new Script for each question: one reused for many gives up on later ones (its
+        inference state's limits), which made answers depend on the order asked."""
+        if rel not in codes:
+            codes[rel] = (repo / rel).read_text(encoding="utf-8")
+        return jedi.Script(codes[rel], path=str(repo / rel), project=project)
 
     def definition(rel: str, line: int, column: int) -> bool:
         """Whether the occurrence defines a name (an override's `def m`, a parameter), which
