@@ -13,7 +13,9 @@ with a written receiver type (``instance``: a class, or what a called function's
 says it returns) to that class's member, none for a builtin's or a library's class; in TS/JS
 also to the members of that name up and down the class hierarchy (``via = "family"``,
 confidence 0.5: an override may run instead, and the TypeScript service counts them as one
-method), including the repository's overrides of an outside class's method; ``obj.m``
+method), including the repository's overrides of an outside class's method; a TS/JS
+callback's untyped parameter (``f(x, p => p.m())``, ``f`` declared in TypeScript) as the type
+of the call's one typed argument (``via = "callback"``, confidence 0.5); ``obj.m``
 with a receiver nobody can type links to every member of that name in the files the referring
 file reaches through its imports (none when it reaches none), with confidence
 1/candidates; candidates in one file (overloads) are one meaning; a type position prefers
@@ -856,12 +858,12 @@ class Resolver:
         self, file: _File, qualifier: str, lookup: str
     ) -> tuple[tuple[int, ...], str]:
         """``p.m`` where ``p`` is a callback's parameter, noted ``f=>T`` by the extraction
-        (``f(x, p => ...)``, ``x`` of type ``T``): when ``f`` is declared in TypeScript (a
-        local ``f``: the few members ``f`` the file reaches are), which
-        types ``p`` from ``x`` (its generic signature hands ``x``, or a wrapper of it such as
-        immer's ``Draft<T>``, to the callback), ``T``'s members ``m`` or, ``T`` being the
+        (``f(x, p => ...)``, ``x`` of type ``T``). When ``f`` is declared in TypeScript (for a
+        local ``f``: what the file's imported modules export as ``f``, else the few members
+        ``f`` it reaches), whose generic signature hands ``x`` (or a wrapper of it, such as
+        immer's ``Draft<T>``) to the callback: ``T``'s members ``m`` or, ``T`` being the
         language's (``Set``), the repository's overrides of it (``DraftSet.add``), at the
-        confidence of a family link (``via = "callback"``); else a guess, as before."""
+        confidence of a family link (``via = "callback"``). Else a guess, as before."""
         callee, _, written = qualifier.partition(CALLBACK)
         funcs, known = self.in_file(file, callee)
         if not funcs and not known:
