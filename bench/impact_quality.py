@@ -18,6 +18,15 @@ counts an imported name as a definition of the importing module). References are
 Reported: precision and recall, micro-averaged over the changes (all references pooled) and
 the mean per change; next to the grep impact on the same changes. Nothing was tuned on these
 corpora: ``CONFIDENT`` (0.5) was set before this benchmark ran.
+
+Adjudication (a second ground truth, reported next to the first): jedi's ``get_references``
+misses references its own ``goto`` resolves. After the sampled changes, on the old side, every
+line that either impact (the index's or the grep's, alike) reported and the references lack
+is asked again: at each whole-word occurrence of the name on it (not one that defines a name,
+such as an override's ``def``, and not inside the changed definition), jedi's ``goto``
+(imports followed) and then its ``infer``; TypeScript: the service's
+``getDefinitionAtPosition``. Landing on the changed definition (its file and line) makes the
+line a reference. Both truths are reported, each precision and recall for both impacts.
 """
 
 from __future__ import annotations
@@ -56,6 +65,7 @@ IMMER = Path("/work/.mirror/immerjs+immer/repo")
 _TS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs")  # the language service's program
 # Import and re-export statements: left out on both sides.
 _IMPORT = re.compile(r"\s*(from\s|import[\s{(*]|export\s*(\*|\{|type\s*\{)[^;]*\bfrom\b)")
+EXAMPLES = 3  # confirmed references listed per change
 JEDI_SECONDS = 300.0  # per corpus, at most (changes past it are not sampled)
 
 
@@ -131,11 +141,7 @@ def _typescript() -> Path:
 
 def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None]:
     """The TypeScript language service's references of each case's declaration."""
-    files = [
-        p.relative_to(repo).as_posix()
-        for p in sorted(repo.rglob("*"))
-        if p.suffix in _TS_SUFFIXES and not {"node_modules", "dist"} & set(p.parts)
-    ]
+    files = _ts_files(repo)
     queries = []
     for case in cases:
         header = _line(repo / case.path, case.line)
@@ -148,14 +154,7 @@ def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None
         "resolution": "node10",
         "strict": False,
     }
-    proc = subprocess.run(
-        ["node", str(Path(__file__).parent / "lib" / "ts_references.cjs"), str(_typescript())],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    answers = json.loads(proc.stdout)
+    answers = _ts_service(payload)
     out: list[set[tuple[str, int]] | None] = []
     for case, query, refs in zip(cases, queries, answers, strict=True):
         if not query[2]:
@@ -172,6 +171,26 @@ def _ts_truth(repo: Path, cases: list[Case]) -> list[set[tuple[str, int]] | None
             keep.add((file, line))
         out.append(keep)
     return out
+
+
+def _ts_files(repo: Path) -> list[str]:
+    return [
+        p.relative_to(repo).as_posix()
+        for p in sorted(repo.rglob("*"))
+        if p.suffix in _TS_SUFFIXES and not {"node_modules", "dist"} & set(p.parts)
+    ]
+
+
+def _ts_service(payload: dict[str, Any]) -> Any:
+    """bench/lib/ts_references.cjs's answer to one request (the program built once)."""
+    proc = subprocess.run(
+        ["node", str(Path(__file__).parent / "lib" / "ts_references.cjs"), str(_typescript())],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(proc.stdout)
 
 
 def _corpus_django(into: Path) -> str:
@@ -303,13 +322,128 @@ def _impact_refs(repo: Path, case: Case, database: Path) -> tuple[set[tuple[str,
     return out, seconds
 
 
+Ref = tuple[str, int]
+
+
 class Result(NamedTuple):
     case: Case
-    truth: int
-    ours: Score
-    grep: Score
+    truth: set[Ref]  # the resolver's references (jedi's get_references, the service's)
+    found: set[Ref]  # the index impact's
+    grepped: set[Ref]  # the grep impact's
     index_seconds: float
     grep_seconds: float
+    # Reported by either impact, not in `truth`, and the resolver's own goto / infer (or
+    # getDefinitionAtPosition) at that occurrence of the name lands on the changed definition.
+    confirmed: frozenset[Ref] = frozenset()
+
+    def ours(self, adjudicated: bool = False) -> Score:
+        return score(self.found, self.truth | self.confirmed if adjudicated else self.truth)
+
+    def grep(self, adjudicated: bool = False) -> Score:
+        return score(self.grepped, self.truth | self.confirmed if adjudicated else self.truth)
+
+
+def _occurrences(text: str, name: str) -> list[int]:
+    """0-based columns of the whole-word occurrences of ``name`` in one line."""
+    return [m.start() for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text)]
+
+
+def _fresh_lines(repo: Path, rel: str, cache: dict[str, list[str]]) -> list[str]:
+    if rel not in cache:
+        cache[rel] = (repo / rel).read_text(encoding="utf-8", errors="replace").split("\n")
+    return cache[rel]
+
+
+def _unconfirmed(repo: Path, results: list[Result]) -> Iterator[tuple[int, Ref, int]]:
+    """(result index, reported reference, column) for every occurrence of the case's name on
+    every line either impact reported and the resolver's references do not hold (outside the
+    changed definition's own lines)."""
+    texts: dict[str, list[str]] = {}
+    for k, r in enumerate(results):
+        for ref in sorted((r.found | r.grepped) - r.truth):
+            if ref[0] == r.case.path and r.case.line <= ref[1] <= r.case.end_line:
+                continue  # the definition itself, as the resolver's references leave it out
+            lines = _fresh_lines(repo, ref[0], texts)
+            if 0 < ref[1] <= len(lines):
+                for column in _occurrences(lines[ref[1] - 1], r.case.name):
+                    yield k, ref, column
+
+
+def _adjudicate_python(jedi: Any, project: Any, repo: Path, results: list[Result]) -> list[Result]:
+    """Each unconfirmed occurrence: jedi's goto (imports followed), then its infer, there."""
+    codes: dict[str, str] = {}
+    landed: dict[tuple[str, str, int, int], set[Ref]] = {}
+    defined: dict[str, set[tuple[int, int]]] = {}
+
+    def script(rel: str) -> Any:
+        """A new Script for each question: one reused for many gives up on later ones (its
+        inference state's limits), which made answers depend on the order asked."""
+        if rel not in codes:
+            codes[rel] = (repo / rel).read_text(encoding="utf-8")
+        return jedi.Script(codes[rel], path=str(repo / rel), project=project)
+
+    def definition(rel: str, line: int, column: int) -> bool:
+        """Whether the occurrence defines a name (an override's `def m`, a parameter), which
+        no reference list holds."""
+        if rel not in defined:
+            try:
+                names = script(rel).get_names(all_scopes=True, definitions=True, references=False)
+            except Exception:
+                names = []
+            defined[rel] = {(n.line, n.column) for n in names}
+        return (line, column) in defined[rel]
+
+    def lands(how: str, rel: str, line: int, column: int) -> set[Ref]:
+        key = (how, rel, line, column)
+        if key not in landed:
+            out: set[Ref] = set()
+            try:
+                names = (
+                    script(rel).goto(line, column, follow_imports=True)
+                    if how == "goto"
+                    else script(rel).infer(line, column)
+                )
+            except Exception:  # jedi's own failures confirm nothing
+                names = []
+            for n in names:
+                if n.module_path is not None and n.line is not None:
+                    where = Path(n.module_path)
+                    if where.is_relative_to(repo):
+                        out.add((where.relative_to(repo).as_posix(), n.line))
+            landed[key] = out
+        return landed[key]
+
+    confirmed: dict[int, set[Ref]] = {}
+    for k, ref, column in _unconfirmed(repo, results):
+        target = (results[k].case.path, results[k].case.line)
+        if definition(ref[0], ref[1], column):
+            continue
+        if any(target in lands(how, ref[0], ref[1], column) for how in ("goto", "infer")):
+            confirmed.setdefault(k, set()).add(ref)
+    return [r._replace(confirmed=frozenset(confirmed.get(k, ()))) for k, r in enumerate(results)]
+
+
+def _adjudicate_ts(repo: Path, results: list[Result]) -> list[Result]:
+    """Each unconfirmed occurrence: the service's getDefinitionAtPosition there."""
+    asked = list(_unconfirmed(repo, results))
+    if not asked:
+        return results
+    landed = _ts_service(
+        {
+            "root": str(repo),
+            "files": _ts_files(repo),
+            "queries": [],
+            "definitions": [[ref[0], ref[1], column] for _k, ref, column in asked],
+            "resolution": "node10",
+            "strict": False,
+        }
+    )
+    confirmed: dict[int, set[Ref]] = {}
+    for (k, ref, _column), places in zip(asked, landed, strict=True):
+        target = [results[k].case.path, results[k].case.line]
+        if target in places:
+            confirmed.setdefault(k, set()).add(ref)
+    return [r._replace(confirmed=frozenset(confirmed.get(k, ()))) for k, r in enumerate(results)]
 
 
 def _run_corpus(
@@ -320,7 +454,7 @@ def _run_corpus(
     suffix: str,
     sample: int,
     seconds: float,
-) -> tuple[str, list[Result]]:
+) -> tuple[str, list[Result], float, list[str]]:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="reviewbot-impact-quality-") as tmp:
         repo = Path(tmp) / "repo"
@@ -364,22 +498,23 @@ def _run_corpus(
                 grepped, grep_seconds = _impact_refs(repo, case, missing)
             finally:
                 target.write_text(text, encoding="utf-8")
-            results.append(
-                Result(
-                    case,
-                    len(truth),
-                    score(found, truth),
-                    score(grepped, truth),
-                    index_seconds,
-                    grep_seconds,
-                )
-            )
+            results.append(Result(case, truth, found, grepped, index_seconds, grep_seconds))
             print(
                 f"{label}: {case.change:9} {case.qualified:40} truth {len(truth):3} "
-                f"index {results[-1].ours} grep {results[-1].grep}",
+                f"index {results[-1].ours()} grep {results[-1].grep()}",
                 file=sys.stderr,
             )
-    return what, results
+        # After the sampled changes (outside their time budget), on the old side: every file
+        # is back as it was.
+        started = time.perf_counter()
+        if suffix == ".ts":
+            results = _adjudicate_ts(repo, results)
+        else:
+            results = _adjudicate_python(jedi, project, repo, results)
+        adjudication_seconds = time.perf_counter() - started
+        examples = _confirmed_rows(label, repo, results)
+        print("\n".join(examples), file=sys.stderr)
+    return what, results, adjudication_seconds, examples
 
 
 def _pooled(scores: list[Score]) -> Score:
@@ -391,19 +526,46 @@ def _rows(label: str, results: list[Result]) -> Iterator[str]:
         chosen = [r for r in results if change in ("all", r.case.change)]
         if not chosen:
             continue
-        for how in ("index", "grep"):
-            scores = [r.ours if how == "index" else r.grep for r in chosen]
-            pooled = _pooled(scores)
-            mean_p = statistics.mean(s.precision for s in scores)
-            mean_r = statistics.mean(s.recall for s in scores)
-            seconds = statistics.median(
-                r.index_seconds if how == "index" else r.grep_seconds for r in chosen
+        for adjudicated in (False, True):
+            truth = "+ adjudication" if adjudicated else "references"
+            true_refs = sum(len(r.truth | r.confirmed if adjudicated else r.truth) for r in chosen)
+            for how in ("index", "grep"):
+                scores = [
+                    r.ours(adjudicated) if how == "index" else r.grep(adjudicated) for r in chosen
+                ]
+                pooled = _pooled(scores)
+                mean_p = statistics.mean(s.precision for s in scores)
+                mean_r = statistics.mean(s.recall for s in scores)
+                seconds = statistics.median(
+                    r.index_seconds if how == "index" else r.grep_seconds for r in chosen
+                )
+                yield (
+                    f"| {label} | {change} | {len(chosen)} | {truth} | {true_refs} | "
+                    f"{how} | {pooled.precision:.3f} | {pooled.recall:.3f} | {mean_p:.3f} | "
+                    f"{mean_r:.3f} | {pooled.tp}/{pooled.fp}/{pooled.fn} | {seconds:.2f} |"
+                )
+
+
+def _confirmed_rows(label: str, repo: Path, results: list[Result]) -> list[str]:
+    """One table row per reference the adjudication confirmed: the line's code, who found it."""
+    texts: dict[str, list[str]] = {}
+    rows = []
+    for r in results:
+        if len(r.confirmed) > EXAMPLES:
+            rows.append(
+                f"| {label} | `{r.case.qualified}` | {len(r.confirmed)} lines, the first "
+                f"{EXAMPLES} below | | {len(r.confirmed & r.found)} | "
+                f"{len(r.confirmed & r.grepped)} |"
             )
-            yield (
-                f"| {label} | {change} | {len(chosen)} | {sum(r.truth for r in chosen)} | "
-                f"{how} | {pooled.precision:.3f} | {pooled.recall:.3f} | {mean_p:.3f} | "
-                f"{mean_r:.3f} | {pooled.tp}/{pooled.fp}/{pooled.fn} | {seconds:.2f} |"
+        for path, line in sorted(r.confirmed)[:EXAMPLES]:
+            code = _fresh_lines(repo, path, texts)[line - 1].strip().replace("|", "\\|")
+            code = code if len(code) <= 70 else code[:67] + "..."
+            rows.append(
+                f"| {label} | `{r.case.qualified}` | {path}:{line} | `{code}` | "
+                f"{'yes' if (path, line) in r.found else 'no'} | "
+                f"{'yes' if (path, line) in r.grepped else 'no'} |"
             )
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -432,20 +594,30 @@ def main(argv: list[str] | None = None) -> int:
     table: list[str] = []
     described: list[str] = []
     worst: list[str] = []
+    confirmed: list[str] = []
     load = os.getloadavg()[0]
     for label, fill, prefix, suffix in corpora:
-        what, results = _run_corpus(jedi, label, fill, prefix, suffix, args.sample, args.seconds)
-        described.append(f"{label}: {what}, {len(results)} changes")
+        what, results, spent, examples = _run_corpus(
+            jedi, label, fill, prefix, suffix, args.sample, args.seconds
+        )
+        asked = "getDefinitionAtPosition" if suffix == ".ts" else "jedi's goto and infer"
+        described.append(
+            f"{label}: {what}, {len(results)} changes; adjudication ({asked}) confirmed "
+            f"{sum(len(r.confirmed) for r in results)} reported references the resolver's "
+            f"references lack, in {spent:.0f} s"
+        )
         table.extend(_rows(label, results))
-        misses = sorted(results, key=lambda r: -(r.ours.fp + r.ours.fn))[:5]
+        misses = sorted(results, key=lambda r: -(r.ours(True).fp + r.ours(True).fn))[:5]
         worst.extend(
             f"| {label} | {r.case.change} | `{r.case.qualified}` ({r.case.path}) | "
-            f"{r.truth} | {r.ours.fp} | {r.ours.fn} |"
+            f"{len(r.truth)} | {len(r.confirmed)} | {r.ours().fp} | {r.ours(True).fp} | "
+            f"{r.ours().fn} | {r.ours(True).fn} |"
             for r in misses
-            if r.ours.fp + r.ours.fn
+            if r.ours().fp + r.ours().fn + r.ours(True).fp + r.ours(True).fn
         )
+        confirmed.extend(examples)
     lines = [
-        "# Impact quality: the index's references against jedi's",
+        "# Impact quality: the index's references against jedi's and the TypeScript service's",
         "",
         f"reviewbot {revision()}; `{command_line('impact_quality.py', argv)}`; jedi "
         f"{jedi.__version__}; seed {SEED}; load average {load:.1f} on 2 cores at the start.",
@@ -458,16 +630,31 @@ def main(argv: list[str] | None = None) -> int:
         "scores 1). tp/fp/fn pooled. Seconds: median wall time of one full review (load "
         "inflates it; the grep is cut off after 0.3 s, which on the larger corpus truncates it).",
         "",
-        "| corpus | change | changes | true refs | impact | precision | recall | mean P | "
+        "Two ground truths: `references`, the resolver's own references (jedi's "
+        "`get_references`, the service's `findReferences`); `+ adjudication`, those and every "
+        "line either impact (index or grep, the same for both) reported where the resolver's "
+        "goto (imports followed) or infer (TypeScript: `getDefinitionAtPosition`) at an "
+        "occurrence of the name lands on the changed definition (its file and line).",
+        "",
+        "| corpus | change | changes | truth | true refs | impact | precision | recall | mean P | "
         "mean R | tp/fp/fn | review s |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         *table,
         "",
-        "Changes where the index impact missed or added the most:",
+        "Changes where the index impact missed or added the most (fp and fn against the "
+        "references, then with the adjudication):",
         "",
-        "| corpus | change | function | true refs | index fp | index fn |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| corpus | change | function | true refs | confirmed | index fp | adj. fp | index fn | "
+        "adj. fn |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         *worst,
+        "",
+        "References the adjudication confirmed (reported, not among the resolver's references, "
+        "and the resolver's goto / infer there lands on the changed definition):",
+        "",
+        "| corpus | function | reference | code | index found it | grep found it |",
+        "| --- | --- | --- | --- | --- | --- |",
+        *confirmed,
         "",
     ]
     print("\n".join(lines))

@@ -7,6 +7,9 @@
 // (default) or false} (1-based line, 0-based column of a definition's name). answer: one list per
 // query of [rel path, 1-based line, is the definition itself, is a declaration] for every
 // reference the service finds in the given files, or null when it finds nothing at that place.
+// With "definitions": [[rel, line, col], ...] in the request, the answer is instead one list per
+// position of [rel path, 1-based line] for every place getDefinitionAtPosition lands on there
+// (paths relative to root; outside it they start with "..").
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -54,6 +57,29 @@ const host = {
 };
 const service = ts.createLanguageService(host, ts.createDocumentRegistry());
 const program = service.getProgram();
+if (request.definitions) {
+  const landed = [];
+  for (const [rel, line, col] of request.definitions) {
+    const file = path.join(root, rel);
+    const source = program.getSourceFile(file);
+    let found;
+    try {
+      found = source && service.getDefinitionAtPosition(file, ts.getPositionOfLineAndCharacter(source, line - 1, col));
+    } catch (e) {
+      found = undefined;
+    }
+    const out = [];
+    for (const d of found || []) {
+      const sf = program.getSourceFile(d.fileName);
+      if (!sf) continue;
+      const lc = ts.getLineAndCharacterOfPosition(sf, d.textSpan.start);
+      out.push([path.relative(root, d.fileName), lc.line + 1]);
+    }
+    landed.push(out);
+  }
+  process.stdout.write(JSON.stringify(landed));
+  process.exit(0);
+}
 const answers = [];
 for (const [rel, line, col] of request.queries) {
   const file = path.join(root, rel);

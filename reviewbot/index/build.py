@@ -31,6 +31,7 @@ from reviewbot.index.fresh import git_index_file, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
 from reviewbot.index.resolve import (
+    CALLBACK,
     Resolver,
     adjust_links,
     link_all,
@@ -65,7 +66,7 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-RULES = 16  # 16: headers over several lines read as one; 15: shadowed obj.m(); 14: TS ...
+RULES = 17  # 17: TS callback parameters, a comment's dot; 16: multi-line headers; 15: ...
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -511,6 +512,10 @@ def _resolve(
         )
         if qualifier.rsplit(".", 1)[-1] in heir_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
+        or (  # `f(x, p => p.m())` (`f=>T`): again when f or T changed
+            CALLBACK in qualifier
+            and any(p.rsplit(".", 1)[-1] in typed_names for p in qualifier.split(CALLBACK))
+        )
     ]
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_typed")

@@ -19,6 +19,7 @@ import functools
 import itertools
 import operator
 import re
+from collections.abc import Callable
 
 import tree_sitter as ts
 
@@ -100,6 +101,17 @@ def _bases(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _comment_dot(rev: bytes, start: int, end: int) -> bool:
+    """Whether the dot a receiver match found (in the reversed bytes from ``start``) ends a
+    comment on a line above the name (`// handle those.` then `handle(x)`)."""
+    dot = rev.find(b".", start, end)
+    if dot < 0 or b"\n" not in rev[start:dot]:
+        return False  # the dot is on the name's line
+    stop = rev.find(b"\n", dot)
+    line = rev[dot + 1 : stop if stop >= 0 else len(rev)][::-1].strip()
+    return b"//" in line or line.startswith((b"#", b"*", b"/*")) or b" #" in line or b"\t#" in line
+
+
 def _receiver(rev: bytes, at: int) -> str | None:
     """The receiver written before a member name at ``at`` (``a.b`` for ``a.b.name``,
     ``super()``, ``"`` for a string literal, "" for an expression), or None when no dot
@@ -108,6 +120,8 @@ def _receiver(rev: bytes, at: int) -> str | None:
     found = _REV_RECEIVER.match(rev, len(rev) - at)
     if found is None:
         return None
+    if _comment_dot(rev, found.start(), found.end()):
+        return None  # `// ... those.` ending the line above: no receiver
     chain = found.group(1)
     if chain is None:
         if _REV_STRING.match(rev, found.end()):
@@ -238,6 +252,100 @@ def _written_type(
     if last[:1].isupper():
         return written
     return written + "()"  # `with make() as x`: what make returns (its __enter__ gives self)
+
+
+_CALLBACKS = frozenset({"arrow_function", "function_expression"})
+_TS_GRAMMARS = frozenset({"typescript", "tsx"})
+
+
+def _first_param(fn: ts.Node) -> ts.Node | None:
+    """A callback's first parameter when it is a plain name with no written type."""
+    single = fn.child_by_field_name("parameter")  # `d => ...`
+    if single is not None:
+        return single if single.type == "identifier" else None
+    params = fn.child_by_field_name("parameters")
+    first = params.named_children[0] if params is not None and params.named_children else None
+    if first is None or first.type == "identifier":  # JavaScript's `(d) => ...`
+        return first
+    if first.type != "required_parameter" or first.child_by_field_name("type") is not None:
+        return None
+    pattern = first.child_by_field_name("pattern")
+    return pattern if pattern is not None and pattern.type == "identifier" else None
+
+
+def _callback_types(
+    calls: list[ts.Node],
+    source: bytes,
+    starts: list[int],
+    ends: list[int],
+    lookup: Callable[[str, int], tuple[str, int] | None],
+    found_in: list[int],
+    local_types: dict[tuple[int, str], str],
+    note: Callable[[dict[tuple[int, str], str], tuple[int, str], str], None],
+    defs: list[Definition],
+    language: str,
+) -> None:
+    """``f(x, p => p.m())`` with ``f`` imported, a local or a TypeScript function of the file
+    (not a global, nor a JavaScript function: nobody wrote their signatures) and ``x`` of a
+    written type ``T`` (``new T(...)``, a local typed ``T``), the call's only such
+    argument: the callback's first parameter ``p`` is noted ``f=>T``, which the global pass
+    reads as ``T`` when ``f`` is declared in TypeScript (a generic ``f<T>(x: T, recipe: (p:
+    Draft<T>) => ...)`` hands its argument, or a wrapper of it, to the callback: immer's
+    ``produce(new Set(), draft => draft.add(1))``), as a guess otherwise."""
+    seen: set[int] = set()
+    nodes = sorted(calls, key=lambda n: n.start_byte)
+    scopes = _innermost([2 * n.start_byte for n in nodes], starts, ends)
+    for call, scope in zip(nodes, scopes, strict=True):
+        if call.start_byte in seen:
+            continue
+        seen.add(call.start_byte)
+        callee = call.child_by_field_name("function")
+        args = call.child_by_field_name("arguments")
+        if (
+            callee is None
+            or args is None
+            or callee.type not in ("identifier", "member_expression")
+            or callee.end_byte - callee.start_byte > _MAX_CALLEE
+        ):
+            continue
+        written_callee = _SPACES.sub("", _decode(source[callee.start_byte : callee.end_byte]))
+        bound = lookup(written_callee.split(".", 1)[0], scope)
+        if bound is None:
+            continue  # a global (`it`, `describe`): nobody wrote its signature here
+        if bound[0] == "def" and (
+            language not in _TS_GRAMMARS or defs[bound[1]].kind != "function"
+        ):
+            continue
+        param: ts.Node | None = None
+        fn_at = 0
+        types: list[str] = []
+        for arg in args.named_children:
+            if arg.type in _CALLBACKS:
+                if param is None:
+                    param, fn_at = _first_param(arg), arg.start_byte
+                    if param is None:
+                        break
+                continue
+            if arg.type == "new_expression":
+                ctor = arg.child_by_field_name("constructor")
+                text = _decode(source[ctor.start_byte : ctor.end_byte]) if ctor is not None else ""
+                types.append(clean_type(text))
+            elif arg.type == "identifier":
+                name = _decode(source[arg.start_byte : arg.end_byte])
+                known = lookup(name, scope)
+                if known is not None and known[0] == "local":
+                    types.append(local_types.get((found_in[0], name), ""))
+                else:
+                    types.append("")
+            else:
+                types.append("")
+        typed = [t for t in types if t]
+        if param is None or len(typed) != 1 or "(" in typed[0] or "=>" in typed[0]:
+            continue
+        name = _decode(source[param.start_byte : param.end_byte])
+        # The callback is a scope of its own (the innermost of those starting there).
+        param_scope = bisect.bisect_right(starts, 2 * fn_at) - 1
+        note(local_types, (param_scope, name), f"{written_callee}=>{typed[0]}")
 
 
 _CHAIN_TAIL = re.compile(r"\)[\s?!]*\.\s*([A-Za-z_$][\w$]*)\s*$")
@@ -697,6 +805,20 @@ class _Builder:
                     return (m.group(1) if m else "", d.container)
                 unit = d.parent
             return "", ""
+
+        if "cb.call" in caps:
+            _callback_types(
+                caps["cb.call"],
+                source,
+                starts,
+                ends,
+                lookup,
+                found_in,
+                local_types,
+                note,
+                defs,
+                grammar.name,
+            )
 
         # Attributes whose type is written, per class: `self.x = Foo()`, `self.x: Foo`,
         # `self.x = x` (a typed parameter), a class body's `x: Foo`; TS fields `x: Foo`,

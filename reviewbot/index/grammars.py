@@ -241,6 +241,7 @@ _JS_NAMES_COMMON = """
 (array_pattern (identifier) @bind)
 (catch_clause parameter: (identifier) @bind)
 (for_in_statement left: (identifier) @bind)
+(call_expression arguments: (arguments [(arrow_function) (function_expression)])) @cb.call
 (function_declaration) @scope
 (generator_function_declaration) @scope
 (function_expression) @scope

@@ -13,7 +13,9 @@ with a written receiver type (``instance``: a class, or what a called function's
 says it returns) to that class's member, none for a builtin's or a library's class; in TS/JS
 also to the members of that name up and down the class hierarchy (``via = "family"``,
 confidence 0.5: an override may run instead, and the TypeScript service counts them as one
-method), including the repository's overrides of an outside class's method; ``obj.m``
+method), including the repository's overrides of an outside class's method; a TS/JS
+callback's untyped parameter (``f(x, p => p.m())``, ``f`` declared in TypeScript) as the type
+of the call's one typed argument (``via = "callback"``, confidence 0.5); ``obj.m``
 with a receiver nobody can type links to every member of that name in the files the referring
 file reaches through its imports (none when it reaches none), with confidence
 1/candidates; candidates in one file (overloads) are one meaning; a type position prefers
@@ -43,6 +45,7 @@ from reviewbot.index.extract import AUGMENTS, clean_type
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
+    "CALLBACK",
     "Resolver",
     "Row",
     "adjust_links",
@@ -143,9 +146,12 @@ _SELF = frozenset({"self", "cls", "this"})
 _SURE_MEMBER = frozenset({"self", "super", "class", "instance"})
 _FAMILIES = frozenset({"typescript", "tsx", "javascript"})
 _FAMILY_WEIGHT = 0.5
+_HALF_SURE = frozenset({"family", "callback"})  # links at _FAMILY_WEIGHT
+CALLBACK = "=>"  # in a qualifier: `f=>T`, a callback parameter (extract._callback_types)
+_SIGNED = frozenset({"typescript", "tsx"})  # languages whose functions write their types
 _MAX_FAMILY = 200  # classes up or down
 _MAX_RETURN_GUESS = 3  # `obj.m()` with obj untyped types its value by m's return type if so few
-_TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "java"})  # unknown type: a builtin
+_TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "javascript", "java"})  # a builtin
 _PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
 # Go: `func New() *Foo`, `func New() (*Foo, error)`, `func (r *R) Get() Foo`.
 _GO_RETURNS = re.compile(r"^func\b.*\)\s*\(?\s*(\*?[A-Za-z_][\w.]*)\s*(?:,[^()]*\))?\s*$", re.S)
@@ -819,6 +825,8 @@ class Resolver:
         if how == "member":
             return self.any_member(lookup, file), "member"
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
+            if CALLBACK in qualifier:
+                return self.callback_member(file, qualifier, lookup)
             classes, known = self.typed(file, target, qualifier)
             if known and not classes:
                 # Foo comes from outside the repository (or is the language's): its methods
@@ -845,6 +853,42 @@ class Resolver:
         if how == "name":
             return self._by_name(file, lookup), "name"
         return (), ""
+
+    def callback_member(
+        self, file: _File, qualifier: str, lookup: str
+    ) -> tuple[tuple[int, ...], str]:
+        """``p.m`` where ``p`` is a callback's parameter, noted ``f=>T`` by the extraction
+        (``f(x, p => ...)``, ``x`` of type ``T``). When ``f`` is declared in TypeScript (for a
+        local ``f``: what the file's imported modules export as ``f``, else the few members
+        ``f`` it reaches), whose generic signature hands ``x`` (or a wrapper of it, such as
+        immer's ``Draft<T>``) to the callback: ``T``'s members ``m`` or, ``T`` being the
+        language's (``Set``), the repository's overrides of it (``DraftSet.add``), at the
+        confidence of a family link (``via = "callback"``). Else a guess, as before."""
+        callee, _, written = qualifier.partition(CALLBACK)
+        funcs, known = self.in_file(file, callee)
+        if not funcs and not known:
+            # A local (`const {produce} = createImmer()`, `immer.produce`): what the modules
+            # the file imports export under that name, or the members of that name it
+            # reaches, when there are few.
+            name = callee.rsplit(".", 1)[-1]
+            funcs = tuple(
+                d
+                for imp in self.file_imports.get(file.id, [])
+                if imp.module
+                for t in dict.fromkeys(self.module_files(file, imp.module))
+                for d in self.exported(t, name)
+            ) or self.any_member(name, file)
+            funcs = funcs[:_MAX_RETURN_GUESS]
+        homes = [self.files.get(f >> ID_BITS) for f in funcs]
+        if homes and all(h is not None and h.language in _SIGNED for h in homes):
+            found, known = self.in_file(file, written)
+            classes = [c for c in found if c in self.classes]
+            out = [m for c in classes for m in self.class_member(c, lookup)[0]]
+            if out:
+                return tuple(dict.fromkeys(out)), "callback"
+            if not known:  # not defined nor imported: the language's own class
+                return self.outside_overrides(written, lookup), "callback"
+        return self.any_member(lookup, file), "member"
 
     def from_outside(self, file: _File, dotted: str) -> bool:
         """Whether the first name of ``dotted`` is imported from outside the repository
@@ -1110,7 +1154,7 @@ class Resolver:
                     found, via = hit
                 language = self.files[file_id].language if file_id in self.files else ""
                 found = self._fit(tuple(dict.fromkeys(found)), kind, language)
-                if via == "family":
+                if via in _HALF_SURE:
                     weight = _FAMILY_WEIGHT
                 elif via == "member" or len(found) <= 1:
                     weight = 1.0 / max(1, len(found))

@@ -3,6 +3,7 @@ example shaped like the code where the benchmark met it."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from tests.index.support import build, links, targets
@@ -473,3 +474,137 @@ def test_a_local_shadowing_a_module_function_is_typed_by_its_call(repo: Path) ->
         },
     )
     assert targets(db, "test_ws.py", 8, "send_text") == {("Session.send_text", 2)}
+
+
+def _vias(database: Path, path: str, line: int, name: str) -> set[tuple[str, float, str]]:
+    """(definition qualified, confidence, via) of the reference ``name`` on ``path:line``."""
+    conn = sqlite3.connect(database)
+    try:
+        rows = conn.execute(
+            "SELECT d.qualified, e.confidence, e.via FROM edges e JOIN refs r ON r.id = e.ref_id "
+            "JOIN files rf ON rf.id = r.file_id JOIN defs d ON d.id = e.def_id "
+            "WHERE rf.path = ? AND r.line = ? AND r.name = ?",
+            (path, line, name),
+        ).fetchall()
+    finally:
+        conn.close()
+    return {(q, round(c, 4), v) for q, c, v in rows}
+
+
+def test_a_callback_parameter_typed_by_a_typescript_functions_argument(repo: Path) -> None:
+    # immer's tests: `produce(base, draft => draft.add(1))` with `base = new Set()`; produce's
+    # generic signature hands its argument (as `Draft<Base>`, a Set again) to the recipe, so
+    # the TypeScript service calls `draft.add` a reference of `DraftSet.add` (an override of
+    # Set's). The same through a local `produce` (destructured, as the tests' patched immer),
+    # to a class of the repository; not through a JavaScript function (no signature: of the
+    # file or imported) nor a global (`it`), which stay guesses.
+    db = build(
+        repo,
+        {
+            "src/immer.ts": (
+                "type Draft<T> = T\n"
+                "export function produce<B, D = Draft<B>>(base: B, recipe: (d: D) => void): B {\n"
+                "  return base\n"
+                "}\n"
+            ),
+            "src/mapset.ts": (
+                "export class DraftSet extends Set<any> {\n"
+                "  add(value: any): this { return this }\n"
+                "}\n"
+                "export class Box { open(): void {} }\n"
+            ),
+            "tests/set.test.js": (
+                "import {produce} from '../src/immer'\n"
+                "import {Box} from '../src/mapset'\n"
+                "function run(base, recipe) { return recipe(base) }\n"
+                "test('sets', () => {\n"
+                "  const base = new Set([1])\n"
+                "  produce(base, draft => { draft.add(2) })\n"
+                "  produce(new Box(), (b) => { b.open() })\n"
+                "  run(new Set([1]), d => { d.add(3) })\n"
+                "  it('x', s => s.add(4), new Set())\n"
+                "})\n"
+                "test('local', () => {\n"
+                "  const {produce} = patched()\n"
+                "  produce(new Set(), function (draft) { draft.add(5) })\n"
+                "  helper(new Set(), d => d.add(6))\n"
+                "})\n"
+                "import {helper} from './helper'\n"
+            ),
+            "tests/helper.js": "export function helper(base, fn) { return fn(base) }\n",
+        },
+    )
+    path = "tests/set.test.js"
+    assert _vias(db, path, 6, "add") == {("DraftSet.add", 0.5, "callback")}
+    assert _vias(db, path, 7, "open") == {("Box.open", 0.5, "callback")}
+    assert _vias(db, path, 13, "add") == {("DraftSet.add", 0.5, "callback")}
+    # No signature to go by: the lone `add` the file reaches, as a guess.
+    assert _vias(db, path, 8, "add") == {("DraftSet.add", 1.0, "member")}
+    assert _vias(db, path, 9, "add") == {("DraftSet.add", 1.0, "member")}
+    assert _vias(db, path, 14, "add") == {("DraftSet.add", 1.0, "member")}
+
+
+def test_a_comment_ending_with_a_dot_is_no_receiver(repo: Path) -> None:
+    # immer's finalize.ts: `// ... to handle those.` on the line above `handleValue(` read
+    # `those.handleValue` (a member nobody can type); a real chain over two lines stays one.
+    db = build(
+        repo,
+        {
+            "fin.ts": (
+                "export function handleValue(x: number): void {}\n"
+                "export function f(a: any): void {\n"
+                "  // We recurse here to handle those.\n"
+                "  handleValue(1)\n"
+                "  /* see the docs.\n"
+                "   */\n"
+                "  handleValue(2)\n"
+                "  a\n"
+                "    .handleValue(3)\n"
+                "}\n"
+            ),
+            "fin.py": (
+                "def handle(x):\n"
+                "    pass\n"
+                "def g():\n"
+                "    # then handle those.\n"
+                "    handle(1)\n"
+                "    y = 1  # a trailing one.\n"
+                "    handle(y)\n"
+            ),
+        },
+    )
+    assert _vias(db, "fin.ts", 4, "handleValue") == {("handleValue", 1.0, "local")}
+    assert _vias(db, "fin.ts", 7, "handleValue") == {("handleValue", 1.0, "local")}
+    assert _vias(db, "fin.ts", 9, "handleValue") == set()  # `a.handleValue`: a's member
+    assert _vias(db, "fin.py", 5, "handle") == {("handle", 1.0, "local")}
+    assert _vias(db, "fin.py", 7, "handle") == {("handle", 1.0, "local")}
+
+
+def test_a_javascript_local_of_a_builtin_class(repo: Path) -> None:
+    # immer's perf scripts: `const versions = new Set(); versions.add(v)` is a Set, as the
+    # TypeScript service says: the repository's overrides of Set's `add` (DraftSet's, which
+    # the service counts as one method with Set's), at 0.5, not a guess among the `add`s
+    # the file reaches; a class of the repository keeps its own member.
+    db = build(
+        repo,
+        {
+            "src/mapset.ts": (
+                "export class DraftSet extends Set<any> {\n"
+                "  add(value: any): this { return this }\n"
+                "}\n"
+                "export class Bag { add(x: any): void {} }\n"
+            ),
+            "perf/run.js": (
+                "import {Bag} from '../src/mapset'\n"
+                "const versions = new Set()\n"
+                "versions.add(1)\n"
+                "const bag = new Bag()\n"
+                "bag.add(2)\n"
+                "const when = new Date()\n"
+                "when.add(3)\n"
+            ),
+        },
+    )
+    assert _vias(db, "perf/run.js", 3, "add") == {("DraftSet.add", 0.5, "family")}
+    assert _vias(db, "perf/run.js", 5, "add") == {("Bag.add", 1.0, "instance")}
+    assert _vias(db, "perf/run.js", 7, "add") == set()  # Date's: nothing here overrides it
