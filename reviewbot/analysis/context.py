@@ -13,14 +13,22 @@ from reviewbot.model import ChangedFile, Finding, Hunk, HunkContext, UnitRef
 __all__ = ["CHARS_PER_TOKEN", "hunk_contexts"]
 
 CHARS_PER_TOKEN = 4
+_AROUND = 3  # unchanged lines shown above and below a hunk's changed lines
 _MIN_SHARE = 160  # characters every hunk gets at least (its unit and a sparkline)
 
 
-def _kept_span(lines: list[str], limit: int, center: int) -> tuple[int, int]:
-    """The widest run of whole lines around ``center`` within ``limit`` characters."""
+def _kept_span(
+    lines: list[str], limit: int, center: int, last: int | None = None
+) -> tuple[int, int]:
+    """The widest run of whole lines around ``center`` within ``limit`` characters; with
+    ``last``, the lines from ``center`` down to ``last`` (a hunk's changed lines) first."""
     center = max(0, min(center, len(lines) - 1))
     lo = hi = center
     size = len(lines[center]) + 1
+    if last is not None:
+        while hi + 1 <= min(last, len(lines) - 1) and size + len(lines[hi + 1]) + 1 <= limit:
+            hi += 1
+            size += len(lines[hi]) + 1
     while True:
         grown = False
         if hi + 1 < len(lines) and size + len(lines[hi + 1]) + 1 <= limit:
@@ -35,19 +43,22 @@ def _kept_span(lines: list[str], limit: int, center: int) -> tuple[int, int]:
             return lo, hi
 
 
-def _first_kept(text: str, limit: int, center: int | None = None) -> int:
+def _first_kept(text: str, limit: int, center: int | None = None, last: int | None = None) -> int:
     """The index of the first line :func:`_trim_lines` keeps."""
     if len(text) <= limit:
         return 0
-    return _kept_span(text.split("\n"), limit, center or 0)[0]
+    return _kept_span(text.split("\n"), limit, center or 0, last)[0]
 
 
-def _trim_lines(text: str, limit: int, center: int | None = None) -> tuple[str, bool]:
-    """At most ``limit`` characters of whole lines, kept around ``center`` (a line index)."""
+def _trim_lines(
+    text: str, limit: int, center: int | None = None, last: int | None = None
+) -> tuple[str, bool]:
+    """At most ``limit`` characters of whole lines, kept around ``center`` (a line index),
+    from ``center`` down to ``last`` first."""
     if len(text) <= limit:
         return text, False
     lines = text.split("\n")
-    lo, hi = _kept_span(lines, limit, center or 0)
+    lo, hi = _kept_span(lines, limit, center or 0, last)
     kept = "\n".join(lines[lo : hi + 1])
     return kept[:limit], True
 
@@ -87,7 +98,7 @@ def hunk_contexts(
         share = max(_MIN_SHARE, int(total_chars * w / total_weight)) if remaining > 0 else 0
         share = min(share, max(remaining, 0))
         remaining -= share
-        first, _ = h.changed_new
+        first, last = h.changed_new
         center = max(0, min(first - 1, index.line_count - 1))
         unit = index.unit_at(center)
         ref = UnitRef(unit.label, unit.start + 1, unit.end + 1) if unit else None
@@ -101,9 +112,14 @@ def hunk_contexts(
         fine_start = 0
         if share > 0:
             ctx = query_context(index, center, radius)
-            fine, t1 = _trim_lines(ctx.fine.content, int(share * 0.6), center - ctx.fine.start)
-            offset = _first_kept(ctx.fine.content, int(share * 0.6), center - ctx.fine.start)
-            fine_start = ctx.fine.start + offset + 1
+            # The lines themselves: the hunk's changed lines and a few around them, inside its
+            # unit; cut to the share from the first changed line down, then around.
+            top = max(lo, center - _AROUND)
+            bottom = max(top, min(hi, max(center, last - 1) + _AROUND, index.line_count - 1))
+            text = "\n".join(index.lines[top : bottom + 1])
+            at, end = center - top, max(center, last - 1) - top
+            fine, t1 = _trim_lines(text, int(share * 0.6), at, end)
+            fine_start = top + _first_kept(text, int(share * 0.6), at, end) + 1
             medium, t2 = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
             coarse, t3 = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
             bands, truncated = (fine, medium, coarse), t1 or t2 or t3

@@ -70,6 +70,8 @@ _CONTEXT_LINES = 2  # unchanged lines kept around changed code outside any unit
 MAX_USES = 3  # snippets of unchanged code using what the change removes or re-signs
 _USE_RADIUS = 3  # lines shown on each side of such a use
 _BREAKING = ("removed", "renamed", "signature")
+_COMMENT_STARTS = ("#", "//", "/*", "* ", "*/", "--")
+_CLOSING = re.compile(r"[)\]}]+[;,]?")
 _FINDING_SCORE = 100.0  # a finding in a unit, per severity step (an info 100, an error 300)
 _SECONDARY = 0.5  # the weight of a finding in tests', benchmarks' and examples' code
 _SECONDARY_REST = 0.05  # and of the rest of their score (callers, impact, changed lines)
@@ -151,7 +153,16 @@ def _slice(entries: list[_Entry], u: UnitChange) -> tuple[_Entry, ...]:
             for lo, hi, side in spans
         )
     ]
-    return tuple(entries[hits[0] : hits[-1] + 1]) if hits else ()
+    if not hits:
+        return ()
+    lo, hi = hits[0], hits[-1]
+    # The comment right above a unit and the bracket that closes it after its last line are
+    # the unit's, not stray lines of the module (they would be snippets of their own).
+    while lo > 0 and entries[lo - 1].text.lstrip().startswith(_COMMENT_STARTS):
+        lo -= 1
+    while hi + 1 < len(entries) and _CLOSING.fullmatch(entries[hi + 1].text.strip()):
+        hi += 1
+    return tuple(entries[lo : hi + 1])
 
 
 def _unit_candidates(fs_units: Sequence[UnitChange], entries: list[_Entry]) -> list[_Candidate]:

@@ -242,6 +242,31 @@ def _binding(code: str, opens: bool) -> str | None:
     return None
 
 
+_MEMBER_FUNCTION = re.compile(
+    r"^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\s*=\s*(?:async\s+)?"
+    r"(?:function\b\s*\*?\s*([A-Za-z_$][\w$]*)?\s*\(|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)"
+)
+_CALLED = re.compile(r"[A-Za-z_$][\w$.]*\s*(?:<[^()]*>)?\s*\(")
+
+
+def _assigned_function(code: str, opens: bool) -> str | None:
+    """A function that JavaScript code assigns rather than declares: `res.send = function
+    send(body) {`, `X.prototype.run = function () {`, `module.exports = (a) => {` (named by
+    the function, else by the member); and one passed to a call whose result is bound to a
+    name, `const M = memo((props) => {`, `export const $ZodURL = $constructor("…", (inst) => {`
+    (named by the binding): the usual homes of JavaScript logic, measured as units."""
+    m = _MEMBER_FUNCTION.match(code)
+    if m is not None:
+        return m.group(2) or m.group(1).rsplit(".", 1)[-1]
+    if not opens or not code.rstrip().endswith("{"):
+        return None
+    b = re.match(_BINDING, code)
+    if b is None or not _CALLED.match(b.group(2)):
+        return None
+    inner = b.group(2).split("(", 1)[1]
+    return b.group(1) if ("=>" in inner or re.search(r"\bfunction\b", inner)) else None
+
+
 def _declaration(
     code: str, language: Language, in_container: bool, opens: bool
 ) -> tuple[str, str] | None:
@@ -279,7 +304,7 @@ def _declaration(
         if first in _CALLABLE_WORDS or first in extra:
             return None
     if "function" in heavy:
-        bound = _binding(stripped, opens)
+        bound = _binding(stripped, opens) or _assigned_function(stripped, opens)
         if bound is not None:
             return "function", bound
     if in_container and "(" in stripped and not _LABEL_LINE.match(stripped):

@@ -11,6 +11,7 @@ from reviewbot.render.style import Style, fmt_metric, one_line, sparkline
 __all__ = ["hook_text"]
 
 DETAIL_WIDTH = 80  # pre-commit captures the output: no terminal width to ask
+_ALIGN = 32  # places lined up to at most this width
 _MARK = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
@@ -47,17 +48,33 @@ def hook_text(
             for u in fs.units
             if u.new is not None
         }
-        width = max(len(f"{one_line(f.path)}:{f.line}") for f in shown[:max_findings])
+        # Places are lined up to the longest one up to _ALIGN characters; a longer one does
+        # not push the others' columns out.
+        width = min(_ALIGN, max(len(f"{one_line(f.path)}:{f.line}") for f in shown[:max_findings]))
         label_w = min(40, max(len(f.unit.label) for f in shown[:max_findings]))
         for f in shown[:max_findings]:
             where = f"{one_line(f.path)}:{f.line}".ljust(width)
             measured = f.metrics.before is not None or f.metrics.after is not None
             spark = sparks.get((f.path, f.unit.start), "")[:16] if measured else ""
-            lines.append(
-                f"  {style(f.severity.value[0].upper(), _MARK[f.severity])} "
-                f"{style(where, 'cyan')}  {f.unit.label[:label_w].ljust(label_w)}  "
-                f"{_what(f)}  {spark + '  ' if spark else ''}[{f.code}]"
-            )
+            mark = f"  {style(f.severity.value[0].upper(), _MARK[f.severity])} "
+            label = f.unit.label[:label_w].ljust(label_w)
+            tail = f"{_what(f)}  [{f.code}]"
+            plain = 4 + len(where) + 2 + label_w + 2  # the line's width before `tail`, no colour
+            if plain + len(tail) + len(spark) + 2 <= DETAIL_WIDTH and spark:
+                tail = f"{_what(f)}  {spark}  [{f.code}]"  # the unit's shape where it fits
+            if plain + len(tail) <= DETAIL_WIDTH:
+                lines.append(f"{mark}{style(where, 'cyan')}  {label}  {tail}")
+            else:  # the place on its line, what moved under it: nothing cut, 80 columns kept
+                lines.append(f"{mark}{style(where.rstrip(), 'cyan')}")
+                lines.extend(
+                    textwrap.wrap(
+                        f"{f.unit.label}  {tail}",
+                        width=DETAIL_WIDTH,
+                        initial_indent="      ",
+                        subsequent_indent="        ",
+                        break_on_hyphens=False,
+                    )
+                )
             if not measured:  # RB105, RB106: the title alone does not say where to look
                 lines.extend(
                     style(line, "dim")

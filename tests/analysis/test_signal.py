@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reviewbot.analysis.context import hunk_contexts
 from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.repo_impact import declaration_changes
 from reviewbot.analysis.review import ReviewOptions, review_file
 from reviewbot.app.config import Config
-from reviewbot.app.pipeline import GitChange, review
+from reviewbot.app.pipeline import GitChange, Mode, review
 from reviewbot.engine import get_profile, open_index
 from reviewbot.engine.languages import default_registry
 from reviewbot.model import ChangedFile, Status
+from reviewbot.render.hook_text import hook_text
 from reviewbot.render.markdown import render_markdown
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style
@@ -381,3 +383,73 @@ def test_a_bundle_is_titled_by_its_weightiest_unit_not_its_commonest_label(repo:
     (bundle,) = [b for b in rep.bundles if any(h.path == "api.py" for h in b.hunks)]
     assert {h.path for h in bundle.hunks} >= {"api.py", "tests/test_api.py"}
     assert bundle.title.startswith("def parse ("), rep.bundles
+
+
+def test_the_hooks_lines_fit_80_columns(repo: Path) -> None:
+    """pre-commit shows the hook's output as it is: a finding's line keeps to 80 columns,
+    the unit's shape left out first, then what moved put under the place."""
+    for name in ("a.py", "src/package/sub/module_with_a_long_name.py"):
+        write(repo, name, "def apply_the_discount_to_order(order, rate):\n    return order\n")
+    commit(repo)
+    spiky = "def apply_the_discount_to_order(order, rate):\n" + "".join(
+        f"    if order.k == {k}:\n        if rate:\n            order.r = {k}\n" for k in range(4)
+    )
+    for name in ("a.py", "src/package/sub/module_with_a_long_name.py"):
+        write(repo, name, spiky + "    return order\n")
+    rep = review(GitChange(repo), Config(), mode=Mode.FAST)
+    text = hook_text(rep, "staged change", max_findings=10, show_info=True)
+    lines = text.splitlines()
+    assert sum("[RB101]" in x for x in lines) == 2
+    assert all(len(x) <= 80 for x in lines), [x for x in lines if len(x) > 80]
+    # The long place on a line of its own, what moved under it, whole.
+    assert any(x.rstrip().endswith("module_with_a_long_name.py:2") for x in lines)
+
+
+def test_a_hunks_context_shows_its_changed_lines_before_the_code_above(repo: Path) -> None:
+    """A long hunk in the second function: the lines shown start at its changed lines (cut to
+    a small share) and reach its last one (the fix itself) with room, never the end of the
+    function above."""
+    first = "def clear():\n" + "".join(
+        f"    echo({k})  # clear the screen, step {k}\n" for k in range(20)
+    )
+    second = "def colour(c):\n" + "".join(
+        f"    if c == {k}:\n        return {k}\n" for k in range(20)
+    )
+    before = first + "\n\n" + second + "    return None\n"
+    after = before.replace(
+        "        return 19\n", "        return 19\n    if c is None:\n        raise ValueError(c)\n"
+    )
+    after = after.replace("        return ", "        return -")  # every branch: one long hunk
+    cf = changed("t.py", before, after)
+    assert len(cf.hunks) == 1
+    index = {"t.py": open_index("t.py", after)}
+    (small,) = hunk_contexts([cf], index, [], 150, 60)
+    assert small.truncated and "clear the screen" not in small.fine
+    assert small.fine.startswith("        return -0")  # the first changed line, first
+    (roomy,) = hunk_contexts([cf], index, [], 1500, 60)
+    assert "raise ValueError(c)" in roomy.fine and "clear the screen" not in roomy.fine
+
+
+def test_javascript_functions_assigned_or_passed_to_a_bound_call_are_units() -> None:
+    """Express's `res.send = function send(body) {`, prototypes, `module.exports = ...`,
+    React's `const M = memo((props) => {` and zod's `export const $ZodURL = $constructor("…",
+    (inst, def) => {`: where JavaScript keeps its logic, so they are measured as units."""
+    text = (
+        'export const $ZodURL = core.$constructor("$ZodURL", (inst, def) => {\n'
+        "  inst.check = (payload) => {\n    if (payload) {\n      return 1;\n    }\n  };\n});\n"
+        "const M = React.memo((props) => {\n  if (props.a) { return 1; }\n  return 2;\n});\n"
+        "res.send = function send(body) {\n  if (body) { return 1; }\n  return 2;\n};\n"
+        "app.prototype.listen = function () {\n  return 1;\n};\n"
+        "module.exports = function createApp(opts) {\n  return opts;\n};\n"
+        "const total = items.length;\n"
+        "const doubled = items.map((x) => x * 2);\n"
+    )
+    units = [(u.name, u.start + 1) for u in open_index("a.js", text).structure.units]
+    assert units == [
+        ("$ZodURL", 1),
+        ("check", 2),
+        ("M", 8),
+        ("send", 12),
+        ("listen", 16),
+        ("createApp", 19),
+    ]

@@ -547,3 +547,22 @@ def test_a_use_inside_a_unit_the_pack_shows_is_not_repeated(repo: Path) -> None:
         "function use0",
         "function use1",
     ]
+
+
+def test_a_units_leading_comment_is_in_its_snippet_not_a_module_crumb(repo: Path) -> None:
+    before = "function a() {\n  return 1;\n}\n\nfunction b(x) {\n  return x;\n}\n"
+    write(repo, "m.js", before)
+    commit(repo)
+    after = before.replace(
+        "function b(x) {\n  return x;\n}",
+        "// b doubles now, and says so\n// (callers rely on it)\nfunction b(x) {\n"
+        "  if (x) {\n    return x * 2;\n  }\n  return 0;\n}",
+    )
+    write(repo, "m.js", after)
+    pack = pack_of(repo)
+    assert [s.unit for s in pack.snippets if s.kind == "module"] == []
+    (b,) = [s for s in pack.snippets if s.unit.endswith("b")]
+    assert [line.text for line in b.lines][:2] == [
+        "// b doubles now, and says so",
+        "// (callers rely on it)",
+    ]
