@@ -15,6 +15,7 @@ import gc
 import hashlib
 import json
 import multiprocessing
+import operator
 import os
 import re
 import sqlite3
@@ -44,6 +45,7 @@ from reviewbot.index.store import (
     FileRows,
     Store,
     file_rows,
+    insert_rows,
     locked_writer,
     storable,
 )
@@ -136,6 +138,7 @@ def _facts(path: str, text: str, language: Language) -> FileFacts:
 Job = tuple[int, str, str, str, str]  # file id, path, blob, text, language name
 # A reference as the global pass reads it: id, file id, how, target id, qualifier, lookup, kind.
 LinkRow = tuple[int, int, str, int | None, str, str, str]
+_LINK_FIELDS = operator.itemgetter(0, 1, 7, 8, 9, 10, 5)  # a reference row's, as a LinkRow
 
 
 def _parse(job: Job) -> FileRows:
@@ -421,7 +424,7 @@ def _write(
     for done, rows in enumerate(_parsed(jobs(), total, settings.jobs), 1):
         batch.append(rows)
         if kept is not None:
-            kept.extend([(r[0], r[1], r[7], r[8], r[9], r[10], r[5]) for r in rows.refs])  # type: ignore[misc]
+            kept.extend(map(_LINK_FIELDS, rows.refs))
         ids.append(int(str(rows.file[0])))
         if len(batch) == _BATCH:
             store.add_rows(batch)
@@ -485,7 +488,7 @@ def _resolve(
         for edges in link_slices(
             resolver, rows, store_jobs, lambda: store.create_indexes(("edges", "file_links"))
         ):
-            conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
+            insert_rows(conn, "INSERT OR IGNORE INTO edges VALUES", 4, edges)
         rebuild_links(conn)
         return
     changed = old_names | _names_of(store, new_ids)
