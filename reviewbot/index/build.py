@@ -11,6 +11,7 @@ index's text columns hold UTF-8 only; a review still analyses it, without the in
 
 from __future__ import annotations
 
+import fnmatch
 import gc
 import hashlib
 import json
@@ -21,7 +22,7 @@ import re
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -51,7 +52,7 @@ from reviewbot.index.store import (
 )
 from reviewbot.repo.cache import language_key
 from reviewbot.repo.changes import generated_reason
-from reviewbot.repo.files import decode, excluded, is_binary
+from reviewbot.repo.files import decode, is_binary
 from reviewbot.repo.git import Git
 from reviewbot.repo.listing import Listed, list_files
 
@@ -107,6 +108,22 @@ def _storable(listing: dict[str, Listed]) -> dict[str, Listed]:
     if all(map(storable, listing)):
         return listing
     return {p: x for p, x in listing.items() if storable(p)}
+
+
+def exclusion(patterns: Sequence[str]) -> Callable[[str], bool]:
+    """``excluded(path, patterns)`` (the configuration's globs) as at most three matches of two
+    regular expressions, each the globs' alternation: a cold build tests every file of the
+    repository, and a glob at a time cost 0.1-0.2 s of serial time on 7k files."""
+    if not patterns:
+        return lambda path: False
+    whole = re.compile("|".join(fnmatch.translate(p) for p in patterns)).match
+    bare = re.compile("|".join(fnmatch.translate(p.removeprefix("**/")) for p in patterns)).match
+
+    def test(path: str) -> bool:
+        rel = path.replace(os.sep, "/")
+        return bool(whole(rel) or whole("./" + rel) or bare(rel))
+
+    return test
 
 
 def _vendored(path: str) -> bool:
@@ -360,12 +377,13 @@ def _write(
     ids: list[int] = []
     reasons: dict[str, str] = {}
     languages: dict[str, Language] = {}
+    is_excluded = exclusion(settings.exclude)
     for e in entries:
         language = settings.registry.detect(e.path)
         languages[e.path] = language
         if e.reason:
             reasons[e.path] = e.reason
-        elif excluded(e.path, settings.exclude):
+        elif is_excluded(e.path):
             reasons[e.path] = "excluded by the configuration"
         elif _vendored(e.path):
             reasons[e.path] = "vendored"
