@@ -19,6 +19,7 @@ import functools
 import itertools
 import operator
 import re
+from collections.abc import Callable
 
 import tree_sitter as ts
 
@@ -30,6 +31,7 @@ __all__ = ["AUGMENTS", "CLASS_KINDS", "extract"]
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
 _VALUES = frozenset({"variable", "constant"})
+_CONTAINERS = CLASS_KINDS | {"type"}  # their members are qualified by them
 _TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share the name
 _SPACES = re.compile(r"\s+")
 _MAX_CALLEE = 256  # bytes of a callee read as a type name (`pkg.mod.Foo`)
@@ -61,6 +63,11 @@ _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _MAX_SIGNATURE = 300
 _LINE_COLUMN = operator.itemgetter(1, 2)  # a Reference's line and column
+# A Reference from a tuple of its fields, without the Python-level __new__ of a NamedTuple
+# (half the cost; a file has thousands).
+_reference: Callable[[tuple[str, int, int, str, int, str, int, str, str]], Reference] = (
+    functools.partial(tuple.__new__, Reference)
+)
 _DOC_CHARS = 400
 _WINDOW = 120
 
@@ -289,8 +296,9 @@ _PRIORITY = {"variable": 0, "type": 1, "constant": 2}
 
 def _sorted(nodes: list[ts.Node]) -> tuple[list[int], list[ts.Node]]:
     """Nodes by position, once each (two patterns may capture the same node)."""
-    unique = sorted({n.start_byte: n for n in nodes}.values(), key=lambda n: n.start_byte)
-    return [n.start_byte for n in unique], unique
+    by_start = dict(zip(map(_START, nodes), nodes, strict=True))
+    starts = sorted(by_start)
+    return starts, list(map(by_start.__getitem__, starts))
 
 
 def _within(starts: list[int], nodes: list[ts.Node], after: int, before: int) -> ts.Node | None:
@@ -468,7 +476,7 @@ class _Builder:
             parent_def = out[parent] if parent >= 0 else None
             kind = "field" if d.kind == "attribute" else d.kind
             container = ""
-            if parent_def is not None and parent_def.kind in CLASS_KINDS | {"type"}:
+            if parent_def is not None and parent_def.kind in _CONTAINERS:
                 container = parent_def.qualified
                 if kind == "function":
                     kind = "method"
@@ -690,12 +698,19 @@ class _Builder:
                 scope = parent_scope[scope]
             return None
 
+        class_of: dict[int, int] = {}
+
         def enclosing_class(unit: int) -> int:
-            while unit >= 0:
-                if defs[unit].kind in CLASS_KINDS:
-                    return unit
-                unit = defs[unit].parent
-            return -1
+            found = class_of.get(unit)
+            if found is not None:
+                return found
+            at = unit
+            while at >= 0:
+                if defs[at].kind in CLASS_KINDS:
+                    break
+                at = defs[at].parent
+            class_of[unit] = at
+            return at
 
         def go_receiver(unit: int) -> tuple[str, str]:
             while unit >= 0:
@@ -828,11 +843,11 @@ class _Builder:
                 if kind == "other":
                     kind = "attribute"
                 if receiver == '"':  # a string literal's method: never the repository's
-                    out.append(Reference(name, line, col, kind, unit, "literal", -1, "", name))
+                    out.append(_reference((name, line, col, kind, unit, "literal", -1, "", name)))
                     continue
                 if receiver == "super()":
                     cls = enclosing_class(unit)
-                    out.append(Reference(name, line, col, kind, unit, "super", cls, "", name))
+                    out.append(_reference((name, line, col, kind, unit, "super", cls, "", name)))
                     continue
                 first = receiver.split(".", 1)[0]
                 how, target, qualifier = "member", -1, ""
@@ -891,22 +906,22 @@ class _Builder:
                         and first[:1].isupper()
                     ):
                         how, qualifier = "free", receiver  # Java/Go: a type of the package
-                out.append(Reference(name, line, col, kind, unit, how, target, qualifier, name))
+                out.append(_reference((name, line, col, kind, unit, how, target, qualifier, name)))
                 continue
             if bound is None:
                 target = enclosing_class(unit) if grammar.members_visible else -1
-                out.append(Reference(name, line, col, kind, unit, "free", target, "", name))
+                out.append(_reference((name, line, col, kind, unit, "free", target, "", name)))
             elif bound[0] == "def":
                 target = bound[1]
                 if kind == "type":
                     target = type_defs.get((where, name), target)
-                out.append(Reference(name, line, col, kind, unit, "def", target, "", name))
+                out.append(_reference((name, line, col, kind, unit, "def", target, "", name)))
             elif bound[0] == "import":
                 entry = imports[bound[1]]
                 if entry.name in ("", "*"):
                     continue  # a module used as a value: no definition
                 meant = name if entry.name == "default" else entry.name
-                out.append(Reference(name, line, col, kind, unit, "import", bound[1], "", meant))
+                out.append(_reference((name, line, col, kind, unit, "import", bound[1], "", meant)))
 
         for _at, site, i in import_sites:
             if site.at < 0:
@@ -915,7 +930,7 @@ class _Builder:
             row = source.count(b"\n", 0, site.at)
             col = site.at - (source.rfind(b"\n", 0, site.at) + 1)
             out.append(
-                Reference(entry.name, row + 1, col, "import", -1, "import", i, "", entry.name)
+                _reference((entry.name, row + 1, col, "import", -1, "import", i, "", entry.name))
             )
         out.sort(key=_LINE_COLUMN)
         return FileFacts(
