@@ -38,7 +38,6 @@ _MAX_CALLEE = 256  # bytes of a callee read as a type name (`pkg.mod.Foo`)
 # A header written over several lines: `def f(\n    a,\n    b,\n)` reads `def f(a, b)`.
 _OPEN_SPACE = re.compile(r"([(\[]) ")
 _CLOSE_SPACE = re.compile(r"(?:,? )([)\]])")
-_PLUS_ONE = (1).__add__
 _TWICE = (2).__mul__
 _START = operator.attrgetter("start_byte")
 _END = operator.attrgetter("end_byte")
@@ -814,10 +813,9 @@ class _Builder:
         go = grammar.name == "go"
         java = grammar.name == "java"
         rev = source[::-1]
-        # Where each line after the first starts (and len + 1): the lengths of the lines
-        # plus their newlines, summed.
-        line_starts = list(itertools.accumulate(map(_PLUS_ONE, map(len, source.split(b"\n")))))
-        bisect_right = bisect.bisect_right
+        # Lines counted as the references come, in order: the newlines since the last one (no
+        # table of every line's start, which cost as much as the counting).
+        line, line_start, counted = 1, 0, 0
         for at, scope, unit in zip(refs, ref_scope, ref_unit, strict=True):
             raw_name = source[at : spans[at]]
             name = names.get(raw_name) or names.setdefault(raw_name, _decode(raw_name))
@@ -835,9 +833,12 @@ class _Builder:
                     if not java or at not in calls:
                         continue  # a local or a parameter: no definition to link
                     bound = None  # Java: `builder()` is a method even where a local is `builder`
-            row = bisect_right(line_starts, at)
-            line = row + 1
-            col = at - (line_starts[row - 1] if row else 0)
+            newlines = source.count(b"\n", counted, at)
+            if newlines:
+                line += newlines
+                line_start = source.rfind(b"\n", counted, at) + 1
+            counted = at
+            col = at - line_start
             kind = "call" if at in calls else "type" if at in types else "other"
             if receiver is not None:
                 if kind == "other":
