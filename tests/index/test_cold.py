@@ -51,6 +51,18 @@ def test_ignored_duplicates_keep_the_first_row_as_one_by_one() -> None:
     assert len(got) == 150
 
 
+def test_an_sqlite_allowing_few_values_a_statement_gets_fewer_rows_a_statement() -> None:
+    """An older SQLite takes 999 values a statement (this one 250,000): the statements stay
+    under the connection's limit (here 100 values: 25 rows of four, where 128 rows would be
+    512 values, "too many SQL variables")."""
+    conn = sqlite3.connect(":memory:")
+    conn.execute(SCHEMA)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 100)
+    rows: list[tuple[object, ...]] = [(k, "x", 0.0, k) for k in range(300)]
+    insert_rows(conn, "INSERT INTO t VALUES", 4, rows)
+    assert conn.execute("SELECT * FROM t ORDER BY a").fetchall() == rows
+
+
 def test_a_duplicate_key_fails_a_plain_insert_of_many_rows() -> None:
     conn = sqlite3.connect(":memory:")
     conn.execute(SCHEMA)
