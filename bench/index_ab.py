@@ -8,6 +8,8 @@ The corpus: the same Django sdist and Pygments wheel as ``index_speed.py``, cut 
 Measured per version: a cold ``reviewbot index``, an update after a commit editing 10 files, and
 ``reviewbot refs`` on the whole-corpus index of the current version. The other version is the
 tree of ``--rev`` exported with ``git archive`` and put first on ``sys.path``.
+Both versions' indexes are compared table by table (digests of the sorted rows) after the
+cold build and after the update: a change meant for speed must keep them equal.
 
     python bench/index_ab.py --rev 39ff7a5
 """
@@ -15,9 +17,11 @@ tree of ``--rev`` exported with ``git archive`` and put first on ``sys.path``.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -37,6 +41,33 @@ PARTS = (
     "pygments/filters",
 )
 RUNS = 3
+# What the index holds, table by table (not the files' stat column: the checkout's times).
+DIGESTED = {
+    "files": "SELECT id, path, blob, language, parser, package, lines, skipped FROM files",
+    "defs": "SELECT * FROM defs",
+    "imports": "SELECT * FROM imports",
+    "refs": "SELECT * FROM refs",
+    "edges": "SELECT * FROM edges",
+    "file_links": "SELECT * FROM file_links",
+    "search": "SELECT rowid, words, signature, doc FROM search",
+}
+
+
+def digests(database: Path) -> dict[str, str]:
+    """Each table's rows, sorted, as a SHA-256 (and their count): two versions that build the
+    same index give the same digests."""
+    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    out: dict[str, str] = {}
+    try:
+        for table, query in DIGESTED.items():
+            digest = hashlib.sha256()
+            rows = sorted(conn.execute(query))
+            for row in rows:
+                digest.update(repr(row).encode())
+            out[table] = f"{len(rows)}:{digest.hexdigest()[:16]}"
+    finally:
+        conn.close()
+    return out
 
 
 def runner(tree: Path | None) -> list[str]:
@@ -92,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         cold: dict[str, list[Timed]] = {v: [] for v in versions}
         update: dict[str, list[Timed]] = {v: [] for v in versions}
         refs: dict[str, list[Timed]] = {v: [] for v in versions}
+        contents: dict[tuple[str, str], dict[str, str]] = {}  # (build, version): digests
         sink = Path(tmp) / "out"
         load_before = os.getloadavg()[0]
         for k in range(args.runs):
@@ -103,8 +135,12 @@ def main(argv: list[str] | None = None) -> int:
                 os.environ.update({**ENV, "REVIEWBOT_INDEX": str(database)})
                 git(repo, "checkout", "-q", base)
                 cold[name].append(timed([*versions[name], "index", str(repo)], sink))
+                if k < 2:
+                    contents[("cold", name)] = digests(database)
                 git(repo, "checkout", "-q", edit)
                 update[name].append(timed([*versions[name], "index", str(repo)], sink))
+                if k < 2:
+                    contents[("update", name)] = digests(database)
                 where = f"{repo}/django/db/models/query.py:1489"  # QuerySet.filter
                 refs[name].append(timed([*versions[name], "refs", where, "--no-update"], sink))
         load_after = os.getloadavg()[0]
@@ -148,6 +184,21 @@ def main(argv: list[str] | None = None) -> int:
         )
         + ".",
     ]
+    for build_name in ("cold", "update"):
+        before, after = contents[(build_name, "before")], contents[(build_name, "after")]
+        differ = [t for t in DIGESTED if before[t] != after[t]]
+        lines_out += [
+            "",
+            f"Index contents after the {build_name} build, table by table (rows sorted, "
+            f"SHA-256; {', '.join(DIGESTED)}): "
+            + (
+                "equal in both versions."
+                if not differ
+                else "DIFFERENT in "
+                + ", ".join(f"{t} ({before[t]} / {after[t]})" for t in differ)
+                + "."
+            ),
+        ]
     print("\n".join(lines_out))
     write_result(out_file, lines_out)
     return 0

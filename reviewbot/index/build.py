@@ -11,16 +11,18 @@ index's text columns hold UTF-8 only; a review still analyses it, without the in
 
 from __future__ import annotations
 
+import fnmatch
 import gc
 import hashlib
 import json
 import multiprocessing
+import operator
 import os
 import re
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -45,12 +47,13 @@ from reviewbot.index.store import (
     FileRows,
     Store,
     file_rows,
+    insert_rows,
     locked_writer,
     storable,
 )
 from reviewbot.repo.cache import language_key
 from reviewbot.repo.changes import generated_reason
-from reviewbot.repo.files import decode, excluded, is_binary
+from reviewbot.repo.files import decode, is_binary
 from reviewbot.repo.git import Git
 from reviewbot.repo.listing import Listed, list_files
 
@@ -108,6 +111,22 @@ def _storable(listing: dict[str, Listed]) -> dict[str, Listed]:
     return {p: x for p, x in listing.items() if storable(p)}
 
 
+def exclusion(patterns: Sequence[str]) -> Callable[[str], bool]:
+    """``excluded(path, patterns)`` (the configuration's globs) as at most three matches of two
+    regular expressions, each the globs' alternation: a cold build tests every file of the
+    repository, and a glob at a time cost 0.1-0.2 s of serial time on 7k files."""
+    if not patterns:
+        return lambda path: False
+    whole = re.compile("|".join(fnmatch.translate(p) for p in patterns)).match
+    bare = re.compile("|".join(fnmatch.translate(p.removeprefix("**/")) for p in patterns)).match
+
+    def test(path: str) -> bool:
+        rel = path.replace(os.sep, "/")
+        return bool(whole(rel) or whole("./" + rel) or bare(rel))
+
+    return test
+
+
 def _vendored(path: str) -> bool:
     parts = path.split("/")[:-1]
     return any(p in VENDORED for p in parts)
@@ -137,6 +156,7 @@ def _facts(path: str, text: str, language: Language) -> FileFacts:
 Job = tuple[int, str, str, str, str]  # file id, path, blob, text, language name
 # A reference as the global pass reads it: id, file id, how, target id, qualifier, lookup, kind.
 LinkRow = tuple[int, int, str, int | None, str, str, str]
+_LINK_FIELDS = operator.itemgetter(0, 1, 7, 8, 9, 10, 5)  # a reference row's, as a LinkRow
 
 
 def _parse(job: Job) -> FileRows:
@@ -358,12 +378,13 @@ def _write(
     ids: list[int] = []
     reasons: dict[str, str] = {}
     languages: dict[str, Language] = {}
+    is_excluded = exclusion(settings.exclude)
     for e in entries:
         language = settings.registry.detect(e.path)
         languages[e.path] = language
         if e.reason:
             reasons[e.path] = e.reason
-        elif excluded(e.path, settings.exclude):
+        elif is_excluded(e.path):
             reasons[e.path] = "excluded by the configuration"
         elif _vendored(e.path):
             reasons[e.path] = "vendored"
@@ -422,7 +443,7 @@ def _write(
     for done, rows in enumerate(_parsed(jobs(), total, settings.jobs), 1):
         batch.append(rows)
         if kept is not None:
-            kept.extend([(r[0], r[1], r[7], r[8], r[9], r[10], r[5]) for r in rows.refs])  # type: ignore[misc]
+            kept.extend(map(_LINK_FIELDS, rows.refs))
         ids.append(int(str(rows.file[0])))
         if len(batch) == _BATCH:
             store.add_rows(batch)
@@ -486,7 +507,7 @@ def _resolve(
         for edges in link_slices(
             resolver, rows, store_jobs, lambda: store.create_indexes(("edges", "file_links"))
         ):
-            conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
+            insert_rows(conn, "INSERT OR IGNORE INTO edges VALUES", 4, edges)
         rebuild_links(conn)
         return
     changed = old_names | _names_of(store, new_ids)

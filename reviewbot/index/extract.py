@@ -31,13 +31,16 @@ __all__ = ["AUGMENTS", "CLASS_KINDS", "extract"]
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
 _VALUES = frozenset({"variable", "constant"})
+_CONTAINERS = CLASS_KINDS | {"type"}  # their members are qualified by them
 _TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share the name
 _SPACES = re.compile(r"\s+")
 _MAX_CALLEE = 256  # bytes of a callee read as a type name (`pkg.mod.Foo`)
 # A header written over several lines: `def f(\n    a,\n    b,\n)` reads `def f(a, b)`.
 _OPEN_SPACE = re.compile(r"([(\[]) ")
 _CLOSE_SPACE = re.compile(r"(?:,? )([)\]])")
-_PLUS_ONE = (1).__add__
+_TWICE = (2).__mul__
+_START = operator.attrgetter("start_byte")
+_END = operator.attrgetter("end_byte")
 _DOT = ord(".")
 _QUESTION = ord("?")
 # Matched on the reversed bytes, from just before a name: the dot of a member access (not a
@@ -59,6 +62,11 @@ _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _MAX_SIGNATURE = 300
 _LINE_COLUMN = operator.itemgetter(1, 2)  # a Reference's line and column
+# A Reference from a tuple of its fields, without the Python-level __new__ of a NamedTuple
+# (half the cost; a file has thousands).
+_reference: Callable[[tuple[str, int, int, str, int, str, int, str, str]], Reference] = (
+    functools.partial(tuple.__new__, Reference)
+)
 _DOC_CHARS = 400
 _WINDOW = 120
 
@@ -139,20 +147,20 @@ def _innermost(
     positions: list[int], starts: list[int], ends: list[int], *, strict: bool = False
 ) -> list[int]:
     """For sorted positions, the innermost interval (sorted outer first; 0 holds all) holding
-    each. ``strict``: the positions are the intervals' own starts (each one's parent)."""
-    out: list[int] = []
-    stack = [0]
-    si = 1
-    n = len(starts)
-    for pos in positions:
-        while si < n and (starts[si] < pos or (starts[si] == pos and not strict)):
-            while ends[stack[-1]] <= starts[si]:
-                stack.pop()
-            stack.append(si)
-            si += 1
-        while ends[stack[-1]] <= pos:
-            stack.pop()
-        out.append(stack[-1])
+    each. ``strict``: the positions are the intervals' own starts (each one's parent).
+
+    The intervals nest (tree-sitter nodes), so the innermost one holding a position is the last
+    one in their order that holds it: each interval paints the positions it holds, outer first
+    (a slice of the output per interval, found by bisection, instead of a step per position).
+    """
+    out = [0] * len(positions)
+    first = bisect.bisect_right if strict else bisect.bisect_left
+    last = bisect.bisect_left
+    for i in range(1, len(starts)):
+        lo = first(positions, starts[i])
+        hi = last(positions, ends[i], lo)
+        if hi > lo:
+            out[lo:hi] = [i] * (hi - lo)
     return out
 
 
@@ -394,8 +402,9 @@ _PRIORITY = {"variable": 0, "type": 1, "constant": 2}
 
 def _sorted(nodes: list[ts.Node]) -> tuple[list[int], list[ts.Node]]:
     """Nodes by position, once each (two patterns may capture the same node)."""
-    unique = sorted({n.start_byte: n for n in nodes}.values(), key=lambda n: n.start_byte)
-    return [n.start_byte for n in unique], unique
+    by_start = dict(zip(map(_START, nodes), nodes, strict=True))
+    starts = sorted(by_start)
+    return starts, list(map(by_start.__getitem__, starts))
 
 
 def _within(starts: list[int], nodes: list[ts.Node], after: int, before: int) -> ts.Node | None:
@@ -573,7 +582,7 @@ class _Builder:
             parent_def = out[parent] if parent >= 0 else None
             kind = "field" if d.kind == "attribute" else d.kind
             container = ""
-            if parent_def is not None and parent_def.kind in CLASS_KINDS | {"type"}:
+            if parent_def is not None and parent_def.kind in _CONTAINERS:
                 container = parent_def.qualified
                 if kind == "function":
                     kind = "method"
@@ -650,14 +659,20 @@ class _Builder:
                 import_sites.append((stmt.start_byte, site, len(imports) - 1))
         skip_ranges.sort()
 
-        skip: set[int] = {n.start_byte for n in caps.get("skip", ())}
+        # Positions as sets and maps, made by C loops (a Python step per node was a tenth of
+        # the file's time: there are as many captures as identifiers).
+        skip: set[int] = set(map(_START, caps.get("skip", ())))
         skip.update(d.name_at for d in kept)
+        names: dict[bytes, str] = {}
         binds: dict[int, str] = {}
         for n in caps.get("bind", ()):
-            binds[n.start_byte] = _decode(source[n.start_byte : n.end_byte])
-        calls = {n.start_byte for n in caps.get("call", ())}
-        calls.update(n.start_byte for n in caps.get("call.member", ()))
-        types = {n.start_byte for n in caps.get("type", ())}
+            raw_name = source[n.start_byte : n.end_byte]
+            binds[n.start_byte] = names.get(raw_name) or names.setdefault(
+                raw_name, _decode(raw_name)
+            )
+        calls = set(map(_START, caps.get("call", ())))
+        calls.update(map(_START, caps.get("call.member", ())))
+        types = set(map(_START, caps.get("type", ())))
 
         # Scopes, sorted outer before inner; 0 is the file. A definition binds its name just
         # before its own node (so in the scope around it): positions are doubled for that.
@@ -673,34 +688,33 @@ class _Builder:
         ]
         bindings: list[dict[str, tuple[str, int]]] = [{} for _ in starts]
 
-        members = {n.start_byte for n in caps.get("member", ())}
+        members = set(map(_START, caps.get("member", ())))
         members.update(calls)
         spans: dict[int, int] = {}
         for key in ("ref", "member", "type"):
-            for n in caps.get(key, ()):
-                spans[n.start_byte] = n.end_byte
+            nodes = caps.get(key, ())
+            spans.update(zip(map(_START, nodes), map(_END, nodes), strict=True))
         # Drop names inside import statements and those that are not references.
-        refs: list[int] = []
         skip.update(binds)
-        skip_starts = [r[0] for r in skip_ranges]
-        skip_ends = [r[1] for r in skip_ranges]
-        skip_starts.append(2 * len(source) + 2)  # sentinels: no test of the length per name
-        skip_ends.append(2 * len(source) + 2)
-        k = 0
-        for at in sorted(spans):
-            while skip_ends[k] <= at:
-                k += 1
-            if skip_starts[k] <= at or at in skip:
-                continue
-            refs.append(at)
-        ref_at = [2 * at for at in refs]
+        refs = sorted(spans.keys() - skip)
+        if skip_ranges:
+            parts: list[list[int]] = []
+            done = 0  # refs before this are decided
+            for start, end in skip_ranges:
+                lo = bisect.bisect_left(refs, start, done)
+                hi = bisect.bisect_left(refs, end, lo)
+                parts.append(refs[done:lo])
+                done = max(done, hi)
+            parts.append(refs[done:])
+            refs = list(itertools.chain.from_iterable(parts))
+        ref_at = list(map(_TWICE, refs))
         ref_scope = _innermost(ref_at, starts, ends)
         # Units: the definitions that enclose code (not a field named by `self.x = ...`).
         units = [i for i in range(len(kept)) if i not in self.attributes]
         def_starts = [-1] + [2 * kept[i].start for i in units]
         def_ends = [2 * len(source) + 2] + [2 * kept[i].end for i in units]
         unit_of = [-1, *units]
-        ref_unit = [unit_of[u] for u in _innermost(ref_at, def_starts, def_ends)]
+        ref_unit = list(map(unit_of.__getitem__, _innermost(ref_at, def_starts, def_ends)))
 
         # Bindings: definitions, imports, locals. The first binding of a name in a scope wins,
         # except that a definition or an import replaces a plain local.
@@ -790,12 +804,19 @@ class _Builder:
                 scope = parent_scope[scope]
             return None
 
+        class_of: dict[int, int] = {}
+
         def enclosing_class(unit: int) -> int:
-            while unit >= 0:
-                if defs[unit].kind in CLASS_KINDS:
-                    return unit
-                unit = defs[unit].parent
-            return -1
+            found = class_of.get(unit)
+            if found is not None:
+                return found
+            at = unit
+            while at >= 0:
+                if defs[at].kind in CLASS_KINDS:
+                    break
+                at = defs[at].parent
+            class_of[unit] = at
+            return at
 
         def go_receiver(unit: int) -> tuple[str, str]:
             while unit >= 0:
@@ -912,31 +933,43 @@ class _Builder:
         self_names = grammar.self_names
         go = grammar.name == "go"
         java = grammar.name == "java"
-        names: dict[bytes, str] = {}
         rev = source[::-1]
-        # Where each line after the first starts (and len + 1): the lengths of the lines
-        # plus their newlines, summed.
-        line_starts = list(itertools.accumulate(map(_PLUS_ONE, map(len, source.split(b"\n")))))
-        bisect_right = bisect.bisect_right
-        for index, at in enumerate(refs):
+        # Lines counted as the references come, in order: the newlines since the last one (no
+        # table of every line's start, which cost as much as the counting).
+        line, line_start, counted = 1, 0, 0
+        for at, scope, unit in zip(refs, ref_scope, ref_unit, strict=True):
             raw_name = source[at : spans[at]]
             name = names.get(raw_name) or names.setdefault(raw_name, _decode(raw_name))
-            row = bisect_right(line_starts, at)
-            line = row + 1
-            col = at - (line_starts[row - 1] if row else 0)
-            scope = ref_scope[index]
-            unit = ref_unit[index]
-            kind = "call" if at in calls else "type" if at in types else "other"
             receiver = _receiver(rev, at) if at in members or source[at - 1] == _DOT else None
+            if receiver is None:
+                # Most names are locals and parameters, which mean no definition: they are
+                # dropped before their line and kind are worked out.
+                bound = bindings[scope].get(name)
+                if bound is not None:
+                    where = scope
+                else:
+                    bound = lookup(name, scope)
+                    where = found_in[0]
+                if bound is not None and bound[0] == "local":
+                    if not java or at not in calls:
+                        continue  # a local or a parameter: no definition to link
+                    bound = None  # Java: `builder()` is a method even where a local is `builder`
+            newlines = source.count(b"\n", counted, at)
+            if newlines:
+                line += newlines
+                line_start = source.rfind(b"\n", counted, at) + 1
+            counted = at
+            col = at - line_start
+            kind = "call" if at in calls else "type" if at in types else "other"
             if receiver is not None:
                 if kind == "other":
                     kind = "attribute"
                 if receiver == '"':  # a string literal's method: never the repository's
-                    out.append(Reference(name, line, col, kind, unit, "literal", -1, "", name))
+                    out.append(_reference((name, line, col, kind, unit, "literal", -1, "", name)))
                     continue
                 if receiver == "super()":
                     cls = enclosing_class(unit)
-                    out.append(Reference(name, line, col, kind, unit, "super", cls, "", name))
+                    out.append(_reference((name, line, col, kind, unit, "super", cls, "", name)))
                     continue
                 first = receiver.split(".", 1)[0]
                 how, target, qualifier = "member", -1, ""
@@ -995,26 +1028,22 @@ class _Builder:
                         and first[:1].isupper()
                     ):
                         how, qualifier = "free", receiver  # Java/Go: a type of the package
-                out.append(Reference(name, line, col, kind, unit, how, target, qualifier, name))
+                out.append(_reference((name, line, col, kind, unit, how, target, qualifier, name)))
                 continue
-            bound = lookup(name, scope)
-            if bound is not None and bound[0] == "local" and kind == "call" and java:
-                bound = None  # Java: `builder()` is a method even where a local is `builder`
             if bound is None:
                 target = enclosing_class(unit) if grammar.members_visible else -1
-                out.append(Reference(name, line, col, kind, unit, "free", target, "", name))
+                out.append(_reference((name, line, col, kind, unit, "free", target, "", name)))
             elif bound[0] == "def":
                 target = bound[1]
                 if kind == "type":
-                    target = type_defs.get((found_in[0], name), target)
-                out.append(Reference(name, line, col, kind, unit, "def", target, "", name))
+                    target = type_defs.get((where, name), target)
+                out.append(_reference((name, line, col, kind, unit, "def", target, "", name)))
             elif bound[0] == "import":
                 entry = imports[bound[1]]
                 if entry.name in ("", "*"):
                     continue  # a module used as a value: no definition
                 meant = name if entry.name == "default" else entry.name
-                out.append(Reference(name, line, col, kind, unit, "import", bound[1], "", meant))
-            # a local or a parameter: no definition to link
+                out.append(_reference((name, line, col, kind, unit, "import", bound[1], "", meant)))
 
         for _at, site, i in import_sites:
             if site.at < 0:
@@ -1023,7 +1052,7 @@ class _Builder:
             row = source.count(b"\n", 0, site.at)
             col = site.at - (source.rfind(b"\n", 0, site.at) + 1)
             out.append(
-                Reference(entry.name, row + 1, col, "import", -1, "import", i, "", entry.name)
+                _reference((entry.name, row + 1, col, "import", -1, "import", i, "", entry.name))
             )
         out.sort(key=_LINE_COLUMN)
         return FileFacts(

@@ -16,11 +16,12 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import itertools
 import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -37,6 +38,7 @@ __all__ = [
     "Store",
     "connect_reader",
     "file_rows",
+    "insert_rows",
     "locked_writer",
     "row_id",
     "split_words",
@@ -330,33 +332,53 @@ class Store:
         )
 
     def add_rows(self, batch: list[FileRows]) -> None:
-        """Files' rows, as ``file_rows`` made them (one statement per table for the batch:
-        about a tenth faster than one per file)."""
+        """Files' rows, as ``file_rows`` made them (statements of many rows for the batch:
+        about a tenth faster than one per file, and a third faster than a row a statement)."""
         c = self.conn
         c.executemany(
             "INSERT INTO files(id, path, blob, language, parser, package, lines, skipped) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
             [rows.file for rows in batch],
         )
-        c.executemany(
-            "INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [row for rows in batch for row in rows.defs],
-        )
-        c.executemany(
-            "INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [row for rows in batch for row in rows.imports],
-        )
-        c.executemany(
-            "INSERT INTO refs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [row for rows in batch for row in rows.refs],
-        )
-        c.executemany(
-            "INSERT INTO search(rowid, words, signature, doc) VALUES (?, ?, ?, ?)",
-            [row for rows in batch for row in rows.search],
+        chain = itertools.chain.from_iterable
+        insert_rows(c, "INSERT INTO defs VALUES", 12, list(chain(r.defs for r in batch)))
+        insert_rows(c, "INSERT INTO imports VALUES", 7, list(chain(r.imports for r in batch)))
+        insert_rows(c, "INSERT INTO refs VALUES", 11, list(chain(r.refs for r in batch)))
+        insert_rows(
+            c,
+            "INSERT INTO search(rowid, words, signature, doc) VALUES",
+            4,
+            list(chain(r.search for r in batch)),
         )
 
 
 Row = tuple[object, ...]
+
+_ROWS_A_STATEMENT = 128
+
+
+@functools.lru_cache(maxsize=64)
+def _values(width: int, count: int) -> str:
+    row = "(" + ", ".join("?" * width) + ")"
+    return ", ".join([row] * count)
+
+
+def insert_rows(conn: sqlite3.Connection, head: str, width: int, rows: Sequence[Row]) -> None:
+    """``head`` (``INSERT INTO t VALUES``, ``INSERT OR IGNORE ...``) for each row, in order,
+    ``_ROWS_A_STATEMENT`` rows a statement: the same rows as ``executemany`` one by one, with
+    a part of the cost (most of a bulk insert's time is spent per statement, not per value:
+    0.3 s for a cold build's 524k edges where one by one took 0.7 s). Fewer when this SQLite
+    allows fewer values a statement (999 before SQLite 3.32)."""
+    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    n = max(1, min(_ROWS_A_STATEMENT, limit // width))
+    full = len(rows) - len(rows) % n
+    if full:
+        statement = f"{head} {_values(width, n)}"
+        chain = itertools.chain.from_iterable
+        for k in range(0, full, n):
+            conn.execute(statement, list(chain(rows[k : k + n])))
+    if full < len(rows):
+        conn.executemany(f"{head} {_values(width, 1)}", rows[full:])
 
 
 class FileRows(NamedTuple):
