@@ -64,11 +64,17 @@ def hook_text(
                 tail = f"{_what(f)}  {spark}  [{f.code}]"  # the unit's shape where it fits
             if plain + len(tail) <= DETAIL_WIDTH:
                 lines.append(f"{mark}{style(where, 'cyan')}  {label}  {tail}")
-            else:  # the place on its line, what moved under it: nothing cut, 80 columns kept
-                lines.append(f"{mark}{style(where.rstrip(), 'cyan')}")
+            else:  # the place (and the unit) on its line, what moved under it: nothing cut
+                place = where.rstrip()
+                rest = f"{f.unit.label}  {tail}"
+                if 4 + len(place) + 2 + len(f.unit.label) <= DETAIL_WIDTH:
+                    lines.append(f"{mark}{style(place, 'cyan')}  {f.unit.label}")
+                    rest = tail
+                else:
+                    lines.append(f"{mark}{style(place, 'cyan')}")
                 lines.extend(
                     textwrap.wrap(
-                        f"{f.unit.label}  {tail}",
+                        rest,
                         width=DETAIL_WIDTH,
                         initial_indent="      ",
                         subsequent_indent="        ",
