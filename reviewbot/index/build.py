@@ -37,6 +37,7 @@ from reviewbot.index.resolve import (
     link_slices,
     link_weight,
     rebuild_links,
+    written_return,
 )
 from reviewbot.index.store import (
     ID_BITS,
@@ -207,6 +208,159 @@ class _Names(NamedTuple):
         )
 
 
+_CLASSY = ("class", "interface", "enum", "struct", "type")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+DefKey = tuple[object, ...]
+
+
+class _Shape(NamedTuple):
+    """What the resolver can see of one file (an update compares it before and after)."""
+
+    meta: tuple[object, ...]  # language, parser, package, whether indexed
+    keys: dict[DefKey, list[int]]  # each definition's key -> the ids with that key, in order
+    names: _Names
+    imports: list[tuple[str, str, str, int]]  # local, module, name, export, in order
+    words: set[str]  # names written in the file's bases and return types, and imported
+
+
+def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
+    """Each file's shape, by path. A definition's key is everything the resolver reads of it
+    (kind, name, qualified name, container, bases, what it returns) and its parent's key with
+    the parent's rank among the definitions of that key: two definitions of one key are
+    indistinguishable to the resolver but by their order."""
+    conn = store.conn
+    out: dict[str, _Shape] = {}
+    for file_id in file_ids:
+        row = conn.execute(
+            "SELECT path, language, parser, package, skipped IS NULL FROM files WHERE id = ?",
+            (file_id,),
+        ).fetchone()
+        if row is None:
+            continue
+        keys: dict[DefKey, list[int]] = {}
+        key_of: dict[int, tuple[DefKey, int]] = {}
+        names = _Names(set(), set(), set())
+        words: set[str] = set()
+        for def_id, kind, name, qualified, container, parent_id, bases, signature in conn.execute(
+            "SELECT id, kind, name, qualified, container, parent_id, bases, signature FROM defs "
+            "WHERE file_id = ? ORDER BY id",
+            (file_id,),
+        ):
+            returns = written_return(kind, signature)
+            if parent_id is None:
+                parent: tuple[DefKey, int] | None = None
+            else:
+                parent = key_of.get(parent_id)
+                if parent is None:  # a parent after its child: no key can stand for it
+                    parent = (("unknown", parent_id), 0)
+            key = (kind, name, qualified, container, parent, bases, returns)
+            same = keys.setdefault(key, [])
+            key_of[def_id] = (key, len(same))
+            same.append(def_id)
+            names.defined.add(name)
+            if kind in _CLASSY:
+                names.classes.add(name)
+            words.update(_WORD.findall(f"{bases} {returns}"))
+        imports: list[tuple[str, str, str, int]] = []
+        for local, module, name, export in conn.execute(
+            "SELECT local, module, name, export FROM imports WHERE file_id = ? ORDER BY id",
+            (file_id,),
+        ):
+            imports.append((local, module, name, export))
+            found = {x for x in (local, name) if x and x not in ("*", "default")}
+            names.imported.update(found)
+            names.classes.update(found)
+            words.update(found)
+        out[row[0]] = _Shape(tuple(row[1:]), keys, names, imports, words)
+    return out
+
+
+class _Carry(NamedTuple):
+    """What an update keeps of the edges into changed files: the names whose meaning may have
+    changed (the rest keep their edges, moved to the definitions' new ids)."""
+
+    names: _Names
+    new_id: dict[int, int]  # old id -> new id of each definition that stayed as it was
+    incoming: list[tuple[int, int, float, str]]  # edges from unchanged files into changed ones
+
+
+def _incoming(store: Store, file_ids: list[int]) -> list[tuple[int, int, float, str]]:
+    """The edges from other files' references to the definitions of ``file_ids``."""
+    gone = set(file_ids)
+    out: list[tuple[int, int, float, str]] = []
+    for file_id in file_ids:
+        low, high = file_id << ID_BITS, (file_id + 1) << ID_BITS
+        out.extend(
+            e
+            for e in store.conn.execute(
+                "SELECT ref_id, def_id, confidence, via FROM edges "
+                "WHERE def_id >= ? AND def_id < ?",
+                (low, high),
+            )
+            if e[0] >> ID_BITS not in gone
+        )
+    return out
+
+
+def _carry(
+    before: dict[str, _Shape],
+    after: dict[str, _Shape],
+    incoming: list[tuple[int, int, float, str]],
+) -> _Carry | None:
+    """Which names a change of files in place (none added or removed, each of the same
+    language) can make mean something else, and the new id of every definition that stayed as
+    it was; None when the change is not of that kind (then every name the files define or
+    import counts as changed).
+
+    A definition stayed when one of the same key (``_shapes``) is there before and after, as
+    many times. The others' names changed. A file whose imports changed, that added, removed
+    or changed a class (its bases: what its heirs and typed receivers mean), or changed a name
+    its own bases, return types or imports mention (a definition shadowing an import) counts
+    all its names as changed, as before."""
+    if set(before) != set(after):
+        return None
+    names = _Names(set(), set(), set())
+    new_id: dict[int, int] = {}
+    for path, old in before.items():
+        new = after[path]
+        if old.meta != new.meta:
+            return None
+        changed: set[str] = set()
+        classy = False
+        pairs: list[tuple[int, int]] = []
+        for key in old.keys.keys() | new.keys.keys():
+            was, now = old.keys.get(key, []), new.keys.get(key, [])
+            if len(was) == len(now) and not (len(was) > 1 and key[0] in _CLASSY):
+                pairs.extend(zip(was, now, strict=True))
+            else:
+                changed.add(str(key[1]))
+                classy = classy or key[0] in _CLASSY
+        if old.imports != new.imports or classy or changed & (old.words | new.words):
+            names = names | old.names | new.names
+            continue
+        names.defined.update(changed)
+        names.classes.update(changed)  # (heirs by name: a base may now mean another thing)
+        new_id.update(pairs)
+    return _Carry(names, new_id, incoming)
+
+
+_Before = tuple[dict[str, _Shape], list[tuple[int, int, float, str]]]
+
+
+def _before(store: Store, plan: _Plan) -> _Before | None:
+    """The changed files' shapes and the edges into them, before their rows go, when the
+    change is of files in place (none added or removed)."""
+    if plan.removed or len(plan.gone) != len(plan.read) or not plan.gone:
+        return None
+    return _shapes(store, plan.gone), _incoming(store, plan.gone)
+
+
+def _after(store: Store, before: _Before | None, new_ids: list[int]) -> _Carry | None:
+    if before is None:
+        return None
+    return _carry(before[0], _shapes(store, new_ids), before[1])
+
+
 def _names_of(store: Store, file_ids: Iterable[int]) -> _Names:
     ids = list(file_ids)
     names = _Names(set(), set(), set())
@@ -281,6 +435,7 @@ def _update(
             cold = everything or store.created
             old_names = _names_of(store, plan.gone)
             packages = _py_packages(store)
+            before = None if cold else _before(store, plan)
             store.delete_files(plan.gone)
             if cold:
                 store.drop_indexes()
@@ -293,7 +448,8 @@ def _update(
             if plan.read or plan.gone:
                 # Python's packages changed: other files' module names did.
                 relink = cold or _py_packages(store) != packages
-                _resolve(store, relink, new_ids, old_names, settings.jobs, kept)
+                carry = _after(store, before, new_ids) if not relink else None
+                _resolve(store, relink, new_ids, old_names, settings.jobs, kept, carry)
             if cold:
                 store.create_indexes()
             _record_stats(store, git)
@@ -469,11 +625,14 @@ def _resolve(
     old_names: _Names,
     store_jobs: int,
     kept: list[LinkRow] | None = None,
+    carry: _Carry | None = None,
 ) -> None:
     """Edges for what the change can affect (everything when ``cold``): the references of
     changed files; those whose lookup a changed file defines (or an alias of it); those whose
     lookup it imports, when they resolve through imports (a re-export); and those that look in
-    classes inheriting, by name, from a class a changed file defines or imports."""
+    classes inheriting, by name, from a class a changed file defines or imports. With
+    ``carry`` (files changed in place), only the names it says changed count, and the other
+    edges into the changed files move to their definitions' new ids."""
     conn = store.conn
     resolver = Resolver(conn, lazy=not cold)  # an update reads the definitions it meets
     select = "SELECT id, file_id, how, target_id, qualifier, lookup, kind FROM refs"
@@ -488,7 +647,7 @@ def _resolve(
             conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
         rebuild_links(conn)
         return
-    changed = old_names | _names_of(store, new_ids)
+    changed = carry.names if carry is not None else old_names | _names_of(store, new_ids)
     names = _with_aliases(conn, changed.defined)
     imported = _with_aliases(conn, changed.imported) - names
     heirs = resolver.heirs(changed.classes)
@@ -504,12 +663,13 @@ def _resolve(
     # `x = make(); x.m()` what make returns: again when a changed file defines or imports make.
     heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
     typed_names = heir_names | names | imported
+    # (`x = Make(); x.m()` with Make a function: what Make returns, when Make changed.)
     typed = [
         (ref_id,)
         for ref_id, qualifier in conn.execute(
             "SELECT id, qualifier FROM refs WHERE how = 'instance'"  # a small partial index
         )
-        if qualifier.rsplit(".", 1)[-1] in heir_names
+        if qualifier.rsplit(".", 1)[-1] in typed_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
     ]
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(id INTEGER PRIMARY KEY)")
@@ -524,6 +684,26 @@ def _resolve(
         "AND how IN ('self', 'super', 'class', 'free') "
         f"UNION {select} WHERE id IN (SELECT id FROM sel_typed) ORDER BY 1"
     ).fetchall()
+    moved: list[tuple[int, int, float, str]] = []
+    if carry is not None:
+        # The other edges into changed files go to the same definitions' new ids; one to a
+        # definition that did not stay (none should be) has its reference resolved again.
+        chosen = {r[0] for r in rows}
+        again = {
+            ref_id
+            for ref_id, def_id, _, _ in carry.incoming
+            if ref_id not in chosen and def_id not in carry.new_id
+        }
+        moved = [
+            (ref_id, carry.new_id[def_id], confidence, via)
+            for ref_id, def_id, confidence, via in carry.incoming
+            if ref_id not in chosen and ref_id not in again
+        ]
+        if again:
+            marks = ",".join("?" * len(again))
+            rows = sorted(
+                rows + conn.execute(f"{select} WHERE id IN ({marks})", sorted(again)).fetchall()
+            )
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
@@ -554,8 +734,11 @@ def _resolve(
             added.append((ref_id, def_id, confidence, via))
             if via != "member":
                 delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
+    for ref_id, def_id, confidence, via in moved:
+        if via != "member":
+            delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
     conn.executemany("DELETE FROM edges WHERE ref_id = ? AND def_id = ?", gone)
-    conn.executemany("INSERT INTO edges VALUES (?, ?, ?, ?)", added)
+    conn.executemany("INSERT INTO edges VALUES (?, ?, ?, ?)", added + moved)
     adjust_links(conn, delta)
 
 
@@ -569,9 +752,11 @@ def apply_listing(
     plan = _plan(store, _storable(listing), False)
     old_names = _names_of(store, plan.gone)
     packages = _py_packages(store)
+    before = _before(store, plan)
     store.delete_files(plan.gone)
     new_ids = _write(git, store, plan.read, settings, None)
     if plan.read or plan.gone:
         relink = _py_packages(store) != packages
-        _resolve(store, relink, new_ids, old_names, settings.jobs)
+        carry = _after(store, before, new_ids) if not relink else None
+        _resolve(store, relink, new_ids, old_names, settings.jobs, carry=carry)
     return len(plan.read)

@@ -50,6 +50,7 @@ __all__ = [
     "link_slices",
     "link_weight",
     "rebuild_links",
+    "written_return",
 ]
 
 _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
@@ -162,6 +163,17 @@ def _returns(signature: str) -> str:
         or _GO_RETURNS.search(signature)
     )
     return clean_type(found.group(1)) if found is not None else ""
+
+
+def written_return(kind: str, signature: str) -> str:
+    """What a definition says it returns, as the resolver reads it (``Resolver.returns``): a
+    function's or method's written class, else "". An update compares these to know whether
+    a changed file's functions still return what they did."""
+    if kind not in ("function", "method"):
+        return ""
+    if "->" in signature or "):" in signature or signature[:5] == "func ":
+        return _returns(signature)
+    return ""
 
 
 def _strip_ext(path: str) -> str:
