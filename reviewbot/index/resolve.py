@@ -285,6 +285,9 @@ class Resolver:
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
+        # An update (``lazy``) works out the closures of the files it meets, one by one.
+        self._reach_each: dict[int, int] | None = {} if lazy else None
+        self._deps_memo: dict[int, list[int]] = {}
         self._spread: dict[str, tuple[int, dict[int, list[int]]]] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._packages: set[str] | None = None
@@ -733,8 +736,8 @@ class Resolver:
     def _files_of(self, found: list[int]) -> tuple[int, dict[int, list[int]]]:
         """The bit set of the files of definitions ``found`` (bit ``_bit[f]``, as ``reach``),
         and each bit's definitions, in the order of ``found``."""
-        if self._reach is None:
-            self._reach = self._closures()
+        if not self._bit:
+            self._bit = {fid: k + 1 for k, fid in enumerate(sorted(self.files))}
         mask = 0
         by_bit: dict[int, list[int]] = {}
         bit = self._bit
@@ -747,9 +750,39 @@ class Resolver:
 
     def reach(self, file_id: int) -> int:
         """The files ``file_id`` reaches through imports, as a bit set (bit ``_bit[f]``)."""
+        if self._reach is None and self._reach_each is not None:
+            found = self._reach_each.get(file_id)
+            if found is None:
+                found = self._reach_each[file_id] = self._closure(file_id)
+            return found
         if self._reach is None:
             self._reach = self._closures()
         return self._reach.get(file_id, 0)
+
+    def _closure(self, file_id: int) -> int:
+        """One file's import closure (itself included; 0 for a file not indexed): what
+        ``_closures`` finds for it, walked from it alone."""
+        if file_id not in self.files:
+            return 0
+        if not self._bit:
+            self._bit = {fid: k + 1 for k, fid in enumerate(sorted(self.files))}
+        seen = {file_id}
+        todo = [file_id]
+        memo = self._deps_memo
+        while todo:
+            f = todo.pop()
+            deps = memo.get(f)
+            if deps is None:
+                deps = memo[f] = [g for g in set(self._deps(self.files[f])) if g in self.files]
+            for g in deps:
+                if g not in seen:
+                    seen.add(g)
+                    todo.append(g)
+        bit = self._bit
+        mask = 0
+        for f in seen:
+            mask |= 1 << bit[f]
+        return mask
 
     def _deps(self, f: _File) -> list[int]:
         out: list[int] = []
@@ -787,7 +820,7 @@ class Resolver:
                     seen.add(nxt)
                     stack.append((nxt, iter(deps[nxt])))
         bits = {fid: 1 << self._bit[fid] for fid in self.files}
-        for _ in range(_DEPTH):
+        while True:  # until nothing grows: each file's bits are then all the files it reaches
             grew = False
             for fid in order:
                 b = bits[fid]
