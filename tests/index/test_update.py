@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from reviewbot.index import build
+from reviewbot.index.resolve import Resolver, Row, link_all
 from tests.helpers import commit, write
 from tests.index.support import dump, update
 
@@ -20,11 +21,10 @@ Edge = tuple[object, ...]
 def linked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
     """(file id, lookup) of every reference the updates resolve."""
     seen: list[tuple[int, str]] = []
-    real = build.link_all
 
-    def spy(resolver: object, rows: list[build.LinkRow], workers: int) -> object:
+    def spy(resolver: Resolver, rows: list[Row], workers: int) -> object:
         seen.extend((r[1], r[5]) for r in rows)
-        return real(resolver, rows, workers)  # type: ignore[arg-type]
+        return link_all(resolver, rows, workers)
 
     monkeypatch.setattr(build, "link_all", spy)
     return seen
