@@ -277,35 +277,37 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
 
 class _Carry(NamedTuple):
     """What an update keeps of the edges into changed files: the names whose meaning may have
-    changed (the rest keep their edges, moved to the definitions' new ids)."""
+    changed (the rest keep their edges, moved to the definitions' new ids). The edges from
+    unchanged files into the changed ones wait in the temporary table ``moved``."""
 
     names: _Names
     new_id: dict[int, int]  # old id -> new id of each definition that stayed as it was
-    incoming: list[tuple[int, int, float, str]]  # edges from unchanged files into changed ones
 
 
-def _incoming(store: Store, file_ids: list[int]) -> list[tuple[int, int, float, str]]:
-    """The edges from other files' references to the definitions of ``file_ids``."""
-    gone = set(file_ids)
-    out: list[tuple[int, int, float, str]] = []
+def _keep_incoming(store: Store, file_ids: list[int]) -> None:
+    """The edges from other files' references to the definitions of ``file_ids``, into the
+    temporary table ``moved`` (before the files' rows, and these edges, go)."""
+    conn = store.conn
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS moved_from(id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM moved_from")
+    conn.executemany("INSERT INTO moved_from(id) VALUES (?)", [(i,) for i in file_ids])
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS moved("
+        "ref_id INTEGER, def_id INTEGER, confidence REAL, via TEXT)"
+    )
+    conn.execute("DELETE FROM moved")
     for file_id in file_ids:
-        low, high = file_id << ID_BITS, (file_id + 1) << ID_BITS
-        out.extend(
-            e
-            for e in store.conn.execute(
-                "SELECT ref_id, def_id, confidence, via FROM edges "
-                "WHERE def_id >= ? AND def_id < ?",
-                (low, high),
-            )
-            if e[0] >> ID_BITS not in gone
+        conn.execute(
+            "INSERT INTO moved SELECT ref_id, def_id, confidence, via FROM edges "
+            f"WHERE def_id >= ? AND def_id < ? AND ref_id >> {ID_BITS} NOT IN "
+            "(SELECT id FROM moved_from)",
+            (file_id << ID_BITS, (file_id + 1) << ID_BITS),
         )
-    return out
 
 
 def _carry(
     before: dict[str, _Shape],
     after: dict[str, _Shape],
-    incoming: list[tuple[int, int, float, str]],
 ) -> _Carry | None:
     """Which names a change of files in place (none added or removed, each of the same
     language) can make mean something else, and the new id of every definition that stayed as
@@ -341,24 +343,22 @@ def _carry(
         names.defined.update(changed)
         names.classes.update(changed)  # (heirs by name: a base may now mean another thing)
         new_id.update(pairs)
-    return _Carry(names, new_id, incoming)
+    return _Carry(names, new_id)
 
 
-_Before = tuple[dict[str, _Shape], list[tuple[int, int, float, str]]]
-
-
-def _before(store: Store, plan: _Plan) -> _Before | None:
+def _before(store: Store, plan: _Plan) -> dict[str, _Shape] | None:
     """The changed files' shapes and the edges into them, before their rows go, when the
     change is of files in place (none added or removed)."""
     if plan.removed or len(plan.gone) != len(plan.read) or not plan.gone:
         return None
-    return _shapes(store, plan.gone), _incoming(store, plan.gone)
+    _keep_incoming(store, plan.gone)
+    return _shapes(store, plan.gone)
 
 
-def _after(store: Store, before: _Before | None, new_ids: list[int]) -> _Carry | None:
+def _after(store: Store, before: dict[str, _Shape] | None, new_ids: list[int]) -> _Carry | None:
     if before is None:
         return None
-    return _carry(before[0], _shapes(store, new_ids), before[1])
+    return _carry(before, _shapes(store, new_ids))
 
 
 def _names_of(store: Store, file_ids: Iterable[int]) -> _Names:
@@ -684,29 +684,24 @@ def _resolve(
         "AND how IN ('self', 'super', 'class', 'free') "
         f"UNION {select} WHERE id IN (SELECT id FROM sel_typed) ORDER BY 1"
     ).fetchall()
-    moved: list[tuple[int, int, float, str]] = []
-    if carry is not None:
-        # The other edges into changed files go to the same definitions' new ids; one to a
-        # definition that did not stay (none should be) has its reference resolved again.
-        chosen = {r[0] for r in rows}
-        again = {
-            ref_id
-            for ref_id, def_id, _, _ in carry.incoming
-            if ref_id not in chosen and def_id not in carry.new_id
-        }
-        moved = [
-            (ref_id, carry.new_id[def_id], confidence, via)
-            for ref_id, def_id, confidence, via in carry.incoming
-            if ref_id not in chosen and ref_id not in again
-        ]
-        if again:
-            marks = ",".join("?" * len(again))
-            rows = sorted(
-                rows + conn.execute(f"{select} WHERE id IN ({marks})", sorted(again)).fetchall()
-            )
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
+    if carry is not None:
+        # The other edges into changed files go to the same definitions' new ids (below); one
+        # to a definition that did not stay (none should be) has its reference resolved again.
+        conn.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS renamed(old INTEGER PRIMARY KEY, new INTEGER)"
+        )
+        conn.execute("DELETE FROM renamed")
+        conn.executemany("INSERT INTO renamed VALUES (?, ?)", sorted(carry.new_id.items()))
+        again = conn.execute(
+            f"{select} WHERE id IN (SELECT ref_id FROM moved WHERE def_id NOT IN "
+            "(SELECT old FROM renamed)) AND id NOT IN (SELECT id FROM sel_refs)"
+        ).fetchall()
+        if again:
+            conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in again])
+            rows = sorted(rows + again)
     # The edges of these references before and after: only those that differ are deleted and
     # inserted (most stay as they were; rewriting them all was most of an update's writing).
     before: dict[tuple[int, int], tuple[float, str, int]] = {
@@ -734,11 +729,20 @@ def _resolve(
             added.append((ref_id, def_id, confidence, via))
             if via != "member":
                 delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
-    for ref_id, def_id, confidence, via in moved:
-        if via != "member":
-            delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
     conn.executemany("DELETE FROM edges WHERE ref_id = ? AND def_id = ?", gone)
-    conn.executemany("INSERT INTO edges VALUES (?, ?, ?, ?)", added + moved)
+    conn.executemany("INSERT INTO edges VALUES (?, ?, ?, ?)", added)
+    if carry is not None:
+        stayed = (
+            "FROM moved m JOIN renamed r ON r.old = m.def_id "
+            "WHERE m.ref_id NOT IN (SELECT id FROM sel_refs)"
+        )
+        conn.execute(f"INSERT INTO edges SELECT m.ref_id, r.new, m.confidence, m.via {stayed}")
+        for src, dst, weight in conn.execute(
+            f"SELECT m.ref_id >> {ID_BITS}, r.new >> {ID_BITS}, "
+            f"SUM(CAST(ROUND(m.confidence * {WEIGHT_UNIT}) AS INTEGER)) {stayed} "
+            "AND m.via != 'member' GROUP BY 1, 2"
+        ):
+            delta[(src, dst)] += weight
     adjust_links(conn, delta)
 
 
