@@ -128,6 +128,11 @@ def _first(key: tuple[object, str]) -> object:
     return key[0]
 
 
+def _file_part(key: int) -> object:
+    """The file of a row id (its high bits)."""
+    return key >> ID_BITS
+
+
 def _shared(a: str, b: str) -> int:
     """How many leading folders two paths share."""
     n = 0
@@ -261,19 +266,17 @@ class Resolver:
             self.members.update(members)
             self.members_by_name.update(by_member)
             self.top.complete = self.members.complete = self.members_by_name.complete = True
-        # TS object literals' methods under a written type (their `bases`): members of it.
-        self.typed_literals: list[tuple[int, int, str, tuple[str, ...]]] = [
-            (def_id, file_id, name, tuple(bases.split()))
-            for def_id, file_id, name, bases in conn.execute(
-                "SELECT id, file_id, name, bases FROM defs WHERE kind = 'method' AND bases != ''"
-            )
-        ]
-        self.imports: dict[int, _Import] = {}
-        self.file_imports: dict[int, list[_Import]] = defaultdict(list)
-        for r in conn.execute("SELECT id, file_id, local, module, name, export FROM imports"):
-            imp = _Import(r[0], r[1], r[2], r[3], r[4], bool(r[5]))
-            self.imports[imp.id] = imp
-            self.file_imports[imp.file_id].append(imp)
+        # TS object literals' methods under a written type (their `bases`): members of it
+        # (read on first use when ``lazy``).
+        self._typed_literals: list[tuple[int, int, str, tuple[str, ...]]] | None = None
+        if not lazy:
+            self.typed_literals()
+        # The imports: all at once, or (``lazy``) each file's on first use.
+        self.imports: _Lazy[int, _Import] = _Lazy(_file_part, self._load_imports)
+        self.file_imports: _Lazy[int, list[_Import]] = _Lazy(_same, self._load_imports)
+        self._imports_read: set[int] = set()
+        if not lazy:
+            self._load_imports(None)
         # Name-level links (files without a grammar) need every definition by name; loaded
         # here, before any worker forks, and only when such files exist.
         self.name_defs: dict[str, list[tuple[int, int]]] = defaultdict(list)
@@ -364,6 +367,46 @@ class Resolver:
         self.members_by_name = full.members_by_name
         self.returns = full.returns
         self.callable_members |= full.callable_members
+        self.imports, self.file_imports = full.imports, full.file_imports
+        self._typed_literals = full.typed_literals()
+
+    def _load_imports(self, file_id: object) -> None:
+        """One file's imports (``None``: every file's)."""
+        if file_id is None:
+            rows = self.conn.execute(
+                "SELECT id, file_id, local, module, name, export FROM imports ORDER BY id"
+            )
+        elif not isinstance(file_id, int) or file_id in self._imports_read:
+            return
+        else:
+            self._imports_read.add(file_id)
+            rows = self.conn.execute(
+                "SELECT id, file_id, local, module, name, export FROM imports "
+                "WHERE file_id = ? ORDER BY id",
+                (file_id,),
+            )
+        for r in rows:
+            imp = _Import(r[0], r[1], r[2], r[3], r[4], bool(r[5]))
+            dict.__setitem__(self.imports, imp.id, imp)
+            listed = dict.get(self.file_imports, imp.file_id)
+            if listed is None:
+                listed = []
+                dict.__setitem__(self.file_imports, imp.file_id, listed)
+            listed.append(imp)
+        if file_id is None:
+            self.imports.complete = self.file_imports.complete = True
+
+    def typed_literals(self) -> list[tuple[int, int, str, tuple[str, ...]]]:
+        """TS object literals' methods written under a type: (id, file id, name, types)."""
+        if self._typed_literals is None:
+            self._typed_literals = [
+                (def_id, file_id, name, tuple(bases.split()))
+                for def_id, file_id, name, bases in self.conn.execute(
+                    "SELECT id, file_id, name, bases FROM defs "
+                    "WHERE kind = 'method' AND bases != ''"
+                )
+            ]
+        return self._typed_literals
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -1265,7 +1308,7 @@ class Resolver:
         service calls them and Foo's ``m`` one symbol."""
         if self._literal_members is None:
             found: dict[tuple[int, str], list[int]] = defaultdict(list)
-            for def_id, file_id, name, written in self.typed_literals:
+            for def_id, file_id, name, written in self.typed_literals():
                 f = self.files.get(file_id)
                 if f is None or f.language not in _FAMILIES:
                     continue
