@@ -19,7 +19,7 @@ import os
 import re
 import sqlite3
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -216,11 +216,12 @@ DefKey = tuple[object, ...]
 class _Shape(NamedTuple):
     """What the resolver can see of one file (an update compares it before and after)."""
 
+    file_id: int
     meta: tuple[object, ...]  # language, parser, package, whether indexed
     keys: dict[DefKey, list[int]]  # each definition's key -> the ids with that key, in order
     names: _Names
     imports: list[tuple[str, str, str, int]]  # local, module, name, export, in order
-    words: set[str]  # names written in the file's bases and return types, and imported
+    written: set[str]  # names written in the file's bases and return types
 
 
 def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
@@ -240,7 +241,7 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
         keys: dict[DefKey, list[int]] = {}
         key_of: dict[int, tuple[DefKey, int]] = {}
         names = _Names(set(), set(), set())
-        words: set[str] = set()
+        written: set[str] = set()
         for def_id, kind, name, qualified, container, parent_id, bases, signature in conn.execute(
             "SELECT id, kind, name, qualified, container, parent_id, bases, signature FROM defs "
             "WHERE file_id = ? ORDER BY id",
@@ -260,7 +261,7 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
             names.defined.add(name)
             if kind in _CLASSY:
                 names.classes.add(name)
-            words.update(_WORD.findall(f"{bases} {returns}"))
+            written.update(_WORD.findall(f"{bases} {returns}"))
         imports: list[tuple[str, str, str, int]] = []
         for local, module, name, export in conn.execute(
             "SELECT local, module, name, export FROM imports WHERE file_id = ? ORDER BY id",
@@ -270,8 +271,7 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
             found = {x for x in (local, name) if x and x not in ("*", "default")}
             names.imported.update(found)
             names.classes.update(found)
-            words.update(found)
-        out[row[0]] = _Shape(tuple(row[1:]), keys, names, imports, words)
+        out[row[0]] = _Shape(file_id, tuple(row[1:]), keys, names, imports, written)
     return out
 
 
@@ -282,6 +282,9 @@ class _Carry(NamedTuple):
 
     names: _Names
     new_id: dict[int, int]  # old id -> new id of each definition that stayed as it was
+    # Files that import other files than before (new id, the imports before): the import
+    # closures of all code reaching them change.
+    reimported: list[tuple[int, list[tuple[str, str, str, int]]]]
 
 
 def _keep_incoming(store: Store, file_ids: list[int]) -> None:
@@ -308,6 +311,7 @@ def _keep_incoming(store: Store, file_ids: list[int]) -> None:
 def _carry(
     before: dict[str, _Shape],
     after: dict[str, _Shape],
+    deps: Callable[[int, list[tuple[str, str, str, int]]], set[int]],
 ) -> _Carry | None:
     """Which names a change of files in place (none added or removed, each of the same
     language) can make mean something else, and the new id of every definition that stayed as
@@ -315,14 +319,18 @@ def _carry(
     import counts as changed).
 
     A definition stayed when one of the same key (``_shapes``) is there before and after, as
-    many times. The others' names changed. A file whose imports changed, that added, removed
-    or changed a class (its bases: what its heirs and typed receivers mean), or changed a name
-    its own bases, return types or imports mention (a definition shadowing an import) counts
-    all its names as changed, as before."""
+    many times. The others' names changed. Imports added or removed change the names they bind
+    (what the file re-exports under them), when the files the file imports (``deps``: its
+    reach, which every `obj.m` guess of code importing it depends on) stay the same. A file
+    that added, removed or changed a class (its bases: what its heirs and typed receivers
+    mean), changed a name its own bases, return types or imports mention (a definition
+    shadowing an import), changed a star import or the files it imports, counts all its names
+    as changed, as before."""
     if set(before) != set(after):
         return None
     names = _Names(set(), set(), set())
     new_id: dict[int, int] = {}
+    reimported: list[tuple[int, list[tuple[str, str, str, int]]]] = []
     for path, old in before.items():
         new = after[path]
         if old.meta != new.meta:
@@ -337,13 +345,33 @@ def _carry(
             else:
                 changed.add(str(key[1]))
                 classy = classy or key[0] in _CLASSY
-        if old.imports != new.imports or classy or changed & (old.words | new.words):
+        written = old.written | new.written
+        mentioned = written | old.names.imported | new.names.imported
+        coarse = classy or bool(changed & mentioned)
+        rebound: set[str] = set()
+        if old.imports != new.imports and not coarse:
+            went = Counter(old.imports) - Counter(new.imports)
+            came = Counter(new.imports) - Counter(old.imports)
+            differ = [*went.elements(), *came.elements()]
+            rebound = {x for t in differ for x in (t[0], t[2]) if x and x not in ("*", "default")}
+            if deps(new.file_id, old.imports) != deps(new.file_id, new.imports):
+                reimported.append((new.file_id, old.imports))
+                coarse = True
+            coarse = (
+                coarse
+                or not differ  # the same imports in another order
+                or any(t[2] == "*" for t in differ)
+                or bool(rebound & written)
+            )
+        if coarse:
             names = names | old.names | new.names
             continue
+        names.imported.update(rebound)
+        names.classes.update(rebound)
         names.defined.update(changed)
         names.classes.update(changed)  # (heirs by name: a base may now mean another thing)
         new_id.update(pairs)
-    return _Carry(names, new_id)
+    return _Carry(names, new_id, reimported)
 
 
 def _before(store: Store, plan: _Plan) -> dict[str, _Shape] | None:
@@ -355,10 +383,21 @@ def _before(store: Store, plan: _Plan) -> dict[str, _Shape] | None:
     return _shapes(store, plan.gone)
 
 
-def _after(store: Store, before: dict[str, _Shape] | None, new_ids: list[int]) -> _Carry | None:
-    if before is None:
-        return None
-    return _carry(before, _shapes(store, new_ids))
+def _member_names(store: Store, file_ids: Iterable[int]) -> set[str]:
+    """The names of the members (of classes, types ...) that the files define."""
+    ids = sorted(file_ids)
+    out: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        out.update(
+            name
+            for (name,) in store.conn.execute(
+                f"SELECT DISTINCT name FROM defs WHERE file_id IN ({marks}) AND container != ''",
+                chunk,
+            )
+        )
+    return out
 
 
 def _names_of(store: Store, file_ids: Iterable[int]) -> _Names:
@@ -448,8 +487,7 @@ def _update(
             if plan.read or plan.gone:
                 # Python's packages changed: other files' module names did.
                 relink = cold or _py_packages(store) != packages
-                carry = _after(store, before, new_ids) if not relink else None
-                _resolve(store, relink, new_ids, old_names, settings.jobs, kept, carry)
+                _resolve(store, relink, new_ids, old_names, settings.jobs, kept, before)
             if cold:
                 store.create_indexes()
             _record_stats(store, git)
@@ -625,14 +663,14 @@ def _resolve(
     old_names: _Names,
     store_jobs: int,
     kept: list[LinkRow] | None = None,
-    carry: _Carry | None = None,
+    shapes: dict[str, _Shape] | None = None,
 ) -> None:
     """Edges for what the change can affect (everything when ``cold``): the references of
     changed files; those whose lookup a changed file defines (or an alias of it); those whose
     lookup it imports, when they resolve through imports (a re-export); and those that look in
     classes inheriting, by name, from a class a changed file defines or imports. With
-    ``carry`` (files changed in place), only the names it says changed count, and the other
-    edges into the changed files move to their definitions' new ids."""
+    ``shapes`` (those of files changed in place, before), only the names ``_carry`` says changed
+    count, and the other edges into the changed files move to their definitions' new ids."""
     conn = store.conn
     resolver = Resolver(conn, lazy=not cold)  # an update reads the definitions it meets
     select = "SELECT id, file_id, how, target_id, qualifier, lookup, kind FROM refs"
@@ -647,7 +685,15 @@ def _resolve(
             conn.executemany("INSERT OR IGNORE INTO edges VALUES (?, ?, ?, ?)", edges)
         rebuild_links(conn)
         return
+    carry = None if shapes is None else _carry(shapes, _shapes(store, new_ids), resolver.deps_of)
     changed = carry.names if carry is not None else old_names | _names_of(store, new_ids)
+    if carry is not None and carry.reimported:
+        # A file imports other files than before: the `obj.m` guesses of all code that reaches
+        # it may gain or lose the members of the files its closure gained or lost.
+        reach: set[int] = set()
+        for file_id, imports in carry.reimported:
+            reach |= resolver.reach_change(file_id, imports)
+        changed.defined.update(_member_names(store, reach))
     names = _with_aliases(conn, changed.defined)
     imported = _with_aliases(conn, changed.imported) - names
     heirs = resolver.heirs(changed.classes)
@@ -764,6 +810,5 @@ def apply_listing(
     new_ids = _write(git, store, plan.read, settings, None)
     if plan.read or plan.gone:
         relink = _py_packages(store) != packages
-        carry = _after(store, before, new_ids) if not relink else None
-        _resolve(store, relink, new_ids, old_names, settings.jobs, carry=carry)
+        _resolve(store, relink, new_ids, old_names, settings.jobs, shapes=before)
     return len(plan.read)

@@ -290,7 +290,7 @@ class Resolver:
         self._reach: dict[int, int] | None = None
         # An update (``lazy``) works out the closures of the files it meets, one by one.
         self._reach_each: dict[int, int] | None = {} if lazy else None
-        self._deps_memo: dict[int, list[int]] = {}
+        self._deps_memo: dict[int, set[int]] = {}
         self._spread: dict[str, tuple[int, dict[int, list[int]]]] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._packages: set[str] | None = None
@@ -809,37 +809,65 @@ class Resolver:
             return 0
         if not self._bit:
             self._bit = {fid: k + 1 for k, fid in enumerate(sorted(self.files))}
+        bit = self._bit
+        mask = 0
+        for f in self._walk(file_id, {}):
+            mask |= 1 << bit[f]
+        return mask
+
+    def _walk(self, file_id: int, instead: dict[int, set[int]]) -> set[int]:
+        """The files ``file_id`` reaches through imports, itself included (``instead``: other
+        imports for some files)."""
         seen = {file_id}
         todo = [file_id]
         memo = self._deps_memo
         while todo:
             f = todo.pop()
-            deps = memo.get(f)
+            deps = instead.get(f)
             if deps is None:
-                deps = memo[f] = [g for g in set(self._deps(self.files[f])) if g in self.files]
+                deps = memo.get(f)
+            if deps is None:
+                deps = memo[f] = {g for g in self._deps(self.files[f]) if g in self.files}
             for g in deps:
                 if g not in seen:
                     seen.add(g)
                     todo.append(g)
-        bit = self._bit
-        mask = 0
-        for f in seen:
-            mask |= 1 << bit[f]
-        return mask
+        return seen
+
+    def reach_change(self, file_id: int, before: Iterable[tuple[str, str, str, int]]) -> set[int]:
+        """The files that a file's import closure gains or loses since it imported
+        ``before`` (local, module, name, export) instead of what it imports now: those whose
+        members code reaching it guesses among for an ``obj.m``."""
+        if file_id not in self.files:
+            return set()
+        old = {g for g in self.deps_of(file_id, before) if g in self.files}
+        return self._walk(file_id, {}) ^ self._walk(file_id, {file_id: old})
 
     def _deps(self, f: _File) -> list[int]:
+        return self._deps_from(
+            f, [(imp.module, imp.name) for imp in self.file_imports.get(f.id, [])]
+        )
+
+    def _deps_from(self, f: _File, imports: Iterable[tuple[str, str]]) -> list[int]:
+        """The files that imports (module, name) of ``f`` name (and its Go or Java peers)."""
         out: list[int] = []
-        for imp in self.file_imports.get(f.id, []):
-            if not imp.module:
+        for module, name in imports:
+            if not module:
                 continue
-            out.extend(self.module_files(f, imp.module))
-            if f.language == "python" and imp.name not in ("", "*"):  # `from . import x`
-                out.extend(
-                    self.py_modules.get(f"{self._py_absolute(f, imp.module)}.{imp.name}", [])
-                )
+            out.extend(self.module_files(f, module))
+            if f.language == "python" and name not in ("", "*"):  # `from . import x`
+                out.extend(self.py_modules.get(f"{self._py_absolute(f, module)}.{name}", []))
         if f.language in ("go", "java"):
             out.extend(self.package_peers(f))
         return out
+
+    def deps_of(self, file_id: int, imports: Iterable[tuple[str, str, str, int]]) -> set[int]:
+        """The files that a file of the repository would import with these imports (local,
+        module, name, export): an update compares a changed file's before and after."""
+        f = self.files.get(file_id)
+        if f is None:
+            return set()
+        return set(self._deps_from(f, [(module, name) for _, module, name, _ in imports]))
 
     def _closures(self) -> dict[int, int]:
         """Every file's import closure (itself included): depth-first, each file after what it

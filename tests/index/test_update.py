@@ -214,3 +214,42 @@ def test_a_class_whose_base_changed_is_followed_through_what_returns_it(
     old, new = _update_equals_cold(repo, tmp_path, files, after)
     assert ("use.py", 4, 2, "core.py", 5, "spin", 1.0, "instance") in old
     assert ("use.py", 4, 2, "core.py", 10, "spin", 1.0, "instance") in new
+
+
+def test_an_import_added_from_a_module_already_imported_re_exports_its_name(
+    repo: Path, tmp_path: Path, linked: list[tuple[int, str]]
+) -> None:
+    """The package also imports `other` from the module it already imports from (so it
+    reaches the same files): who imports `other` through the package now means it, and
+    nothing else outside the package is resolved again."""
+    files = {
+        "pkg/__init__.py": "from .a import thing\n",
+        "pkg/a.py": "def thing():\n    pass\n\n\ndef other():\n    pass\n",
+        "app.py": "from pkg import thing, other\n\nthing()\nother()\n",
+    }
+    after = {"pkg/__init__.py": "import os\nfrom .a import thing, other\n"}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert not any(e[:2] == ("app.py", 4) for e in old)
+    assert ("app.py", 4, 0, "pkg/a.py", 5, "other", 1.0, "import") in new
+    assert ("app.py", 3, 0, "pkg/a.py", 1, "thing", 1.0, "import") in new
+    conn = sqlite3.connect(tmp_path / "warm.sqlite")
+    init = conn.execute("SELECT id FROM files WHERE path = 'pkg/__init__.py'").fetchone()[0]
+    conn.close()
+    assert {lookup for f, lookup in linked if f != init} == {"other"}
+
+
+def test_an_import_of_another_file_changes_the_guesses_of_code_reaching_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`obj.close()` in a file that imports only `x`: once `x` imports `b` too, b's `close`
+    is within reach and shares the guess (the update used to miss it)."""
+    files = {
+        "a.py": "class A:\n    def close(self):\n        pass\n",
+        "b.py": "class B:\n    def close(self):\n        pass\n",
+        "x.py": "import a\n",
+        "use.py": "import x\n\n\ndef go(obj):\n    obj.close()\n",
+    }
+    old, new = _update_equals_cold(repo, tmp_path, files, {"x.py": "import a\nimport b\n"})
+    assert ("use.py", 5, 8, "a.py", 2, "close", 1.0, "member") in old
+    assert ("use.py", 5, 8, "a.py", 2, "close", 0.5, "member") in new
+    assert ("use.py", 5, 8, "b.py", 2, "close", 0.5, "member") in new
