@@ -349,14 +349,14 @@ def _carry(
         mentioned = written | old.names.imported | new.names.imported
         coarse = classy or bool(changed & mentioned)
         rebound: set[str] = set()
-        if old.imports != new.imports and not coarse:
+        if old.imports != new.imports:
+            if deps(new.file_id, old.imports) != deps(new.file_id, new.imports):
+                reimported.append((new.file_id, old.imports))
+                coarse = True
             went = Counter(old.imports) - Counter(new.imports)
             came = Counter(new.imports) - Counter(old.imports)
             differ = [*went.elements(), *came.elements()]
             rebound = {x for t in differ for x in (t[0], t[2]) if x and x not in ("*", "default")}
-            if deps(new.file_id, old.imports) != deps(new.file_id, new.imports):
-                reimported.append((new.file_id, old.imports))
-                coarse = True
             coarse = (
                 coarse
                 or not differ  # the same imports in another order

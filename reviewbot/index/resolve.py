@@ -24,9 +24,13 @@ Every edge goes to a definition whose name is the reference's ``lookup``, or an 
 (``export {make as build}``, ``from x import a as b`` re-exported): an update therefore
 re-resolves only the references of changed files, those whose lookup names a definition or an
 import of a changed file (before or after) or an alias of one, and ``self``/``super``/``class``
-references in classes that inherit (by name) from a class of a changed file. (Not re-resolved:
-``obj.m`` guesses whose reach changed only through other files' imports.) An update that adds
-or removes a Python package's ``__init__`` changes module names: it re-resolves everything.
+references in classes that inherit (by name) from a class of a changed file. When files change
+in place (none added or removed), the names are narrowed to those whose definitions or imports
+changed (``build._carry``; the other edges move to the new ids), and a file that imports other
+files than before re-resolves the guesses for the members of the files its closure gained or
+lost. (Not re-resolved when files are added or removed: ``obj.m`` guesses whose reach changed
+only through other files' imports.) An update that adds or removes a Python package's
+``__init__`` changes module names: it re-resolves everything.
 """
 
 from __future__ import annotations

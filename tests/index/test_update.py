@@ -238,18 +238,21 @@ def test_an_import_added_from_a_module_already_imported_re_exports_its_name(
     assert {lookup for f, lookup in linked if f != init} == {"other"}
 
 
+@pytest.mark.parametrize("more", ["", "\n\nclass K:\n    pass\n"])
 def test_an_import_of_another_file_changes_the_guesses_of_code_reaching_it(
-    repo: Path, tmp_path: Path
+    repo: Path, tmp_path: Path, more: str
 ) -> None:
     """`obj.close()` in a file that imports only `x`: once `x` imports `b` too, b's `close`
-    is within reach and shares the guess (the update used to miss it)."""
+    is within reach and shares the guess (the update used to miss it), whether or not `x`
+    also added a class (which makes all its names count as changed)."""
     files = {
         "a.py": "class A:\n    def close(self):\n        pass\n",
         "b.py": "class B:\n    def close(self):\n        pass\n",
         "x.py": "import a\n",
         "use.py": "import x\n\n\ndef go(obj):\n    obj.close()\n",
     }
-    old, new = _update_equals_cold(repo, tmp_path, files, {"x.py": "import a\nimport b\n"})
+    after = {"x.py": "import a\nimport b\n" + more}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
     assert ("use.py", 5, 8, "a.py", 2, "close", 1.0, "member") in old
     assert ("use.py", 5, 8, "a.py", 2, "close", 0.5, "member") in new
     assert ("use.py", 5, 8, "b.py", 2, "close", 0.5, "member") in new
