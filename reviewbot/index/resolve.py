@@ -819,6 +819,11 @@ class Resolver:
             mask |= 1 << bit[f]
         return mask
 
+    def all_closures(self) -> None:
+        """Work out every file's import closure at once from now on (``_closures``: the same
+        sets as walking from each file, cheaper when many files need theirs)."""
+        self._reach_each = None
+
     def _walk(self, file_id: int, instead: dict[int, set[int]]) -> set[int]:
         """The files ``file_id`` reaches through imports, itself included (``instead``: other
         imports for some files)."""
@@ -1417,6 +1422,7 @@ class Resolver:
 _ACTIVE: list[Resolver] = []  # the resolver and rows a forked worker inherits
 _ROWS: list[list[Row]] = []
 _PARALLEL_FROM = 60_000  # references: fewer are resolved in this process (forking costs)
+_EACH_CLOSURE = 200  # files: references in more have every import closure worked out at once
 
 
 def _link_slice(bounds: tuple[int, int]) -> list[tuple[int, int, float, str]]:
@@ -1429,9 +1435,12 @@ def link_all(
     """``resolver.link(rows)``, in ``workers`` forked processes when there are many rows (the
     resolver is read-only: each worker inherits it)."""
     methods = multiprocessing.get_all_start_methods()
+    if len({r[1] for r in rows}) > _EACH_CLOSURE:
+        resolver.all_closures()  # references in many files: every closure at once is cheaper
     if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
         return resolver.link(rows)
     resolver.load_all()
+    resolver.all_closures()
     resolver.reach(0)  # the import closures, once, before the workers fork
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]
