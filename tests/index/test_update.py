@@ -256,3 +256,35 @@ def test_an_import_of_another_file_changes_the_guesses_of_code_reaching_it(
     assert ("use.py", 5, 8, "a.py", 2, "close", 1.0, "member") in old
     assert ("use.py", 5, 8, "a.py", 2, "close", 0.5, "member") in new
     assert ("use.py", 5, 8, "b.py", 2, "close", 0.5, "member") in new
+
+
+def test_an_import_closure_walked_from_one_file_equals_the_one_worked_out_for_all(
+    repo: Path, tmp_path: Path
+) -> None:
+    """An update works out the closures of the files it meets one by one: the same sets as
+    the cold build's passes over every file, import cycles and package `__init__`s included."""
+    files = {
+        "pkg/__init__.py": "from .a import one\n",
+        "pkg/a.py": "from . import b\n\n\ndef one():\n    pass\n",
+        "pkg/b.py": "from .c import three\n",
+        "pkg/c.py": "from pkg.a import one\n\n\ndef three():\n    pass\n",  # a cycle a-b-c
+        "app.py": "import pkg\n",
+        "lone.py": "import os\n",
+    }
+    for name, text in files.items():
+        write(repo, name, text)
+    commit(repo)
+    database = tmp_path / "index.sqlite"
+    update(repo, database)
+    conn = sqlite3.connect(database)
+    try:
+        every = Resolver(conn)._closures()
+        each = Resolver(conn, lazy=True)
+        assert {f: each.reach(f) for f in every} == every
+        ids = dict(conn.execute("SELECT path, id FROM files"))
+    finally:
+        conn.close()
+    bits = {path: 1 << (sorted(every).index(file_id) + 1) for path, file_id in ids.items()}
+    expected = sum(bits[p] for p in ("app.py", "pkg/__init__.py", "pkg/a.py", "pkg/b.py"))
+    assert every[ids["app.py"]] == expected + bits["pkg/c.py"]
+    assert every[ids["lone.py"]] == bits["lone.py"]
