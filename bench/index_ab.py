@@ -5,7 +5,7 @@ load weighs on both alike.
 The corpus: the same Django sdist and Pygments wheel as ``index_speed.py``, cut to a part
 (``django/db``, ``django/contrib/admin``, ``django/utils``, ``pygments/formatters``,
 ``pygments/filters``: about 80,000 lines) so that several cold builds fit in a few minutes.
-Measured per version: a cold ``reviewbot index``, an update after a commit editing 10 files, and
+Measured per version: a cold ``reviewbot index``, updates after two commits editing 10 files, and
 ``reviewbot refs`` on the whole-corpus index of the current version. The other version is the
 tree of ``--rev`` exported with ``git archive`` and put first on ``sys.path``.
 Both versions' indexes are compared table by table (digests of the sorted rows) after the
@@ -113,15 +113,22 @@ def main(argv: list[str] | None = None) -> int:
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "corpus")
         base = git(repo, "rev-parse", "HEAD").strip()
-        edited = sorted(p for p in repo.rglob("*.py") if "/db/" in str(p))[:10]
-        for k, path in enumerate(edited):
-            path.write_text(path.read_text() + f"\n\ndef bench_added_{k}():\n    return {k}\n")
-        git(repo, "commit", "-qam", "edit 10 files")
-        edit = git(repo, "rev-parse", "HEAD").strip()
+        edits: list[str] = []
+        # Two commits editing 10 files each, from the corpus: this script's (the first 10 with
+        # `/db/` in their path) and index_speed.py's (the first 10 under `django/db/`).
+        for pattern in ("/db/", "/django/db/"):
+            git(repo, "checkout", "-q", base)
+            edited = sorted(p for p in repo.rglob("*.py") if pattern in str(p))[:10]
+            for k, path in enumerate(edited):
+                path.write_text(path.read_text() + f"\n\ndef bench_added_{k}():\n    return {k}\n")
+            git(repo, "commit", "-qam", f"edit 10 files ({pattern})")
+            edits.append(git(repo, "rev-parse", "HEAD").strip())
+        git(repo, "checkout", "-q", base)
         lines = code_lines(repo)
         versions = {"before": runner(old_tree), "after": runner(None)}
         cold: dict[str, list[Timed]] = {v: [] for v in versions}
         update: dict[str, list[Timed]] = {v: [] for v in versions}
+        update2: dict[str, list[Timed]] = {v: [] for v in versions}
         refs: dict[str, list[Timed]] = {v: [] for v in versions}
         contents: dict[tuple[str, str], dict[str, str]] = {}  # (build, version): digests
         sink = Path(tmp) / "out"
@@ -137,10 +144,21 @@ def main(argv: list[str] | None = None) -> int:
                 cold[name].append(timed([*versions[name], "index", str(repo)], sink))
                 if k < 2:
                     contents[("cold", name)] = digests(database)
-                git(repo, "checkout", "-q", edit)
+                copy = Path(tmp) / f"{name}-copy.sqlite"
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{copy}{suffix}").unlink(missing_ok=True)
+                    if Path(f"{database}{suffix}").exists():
+                        shutil.copyfile(f"{database}{suffix}", f"{copy}{suffix}")
+                git(repo, "checkout", "-q", edits[0])
                 update[name].append(timed([*versions[name], "index", str(repo)], sink))
                 if k < 2:
                     contents[("update", name)] = digests(database)
+                # The other commit's update, from a copy of the same cold index.
+                os.environ["REVIEWBOT_INDEX"] = str(copy)
+                git(repo, "checkout", "-q", edits[1])
+                update2[name].append(timed([*versions[name], "index", str(repo)], sink))
+                os.environ["REVIEWBOT_INDEX"] = str(database)
+                git(repo, "checkout", "-q", edits[0])
                 where = f"{repo}/django/db/models/query.py:1489"  # QuerySet.filter
                 refs[name].append(timed([*versions[name], "refs", where, "--no-update"], sink))
         load_after = os.getloadavg()[0]
@@ -165,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for label, table in (
         ("cold `reviewbot index`", cold),
-        ("update after a commit editing 10 files", update),
+        ("update after a commit editing 10 files (`/db/`)", update),
+        ("update after a commit editing 10 files (`django/db/`, as index_speed.py)", update2),
         ("`reviewbot refs --no-update`", refs),
     ):
         b = statistics.median(r.cpu for r in table["before"])

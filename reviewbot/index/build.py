@@ -21,7 +21,7 @@ import os
 import re
 import sqlite3
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -40,6 +40,7 @@ from reviewbot.index.resolve import (
     link_slices,
     link_weight,
     rebuild_links,
+    written_return,
 )
 from reviewbot.index.store import (
     ID_BITS,
@@ -228,6 +229,198 @@ class _Names(NamedTuple):
         )
 
 
+_CLASSY = ("class", "interface", "enum", "struct", "type")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+DefKey = tuple[object, ...]
+
+
+class _Shape(NamedTuple):
+    """What the resolver can see of one file (an update compares it before and after)."""
+
+    file_id: int
+    meta: tuple[object, ...]  # language, parser, package, whether indexed
+    keys: dict[DefKey, list[int]]  # each definition's key -> the ids with that key, in order
+    names: _Names
+    imports: list[tuple[str, str, str, int]]  # local, module, name, export, in order
+    written: set[str]  # names written in the file's bases and return types
+
+
+def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
+    """Each file's shape, by path. A definition's key is everything the resolver reads of it
+    (kind, name, qualified name, container, bases, what it returns) and its parent's key with
+    the parent's rank among the definitions of that key: two definitions of one key are
+    indistinguishable to the resolver but by their order."""
+    conn = store.conn
+    out: dict[str, _Shape] = {}
+    for file_id in file_ids:
+        row = conn.execute(
+            "SELECT path, language, parser, package, skipped IS NULL FROM files WHERE id = ?",
+            (file_id,),
+        ).fetchone()
+        if row is None:
+            continue
+        keys: dict[DefKey, list[int]] = {}
+        key_of: dict[int, tuple[DefKey, int]] = {}
+        names = _Names(set(), set(), set())
+        written: set[str] = set()
+        for def_id, kind, name, qualified, container, parent_id, bases, signature in conn.execute(
+            "SELECT id, kind, name, qualified, container, parent_id, bases, signature FROM defs "
+            "WHERE file_id = ? ORDER BY id",
+            (file_id,),
+        ):
+            returns = written_return(kind, signature)
+            if parent_id is None:
+                parent: tuple[DefKey, int] | None = None
+            else:
+                parent = key_of.get(parent_id)
+                if parent is None:  # a parent after its child: no key can stand for it
+                    parent = (("unknown", parent_id), 0)
+            key = (kind, name, qualified, container, parent, bases, returns)
+            same = keys.setdefault(key, [])
+            key_of[def_id] = (key, len(same))
+            same.append(def_id)
+            names.defined.add(name)
+            if kind in _CLASSY:
+                names.classes.add(name)
+            written.update(_WORD.findall(f"{bases} {returns}"))
+        imports: list[tuple[str, str, str, int]] = []
+        for local, module, name, export in conn.execute(
+            "SELECT local, module, name, export FROM imports WHERE file_id = ? ORDER BY id",
+            (file_id,),
+        ):
+            imports.append((local, module, name, export))
+            found = {x for x in (local, name) if x and x not in ("*", "default")}
+            names.imported.update(found)
+            names.classes.update(found)
+        out[row[0]] = _Shape(file_id, tuple(row[1:]), keys, names, imports, written)
+    return out
+
+
+class _Carry(NamedTuple):
+    """What an update keeps of the edges into changed files: the names whose meaning may have
+    changed (the rest keep their edges, moved to the definitions' new ids). The edges from
+    unchanged files into the changed ones wait in the temporary table ``moved``."""
+
+    names: _Names
+    new_id: dict[int, int]  # old id -> new id of each definition that stayed as it was
+    # Files that import other files than before (new id, the imports before): the import
+    # closures of all code reaching them change.
+    reimported: list[tuple[int, list[tuple[str, str, str, int]]]]
+
+
+def _keep_incoming(store: Store, file_ids: list[int]) -> None:
+    """The edges from other files' references to the definitions of ``file_ids``, into the
+    temporary table ``moved`` (before the files' rows, and these edges, go)."""
+    conn = store.conn
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS moved_from(id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM moved_from")
+    conn.executemany("INSERT INTO moved_from(id) VALUES (?)", [(i,) for i in file_ids])
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS moved("
+        "ref_id INTEGER, def_id INTEGER, confidence REAL, via TEXT)"
+    )
+    conn.execute("DELETE FROM moved")
+    for file_id in file_ids:
+        conn.execute(
+            "INSERT INTO moved SELECT ref_id, def_id, confidence, via FROM edges "
+            f"WHERE def_id >= ? AND def_id < ? AND ref_id >> {ID_BITS} NOT IN "
+            "(SELECT id FROM moved_from)",
+            (file_id << ID_BITS, (file_id + 1) << ID_BITS),
+        )
+
+
+def _carry(
+    before: dict[str, _Shape],
+    after: dict[str, _Shape],
+    deps: Callable[[int, list[tuple[str, str, str, int]]], set[int]],
+) -> _Carry | None:
+    """Which names a change of files in place (none added or removed, each of the same
+    language) can make mean something else, and the new id of every definition that stayed as
+    it was; None when the change is not of that kind (then every name the files define or
+    import counts as changed).
+
+    A definition stayed when one of the same key (``_shapes``) is there before and after, as
+    many times. The others' names changed. Imports added or removed change the names they bind
+    (what the file re-exports under them), when the files the file imports (``deps``: its
+    reach, which every `obj.m` guess of code importing it depends on) stay the same. A file
+    that added, removed or changed a class (its bases: what its heirs and typed receivers
+    mean), changed a name its own bases, return types or imports mention (a definition
+    shadowing an import), changed a star import or the files it imports, counts all its names
+    as changed, as before."""
+    if set(before) != set(after):
+        return None
+    names = _Names(set(), set(), set())
+    new_id: dict[int, int] = {}
+    reimported: list[tuple[int, list[tuple[str, str, str, int]]]] = []
+    for path, old in before.items():
+        new = after[path]
+        if old.meta != new.meta:
+            return None
+        changed: set[str] = set()
+        classy = False
+        pairs: list[tuple[int, int]] = []
+        for key in old.keys.keys() | new.keys.keys():
+            was, now = old.keys.get(key, []), new.keys.get(key, [])
+            if len(was) == len(now) and not (len(was) > 1 and key[0] in _CLASSY):
+                pairs.extend(zip(was, now, strict=True))
+            else:
+                changed.add(str(key[1]))
+                classy = classy or key[0] in _CLASSY
+        written = old.written | new.written
+        mentioned = written | old.names.imported | new.names.imported
+        coarse = classy or bool(changed & mentioned)
+        rebound: set[str] = set()
+        if old.imports != new.imports:
+            if deps(new.file_id, old.imports) != deps(new.file_id, new.imports):
+                reimported.append((new.file_id, old.imports))
+                coarse = True
+            went = Counter(old.imports) - Counter(new.imports)
+            came = Counter(new.imports) - Counter(old.imports)
+            differ = [*went.elements(), *came.elements()]
+            rebound = {x for t in differ for x in (t[0], t[2]) if x and x not in ("*", "default")}
+            coarse = (
+                coarse
+                or not differ  # the same imports in another order
+                or any(t[2] == "*" for t in differ)
+                or bool(rebound & written)
+            )
+        if coarse:
+            names = names | old.names | new.names
+            continue
+        names.imported.update(rebound)
+        names.classes.update(rebound)
+        names.defined.update(changed)
+        names.classes.update(changed)  # (heirs by name: a base may now mean another thing)
+        new_id.update(pairs)
+    return _Carry(names, new_id, reimported)
+
+
+def _before(store: Store, plan: _Plan) -> dict[str, _Shape] | None:
+    """The changed files' shapes and the edges into them, before their rows go, when the
+    change is of files in place (none added or removed)."""
+    if plan.removed or len(plan.gone) != len(plan.read) or not plan.gone:
+        return None
+    _keep_incoming(store, plan.gone)
+    return _shapes(store, plan.gone)
+
+
+def _member_names(store: Store, file_ids: Iterable[int]) -> set[str]:
+    """The names of the members (of classes, types ...) that the files define."""
+    ids = sorted(file_ids)
+    out: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        out.update(
+            name
+            for (name,) in store.conn.execute(
+                f"SELECT DISTINCT name FROM defs WHERE file_id IN ({marks}) AND container != ''",
+                chunk,
+            )
+        )
+    return out
+
+
 def _names_of(store: Store, file_ids: Iterable[int]) -> _Names:
     ids = list(file_ids)
     names = _Names(set(), set(), set())
@@ -302,6 +495,7 @@ def _update(
             cold = everything or store.created
             old_names = _names_of(store, plan.gone)
             packages = _py_packages(store)
+            before = None if cold else _before(store, plan)
             store.delete_files(plan.gone)
             if cold:
                 store.drop_indexes()
@@ -314,7 +508,7 @@ def _update(
             if plan.read or plan.gone:
                 # Python's packages changed: other files' module names did.
                 relink = cold or _py_packages(store) != packages
-                _resolve(store, relink, new_ids, old_names, settings.jobs, kept)
+                _resolve(store, relink, new_ids, old_names, settings.jobs, kept, before)
             if cold:
                 store.create_indexes()
             _record_stats(store, git)
@@ -491,11 +685,14 @@ def _resolve(
     old_names: _Names,
     store_jobs: int,
     kept: list[LinkRow] | None = None,
+    shapes: dict[str, _Shape] | None = None,
 ) -> None:
     """Edges for what the change can affect (everything when ``cold``): the references of
     changed files; those whose lookup a changed file defines (or an alias of it); those whose
     lookup it imports, when they resolve through imports (a re-export); and those that look in
-    classes inheriting, by name, from a class a changed file defines or imports."""
+    classes inheriting, by name, from a class a changed file defines or imports. With
+    ``shapes`` (those of files changed in place, before), only the names ``_carry`` says changed
+    count, and the other edges into the changed files move to their definitions' new ids."""
     conn = store.conn
     resolver = Resolver(conn, lazy=not cold)  # an update reads the definitions it meets
     select = "SELECT id, file_id, how, target_id, qualifier, lookup, kind FROM refs"
@@ -510,7 +707,15 @@ def _resolve(
             insert_rows(conn, "INSERT OR IGNORE INTO edges VALUES", 4, edges)
         rebuild_links(conn)
         return
-    changed = old_names | _names_of(store, new_ids)
+    carry = None if shapes is None else _carry(shapes, _shapes(store, new_ids), resolver.deps_of)
+    changed = carry.names if carry is not None else old_names | _names_of(store, new_ids)
+    if carry is not None and carry.reimported:
+        # A file imports other files than before: the `obj.m` guesses of all code that reaches
+        # it may gain or lose the members of the files its closure gained or lost.
+        reach: set[int] = set()
+        for file_id, imports in carry.reimported:
+            reach |= resolver.reach_change(file_id, imports)
+        changed.defined.update(_member_names(store, reach))
     names = _with_aliases(conn, changed.defined)
     imported = _with_aliases(conn, changed.imported) - names
     heirs = resolver.heirs(changed.classes)
@@ -526,21 +731,24 @@ def _resolve(
     # `x = make(); x.m()` what make returns: again when a changed file defines or imports make.
     heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
     typed_names = heir_names | names | imported
+    # (`x = Make(); x.m()` with Make a function: what Make returns, when Make changed.)
+    # The qualifiers are read once each (about 4k for 37k references, through a small partial
+    # index), then the references of those that match.
     typed = [
-        (ref_id,)
-        for ref_id, qualifier in conn.execute(
-            "SELECT id, qualifier FROM refs WHERE how = 'instance'"  # a small partial index
+        (qualifier,)
+        for (qualifier,) in conn.execute(
+            "SELECT DISTINCT qualifier FROM refs WHERE how = 'instance'"
         )
-        if qualifier.rsplit(".", 1)[-1] in heir_names
+        if qualifier.rsplit(".", 1)[-1] in typed_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
         or (  # `f(x, p => p.m())` (`f=>T`): again when f or T changed
             CALLBACK in qualifier
             and any(p.rsplit(".", 1)[-1] in typed_names for p in qualifier.split(CALLBACK))
         )
     ]
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(id INTEGER PRIMARY KEY)")
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(qualifier TEXT PRIMARY KEY)")
     conn.execute("DELETE FROM sel_typed")
-    conn.executemany("INSERT INTO sel_typed(id) VALUES (?)", typed)
+    conn.executemany("INSERT INTO sel_typed(qualifier) VALUES (?)", typed)
     rows = conn.execute(
         f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
@@ -548,11 +756,27 @@ def _resolve(
         "AND how IN ('import', 'module', 'free') "
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
         "AND how IN ('self', 'super', 'class', 'free') "
-        f"UNION {select} WHERE id IN (SELECT id FROM sel_typed) ORDER BY 1"
+        f"UNION {select} WHERE how = 'instance' AND qualifier IN "
+        "(SELECT qualifier FROM sel_typed) ORDER BY 1"
     ).fetchall()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")
     conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in rows])
+    if carry is not None:
+        # The other edges into changed files go to the same definitions' new ids (below); one
+        # to a definition that did not stay (none should be) has its reference resolved again.
+        conn.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS renamed(old INTEGER PRIMARY KEY, new INTEGER)"
+        )
+        conn.execute("DELETE FROM renamed")
+        conn.executemany("INSERT INTO renamed VALUES (?, ?)", sorted(carry.new_id.items()))
+        again = conn.execute(
+            f"{select} WHERE id IN (SELECT ref_id FROM moved WHERE def_id NOT IN "
+            "(SELECT old FROM renamed)) AND id NOT IN (SELECT id FROM sel_refs)"
+        ).fetchall()
+        if again:
+            conn.executemany("INSERT INTO sel_refs(id) VALUES (?)", [(r[0],) for r in again])
+            rows = sorted(rows + again)
     # The edges of these references before and after: only those that differ are deleted and
     # inserted (most stay as they were; rewriting them all was most of an update's writing).
     before: dict[tuple[int, int], tuple[float, str, int]] = {
@@ -582,6 +806,18 @@ def _resolve(
                 delta[(ref_id >> ID_BITS, def_id >> ID_BITS)] += link_weight(confidence)
     conn.executemany("DELETE FROM edges WHERE ref_id = ? AND def_id = ?", gone)
     conn.executemany("INSERT INTO edges VALUES (?, ?, ?, ?)", added)
+    if carry is not None:
+        stayed = (
+            "FROM moved m JOIN renamed r ON r.old = m.def_id "
+            "WHERE m.ref_id NOT IN (SELECT id FROM sel_refs)"
+        )
+        conn.execute(f"INSERT INTO edges SELECT m.ref_id, r.new, m.confidence, m.via {stayed}")
+        for src, dst, weight in conn.execute(
+            f"SELECT m.ref_id >> {ID_BITS}, r.new >> {ID_BITS}, "
+            f"SUM(CAST(ROUND(m.confidence * {WEIGHT_UNIT}) AS INTEGER)) {stayed} "
+            "AND m.via != 'member' GROUP BY 1, 2"
+        ):
+            delta[(src, dst)] += weight
     adjust_links(conn, delta)
 
 
@@ -595,9 +831,10 @@ def apply_listing(
     plan = _plan(store, _storable(listing), False)
     old_names = _names_of(store, plan.gone)
     packages = _py_packages(store)
+    before = _before(store, plan)
     store.delete_files(plan.gone)
     new_ids = _write(git, store, plan.read, settings, None)
     if plan.read or plan.gone:
         relink = _py_packages(store) != packages
-        _resolve(store, relink, new_ids, old_names, settings.jobs)
+        _resolve(store, relink, new_ids, old_names, settings.jobs, shapes=before)
     return len(plan.read)

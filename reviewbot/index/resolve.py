@@ -26,9 +26,13 @@ Every edge goes to a definition whose name is the reference's ``lookup``, or an 
 (``export {make as build}``, ``from x import a as b`` re-exported): an update therefore
 re-resolves only the references of changed files, those whose lookup names a definition or an
 import of a changed file (before or after) or an alias of one, and ``self``/``super``/``class``
-references in classes that inherit (by name) from a class of a changed file. (Not re-resolved:
-``obj.m`` guesses whose reach changed only through other files' imports.) An update that adds
-or removes a Python package's ``__init__`` changes module names: it re-resolves everything.
+references in classes that inherit (by name) from a class of a changed file. When files change
+in place (none added or removed), the names are narrowed to those whose definitions or imports
+changed (``build._carry``; the other edges move to the new ids), and a file that imports other
+files than before re-resolves the guesses for the members of the files its closure gained or
+lost. (Not re-resolved when files are added or removed: ``obj.m`` guesses whose reach changed
+only through other files' imports.) An update that adds or removes a Python package's
+``__init__`` changes module names: it re-resolves everything.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ __all__ = [
     "link_slices",
     "link_weight",
     "rebuild_links",
+    "written_return",
 ]
 
 _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
@@ -130,6 +135,11 @@ def _first(key: tuple[object, str]) -> object:
     return key[0]
 
 
+def _file_part(key: int) -> object:
+    """The file of a row id (its high bits)."""
+    return key >> ID_BITS
+
+
 def _shared(a: str, b: str) -> int:
     """How many leading folders two paths share."""
     n = 0
@@ -168,6 +178,17 @@ def _returns(signature: str) -> str:
         or _GO_RETURNS.search(signature)
     )
     return clean_type(found.group(1)) if found is not None else ""
+
+
+def written_return(kind: str, signature: str) -> str:
+    """What a definition says it returns, as the resolver reads it (``Resolver.returns``): a
+    function's or method's written class, else "". An update compares these to know whether
+    a changed file's functions still return what they did."""
+    if kind not in ("function", "method"):
+        return ""
+    if "->" in signature or "):" in signature or signature[:5] == "func ":
+        return _returns(signature)
+    return ""
 
 
 def _strip_ext(path: str) -> str:
@@ -255,19 +276,17 @@ class Resolver:
             self.members.update(members)
             self.members_by_name.update(by_member)
             self.top.complete = self.members.complete = self.members_by_name.complete = True
-        # TS object literals' methods under a written type (their `bases`): members of it.
-        self.typed_literals: list[tuple[int, int, str, tuple[str, ...]]] = [
-            (def_id, file_id, name, tuple(bases.split()))
-            for def_id, file_id, name, bases in conn.execute(
-                "SELECT id, file_id, name, bases FROM defs WHERE kind = 'method' AND bases != ''"
-            )
-        ]
-        self.imports: dict[int, _Import] = {}
-        self.file_imports: dict[int, list[_Import]] = defaultdict(list)
-        for r in conn.execute("SELECT id, file_id, local, module, name, export FROM imports"):
-            imp = _Import(r[0], r[1], r[2], r[3], r[4], bool(r[5]))
-            self.imports[imp.id] = imp
-            self.file_imports[imp.file_id].append(imp)
+        # TS object literals' methods under a written type (their `bases`): members of it
+        # (read on first use when ``lazy``).
+        self._typed_literals: list[tuple[int, int, str, tuple[str, ...]]] | None = None
+        if not lazy:
+            self.typed_literals()
+        # The imports: all at once, or (``lazy``) each file's on first use.
+        self.imports: _Lazy[int, _Import] = _Lazy(_file_part, self._load_imports)
+        self.file_imports: _Lazy[int, list[_Import]] = _Lazy(_same, self._load_imports)
+        self._imports_read: set[int] = set()
+        if not lazy:
+            self._load_imports(None)
         # Name-level links (files without a grammar) need every definition by name; loaded
         # here, before any worker forks, and only when such files exist.
         self.name_defs: dict[str, list[tuple[int, int]]] = defaultdict(list)
@@ -279,6 +298,9 @@ class Resolver:
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
+        # An update (``lazy``) works out the closures of the files it meets, one by one.
+        self._reach_each: dict[int, int] | None = {} if lazy else None
+        self._deps_memo: dict[int, set[int]] = {}
         self._spread: dict[str, tuple[int, dict[int, list[int]]]] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._packages: set[str] | None = None
@@ -355,6 +377,46 @@ class Resolver:
         self.members_by_name = full.members_by_name
         self.returns = full.returns
         self.callable_members |= full.callable_members
+        self.imports, self.file_imports = full.imports, full.file_imports
+        self._typed_literals = full.typed_literals()
+
+    def _load_imports(self, file_id: object) -> None:
+        """One file's imports (``None``: every file's)."""
+        if file_id is None:
+            rows = self.conn.execute(
+                "SELECT id, file_id, local, module, name, export FROM imports ORDER BY id"
+            )
+        elif not isinstance(file_id, int) or file_id in self._imports_read:
+            return
+        else:
+            self._imports_read.add(file_id)
+            rows = self.conn.execute(
+                "SELECT id, file_id, local, module, name, export FROM imports "
+                "WHERE file_id = ? ORDER BY id",
+                (file_id,),
+            )
+        for r in rows:
+            imp = _Import(r[0], r[1], r[2], r[3], r[4], bool(r[5]))
+            dict.__setitem__(self.imports, imp.id, imp)
+            listed = dict.get(self.file_imports, imp.file_id)
+            if listed is None:
+                listed = []
+                dict.__setitem__(self.file_imports, imp.file_id, listed)
+            listed.append(imp)
+        if file_id is None:
+            self.imports.complete = self.file_imports.complete = True
+
+    def typed_literals(self) -> list[tuple[int, int, str, tuple[str, ...]]]:
+        """TS object literals' methods written under a type: (id, file id, name, types)."""
+        if self._typed_literals is None:
+            self._typed_literals = [
+                (def_id, file_id, name, tuple(bases.split()))
+                for def_id, file_id, name, bases in self.conn.execute(
+                    "SELECT id, file_id, name, bases FROM defs "
+                    "WHERE kind = 'method' AND bases != ''"
+                )
+            ]
+        return self._typed_literals
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -727,8 +789,8 @@ class Resolver:
     def _files_of(self, found: list[int]) -> tuple[int, dict[int, list[int]]]:
         """The bit set of the files of definitions ``found`` (bit ``_bit[f]``, as ``reach``),
         and each bit's definitions, in the order of ``found``."""
-        if self._reach is None:
-            self._reach = self._closures()
+        if not self._bit:
+            self._bit = {fid: k + 1 for k, fid in enumerate(sorted(self.files))}
         mask = 0
         by_bit: dict[int, list[int]] = {}
         bit = self._bit
@@ -741,23 +803,86 @@ class Resolver:
 
     def reach(self, file_id: int) -> int:
         """The files ``file_id`` reaches through imports, as a bit set (bit ``_bit[f]``)."""
+        if self._reach is None and self._reach_each is not None:
+            found = self._reach_each.get(file_id)
+            if found is None:
+                found = self._reach_each[file_id] = self._closure(file_id)
+            return found
         if self._reach is None:
             self._reach = self._closures()
         return self._reach.get(file_id, 0)
 
+    def _closure(self, file_id: int) -> int:
+        """One file's import closure (itself included; 0 for a file not indexed): what
+        ``_closures`` finds for it, walked from it alone."""
+        if file_id not in self.files:
+            return 0
+        if not self._bit:
+            self._bit = {fid: k + 1 for k, fid in enumerate(sorted(self.files))}
+        bit = self._bit
+        mask = 0
+        for f in self._walk(file_id, {}):
+            mask |= 1 << bit[f]
+        return mask
+
+    def all_closures(self) -> None:
+        """Work out every file's import closure at once from now on (``_closures``: the same
+        sets as walking from each file, cheaper when many files need theirs)."""
+        self._reach_each = None
+
+    def _walk(self, file_id: int, instead: dict[int, set[int]]) -> set[int]:
+        """The files ``file_id`` reaches through imports, itself included (``instead``: other
+        imports for some files)."""
+        seen = {file_id}
+        todo = [file_id]
+        memo = self._deps_memo
+        while todo:
+            f = todo.pop()
+            deps = instead.get(f)
+            if deps is None:
+                deps = memo.get(f)
+            if deps is None:
+                deps = memo[f] = {g for g in self._deps(self.files[f]) if g in self.files}
+            for g in deps:
+                if g not in seen:
+                    seen.add(g)
+                    todo.append(g)
+        return seen
+
+    def reach_change(self, file_id: int, before: Iterable[tuple[str, str, str, int]]) -> set[int]:
+        """The files that a file's import closure gains or loses since it imported
+        ``before`` (local, module, name, export) instead of what it imports now: those whose
+        members code reaching it guesses among for an ``obj.m``."""
+        if file_id not in self.files:
+            return set()
+        old = {g for g in self.deps_of(file_id, before) if g in self.files}
+        return self._walk(file_id, {}) ^ self._walk(file_id, {file_id: old})
+
     def _deps(self, f: _File) -> list[int]:
+        return self._deps_from(
+            f, [(imp.module, imp.name) for imp in self.file_imports.get(f.id, [])]
+        )
+
+    def _deps_from(self, f: _File, imports: Iterable[tuple[str, str]]) -> list[int]:
+        """The files that imports (module, name) of ``f`` name (and its Go or Java peers)."""
         out: list[int] = []
-        for imp in self.file_imports.get(f.id, []):
-            if not imp.module:
+        for module, name in imports:
+            if not module:
                 continue
-            out.extend(self.module_files(f, imp.module))
-            if f.language == "python" and imp.name not in ("", "*"):  # `from . import x`
-                out.extend(
-                    self.py_modules.get(f"{self._py_absolute(f, imp.module)}.{imp.name}", [])
-                )
+            out.extend(self.module_files(f, module))
+            if f.language == "python" and name not in ("", "*"):  # `from . import x`
+                out.extend(self.py_modules.get(f"{self._py_absolute(f, module)}.{name}", []))
         if f.language in ("go", "java"):
             out.extend(self.package_peers(f))
         return out
+
+    def deps_of(self, file_id: int, imports: Iterable[tuple[str, str, str, int]]) -> set[int]:
+        """The files that a file of the repository would import with these imports (local,
+        module, name, export): an update compares a changed file's before and after."""
+        f = self.files.get(file_id)
+        if f is None:
+            return set()
+        return set(self._deps_from(f, [(module, name) for _, module, name, _ in imports]))
 
     def _closures(self) -> dict[int, int]:
         """Every file's import closure (itself included): depth-first, each file after what it
@@ -781,7 +906,7 @@ class Resolver:
                     seen.add(nxt)
                     stack.append((nxt, iter(deps[nxt])))
         bits = {fid: 1 << self._bit[fid] for fid in self.files}
-        for _ in range(_DEPTH):
+        while True:  # until nothing grows: each file's bits are then all the files it reaches
             grew = False
             for fid in order:
                 b = bits[fid]
@@ -1264,7 +1389,7 @@ class Resolver:
         service calls them and Foo's ``m`` one symbol."""
         if self._literal_members is None:
             found: dict[tuple[int, str], list[int]] = defaultdict(list)
-            for def_id, file_id, name, written in self.typed_literals:
+            for def_id, file_id, name, written in self.typed_literals():
                 f = self.files.get(file_id)
                 if f is None or f.language not in _FAMILIES:
                     continue
@@ -1341,6 +1466,7 @@ class Resolver:
 _ACTIVE: list[Resolver] = []  # the resolver and rows a forked worker inherits
 _ROWS: list[list[Row]] = []
 _PARALLEL_FROM = 60_000  # references: fewer are resolved in this process (forking costs)
+_EACH_CLOSURE = 200  # files: references in more have every import closure worked out at once
 
 
 def _link_slice(bounds: tuple[int, int]) -> list[tuple[int, int, float, str]]:
@@ -1353,9 +1479,12 @@ def link_all(
     """``resolver.link(rows)``, in ``workers`` forked processes when there are many rows (the
     resolver is read-only: each worker inherits it)."""
     methods = multiprocessing.get_all_start_methods()
+    if len({r[1] for r in rows}) > _EACH_CLOSURE:
+        resolver.all_closures()  # references in many files: every closure at once is cheaper
     if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
         return resolver.link(rows)
     resolver.load_all()
+    resolver.all_closures()
     resolver.reach(0)  # the import closures, once, before the workers fork
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]

@@ -1,0 +1,290 @@
+"""An update of files changed in place re-resolves only the references whose meaning the
+change can alter (the other edges into the changed files move to the definitions' new ids),
+and still equals a cold build: each skip, and each case that must not be skipped."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from reviewbot.index import build
+from reviewbot.index.resolve import Resolver, Row, link_all
+from tests.helpers import commit, write
+from tests.index.support import dump, update
+
+Edge = tuple[object, ...]
+
+
+@pytest.fixture
+def linked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
+    """(file id, lookup) of every reference the updates resolve."""
+    seen: list[tuple[int, str]] = []
+
+    def spy(resolver: Resolver, rows: list[Row], workers: int) -> object:
+        seen.extend((r[1], r[5]) for r in rows)
+        return link_all(resolver, rows, workers)
+
+    monkeypatch.setattr(build, "link_all", spy)
+    return seen
+
+
+def _update_equals_cold(
+    repo: Path, tmp_path: Path, before: dict[str, str], after: dict[str, str]
+) -> tuple[list[Edge], list[Edge]]:
+    """Index ``before``, commit ``after`` over it and update: the update must equal a cold
+    build of ``after``. Returns the edges before and after."""
+    for name, text in before.items():
+        write(repo, name, text)
+    commit(repo)
+    warm = tmp_path / "warm.sqlite"
+    update(repo, warm)
+    old = dump(warm)["edges"]
+    for name, text in after.items():
+        write(repo, name, text)
+    commit(repo)
+    assert update(repo, warm).read == len(after)
+    cold = tmp_path / "cold.sqlite"
+    update(repo, cold)
+    assert dump(warm) == dump(cold)
+    return old, dump(warm)["edges"]
+
+
+CORE = (
+    "import os\n\n\ndef connect():\n    return os.sep\n\n\nclass Engine:\n"
+    "    @property\n    def speed(self):\n        return 1\n\n    @speed.setter\n"
+    "    def speed(self, value):\n        pass\n\n    def start(self):\n        return connect()\n"
+)
+USE = (
+    "from pkg.core import Engine, connect\n\n\nconnect()\n\n\nclass Car(Engine):\n"
+    "    def go(self):\n        self.start()\n        return self.speed\n"
+)
+
+
+def test_lines_moved_and_a_function_added_keep_the_other_files_edges(
+    repo: Path, tmp_path: Path, linked: list[tuple[int, str]]
+) -> None:
+    """Definitions pushed down by new lines keep every edge from other files (at their new
+    lines, as a cold build has them), and only the changed file's references and those of
+    the added name are resolved again; a property's getter and setter (two definitions of
+    one key) both keep theirs."""
+    files = {"pkg/__init__.py": "", "pkg/core.py": CORE, "use.py": USE}
+    edited = "# a comment\n\n\n" + CORE + "\n\ndef added():\n    return 2\n"
+    old, new = _update_equals_cold(repo, tmp_path, files, {"pkg/core.py": edited})
+    assert ("use.py", 4, 0, "pkg/core.py", 4, "connect", 1.0, "import") in old
+    assert ("use.py", 4, 0, "pkg/core.py", 7, "connect", 1.0, "import") in new
+    speed = {(e[4], e[6]) for e in new if e[:2] == ("use.py", 10) and e[5] == "speed"}
+    assert speed == {(13, 1.0), (17, 1.0)}  # the getter and the setter
+    conn = sqlite3.connect(tmp_path / "warm.sqlite")
+    core = conn.execute("SELECT id FROM files WHERE path = 'pkg/core.py'").fetchone()[0]
+    conn.close()
+    again = {(f == core, lookup) for f, lookup in linked}
+    assert (True, "connect") in again  # the changed file's own references
+    assert {lookup for here, lookup in again if not here} <= {"added"}  # and no other
+
+
+def test_a_definition_moved_between_files_is_followed(repo: Path, tmp_path: Path) -> None:
+    """`helper` and the method `run` move from one module to another (neither module's
+    imports change): the package's star re-exports and an `obj.run()` guess follow."""
+    files = {
+        "pkg/__init__.py": "from .x import *\nfrom .y import *\n",
+        "pkg/x.py": "def helper():\n    pass\n\n\nclass K:\n    def run(self):\n        pass\n",
+        "pkg/y.py": "def other():\n    pass\n\n\nclass L:\n    def stop(self):\n        pass\n",
+        "app.py": "import pkg\nfrom pkg import helper\n\nhelper()\n\n\ndef go(obj):\n"
+        "    return obj.run()\n",
+    }
+    after = {
+        "pkg/x.py": "class K:\n    def stop(self):\n        pass\n",
+        "pkg/y.py": "def other():\n    pass\n\n\ndef helper():\n    pass\n\n\n"
+        "class L:\n    def run(self):\n        pass\n",
+    }
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("app.py", 4, 0, "pkg/x.py", 1, "helper", 1.0, "import") in old
+    assert ("app.py", 4, 0, "pkg/y.py", 5, "helper", 1.0, "import") in new
+    assert ("app.py", 8, 15, "pkg/y.py", 10, "run", 1.0, "member") in new
+
+
+def test_a_name_added_that_shadows_an_import_is_followed(repo: Path, tmp_path: Path) -> None:
+    """The package defines `thing` after importing it (its imports unchanged): who imports
+    `thing` from the package now means the package's own; a return type written with the
+    shadowed name in the changed file follows too."""
+    files = {
+        "pkg/__init__.py": (
+            "from .a import thing, Part\n\n\ndef make() -> Part:\n    return Part()\n"
+        ),
+        "pkg/a.py": "def thing():\n    pass\n\n\nclass Part:\n    def spin(self):\n        pass\n",
+        "app.py": "from pkg import thing, make\n\nthing()\nx = make()\nx.spin()\n",
+    }
+    after = {
+        "pkg/__init__.py": files["pkg/__init__.py"] + "\n\ndef thing():\n    return 1\n\n\n"
+        "def Part():\n    return 2\n",
+    }
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("app.py", 3, 0, "pkg/a.py", 1, "thing", 1.0, "import") in old
+    assert ("app.py", 3, 0, "pkg/__init__.py", 8, "thing", 1.0, "import") in new
+    assert ("app.py", 5, 2, "pkg/a.py", 6, "spin", 1.0, "instance") in old
+    assert ("app.py", 5, 2, "pkg/a.py", 6, "spin", 1.0, "member") in new  # no longer typed
+
+
+def test_a_method_added_to_a_base_class_is_followed_by_its_heirs(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`self.m()` in an unchanged subclass, and a typed `x.m()`, move from the grandparent's
+    `m` to the one the changed base class now defines."""
+    files = {
+        "base.py": "class A:\n    def m(self):\n        pass\n",
+        "mid.py": "from base import A\n\n\nclass B(A):\n    pass\n",
+        "use.py": "from mid import B\n\n\nclass C(B):\n    def go(self):\n        return self.m()\n"
+        "\n\nx = C()\nx.m()\n",
+    }
+    after = {"mid.py": "from base import A\n\n\nclass B(A):\n    def m(self):\n        return 1\n"}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.py", 6, 20, "base.py", 2, "m", 1.0, "self") in old
+    assert ("use.py", 6, 20, "mid.py", 5, "m", 1.0, "self") in new
+    assert ("use.py", 10, 2, "mid.py", 5, "m", 1.0, "instance") in new
+
+
+def test_a_class_whose_base_changed_in_the_same_file_is_followed(
+    repo: Path, tmp_path: Path
+) -> None:
+    files = {
+        "core.py": "class A:\n    def spin(self):\n        pass\n\n\nclass B:\n"
+        "    def spin(self):\n        pass\n\n\nclass Engine(A):\n    pass\n",
+        "use.py": "from core import Engine\n\n\nclass Car(Engine):\n    def go(self):\n"
+        "        return self.spin()\n\n\nEngine.spin(None)\n",
+    }
+    after = {"core.py": files["core.py"].replace("Engine(A)", "Engine(B)")}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.py", 6, 20, "core.py", 2, "spin", 1.0, "self") in old
+    assert ("use.py", 6, 20, "core.py", 7, "spin", 1.0, "self") in new
+    assert ("use.py", 9, 7, "core.py", 2, "spin", 1.0, "import") in old
+    assert ("use.py", 9, 7, "core.py", 7, "spin", 1.0, "import") in new
+
+
+def test_a_guess_whose_candidates_grow_is_resolved_again(repo: Path, tmp_path: Path) -> None:
+    """`obj.close()` nobody can type: a second class that the file reaches gains `close`,
+    so the guess splits its confidence between the two."""
+    files = {
+        "a.py": "class A:\n    def close(self):\n        pass\n",
+        "b.py": "class B:\n    def open(self):\n        pass\n",
+        "use.py": "import a\nimport b\n\n\ndef go(obj):\n    obj.close()\n",
+    }
+    after = {
+        "b.py": "class B:\n    def open(self):\n        pass\n\n    def close(self):\n"
+        "        pass\n"
+    }
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.py", 6, 8, "a.py", 2, "close", 1.0, "member") in old
+    assert ("use.py", 6, 8, "a.py", 2, "close", 0.5, "member") in new
+    assert ("use.py", 6, 8, "b.py", 5, "close", 0.5, "member") in new
+
+
+def test_a_capitalised_function_whose_return_type_changed_is_followed(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`x = Make(); x.spin()` with Make a function: what it returns now decides."""
+    made = "from a import A\nfrom b import B\n\n\ndef Make() -> {}:\n    return {}()\n"
+    files = {
+        "a.py": "class A:\n    def spin(self):\n        pass\n",
+        "b.py": "class B:\n    def spin(self):\n        pass\n",
+        "make.py": made.format("A", "A"),
+        "use.py": "from make import Make\n\nx = Make()\nx.spin()\n",
+    }
+    old, new = _update_equals_cold(repo, tmp_path, files, {"make.py": made.format("B", "B")})
+    assert ("use.py", 4, 2, "a.py", 2, "spin", 1.0, "instance") in old
+    assert ("use.py", 4, 2, "b.py", 2, "spin", 1.0, "instance") in new
+
+
+def test_a_class_whose_base_changed_is_followed_through_what_returns_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`x = Engine.create(); x.spin()`: `create` returns `Self`, so the change of Engine's
+    base (no name the update sees in `create`) still moves the edge."""
+    core = (
+        "from typing import Self\n\n\nclass A:\n    def spin(self):\n        pass\n\n\n"
+        "class B:\n    def spin(self):\n        pass\n\n\nclass Engine(A):\n    @classmethod\n"
+        "    def create(cls) -> Self:\n        return cls()\n"
+    )
+    files = {
+        "core.py": core,
+        "use.py": "from core import Engine\n\nx = Engine.create()\nx.spin()\n",
+    }
+    after = {"core.py": core.replace("Engine(A)", "Engine(B)")}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.py", 4, 2, "core.py", 5, "spin", 1.0, "instance") in old
+    assert ("use.py", 4, 2, "core.py", 10, "spin", 1.0, "instance") in new
+
+
+def test_an_import_added_from_a_module_already_imported_re_exports_its_name(
+    repo: Path, tmp_path: Path, linked: list[tuple[int, str]]
+) -> None:
+    """The package also imports `other` from the module it already imports from (so it
+    reaches the same files): who imports `other` through the package now means it, and
+    nothing else outside the package is resolved again."""
+    files = {
+        "pkg/__init__.py": "from .a import thing\n",
+        "pkg/a.py": "def thing():\n    pass\n\n\ndef other():\n    pass\n",
+        "app.py": "from pkg import thing, other\n\nthing()\nother()\n",
+    }
+    after = {"pkg/__init__.py": "import os\nfrom .a import thing, other\n"}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert not any(e[:2] == ("app.py", 4) for e in old)
+    assert ("app.py", 4, 0, "pkg/a.py", 5, "other", 1.0, "import") in new
+    assert ("app.py", 3, 0, "pkg/a.py", 1, "thing", 1.0, "import") in new
+    conn = sqlite3.connect(tmp_path / "warm.sqlite")
+    init = conn.execute("SELECT id FROM files WHERE path = 'pkg/__init__.py'").fetchone()[0]
+    conn.close()
+    assert {lookup for f, lookup in linked if f != init} == {"other"}
+
+
+@pytest.mark.parametrize("more", ["", "\n\nclass K:\n    pass\n"])
+def test_an_import_of_another_file_changes_the_guesses_of_code_reaching_it(
+    repo: Path, tmp_path: Path, more: str
+) -> None:
+    """`obj.close()` in a file that imports only `x`: once `x` imports `b` too, b's `close`
+    is within reach and shares the guess (the update used to miss it), whether or not `x`
+    also added a class (which makes all its names count as changed)."""
+    files = {
+        "a.py": "class A:\n    def close(self):\n        pass\n",
+        "b.py": "class B:\n    def close(self):\n        pass\n",
+        "x.py": "import a\n",
+        "use.py": "import x\n\n\ndef go(obj):\n    obj.close()\n",
+    }
+    after = {"x.py": "import a\nimport b\n" + more}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.py", 5, 8, "a.py", 2, "close", 1.0, "member") in old
+    assert ("use.py", 5, 8, "a.py", 2, "close", 0.5, "member") in new
+    assert ("use.py", 5, 8, "b.py", 2, "close", 0.5, "member") in new
+
+
+def test_an_import_closure_walked_from_one_file_equals_the_one_worked_out_for_all(
+    repo: Path, tmp_path: Path
+) -> None:
+    """An update works out the closures of the files it meets one by one: the same sets as
+    the cold build's passes over every file, import cycles and package `__init__`s included."""
+    files = {
+        "pkg/__init__.py": "from .a import one\n",
+        "pkg/a.py": "from . import b\n\n\ndef one():\n    pass\n",
+        "pkg/b.py": "from .c import three\n",
+        "pkg/c.py": "from pkg.a import one\n\n\ndef three():\n    pass\n",  # a cycle a-b-c
+        "app.py": "import pkg\n",
+        "lone.py": "import os\n",
+    }
+    for name, text in files.items():
+        write(repo, name, text)
+    commit(repo)
+    database = tmp_path / "index.sqlite"
+    update(repo, database)
+    conn = sqlite3.connect(database)
+    try:
+        every = Resolver(conn)._closures()
+        each = Resolver(conn, lazy=True)
+        assert {f: each.reach(f) for f in every} == every
+        ids = dict(conn.execute("SELECT path, id FROM files"))
+    finally:
+        conn.close()
+    bits = {path: 1 << (sorted(every).index(file_id) + 1) for path, file_id in ids.items()}
+    expected = sum(bits[p] for p in ("app.py", "pkg/__init__.py", "pkg/a.py", "pkg/b.py"))
+    assert every[ids["app.py"]] == expected + bits["pkg/c.py"]
+    assert every[ids["lone.py"]] == bits["lone.py"]
