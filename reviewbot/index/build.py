@@ -312,9 +312,7 @@ def _keep_incoming(store: Store, file_ids: list[int]) -> None:
     """The edges from other files' references to the definitions of ``file_ids``, into the
     temporary table ``moved`` (before the files' rows, and these edges, go)."""
     conn = store.conn
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS moved_from(id INTEGER PRIMARY KEY)")
-    conn.execute("DELETE FROM moved_from")
-    conn.executemany("INSERT INTO moved_from(id) VALUES (?)", [(i,) for i in file_ids])
+    store.temp_ids("moved_from", file_ids)
     conn.execute(
         "CREATE TEMP TABLE IF NOT EXISTS moved("
         "ref_id INTEGER, def_id INTEGER, confidence REAL, via TEXT)"

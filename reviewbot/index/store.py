@@ -21,7 +21,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -293,14 +293,19 @@ class Store:
             if statement.split(" ON ")[1].split("(")[0] not in skip:
                 self.conn.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
 
+    def temp_ids(self, table: str, ids: Iterable[int]) -> None:
+        """A temporary table ``table(id)`` holding ``ids`` (made or emptied first), for
+        statements that select by many ids."""
+        self.conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {table}(id INTEGER PRIMARY KEY)")
+        self.conn.execute(f"DELETE FROM {table}")
+        self.conn.executemany(f"INSERT INTO {table}(id) VALUES (?)", [(i,) for i in ids])
+
     def delete_files(self, ids: list[int]) -> None:
         """A file's rows, and the edges of its references and to its definitions."""
         if not ids:
             return
         c = self.conn
-        c.execute("CREATE TEMP TABLE IF NOT EXISTS gone(id INTEGER PRIMARY KEY)")
-        c.execute("DELETE FROM gone")
-        c.executemany("INSERT INTO gone(id) VALUES (?)", [(i,) for i in ids])
+        self.temp_ids("gone", ids)
         c.execute(
             "DELETE FROM edges WHERE ref_id IN "
             "(SELECT id FROM refs WHERE file_id IN (SELECT id FROM gone))"
