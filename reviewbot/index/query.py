@@ -332,6 +332,9 @@ def pagerank(
     return {n: rank[k] for n, k in index.items()}
 
 
+_LINE_COST = 10  # a map line around its signature: `  {line:>5}  ` and the newline
+
+
 def repo_map(
     conn: sqlite3.Connection, focus: str | None, budget: int
 ) -> tuple[list[MapFile], int, bool]:
@@ -387,9 +390,13 @@ def repo_map(
             break
         used += header
         keep: list[Symbol] = []
+        named: set[str] = set()
         for row in ranked:
             symbol = _symbol(row)
-            cost = len(symbol.signature) + 8
+            if symbol.qualified in named:  # `@overload` stubs and the body: one is enough
+                continue
+            named.add(symbol.qualified)
+            cost = len(symbol.signature) + _LINE_COST
             if used + cost > limit:
                 cut = True
                 break

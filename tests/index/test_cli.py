@@ -237,3 +237,26 @@ def test_an_index_shared_by_two_repositories_never_answers_for_the_other(
     code, _, err = fast("defs", "secret_a_caller", "--no-update")
     assert code == 2 and "describes another repository" in err
     assert fast("defs", "secret_a_caller")[1] == "no definition of secret_a_caller\n"
+
+
+def test_the_map_keeps_to_its_budget_as_printed_and_shows_overloads_once(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    stubs = "".join(
+        f"@overload\ndef convert(x: {t}) -> {t}: ...\n\n\n" for t in ("int", "str", "bytes")
+    )
+    body = "def convert(x):\n    return x\n"
+    many = "".join(
+        f"def helper_number_{k}(value, other=None):\n    return value\n\n\n" for k in range(40)
+    )
+    write(repo, "lib.py", "from typing import overload\n\n\n" + stubs + body + "\n\n" + many)
+    write(repo, "use.py", "from lib import convert\n\nconvert(1)\n")
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    assert fast("index")[0] == 0
+    for budget in range(30, 400, 7):
+        code, text, _ = fast("map", "--budget", str(budget))
+        assert code == 0 and len(text) <= budget * 4, (budget, len(text))
+    code, text, _ = fast("map", "--budget", "2000")
+    assert sum("def convert" in line for line in text.splitlines()) == 1
