@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import re
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeVar
@@ -459,13 +460,15 @@ def repo_impact(
     wait: float = 5.0,
     sides: Callable[[sqlite3.Connection, bool], None] | None = None,
     keep: Callable[[str], bool] | None = None,
+    deadline: float | None = None,
 ) -> tuple[list[Impact], list[Finding]]:
     """The impact entries and the RB105/RB106 findings of a change; IndexNotUsed when the
     index cannot answer (the caller falls back and says so). ``sides`` (the bundler's hunk
     links) is called with the connection once its rows hold the change's old side (False) and
     once they hold its new side (True): one transaction for both. ``keep`` says which paths'
     references count (an MCP root's folder): the others are neither listed nor counted, nor
-    can they raise a finding."""
+    can they raise a finding. Past ``deadline`` (time.monotonic) while the change's files are
+    read, IndexNotUsed: the hook's time budget bounds this work too."""
     changes = declaration_changes(files, settings.registry)
     if not changes and sides is None:
         return [], []
@@ -477,14 +480,17 @@ def repo_impact(
         by_new = {cf.path: cf for cf in files}
         added_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
         old_refs: dict[int, tuple[list[query.Hit], bool]] = {}
+        check = None if deadline is None else _clock(deadline)
         if sides is not None or any(c.change in ("removed", "renamed") for c in changes):
-            apply_listing(git, store, _side(base, files, new=False), settings)
+            apply_listing(git, store, _side(base, files, new=False), settings, check)
             for k, c in enumerate(changes):
                 if c.change in ("removed", "renamed") and c.old is not None:
                     old_refs[k] = _refs(conn, c.old, settings.registry)
             if sides is not None:
                 sides(conn, False)
-        apply_listing(git, store, _side(base, files, new=True), settings)
+        if check is not None:
+            check(0, 0)
+        apply_listing(git, store, _side(base, files, new=True), settings, check)
         if sides is not None:
             sides(conn, True)
         texts = _Texts(git, files, conn)
@@ -562,6 +568,19 @@ def with_new_side(
             conn.execute("ROLLBACK")
         finally:
             conn.close()
+
+
+def _clock(deadline: float) -> Callable[[int, int], None]:
+    """A progress callback that stops the work (IndexNotUsed) once ``deadline`` has passed."""
+
+    def check(done: int, total: int) -> None:
+        if time.monotonic() > deadline:
+            raise IndexNotUsed(
+                "the time budget was spent reading the change into the index",
+                note="the time budget was spent first",
+            )
+
+    return check
 
 
 def _confident(r: _Ref) -> bool:

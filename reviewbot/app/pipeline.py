@@ -201,7 +201,9 @@ def _fast_index_findings(
     from reviewbot.app.repo_context import IndexNotUsed, indexed_impact
 
     try:
-        impact, findings = indexed_impact(git, change.files, config, wait=HOOK_INDEX_WAIT)
+        impact, findings = indexed_impact(
+            git, change.files, config, wait=HOOK_INDEX_WAIT, deadline=deadline
+        )
     except IndexNotUsed as exc:  # busy, other settings, damaged: the hook goes on, and says so
         return (), [], exc.note
     if change.scope:

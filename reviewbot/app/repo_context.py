@@ -40,12 +40,17 @@ def settings_of(config: Config) -> IndexSettings:
 
 
 def indexed_impact(
-    git: Git, files: tuple[ChangedFile, ...], config: Config, *, wait: float = 5.0
+    git: Git,
+    files: tuple[ChangedFile, ...],
+    config: Config,
+    *,
+    wait: float = 5.0,
+    deadline: float | None = None,
 ) -> tuple[list[Impact], list[Finding]]:
     """Impact and findings from the index; IndexNotUsed (with the reason) when it cannot
-    answer. The index file is read, never changed: the change's sides are applied in a
-    transaction that is rolled back."""
-    found = indexed_context(git, files, config, wait=wait, links=False)
+    answer, or not before ``deadline``. The index file is read, never changed: the change's
+    sides are applied in a transaction that is rolled back."""
+    found = indexed_context(git, files, config, wait=wait, links=False, deadline=deadline)
     return found.impact, found.findings
 
 
@@ -63,6 +68,7 @@ def indexed_context(
     wait: float = 5.0,
     links: bool,
     keep: Callable[[str], bool] | None = None,
+    deadline: float | None = None,
 ) -> RepoContext:
     """``indexed_impact``, and with ``links`` the hunk links the bundler uses
     (``hunk_links.index_links``), read in the same transaction: the index is opened once."""
@@ -86,6 +92,7 @@ def indexed_context(
             wait=wait,
             sides=sides if links else None,
             keep=keep,
+            deadline=deadline,
         )
     except sqlite3.Error as exc:  # damaged, or changed under us: the caller goes on without
         raise IndexNotUsed(

@@ -820,18 +820,23 @@ def _resolve(
 
 
 def apply_listing(
-    git: Git, store: Store, listing: dict[str, Listed], settings: IndexSettings
+    git: Git,
+    store: Store,
+    listing: dict[str, Listed],
+    settings: IndexSettings,
+    progress: Progress | None = None,
 ) -> int:
     """Inside the caller's open transaction, bring the rows to ``listing`` (re-reading only
     the files whose blob differs) and re-resolve what that can affect, as an update does;
     nothing is committed. A review resolves a change's two sides this way and rolls back.
+    ``progress`` is told of each file read (it may raise to stop: the caller rolls back).
     Returns how many files were read."""
     plan = _plan(store, _storable(listing), False)
     old_names = _names_of(store, plan.gone)
     packages = _py_packages(store)
     before = _before(store, plan)
     store.delete_files(plan.gone)
-    new_ids = _write(git, store, plan.read, settings, None)
+    new_ids = _write(git, store, plan.read, settings, progress)
     if plan.read or plan.gone:
         relink = _py_packages(store) != packages
         _resolve(store, relink, new_ids, old_names, settings.jobs, shapes=before)

@@ -4,8 +4,12 @@ the change, findings said once and in the order that matters, nothing cut at 80 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+import pytest
+
+from reviewbot.analysis import repo_impact
 from reviewbot.analysis.context import hunk_contexts
 from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.repo_impact import declaration_changes
@@ -454,3 +458,38 @@ def test_javascript_functions_assigned_or_passed_to_a_bound_call_are_units() -> 
         ("listen", 16),
         ("createApp", 19),
     ]
+
+
+class _Clock:
+    """time.monotonic for one module: each call is `step` seconds after the last."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = time.monotonic(), step
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_the_hooks_time_budget_bounds_reading_the_change_into_the_index(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook's index work stops when its time budget is spent while the change's files
+    are read (the index untouched, the note says why); with time left it finds the RB105."""
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef gone(x):\n    return x\n")
+    write(repo, "app.py", "from lib import gone\n\ngone(1)\n")
+    for k in range(3):
+        write(repo, f"m{k}.py", f"def f{k}():\n    return {k}\n")
+    commit(repo)
+    database = build_index(repo)
+    before = database.read_bytes()
+    write(repo, "lib.py", "def keep():\n    return 1\n")
+    for k in range(3):
+        write(repo, f"m{k}.py", f"def f{k}():\n    return {k + 1}\n")
+    deadline = time.monotonic() + 60
+    rep = review(GitChange(repo), Config(), mode=Mode.FAST, deadline=deadline)
+    assert [f.code for f in rep.findings] == ["RB105"] and rep.index_note == ""
+    monkeypatch.setattr(repo_impact, "time", _Clock(step=100.0))  # every file takes 100 s
+    rep = review(GitChange(repo), Config(), mode=Mode.FAST, deadline=deadline)
+    assert rep.findings == () and rep.index_note == "the time budget was spent first"
+    assert database.read_bytes() == before
