@@ -689,11 +689,17 @@ class _Builder:
         bindings: list[dict[str, tuple[str, int]]] = [{} for _ in starts]
 
         members = set(map(_START, caps.get("member", ())))
-        members.update(calls)
         spans: dict[int, int] = {}
         for key in ("ref", "member", "type"):
             nodes = caps.get(key, ())
             spans.update(zip(map(_START, nodes), map(_END, nodes), strict=True))
+        if "member.of" in caps or "call.member.of" in caps:
+            # The member name is the last child of what was captured: the name ending there.
+            starts_at = {end: start for start, end in spans.items()}
+            for key, into in (("member.of", members), ("call.member.of", calls)):
+                found = map(starts_at.get, map(_END, caps.get(key, ())))
+                into.update(at for at in found if at is not None)
+        members.update(calls)
         # Drop names inside import statements and those that are not references.
         skip.update(binds)
         refs = sorted(spans.keys() - skip)
@@ -827,9 +833,12 @@ class _Builder:
                 unit = d.parent
             return "", ""
 
-        if "cb.call" in caps:
+        if "cb.args" in caps:
+            # The calls around arguments holding a function (captured as their arguments: a
+            # pattern asking for a call's arguments waits down the whole `a.m().m()` chain).
+            around = (n.parent for n in caps["cb.args"])
             _callback_types(
-                caps["cb.call"],
+                [c for c in around if c is not None and c.type == "call_expression"],
                 source,
                 starts,
                 ends,

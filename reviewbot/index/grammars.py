@@ -9,6 +9,9 @@ tree-sitter's query cursor (its captures; no walking of nodes in Python):
   ``@body`` (the signature is the text before it), ``@bases``, ``@receiver`` (Go), and
   ``@doc`` with ``@doc.owner`` for docstrings;
 * ``names``: every identifier as ``@ref``, refined by ``@call``, ``@call.member``,
+  (``@call.member.of`` and ``@member.of``: the call's callee or the member access whose last
+  child is the member name, captured whole: a pattern that waits for a child after a deep
+  receiver stays pending down the whole chain, quadratic on `a.m().m()...`),
   ``@member``, ``@type``; binding sites as ``@bind``; names that are neither (keyword arguments,
   labels, object keys) as ``@skip``; TS object literals' methods whose type is written (a
   returned literal under the function's return type, ``const x: Foo = {...}``) as
@@ -102,8 +105,8 @@ _PY_DEFS = """
 _PY_NAMES = """
 (identifier) @ref
 (call function: (identifier) @call)
-(call function: (attribute attribute: (identifier) @call.member))
-(attribute attribute: (identifier) @member)
+(call function: (attribute) @call.member.of)
+(attribute) @member.of
 (type (identifier) @type)
 (type (generic_type (identifier) @type))
 (keyword_argument name: (identifier) @skip)
@@ -224,7 +227,7 @@ _JS_NAMES_COMMON = """
 (property_identifier) @member
 (shorthand_property_identifier) @ref
 (call_expression function: (identifier) @call)
-(call_expression function: (member_expression property: (property_identifier) @call.member))
+(call_expression function: (member_expression) @call.member.of)
 (new_expression constructor: (identifier) @call)
 (pair key: (property_identifier) @skip)
 (labeled_statement label: (statement_identifier) @skip)
@@ -241,7 +244,7 @@ _JS_NAMES_COMMON = """
 (array_pattern (identifier) @bind)
 (catch_clause parameter: (identifier) @bind)
 (for_in_statement left: (identifier) @bind)
-(call_expression arguments: (arguments [(arrow_function) (function_expression)])) @cb.call
+(arguments [(arrow_function) (function_expression)]) @cb.args
 (function_declaration) @scope
 (generator_function_declaration) @scope
 (function_expression) @scope
@@ -372,7 +375,7 @@ _GO_NAMES = """
 (field_identifier) @member
 (package_identifier) @ref
 (call_expression function: (identifier) @call)
-(call_expression function: (selector_expression field: (field_identifier) @call.member))
+(call_expression function: (selector_expression) @call.member.of)
 (qualified_type name: (type_identifier) @type)
 (keyed_element . (literal_element (identifier) @skip))
 (labeled_statement label: (label_name) @skip)
