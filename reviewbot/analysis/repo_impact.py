@@ -507,10 +507,13 @@ def repo_impact(
                 assert c.new is not None
                 hits, cut = _refs(conn, c.new, settings.registry)
                 refs = [_new_ref(h, added_lines) for h in hits]
-            refs = list({(r.path, r.line): r for r in reversed(refs)}.values())[::-1]
             if keep is not None:
                 refs = [r for r in refs if keep(r.path)]
-            sure = [r for r in refs if _confident(r)]
+            # One per line, a sure one first (`other.x == self.x`: the guess on `other` must
+            # not hide the sure `self.x`).
+            sure = _one_per_line([r for r in refs if _confident(r)])
+            told = _lines_of(sure)
+            refs = sure + [r for r in _one_per_line(refs) if (r.path, r.line) not in told]
             sure.sort(key=lambda r: (r.in_change, r.path, r.line, r.column))
             # Removed and renamed: the old declaration, whose references are listed.
             decl = c.old if c.change in ("removed", "renamed") else c.new
@@ -581,6 +584,15 @@ def _clock(deadline: float) -> Callable[[int, int], None]:
             )
 
     return check
+
+
+def _one_per_line(refs: list[_Ref]) -> list[_Ref]:
+    """The first reference of each (path, line), in order."""
+    return list({(r.path, r.line): r for r in reversed(refs)}.values())[::-1]
+
+
+def _lines_of(refs: list[_Ref]) -> set[tuple[str, int]]:
+    return {(r.path, r.line) for r in refs}
 
 
 def _confident(r: _Ref) -> bool:

@@ -493,3 +493,18 @@ def test_the_hooks_time_budget_bounds_reading_the_change_into_the_index(
     rep = review(GitChange(repo), Config(), mode=Mode.FAST, deadline=deadline)
     assert rep.findings == () and rep.index_note == "the time budget was spent first"
     assert database.read_bytes() == before
+
+
+def test_a_guess_beside_a_sure_reference_on_one_line_does_not_hide_it(repo: Path) -> None:
+    """`other.identity == self.identity`: one reference per line is listed, and the sure
+    `self.identity` must be the one (the guess on `other` is left out as uncertain)."""
+    cls = (
+        "class Expr:\n    def identity(self):\n        return (1,)\n\n"
+        "    def __eq__(self, other):\n        return other.identity() == self.identity()\n"
+    )
+    write(repo, "e.py", cls)
+    commit(repo)
+    build_index(repo)
+    write(repo, "e.py", cls.replace("    def identity(self):\n        return (1,)\n\n", ""))
+    (found,) = [i for i in review_doc(repo)["impact"] if i["name"] == "identity"]
+    assert found["total"] == 1 and found["references"][0]["confidence"] == 1.0
