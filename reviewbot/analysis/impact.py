@@ -82,7 +82,15 @@ def deleted_anchor(cf: ChangedFile, start: int, end: int) -> int:
         point = 1
     text = cf.new_text or ""
     size = text.count("\n") + (0 if text.endswith("\n") else 1)
-    return max(1, min(point, size))
+    point = max(1, min(point, size))
+    # A blank line is a poor place for a comment (and for `reviewbot: ignore`): the nearest
+    # line with code in the same hunk, the one above first.
+    lines = text.split("\n")
+    if not lines[point - 1].strip():
+        for near in (point - 1, point + 1, point - 2, point + 2, point - 3, point + 3):
+            if 1 <= near <= size and lines[near - 1].strip() and in_hunk(cf, near):
+                return near
+    return point
 
 
 def in_hunk(cf: ChangedFile, line: int) -> bool:

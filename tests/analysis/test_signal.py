@@ -11,6 +11,7 @@ import pytest
 
 from reviewbot.analysis import repo_impact
 from reviewbot.analysis.context import hunk_contexts
+from reviewbot.analysis.impact import deleted_anchor
 from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.repo_impact import declaration_changes
 from reviewbot.analysis.review import ReviewOptions, review_file
@@ -18,7 +19,7 @@ from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, Mode, review
 from reviewbot.engine import get_profile, open_index
 from reviewbot.engine.languages import default_registry
-from reviewbot.model import ChangedFile, Status
+from reviewbot.model import ChangedFile, Hunk, Status
 from reviewbot.render.hook_text import hook_text
 from reviewbot.render.markdown import render_markdown
 from reviewbot.render.review_text import review_text
@@ -508,3 +509,17 @@ def test_a_guess_beside_a_sure_reference_on_one_line_does_not_hide_it(repo: Path
     write(repo, "e.py", cls.replace("    def identity(self):\n        return (1,)\n\n", ""))
     (found,) = [i for i in review_doc(repo)["impact"] if i["name"] == "identity"]
     assert found["total"] == 1 and found["references"][0]["confidence"] == 1.0
+
+
+def test_rb105_sits_on_a_line_of_code_not_a_blank_one() -> None:
+    """A diff that removes the blank line before a method with it (git may align it so): the
+    line now in their place is blank; RB105 sits on the nearest line of code in the hunk."""
+    old = (
+        "class A:\n    def a(self):\n        return 1\n\n    def gone(self):\n"
+        "        return 2\n\n    def b(self):\n        return 3\n"
+    )
+    new = "class A:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 3\n"
+    hunk = Hunk(2, 8, 2, 5, (), (4, 5, 6))  # old lines 4-6: the blank, `def gone`, its body
+    cf = ChangedFile("m.py", "m.py", Status.MODIFIED, (hunk,), old, new)
+    line = deleted_anchor(cf, 5, 6)
+    assert new.split("\n")[line - 1] == "        return 1"
