@@ -149,11 +149,16 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             f"{item.total} place(s){inside}: {where}{more}{doubt}"
         )
         out.extend(_wrap(text, width, "  ", "    "))
-    for hot in report.stats.hotspots_touched or ():
+    hot = report.stats.hotspots_touched or ()
+    if len(hot) == 1:
         text = (
-            f"hotspot: {one_line(hot.path)} is #{hot.rank} of the repository's "
-            f"hotspots ({hot.changes} recent changes)"
+            f"hotspot: {one_line(hot[0].path)} is #{hot[0].rank} of the repository's "
+            f"hotspots ({hot[0].changes} recent changes)"
         )
+        out.extend(style(line, "yellow") for line in _wrap(text, width, "  ", "    "))
+    elif hot:  # one line for them all: they are context, not findings
+        listed = ", ".join(f"{one_line(h.path)} #{h.rank} ({h.changes})" for h in hot)
+        text = f"hotspots touched (rank, recent changes): {listed}"
         out.extend(style(line, "yellow") for line in _wrap(text, width, "  ", "    "))
     out.append("")
     analysed = [fs for fs in report.files if fs.language is not None]

@@ -19,7 +19,7 @@ from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, Mode, review
 from reviewbot.engine import get_profile, open_index
 from reviewbot.engine.languages import default_registry
-from reviewbot.model import ChangedFile, Hunk, Status
+from reviewbot.model import ChangedFile, HotspotTouch, Hunk, Status
 from reviewbot.render.hook_text import hook_text
 from reviewbot.render.markdown import render_markdown
 from reviewbot.render.review_text import review_text
@@ -523,3 +523,24 @@ def test_rb105_sits_on_a_line_of_code_not_a_blank_one() -> None:
     cf = ChangedFile("m.py", "m.py", Status.MODIFIED, (hunk,), old, new)
     line = deleted_anchor(cf, 5, 6)
     assert new.split("\n")[line - 1] == "        return 1"
+
+
+def test_hotspots_touched_are_one_line_of_context(repo: Path) -> None:
+    write(repo, "a.py", FLAT)
+    commit(repo)
+    write(repo, "a.py", NESTED)
+    rep = review(GitChange(repo), Config())
+    hot = (HotspotTouch("src/core.py", 1, 64), HotspotTouch("src/types.py", 4, 16))
+    text = review_text(
+        rep._replace(stats=rep.stats._replace(hotspots_touched=hot)), Style(color=False), width=80
+    )
+    lines = [x for x in text.splitlines() if "hotspot" in x]
+    assert lines == [
+        "  hotspots touched (rank, recent changes): src/core.py #1 (64), src/types.py #4"
+    ]
+    one = review_text(
+        rep._replace(stats=rep.stats._replace(hotspots_touched=hot[:1])),
+        Style(color=False),
+        width=80,
+    )
+    assert "hotspot: src/core.py is #1 of the repository's hotspots (64 recent changes)" in one
