@@ -17,6 +17,7 @@ from reviewbot.analysis.findings import fingerprint
 from reviewbot.analysis.signatures import same_header
 from reviewbot.engine import FileIndex
 from reviewbot.model import (
+    LABEL_SEP,
     ChangedFile,
     FileSummary,
     Finding,
@@ -227,7 +228,9 @@ def impact_of(
             }
         if is_gone and refs and defined_now and name in defined_now:
             pass  # still declared on the new side (moved or redefined): not gone
-        elif is_gone and refs:
+        elif is_gone and refs and LABEL_SEP not in info.unit:
+            # (A member's name, `send`, matches every namesake: without an index its removal is
+            # listed in the impact but is no finding.)
             where = ", ".join(f"{r.path}:{r.line}" for r in refs[:5])
             more = f" and {len(refs) - 5} more" if len(refs) > 5 else ""
             # Where the deleted lines were (as with the index), so the Action can post it on

@@ -83,8 +83,8 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
         if spark:
             row += f"  {style(shape, 'cyan')}"
         rows.append(row.rstrip())
-        if origin:  # renamed or moved: where it came from, under its row
-            rows.append(style(ellipsize(f"      {one_line(origin)}", max(20, width)), "dim"))
+        if origin:  # renamed or moved: where it came from, under its row, whole
+            rows.extend(style(line, "dim") for line in _wrap(one_line(origin), width, "      "))
     return rows
 
 

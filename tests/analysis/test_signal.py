@@ -544,3 +544,27 @@ def test_hotspots_touched_are_one_line_of_context(repo: Path) -> None:
         width=80,
     )
     assert "hotspot: src/core.py is #1 of the repository's hotspots (64 recent changes)" in one
+
+
+def test_without_an_index_a_members_removal_is_impact_not_a_finding(repo: Path) -> None:
+    """Without an index `send` matches every namesake (ASGI's `send` in 162 places of a
+    real repository): a removed method is listed in the impact, and RB105 is left to the
+    index; a removed function still named elsewhere is one."""
+    lib = (
+        "class Responder:\n    def send(self, data):\n        return data\n\n\n"
+        "def helper(x):\n    return x\n"
+    )
+    write(repo, "lib.py", lib)
+    write(
+        repo,
+        "app.py",
+        "from lib import helper\n\n\nasync def run(send):\n    await send(helper(1))\n",
+    )
+    commit(repo)
+    write(repo, "lib.py", "class Responder:\n    pass\n")
+    doc = review_doc(repo)
+    assert {i["name"]: i["change"] for i in doc["impact"]} == {
+        "send": "removed",
+        "helper": "removed",
+    }
+    assert [f["title"] for f in doc["findings"]] == ["helper is deleted but still referenced"]
