@@ -202,17 +202,24 @@ def _priority(lines: Sequence[PackLine]) -> list[int]:
 def _body(s: Snippet, keep: set[int] | None) -> str:
     fence = _fence(s)
     out = [f"{fence}{s.language}\n"]
-    gap = 0
+    skipped: list[PackLine] = []
+
+    def gap() -> None:
+        marker = f"… {len(skipped)} line(s) cut to fit the budget"
+        shown = _code_line(skipped[0]) if len(skipped) == 1 else ""
+        # One line no longer than the note that would stand for it is shown instead.
+        out.append((shown if shown and len(shown) <= len(marker) else marker) + "\n")
+        skipped.clear()
+
     for k, line in enumerate(s.lines):
         if keep is not None and k not in keep:
-            gap += 1
+            skipped.append(line)
             continue
-        if gap:
-            out.append(f"… {gap} line(s) cut to fit the budget\n")
-            gap = 0
+        if skipped:
+            gap()
         out.append(_code_line(line) + "\n")
-    if gap:
-        out.append(f"… {gap} line(s) cut to fit the budget\n")
+    if skipped:
+        gap()
     out.append(f"{fence}\n")
     return "".join(out)
 

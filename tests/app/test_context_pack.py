@@ -18,9 +18,9 @@ from reviewbot.doors import index_cli
 from reviewbot.errors import UsageError
 from reviewbot.index.build import IndexSettings, update_index
 from reviewbot.index.fresh import index_path
-from reviewbot.model import ContextPack
+from reviewbot.model import ContextPack, PackLine
 from reviewbot.render.formats import render_pack, render_report
-from reviewbot.render.prompt import CHARS_PER_TOKEN, prompt
+from reviewbot.render.prompt import CHARS_PER_TOKEN, _body, prompt
 from reviewbot.repo.git import Git
 from tests.helpers import commit, git, write
 
@@ -566,3 +566,17 @@ def test_a_units_leading_comment_is_in_its_snippet_not_a_module_crumb(repo: Path
         "// b doubles now, and says so",
         "// (callers rely on it)",
     ]
+
+
+def test_one_line_cut_is_shown_when_the_note_would_be_longer(project: Path) -> None:
+    s = pack_of(project).snippets[0]
+    lines = (
+        PackLine("+", 1, "def f(a,"),
+        PackLine(" ", 2, "      b,"),
+        PackLine(" ", 3, "      c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t,"),
+        PackLine("+", 4, "):"),
+    )
+    body = _body(s._replace(lines=lines), {0, 2, 3}).splitlines()
+    assert "      b," in "\n".join(body)  # shorter than "… 1 line(s) cut ...": shown
+    s2 = s._replace(lines=(lines[0], lines[2], lines[3]))
+    assert "… 1 line(s) cut to fit the budget" in _body(s2, {0, 2})  # longer: the note
