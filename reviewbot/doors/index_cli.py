@@ -302,7 +302,10 @@ def _related_doc(r: query.Related) -> dict[str, Any]:
 def _location(text: str, git: Place) -> tuple[str, int]:
     path, sep, line = text.rpartition(":")
     if not sep or not line.isdigit() or not 1 <= int(line) <= MAX_LINE:
-        raise UsageError(f"{_t(text)}: expected FILE:LINE with a 1-based line")
+        raise UsageError(
+            f"{_t(text)}: expected FILE:LINE with a 1-based line "
+            "(`reviewbot defs NAME` says where a name is defined)"
+        )
     return _relative(path, git), int(line)
 
 
@@ -465,6 +468,15 @@ def _answer(
             lines.append(
                 f"  {_t(r.path)}:{at}: {where}  lines {', '.join(map(str, r.lines))}"
                 + (f" (confidence {r.confidence:g})" if r.confidence < 1 else "")
+            )
+        if not related:
+            lines.append(
+                "  none found in the index"
+                + (
+                    " (calls to code outside the repository are not indexed)"
+                    if command == "callees"
+                    else ""
+                )
             )
         return doc, "\n".join(lines) + "\n"
     if command == "search":

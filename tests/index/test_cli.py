@@ -260,3 +260,15 @@ def test_the_map_keeps_to_its_budget_as_printed_and_shows_overloads_once(
         assert code == 0 and len(text) <= budget * 4, (budget, len(text))
     code, text, _ = fast("map", "--budget", "2000")
     assert sum("def convert" in line for line in text.splitlines()) == 1
+
+
+def test_a_name_where_a_place_belongs_points_to_defs_and_none_found_is_said(
+    project: Path,
+) -> None:
+    assert fast("index")[0] == 0
+    code, _, err = fast("callers", "helper")
+    assert code == 2 and "reviewbot defs NAME" in err
+    code, text, _ = fast("callees", "app/core.py:1")  # helper calls nothing indexed
+    assert code == 0 and text.splitlines()[1:] == [
+        "  none found in the index (calls to code outside the repository are not indexed)"
+    ]
