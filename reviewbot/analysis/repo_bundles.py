@@ -788,6 +788,9 @@ def bundling_doc(b: Bundling) -> dict[str, Any]:
     }
 
 
+LOOSE = 0.05  # cohesion under which a bundle's title says it is loosely linked
+
+
 def bundling_text(b: Bundling, width: int = 80) -> str:
     """One line per bundle (id, size, files, cohesion, title), cut to ``width``, and a
     summary."""
@@ -798,8 +801,10 @@ def bundling_text(b: Bundling, width: int = 80) -> str:
     for x in b.bundles:
         cohesion = "    -" if x.cohesion is None else f"{x.cohesion:5.2f}"
         title = x.title.replace("\n", "\\n")  # a name may hold one; no line of its own
+        if x.cohesion is not None and x.cohesion < LOOSE:
+            title = f"(loosely linked) {title}"  # a remainder more than a topic
         line = f"{x.id:<6} {x.chars / 1000:5.1f}k {len(x.files):>5}    {cohesion}  {title}"
-        out.append(line if len(line) <= width else line[: width - 3] + "...")
+        out.append(line if len(line) <= width else line[: width - 1] + "…")
     st = b.stats()
     how = {
         "full": "clustered in full",

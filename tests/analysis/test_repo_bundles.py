@@ -254,3 +254,15 @@ def test_bad_target_is_refused(repo: Path) -> None:
     conn = sqlite3.connect(db)
     assert [u.path for u in load_units(conn)] == ["a.py"]
     conn.close()
+
+
+def test_a_loosely_linked_bundle_says_so_in_its_title(repo: Path) -> None:
+    files: dict[str, str] = {}
+    for name, folder in (("p", "pkg/a"), ("q", "pkg/b")):
+        files.update(group_files(name, folder, 5))
+    result = bundling(repo, build(repo, files), target=3000)
+    tight, loose = result.bundles[0], result.bundles[0]._replace(links_inside=0, links_outside=9)
+    text = repo_bundles.bundling_text(result._replace(bundles=(tight, loose)), width=200)
+    rows = text.splitlines()[1:3]
+    assert "(loosely linked)" not in rows[0] and tight.cohesion and tight.cohesion > 0.05
+    assert rows[1].split("0.00  ", 1)[1].startswith("(loosely linked) ")
