@@ -490,7 +490,7 @@ def _title(refs: Sequence[HunkRef], group: Sequence[int]) -> str:
     paths = sorted({refs[i].path for i in group})
     files = ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
     if weight:
-        top = max(weight, key=lambda k: (k[0], weight[k], k[1] < "~", -k[2]))
+        top = max(weight, key=lambda k: (k[0], weight[k]))  # ties: the first, by place
         return f"{top[3]} ({files})"
     return files
 

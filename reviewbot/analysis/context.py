@@ -43,24 +43,17 @@ def _kept_span(
             return lo, hi
 
 
-def _first_kept(text: str, limit: int, center: int | None = None, last: int | None = None) -> int:
-    """The index of the first line :func:`_trim_lines` keeps."""
-    if len(text) <= limit:
-        return 0
-    return _kept_span(text.split("\n"), limit, center or 0, last)[0]
-
-
 def _trim_lines(
     text: str, limit: int, center: int | None = None, last: int | None = None
-) -> tuple[str, bool]:
+) -> tuple[str, bool, int]:
     """At most ``limit`` characters of whole lines, kept around ``center`` (a line index),
-    from ``center`` down to ``last`` first."""
+    from ``center`` down to ``last`` first; whether it was cut, and its first line's index."""
     if len(text) <= limit:
-        return text, False
+        return text, False, 0
     lines = text.split("\n")
     lo, hi = _kept_span(lines, limit, center or 0, last)
     kept = "\n".join(lines[lo : hi + 1])
-    return kept[:limit], True
+    return kept[:limit], True, lo
 
 
 def _weight(cf: ChangedFile, h: Hunk, findings: Sequence[Finding]) -> float:
@@ -118,10 +111,10 @@ def hunk_contexts(
             bottom = max(top, min(hi, max(center, last - 1) + _AROUND, index.line_count - 1))
             text = "\n".join(index.lines[top : bottom + 1])
             at, end = center - top, max(center, last - 1) - top
-            fine, t1 = _trim_lines(text, int(share * 0.6), at, end)
-            fine_start = top + _first_kept(text, int(share * 0.6), at, end) + 1
-            medium, t2 = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
-            coarse, t3 = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
+            fine, t1, first_kept = _trim_lines(text, int(share * 0.6), at, end)
+            fine_start = top + first_kept + 1
+            medium, t2, _ = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
+            coarse, t3, _ = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
             bands, truncated = (fine, medium, coarse), t1 or t2 or t3
         out.append(
             HunkContext(

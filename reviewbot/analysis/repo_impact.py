@@ -17,11 +17,12 @@ is counted as ``uncertain`` and left out. Never a reference inside the declarati
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
@@ -307,11 +308,6 @@ def _members_follow(
             break
 
 
-def _first(c: DeclChange) -> int:
-    d = c.new or c.old
-    return d.line if isinstance(d, Decl) else 0
-
-
 class _Ref(NamedTuple):
     path: str
     line: int
@@ -472,8 +468,7 @@ def repo_impact(
     changes = declaration_changes(files, settings.registry)
     if not changes and sides is None:
         return [], []
-    conn = _open(git, database, settings, wait)
-    try:
+    with _rolled_back(git, database, settings, wait) as conn:
         store = Store(conn, created=False)
         base = _stored(conn)
         by_old = {cf.old_path or cf.path: cf for cf in files}
@@ -543,11 +538,6 @@ def repo_impact(
                 if found is not None:
                     findings.append(found)
         return impact, findings
-    finally:
-        try:
-            conn.execute("ROLLBACK")
-        finally:
-            conn.close()
 
 
 def with_new_side(
@@ -562,10 +552,20 @@ def with_new_side(
     """``fn`` asked of the index with the change's files at their new side (the reviewed
     commit's, not the work tree's), in a transaction rolled back after: the index file is
     never changed. IndexNotUsed when the index cannot answer."""
-    conn = _open(git, database, settings, wait)
-    try:
+    with _rolled_back(git, database, settings, wait) as conn:
         apply_listing(git, Store(conn, created=False), _side(_stored(conn), files, True), settings)
         return fn(conn)
+
+
+@contextlib.contextmanager
+def _rolled_back(
+    git: Git, database: Path, settings: IndexSettings, wait: float
+) -> Iterator[sqlite3.Connection]:
+    """The index in a write transaction that is always rolled back: a review applies a
+    change's sides to it and reads, the file never changes."""
+    conn = _open(git, database, settings, wait)
+    try:
+        yield conn
     finally:
         try:
             conn.execute("ROLLBACK")

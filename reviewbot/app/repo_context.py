@@ -73,11 +73,7 @@ def indexed_context(
     """``indexed_impact``, and with ``links`` the hunk links the bundler uses
     (``hunk_links.index_links``), read in the same transaction: the index is opened once."""
     found = empty_links() if links else None
-    # The index holds no name that is not UTF-8 (index.build.storable): such a file is left
-    # out of the index's part of the review (the review itself analyses it).
-    files = tuple(
-        f for f in files if storable(f.path) and (f.old_path is None or storable(f.old_path))
-    )
+    files = _storable(files)
 
     def sides(conn: sqlite3.Connection, new: bool) -> None:
         assert found is not None
@@ -95,9 +91,7 @@ def indexed_context(
             deadline=deadline,
         )
     except sqlite3.Error as exc:  # damaged, or changed under us: the caller goes on without
-        raise IndexNotUsed(
-            f"the index could not answer ({exc})", note="index could not answer"
-        ) from None
+        raise _not_used(exc) from None
     return RepoContext(impact, findings, found)
 
 
@@ -112,14 +106,22 @@ def on_new_side(
 ) -> _T:
     """``fn`` asked of the index as it would be with the change's new side (the reviewed
     commit's files, whatever the work tree holds); IndexNotUsed when it cannot answer."""
-    files = tuple(
-        f for f in files if storable(f.path) and (f.old_path is None or storable(f.old_path))
-    )
+    files = _storable(files)
     try:
         return with_new_side(
             git, database or index_file(git), settings_of(config), files, fn, wait=wait
         )
     except sqlite3.Error as exc:
-        raise IndexNotUsed(
-            f"the index could not answer ({exc})", note="index could not answer"
-        ) from None
+        raise _not_used(exc) from None
+
+
+def _storable(files: tuple[ChangedFile, ...]) -> tuple[ChangedFile, ...]:
+    """The index holds no name that is not UTF-8 (index.store.storable): such a file is left
+    out of the index's part of the review (the review itself analyses it)."""
+    return tuple(
+        f for f in files if storable(f.path) and (f.old_path is None or storable(f.old_path))
+    )
+
+
+def _not_used(exc: sqlite3.Error) -> IndexNotUsed:
+    return IndexNotUsed(f"the index could not answer ({exc})", note="index could not answer")

@@ -229,17 +229,18 @@ def _declared_name(code: str, word: str, lisp: bool) -> str | None:
 
 
 def _binding(code: str, opens: bool) -> str | None:
-    """`const f = (...) => {`, `f = function (...) {`, `const f = <T>(`: a named function."""
+    """`const f = (...) => {`, `f = function (...) {`, `const f = <T>(`: a named function;
+    and what JavaScript assigns to a member or binds a callback's call to."""
     m = re.match(_BINDING, code)
     if not m:
-        return None
+        return _member_function(code)
     rhs = m.group(2)
     if rhs.startswith(("function", "function*")):
         return m.group(1)
     arrow_like = rhs.startswith(("(", "<")) or re.match(r"[A-Za-z_$][\w$]*\s*=>", rhs)
     if arrow_like and ("=>" in rhs or (opens and code.rstrip().endswith(("(", "<", "{")))):
         return m.group(1)
-    return None
+    return _bound_callback(m, code, opens)
 
 
 _MEMBER_FUNCTION = re.compile(
@@ -249,22 +250,22 @@ _MEMBER_FUNCTION = re.compile(
 _CALLED = re.compile(r"[A-Za-z_$][\w$.]*\s*(?:<[^()]*>)?\s*\(")
 
 
-def _assigned_function(code: str, opens: bool) -> str | None:
-    """A function that JavaScript code assigns rather than declares: `res.send = function
-    send(body) {`, `X.prototype.run = function () {`, `module.exports = (a) => {` (named by
-    the function, else by the member); and one passed to a call whose result is bound to a
-    name, `const M = memo((props) => {`, `export const $ZodURL = $constructor("…", (inst) => {`
-    (named by the binding): the usual homes of JavaScript logic, measured as units."""
+def _member_function(code: str) -> str | None:
+    """A function JavaScript assigns to a member: `res.send = function send(body) {`,
+    `X.prototype.run = function () {`, `module.exports = (a) => {` (named by the function, else
+    by the member): a usual home of JavaScript logic, measured as a unit."""
     m = _MEMBER_FUNCTION.match(code)
-    if m is not None:
-        return m.group(2) or m.group(1).rsplit(".", 1)[-1]
-    if not opens or not code.rstrip().endswith("{"):
+    return None if m is None else m.group(2) or m.group(1).rsplit(".", 1)[-1]
+
+
+def _bound_callback(binding: re.Match[str], code: str, opens: bool) -> str | None:
+    """A function passed to a call whose result is bound to a name (named by the binding):
+    `const M = memo((props) => {`, `export const $ZodURL = $constructor("…", (inst) => {`."""
+    rhs = binding.group(2)
+    if not opens or not code.rstrip().endswith("{") or not _CALLED.match(rhs):
         return None
-    b = re.match(_BINDING, code)
-    if b is None or not _CALLED.match(b.group(2)):
-        return None
-    inner = b.group(2).split("(", 1)[1]
-    return b.group(1) if ("=>" in inner or re.search(r"\bfunction\b", inner)) else None
+    inner = rhs.split("(", 1)[1]
+    return binding.group(1) if ("=>" in inner or re.search(r"\bfunction\b", inner)) else None
 
 
 def _declaration(
@@ -304,7 +305,7 @@ def _declaration(
         if first in _CALLABLE_WORDS or first in extra:
             return None
     if "function" in heavy:
-        bound = _binding(stripped, opens) or _assigned_function(stripped, opens)
+        bound = _binding(stripped, opens)
         if bound is not None:
             return "function", bound
     if in_container and "(" in stripped and not _LABEL_LINE.match(stripped):
