@@ -87,6 +87,7 @@ def _measure(corpus: Corpus, repeat: int) -> tuple[list[tuple[str, list[Timing]]
         git(repo, "init", "-q")
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", corpus.name)
+        git(repo, "gc", "-q")  # packed, as a clone is (and no gc left running)
         database = Path(tmp) / "index.sqlite"
         env = {**os.environ, **ENV, "REVIEWBOT_INDEX": str(database), "NO_COLOR": "1"}
         subprocess.run([*tool("reviewbot"), "index"], cwd=repo, env=env, check=True)

@@ -112,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         git(repo, "init", "-q")
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "corpus")
+        git(repo, "gc", "-q")  # packed, as a clone is (and no gc left running)
         base = git(repo, "rev-parse", "HEAD").strip()
         edits: list[str] = []
         # Two commits editing 10 files each, from the corpus: this script's (the first 10 with
