@@ -8,6 +8,7 @@ boundary. Nothing here is rendered: numbers stay numbers (a sparkline is drawn b
 # annotation (~11 us a field, ~1.5 ms for this module, imported by every process); evaluated
 # annotations are cheaper. Forward references are quoted.
 import bisect
+import re
 from enum import StrEnum
 from functools import cached_property
 from typing import NamedTuple
@@ -279,6 +280,15 @@ class ChangedFile(NamedTuple):
 
 
 LABEL_SEP = " > "  # joins a unit's label to its enclosing units': `class A > def f`
+
+
+_CALLBACK_LABEL = re.compile(r'[A-Za-z_$][\w$.]*\((?:"[^"]*"|…)\)')
+
+
+def is_callback_label(part: str) -> bool:
+    """Whether a unit's own label is a function literal named by the call it is passed to
+    (`describe("parses input")`, `app.use(…)`): its words are no kind and name."""
+    return _CALLBACK_LABEL.fullmatch(part) is not None
 
 
 def innermost(label: str) -> str:

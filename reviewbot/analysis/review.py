@@ -123,9 +123,10 @@ def _own_change(
     """Whether the change is in the unit's own lines, not only in those of units nested in
     it (always, for a unit that is not class-like)."""
     unit = pair.new if pair.new is not None else pair.old
+    side = new if pair.new is not None else old
     assert unit is not None
     return (
-        unit.kind not in CONTAINERS
+        (unit.kind not in CONTAINERS if side is None else not side.structure.container_like(unit))
         or (
             pair.new is not None
             and _direct(new, pair.new, line_map.added_between(pair.new.start + 1, pair.new.end + 1))
@@ -308,7 +309,7 @@ def measure_file(
             UnitCase(
                 delta,
                 pair.old is None,
-                pair.new.kind in CONTAINERS,
+                new.structure.container_like(pair.new),
                 new.lines[pair.new.start],
             )
         )

@@ -47,6 +47,7 @@ from reviewbot.model import (
     Snippet,
     Status,
     UnitChange,
+    is_callback_label,
 )
 
 if TYPE_CHECKING:
@@ -364,7 +365,10 @@ _CALLED = re.compile(r"([\w$]+)\s*(?:<[^()]*>)?\s*\(")  # `void run(`, `func (r 
 
 
 def _own_name(part: str) -> str:
-    """``def m`` -> m, ``public void run(int x)`` -> run, ``func (r *T) Foo()`` -> Foo."""
+    """``def m`` -> m, ``public void run(int x)`` -> run, ``func (r *T) Foo()`` -> Foo; a
+    callback's label is its own name (``it("parses")``)."""
+    if is_callback_label(part):
+        return part
     called = [m.group(1) for m in _CALLED.finditer(part)]
     words = part.split()
     return called[-1] if called else (words[-1] if words else part)

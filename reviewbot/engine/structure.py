@@ -15,6 +15,7 @@ line, and the language's keyword table.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -38,6 +39,7 @@ _BINDING = (
     r"^(?:(?:export|default|const|let|var|static|public|private|protected|readonly|async|"
     r"declare|override)\s+)*([A-Za-z_$][\w$]*)\s*(?:[:!?].*?)?(?<![=!<>])=(?![=>])\s*(?:async\s+)?(.*)$"
 )
+_TYPE_PARAMETERS = r"<\s*[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b)"  # `<T,>(`; not `<div on…`
 # Keywords that only modify a declaration that follows them.
 MODIFIERS = frozenset(
     "export default public private protected internal static final abstract async sealed open "
@@ -75,6 +77,10 @@ _HEAD = 400  # a declaration shows in a line's first characters (minified lines 
 _CALLABLE_WORDS = frozenset({"function", "func", "fn", "fun", "def"})
 
 
+def _start(unit: Unit) -> int:
+    return unit.start
+
+
 class Unit(NamedTuple):
     """A declaration and the lines it owns (0-based, inclusive)."""
 
@@ -89,6 +95,8 @@ class Unit(NamedTuple):
     def label(self) -> str:
         if self.kind == "method":
             return f"{self.name}()"
+        if self.kind == CALLBACK:
+            return self.name
         return f"{self.kind} {self.name}".rstrip()
 
 
@@ -96,6 +104,16 @@ class Structure(NamedTuple):
     units: tuple[Unit, ...]
     headers: frozenset[int]
     owner: tuple[int, ...]  # per line: index of the innermost unit holding it, or -1
+
+    def container_like(self, unit: Unit) -> bool:
+        """Whether the unit's members carry its findings: a class-like unit, or a callback
+        holding units of its own (`describe("x", () => {` around `it(...)` callbacks)."""
+        if unit.kind in CONTAINERS:
+            return True
+        if unit.kind != CALLBACK:
+            return False
+        k = bisect.bisect_right(self.units, unit.start, key=_start)
+        return k < len(self.units) and self.units[k].start <= unit.end
 
     def enclosing(self, line: int) -> Unit | None:
         """The innermost unit whose region holds ``line``."""
@@ -237,7 +255,11 @@ def _binding(code: str, opens: bool) -> str | None:
     rhs = m.group(2)
     if rhs.startswith(("function", "function*")):
         return m.group(1)
-    arrow_like = rhs.startswith(("(", "<")) or re.match(r"[A-Za-z_$][\w$]*\s*=>", rhs)
+    arrow_like = (
+        rhs.startswith("(")
+        or re.match(_TYPE_PARAMETERS, rhs)  # `<T,>(x: T) => {`; not JSX's `<div onClick={`
+        or re.match(r"[A-Za-z_$][\w$]*\s*=>", rhs)
+    )
     if arrow_like and ("=>" in rhs or (opens and code.rstrip().endswith(("(", "<", "{")))):
         return m.group(1)
     return _bound_callback(m, code, opens)
@@ -268,10 +290,95 @@ def _bound_callback(binding: re.Match[str], code: str, opens: bool) -> str | Non
     return binding.group(1) if ("=>" in inner or re.search(r"\bfunction\b", inner)) else None
 
 
+CALLBACK = "callback"  # the kind of a function literal passed to a call, named by the call
+_CALLBACK_LANGUAGES = frozenset({"javascript", "typescript"})
+_OPENS_ARROW = re.compile(r"=>\s*\{$")
+_OPENS_FUNCTION = re.compile(r"\bfunction\b\s*\*?\s*[\w$]*\s*\([^()]*\)\s*(?::[^{]*)?\{$")
+_CALLEE = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*)*(?=\s*(?:<[^()]*>)?\s*$)")
+_QUOTES = "\"'`"
+_CALLBACK_TEXT = 40  # characters of the call's first string argument kept in the name
+
+
+def _literal_start(code: str) -> int:
+    """Where the function literal that opens at the end of ``code`` starts (its `function`
+    keyword, or its arrow's parameters), or -1."""
+    found = _OPENS_FUNCTION.search(code)
+    if found is not None:
+        return found.start()
+    arrow = _OPENS_ARROW.search(code)
+    if arrow is None:
+        return -1
+    head = code[: arrow.start()].rstrip()
+    if head.endswith(")"):  # `(a, b) =>`, `(a: T): R =>` is not followed here: types vary
+        depth = 0
+        for i in range(len(head) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(head[i], 0)
+            if depth == 0:
+                start = i
+                break
+        else:
+            return -1
+    else:
+        word = re.search(r"[A-Za-z_$][\w$]*$", head)
+        if word is None:
+            return -1
+        start = word.start()
+    before = code[:start].rstrip()
+    return before.rfind("async") if before.endswith("async") else start
+
+
+def _callback(code: str, raw: str) -> str | None:
+    """The call a function literal opening at the end of the line is passed to, as the
+    literal's name: `describe("parses input")` for `describe("parses input", () => {`,
+    `app.get("/")` for `app.get("/", function (req, res) {`, `app.use(…)` without a leading
+    string. JavaScript's logic lives in such callbacks (routes, tests, hooks). ``code`` is the
+    line with its strings blanked, ``raw`` the line as written from the same column."""
+    start = _literal_start(code)
+    if start <= 0:
+        return None
+    stack: list[int] = []
+    quote = ""
+    for i, ch in enumerate(code[:start]):
+        if quote:
+            if ch == quote and code[i - 1] != "\\":
+                quote = ""
+        elif ch in _QUOTES:
+            quote = ch
+        elif ch in "([{":
+            stack.append(i if ch == "(" else -1)
+        elif ch in ")]}" and stack:
+            stack.pop()
+    if quote or not stack or stack[-1] < 0:
+        return None  # not directly an argument of a call (an array, an object, a string)
+    paren = stack[-1]
+    callee = _CALLEE.search(code[:paren])
+    if callee is None or callee.group(0).split(".", 1)[0].strip() in CONTROL:
+        return None
+    name = re.sub(r"\s+", "", callee.group(0))
+    args = code[paren + 1 : start]
+    first = args.strip().rstrip(",").strip()
+    at = paren + 1 + args.find(first[:1]) if first else -1
+    end = at + len(first) - 1
+    if (
+        len(first) >= 2
+        and first[0] in _QUOTES
+        and first[-1] == first[0]
+        and raw[at : at + 1] == first[0]  # the line as written has the string here
+        and raw[end : end + 1] == first[0]
+    ):
+        # (` > ` joins a unit's label to its containers': `it("a > b")` keeps a look-alike.)
+        text = " ".join(raw[at + 1 : end].split()).replace(" > ", " › ")
+        if first[0] not in text:
+            cut = text[:_CALLBACK_TEXT] + ("…" if len(text) > _CALLBACK_TEXT else "")
+            return f'{name}("{cut}")'
+    return f"{name}(…)"
+
+
 def _declaration(
-    code: str, language: Language, in_container: bool, opens: bool
+    code: str, language: Language, in_container: bool, opens: bool, raw: str = ""
 ) -> tuple[str, str] | None:
-    """(kind, name) when the code line declares something, else None."""
+    """(kind, name) when the code line declares something, else None (``raw``: the line as
+    written, from the column where ``code`` starts)."""
     stripped = _ANNOTATIONS.sub("", code[:_HEAD])
     if not stripped or stripped.startswith(("}", ")", "]", ">", ".", "&&", "||", "+", "?", "|")):
         return None
@@ -308,6 +415,11 @@ def _declaration(
         bound = _binding(stripped, opens)
         if bound is not None:
             return "function", bound
+    if opens and language.name in _CALLBACK_LANGUAGES:
+        shift = len(code[:_HEAD]) - len(stripped)  # what `_ANNOTATIONS` took from the head
+        called = _callback(stripped, raw[shift:])
+        if called is not None:
+            return CALLBACK, called
     if in_container and "(" in stripped and not _LABEL_LINE.match(stripped):
         head = stripped.split("(", 1)[0]
         if any(ch in head for ch in "=:.") or (i < len(tokens) and tokens[i] in CONTROL):
@@ -421,7 +533,7 @@ def build_structure(
         opens = j in ends
         in_container = bool(scopes) and scopes[-1][1]
         found = (
-            _declaration(text, language, in_container, opens)
+            _declaration(text, language, in_container, opens, lines[j].lstrip(JS_WHITESPACE))
             if text and (in_container or maybe(text))
             else None
         )

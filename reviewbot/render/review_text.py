@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from collections import Counter
 
-from reviewbot.model import LABEL_SEP, Measure, Report, Severity, UnitChange
+from reviewbot.model import LABEL_SEP, Measure, Report, Severity, UnitChange, is_callback_label
 from reviewbot.render.style import (
     Style,
     ellipsize,
@@ -50,6 +50,8 @@ def qualified_label(label: str) -> str:
     parts = label.split(LABEL_SEP)
     if len(parts) == 1:
         return label
+    if any(map(is_callback_label, parts)):  # `describe("x") > it("y")`: its own words say it
+        return parts[-1]
     kind, _, name = parts[-1].rpartition(" ")
     outer = [p.rpartition(" ")[2] for p in parts[:-1]]
     return f"{kind} {'.'.join([*outer, name])}".strip()

@@ -568,3 +568,84 @@ def test_without_an_index_a_members_removal_is_impact_not_a_finding(repo: Path) 
         "helper": "removed",
     }
     assert [f["title"] for f in doc["findings"]] == ["helper is deleted but still referenced"]
+
+
+CALLBACKS = """describe("parses input", () => {
+  it("handles `x` > y", async () => {
+    run();
+  });
+  beforeEach(function () {
+    setup();
+  });
+});
+app.get("/users/:id", function (req, res) {
+  return res.send(req.user);
+});
+router.use((req, res, next) => {
+  next();
+});
+if (items.some((x) => {
+  return x;
+})) {}
+new Promise((resolve) => {
+  resolve();
+});
+const view = <div onClick={() => {
+  go();
+}} />;
+"""
+
+
+def test_javascript_callbacks_passed_to_calls_are_units_named_by_the_call() -> None:
+    """Routes, tests and middleware: the function literal opening a block as an argument is a
+    unit named by its call and its leading string (not by a keyword of a control statement,
+    not a constructor's executor, not a JSX attribute)."""
+    units = open_index("a.jsx", CALLBACKS).structure.units
+    assert [(u.label, u.start + 1, u.end + 1, u.depth) for u in units] == [
+        ('describe("parses input")', 1, 8, 0),
+        ('it("handles `x` › y")', 2, 4, 1),  # ` > ` joins labels: the string keeps a look-alike
+        ("beforeEach(…)", 5, 7, 1),
+        ('app.get("/users/:id")', 9, 11, 0),
+        ("router.use(…)", 12, 14, 0),
+    ]
+    assert open_index("a.py", "describe('x', lambda: 1)\n").structure.units == ()
+
+
+def test_a_route_callback_is_measured_and_a_test_block_is_no_finding_of_its_own() -> None:
+    """A route handler gaining nested decisions gets RB101 under its route; a `describe`
+    block whose new `it` cases make it longer is a container: no RB104 of its own, and the
+    grep impact never searches a callback's call (`it`, `describe`) as a removed name."""
+    route = "app.get('/x', function (req, res) {\n  return res.send(1);\n});\n"
+    deep = route.replace(
+        "  return res.send(1);\n",
+        "".join(f"{'  ' * (k + 1)}if (req.q{k} && req.r{k}) {{\n" for k in range(5))
+        + "            return res.send(1);\n"
+        + "".join(f"{'  ' * (k + 1)}}}\n" for k in reversed(range(5))),
+    )
+    done = review_file(
+        changed("routes.js", route, deep), ReviewOptions(get_profile("review"), default_registry())
+    )
+    assert [(f.code, f.unit.label) for f in done.findings] == [("RB101", 'app.get("/x")')]
+    cases = "".join(
+        f'  it("case {k}", () => {{\n    expect(f({k})).toBe({k});\n  }});\n' for k in range(12)
+    )
+    before = 'describe("f", () => {\n' + cases[: cases.index('  it("case 2"')] + "});\n"
+    after = 'describe("f", () => {\n' + cases + "});\n"
+    done = review_file(
+        changed("f.test.js", before, after),
+        ReviewOptions(get_profile("review"), default_registry()),
+    )
+    assert done.findings == []
+    labels = [u.label for u in done.summary.units if u.noteworthy]
+    assert 'describe("f")' not in labels and 'describe("f") > it("case 11")' in labels
+
+
+def test_a_removed_test_callback_is_no_impact_of_the_grep(repo: Path) -> None:
+    write(repo, "a.test.js", 'describe("a", () => {\n  it("x", () => {\n    go();\n  });\n});\n')
+    write(repo, "b.js", "describe('b');\nit('y');\n")
+    commit(repo)
+    write(repo, "a.test.js", 'describe("a", () => {\n});\n')
+    doc = review_doc(repo)
+    assert doc["impact"] == [] and not [f for f in doc["findings"] if f["code"] == "RB105"]
+    units = [(u["label"], u["change"]) for f in doc["files"] for u in f["units"]]
+    assert ('describe("a") > it("x")', "removed") in units
