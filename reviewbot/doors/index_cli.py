@@ -509,7 +509,11 @@ def _answer(
     out: list[str] = []
     for f in files:
         out.append(f"{_t(f.path)}:")
-        out += [f"  {s.line:>5}  {_t(s.signature)}" for s in f.symbols]
+        shown = {s.qualified for s in f.symbols}
+        out += [
+            f"  {s.line:>5}  {' ' * query.map_depth(s, shown)}{_t(s.signature)}"
+            for s in f.symbols
+        ]
     return doc, "\n".join(out) + "\n"
 
 

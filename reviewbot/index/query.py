@@ -333,6 +333,14 @@ def pagerank(
 
 
 _LINE_COST = 10  # a map line around its signature: `  {line:>5}  ` and the newline
+_INDENT = "  "  # per container of a member shown above it
+
+
+def map_depth(symbol: Symbol, shown: set[str] | frozenset[str]) -> int:
+    """How far a map line is indented: two characters per container of the symbol that the
+    map shows (a class's methods under it)."""
+    parts = symbol.qualified.split(".")
+    return len(_INDENT) * sum(".".join(parts[:k]) in shown for k in range(1, len(parts)))
 
 
 def repo_map(
@@ -391,16 +399,29 @@ def repo_map(
         used += header
         keep: list[Symbol] = []
         named: set[str] = set()
+        by_name = {}
+        for row in rows:
+            by_name.setdefault(row[2], row)
         for row in ranked:
             symbol = _symbol(row)
             if symbol.qualified in named:  # `@overload` stubs and the body: one is enough
                 continue
-            named.add(symbol.qualified)
-            cost = len(symbol.signature) + _LINE_COST
+            # A member comes under its class (a method read as a module's function misleads):
+            # the containers not shown yet come with it, paid for.
+            lines = [symbol]
+            outer = symbol.qualified
+            while "." in outer:
+                outer = outer.rsplit(".", 1)[0]
+                if outer in named or outer not in by_name:
+                    break
+                lines.insert(0, _symbol(by_name[outer]))
+            cost = sum(len(s.signature) + _LINE_COST + map_depth(s, named) for s in lines)
             if used + cost > limit:
                 cut = True
                 break
-            keep.append(symbol)
+            for s in lines:
+                named.add(s.qualified)
+            keep.extend(lines)
             used += cost
         if keep:
             keep.sort(key=lambda s: s.line)

@@ -272,3 +272,41 @@ def test_a_name_where_a_place_belongs_points_to_defs_and_none_found_is_said(
     assert code == 0 and text.splitlines()[1:] == [
         "  none found in the index (calls to code outside the repository are not indexed)"
     ]
+
+
+def test_the_map_shows_a_method_under_its_class(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Two classes' `invoke` methods are central; each is printed indented under its class
+    (which comes along, paid from the budget, though nothing references the class itself),
+    not flush with the module's functions where the two read as one function twice."""
+    write(
+        repo,
+        "core.py",
+        "class Context:\n    def invoke(self, cb):\n        return cb()\n\n\n"
+        "class Command:\n    def invoke(self, ctx):\n        return ctx\n\n\n"
+        "def main():\n    return 1\n",
+    )
+    write(
+        repo,
+        "use.py",
+        "from core import Context, Command, main\n\n\n"
+        "def run(c: Context, d: Command):\n    c.invoke(main)\n    d.invoke(c)\n",
+    )
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    assert fast("index")[0] == 0
+    code, text, _ = fast("map", "--budget", "2000")
+    lines = text.splitlines()
+    block = lines[lines.index("core.py:") + 1 :][:5]
+    assert [line[9:] for line in block] == [  # after `  {line:>5}  `
+        "class Context",
+        "  def invoke(self, cb)",
+        "class Command",
+        "  def invoke(self, ctx)",
+        "def main()",
+    ]
+    for budget in range(20, 120, 3):  # the class lines are paid for: the budget holds
+        code, text, _ = fast("map", "--budget", str(budget))
+        assert code == 0 and len(text) <= budget * 4, (budget, len(text))
