@@ -511,8 +511,7 @@ def _answer(
         out.append(f"{_t(f.path)}:")
         shown = {s.qualified for s in f.symbols}
         out += [
-            f"  {s.line:>5}  {' ' * query.map_depth(s, shown)}{_t(s.signature)}"
-            for s in f.symbols
+            f"  {s.line:>5}  {' ' * query.map_depth(s, shown)}{_t(s.signature)}" for s in f.symbols
         ]
     return doc, "\n".join(out) + "\n"
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections import defaultdict
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from reviewbot.index.store import WEIGHT_UNIT, split_words, storable
 
@@ -399,7 +399,7 @@ def repo_map(
         used += header
         keep: list[Symbol] = []
         named: set[str] = set()
-        by_name = {}
+        by_name: dict[str, Any] = {}
         for row in rows:
             by_name.setdefault(row[2], row)
         for row in ranked:
