@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from reviewbot.model import Finding, Measure, MetricsChange, Severity, UnitRef, innermost
@@ -87,6 +88,22 @@ def measures_of(metrics: MetricsChange) -> tuple[Measure, Measure, Measure, Meas
         metrics.measure("nesting"),
         metrics.measure("irregularity"),
     )
+
+
+def distinct_fingerprints(findings: Sequence[Finding]) -> list[Finding]:
+    """The findings, those sharing a fingerprint told apart by their order in the file: zod's
+    23 `inst._zod.check = (payload) => {` are each `function check` with the same header, and
+    two findings with one fingerprint were one comment to the Action, edited back and forth on
+    every run. The first keeps its fingerprint; the next ones hash in their rank."""
+    groups: dict[str, list[int]] = {}
+    for k, f in enumerate(findings):
+        groups.setdefault(f.fingerprint, []).append(k)
+    out = list(findings)
+    for fp, members in groups.items():
+        members.sort(key=lambda k: (findings[k].path, findings[k].line, findings[k].end_line))
+        for rank, k in enumerate(members[1:], 2):
+            out[k] = out[k]._replace(fingerprint=fingerprint(fp, str(rank), "", ""))
+    return out
 
 
 def fingerprint(code: str, path: str, label: str, header: str) -> str:

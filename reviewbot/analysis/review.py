@@ -183,6 +183,9 @@ class UnitCase(NamedTuple):
     added: bool  # a new unit (RB102 applies)
     container: bool  # class-like: its rise is the sum of its members' (no RB101/RB102)
     header: str  # the header line as written, for ``reviewbot: ignore``
+    # Whether a changed line is the unit's own, not only its nested units' (a function whose
+    # only change is inside a closure: the closure carries the finding, not both).
+    direct: bool = True
 
 
 class MeasuredFile:
@@ -311,6 +314,16 @@ def measure_file(
                 pair.old is None,
                 new.structure.container_like(pair.new),
                 new.lines[pair.new.start],
+                _direct(new, pair.new, changed)
+                or (
+                    pair.old is not None
+                    and old is not None
+                    and _direct(
+                        old,
+                        pair.old,
+                        line_map.removed_between(pair.old.start + 1, pair.old.end + 1),
+                    )
+                ),
             )
         )
     summary = FileSummary(
@@ -357,12 +370,13 @@ def judge_file(measured: MeasuredFile, thresholds: Thresholds) -> FileReview:
         # A class-like unit's rise is the sum of its members': the member carries the finding
         # (a class "nests deeper" when one of its methods does). RB101 already says how much
         # deeper a unit nests: RB103 on the same unit would say it twice.
-        spiked = None if case.container else spike(delta, t)
+        members_only = case.container or not case.direct  # its members carry the finding
+        spiked = None if members_only else spike(delta, t)
         rules = (
             spiked,
-            None if case.container else dense,
-            None if case.container or spiked is not None else deeper(delta, t),
-            None if case.container else repetitive(delta, t),
+            None if members_only else dense,
+            None if members_only or spiked is not None else deeper(delta, t),
+            None if members_only else repetitive(delta, t),
         )
         for found in rules:
             if found is None:

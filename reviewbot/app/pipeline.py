@@ -15,6 +15,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
+from reviewbot.analysis.findings import distinct_fingerprints
 from reviewbot.analysis.moves import link_moves
 from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.review import (
@@ -344,7 +345,7 @@ def _report(
     # A fast review measures with the engine's plain-Python kernels (LineIndex: the same numbers
     # without numpy's import, ~90 ms); a full one needs the numeric index for context and bundles.
     reviewed = _review_files(change, config, deadline, measured, pure=mode is Mode.FAST)
-    summaries, findings = reviewed.summaries, reviewed.findings
+    summaries, findings = reviewed.summaries, distinct_fingerprints(reviewed.findings)
     findings.sort(key=weightiest_first)
     kept = findings[: config.max_findings]
     kept.sort(key=lambda f: (f.path, f.line, f.code))
@@ -363,6 +364,7 @@ def _report(
         context, bundles, impact, extra, hotspots = more
     else:
         impact, extra, index_note = _fast_index_findings(change, config, deadline)
+    extra = distinct_fingerprints(extra)
     shown = sorted([*kept, *extra], key=weightiest_first)
     counts = FindingCounts(
         *(sum(1 for f in shown if f.severity.value == sev) for sev in ("error", "warning", "info"))

@@ -649,3 +649,44 @@ def test_a_removed_test_callback_is_no_impact_of_the_grep(repo: Path) -> None:
     assert doc["impact"] == [] and not [f for f in doc["findings"] if f["code"] == "RB105"]
     units = [(u["label"], u["change"]) for f in doc["files"] for u in f["units"]]
     assert ('describe("a") > it("x")', "removed") in units
+
+
+def test_findings_on_units_of_one_label_and_header_get_distinct_stable_fingerprints(
+    repo: Path,
+) -> None:
+    """zod writes `inst._zod.check = (payload) => {` 23 times in one file: two of them gaining
+    decisions were two findings with one fingerprint (the Action edited one comment back and
+    forth on every run). They differ, and lines inserted above them keep both."""
+    one = "  inst.check = (payload) => {\n    return payload;\n  };\n"
+    deep = (
+        "  inst.check = (payload) => {\n"
+        + "".join(f"    if (payload.a{k} && payload.b{k}) {{ return {k}; }}\n" for k in range(6))
+        + "    return payload;\n  };\n"
+    )
+    wrap = "export const {0} = make((inst) => {{\n{1}}});\n"
+    write(repo, "checks.ts", wrap.format("A", one) + wrap.format("B", one))
+    commit(repo)
+    write(repo, "checks.ts", wrap.format("A", deep) + wrap.format("B", deep))
+    first = review(GitChange(repo), Config(), mode=Mode.FAST)
+    prints = [(f.code, f.line, f.fingerprint) for f in first.findings]
+    assert [p[0] for p in prints] == ["RB101", "RB101"] and prints[0][2] != prints[1][2]
+    write(repo, "checks.ts", "// moved down\n\n" + wrap.format("A", deep) + wrap.format("B", deep))
+    again = review(GitChange(repo), Config(), mode=Mode.FAST)
+    assert [f.fingerprint for f in again.findings] == [p[2] for p in prints]
+
+
+def test_a_change_inside_a_closure_is_flagged_on_the_closure_not_also_on_its_function() -> None:
+    """Before, `outer` got an RB101 of its own for the decisions its nested `check` gained:
+    one change, two warnings. Its members carry the finding when none of its own lines changed."""
+    one = "def outer():\n    def check(p):\n        return p\n    return check\n"
+    deep = one.replace(
+        "        return p\n",
+        "".join(f"        if p.a{k} and p.b{k}:\n            return {k}\n" for k in range(6))
+        + "        return p\n",
+    )
+    opts = ReviewOptions(get_profile("review"), default_registry())
+    done = review_file(changed("a.py", one, deep), opts)
+    assert [(f.code, f.unit.label) for f in done.findings] == [("RB101", "def check")]
+    own = deep.replace("    return check\n", "    if deep:\n        return check\n")
+    done = review_file(changed("a.py", one, own), opts)  # its own lines changed too: its own
+    assert {f.unit.label for f in done.findings} == {"def outer", "def check"}
