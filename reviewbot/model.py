@@ -282,7 +282,7 @@ class ChangedFile(NamedTuple):
 LABEL_SEP = " > "  # joins a unit's label to its enclosing units': `class A > def f`
 
 
-_CALLBACK_LABEL = re.compile(r'[A-Za-z_$][\w$.]*\((?:"[^"]*"|…)\)')
+_CALLBACK_LABEL = re.compile(r'(?:[^\W\d]|\$)[\w$.]*\((?:"[^"]*"|…)\)')
 
 
 def is_callback_label(part: str) -> bool:

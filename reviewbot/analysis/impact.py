@@ -33,7 +33,7 @@ __all__ = ["MAX_NAMES", "MAX_REFERENCES", "Reference", "Search", "impact_of"]
 
 MAX_NAMES = 30
 MAX_REFERENCES = 20  # shown per name
-_NAME = re.compile(r"^[A-Za-z_$][\w$]*$")
+_NAME = re.compile(r"^(?:[^\W\d]|\$)[\w$]*$")
 
 
 @dataclass(frozen=True)

@@ -28,18 +28,18 @@ __all__ = ["DECLARATION_MIN_WEIGHT", "Structure", "Unit", "build_structure"]
 
 DECLARATION_MIN_WEIGHT = 0.7
 _LABEL_SPLIT = re.compile(r"[\s()\[\]{},;:'\".=!<>+\-*/&|^~%@#`]+")
-_WORD = re.compile(r"[A-Za-z_$][\w$!?\-]*")
-_PATH = re.compile(r"[A-Za-z_$][\w$!?\-]*(?:::[A-Za-z_$][\w$]*)*")
-_IDENT_BEFORE_PAREN = re.compile(r"(\[[^\]]*\]|[A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\(")
+_WORD = re.compile(r"(?:[^\W\d]|\$)[\w$!?\-]*")
+_PATH = re.compile(r"(?:[^\W\d]|\$)[\w$!?\-]*(?:::(?:[^\W\d]|\$)[\w$]*)*")
+_IDENT_BEFORE_PAREN = re.compile(r"(\[[^\]]*\]|(?:[^\W\d]|\$)[\w$]*)\s*(?:<[^()]*>)?\s*\(")
 _ANNOTATIONS = re.compile(r"^(?:@[\w.$]+(?:\([^()]*\))?\s*)+")
-_LABEL_LINE = re.compile(r"^[A-Za-z_]\w*:$")
+_LABEL_LINE = re.compile(r"^[^\W\d]\w*:$")
 # Patterns used by a few languages only are strings, compiled (and cached by `re`) on first use:
 # compiling costs every process, and the hook's is short.
 _BINDING = (
     r"^(?:(?:export|default|const|let|var|static|public|private|protected|readonly|async|"
-    r"declare|override)\s+)*([A-Za-z_$][\w$]*)\s*(?:[:!?].*?)?(?<![=!<>])=(?![=>])\s*(?:async\s+)?(.*)$"
+    r"declare|override)\s+)*((?:[^\W\d]|\$)[\w$]*)\s*(?:[:!?].*?)?(?<![=!<>])=(?![=>])\s*(?:async\s+)?(.*)$"
 )
-_TYPE_PARAMETERS = r"<\s*[A-Za-z_$][\w$]*\s*(?:[,>=]|extends\b)"  # `<T,>(`; not `<div on…`
+_TYPE_PARAMETERS = r"<\s*(?:[^\W\d]|\$)[\w$]*\s*(?:[,>=]|extends\b)"  # `<T,>(`; not `<div on…`
 # Keywords that only modify a declaration that follows them.
 MODIFIERS = frozenset(
     "export default public private protected internal static final abstract async sealed open "
@@ -242,7 +242,7 @@ def _declared_name(code: str, word: str, lisp: bool) -> str | None:
         return None
     if word == "type" and after.startswith((",", ")", "}")):
         return None  # `type Foo,` in an import list
-    target = re.match(r"for\s+([A-Za-z_][\w:]*)", _skip_generics(after))  # impl Trait for T
+    target = re.match(r"for\s+([^\W\d][\w:]*)", _skip_generics(after))  # impl Trait for T
     return f"{name} for {target.group(1)}" if target else name
 
 
@@ -258,7 +258,7 @@ def _binding(code: str, opens: bool) -> str | None:
     arrow_like = (
         rhs.startswith("(")
         or re.match(_TYPE_PARAMETERS, rhs)  # `<T,>(x: T) => {`; not JSX's `<div onClick={`
-        or re.match(r"[A-Za-z_$][\w$]*\s*=>", rhs)
+        or re.match(r"(?:[^\W\d]|\$)[\w$]*\s*=>", rhs)
     )
     if arrow_like and ("=>" in rhs or (opens and code.rstrip().endswith(("(", "<", "{")))):
         return m.group(1)
@@ -266,10 +266,10 @@ def _binding(code: str, opens: bool) -> str | None:
 
 
 _MEMBER_FUNCTION = re.compile(
-    r"^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\s*=\s*(?:async\s+)?"
-    r"(?:function\b\s*\*?\s*([A-Za-z_$][\w$]*)?\s*\(|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)"
+    r"^((?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+)\s*=\s*(?:async\s+)?"
+    r"(?:function\b\s*\*?\s*((?:[^\W\d]|\$)[\w$]*)?\s*\(|(?:\([^()]*\)|(?:[^\W\d]|\$)[\w$]*)\s*=>)"
 )
-_CALLED = re.compile(r"[A-Za-z_$][\w$.]*\s*(?:<[^()]*>)?\s*\(")
+_CALLED = re.compile(r"(?:[^\W\d]|\$)[\w$.]*\s*(?:<[^()]*>)?\s*\(")
 
 
 def _member_function(code: str) -> str | None:
@@ -294,7 +294,9 @@ CALLBACK = "callback"  # the kind of a function literal passed to a call, named 
 _CALLBACK_LANGUAGES = frozenset({"javascript", "typescript"})
 _OPENS_ARROW = re.compile(r"=>\s*\{$")
 _OPENS_FUNCTION = re.compile(r"\bfunction\b\s*\*?\s*[\w$]*\s*\([^()]*\)\s*(?::[^{]*)?\{$")
-_CALLEE = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\??\.\s*[A-Za-z_$][\w$]*)*(?=\s*(?:<[^()]*>)?\s*$)")
+_CALLEE = re.compile(
+    r"(?:[^\W\d]|\$)[\w$]*(?:\s*\??\.\s*(?:[^\W\d]|\$)[\w$]*)*(?=\s*(?:<[^()]*>)?\s*$)"
+)
 _QUOTES = "\"'`"
 _CALLBACK_TEXT = 40  # characters of the call's first string argument kept in the name
 
@@ -319,7 +321,7 @@ def _literal_start(code: str) -> int:
         else:
             return -1
     else:
-        word = re.search(r"[A-Za-z_$][\w$]*$", head)
+        word = re.search(r"(?:[^\W\d]|\$)[\w$]*$", head)
         if word is None:
             return -1
         start = word.start()
@@ -438,7 +440,7 @@ def _declaration(
 _TYPE_WORDS = frozenset({"extends", "keyof", "infer", "implements", "typeof"})
 _GENERIC_HEAD = re.compile(
     r"(?:(?:public|private|protected|static|async|readonly|abstract|override|declare)\s+)*"
-    r"\*?\s*([A-Za-z_$][\w$]*)\s*<"
+    r"\*?\s*((?:[^\W\d]|\$)[\w$]*)\s*<"
 )
 
 

@@ -690,3 +690,22 @@ def test_a_change_inside_a_closure_is_flagged_on_the_closure_not_also_on_its_fun
     own = deep.replace("    return check\n", "    if deep:\n        return check\n")
     done = review_file(changed("a.py", one, own), opts)  # its own lines changed too: its own
     assert {f.unit.label for f in done.findings} == {"def outer", "def check"}
+
+
+def test_names_that_start_with_a_letter_outside_ascii_are_units() -> None:
+    """`def émettre`, `class Über`, `func Größe`, `function 処理する`: identifiers of Python,
+    Go and JavaScript may start with any letter; such units were invisible (no row, no
+    finding) because a name had to start with an ASCII letter."""
+    cases = {
+        "e.py": ("def émettre(x):\n    return x\n\n\nclass Über:\n    pass\n", ["émettre", "Über"]),
+        "e.go": ("package p\n\nfunc Größe() int {\n\treturn 1\n}\n", ["Größe"]),
+        "e.js": ("function 処理する(x) {\n  return x;\n}\n", ["処理する"]),
+    }
+    for path, (text, names) in cases.items():
+        assert [u.name for u in open_index(path, text).structure.units] == names, path
+    body = "".join(f"    if x == {k}:\n        return {k}\n" for k in range(9))
+    done = review_file(
+        changed("n.py", None, f"def 処理する(x):\n{body}    return -1\n"),
+        ReviewOptions(get_profile("review"), default_registry()),
+    )
+    assert [(f.code, f.unit.label) for f in done.findings] == [("RB102", "def 処理する")]
