@@ -45,7 +45,7 @@ from reviewbot.index.build import IndexSettings, apply_listing
 from reviewbot.index.extract import extract
 from reviewbot.index.fresh import built_with, same_repository
 from reviewbot.index.grammars import compiled, grammar_for
-from reviewbot.index.store import SCHEMA, Store
+from reviewbot.index.store import SCHEMA, Store, storable
 from reviewbot.model import (
     ChangedFile,
     Finding,
@@ -56,8 +56,8 @@ from reviewbot.model import (
     UnitRef,
 )
 from reviewbot.repo.files import blob_id, decode
-from reviewbot.repo.git import Git
-from reviewbot.repo.listing import Listed
+from reviewbot.repo.git import Git, GitError
+from reviewbot.repo.listing import Listed, list_tree
 
 __all__ = [
     "CONFIDENT",
@@ -366,6 +366,35 @@ def _stored(conn: sqlite3.Connection) -> dict[str, Listed]:
     }
 
 
+# Files the index may differ by from the commit a change is made on and still answer (they are
+# read again, in the rolled-back transaction and within the caller's time budget).
+_BEHIND = 300
+
+
+def _base(git: Git, conn: sqlite3.Connection, base_rev: str | None) -> dict[str, Listed]:
+    """The files the change is made on, as the index must hold them to answer: the base
+    commit's (the index built some commits ago holds the references of then: a function
+    called from a file edited since is "still referenced" there, or not, by what the file says
+    now). IndexNotUsed when the index is too far from it; the index's own files without a
+    base."""
+    stored = _stored(conn)
+    if base_rev is None:
+        return stored
+    try:
+        tree = {p: f for p, f in list_tree(git, base_rev).items() if storable(p)}
+    except GitError:
+        return stored
+    behind = len(stored.keys() - tree.keys())
+    behind += sum(1 for p, f in tree.items() if p not in stored or stored[p].blob != f.blob)
+    if behind > _BEHIND:
+        raise IndexNotUsed(
+            f"the index differs from {git.short(base_rev)} in {behind} files "
+            "(run `reviewbot index` there)",
+            note=f"the index is {behind} files away from the change's base",
+        )
+    return tree
+
+
 def _side(base: dict[str, Listed], files: Sequence[ChangedFile], new: bool) -> dict[str, Listed]:
     """The index's files with the change's files at one side."""
     listing = dict(base)
@@ -457,6 +486,7 @@ def repo_impact(
     sides: Callable[[sqlite3.Connection, bool], None] | None = None,
     keep: Callable[[str], bool] | None = None,
     deadline: float | None = None,
+    base_rev: str | None = None,
 ) -> tuple[list[Impact], list[Finding]]:
     """The impact entries and the RB105/RB106 findings of a change; IndexNotUsed when the
     index cannot answer (the caller falls back and says so). ``sides`` (the bundler's hunk
@@ -464,13 +494,14 @@ def repo_impact(
     once they hold its new side (True): one transaction for both. ``keep`` says which paths'
     references count (an MCP root's folder): the others are neither listed nor counted, nor
     can they raise a finding. Past ``deadline`` (time.monotonic) while the change's files are
-    read, IndexNotUsed: the hook's time budget bounds this work too."""
+    read, IndexNotUsed: the hook's time budget bounds this work too. ``base_rev``: the commit
+    the change is made on (``_base``)."""
     changes = declaration_changes(files, settings.registry)
     if not changes and sides is None:
         return [], []
     with _rolled_back(git, database, settings, wait) as conn:
         store = Store(conn, created=False)
-        base = _stored(conn)
+        base = _base(git, conn, base_rev)
         by_old = {cf.old_path or cf.path: cf for cf in files}
         by_new = {cf.path: cf for cf in files}
         added_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
@@ -548,12 +579,15 @@ def with_new_side(
     fn: Callable[[sqlite3.Connection], _T],
     *,
     wait: float = 5.0,
+    base_rev: str | None = None,
 ) -> _T:
     """``fn`` asked of the index with the change's files at their new side (the reviewed
-    commit's, not the work tree's), in a transaction rolled back after: the index file is
-    never changed. IndexNotUsed when the index cannot answer."""
+    commit's, not the work tree's; the others at ``base_rev``'s, as ``_base``), in a
+    transaction rolled back after: the index file is never changed. IndexNotUsed when the
+    index cannot answer."""
     with _rolled_back(git, database, settings, wait) as conn:
-        apply_listing(git, Store(conn, created=False), _side(_stored(conn), files, True), settings)
+        base = _base(git, conn, base_rev)
+        apply_listing(git, Store(conn, created=False), _side(base, files, True), settings)
         return fn(conn)
 
 

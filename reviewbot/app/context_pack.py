@@ -346,7 +346,10 @@ def _looked_up(
     if conn is None or change.git is None or not change.files:
         return look(conn)
     try:
-        return on_new_side(change.git, change.files, config, look, database=index_file)
+        base_rev = change.new_side.base_rev if change.new_side is not None else None
+        return on_new_side(
+            change.git, change.files, config, look, database=index_file, base_rev=base_rev
+        )
     except IndexNotUsed:
         return look(conn)
 

@@ -126,7 +126,8 @@ def _indexed(
     try:
         scope = change.scope
         keep = (lambda path: in_scope(path, scope)) if scope else None
-        return indexed_context(git, change.files, config, links=links, keep=keep)
+        base_rev = change.new_side.base_rev if change.new_side is not None else None
+        return indexed_context(git, change.files, config, links=links, keep=keep, base_rev=base_rev)
     except IndexNotUsed as exc:
         return exc.note  # another version, other settings, busy: the grep, marked as such
 

@@ -203,7 +203,12 @@ def _fast_index_findings(
 
     try:
         impact, findings = indexed_impact(
-            git, change.files, config, wait=HOOK_INDEX_WAIT, deadline=deadline
+            git,
+            change.files,
+            config,
+            wait=HOOK_INDEX_WAIT,
+            deadline=deadline,
+            base_rev=change.new_side.base_rev if change.new_side is not None else None,
         )
     except IndexNotUsed as exc:  # busy, other settings, damaged: the hook goes on, and says so
         return (), [], exc.note

@@ -46,11 +46,14 @@ def indexed_impact(
     *,
     wait: float = 5.0,
     deadline: float | None = None,
+    base_rev: str | None = None,
 ) -> tuple[list[Impact], list[Finding]]:
     """Impact and findings from the index; IndexNotUsed (with the reason) when it cannot
     answer, or not before ``deadline``. The index file is read, never changed: the change's
-    sides are applied in a transaction that is rolled back."""
-    found = indexed_context(git, files, config, wait=wait, links=False, deadline=deadline)
+    sides (on ``base_rev``'s files) are applied in a transaction that is rolled back."""
+    found = indexed_context(
+        git, files, config, wait=wait, links=False, deadline=deadline, base_rev=base_rev
+    )
     return found.impact, found.findings
 
 
@@ -69,6 +72,7 @@ def indexed_context(
     links: bool,
     keep: Callable[[str], bool] | None = None,
     deadline: float | None = None,
+    base_rev: str | None = None,
 ) -> RepoContext:
     """``indexed_impact``, and with ``links`` the hunk links the bundler uses
     (``hunk_links.index_links``), read in the same transaction: the index is opened once."""
@@ -89,6 +93,7 @@ def indexed_context(
             sides=sides if links else None,
             keep=keep,
             deadline=deadline,
+            base_rev=base_rev,
         )
     except sqlite3.Error as exc:  # damaged, or changed under us: the caller goes on without
         raise _not_used(exc) from None
@@ -103,13 +108,20 @@ def on_new_side(
     *,
     database: Path | None = None,
     wait: float = 5.0,
+    base_rev: str | None = None,
 ) -> _T:
     """``fn`` asked of the index as it would be with the change's new side (the reviewed
     commit's files, whatever the work tree holds); IndexNotUsed when it cannot answer."""
     files = _storable(files)
     try:
         return with_new_side(
-            git, database or index_file(git), settings_of(config), files, fn, wait=wait
+            git,
+            database or index_file(git),
+            settings_of(config),
+            files,
+            fn,
+            wait=wait,
+            base_rev=base_rev,
         )
     except sqlite3.Error as exc:
         raise _not_used(exc) from None

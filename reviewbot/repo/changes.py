@@ -66,6 +66,11 @@ class Range(NamedTuple):
     args: tuple[str, ...]
     new_side: str  # "worktree" | "index" | "commit"
 
+    @property
+    def base_rev(self) -> str:
+        """The commit (or the empty tree) the change is made on."""
+        return self.args[0] if self.new_side == "commit" else self.args[-1]
+
 
 def resolve_range(git: Git, spec: str | None, staged: bool) -> Range:
     """Like ``git diff``: nothing = working tree and index vs HEAD; ``--staged`` = index vs HEAD;

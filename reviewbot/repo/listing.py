@@ -9,7 +9,7 @@ from typing import NamedTuple
 from reviewbot.repo.files import HARD_LIMIT, Unreadable, blob_id
 from reviewbot.repo.git import Git
 
-__all__ = ["Listed", "list_files"]
+__all__ = ["Listed", "list_files", "list_tree"]
 
 
 class Listed(NamedTuple):
@@ -17,6 +17,22 @@ class Listed(NamedTuple):
     blob: str  # git's object id of the content to index
     worktree: bytes | None  # the content, when it comes from the working tree
     reason: str  # why it is not read ("" when it is)
+
+
+def list_tree(git: Git, rev: str) -> dict[str, Listed]:
+    """Path -> what to index, for the files of commit (or tree) ``rev`` as git holds them."""
+    out = git.run("ls-tree", "-r", "-z", "--full-tree", rev, "--", what=f"list the files of {rev}")
+    found: dict[str, Listed] = {}
+    for record in out.split(b"\0"):
+        meta, _, raw_path = record.partition(b"\t")
+        parts = meta.split()
+        if len(parts) != 3:
+            continue
+        mode, _kind, sha = (p.decode("ascii", "replace") for p in parts)
+        path = raw_path.decode("utf-8", "surrogateescape")
+        reason = "symbolic link" if mode == "120000" else "submodule" if mode == "160000" else ""
+        found[path] = Listed(path, sha, None, reason)
+    return found
 
 
 def list_files(git: Git) -> dict[str, Listed]:

@@ -27,7 +27,7 @@ from reviewbot.render.style import Style
 from tests.analysis.test_repo_impact import build_index, entry
 from tests.analysis.test_repo_impact import review as review_doc
 from tests.analysis.test_units_and_findings import line_map
-from tests.helpers import commit, write
+from tests.helpers import commit, git, write
 
 
 def changed(
@@ -709,3 +709,33 @@ def test_names_that_start_with_a_letter_outside_ascii_are_units() -> None:
         ReviewOptions(get_profile("review"), default_registry()),
     )
     assert [(f.code, f.unit.label) for f in done.findings] == [("RB102", "def 処理する")]
+
+
+def test_an_index_some_commits_old_answers_for_the_files_as_the_change_finds_them(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index was built two commits ago; since then one caller stopped calling `gone`
+    and a file calling it was deleted, and a new file calls it. Deleting `gone` (staged, as
+    the hook sees it) names the new caller only: before, it named the two places of the old
+    index and missed the new one. Too far from the change's base, the index says so."""
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef gone(x):\n    return x\n")
+    write(repo, "app.py", "from lib import gone\n\ngone(1)\n")
+    write(repo, "old.py", "from lib import gone\n\ngone(2)\n")
+    commit(repo)
+    database = build_index(repo)
+    write(repo, "app.py", "from lib import keep\n\nkeep()\n")
+    (repo / "old.py").unlink()
+    write(repo, "new.py", "from lib import gone\n\n\ndef later():\n    return gone(3)\n")
+    commit(repo)
+    before = database.read_bytes()
+    write(repo, "lib.py", "def keep():\n    return 1\n")
+    git(repo, "add", "lib.py")
+    doc = review_doc(repo, staged=True, mode=Mode.FAST)
+    (found,) = [f for f in doc["findings"] if f["code"] == "RB105"]
+    (entry_,) = doc["impact"]
+    assert [(r["path"], r["line"]) for r in entry_["references"]] == [("new.py", 1), ("new.py", 5)]
+    assert "new.py:5" in found["message"] and "app.py" not in found["message"]
+    assert database.read_bytes() == before  # read in a transaction rolled back
+    monkeypatch.setattr(repo_impact, "_BEHIND", 2)
+    rep = review(GitChange(repo, staged=True), Config(), mode=Mode.FAST)
+    assert rep.findings == () and "3 files away from the change's base" in rep.index_note
