@@ -359,3 +359,29 @@ def test_file_names_after_the_options_are_files(tmp_path: Path, monkeypatch: Any
     assert files_last(["--fail-on", "warning", "--fail-on", "a.py", "warning"]) == [
         *("--fail-on", "warning", "--", "--fail-on", "a.py", "warning")
     ]
+
+
+def test_the_installed_pre_push_hook_refuses_a_push_as_configured(
+    spiked: Path, tmp_path: Path, cli: Any
+) -> None:
+    """The plain pre-push script passed the review's exit status to nobody: with `fail_on =
+    "warning"` the push went through, and every push ended with "reviewbot-hook was not
+    found"."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    git(spiked, "remote", "add", "origin", str(remote))
+    write(spiked, ".reviewbot.toml", 'fail_on = "warning"\n')
+    git(spiked, "add", ".reviewbot.toml")
+    git(spiked, "commit", "-q", "--no-verify", "-m", "spike")
+    assert cli("install-hooks", "-C", str(spiked), "--hook", "pre-push").code == 0
+    env = hook_env(tmp_path)
+    push = ["git", "push", "-q", "origin", "HEAD:refs/heads/main"]
+    proc = subprocess.run(push, cwd=spiked, env=env, capture_output=True, text=True, check=False)
+    shown = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "[RB102]" in shown, shown  # a new branch: all new
+    assert "was not found" not in shown
+    write(spiked, ".reviewbot.toml", "")
+    git(spiked, "commit", "-q", "--no-verify", "-am", "warn only")
+    proc = subprocess.run(push, cwd=spiked, env=env, capture_output=True, text=True, check=False)
+    shown = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "was not found" not in shown, shown
