@@ -30,9 +30,20 @@ def _quiet(signum: int, frame: FrameType | None) -> None:
 _GC_THRESHOLDS = (200_000, 100, 1000)
 
 
+def _tolerant_streams() -> None:
+    """A character the output stream cannot encode (a sparkline or an arrow on a Windows pipe,
+    which gets the ANSI code page) is written as `?`: it raised, and the hook lost its findings
+    to an internal error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            reconfigure(errors="replace")
+
+
 def _run(main: Callable[[], int]) -> int:
     """SIGINT back to Python, then the door: its guard turns an interrupt into one line; one
     that lands before the guard runs (while the arguments are parsed) is quiet here."""
+    _tolerant_streams()
     try:
         signal.signal(signal.SIGINT, signal.default_int_handler)
         return main()

@@ -385,3 +385,15 @@ def test_the_installed_pre_push_hook_refuses_a_push_as_configured(
     proc = subprocess.run(push, cwd=spiked, env=env, capture_output=True, text=True, check=False)
     shown = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "was not found" not in shown, shown
+
+
+def test_a_stream_that_cannot_encode_the_sparkline_still_gets_the_findings(spiked: Path) -> None:
+    """A Windows pipe gets the ANSI code page (cp1252): a sparkline or an arrow made the hook
+    an internal error, and its findings were lost. They come out, the glyphs as `?`."""
+    hook = Path(sys.executable).parent / "reviewbot-hook"
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    proc = subprocess.run(
+        [str(hook)], cwd=spiked, env=env, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
+    assert "[RB101]" in proc.stdout
