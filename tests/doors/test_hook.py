@@ -387,13 +387,18 @@ def test_the_installed_pre_push_hook_refuses_a_push_as_configured(
     assert proc.returncode == 0 and "was not found" not in shown, shown
 
 
-def test_a_stream_that_cannot_encode_the_sparkline_still_gets_the_findings(spiked: Path) -> None:
+def test_a_stream_that_cannot_encode_the_sparkline_still_gets_the_findings(repo: Path) -> None:
     """A Windows pipe gets the ANSI code page (cp1252): a sparkline or an arrow made the hook
     an internal error, and its findings were lost. They come out, the glyphs as `?`."""
+    write(repo, "README", "x\n")
+    commit(repo)
+    body = "".join(f"    if x == {k}:\n        return {k}\n" for k in range(10))
+    write(repo, "p.py", f"def pick(x):\n{body}    return -1\n")  # RB102 shows a sparkline
+    git(repo, "add", "p.py")
     hook = Path(sys.executable).parent / "reviewbot-hook"
     env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
     proc = subprocess.run(
-        [str(hook)], cwd=spiked, env=env, capture_output=True, text=True, check=False
+        [str(hook)], cwd=repo, env=env, capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
-    assert "[RB101]" in proc.stdout
+    assert "[RB102]" in proc.stdout and "?  [RB102]" in proc.stdout
