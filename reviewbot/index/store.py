@@ -189,10 +189,42 @@ def _open_writer(path: Path, fresh: bool) -> tuple[sqlite3.Connection, Path | No
     return _create(building), building
 
 
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _foreign(path: Path) -> bool:
+    """Whether ``path`` holds someone else's file: not empty, not in our own folder
+    (`.git/reviewbot/`), and not an index of ours (`REVIEWBOT_INDEX` may name any path: a
+    tracked file, another program's database). Such a file is never rebuilt over."""
+    try:
+        if path.stat().st_size == 0 or path.parent.name == "reviewbot":
+            return False
+        with path.open("rb") as f:
+            if f.read(len(_SQLITE_HEADER)) != _SQLITE_HEADER:
+                return True
+    except OSError:
+        return False  # absent, or unreadable: the writer's own error says which
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return True
+    return row is None or not str(row[0]).startswith("reviewbot.index/")
+
+
 @contextlib.contextmanager
 def locked_writer(path: Path, *, fresh: bool = False) -> Iterator[Store]:
     """The index at ``path`` for writing, with the writers' lock held (waits for another
-    writer); created, or rebuilt when it is not a valid index (or ``fresh``)."""
+    writer); created, or rebuilt when it is not a valid index (or ``fresh``); never over a
+    file that is not ours (``_foreign``: InputError, nothing changed)."""
+    if _foreign(path):
+        raise InputError(
+            f"{path}: exists and is not a reviewbot index; nothing was changed "
+            "(choose another path, or delete the file)"
+        )
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         lock = open(f"{path}.lock", "a+b")  # noqa: SIM115 - closed below

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from reviewbot.errors import InputError
 from reviewbot.index import build
 from reviewbot.index.build import update_index
 from reviewbot.index.store import SCHEMA, IndexUnavailable, connect_reader
@@ -59,7 +60,8 @@ def test_an_update_after_edits_renames_and_deletions_equals_a_cold_build(
 
 
 def test_a_corrupt_index_is_rebuilt(repo: Path, tmp_path: Path) -> None:
-    db = tmp_path / "index.sqlite"
+    db = tmp_path / "reviewbot" / "index.sqlite"  # the index's own folder, as in .git/reviewbot
+    db.parent.mkdir()
     for name, text in FILES.items():
         write(repo, name, text)
     commit(repo)
@@ -77,7 +79,8 @@ def test_a_corrupt_index_is_rebuilt(repo: Path, tmp_path: Path) -> None:
 
 
 def test_a_foreign_sqlite_file_is_never_trusted(repo: Path, tmp_path: Path) -> None:
-    db = tmp_path / "index.sqlite"
+    db = tmp_path / "reviewbot" / "index.sqlite"
+    db.parent.mkdir()
     conn = sqlite3.connect(db)
     # Tables named like ours, and a meta row of another schema.
     conn.execute("CREATE TABLE meta(key TEXT, value TEXT)")
@@ -94,6 +97,38 @@ def test_a_foreign_sqlite_file_is_never_trusted(repo: Path, tmp_path: Path) -> N
     reader = connect_reader(db)
     assert reader.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (SCHEMA,)
     reader.close()
+
+
+def test_a_file_of_someone_else_named_as_the_index_is_left_alone(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`REVIEWBOT_INDEX` can name any path: a tracked README, another program's database, a
+    damaged index outside the index's own folder. None is rebuilt over (a query used to
+    replace it silently); an empty file or an index of ours is used."""
+    write(repo, "a.py", "def f():\n    return 1\n")
+    commit(repo)
+    readme = tmp_path / "README.md"
+    readme.write_text("# project\n")
+    other = tmp_path / "shop.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE customers(name TEXT)")
+    conn.commit()
+    conn.close()
+    damaged = tmp_path / "old-index.sqlite"
+    update(repo, damaged)
+    data = bytearray(damaged.read_bytes())
+    data[100:4000] = b"\xff" * 3900
+    damaged.write_bytes(bytes(data))
+    for path in (readme, other, damaged):
+        before = path.read_bytes()
+        with pytest.raises(InputError, match="is not a reviewbot index; nothing was changed"):
+            update(repo, path)
+        assert path.read_bytes() == before
+    for path in (readme, other):  # no lock, journal or WAL file beside them either
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(path.name + ".")]
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    assert update(repo, empty).files == 1 and update(repo, empty).read == 0
 
 
 def test_a_repository_without_commits_indexes_its_staged_files(repo: Path) -> None:
