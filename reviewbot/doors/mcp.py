@@ -94,20 +94,28 @@ def _fit(doc: dict[str, Any], lists: tuple[str, ...] = ()) -> dict[str, Any]:
         "limit, radius, top, budget or one file)"
     )
     cut = {**doc, "truncated": note}
-    for key in lists:
+    kept: list[str] = []
+    for key in lists:  # in the order given: the least valuable first
         items = list(cut.get(key) or [])
+        total = len(items)
         while items and _size(cut) > MAX_RESULT_CHARS:
             items = items[: len(items) * 2 // 3]
             cut[key] = items
+        if len(items) < total:
+            kept.append(f"{key} {len(items)} of {total}")
     if _size(cut) > MAX_RESULT_CHARS:
         cut = _shorten(cut)
     for key in list(cut):
         if _size(cut) <= MAX_RESULT_CHARS:
             break
-        if key not in ("path", "truncated", "tool") and isinstance(cut[key], (list, dict, str)):
-            cut[key] = (
-                [] if isinstance(cut[key], list) else {} if isinstance(cut[key], dict) else ""
-            )
+        value = cut[key]
+        if key in ("path", "truncated", "tool") or key in lists:
+            continue
+        if isinstance(value, (list, dict)) or (isinstance(value, str) and len(value) > 200):
+            cut[key] = [] if isinstance(value, list) else {} if isinstance(value, dict) else ""
+            kept.append(f"{key} left out")
+    if kept:
+        cut["truncated"] = f"{note}; kept: {', '.join(kept)}"
     return cut
 
 
@@ -274,7 +282,9 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         `budget` tokens (about 4 characters a token). Only files under the served folder."""
         local = cfg.with_overrides(budget=budget, max_findings=max_findings)
         report = review(git_change((range,), staged), local)
-        return _fit(report_doc(report), ("context", "files", "findings"))
+        # Cut in order of value: the hunks' context, the bundles, the impact, the files' unit
+        # tables, and the findings last (an agent reads `findings: []` as a clean change).
+        return _fit(report_doc(report), ("context", "bundles", "impact", "files", "findings"))
 
     @server.tool(name="get_review_context")
     @guard

@@ -15,6 +15,7 @@ from mcp.client.stdio import stdio_client
 
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, review
+from reviewbot.doors.mcp import MAX_RESULT_CHARS, _fit
 from reviewbot.engine import open_index
 from reviewbot.render.report_json import report_doc
 from tests.helpers import AFTER, BEFORE, commit, write
@@ -168,3 +169,27 @@ def test_big_results_are_cut_with_a_note(project: Path) -> None:
     _, (result,) = call(project, [("get_important_positions", {"path": "many", "limit": 50})])
     data = structured(result)
     assert "truncated" in data and len(json.dumps(data)) <= 70_000
+
+
+def test_a_review_cut_to_the_cap_keeps_its_findings_and_says_what_it_cut() -> None:
+    """A 30-commit range answered `"findings": []` with `schema`, `base` and `head` blanked
+    while the impact list, the bulk of it, went whole: an agent read a clean change. The
+    review is cut in order of value, the findings last, and the note counts what was kept."""
+    big = "x" * 400
+    doc = {
+        "schema": "reviewbot.report/1",
+        "base": "HEAD~30",
+        "head": "HEAD",
+        "files": [{"path": f"f{k}.py", "units": [big]} for k in range(60)],
+        "findings": [{"code": "RB101", "message": big} for _ in range(3)],
+        "context": [big] * 80,
+        "bundles": [],
+        "impact": [{"name": f"n{k}", "references": [big] * 3} for k in range(60)],
+        "stats": {"findings_total": 3},
+    }
+    cut = _fit(doc, ("context", "bundles", "impact", "files", "findings"))
+    assert len(json.dumps(cut)) <= MAX_RESULT_CHARS
+    assert cut["findings"] == doc["findings"] and cut["stats"] == doc["stats"]
+    assert (cut["schema"], cut["base"], cut["head"]) == ("reviewbot.report/1", "HEAD~30", "HEAD")
+    assert cut["context"] == [] and "context 0 of 80" in cut["truncated"]
+    assert "impact" in cut["truncated"] and "findings" not in cut["truncated"]
