@@ -293,3 +293,31 @@ def test_staged_deletion_of_a_referenced_function_with_an_index(
     # ... and where: the call that remains, with its unit, under the finding's line.
     assert "pkg/app.py:5 (function main)" in out
     assert database.read_bytes() == before
+
+
+def test_a_staged_deletion_is_reviewed_under_pre_commit(
+    tmp_path: Path, hook_repo: tuple[Path, str], base_env: dict[str, str]
+) -> None:
+    """pre-commit passes only files that exist, and skips a hook with no file: deleting a
+    module whose function is still called was never reviewed, alone or beside an edit."""
+    repo = tmp_path / "del"
+    repo.mkdir()
+    sh("git", "init", "-q", "-b", "main", cwd=repo, env=base_env)
+    (repo / "util.py").write_text("def helper(x):\n    return x\n")
+    (repo / "app.py").write_text("from util import helper\n\nhelper(1)\n")
+    (repo / "notes.txt").write_text("notes\n")
+    configure(repo, hook_repo, "reviewbot", base_env)
+    sh("git", "add", "-A", cwd=repo, env=base_env)
+    sh("git", "commit", "-q", "-m", "start", cwd=repo, env=base_env)
+    sh(str(Path(sys.executable).parent / "reviewbot"), "index", cwd=repo, env=base_env)
+    sh(str(PRE_COMMIT), "install", cwd=repo, env=base_env)
+    sh("git", "rm", "-q", "util.py", cwd=repo, env=base_env)
+    proc = sh("git", "commit", "-m", "drop util", cwd=repo, env=base_env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "[RB105]" in out and "app.py:" in out, out
+    sh("git", "reset", "-q", "--soft", "HEAD~1", cwd=repo, env=base_env)
+    (repo / "notes.txt").write_text("notes, edited\n")
+    sh("git", "add", "notes.txt", cwd=repo, env=base_env)  # a deletion beside an edit
+    proc = sh("git", "commit", "-m", "drop util", cwd=repo, env=base_env, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "[RB105]" in out, out
