@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from reviewbot.analysis.findings import fingerprint
 from reviewbot.analysis.signatures import same_header
-from reviewbot.engine import FileIndex
+from reviewbot.engine import FileIndex, LineIndex
 from reviewbot.model import (
     LABEL_SEP,
     ChangedFile,
@@ -47,6 +47,40 @@ class Reference:
 Search = Callable[[Sequence[str], Sequence[str]], tuple[dict[str, list[Reference]], bool]]
 # (path) -> the head side's index of that file, or None
 Indexer = Callable[[str], FileIndex | None]
+CodeView = Callable[[str], LineIndex | None]  # a file's lines as code (None: not looked at)
+
+
+_DECLARES = "declares"  # what ``_as_code`` says of a line declaring a namesake
+
+
+def _as_code(
+    r: Reference, name: str, defined_in: str, member: bool, view: LineIndex | None
+) -> bool | str:
+    """Whether a line matching ``name`` uses it as code: not in a comment or a string (the
+    file's own scan knows its docstrings and block comments), not a namesake's declaration,
+    and, for a top-level declaration, not only as another object's member (`self.x`, `o.x`)
+    unless the object is named like its module (`utils.x`). Unknown (no view): a use."""
+    if view is None or not 0 < r.line <= len(view.code):
+        return True
+    code = view.code[r.line - 1]
+    found = list(re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", code))
+    if not found:
+        return False  # only in a comment or a string
+    unit = view.unit_at(r.line - 1)
+    if unit is not None and unit.start == r.line - 1 and unit.name == name:
+        return _DECLARES  # another declaration of the name
+    if member:
+        return True
+    parts = defined_in.split("/")
+    modules = {parts[-1].split(".", 1)[0], *parts[-2:-1]}  # `utils.x`; Go's `pkg.X`: its folder
+    for m in found:
+        before = code[: m.start()].rstrip()
+        if not before.endswith("."):
+            return True
+        receiver = re.search(r"([\w$]+)\s*\??\.$", before)
+        if receiver is not None and receiver.group(1) in modules:
+            return True
+    return False
 
 
 def _name(label: str) -> str | None:
@@ -148,6 +182,7 @@ def impact_of(
     search: Search,
     indexer: Indexer,
     language_of: Callable[[str], str | None] = lambda path: None,
+    code_view: CodeView = lambda path: None,
 ) -> tuple[list[Impact], list[Finding]]:
     """The impact section and the RB105 findings of a reviewed change. ``language_of`` names a
     path's language: matches in code of another language family are left out."""
@@ -194,10 +229,19 @@ def impact_of(
     for name in names:
         info = wanted[name]
         family = _family(languages.get(info.path))
+        member = LABEL_SEP in info.unit
+        judged = [
+            (r, _as_code(r, name, info.path, member, code_view(r.path)))
+            for r in found.get(name, [])
+        ]
+        # Another declaration of the name: without an index, which one a line means is not
+        # known (v3's `util.assertNever` beside v4's): listed, but no RB105.
+        namesake = any(said == _DECLARES for _r, said in judged)
         refs = [
             r
-            for r in found.get(name, [])
-            if not (r.path == info.path and r.line in changed_lines[r.path])
+            for r, said in judged
+            if said is True
+            and not (r.path == info.path and r.line in changed_lines[r.path])
             and (family is None or _family(language_of(r.path)) in (None, family))
             and not (family is not None and r.path.lower().endswith(_STYLESHEETS))
         ]
@@ -228,7 +272,7 @@ def impact_of(
             }
         if is_gone and refs and defined_now and name in defined_now:
             pass  # still declared on the new side (moved or redefined): not gone
-        elif is_gone and refs and LABEL_SEP not in info.unit:
+        elif is_gone and refs and not member and not namesake:
             # (A member's name, `send`, matches every namesake: without an index its removal is
             # listed in the impact but is no finding.)
             where = ", ".join(f"{r.path}:{r.line}" for r in refs[:5])

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["Extras", "explain_reviewed", "full_extras"]
 
 MAX_IMPACT_FILES = 20  # files indexed to place references in their units
+MAX_VIEWED_FILES = 80  # files scanned to tell a reference in code from one in a comment
 IMPACT_SECONDS = 0.3  # git grep is cut off after this (the result then says truncated)
 HOTSPOT_TOP = 10
 HOTSPOT_COMMITS = 300
@@ -193,6 +194,17 @@ def _impact(
             indexes[path] = FileIndex(text, language, profile) if text is not None else None
         return indexes.get(path)
 
+    views: dict[str, LineIndex | None] = {}
+
+    def code_view(path: str) -> LineIndex | None:
+        """A referencing file's lines as code (comments and strings told apart from code),
+        the plain-Python scan: cheaper than ``indexer``'s, so more files are looked at."""
+        if path not in views and len(views) < MAX_VIEWED_FILES:
+            text = new_side_text(git, change.new_side, path, config.max_file_bytes)
+            language = config.registry.detect(path)
+            views[path] = LineIndex(text, language, profile) if text is not None else None
+        return views.get(path)
+
     def search(
         names: Sequence[str], unsearched: Sequence[str]
     ) -> tuple[dict[str, list[Reference]], bool]:
@@ -214,6 +226,7 @@ def _impact(
         search,
         indexer,
         language_of=lambda path: config.registry.detect(path).name,
+        code_view=code_view,
     )
     if indexed:  # an index that could not answer: say why, not "no index"
         found = [i._replace(fallback=indexed) for i in found]

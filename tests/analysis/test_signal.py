@@ -19,9 +19,18 @@ from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, Mode, review
 from reviewbot.engine import get_profile, open_index
 from reviewbot.engine.languages import default_registry
-from reviewbot.model import ChangedFile, HotspotTouch, Hunk, Status
+from reviewbot.model import (
+    ChangedFile,
+    Finding,
+    HotspotTouch,
+    Hunk,
+    MetricsChange,
+    Severity,
+    Status,
+)
+from reviewbot.model import UnitRef as UnitRefModel
 from reviewbot.render.hook_text import hook_text
-from reviewbot.render.markdown import render_markdown
+from reviewbot.render.markdown import inline_body, render_markdown
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style
 from tests.analysis.test_repo_impact import build_index, entry
@@ -739,3 +748,54 @@ def test_an_index_some_commits_old_answers_for_the_files_as_the_change_finds_the
     monkeypatch.setattr(repo_impact, "_BEHIND", 2)
     rep = review(GitChange(repo, staged=True), Config(), mode=Mode.FAST)
     assert rep.findings == () and "3 files away from the change's base" in rep.index_note
+
+
+def test_the_grep_impact_counts_code_only_and_a_namesake_declaration_makes_no_rb105(
+    repo: Path,
+) -> None:
+    """Without an index (the Action's case), a deleted function's RB105 cited a comment, a
+    string, a method of another object (`self.helper()`) and another module's own declaration
+    of the name. Only code uses count; a second declaration of the name elsewhere leaves the
+    lines ambiguous: listed, no warning."""
+    write(repo, "pkg/tools.py", "def keep():\n    return 1\n\n\ndef helper(x):\n    return x\n")
+    write(
+        repo,
+        "pkg/app.py",
+        '"""Calls helper() a lot."""\nfrom pkg import tools\n\n# helper is old\n'
+        "NAME = 'helper'\n\n\nclass A:\n    def run(self):\n        return self.helper()\n\n\n"
+        "def go():\n    return tools.helper(1)\n",
+    )
+    commit(repo)
+    write(repo, "pkg/tools.py", "def keep():\n    return 1\n")
+    doc = review_doc(repo)
+    (entry_,) = doc["impact"]
+    assert [(r["path"], r["line"]) for r in entry_["references"]] == [("pkg/app.py", 14)]
+    (found,) = [f for f in doc["findings"] if f["code"] == "RB105"]
+    assert "in 1 place(s): pkg/app.py:14" in found["message"]
+    git(repo, "checkout", "-q", "--", "pkg/tools.py")
+    write(repo, "other/helpers.py", "def helper(x):\n    return -x\n")  # a namesake elsewhere
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "namesake")
+    write(repo, "pkg/tools.py", "def keep():\n    return 1\n")
+    doc = review_doc(repo)
+    assert [i["name"] for i in doc["impact"]] == ["helper"]
+    assert not [f for f in doc["findings"] if f["code"] == "RB105"]
+
+
+def test_an_inline_comment_for_rb105_names_the_places_not_measures() -> None:
+    ref = UnitRefModel("function gone", 3, 3)
+    f = Finding(
+        "RB105",
+        Severity.WARNING,
+        "lib.py",
+        3,
+        3,
+        "gone is deleted but still referenced",
+        "This change deletes function gone (lib.py), but gone is still referenced in 1 "
+        "place(s): app.py:3.",
+        MetricsChange(None, None),
+        ref,
+        "fp",
+    )
+    body = inline_body(f)
+    assert "app.py:3" in body and "no change in its measures" not in body
