@@ -47,8 +47,13 @@ SUMMARY_MARKER = "<!-- reviewbot:summary -->"
 MAX_BODY = 65_536  # GitHub's limit for a comment body
 SPARK_WIDTH = 24
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")  # inline markup; newlines are flattened anyway
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~$])")  # inline markup and math; newlines are flat
 _MENTION = re.compile(r"@(?=[A-Za-z0-9_-])")
+# What GitHub links by itself in prose: `www.x`/`https://x` (a link chosen by a pull request's
+# author, in the bot's voice), `#12`/`GH-12`/`owner/repo#12` (a "mentioned this" entry on
+# someone's issue each time the comment is written); a zero-width space defuses each.
+_AUTOLINK = re.compile(r"(?i)\b(www(?=\.)|https?(?=:)|ftp(?=:)|gh(?=-\d))")
+_REFERENCE = re.compile(r"#(?=\d)")
 _MARKER = re.compile(r"<!--|-->")  # inside code: defused so no hidden marker can form
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _CONTROL_BLOCK = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")  # keeps \t \n
@@ -61,12 +66,15 @@ _BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 
 
 def md_escape(value: object) -> str:
-    """Text safe inside Markdown prose or a table cell: no markup, no HTML, no @-mentions."""
+    """Text safe inside Markdown prose or a table cell: no markup or math, no HTML, no
+    @-mentions, no links or issue references GitHub would make of it."""
     text = _flat(value)
     # HTML first (so `<!--` can never open a comment or fake our hidden markers), then
-    # Markdown punctuation, then @-mentions.
+    # Markdown punctuation, then @-mentions, autolinks and references.
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MD_SPECIAL.sub(r"\\\1", text)
+    text = _AUTOLINK.sub("\\1\u200b", text)
+    text = _REFERENCE.sub("#\u200b", text)
     return _MENTION.sub("@\u200b", text)
 
 
@@ -109,8 +117,11 @@ def cell_code(value: object) -> str:
 
 def html_text(value: object) -> str:
     """Text inside raw HTML (a ``<summary>``): GitHub does not read Markdown there, so only
-    HTML is escaped (a Markdown escape would show), and @-mentions are defused."""
+    HTML is escaped (a Markdown escape would show); @-mentions, autolinks and references
+    are defused (GitHub makes them in raw HTML's text too)."""
     text = html.escape(_flat(value), quote=True)
+    text = _AUTOLINK.sub("\\1\u200b", text)
+    text = _REFERENCE.sub("#\u200b", text)
     return _MENTION.sub("@\u200b", text)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import sysconfig
@@ -43,6 +44,7 @@ from reviewbot.render.review_text import review_text
 from reviewbot.render.sarif import artifact_uri, sarif_doc, sarif_json
 from reviewbot.render.style import Style, one_line
 from tests.helpers import AFTER, BEFORE, commit, write
+from tests.render.gfm import render
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -370,3 +372,15 @@ def test_escaped_names_keep_the_columns_lined_up(repo: Path) -> None:
     heads = [line for line in text.splitlines() if "modified +" in line]
     assert [h.split()[0] for h in heads] == ["esc\\x1b[2Jx.py", "plain.py"]
     assert len({h.index("modified") for h in heads}) == 1, heads
+
+
+def test_names_make_no_links_references_or_math_on_github() -> None:
+    """A file named `x/see torvalds/linux#1 $\\Huge\\text{APPROVED}$ www.evil.com.js`: GitHub
+    made a link of `www.evil.com.js` in the bot's comment, an issue reference of
+    `torvalds/linux#1` and big coloured text of the `$…$`. Rendered as GitHub does, none."""
+    name = "x/see torvalds/linux#1 GH-7 $\\Huge\\text{APPROVED}$ www.evil.com.js https://e.vil"
+    for escaped in (md_escape(name), html_text(name)):
+        html = render(f"<details><summary>{escaped}</summary>\n\n{md_escape(name)}\n\n</details>")
+        assert "<a " not in html
+        assert not re.search(r"#\d|GH-\d|www\.|https?://", html)
+    assert "\\$" in md_escape(name) and "$\\Huge" not in md_escape(name)
