@@ -69,6 +69,16 @@ def _rel(root: Path, full: Path) -> str:
     return full.relative_to(root).as_posix() or "."
 
 
+def _listed(root: Path, name: str) -> str:
+    """A path a folder's walk listed, relative to the root, as listed: a symbolic link is not
+    followed (one pointing out of the root is listed as skipped, not an internal error)."""
+    plain = Path(os.path.abspath(name))
+    try:
+        return _rel(root, plain)
+    except ValueError:
+        return _rel(root, plain.resolve())  # the root itself reached through a link
+
+
 def _size(doc: Any) -> int:
     return len(json.dumps(doc, indent=2, ensure_ascii=False))  # as the client receives it
 
@@ -212,7 +222,7 @@ def build_server(root: Path, config: Config | None = None) -> Any:
         )
         doc = jsonfmt.positions_doc(result)
         for entry in doc["files"] + doc["top"] + doc["skipped"]:
-            entry["path"] = _rel(root, Path(entry["path"]).resolve())
+            entry["path"] = _listed(root, entry["path"])
         return _fit(doc, ("files", "skipped", "top"))
 
     @server.tool(name="get_entropy_bands")

@@ -115,3 +115,22 @@ def test_a_missing_root_is_an_error(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 2 and "no such directory" in proc.stderr
+
+
+def test_a_folder_holding_a_link_out_of_the_root_is_outlined_with_the_link_skipped(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A tracked `sub/escape -> /etc`-like link: the folder's outline was an internal error
+    (the skipped link's path was resolved out of the root)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text(SIMPLE)
+    write(repo, "sub/ok.py", SIMPLE)
+    (repo / "sub" / "escape").symlink_to(outside)
+    commit(repo)
+    _, (result,) = call(repo, [("get_important_positions", {"path": "sub"})])
+    assert not result.is_error, text_of(result)
+    doc = structured(result)
+    assert [f["path"] for f in doc["files"]] == ["sub/ok.py"]
+    assert [s["path"] for s in doc["skipped"]] == ["sub/escape"]
+    assert "secret" not in json.dumps(doc)
