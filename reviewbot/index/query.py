@@ -16,6 +16,7 @@ relative to the repository root.
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from collections import defaultdict
 from typing import Any, NamedTuple
@@ -228,8 +229,14 @@ def _group(
 
 
 def _fts_query(text: str) -> str:
-    words = dict.fromkeys(w for w in split_words(text).split() if w)
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+    """The query's words OR-ed: identifiers split as the index splits them, words of other
+    scripts whole (`größe`, `処理`: the index's tokenizer reads them in signatures and
+    docstrings), one-letter fragments left out (`n` matched every `n: int`)."""
+    words: list[str] = []
+    for token in re.findall(r"[\w$]+", text):
+        words += split_words(token).split() if token.isascii() else [token.lower()]
+    kept = dict.fromkeys(w for w in words if len(w) > 1)
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in kept)
 
 
 # A search asks for code to read: a field or variable whose qualified name repeats the words of

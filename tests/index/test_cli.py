@@ -310,3 +310,23 @@ def test_the_map_shows_a_method_under_its_class(
     for budget in range(20, 120, 3):  # the class lines are paid for: the budget holds
         code, text, _ = fast("map", "--budget", str(budget))
         assert code == 0 and len(text) <= budget * 4, (budget, len(text))
+
+
+def test_search_keeps_words_of_any_script_and_drops_one_letter_fragments(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`ünïcödé` was searched as `n OR c OR d`, which every `n: int` matched with confidence;
+    a German docstring's word could not be found at all."""
+    write(
+        repo,
+        "lib.py",
+        "def read(n: int, c: str, d: bytes):\n    return n\n\n\n"
+        'def messen(x):\n    """Die Größe messen."""\n    return x\n',
+    )
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    assert fast("index")[0] == 0
+    assert fast("search", "ünïcödé")[1] == "no match\n"
+    code, text, _ = fast("search", "größe")
+    assert code == 0 and "messen" in text and "read" not in text
