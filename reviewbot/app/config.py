@@ -7,6 +7,7 @@ raise :class:`ConfigError` naming the key and what is allowed. Command-line flag
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -84,9 +85,14 @@ def find_config_file(start: Path) -> Path | None:
             data = _toml_or_empty(text) if "reviewbot" in text else {}
             if isinstance(data.get("tool"), dict) and "reviewbot" in data["tool"]:
                 return pyproject
+            if not data and _SECTION.search(text):
+                return pyproject  # settings that do not parse: said, not skipped (fail-open)
         if (folder / ".git").exists():
             return None
     return None
+
+
+_SECTION = re.compile(r"(?m)^\s*\[\s*tool\s*\.\s*reviewbot\b")
 
 
 def _toml_or_empty(text: str) -> dict[str, Any]:

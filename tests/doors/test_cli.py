@@ -231,6 +231,20 @@ def test_profile_from_pyproject_and_flag_overrides(cli: Any, repo: Path) -> None
     assert doc["tool"]["profile"] == "review"
 
 
+def test_reviewbot_settings_in_a_pyproject_that_does_not_parse_are_an_error(
+    cli: Any, repo: Path
+) -> None:
+    """A TOML error anywhere in pyproject.toml dropped `[tool.reviewbot]` silently: its
+    `fail_on` stopped failing. A pyproject.toml without reviewbot settings stays nobody's
+    business."""
+    (repo / "a.py").write_text("def f():\n    return 1\n")
+    (repo / "pyproject.toml").write_text('[tool.reviewbot]\nfail_on = "warning"\nbroken = \n')
+    run = cli("positions", str(repo / "a.py"))
+    assert run.code == 2 and "pyproject.toml: invalid TOML" in run.err
+    (repo / "pyproject.toml").write_text("[project]\nname = \n")
+    assert cli("positions", str(repo / "a.py")).code == 0
+
+
 def test_python_dash_m_and_console_script(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "reviewbot", "--version"],
