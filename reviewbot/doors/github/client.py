@@ -25,6 +25,12 @@ __all__ = ["Api", "Comment", "Forbidden", "ReviewComment", "Unprocessable"]
 T = TypeVar("T")
 
 
+def _rate_limited(exc: GithubException) -> bool:
+    """GitHub's secondary rate limit answers 403 (or 429) saying so, often without the headers
+    of the primary one: a wait, not a read-only token."""
+    return exc.status in (403, 429) and "rate limit" in _message(exc).lower()
+
+
 class Forbidden(GitHubError):
     """403 without a rate limit: the token may not do this (fork PRs get read-only tokens)."""
 
@@ -125,7 +131,7 @@ class Api:
             status == 403
             and ("retry-after" in headers or headers.get("x-ratelimit-remaining") == "0")
         )
-        if not (limited or status >= 500):
+        if not (limited or status >= 500 or _rate_limited(exc)):
             return None
         if "retry-after" in headers:
             try:
@@ -139,6 +145,8 @@ class Api:
                 )
             except ValueError:
                 pass
+        if _rate_limited(exc):  # a secondary limit without headers: at least a minute
+            return min(self.max_wait, 60.0)
         return min(self.max_wait, 2.0**attempt)
 
     def call(self, fn: Callable[[], T], *, landed: Callable[[], T | None] | None = None) -> T:
@@ -156,7 +164,7 @@ class Api:
             except GithubException as exc:
                 wait = self._wait_for(exc, attempt)
                 if wait is None or attempt >= self.max_retries:
-                    if exc.status == 403:
+                    if exc.status == 403 and not _rate_limited(exc):
                         raise Forbidden(exc.status, _message(exc)) from None
                     if exc.status == 422:
                         raise Unprocessable(exc.status, _message(exc)) from None

@@ -297,6 +297,18 @@ def test_retries_without_duplicates(pr: Pr) -> None:
     assert 7.0 in waits and len(waits) >= 3
 
 
+def test_a_secondary_rate_limit_is_waited_out_not_called_a_read_only_token(pr: Pr) -> None:
+    """GitHub's secondary limit: 403 "rate limit" with neither header. It was reported as a
+    fork's read-only token right after the inline comments were written, and the summary was
+    lost; it is retried like a 429."""
+    s = pr.fake.state
+    s.faults.append(Fault("POST", r"/issues/2/comments$", 403, times=2))
+    waits: list[float] = []
+    code, log = pr.run(sleep=waits)
+    assert code == 0 and len(s.issue_comments) == 1
+    assert "read-only" not in log and len(waits) == 2
+
+
 def test_gives_up_on_persistent_errors_without_failing(pr: Pr) -> None:
     pr.fake.state.faults.append(Fault("GET", r"/pulls/2/comments$", 500, times=20))
     code, log = pr.run()
