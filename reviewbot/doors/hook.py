@@ -218,9 +218,25 @@ def run_hook(
         show_info=args.show_info,
         left_out=report.stats.files_not_reviewed,
         color=color,
+        # What shows the rest: the range the hook reviewed (pre-push), else the staged change.
+        rerun="reviewbot review --staged"
+        if staged
+        else "reviewbot review " + " ".join(_short_range(s) for s in specs if s),
     )
     fail_on = FailLevel.parse(args.fail_on, "--fail-on") if args.fail_on else config.fail_on
     return HookResult(text, fail_on.met_by(report.findings), report)
+
+
+def _short_range(spec: str) -> str:
+    """`A..B` with commit ids cut to 12 characters (the hook's lines keep to 80 columns; the
+    empty tree, which no repository stores, keeps its whole id)."""
+    sides = spec.split("..")
+    return "..".join(
+        s[:12]
+        if len(s) == 40 and s != EMPTY_TREE and all(c in "0123456789abcdef" for c in s)
+        else s
+        for s in sides
+    )
 
 
 def _repo_path(name: str, cwd: Path, root: Path) -> str:

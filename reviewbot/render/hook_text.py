@@ -37,6 +37,7 @@ def hook_text(
     show_info: bool,
     left_out: int = 0,
     color: bool = False,
+    rerun: str = "reviewbot review --staged",
 ) -> str:
     style = Style(color)
     shown = [f for f in report.findings if show_info or f.severity != Severity.INFO]
@@ -93,10 +94,7 @@ def hook_text(
                     )
                 )
         if len(shown) > max_findings:
-            lines.append(
-                f"  ... and {len(shown) - max_findings} more "
-                "(`reviewbot review --staged` shows all)"
-            )
+            lines.append(f"  ... and {len(shown) - max_findings} more (`{rerun}` shows all)")
         files = len({f.path for f in shown})
         head = (
             f"reviewbot: {len(shown)} finding(s) in {files} file(s) of the {what} "
@@ -119,6 +117,6 @@ def hook_text(
     if left_out:
         lines.append(
             f"reviewbot: time budget reached: {left_out} file(s) not reviewed "
-            "(`reviewbot review --staged` reviews them all)"
+            f"(`{rerun}` reviews them all)"
         )
     return style.finish("\n".join(lines) + "\n") if lines else ""

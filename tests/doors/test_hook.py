@@ -187,6 +187,17 @@ def test_pre_push_reads_refs_from_stdin(spiked: Path, monkeypatch: pytest.Monkey
     line = f"refs/heads/main {head} refs/heads/main {base}\n"
     code, out, _ = run_hook(spiked, "--pre-push", monkeypatch=monkeypatch, stdin=line)
     assert code == 0 and "pushed commits" in out and "RB101" in out
+    # The rest is shown by the range the hook reviewed, not by the (empty) staged change.
+    body = "".join(f"    if x == {k}:\n        return {k}\n" for k in range(10))
+    write(spiked, "p.py", f"def pick(x):\n{body}    return -1\n")
+    commit(spiked, "a second finding")
+    head = git(spiked, "rev-parse", "HEAD").strip()
+    line = f"refs/heads/main {head} refs/heads/main {base}\n"
+    code, out, _ = run_hook(
+        spiked, "--pre-push", "--max-findings", "1", monkeypatch=monkeypatch, stdin=line
+    )
+    assert f"(`reviewbot review {base[:12]}..{head[:12]}` shows all)" in out
+    assert "--staged" not in out and max(map(len, out.splitlines())) <= 80
     monkeypatch.setenv("PRE_COMMIT_FROM_REF", base)
     monkeypatch.setenv("PRE_COMMIT_TO_REF", head)
     code, out, _ = run_hook(spiked, monkeypatch=monkeypatch)
