@@ -671,6 +671,9 @@ def _remaining(
     out: list[_Ref] = []
     for h in hits:
         cf = by_old.get(h.path)
+        now = h.line if cf is None else cf.line_map.old_to_new(h.line)
+        if now is not None and _means_another(conn, cf.path if cf else h.path, now, old.name):
+            continue  # `self.m()` now reaches the base's `m`; `cmd` a new local `def cmd`
         if cf is None:
             out.append(
                 _Ref(
@@ -711,6 +714,25 @@ def _remaining(
                 out.append(_Ref(path, line, col, old.name, unit, kind, confidence, how, True))
     unique = {(r.path, r.line, r.column): r for r in out}
     return list(unique.values())
+
+
+# Edges sure enough to say a name now means another definition: not the guesses for a receiver
+# nobody can type (``member``), nor the members of a hierarchy an override may stand for.
+_UNSURE_VIA = ("member", "family", "callback", "name")
+
+
+def _means_another(conn: sqlite3.Connection, path: str, line: int, name: str) -> bool:
+    """Whether the reference named ``name`` on that new-side line resolves, surely, to a
+    definition that is still there: removing an override leaves `self.m()` calling the base's
+    `m`, and a deleted nested `cmd` is not the `cmd` a sibling function defines."""
+    marks = ", ".join("?" * len(_UNSURE_VIA))
+    row = conn.execute(
+        "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id JOIN edges e ON e.ref_id = r.id "
+        f"WHERE f.path = ? AND r.line = ? AND r.lookup = ? AND e.confidence >= ? "
+        f"AND e.via NOT IN ({marks}) LIMIT 1",
+        (path, line, name, CONFIDENT, *_UNSURE_VIA),
+    ).fetchone()
+    return row is not None
 
 
 def _could_mean(old: Decl, how: str) -> bool:

@@ -799,3 +799,31 @@ def test_an_inline_comment_for_rb105_names_the_places_not_measures() -> None:
     )
     body = inline_body(f)
     assert "app.py:3" in body and "no change in its measures" not in body
+
+
+def test_removing_an_override_or_a_nested_function_whose_name_now_means_another(
+    repo: Path,
+) -> None:
+    """click b64ea071 removed the override `Option.get_default`: `self.get_default(ctx)` in
+    Option's methods now calls `Parameter.get_default`, yet RB105 said it was deleted but
+    still referenced there. A deleted nested `cmd` whose old call line now sits in a function
+    with a `cmd` of its own is no remaining reference either. A real remaining caller is."""
+    base = (
+        "class Parameter:\n    def get_default(self, ctx):\n        return None\n\n\n"
+        "class Option(Parameter):\n    def get_default(self, ctx):\n        return 1\n\n"
+        "    def help(self, ctx):\n        return self.get_default(ctx)\n"
+    )
+    write(repo, "core.py", base)
+    write(repo, "t.py", "def test_a():\n    def cmd():\n        return 1\n    return cmd()\n")
+    write(repo, "use.py", "def gone():\n    return 1\n")
+    write(repo, "call.py", "from use import gone\n\ngone()\n")
+    commit(repo)
+    build_index(repo)
+    write(
+        repo, "core.py", base.replace("    def get_default(self, ctx):\n        return 1\n\n", "")
+    )
+    write(repo, "t.py", "def test_b():\n    def cmd():\n        return 2\n    return cmd()\n")
+    write(repo, "use.py", "X = 1\n")
+    doc = review_doc(repo)
+    gone = [f["title"] for f in doc["findings"] if f["code"] == "RB105"]
+    assert gone == ["gone is deleted but still referenced"]
