@@ -139,7 +139,9 @@ def _body(text: str | None, d: Decl) -> list[str]:
 
 
 def declaration_changes(
-    files: Sequence[ChangedFile], registry: LanguageRegistry
+    files: Sequence[ChangedFile],
+    registry: LanguageRegistry,
+    check: Callable[[int, int], None] | None = None,
 ) -> list[DeclChange]:
     """What the change does to declarations: added, removed, renamed (the body survives under
     another name, same kind: in the same file, or in another changed file), moved (same
@@ -150,11 +152,14 @@ def declaration_changes(
     it is the only one unmatched on each side, and the others are left out (which one a call
     means is not for a name to say). The most telling come first, up to MAX_DECLARATIONS:
     removals, renames and re-signs, then moves, then additions of product code before those of
-    tests and benchmarks, larger first."""
+    tests and benchmarks, larger first. ``check(done, total)`` is told of each file read (it
+    may raise to stop)."""
     removed: list[tuple[Decl, ChangedFile]] = []
     added: list[tuple[Decl, ChangedFile]] = []
     out: list[DeclChange] = []
-    for cf in files:
+    for k, cf in enumerate(files, 1):
+        if check is not None:
+            check(k, len(files))
         if cf.old_text is None and cf.new_text is None:
             continue
         old = _decls(cf.old_text, cf.old_path or cf.path, registry)
@@ -496,7 +501,8 @@ def repo_impact(
     can they raise a finding. Past ``deadline`` (time.monotonic) while the change's files are
     read, IndexNotUsed: the hook's time budget bounds this work too. ``base_rev``: the commit
     the change is made on (``_base``)."""
-    changes = declaration_changes(files, settings.registry)
+    check = None if deadline is None else _clock(deadline)
+    changes = declaration_changes(files, settings.registry, check)
     if not changes and sides is None:
         return [], []
     with _rolled_back(git, database, settings, wait) as conn:
@@ -506,7 +512,6 @@ def repo_impact(
         by_new = {cf.path: cf for cf in files}
         added_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
         old_refs: dict[int, tuple[list[query.Hit], bool]] = {}
-        check = None if deadline is None else _clock(deadline)
         if sides is not None or any(c.change in ("removed", "renamed") for c in changes):
             apply_listing(git, store, _side(base, files, new=False), settings, check)
             for k, c in enumerate(changes):
@@ -608,10 +613,20 @@ def _rolled_back(
 
 
 def _clock(deadline: float) -> Callable[[int, int], None]:
-    """A progress callback that stops the work (IndexNotUsed) once ``deadline`` has passed."""
+    """A progress callback that stops the work (IndexNotUsed) once ``deadline`` has passed, or
+    as soon as the files done so far say the rest of this pass cannot end before it (a
+    153-file commit ran 2-3 times past the hook's budget: the check came between passes)."""
+    began = [time.monotonic(), 0.0]  # when this pass was counted from, its files done then
+    last = [0]
 
     def check(done: int, total: int) -> None:
-        if time.monotonic() > deadline:
+        now = time.monotonic()
+        if done <= last[0]:  # a new pass (its count starts again), or the check between two
+            began[:] = [now, float(done)]
+        last[0] = done
+        counted = done - began[1]
+        rest = (now - began[0]) / counted * (total - done) if counted >= 3 else 0.0
+        if now > deadline or now + rest > deadline:
             raise IndexNotUsed(
                 "the time budget was spent reading the change into the index",
                 note="the time budget was spent first",

@@ -827,3 +827,20 @@ def test_removing_an_override_or_a_nested_function_whose_name_now_means_another(
     doc = review_doc(repo)
     gone = [f["title"] for f in doc["findings"] if f["code"] == "RB105"]
     assert gone == ["gone is deleted but still referenced"]
+
+
+def test_the_hooks_budget_stops_a_pass_that_cannot_end_in_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 153-file commit ran 2-3 times past the hook's budget: the deadline was looked at
+    only as it passed. A pass whose first files say the rest cannot end in time stops then."""
+    clock = _Clock(step=1.0)  # every look at the time: one second later
+    monkeypatch.setattr(repo_impact, "time", clock)
+    check = repo_impact._clock(clock.now + 20)
+    check(1, 100)
+    check(2, 100)
+    with pytest.raises(repo_impact.IndexNotUsed):
+        check(3, 100)  # about 1 s a file: 97 more files do not fit in the 17 s left
+    check = repo_impact._clock(clock.now + 20)
+    for done in range(1, 6):
+        check(done, 5)  # 5 files at 1 s each fit
