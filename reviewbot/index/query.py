@@ -374,7 +374,10 @@ def repo_map(
         }
         personal = personal or None
     ranks = pagerank(sorted(files), links, personal, iterations=20, tolerance=1e-4)
-    order = sorted(files, key=lambda i: (-ranks.get(i, 0.0), files[i]))
+    # PATH's own files first (ranked by the personalised score), then what they lean on: the
+    # folder's mass flows to the helpers everyone calls, which outranked the folder itself.
+    inside = personal or {}
+    order = sorted(files, key=lambda i: (i not in inside, -ranks.get(i, 0.0), files[i]))
     limit = budget * CHARS_PER_TOKEN
     used = 0
     chosen: list[MapFile] = []

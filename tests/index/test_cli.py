@@ -330,3 +330,25 @@ def test_search_keeps_words_of_any_script_and_drops_one_letter_fragments(
     assert fast("search", "ünïcödé")[1] == "no match\n"
     code, text, _ = fast("search", "größe")
     assert code == 0 and "messen" in text and "read" not in text
+
+
+def test_a_map_of_a_folder_shows_the_folder_first(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """jsoup's `map .../select --budget 300` listed Validate and Node, none of select/: the
+    folder's PageRank mass flowed to the helpers every class calls."""
+    write(repo, "helper/validate.py", "def not_null(x):\n    return x\n")
+    for k in range(4):
+        write(
+            repo,
+            f"select/s{k}.py",
+            f"from helper.validate import not_null\n\n\ndef select_{k}(q):\n"
+            "    return not_null(q)\n",
+        )
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    assert fast("index")[0] == 0
+    code, text, _ = fast("map", "select", "--budget", "2000")
+    files = [line for line in text.splitlines() if not line.startswith(" ")]
+    assert code == 0 and files[-1] == "helper/validate.py:" and len(files) == 5
