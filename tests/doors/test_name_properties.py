@@ -148,10 +148,13 @@ def _check_sarif(report: Report, name: str) -> None:
 def _shown(name: str) -> str:
     """A name as Markdown shows it: on one line (control characters as spaces), its bytes
     that are not UTF-8 as U+FFFD (no Markdown or HTML can hold them), bidirectional
-    overrides as their escapes (they would reorder it), mentions defused."""
+    overrides as their escapes (they would reorder it), mentions, autolinks and issue
+    references defused (a zero-width space after `@`, `#`, `www`, `http`...)."""
     text = re.sub(r"[\ud800-\udfff]", "\ufffd", name)
     text = re.sub(r"[\u202a-\u202e\u2066-\u2069]", lambda m: f"\\u{ord(m.group()):04x}", text)
     text = re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", text)
+    text = re.sub(r"(?i)\b(www(?=\.)|https?(?=:)|ftp(?=:)|gh(?=-\d))", "\\1\u200b", text)
+    text = re.sub(r"#(?=\d)", "#\u200b", text)
     return re.sub(r"@(?=[A-Za-z0-9_-])", "@\u200b", text)  # and no one is mentioned
 
 
