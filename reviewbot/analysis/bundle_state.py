@@ -5,10 +5,24 @@ line, for a review's context pack."""
 from __future__ import annotations
 
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
 __all__ = ["bundle_at", "load_state"]
+
+
+DEFAULT_STATE = "bundles.json"  # the repository's bundling at the default target, as a whole
+
+
+def state_name(scope: str, target: int, default_target: int) -> str:
+    """The file a bundling is kept in beside the index: the whole repository's at the default
+    target in ``DEFAULT_STATE`` (the one the context pack names bundles from); another target
+    or a folder's (an agent's question) in its own file, so it never replaces that one."""
+    if not scope and target == default_target:
+        return DEFAULT_STATE
+    key = "".join(c if c.isalnum() else "-" for c in scope.strip("/"))[:40] or "all"
+    return f"bundles-{key}-{zlib.crc32(scope.encode('utf-8', 'surrogateescape')):08x}-{target}.json"
 
 
 def load_state(path: Path) -> dict[str, Any] | None:

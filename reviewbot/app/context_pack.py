@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from reviewbot.analysis.bundle_state import bundle_at, load_state
+from reviewbot.analysis.bundle_state import DEFAULT_STATE, bundle_at, load_state
 from reviewbot.analysis.paths import secondary
 from reviewbot.app.config import Config
 from reviewbot.app.full import new_side_text
@@ -655,7 +655,7 @@ def context_pack(
     # The repository bundles of the last `reviewbot bundles`, saved beside the index.
     saved = None
     if change.git is not None:
-        saved = load_state((index_file or index_path(change.git)).parent / "bundles.json")
+        saved = load_state((index_file or index_path(change.git)).parent / DEFAULT_STATE)
     scored = [(*_score(c, report, lk), c, lk) for c, lk in zip(candidates, looked, strict=True)]
     scored.sort(key=lambda t: (-t[0], t[2].path, t[2].start))
     # Room is kept for the unchanged code a finding says still uses what the change removes

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from reviewbot.analysis.bundle_state import state_name
 from reviewbot.doors.guard import CLI, EXIT_OK, EXIT_USAGE, guard
 from reviewbot.errors import InputError, UsageError
 from reviewbot.index import query
@@ -567,7 +568,7 @@ def bundles_answer(
     from reviewbot.analysis import repo_bundles
     from reviewbot.analysis.repo_cards import git_texts
 
-    state_file = database.parent / "bundles.json"
+    state_file = database.parent / state_name(scope, target, repo_bundles.DEFAULT_TARGET)
     previous: dict[str, Any] | None = None
     try:
         loaded = json.loads(state_file.read_text(encoding="utf-8"))

@@ -352,3 +352,23 @@ def test_a_map_of_a_folder_shows_the_folder_first(
     code, text, _ = fast("map", "select", "--budget", "2000")
     files = [line for line in text.splitlines() if not line.startswith(" ")]
     assert code == 0 and files[-1] == "helper/validate.py:" and len(files) == 5
+
+
+def test_bundling_a_folder_or_another_target_keeps_the_repositorys_bundling(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An agent's `list_bundles` with another target (or a server rooted in a folder)
+    replaced the one saved bundling the context pack names bundles from."""
+    for k in range(6):
+        write(repo, f"pkg/m{k}.py", f"def f{k}(x):\n    return x + {k}\n")
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    assert fast("index")[0] == 0
+    assert fast("bundles")[0] == 0
+    saved = tmp_path / "bundles.json"
+    before = saved.read_bytes()
+    assert fast("bundles", "--target-chars", "1000")[0] == 0
+    assert fast("bundles", "pkg")[0] == 0
+    assert saved.read_bytes() == before
+    assert len(list(tmp_path.glob("bundles-*.json"))) == 2
