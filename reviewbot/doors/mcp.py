@@ -61,6 +61,12 @@ def _inside(root: Path, path: str) -> Path:
     except ValueError:
         raise InputError(f"{path}: outside the served folder {root}") from None
     if not full.exists():
+        # The review tools name files from the repository's root (`src/click/utils.py`), the
+        # others from the served folder (`utils.py`): either is taken.
+        top = next((p for p in (root, *root.parents) if (p / ".git").exists()), None)
+        whole = (top / path).resolve() if top is not None else full
+        if whole != full and whole.exists() and whole.is_relative_to(root):
+            return whole
         raise InputError(f"{path}: no such file or folder")
     return full
 

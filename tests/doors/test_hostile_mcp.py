@@ -134,3 +134,24 @@ def test_a_folder_holding_a_link_out_of_the_root_is_outlined_with_the_link_skipp
     assert [f["path"] for f in doc["files"]] == ["sub/ok.py"]
     assert [s["path"] for s in doc["skipped"]] == ["sub/escape"]
     assert "secret" not in json.dumps(doc)
+
+
+def test_a_subfolder_server_takes_the_paths_its_review_gives(repo: Path) -> None:
+    """Served from `sub/`, review_change names `sub/config.py` (from the repository's root)
+    while the file tools wanted `config.py`: an agent passing one to the other got "no such
+    file". Both are taken; the root still confines."""
+    write(repo, "config.py", "SECRET = 'top level'\n" + SIMPLE)
+    write(repo, "sub/config.py", SIMPLE)
+    commit(repo)
+    _, results = call(
+        repo / "sub",
+        [
+            ("get_entropy_bands", {"path": "config.py"}),
+            ("get_entropy_bands", {"path": "sub/config.py"}),
+            ("get_entropy_bands", {"path": "../config.py"}),
+        ],
+    )
+    plain, whole, outside = results
+    assert not plain.is_error and not whole.is_error, text_of(whole)
+    assert structured(plain) == structured(whole)
+    assert outside.is_error and "outside the served folder" in text_of(outside)
