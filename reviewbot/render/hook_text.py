@@ -6,21 +6,27 @@ from __future__ import annotations
 import textwrap
 
 from reviewbot.model import Finding, Report, Severity
-from reviewbot.render.style import Style, fmt_metric, one_line, sparkline
+from reviewbot.render.style import Style, ellipsize, fmt_metric, one_line, sparkline
 
 __all__ = ["hook_text"]
 
 DETAIL_WIDTH = 80  # pre-commit captures the output: no terminal width to ask
 _ALIGN = 32  # places lined up to at most this width
 _MARK = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+_DEEP = 4  # nesting levels from which a new unit's line says how deep it goes
 
 
 def _what(f: Finding) -> str:
     m = {x.name: x for x in f.metrics.measures()}
     if "branches" not in m:  # RB105, RB106: what the repository says, not measures
         return f.title
-    if f.code == "RB102":
-        return f"new, {fmt_metric(m['branches'])} decisions over {fmt_metric(m['lines'])} lines"
+    if f.code == "RB102":  # dense, or deep: the nesting says which when it is deep
+        deep = (m["nesting"].after or 0) >= _DEEP
+        nesting = f", nesting {fmt_metric(m['nesting'])}" if deep else ""
+        return (
+            f"new, {fmt_metric(m['branches'])} decisions{nesting} "
+            f"over {fmt_metric(m['lines'])} lines"
+        )
     if f.code == "RB104":
         return f"lines {fmt_metric(m['lines'])}"
     parts = [f"decisions {fmt_metric(m['branches'])}"]
@@ -67,6 +73,9 @@ def hook_text(
                 lines.append(f"{mark}{style(where, 'cyan')}  {label}  {tail}")
             else:  # the place (and the unit) on its line, what moved under it: nothing cut
                 place = where.rstrip()
+                if 4 + len(place) > DETAIL_WIDTH:  # but a path past the width: its middle
+                    path = ellipsize(one_line(f.path), DETAIL_WIDTH - 4 - len(f":{f.line}"))
+                    place = f"{path}:{f.line}"
                 rest = f"{f.unit.label}  {tail}"
                 if 4 + len(place) + 2 + len(f.unit.label) <= DETAIL_WIDTH:
                     lines.append(f"{mark}{style(place, 'cyan')}  {f.unit.label}")

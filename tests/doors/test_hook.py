@@ -413,3 +413,20 @@ def test_a_stream_that_cannot_encode_the_sparkline_still_gets_the_findings(repo:
     )
     assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
     assert "[RB102]" in proc.stdout and "?  [RB102]" in proc.stdout
+
+
+def test_a_deep_new_unit_says_how_deep_and_a_long_path_keeps_to_80_columns(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new unit flagged for its nesting said only "6 decisions over 10 lines" (under the
+    bar of 8: the reason was missing); a long path made a 90-column line."""
+    write(repo, "README", "x\n")
+    commit(repo)
+    deep = "def f(x):\n" + "".join(f"{'    ' * (k + 1)}if x > {k}:\n" for k in range(6))
+    deep += "    " * 7 + "return x\n    return 0\n"
+    path = "very/long/directory/structure/that/goes/on/and/on/forever/module_with_a_long_name.py"
+    write(repo, path, deep)
+    git(repo, "add", path)
+    code, out, _ = run_hook(repo, monkeypatch=monkeypatch)
+    assert code == 0 and "[RB102]" in out and "nesting 6" in out, out
+    assert max(map(len, out.splitlines())) <= 80, out
