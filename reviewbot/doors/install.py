@@ -45,6 +45,14 @@ def install_hooks(
     repository whatever its PATH; when it is gone they fall back to PATH."""
     git = Git(cwd)
     folder = _hooks_dir(git)
+    inside = folder.resolve().is_relative_to(git.root.resolve())
+    if inside and not folder.resolve().is_relative_to(git.git_dir().resolve()):
+        # `core.hooksPath` naming a folder of the work tree: a team's hooks, tracked; ours
+        # holds this machine's path to reviewbot-hook and would be committed to everyone.
+        raise InputError(
+            f"the hooks folder {folder} is part of the work tree (core.hooksPath): nothing "
+            "was changed. Call `reviewbot-hook` from a hook there, or use pre-commit"
+        )
     folder.mkdir(parents=True, exist_ok=True)
     done = []
     for kind in kinds:

@@ -430,3 +430,17 @@ def test_a_deep_new_unit_says_how_deep_and_a_long_path_keeps_to_80_columns(
     code, out, _ = run_hook(repo, monkeypatch=monkeypatch)
     assert code == 0 and "[RB102]" in out and "nesting 6" in out, out
     assert max(map(len, out.splitlines())) <= 80, out
+
+
+def test_install_refuses_a_hooks_folder_of_the_work_tree(spiked: Path, cli: Any) -> None:
+    """A team keeps its hooks tracked in `.githooks/` (core.hooksPath): `install-hooks --chain`
+    replaced the tracked hook with one naming this machine's reviewbot-hook, ready to be
+    committed to everyone."""
+    team = spiked / ".githooks" / "pre-commit"
+    team.parent.mkdir()
+    team.write_text("#!/bin/sh\necho team hook\n")
+    git(spiked, "config", "core.hooksPath", ".githooks")
+    run = cli("install-hooks", "-C", str(spiked), "--chain")
+    assert run.code == 2 and "part of the work tree" in run.err
+    assert team.read_text() == "#!/bin/sh\necho team hook\n"
+    assert sorted(p.name for p in team.parent.iterdir()) == ["pre-commit"]
