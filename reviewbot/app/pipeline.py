@@ -369,6 +369,11 @@ def _report(
         context, bundles, impact, extra, hotspots = more
     else:
         impact, extra, index_note = _fast_index_findings(change, config, deadline)
+        # A deleted function's callers are not looked for without an index: say so.
+        gone = any(u.kind in ("removed", "renamed") for s in summaries for u in s.units)
+        git = change.git
+        if gone and not index_note and git is not None and not index_file(git).is_file():
+            index_note = "no index (`reviewbot index` builds one)"
     extra = distinct_fingerprints(extra)
     shown = sorted([*kept, *extra], key=weightiest_first)
     counts = FindingCounts(

@@ -444,3 +444,20 @@ def test_install_refuses_a_hooks_folder_of_the_work_tree(spiked: Path, cli: Any)
     assert run.code == 2 and "part of the work tree" in run.err
     assert team.read_text() == "#!/bin/sh\necho team hook\n"
     assert sorted(p.name for p in team.parent.iterdir()) == ["pre-commit"]
+
+
+def test_without_an_index_a_deletion_says_its_callers_were_not_checked(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`review --staged` warns (git grep) of a deleted function still called; the hook,
+    silent without an index, let the user think all was well."""
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef gone():\n    return 2\n")
+    write(repo, "app.py", "from lib import gone\n\ngone()\n")
+    commit(repo)
+    write(repo, "lib.py", "def keep():\n    return 1\n")
+    git(repo, "add", "lib.py")
+    code, out, _ = run_hook(repo, monkeypatch=monkeypatch)
+    assert code == 0 and "RB105/RB106 not checked: no index (`reviewbot index`" in out, out
+    write(repo, "lib.py", "def keep():\n    return 10\n\n\ndef gone():\n    return 2\n")
+    git(repo, "add", "lib.py")
+    assert run_hook(repo, monkeypatch=monkeypatch)[1] == ""  # nothing deleted: nothing said
