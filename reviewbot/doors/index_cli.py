@@ -19,6 +19,7 @@ import json
 import os
 import sqlite3
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
@@ -446,8 +447,11 @@ def _answer(
             f"{_t(symbol.label)} ({_t(symbol.path)}:{symbol.line}): {len(hits)} reference(s)"
             + (" (more left out)" if truncated else "")
         ]
+        twice = Counter((h.path, h.line) for h in hits)  # two on one line: their columns
         lines += [
-            f"  {_t(h.path)}:{h.line}: {h.kind}"
+            f"  {_t(h.path)}:{h.line}"
+            + (f":{h.column + 1}" if twice[(h.path, h.line)] > 1 else "")
+            + f": {h.kind}"
             + (f" in {_t(h.unit.label)}" if h.unit else "")
             + (f" (confidence {h.confidence:g})" if h.confidence < 1 else "")
             for h in hits
@@ -507,6 +511,9 @@ def _answer(
             for f in files
         ],
     }
+    if not files:
+        said = "no definition fits in" if cut else "no definition to show for"
+        return doc, f"{said} a budget of {args.budget} tokens\n"
     out: list[str] = []
     for f in files:
         out.append(f"{_t(f.path)}:")

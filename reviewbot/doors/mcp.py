@@ -71,6 +71,9 @@ def _inside(root: Path, path: str) -> Path:
     return full
 
 
+_CLI_ADVICE = " (use --patch for a diff file)"  # the command line's option: no tool has it
+
+
 def _rel(root: Path, full: Path) -> str:
     return full.relative_to(root).as_posix() or "."
 
@@ -190,7 +193,8 @@ def build_server(root: Path, config: Config | None = None) -> Any:
             try:
                 return fn(*args, **kwargs)
             except ReviewbotError as exc:
-                raise ToolError(visible(str(exc)).splitlines()[0]) from None
+                said = visible(str(exc)).splitlines()[0]
+                raise ToolError(said.replace(_CLI_ADVICE, "")) from None
             except Exception as exc:  # a bug of ours: one line, never a traceback
                 message = visible(f"internal error: {type(exc).__name__}: {exc}")
                 raise ToolError(message.splitlines()[0]) from None

@@ -372,3 +372,19 @@ def test_bundling_a_folder_or_another_target_keeps_the_repositorys_bundling(
     assert fast("bundles", "pkg")[0] == 0
     assert saved.read_bytes() == before
     assert len(list(tmp_path.glob("bundles-*.json"))) == 2
+
+
+def test_two_references_on_one_line_show_their_columns_and_a_tiny_map_says_so(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    write(repo, "lib.py", "def width(s):\n    return len(s)\n")
+    write(repo, "use.py", "from lib import width\n\nboth = width('a') + width('bb')\n")
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    assert fast("index")[0] == 0
+    lines = fast("refs", "lib.py:1")[1].splitlines()
+    assert "  use.py:3:8: call in variable both" in lines
+    assert "  use.py:3:21: call in variable both" in lines
+    assert "  use.py:1: import" in lines  # alone on its line: no column
+    assert fast("map", "--budget", "3")[1] == "no definition fits in a budget of 3 tokens\n"
