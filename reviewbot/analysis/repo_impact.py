@@ -503,7 +503,8 @@ def repo_impact(
     the change is made on (``_base``)."""
     check = None if deadline is None else _clock(deadline)
     changes = declaration_changes(files, settings.registry, check)
-    if not changes and sides is None:
+    relocated = _relocated(files, settings.registry)
+    if not changes and not relocated and sides is None:
         return [], []
     with _rolled_back(git, database, settings, wait) as conn:
         store = Store(conn, created=False)
@@ -512,11 +513,22 @@ def repo_impact(
         by_new = {cf.path: cf for cf in files}
         added_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
         old_refs: dict[int, tuple[list[query.Hit], bool]] = {}
-        if sides is not None or any(c.change in ("removed", "renamed") for c in changes):
+        # Top-level declarations moved to another file: their references through the old
+        # place (an import of the old module) break unless they follow.
+        movers = [
+            c
+            for c in changes
+            if c.change == "moved" and c.old is not None and "." not in c.old.qualified
+        ] + relocated
+        moved_refs: dict[int, list[query.Hit]] = {}
+        if sides is not None or movers or any(c.change in ("removed", "renamed") for c in changes):
             apply_listing(git, store, _side(base, files, new=False), settings, check)
             for k, c in enumerate(changes):
                 if c.change in ("removed", "renamed") and c.old is not None:
                     old_refs[k] = _refs(conn, c.old, settings.registry)
+            for k, c in enumerate(movers):
+                assert c.old is not None
+                moved_refs[k] = _refs(conn, c.old, settings.registry)[0]
             if sides is not None:
                 sides(conn, False)
         if check is not None:
@@ -573,6 +585,7 @@ def repo_impact(
                 found = _rb106(conn, c.old, c.new, c.cf, sure, texts)
                 if found is not None:
                     findings.append(found)
+        findings += _left_behind(conn, movers, moved_refs, by_old, by_new, added_lines, keep)
         return impact, findings
 
 
@@ -806,6 +819,76 @@ def _rb105(c: DeclChange, old: Decl, refs: list[_Ref]) -> Finding | None:
         in_hunk(cf, line),
         len(refs),
     )
+
+
+def _relocated(files: Sequence[ChangedFile], registry: LanguageRegistry) -> list[DeclChange]:
+    """The top-level declarations of renamed files (`git mv a.py b.py`), each moved: the same
+    declarations on both sides of one file are no change to ``declaration_changes``."""
+    out = []
+    for cf in files:
+        if cf.old_path is None or cf.old_path == cf.path or cf.new_text is None:
+            continue
+        new = {d.qualified: d for d in _decls(cf.new_text, cf.path, registry)}
+        for d in _decls(cf.old_text, cf.old_path, registry):
+            if "." not in d.qualified and d.qualified in new:
+                out.append(DeclChange("moved", d, new[d.qualified], cf))
+    return out
+
+
+def _left_behind(
+    conn: sqlite3.Connection,
+    changes: list[DeclChange],
+    moved_refs: dict[int, list[query.Hit]],
+    by_old: dict[str, ChangedFile],
+    by_new: dict[str, ChangedFile],
+    added_lines: dict[str, set[int]],
+    keep: Callable[[str], bool] | None,
+) -> list[Finding]:
+    """RB105 for declarations moved to another file (a module renamed, `git mv`) that code
+    still reaches through their old place: references of the old side still there that no
+    longer resolve (`from .formatting import HelpFormatter` after formatting.py became
+    formatter.py). One finding per file moved from, naming what is left behind."""
+    groups: dict[tuple[str, str], tuple[DeclChange, list[str], list[_Ref]]] = {}
+    for k, hits in moved_refs.items():
+        c = changes[k]
+        assert c.old is not None and c.new is not None
+        refs = [
+            r
+            for r in _remaining(conn, c.old, hits, by_old, by_new, added_lines)
+            if _confident(r) and (keep is None or keep(r.path))
+        ]
+        if not refs:
+            continue
+        _c, names, left = groups.setdefault((c.old.path, c.new.path), (c, [], []))
+        names.append(c.old.name)
+        left += refs
+    out: list[Finding] = []
+    for (old_path, new_path), (c, names, left) in groups.items():
+        assert c.old is not None
+        refs = sorted(_one_per_line(left), key=lambda r: (r.path, r.line))
+        cf = c.cf
+        line = deleted_anchor(cf, c.old.line, c.old.end_line) if cf.new_text else 1
+        if _silenced("RB105", cf.new_text, line):
+            continue
+        what = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        out.append(
+            Finding(
+                "RB105",
+                Severity.WARNING,
+                cf.path,
+                line,
+                line,
+                f"{what} moved to {new_path} but still reached at {old_path}",
+                f"This change moves {what} from {old_path} to {new_path}, but "
+                f"{len(refs)} place(s) still reach it there: {_places(refs)}.",
+                MetricsChange(None, None),
+                UnitRef(c.old.label, line, line),
+                fingerprint("RB105", old_path, new_path, ",".join(sorted(names))),
+                in_hunk(cf, line),
+                len(refs),
+            )
+        )
+    return out
 
 
 def _overloaded(conn: sqlite3.Connection, new: Decl) -> bool:

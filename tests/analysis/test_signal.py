@@ -844,3 +844,29 @@ def test_the_hooks_budget_stops_a_pass_that_cannot_end_in_time(
     check = repo_impact._clock(clock.now + 20)
     for done in range(1, 6):
         check(done, 5)  # 5 files at 1 s each fit
+
+
+def test_a_module_moved_while_code_still_imports_it_from_its_old_place(repo: Path) -> None:
+    """`git mv formatting.py formatter.py` with core.py still importing from `.formatting`:
+    every import broke and the review said nothing. One RB105 names what is left behind;
+    a caller that follows the move is fine."""
+    write(repo, "pkg/__init__.py", "")
+    write(
+        repo,
+        "pkg/formatting.py",
+        "class HelpFormatter:\n    def write(self, s):\n        return s\n\n\n"
+        "def wrap_text(s):\n    return s\n",
+    )
+    write(repo, "pkg/core.py", "from .formatting import HelpFormatter\n\nHelpFormatter()\n")
+    write(repo, "pkg/term.py", "from .formatting import wrap_text\n\nwrap_text('a')\n")
+    commit(repo)
+    build_index(repo)
+    git(repo, "mv", "pkg/formatting.py", "pkg/formatter.py")
+    write(repo, "pkg/term.py", "from .formatter import wrap_text\n\nwrap_text('a')\n")
+    git(repo, "add", "-A")
+    doc = review_doc(repo, staged=True)
+    (found,) = [f for f in doc["findings"] if f["code"] == "RB105"]
+    assert found["title"] == (
+        "HelpFormatter moved to pkg/formatter.py but still reached at pkg/formatting.py"
+    )
+    assert "pkg/core.py:1" in found["message"] and "pkg/term.py" not in found["message"]
