@@ -878,9 +878,10 @@ def _left_behind(
                 cf.path,
                 line,
                 line,
-                f"{what} moved to {new_path} but still reached at {old_path}",
+                f"{old_path.rsplit('/', 1)[-1]} is moved but still reached there",
                 f"This change moves {what} from {old_path} to {new_path}, but "
-                f"{len(refs)} place(s) still reach it there: {_places(refs)}.",
+                f"{len(refs)} place(s) still reach {'them' if len(names) > 1 else 'it'} "
+                f"at the old place: {_places(refs)}.",
                 MetricsChange(None, None),
                 UnitRef(c.old.label, line, line),
                 fingerprint("RB105", old_path, new_path, ",".join(sorted(names))),

@@ -866,7 +866,6 @@ def test_a_module_moved_while_code_still_imports_it_from_its_old_place(repo: Pat
     git(repo, "add", "-A")
     doc = review_doc(repo, staged=True)
     (found,) = [f for f in doc["findings"] if f["code"] == "RB105"]
-    assert found["title"] == (
-        "HelpFormatter moved to pkg/formatter.py but still reached at pkg/formatting.py"
-    )
+    assert found["title"] == "formatting.py is moved but still reached there"
+    assert "moves HelpFormatter from pkg/formatting.py to pkg/formatter.py" in found["message"]
     assert "pkg/core.py:1" in found["message"] and "pkg/term.py" not in found["message"]
