@@ -80,11 +80,26 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
         for u in old_units:
             if u.start not in matched_old:
                 by_name.setdefault(qualified_name(old, u), []).append(u)
+        wanting: dict[str, list[Unit]] = {}
         for u in new_units:
-            if u.start in pairs:
+            if u.start not in pairs:
+                wanting.setdefault(qualified_name(new, u), []).append(u)
+        for name, namesakes in wanting.items():
+            choices = by_name.get(name)
+            if not choices:
                 continue
-            choices = by_name.get(qualified_name(new, u))
-            if choices:
+            if len(namesakes) > len(choices):
+                # More new namesakes than old (`@overload` stubs added above a method): the
+                # old ones go to those of the closest size (the stubs are a line or two; the
+                # body the old method became is not "new").
+                size = choices[0].end - choices[0].start
+                namesakes = sorted(
+                    namesakes, key=lambda u: (abs((u.end - u.start) - size), u.start)
+                )
+                namesakes = sorted(namesakes[: len(choices)], key=lambda u: u.start)
+            for u in namesakes:
+                if not choices:
+                    break
                 pick = choices.pop(0)
                 pairs[u.start] = pick
                 matched_old.add(pick.start)

@@ -869,3 +869,25 @@ def test_a_module_moved_while_code_still_imports_it_from_its_old_place(repo: Pat
     assert found["title"] == "formatting.py is moved but still reached there"
     assert "moves HelpFormatter from pkg/formatting.py to pkg/formatter.py" in found["message"]
     assert "pkg/core.py:1" in found["message"] and "pkg/term.py" not in found["message"]
+
+
+def test_overload_stubs_added_above_a_method_leave_the_method_its_old_self() -> None:
+    """click 0103c957 added two `@overload` stubs above `main` and annotated it: the old body
+    paired with the first stub (`13 -> 0` decisions) and the real method came out "new", with
+    an RB102."""
+    body = "".join(f"        if x == {k}:\n            return {k}\n" for k in range(9))
+    before = f"class Command:\n    def main(self, x):\n{body}        return -1\n"
+    stubs = "".join(
+        f"    @overload\n    def main(self, x: {t}) -> {t}: ...\n\n" for t in ("int", "str")
+    )
+    after = (
+        "from typing import overload\n\n\nclass Command:\n"
+        + stubs
+        + f"    def main(self, x: object) -> object:\n{body}        return -1\n"
+    )
+    opts = ReviewOptions(get_profile("review"), default_registry())
+    done = review_file(changed("c.py", before, after), opts)
+    assert not [f for f in done.findings if f.code == "RB102"]
+    line = after.splitlines().index("    def main(self, x: object) -> object:") + 1
+    (method,) = [u for u in done.summary.units if u.new is not None and u.new.start == line]
+    assert method.kind == "modified"
