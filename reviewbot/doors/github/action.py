@@ -293,14 +293,18 @@ def run_action(
             )
             + f"; summary {outcome.summary}"
         )
-    if ctx.inputs.check_run and outcome is not None and not outcome.read_only:
-        _check_run(api, ctx, report, blob_base)
-    _job_outputs(ctx, report, notes, blob_base, out)
     fail_on = ctx.inputs.fail_on if ctx.inputs.fail_on is not None else config.fail_on
-    return EXIT_FAIL if fail_on.met_by(report.findings) else EXIT_OK
+    failing = fail_on.met_by(report.findings)
+    if ctx.inputs.check_run and outcome is not None and not outcome.read_only:
+        _check_run(api, ctx, report, blob_base, failing)
+    _job_outputs(ctx, report, notes, blob_base, out)
+    return EXIT_FAIL if failing else EXIT_OK
 
 
-def _check_run(api: Api, ctx: ActionContext, report: Report, blob_base: str) -> None:
+_MAX_ANNOTATIONS = 50  # what GitHub takes in one request of a check run
+
+
+def _check_run(api: Api, ctx: ActionContext, report: Report, blob_base: str, failing: bool) -> None:
     notes = [
         {
             "path": f.path,
@@ -310,10 +314,11 @@ def _check_run(api: Api, ctx: ActionContext, report: Report, blob_base: str) -> 
             "title": f"{f.code} {f.title}"[:255],
             "message": f.message[:64000],
         }
-        for f in report.findings
+        for f in report.findings[:_MAX_ANNOTATIONS]
     ]
     summary = summary_body(report, blob_base=blob_base, limit=MAX_BODY - 1)
-    conclusion = "neutral" if report.findings else "success"
+    # The job fails by `fail-on`: the check says so too (it said "neutral" beside a red job).
+    conclusion = "failure" if failing else "neutral" if report.findings else "success"
     with contextlib.suppress(GitHubError):  # the comment and the job summary carry the review
         title = f"{len(report.findings)} finding(s)"
         api.create_check_run(ctx.head_sha, title, summary, notes, conclusion)

@@ -316,6 +316,15 @@ def test_gives_up_on_persistent_errors_without_failing(pr: Pr) -> None:
     assert (pr.tmp / "summary.md").read_text()
 
 
+def test_the_check_run_fails_when_the_job_does(pr: Pr) -> None:
+    """With `fail-on: warning` the job failed while its check run said "neutral"."""
+    code, _ = pr.run(REVIEWBOT_CHECK_RUN="true", REVIEWBOT_FAIL_ON="warning")
+    (run,) = pr.fake.state.check_runs
+    assert code == 1 and run["conclusion"] == "failure"
+    code, _ = pr.run(REVIEWBOT_CHECK_RUN="true")
+    assert code == 0 and pr.fake.state.check_runs[-1]["conclusion"] == "neutral"
+
+
 def test_fail_on_input(pr: Pr) -> None:
     code, _ = pr.run(REVIEWBOT_FAIL_ON="warning")
     assert code == 1
