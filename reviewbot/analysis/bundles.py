@@ -33,9 +33,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.analysis.hunk_links import HunkKey, IndexLinks
-from reviewbot.analysis.paths import secondary
 from reviewbot.engine import FileIndex
 from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan
+from reviewbot.repo.paths import secondary
 
 __all__ = [
     "MAX_GROUP",

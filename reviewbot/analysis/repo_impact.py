@@ -28,7 +28,6 @@ from typing import NamedTuple, TypeVar
 
 from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.impact import deleted_anchor, in_hunk
-from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.review import not_code
 from reviewbot.analysis.signatures import (
     Param,
@@ -58,6 +57,7 @@ from reviewbot.model import (
 from reviewbot.repo.files import blob_id, decode
 from reviewbot.repo.git import Git, GitError
 from reviewbot.repo.listing import Listed, list_tree
+from reviewbot.repo.paths import secondary
 
 __all__ = [
     "CONFIDENT",

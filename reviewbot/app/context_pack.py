@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from reviewbot.analysis.bundle_state import DEFAULT_STATE, bundle_at, load_state
-from reviewbot.analysis.paths import secondary
 from reviewbot.app.config import Config
 from reviewbot.app.full import new_side_text
 from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, review
@@ -49,6 +48,7 @@ from reviewbot.model import (
     UnitChange,
     is_callback_label,
 )
+from reviewbot.repo.paths import secondary
 
 if TYPE_CHECKING:
     from reviewbot.repo.cache import Cache

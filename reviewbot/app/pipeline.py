@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from reviewbot.analysis.findings import distinct_fingerprints
 from reviewbot.analysis.moves import link_moves
-from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.review import (
     NOT_CODE,
     FileReview,
@@ -55,6 +54,7 @@ from reviewbot.repo.changes import (
     resolve_range,
 )
 from reviewbot.repo.git import Git
+from reviewbot.repo.paths import secondary
 
 if TYPE_CHECKING:
     from reviewbot.analysis.bundles import BundleExplanation

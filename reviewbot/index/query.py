@@ -22,6 +22,7 @@ from collections import defaultdict
 from typing import Any, NamedTuple
 
 from reviewbot.index.store import WEIGHT_UNIT, split_words, storable
+from reviewbot.repo.paths import secondary
 
 __all__ = [
     "Hit",
@@ -244,13 +245,18 @@ def _fts_query(text: str) -> str:
 # that match as well, however often it is referenced.
 _DATA_KINDS = frozenset({"field", "variable", "constant"})
 _DATA_WEIGHT = 0.4
+# Tests, benchmarks and examples match a query's words as well as the code they exercise
+# (scrapy's "retry failed requests" found `TestCrawl.test_retry_conn_failed` first and
+# `RetryMiddleware` fourth): the product's own code first, when it matches about as well.
+_SECONDARY_WEIGHT = 0.5
 
 
 def search(
     conn: sqlite3.Connection, text: str, limit: int = 10, *, within: str = ""
 ) -> list[tuple[Symbol, float]]:
     """Definitions ranked by BM25 over words, signature and docstring (weights 4, 2, 1),
-    boosted by how referenced each is; data members weighted down (``_DATA_WEIGHT``).
+    boosted by how referenced each is; data members (``_DATA_WEIGHT``) and tests, benchmarks
+    and examples (``_SECONDARY_WEIGHT``) weighted down.
     ``within``: only under that folder."""
     match = _fts_query(text)
     if not match:
@@ -286,7 +292,8 @@ def search(
             round(
                 -bm
                 * (1.0 + 0.25 * math.log1p(degree.get(i, 0.0)))
-                * (_DATA_WEIGHT if symbols[i].kind in _DATA_KINDS else 1.0),
+                * (_DATA_WEIGHT if symbols[i].kind in _DATA_KINDS else 1.0)
+                * (_SECONDARY_WEIGHT if secondary(symbols[i].path) else 1.0),
                 4,
             ),
         )

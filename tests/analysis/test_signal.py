@@ -12,7 +12,6 @@ import pytest
 from reviewbot.analysis import repo_impact
 from reviewbot.analysis.context import hunk_contexts
 from reviewbot.analysis.impact import deleted_anchor
-from reviewbot.analysis.paths import secondary
 from reviewbot.analysis.repo_impact import declaration_changes
 from reviewbot.analysis.review import ReviewOptions, review_file
 from reviewbot.app.config import Config
@@ -33,6 +32,7 @@ from reviewbot.render.hook_text import hook_text
 from reviewbot.render.markdown import inline_body, render_markdown
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style
+from reviewbot.repo.paths import secondary
 from tests.analysis.test_repo_impact import build_index, entry
 from tests.analysis.test_repo_impact import review as review_doc
 from tests.analysis.test_units_and_findings import line_map

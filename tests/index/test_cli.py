@@ -388,3 +388,28 @@ def test_two_references_on_one_line_show_their_columns_and_a_tiny_map_says_so(
     assert "  use.py:3:21: call in variable both" in lines
     assert "  use.py:1: import" in lines  # alone on its line: no column
     assert fast("map", "--budget", "3")[1] == "no definition fits in a budget of 3 tokens\n"
+
+
+def test_search_finds_the_product_before_the_tests_that_exercise_it(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """scrapy's "retry failed requests" found a test first and `RetryMiddleware` fourth."""
+    write(
+        repo,
+        "pkg/retry.py",
+        'class RetryMiddleware:\n    """Retry failed requests."""\n\n'
+        "    def process_response(self, request):\n        return request\n",
+    )
+    for k in range(30):  # words common to a few definitions only, as in a real repository
+        write(repo, f"pkg/f{k}.py", f'def filler_{k}(value):\n    """Value {k}."""\n    return 1\n')
+    write(
+        repo,
+        "tests/test_retry.py",
+        "def test_retry_failed_requests():\n    '''Retry failed requests.'''\n    return 1\n",
+    )
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    assert fast("index")[0] == 0
+    first = fast("search", "retry failed requests")[1].splitlines()[0]
+    assert first.startswith("pkg/retry.py:1:"), first
