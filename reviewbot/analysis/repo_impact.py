@@ -326,6 +326,10 @@ class _Ref(NamedTuple):
 
 
 def _open(git: Git, database: Path, settings: IndexSettings, wait: float) -> sqlite3.Connection:
+    if database.is_dir():
+        raise IndexNotUsed(
+            f"{database} is a folder, not an index", note="the index's path is a folder"
+        )
     if not database.is_file():
         raise IndexNotUsed("no index (run `reviewbot index`)", note="no index")
     try:
@@ -353,6 +357,11 @@ def _open(git: Git, database: Path, settings: IndexSettings, wait: float) -> sql
             )
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):  # SQLite, but none of our tables: not our file
+            raise IndexNotUsed(
+                f"the index file is not a reviewbot index ({exc}; run `reviewbot index`)",
+                note="not a reviewbot index; run `reviewbot index`",
+            ) from None
         raise IndexNotUsed(
             f"the index is busy or unreadable ({exc})", note="index busy or unreadable"
         ) from None

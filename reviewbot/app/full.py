@@ -118,7 +118,7 @@ def _indexed(
     links; else why the index was not used ("" when there is none)."""
     links = sum(len(cf.hunks) for cf, _ in files) > 1
     git = change.git
-    if git is None or not index_file(git).is_file():
+    if git is None or not index_file(git).exists():
         return ""
     # Lazy: the index's queries and parsers (~80 ms to import) load only in a repository
     # that has an index; a review without one searches with git grep.

@@ -193,7 +193,7 @@ def _fast_index_findings(
     """The hook's RB105/RB106, when the repository has an index (nothing is imported or read
     without one) and time is left; else why not, when there is an index ("" without one)."""
     git = change.git
-    if git is None or not change.files or not index_file(git).is_file():
+    if git is None or not change.files or not index_file(git).exists():
         return (), [], ""
     if deadline is not None and time.monotonic() > deadline:
         return (), [], "the time budget was spent first"
@@ -372,7 +372,7 @@ def _report(
         # A deleted function's callers are not looked for without an index: say so.
         gone = any(u.kind in ("removed", "renamed") for s in summaries for u in s.units)
         git = change.git
-        if gone and not index_note and git is not None and not index_file(git).is_file():
+        if gone and not index_note and git is not None and not index_file(git).exists():
             index_note = "no index (`reviewbot index` builds one)"
     extra = distinct_fingerprints(extra)
     shown = sorted([*kept, *extra], key=weightiest_first)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -461,3 +462,22 @@ def test_without_an_index_a_deletion_says_its_callers_were_not_checked(
     write(repo, "lib.py", "def keep():\n    return 10\n\n\ndef gone():\n    return 2\n")
     git(repo, "add", "lib.py")
     assert run_hook(repo, monkeypatch=monkeypatch)[1] == ""  # nothing deleted: nothing said
+
+
+def test_an_index_path_holding_another_file_is_said_to_be_so(
+    spiked: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program's SQLite file at the index's path was "busy or unreadable" (it is
+    neither), and a folder there made the hook silent."""
+    place = spiked / ".git" / "reviewbot" / "index.sqlite"
+    place.parent.mkdir()
+    conn = sqlite3.connect(place)
+    conn.execute("CREATE TABLE customers(name TEXT)")
+    conn.commit()
+    conn.close()
+    out = run_hook(spiked, monkeypatch=monkeypatch)[1]
+    assert "RB105/RB106 not checked: not a reviewbot index" in out, out
+    place.unlink()
+    place.mkdir()
+    out = run_hook(spiked, monkeypatch=monkeypatch)[1]
+    assert "RB105/RB106 not checked: the index's path is a folder" in out, out
