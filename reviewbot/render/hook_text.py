@@ -116,6 +116,17 @@ def hook_text(
                 "dim",
             )
         )
+    large = [fs for fs in report.files if fs.reason and fs.reason.startswith("larger than")]
+    if large:  # not reviewed for its size: said (binary and generated files go unsaid)
+        lines += textwrap.wrap(
+            f"reviewbot: {len(large)} file(s) too large to review: "
+            + ", ".join(one_line(fs.path) for fs in large[:3])
+            + (" …" if len(large) > 3 else "")
+            + " (max_file_bytes)",
+            width=80,
+            subsequent_indent="    ",
+            break_on_hyphens=False,
+        )
     if report.index_note:  # an index exists but did not answer: say what was not checked
         lines += textwrap.wrap(
             f"reviewbot: RB105/RB106 not checked: {report.index_note}",

@@ -481,3 +481,13 @@ def test_an_index_path_holding_another_file_is_said_to_be_so(
     place.mkdir()
     out = run_hook(spiked, monkeypatch=monkeypatch)[1]
     assert "RB105/RB106 not checked: the index's path is a folder" in out, out
+
+
+def test_a_staged_file_too_large_to_review_is_said(
+    spiked: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(spiked, ".reviewbot.toml", "max_file_bytes = 2000\n")
+    write(spiked, "big.py", "".join(f"def f{k}(x):\n    return x\n" for k in range(200)))
+    git(spiked, "add", "big.py", ".reviewbot.toml")
+    out = run_hook(spiked, monkeypatch=monkeypatch)[1]
+    assert "reviewbot: 1 file(s) too large to review: big.py (max_file_bytes)" in out, out
