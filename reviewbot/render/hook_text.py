@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from reviewbot.model import Finding, Report, Severity
-from reviewbot.render.style import Style, ellipsize, fmt_metric, one_line, sparkline
+from reviewbot.render.style import Style, fmt_metric, one_line, sparkline
 
 __all__ = ["hook_text"]
 
@@ -72,10 +72,7 @@ def hook_text(
             if plain + len(tail) <= DETAIL_WIDTH:
                 lines.append(f"{mark}{style(where, 'cyan')}  {label}  {tail}")
             else:  # the place (and the unit) on its line, what moved under it: nothing cut
-                place = where.rstrip()
-                if 4 + len(place) > DETAIL_WIDTH:  # but a path past the width: its middle
-                    path = ellipsize(one_line(f.path), DETAIL_WIDTH - 4 - len(f":{f.line}"))
-                    place = f"{path}:{f.line}"
+                place = where.rstrip()  # whole, however long: it says which file to open
                 rest = f"{f.unit.label}  {tail}"
                 if 4 + len(place) + 2 + len(f.unit.label) <= DETAIL_WIDTH:
                     lines.append(f"{mark}{style(place, 'cyan')}  {f.unit.label}")
