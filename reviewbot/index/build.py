@@ -748,7 +748,10 @@ def _resolve(
     conn.execute("DELETE FROM sel_typed")
     conn.executemany("INSERT INTO sel_typed(qualifier) VALUES (?)", typed)
     rows = conn.execute(
-        f"{select} WHERE file_id IN (SELECT id FROM sel_files) "
+        # (a file's references: the range of its ids, ``row_id``)
+        "SELECT r.id, r.file_id, r.how, r.target_id, r.qualifier, r.lookup, r.kind "
+        f"FROM sel_files s JOIN refs r ON r.id >= s.id << {ID_BITS} "
+        f"AND r.id < (s.id + 1) << {ID_BITS} "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_imported) "
         "AND how IN ('import', 'module', 'free') "
