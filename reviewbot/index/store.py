@@ -38,6 +38,7 @@ __all__ = [
     "Store",
     "connect_reader",
     "file_rows",
+    "insert_flat",
     "insert_rows",
     "locked_writer",
     "row_id",
@@ -389,6 +390,21 @@ def insert_rows(conn: sqlite3.Connection, head: str, width: int, rows: Sequence[
             conn.execute(statement, list(chain(rows[k : k + n])))
     if full < len(rows):
         conn.executemany(f"{head} {_values(width, 1)}", rows[full:])
+
+
+def insert_flat(conn: sqlite3.Connection, head: str, width: int, flat: Sequence[object]) -> None:
+    """``insert_rows`` of rows given one after another in one flat list (``width`` values
+    each): what a worker process sends ready to bind."""
+    limit = conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    n = max(1, min(_ROWS_A_STATEMENT, limit // width)) * width
+    full = len(flat) - len(flat) % n
+    if full:
+        statement = f"{head} {_values(width, n // width)}"
+        for k in range(0, full, n):
+            conn.execute(statement, flat[k : k + n])
+    rest = len(flat) - full
+    if rest:
+        conn.execute(f"{head} {_values(width, rest // width)}", flat[full:])
 
 
 class FileRows(NamedTuple):
