@@ -81,7 +81,11 @@ def _signature(source: bytes, start: int, body: int | None, end: int) -> str:
     if body is None:
         text = text.split("{", 1)[0].strip() if "{" in text else text
     text = text.rstrip("{:= ").rstrip()
-    text = _CLOSE_SPACE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
+    # (Each substitution only where it can match: a template's substitution costs a call.)
+    if "( " in text or "[ " in text:
+        text = _OPEN_SPACE.sub(r"\1", text)
+    if " )" in text or " ]" in text:
+        text = _CLOSE_SPACE.sub(r"\1", text)
     return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
 
 
@@ -125,10 +129,12 @@ def _receiver(rev: bytes, at: int) -> str | None:
     ``super()``, ``"`` for a string literal, "" for an expression), or None when no dot
     precedes the name (a spread ``...x`` is not a member). ``rev`` is the file's bytes
     reversed, so that each question is one anchored match."""
-    found = _REV_RECEIVER.match(rev, len(rev) - at)
+    start = len(rev) - at
+    found = _REV_RECEIVER.match(rev, start)
     if found is None:
         return None
-    if _comment_dot(rev, found.start(), found.end()):
+    # (A dot right before the name, as almost always, is on the name's line.)
+    if rev[start] != _DOT and _comment_dot(rev, start, found.end()):
         return None  # `// ... those.` ending the line above: no receiver
     chain = found.group(1)
     if chain is None:
