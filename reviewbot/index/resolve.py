@@ -43,7 +43,7 @@ import posixpath
 import re
 import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from reviewbot.index.extract import AUGMENTS, clean_type
@@ -1595,31 +1595,43 @@ def link_slices(
     resolver: Resolver,
     rows: list[Row],
     workers: int,
-    meanwhile: Callable[[], None],
+    meanwhile: Sequence[Callable[[], object]],
 ) -> Iterator[Linked]:
     """``resolver.link(rows)`` as slices of the rows in their order, each sorted (so rows
     sorted by id give edges sorted as a whole), linked in ``workers`` forked processes while
-    this one runs ``meanwhile`` and then takes each slice as soon as it is done. The workers
-    also sort the slices, flatten them and sum their part of the file graph (this process,
-    which writes every row, has the longer share of the work)."""
+    this one takes each slice as soon as it is done and runs the steps of ``meanwhile`` (all
+    of them, in order) while none is. The workers also sort the slices, flatten them and sum
+    their part of the file graph (this process, which writes every row, has the longer share
+    of the work: what it does after the last slice is the build's serial tail)."""
     methods = multiprocessing.get_all_start_methods()
     if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
-        meanwhile()
+        for step in meanwhile:
+            step()
         yield _linked(resolver.link(rows))
         return
     resolver.load_all()
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]
+    todo = list(meanwhile)
     try:
-        step = max(1, len(rows) // (workers * 8))
-        bounds = [(i, min(i + step, len(rows))) for i in range(0, len(rows), step)]
+        size = max(1, len(rows) // (workers * 8))
+        bounds = [(i, min(i + size, len(rows))) for i in range(0, len(rows), size)]
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             parts = pool.imap(_link_part, bounds)
-            meanwhile()
-            yield from parts
+            while True:
+                try:
+                    part = parts.next(timeout=0 if todo else None)
+                except multiprocessing.TimeoutError:
+                    todo.pop(0)()
+                    continue
+                except StopIteration:
+                    break
+                yield part
     finally:
         _ACTIVE.clear()
         _ROWS.clear()
+    for step in todo:
+        step()
 
 
 def link_weight(confidence: float) -> int:

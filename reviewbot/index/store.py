@@ -21,7 +21,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -295,9 +295,25 @@ class Store:
         """The indexes ``drop_indexes`` dropped, but those of the tables in ``skip``."""
         for name in _RETIRED:
             self.conn.execute(f"DROP INDEX IF EXISTS {name}")
+        for step in self.index_steps(skip):
+            step()
+
+    def index_steps(
+        self, skip: tuple[str, ...] = (), only: tuple[str, ...] | None = None
+    ) -> list[Callable[[], object]]:
+        """``create_indexes`` (of the tables in ``only``, when given) one index at a time, for
+        a caller that has other work to do between them."""
+        steps: list[Callable[[], object]] = []
         for statement in _INDEXES:
-            if statement.split(" ON ")[1].split("(")[0] not in skip:
-                self.conn.execute(statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
+            table = statement.split(" ON ")[1].split("(")[0]
+            if table not in skip and (only is None or table in only):
+                steps.append(
+                    functools.partial(
+                        self.conn.execute,
+                        statement.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"),
+                    )
+                )
+        return steps
 
     def temp_ids(self, table: str, ids: Iterable[int]) -> None:
         """A temporary table ``table(id)`` holding ``ids`` (made or emptied first), for
