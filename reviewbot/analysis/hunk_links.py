@@ -19,12 +19,14 @@ function). Hunks are named by ``(path, new_start, old_start)`` (``HunkKey``), as
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from reviewbot.index.store import ID_BITS
 from reviewbot.model import ChangedFile
 
 __all__ = ["HunkKey", "IndexLinks", "empty_links", "index_links"]
@@ -118,11 +120,16 @@ def index_links(
     for key, us in units.items():
         for u in us:
             calls_from[u].add(key)
-    for file_id, line, kind, unit_id, def_id, confidence in conn.execute(
-        "SELECT r.file_id, r.line, r.kind, r.unit_id, e.def_id, e.confidence FROM refs r "
-        f"JOIN edges e ON e.ref_id = r.id WHERE r.file_id IN ({id_marks})",
-        list(ids),
-    ):
+    # A file's references are a range of ids (``store.row_id``): its edges are that range.
+    found_edges = itertools.chain.from_iterable(
+        conn.execute(
+            "SELECT r.file_id, r.line, r.kind, r.unit_id, e.def_id, e.confidence FROM edges e "
+            "JOIN refs r ON r.id = e.ref_id WHERE e.ref_id >= ? AND e.ref_id < ?",
+            (file_id << ID_BITS, (file_id + 1) << ID_BITS),
+        )
+        for file_id in sorted(ids)
+    )
+    for file_id, line, kind, unit_id, def_id, confidence in found_edges:
         if def_id not in changed:
             continue
         user = lines[ids[file_id]].get(line)

@@ -20,6 +20,7 @@ import itertools
 import operator
 import re
 from collections.abc import Callable
+from itertools import repeat
 
 import tree_sitter as ts
 
@@ -81,7 +82,11 @@ def _signature(source: bytes, start: int, body: int | None, end: int) -> str:
     if body is None:
         text = text.split("{", 1)[0].strip() if "{" in text else text
     text = text.rstrip("{:= ").rstrip()
-    text = _CLOSE_SPACE.sub(r"\1", _OPEN_SPACE.sub(r"\1", text))
+    # (Each substitution only where it can match: a template's substitution costs a call.)
+    if "( " in text or "[ " in text:
+        text = _OPEN_SPACE.sub(r"\1", text)
+    if " )" in text or " ]" in text:
+        text = _CLOSE_SPACE.sub(r"\1", text)
     return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
 
 
@@ -120,27 +125,31 @@ def _comment_dot(rev: bytes, start: int, end: int) -> bool:
     return b"//" in line or line.startswith((b"#", b"*", b"/*")) or b" #" in line or b"\t#" in line
 
 
-def _receiver(rev: bytes, at: int) -> str | None:
+def _receiver(rev: bytes, at: int, words: dict[bytes, str]) -> str | None:
     """The receiver written before a member name at ``at`` (``a.b`` for ``a.b.name``,
     ``super()``, ``"`` for a string literal, "" for an expression), or None when no dot
     precedes the name (a spread ``...x`` is not a member). ``rev`` is the file's bytes
-    reversed, so that each question is one anchored match."""
-    found = _REV_RECEIVER.match(rev, len(rev) - at)
+    reversed, so that each question is one anchored match. ``words``: the receivers found
+    so far in the file, by their reversed bytes (most repeat: ``self``)."""
+    start = len(rev) - at
+    found = _REV_RECEIVER.match(rev, start)
     if found is None:
         return None
-    if _comment_dot(rev, found.start(), found.end()):
+    # (A dot right before the name, as almost always, is on the name's line.)
+    if rev[start] != _DOT and _comment_dot(rev, start, found.end()):
         return None  # `// ... those.` ending the line above: no receiver
-    chain = found.group(1)
+    chain, more = found.groups()
     if chain is None:
         if _REV_STRING.match(rev, found.end()):
             return '"'  # `"{}".format(x)`: a method of the language's strings
         return "super()" if _REV_SUPER.match(rev, found.end()) else ""
-    if found.group(2) is not None:
+    if more is not None:
         return ""  # `f().x.name`, `a[0].x.name`: not a plain path
-    word = chain[::-1].translate(None, b" \t\r\n?")
-    if word[:1].isdigit():
-        return ""
-    return word.decode("utf-8", "replace")
+    known = words.get(chain)
+    if known is None:
+        word = chain[::-1].translate(None, b" \t\r\n?")
+        known = words[chain] = "" if word[:1].isdigit() else word.decode("utf-8", "replace")
+    return known
 
 
 def _innermost(
@@ -695,10 +704,12 @@ class _Builder:
             spans.update(zip(map(_START, nodes), map(_END, nodes), strict=True))
         if "member.of" in caps or "call.member.of" in caps:
             # The member name is the last child of what was captured: the name ending there.
-            starts_at = {end: start for start, end in spans.items()}
+            # (of two names ending at one place, the last one's start, as before)
+            starts_at = dict(zip(spans.values(), spans.keys(), strict=True))
             for key, into in (("member.of", members), ("call.member.of", calls)):
-                found = map(starts_at.get, map(_END, caps.get(key, ())))
-                into.update(at for at in found if at is not None)
+                found = set(map(starts_at.get, map(_END, caps.get(key, ())), repeat(-1)))
+                found.discard(-1)  # (no name ends there)
+                into.update(found)
         members.update(calls)
         # Drop names inside import statements and those that are not references.
         skip.update(binds)
@@ -943,13 +954,16 @@ class _Builder:
         go = grammar.name == "go"
         java = grammar.name == "java"
         rev = source[::-1]
+        receivers: dict[bytes, str] = {}
         # Lines counted as the references come, in order: the newlines since the last one (no
         # table of every line's start, which cost as much as the counting).
         line, line_start, counted = 1, 0, 0
         for at, scope, unit in zip(refs, ref_scope, ref_unit, strict=True):
             raw_name = source[at : spans[at]]
             name = names.get(raw_name) or names.setdefault(raw_name, _decode(raw_name))
-            receiver = _receiver(rev, at) if at in members or source[at - 1] == _DOT else None
+            receiver = (
+                _receiver(rev, at, receivers) if at in members or source[at - 1] == _DOT else None
+            )
             if receiver is None:
                 # Most names are locals and parameters, which mean no definition: they are
                 # dropped before their line and kind are worked out.

@@ -21,7 +21,7 @@ import sqlite3
 from collections import defaultdict
 from typing import Any, NamedTuple
 
-from reviewbot.index.store import WEIGHT_UNIT, split_words, storable
+from reviewbot.index.store import ID_BITS, WEIGHT_UNIT, split_words, storable
 from reviewbot.repo.paths import secondary
 
 __all__ = [
@@ -192,7 +192,8 @@ def callees(conn: sqlite3.Connection, symbol: Symbol, limit: int = 100) -> list[
         "SELECT f.path, e.def_id, r.line, e.confidence FROM refs r "
         "JOIN files rf ON rf.id = r.file_id JOIN edges e ON e.ref_id = r.id "
         "JOIN defs d ON d.id = e.def_id JOIN files f ON f.id = d.file_id "
-        "WHERE rf.path = ? AND r.line BETWEEN ? AND ? AND r.kind = 'call' AND e.def_id != ? "
+        f"WHERE rf.path = ? AND r.id >= rf.id << {ID_BITS} AND r.id < (rf.id + 1) << {ID_BITS} "
+        "AND r.line BETWEEN ? AND ? AND r.kind = 'call' AND e.def_id != ? "
         "ORDER BY r.line",
         (symbol.path, symbol.line, symbol.end_line, symbol.id),
     ).fetchall()

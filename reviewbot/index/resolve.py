@@ -37,12 +37,13 @@ only through other files' imports.) An update that adds or removes a Python pack
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import posixpath
 import re
 import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from reviewbot.index.extract import AUGMENTS, clean_type
@@ -50,9 +51,12 @@ from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
     "CALLBACK",
+    "Linked",
+    "Loaded",
     "Resolver",
     "Row",
     "adjust_links",
+    "file_weights",
     "link_all",
     "link_slices",
     "link_weight",
@@ -70,6 +74,15 @@ _CALLABLE = frozenset({"method", "function", "constructor"})
 
 # A reference as the global pass reads it: id, file id, how, target, qualifier, lookup, kind.
 Row = tuple[int, int, str, int | None, str, str, str]
+
+
+class Loaded(NamedTuple):
+    """A cold build's rows as it wrote them (``store.file_rows``'s, in id order), for a
+    resolver made without reading them back: the indexed files', definitions', imports'."""
+
+    files: list[tuple[Any, ...]]
+    defs: list[tuple[Any, ...]]
+    imports: list[tuple[Any, ...]]
 
 
 class _File(NamedTuple):
@@ -201,13 +214,22 @@ def _strip_ext(path: str) -> str:
 class Resolver:
     """Everything the rules need, loaded once from the store."""
 
-    def __init__(self, conn: sqlite3.Connection, *, lazy: bool = False) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, *, lazy: bool = False, loaded: Loaded | None = None
+    ) -> None:
+        """``loaded``: the rows themselves (a cold build's: reading them back took 0.2 s of
+        its serial time), else read from ``conn``."""
         self.conn = conn
-        self.files: dict[int, _File] = {
-            r[0]: _File(r[0], r[1], r[2] or "", r[3] or "", r[4] or "")
-            for r in conn.execute(
+        self._loaded = loaded
+        file_rows: Iterable[tuple[Any, ...]] = (
+            conn.execute(
                 "SELECT id, path, language, package, parser FROM files WHERE skipped IS NULL"
             )
+            if loaded is None
+            else ((r[0], r[1], r[3], r[5], r[4]) for r in loaded.files)
+        )
+        self.files: dict[int, _File] = {
+            r[0]: _File(r[0], r[1], r[2] or "", r[3] or "", r[4] or "") for r in file_rows
         }
         # Classes (and types) in full; the other definitions all at once, or (``lazy``, for an
         # update that resolves a few references) each file's, class's and name's on first use.
@@ -220,7 +242,14 @@ class Resolver:
         self.members_by_name: _Lazy[str, list[int]] = _Lazy(_same, self._load_by_name)
         self.callable_members: set[int] = set()
         classy = ", ".join(f"'{k}'" for k in _CLASSY)
-        if lazy:
+        rows: Iterable[tuple[Any, ...]]
+        if loaded is not None and not lazy:
+            rows = (
+                (r[0], r[1], r[2], r[3], r[8], r[9])
+                + ((r[4], r[11]) if r[2] in _CLASSY else (None, None))
+                for r in loaded.defs
+            )
+        elif lazy:
             rows = conn.execute(
                 "SELECT id, file_id, kind, name, parent_id, container, qualified, bases "
                 f"FROM defs WHERE kind IN ({classy})"
@@ -291,7 +320,12 @@ class Resolver:
         # here, before any worker forks, and only when such files exist.
         self.name_defs: dict[str, list[tuple[int, int]]] = defaultdict(list)
         if any(f.parser == "outline" for f in self.files.values()):
-            for def_id, file_id, name in conn.execute("SELECT id, file_id, name FROM defs"):
+            named: Iterable[tuple[Any, ...]] = (
+                conn.execute("SELECT id, file_id, name FROM defs")
+                if loaded is None
+                else ((r[0], r[1], r[3]) for r in loaded.defs)
+            )
+            for def_id, file_id, name in named:
                 self.name_defs[name].append((def_id, file_id))
         self._modules()
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
@@ -312,6 +346,7 @@ class Resolver:
         self._kin: dict[int, tuple[int, ...]] = {}
         self._augmented: dict[int, tuple[int, ...]] | None = None
         self._bit: dict[int, int] = {}
+        self._loaded = None  # (what reads on first use reads from ``conn``)
 
     # -- definitions read on first use (lazy) --------------------------------------------------
 
@@ -346,13 +381,23 @@ class Resolver:
     def _load_returns(self, def_id: int | None) -> None:
         """What one function (``None``: every function) says it returns, when it says."""
         where = "" if def_id is None else "id = ? AND "
-        for found, parent_id, signature in self.conn.execute(
-            f"SELECT id, parent_id, signature FROM defs WHERE {where}"
-            "kind IN ('function', 'method') "
-            "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
-            "OR substr(signature, 1, 5) = 'func ')",
-            () if def_id is None else (def_id,),
-        ):
+        rows: Iterable[tuple[Any, ...]]
+        if def_id is None and self._loaded is not None:
+            rows = (
+                (r[0], r[8], r[5])
+                for r in self._loaded.defs
+                if r[2] in ("function", "method")
+                and ("->" in r[5] or "):" in r[5] or r[5][:5] == "func ")
+            )
+        else:
+            rows = self.conn.execute(
+                f"SELECT id, parent_id, signature FROM defs WHERE {where}"
+                "kind IN ('function', 'method') "
+                "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
+                "OR substr(signature, 1, 5) = 'func ')",
+                () if def_id is None else (def_id,),
+            )
+        for found, parent_id, signature in rows:
             written = _returns(signature)
             if written:
                 self.returns[found] = (written, parent_id)
@@ -382,7 +427,10 @@ class Resolver:
 
     def _load_imports(self, file_id: object) -> None:
         """One file's imports (``None``: every file's)."""
-        if file_id is None:
+        rows: Iterable[tuple[Any, ...]]
+        if file_id is None and self._loaded is not None:
+            rows = ((r[0], r[1], r[2], r[3], r[4], r[6]) for r in self._loaded.imports)
+        elif file_id is None:
             rows = self.conn.execute(
                 "SELECT id, file_id, local, module, name, export FROM imports ORDER BY id"
             )
@@ -409,12 +457,21 @@ class Resolver:
     def typed_literals(self) -> list[tuple[int, int, str, tuple[str, ...]]]:
         """TS object literals' methods written under a type: (id, file id, name, types)."""
         if self._typed_literals is None:
-            self._typed_literals = [
-                (def_id, file_id, name, tuple(bases.split()))
-                for def_id, file_id, name, bases in self.conn.execute(
+            rows: Iterable[tuple[Any, ...]] = (
+                self.conn.execute(
                     "SELECT id, file_id, name, bases FROM defs "
                     "WHERE kind = 'method' AND bases != ''"
                 )
+                if self._loaded is None
+                else (
+                    (r[0], r[1], r[3], r[11])
+                    for r in self._loaded.defs
+                    if r[2] == "method" and r[11] != ""
+                )
+            )
+            self._typed_literals = [
+                (def_id, file_id, name, tuple(bases.split()))
+                for def_id, file_id, name, bases in rows
             ]
         return self._typed_literals
 
@@ -1499,37 +1556,82 @@ def link_all(
     return [edge for part in parts for edge in part]
 
 
+class Linked(NamedTuple):
+    """A slice of the edges, for inserting (``OR IGNORE``) in order: sorted, flat (ref, def,
+    confidence, via, ref, ...), and the file graph's weights they add (``file_weights``)."""
+
+    edges: list[object]
+    weights: dict[tuple[int, int], int]
+
+
+def file_weights(edges: list[tuple[int, int, float, str]]) -> dict[tuple[int, int], int]:
+    """(source file, target file) -> summed weight of sorted ``edges``, as ``rebuild_links``
+    sums the stored ones: of two edges of one reference and definition the first (which
+    ``INSERT OR IGNORE`` keeps), not ``member`` guesses, each confidence in millionths rounded
+    as SQLite's ``ROUND`` does (half away from zero)."""
+    weights: dict[tuple[int, int], int] = {}
+    get = weights.get
+    last_ref = last_def = -1
+    for ref_id, def_id, confidence, via in edges:
+        if def_id == last_def and ref_id == last_ref:
+            continue
+        last_ref, last_def = ref_id, def_id
+        if via != "member":
+            key = (ref_id >> ID_BITS, def_id >> ID_BITS)
+            weights[key] = get(key, 0) + int(confidence * WEIGHT_UNIT + 0.5)
+    return weights
+
+
+def _linked(edges: list[tuple[int, int, float, str]]) -> Linked:
+    edges.sort()
+    return Linked(list(itertools.chain.from_iterable(edges)), file_weights(edges))
+
+
+def _link_part(bounds: tuple[int, int]) -> Linked:
+    return _linked(_link_slice(bounds))
+
+
 def link_slices(
     resolver: Resolver,
     rows: list[Row],
     workers: int,
-    meanwhile: Callable[[], None],
-) -> Iterator[list[tuple[int, int, float, str]]]:
+    meanwhile: Sequence[Callable[[], object]],
+) -> Iterator[Linked]:
     """``resolver.link(rows)`` as slices of the rows in their order, each sorted (so rows
     sorted by id give edges sorted as a whole), linked in ``workers`` forked processes while
-    this one runs ``meanwhile`` and then takes each slice as soon as it is done."""
+    this one takes each slice as soon as it is done and runs the steps of ``meanwhile`` (all
+    of them, in order) while none is. The workers also sort the slices, flatten them and sum
+    their part of the file graph (this process, which writes every row, has the longer share
+    of the work: what it does after the last slice is the build's serial tail)."""
     methods = multiprocessing.get_all_start_methods()
     if workers <= 1 or len(rows) < _PARALLEL_FROM or "fork" not in methods:
-        meanwhile()
-        edges = resolver.link(rows)
-        edges.sort()
-        yield edges
+        for step in meanwhile:
+            step()
+        yield _linked(resolver.link(rows))
         return
     resolver.load_all()
     _ACTIVE[:] = [resolver]
     _ROWS[:] = [rows]
+    todo = list(meanwhile)
     try:
-        step = max(1, len(rows) // (workers * 8))
-        bounds = [(i, min(i + step, len(rows))) for i in range(0, len(rows), step)]
+        size = max(1, len(rows) // (workers * 8))
+        bounds = [(i, min(i + size, len(rows))) for i in range(0, len(rows), size)]
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.imap(_link_slice, bounds)
-            meanwhile()
-            for part in parts:
-                part.sort()
+            parts = pool.imap(_link_part, bounds)
+            while True:
+                try:
+                    part = parts.next(timeout=0 if todo else None)
+                except multiprocessing.TimeoutError:
+                    todo.pop(0)()
+                    continue
+                except StopIteration:
+                    break
                 yield part
     finally:
         _ACTIVE.clear()
         _ROWS.clear()
+    for step in todo:
+        step()
 
 
 def link_weight(confidence: float) -> int:

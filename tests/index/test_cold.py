@@ -1,26 +1,35 @@
 """The cold build's shortcuts give what the plain ways give: statements of many rows insert the
-rows ``executemany`` inserts; the compiled exclusion globs exclude what ``excluded`` does; the
-innermost enclosing interval, found by painting, is the one a direct search finds."""
+rows ``executemany`` inserts (also from one flat list); the link workers' file graph is the one
+``rebuild_links`` sums from the stored edges; the compiled exclusion globs exclude what
+``excluded`` does; the innermost enclosing interval, found by painting, is the one a direct
+search finds."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import sqlite3
+from pathlib import Path
 
 import pytest
 
 from reviewbot.index.build import exclusion
 from reviewbot.index.extract import _innermost
-from reviewbot.index.store import insert_rows
+from reviewbot.index.resolve import file_weights, rebuild_links
+from reviewbot.index.store import _create, insert_flat, insert_rows
 from reviewbot.repo.files import excluded
 
 SCHEMA = "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c REAL, d INTEGER)"
 
 
-def _table(rows: list[tuple[object, ...]], head: str, many: bool) -> list[tuple[object, ...]]:
+def _table(
+    rows: list[tuple[object, ...]], head: str, many: bool, flat: bool = False
+) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(":memory:")
     conn.execute(SCHEMA)
-    if many:
+    if flat:
+        insert_flat(conn, head, 4, list(itertools.chain.from_iterable(rows)))
+    elif many:
         insert_rows(conn, head, 4, rows)
     else:
         conn.executemany(f"{head} (?, ?, ?, ?)", rows)
@@ -38,6 +47,7 @@ def test_rows_inserted_many_a_statement_are_those_inserted_one_by_one(count: int
     ]
     got = _table(rows, "INSERT INTO t VALUES", True)
     assert got == _table(rows, "INSERT INTO t VALUES", False)
+    assert got == _table(rows, "INSERT INTO t VALUES", False, flat=True)
     assert len(got) == count
 
 
@@ -47,6 +57,7 @@ def test_ignored_duplicates_keep_the_first_row_as_one_by_one() -> None:
     rows: list[tuple[object, ...]] = [(k % 150, f"v{k}", 0.5, k) for k in range(400)]
     got = _table(rows, "INSERT OR IGNORE INTO t VALUES", True)
     assert got == _table(rows, "INSERT OR IGNORE INTO t VALUES", False)
+    assert got == _table(rows, "INSERT OR IGNORE INTO t VALUES", False, flat=True)
     assert got[0] == (0, "v0", 0.5, 0)
     assert len(got) == 150
 
@@ -61,6 +72,40 @@ def test_an_sqlite_allowing_few_values_a_statement_gets_fewer_rows_a_statement()
     rows: list[tuple[object, ...]] = [(k, "x", 0.0, k) for k in range(300)]
     insert_rows(conn, "INSERT INTO t VALUES", 4, rows)
     assert conn.execute("SELECT * FROM t ORDER BY a").fetchall() == rows
+
+
+def test_the_workers_file_graph_is_the_one_summed_from_the_stored_edges(tmp_path: Path) -> None:
+    """Edges of random files, with repeated (reference, definition) pairs (the first, in
+    sorted order, is the one stored), ``member`` guesses (left out) and confidences whose
+    millionths end in .5 (SQLite rounds them away from zero, Python's ``round`` to even)."""
+    rng = random.Random(7)
+    confidences = [1.0, 0.5, 1 / 3, 1 / 7, 1 / 128, 1 / 256, 3 / 2_000_000, 0.0000025]
+    edges = [
+        (
+            (rng.randrange(1, 6) << 24) + rng.randrange(40),
+            (rng.randrange(1, 6) << 24) + rng.randrange(8),
+            rng.choice(confidences),
+            rng.choice(["member", "import", "self", "local"]),
+        )
+        for _ in range(3000)
+    ]
+    edges.sort()
+    assert len({e[:2] for e in edges}) < len(edges)  # some pairs repeat
+    conn = _create(tmp_path / "i.sqlite")
+    insert_rows(conn, "INSERT OR IGNORE INTO edges VALUES", 4, edges)
+    rebuild_links(conn)
+    stored = conn.execute("SELECT src, dst, weight FROM file_links ORDER BY 1, 2").fetchall()
+    conn.close()
+    summed = file_weights(edges)
+    assert [(s, d, w) for (s, d), w in sorted(summed.items())] == stored
+    assert any(c * 1_000_000 % 1 == 0.5 for _, _, c, via in edges if via != "member")
+    # In slices (ends of slices never split a reference's edges), summed part by part.
+    cut = next(e for e in edges if e[0] >> 24 == 3)[0]
+    merged: dict[tuple[int, int], int] = {}
+    for part in ([e for e in edges if e[0] < cut], [e for e in edges if e[0] >= cut]):
+        for key, weight in file_weights(part).items():
+            merged[key] = merged.get(key, 0) + weight
+    assert merged == summed
 
 
 def test_a_duplicate_key_fails_a_plain_insert_of_many_rows() -> None:

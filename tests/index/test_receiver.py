@@ -25,4 +25,6 @@ from reviewbot.index.extract import _receiver
 def test_the_receiver_before_a_member_name(source: str, expected: str | None) -> None:
     data = source.encode()
     at = data.rindex(b"name")
-    assert _receiver(data[::-1], at) == expected
+    words: dict[bytes, str] = {}
+    assert _receiver(data[::-1], at, words) == expected
+    assert _receiver(data[::-1], at, words) == expected  # again, from the file's memo
