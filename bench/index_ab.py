@@ -18,20 +18,26 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import os
 import shutil
 import sqlite3
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
 from index_speed import PACKAGES, Timed, code_lines, fetch, timed, unpack
 
-from lib.common import ENV, ROOT, command_line, git, git_bytes, revision, write_result
+from lib.common import (
+    ENV,
+    ROOT,
+    command_line,
+    exported_tree,
+    git,
+    revision,
+    write_result,
+)
 
 PARTS = (
     "django/db",
@@ -89,11 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     out_file = Path(args.out).resolve()
     archives = [fetch(name, kind) for name, kind in PACKAGES]
     with tempfile.TemporaryDirectory(prefix="reviewbot-index-ab-") as tmp:
-        old_tree = Path(tmp) / "old"
-        old_tree.mkdir()
-        data = git_bytes(ROOT, "archive", args.rev, "reviewbot")
-        with tarfile.open(fileobj=io.BytesIO(data)) as tf:
-            tf.extractall(old_tree, filter="data")
+        old_tree = exported_tree(args.rev, Path(tmp) / "old")
         # Both versions byte-compiled, as `pip install` leaves them (PYTHONDONTWRITEBYTECODE is
         # set here: a tree without .pyc files compiles its modules in every process, about
         # 0.1 s, which would count against the exported version only).

@@ -16,19 +16,24 @@ build has to cut besides CPU.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
-from index_speed import PACKAGES, fetch, unpack
+from index_speed import PACKAGES, corpus_repo, fetch
 
-from lib.common import ENV, ROOT, command_line, git, git_bytes, revision, write_result
+from lib.common import (
+    ENV,
+    ROOT,
+    command_line,
+    exported_tree,
+    revision,
+    write_result,
+)
 
 RUNS = 3
 PHASES = ("wall", "parse_end", "resolver", "link_end", "tail", "cpu_parent", "cpu_workers")
@@ -102,24 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     out_file = Path(args.out).resolve()
     archives = [fetch(name, kind) for name, kind in PACKAGES]
     with tempfile.TemporaryDirectory(prefix="reviewbot-index-phases-") as tmp:
-        old = Path(tmp) / "old"
-        old.mkdir()
-        data = git_bytes(ROOT, "archive", args.rev, "reviewbot")
-        with tarfile.open(fileobj=io.BytesIO(data)) as tf:
-            tf.extractall(old, filter="data")
-        trees = {args.rev: old, "this": ROOT}
+        trees = {args.rev: exported_tree(args.rev, Path(tmp) / "old"), "this": ROOT}
         for tree in trees.values():  # byte-compiled, as `pip install` leaves a package
             subprocess.run(
                 [sys.executable, "-m", "compileall", "-q", str(tree / "reviewbot")], check=True
             )
-        repo = Path(tmp) / "repo"
-        repo.mkdir()
-        for archive in archives:
-            unpack(archive, repo)
-        git(repo, "init", "-q")
-        git(repo, "add", "-A")
-        git(repo, "commit", "-q", "-m", "corpus")
-        git(repo, "gc", "-q")  # packed, as a clone is (and no gc left running)
+        repo = corpus_repo(archives, Path(tmp) / "repo")
         results: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
         loads: list[float] = []
         for k in range(args.runs):

@@ -105,6 +105,19 @@ def unpack_large(deb: Path, into: Path) -> None:
     raise Unavailable(f"{deb.name} has no {LARGE_ZIP}")
 
 
+def corpus_repo(archives: list[Path], repo: Path) -> Path:
+    """The archives unpacked into one new git repository at ``repo``, committed and packed (as
+    a clone is; and no `git gc --auto` left running in the background)."""
+    repo.mkdir()
+    for archive in archives:
+        unpack(archive, repo)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "corpus")
+    git(repo, "gc", "-q")
+    return repo
+
+
 def unpack(archive: Path, into: Path) -> None:
     if archive.name.endswith(".whl"):
         with zipfile.ZipFile(archive) as zf:
@@ -180,14 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     # (about 0.1 s of each update and query).
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "reviewbot")], check=True)
     with tempfile.TemporaryDirectory(prefix="reviewbot-index-bench-") as tmp:
-        repo = Path(tmp) / "repo"
-        repo.mkdir()
-        for archive in archives:
-            unpack(archive, repo)
-        git(repo, "init", "-q")
-        git(repo, "add", "-A")
-        git(repo, "commit", "-q", "-m", "corpus")
-        git(repo, "gc", "-q")  # packed, as a clone is (and no gc left running)
+        repo = corpus_repo(archives, Path(tmp) / "repo")
         lines = code_lines(repo)
         database = Path(tmp) / "index.sqlite"
         env = {**ENV, "REVIEWBOT_INDEX": str(database)}

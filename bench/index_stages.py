@@ -13,13 +13,11 @@ unpickling). ``--rev`` times another version the same way in the same run (its t
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import pickle
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -31,7 +29,7 @@ from reviewbot.index.extract import _Builder, _definitions
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.store import file_rows
 
-from lib.common import ROOT, command_line, git_bytes, revision, write_result
+from lib.common import ROOT, command_line, exported_tree, revision, write_result
 
 STAGES = ("parse", "captures", "definitions", "references", "rows", "pickle", "unpickle")
 ROUNDS = 3  # the fastest round of each version is kept (the least disturbed by the others)
@@ -100,12 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             unpack(archive, corpus)
         trees: dict[str, Path] = {"this": ROOT}
         if args.rev:
-            old = Path(tmp) / "old"
-            old.mkdir()
-            data = git_bytes(ROOT, "archive", args.rev, "reviewbot")
-            with tarfile.open(fileobj=io.BytesIO(data)) as tf:
-                tf.extractall(old, filter="data")
-            trees = {args.rev: old, "this": ROOT}
+            trees = {args.rev: exported_tree(args.rev, Path(tmp) / "old"), "this": ROOT}
         load_before = os.getloadavg()[0]
         results: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
         script = Path(__file__).resolve()

@@ -3,11 +3,13 @@ the command that reproduces a result, and the writers of prose and results files
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
@@ -123,3 +125,13 @@ def write_json(out: Path, payload: Any) -> Path:
     out.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)
     return out
+
+
+def exported_tree(rev: str, into: Path) -> Path:
+    """``reviewbot/`` of revision ``rev`` of this repository, written under ``into`` (made):
+    another version to run beside this one."""
+    into.mkdir(parents=True, exist_ok=True)
+    data = git_bytes(ROOT, "archive", rev, "reviewbot")
+    with tarfile.open(fileobj=io.BytesIO(data)) as tf:
+        tf.extractall(into, filter="data")
+    return into

@@ -4,6 +4,7 @@ processes. Symbolic links and submodules are listed with the reason they are not
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from reviewbot.repo.files import HARD_LIMIT, Unreadable, blob_id
@@ -23,32 +24,34 @@ def list_tree(git: Git, rev: str) -> dict[str, Listed]:
     """Path -> what to index, for the files of commit (or tree) ``rev`` as git holds them."""
     out = git.run("ls-tree", "-r", "-z", "--full-tree", rev, "--", what=f"list the files of {rev}")
     found: dict[str, Listed] = {}
+    for mode, sha, _kind, path in _records(out, 2):
+        found[path] = Listed(path, sha, None, _unread(mode))
+    return found
+
+
+def _records(out: bytes, sha_at: int) -> Iterator[tuple[str, str, str, str]]:
+    """(mode, object id, the other field, path) of git's NUL-separated `META<tab>PATH` records:
+    META is `mode sha stage` (`ls-files -s`, ``sha_at`` 1) or `mode type sha` (`ls-tree`, 2)."""
     for record in out.split(b"\0"):
         meta, _, raw_path = record.partition(b"\t")
-        parts = meta.split()
+        parts = [p.decode("ascii", "replace") for p in meta.split()]
         if len(parts) != 3:
             continue
-        mode, _kind, sha = (p.decode("ascii", "replace") for p in parts)
-        path = raw_path.decode("utf-8", "surrogateescape")
-        reason = "symbolic link" if mode == "120000" else "submodule" if mode == "160000" else ""
-        found[path] = Listed(path, sha, None, reason)
-    return found
+        other = parts[3 - sha_at]
+        yield parts[0], parts[sha_at], other, raw_path.decode("utf-8", "surrogateescape")
+
+
+def _unread(mode: str) -> str:
+    """Why a tracked entry of this mode is not read ("" for a file)."""
+    return "symbolic link" if mode == "120000" else "submodule" if mode == "160000" else ""
 
 
 def list_files(git: Git) -> dict[str, Listed]:
     """Path -> what to index, for the repository of ``git``."""
     staged = git.run("ls-files", "-s", "-z", what="list the files")
     found: dict[str, Listed] = {}
-    for record in staged.split(b"\0"):
-        if not record:
-            continue
-        meta, _, raw_path = record.partition(b"\t")
-        parts = meta.split()
-        if len(parts) != 3:
-            continue
-        mode, sha, stage = (p.decode("ascii", "replace") for p in parts)
-        path = raw_path.decode("utf-8", "surrogateescape")
-        reason = "symbolic link" if mode == "120000" else "submodule" if mode == "160000" else ""
+    for mode, sha, stage, path in _records(staged, 1):
+        reason = _unread(mode)
         if stage != "0":  # a conflict: the working tree's content decides
             reason = reason or "unmerged"
         if path not in found or stage == "0":
