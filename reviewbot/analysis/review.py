@@ -111,6 +111,8 @@ def _direct(index: LineIndex | None, unit: Unit | None, lines: list[int]) -> boo
     if index is None or unit is None:
         return False
     for n in lines:
+        if not index.code[n - 1]:
+            continue  # a blank or comment line between members is no change of the container
         owner = index.unit_at(n - 1)
         if owner is not None and owner.start == unit.start:
             return True

@@ -891,3 +891,17 @@ def test_overload_stubs_added_above_a_method_leave_the_method_its_old_self() -> 
     line = after.splitlines().index("    def main(self, x: object) -> object:") + 1
     (method,) = [u for u in done.summary.units if u.new is not None and u.new.start == line]
     assert method.kind == "modified"
+
+
+def test_a_blank_line_between_members_is_no_change_of_their_container() -> None:
+    """express: removing an `it(...)` case and the blank line after it listed its `describe`
+    as modified (the blank line was the describe's own)."""
+    case = '  it("case {0}", () => {{\n    run({0});\n  }});\n\n'
+    before = 'describe("res", () => {\n' + "".join(case.format(k) for k in range(3)) + "});\n"
+    after = 'describe("res", () => {\n' + "".join(case.format(k) for k in (0, 2)) + "});\n"
+    done = review_file(
+        changed("r.test.js", before, after),
+        ReviewOptions(get_profile("review"), default_registry()),
+    )
+    shown = [(u.label, u.kind) for u in done.summary.units if u.noteworthy]
+    assert shown == [('describe("res") > it("case 1")', "removed")]
