@@ -894,14 +894,15 @@ def test_overload_stubs_added_above_a_method_leave_the_method_its_old_self() -> 
 
 
 def test_a_blank_line_between_members_is_no_change_of_their_container() -> None:
-    """express: removing an `it(...)` case and the blank line after it listed its `describe`
-    as modified (the blank line was the describe's own)."""
-    case = '  it("case {0}", () => {{\n    run({0});\n  }});\n\n'
-    before = 'describe("res", () => {\n' + "".join(case.format(k) for k in range(3)) + "});\n"
-    after = 'describe("res", () => {\n' + "".join(case.format(k) for k in (0, 2)) + "});\n"
+    """express: removing `it(...)` cases and the blank lines after them listed their
+    `describe` as modified (the blank lines were the describe's own)."""
+    case = '  it("case {0}", () => {{\n    run({0});\n    if (x{0}) {{ go(); }}\n  }});\n\n'
+    head = 'describe("res", () => {\n  const a = b ? 1 : 2;\n\n'
+    before = head + "".join(case.format(k) for k in range(6)) + "});\n"
+    after = head + "".join(case.format(k) for k in (0, 1, 5)) + "});\n"
     done = review_file(
         changed("r.test.js", before, after),
         ReviewOptions(get_profile("review"), default_registry()),
     )
     shown = [(u.label, u.kind) for u in done.summary.units if u.noteworthy]
-    assert shown == [('describe("res") > it("case 1")', "removed")]
+    assert shown == [(f'describe("res") > it("case {k}")', "removed") for k in (2, 3, 4)]
