@@ -26,7 +26,7 @@ import tree_sitter as ts
 from reviewbot.index.grammars import Compiled, Grammar, ImportSite
 from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
-__all__ = ["AUGMENTS", "CLASS_KINDS", "extract"]
+__all__ = ["AUGMENTS", "CLASS_KINDS", "PROPERTY", "extract", "field_type"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
@@ -49,14 +49,24 @@ _QUESTION = ord("?")
 # optional, so the chain found is the longest, as three matches in a row would find it). What
 # follows is a dot only, not `?`: in `c ? A.b() : d` the `?` is a ternary's.
 _REV_RECEIVER = re.compile(
-    rb"[ \t\r\n]*\.(?!\.)\??"  # the dot
-    rb"(?:[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.\??[ \t\r\n]*[\w$]+){0,7})"  # the chain
+    rb"[ \t\r\n]*\.(?!\.)[?!]?"  # the dot (TS: `x?.name`, `x!.name`)
+    rb"(?:[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.[?!]?[ \t\r\n]*[\w$]+){0,7})"  # the chain
     rb"([ \t\r\n]*\.)?)?"  # more before it
 )
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
 _REV_STRING = re.compile(rb"[ \t\r\n]*[\"'`]")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 AUGMENTS = "module:"  # a base that names the module an interface augments
+# In a qualifier: `T#a#b` for `x.a.b.m()` with x of type T (TS/JS): the type of T's property
+# a, then of its b (the resolver reads the properties' written types).
+PROPERTY = "#"
+_PROPERTY_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
+# A TS property's declaration: `readonly base_: T`, `copy_?: Set<any>`, `private x: Foo = ...`.
+_FIELD_TYPE = re.compile(
+    r"(?:@[\w$.]+(?:\([^)]*\))?\s+)*"
+    r"(?:(?:declare|public|private|protected|static|readonly|override|abstract|accessor)\s+)*"
+    r"[\w$]+\s*[?!]?\s*:\s*(.+)"
+)
 _LITERALS = re.compile(r"([\"'`]).*?\1")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
@@ -73,6 +83,19 @@ _WINDOW = 120
 
 def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
+
+
+def field_type(signature: str) -> str:
+    """The class a TS property's declaration (its signature) names as its type, or ""."""
+    found = _FIELD_TYPE.fullmatch(signature.strip().rstrip(";,"))
+    if found is None:
+        return ""
+    return clean_type(found.group(1).split(" = ", 1)[0])
+
+
+def _property_path(base: str, receiver: str, first: str) -> str:
+    """The qualifier of `x.a.b.m()` for x of type ``base``: `base#a#b`."""
+    return base + PROPERTY + receiver[len(first) + 1 :].replace(".", PROPERTY)
 
 
 def _signature(source: bytes, start: int, body: int | None, end: int) -> str:
@@ -137,7 +160,7 @@ def _receiver(rev: bytes, at: int) -> str | None:
         return "super()" if _REV_SUPER.match(rev, found.end()) else ""
     if found.group(2) is not None:
         return ""  # `f().x.name`, `a[0].x.name`: not a plain path
-    word = chain[::-1].translate(None, b" \t\r\n?")
+    word = chain[::-1].translate(None, b" \t\r\n?!")
     if word[:1].isdigit():
         return ""
     return word.decode("utf-8", "replace")
@@ -415,6 +438,19 @@ def _within(starts: list[int], nodes: list[ts.Node], after: int, before: int) ->
     return None
 
 
+_ALIASED = frozenset({"type_identifier", "generic_type", "nested_type_identifier"})
+
+
+def _alias_of(node: ts.Node, body: ts.Node, source: bytes) -> tuple[str, ...]:
+    """A TS type alias of one named type (`type AnySet = Set<any>`), without type parameters
+    of its own: that type, as its one "base" (its members are the alias's)."""
+    if body.type not in _ALIASED or node.child_by_field_name("type_parameters") is not None:
+        return ()
+    if body.end_byte - body.start_byte > _MAX_TYPE:
+        return ()
+    return _bases(_decode(source[body.start_byte : body.end_byte]))[:1]
+
+
 def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]:
     """Definitions from one capture pass: each declaration's name is the first name captured
     in it (its body, bases and receiver likewise), so no second pass over the tree is needed."""
@@ -474,6 +510,8 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
                 if len(text) <= _MAX_TYPE:
                     parts = _bases(_LITERALS.sub("", text).replace("|", " "))
                     d.bases = tuple(w for w in parts if w not in _NOTHING)
+            elif kind == "type" and body is not None:
+                d.bases = _alias_of(node, body, source)
             receiver = _within(recv_at, receivers, start, name_node.start_byte)
             if receiver is not None:
                 text = _decode(source[receiver.start_byte : receiver.end_byte])
@@ -942,6 +980,7 @@ class _Builder:
         self_names = grammar.self_names
         go = grammar.name == "go"
         java = grammar.name == "java"
+        properties = grammar.name in _PROPERTY_LANGUAGES
         rev = source[::-1]
         # Lines counted as the references come, in order: the newlines since the last one (no
         # table of every line's start, which cost as much as the counting).
@@ -1020,6 +1059,18 @@ class _Builder:
                         if known:
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in self_names:  # `x = self.make()`
+                                target = enclosing_class(unit)
+                    elif (
+                        properties
+                        and bound is not None
+                        and (bound[0] == "local" or defs[bound[1]].kind in _VALUES)
+                    ):
+                        # `x.a.b.m()`, x of a written type: the type its property a's type's
+                        # property b is written with (found by the global pass).
+                        known = local_types.get((found_in[0], first), "")
+                        if known and "=>" not in known:
+                            how, qualifier = "instance", _property_path(known, receiver, first)
+                            if known.split(".", 1)[0] in self_names:
                                 target = enclosing_class(unit)
                     elif (
                         bound is None

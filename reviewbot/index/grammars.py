@@ -220,6 +220,10 @@ _TS_DEFS = (
 (method_signature name: (_) @name) @def.method
 (abstract_method_signature name: (_) @name) @def.method
 (function_signature name: (_) @name) @def.function
+(interface_body (property_signature name: (property_identifier) @name) @def.field)
+(type_alias_declaration value: (object_type
+  (property_signature name: (property_identifier) @name) @def.field))
+(class_body (public_field_definition name: (property_identifier) @name) @def.field)
 """
 )
 _JS_NAMES_COMMON = """

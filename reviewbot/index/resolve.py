@@ -45,7 +45,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
-from reviewbot.index.extract import AUGMENTS, clean_type
+from reviewbot.index.extract import AUGMENTS, PROPERTY, clean_type, field_type
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
@@ -181,9 +181,12 @@ def _returns(signature: str) -> str:
 
 
 def written_return(kind: str, signature: str) -> str:
-    """What a definition says it returns, as the resolver reads it (``Resolver.returns``): a
-    function's or method's written class, else "". An update compares these to know whether
-    a changed file's functions still return what they did."""
+    """What a definition says it returns, as the resolver reads it (``Resolver.returns``,
+    ``Resolver.field_types``): a function's or method's written class, a property's type,
+    else "". An update compares these to know whether a changed file's functions still
+    return (and its properties still hold) what they did."""
+    if kind == "field":
+        return field_type(signature) if ":" in signature else ""
     if kind not in ("function", "method"):
         return ""
     if "->" in signature or "):" in signature or signature[:5] == "func ":
@@ -271,6 +274,11 @@ class Resolver:
         if not lazy:
             self._load_returns(None)
             self.returns.complete = True
+        # TS properties' written types (`copy_: Set<any>`): in full, or each on first use.
+        self.field_types: _Lazy[int, str] = _Lazy(_same, self._load_field_types)
+        if not lazy:
+            self._load_field_types(None)
+            self.field_types.complete = True
         if not lazy:
             self.top.update(top)
             self.members.update(members)
@@ -357,6 +365,21 @@ class Resolver:
             if written:
                 self.returns[found] = (written, parent_id)
 
+    def _load_field_types(self, def_id: int | None) -> None:
+        """What one property (``None``: every property) of a TS file says it holds."""
+        where = "" if def_id is None else "id = ? AND "
+        for found, signature in self.conn.execute(
+            f"SELECT id, signature FROM defs WHERE {where}kind = 'field' "
+            "AND instr(signature, ':') > 0",
+            () if def_id is None else (def_id,),
+        ):
+            home = self.files.get(found >> ID_BITS)
+            if home is None or home.language not in _SIGNED:
+                continue
+            written = field_type(signature)
+            if written:
+                self.field_types[found] = written
+
     def _load_by_name(self, name: str) -> None:
         found: list[int] = []
         for def_id, kind in self.conn.execute(
@@ -376,6 +399,7 @@ class Resolver:
         self.top, self.members = full.top, full.members
         self.members_by_name = full.members_by_name
         self.returns = full.returns
+        self.field_types = full.field_types
         self.callable_members |= full.callable_members
         self.imports, self.file_imports = full.imports, full.file_imports
         self._typed_literals = full.typed_literals()
@@ -952,6 +976,8 @@ class Resolver:
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
             if CALLBACK in qualifier:
                 return self.callback_member(file, qualifier, lookup)
+            if PROPERTY in qualifier:
+                return self.property_member(file, target, qualifier, lookup)
             classes, known = self.typed(file, target, qualifier)
             if known and not classes:
                 # Foo comes from outside the repository (or is the language's): its methods
@@ -1014,6 +1040,73 @@ class Resolver:
             if not known:  # not defined nor imported: the language's own class
                 return self.outside_overrides(written, lookup), "callback"
         return self.any_member(lookup, file), "member"
+
+    def property_member(
+        self, file: _File, target: int | None, qualifier: str, lookup: str
+    ) -> tuple[tuple[int, ...], str]:
+        """``x.a.b.m`` with ``x`` of a written type ``T``, noted ``T#a#b`` by the extraction:
+        the types T's property ``a`` is declared with (in T or its bases; each member's, when
+        T is a union), then their ``b``'s; ``m`` of the classes found, or (a class from
+        outside: ``processedForPatches_: Set<any>``) the repository's overrides of it, at the
+        confidence of a family link. A property with no written type in some members of a
+        union is passed over; when nothing is found this way, a guess, as before."""
+        base, *names = qualifier.split(PROPERTY)
+        if base in _SELF and target is not None:
+            classes: list[int] = [target]
+        else:
+            classes = self.typed(file, target, base)[0]
+        outside: list[str] = []
+        for name in names:
+            classes, outside = self._expand(classes)
+            following: list[int] = []
+            outside = []
+            for c in classes:
+                for field in self.class_member(c, name)[0]:
+                    written = self.field_types.get(field)
+                    home = self.files.get(field >> ID_BITS)
+                    if not written or home is None:
+                        continue
+                    found, known = self.typed(home, None, written)
+                    following.extend(found)
+                    if known and not found:
+                        outside.append(written)
+            classes = list(dict.fromkeys(following))
+        classes, more = self._expand(classes)
+        outside += more
+        out = [m for c in classes for m in self.class_member(c, lookup)[0]]
+        if out:
+            return tuple(dict.fromkeys(out)), "instance"
+        if outside:
+            overrides = [
+                d for w in dict.fromkeys(outside) for d in self.outside_overrides(w, lookup)
+            ]
+            if overrides:
+                return tuple(dict.fromkeys(overrides)), "family"
+        return self.any_member(lookup, file), "member"
+
+    def _expand(self, classes: list[int], depth: int = 0) -> tuple[list[int], list[str]]:
+        """Type aliases replaced by what they name (``type AnySet = Set<any>``, a union's
+        members): the classes of the repository, and the names of classes from outside it."""
+        kept: list[int] = []
+        outside: list[str] = []
+        for c in classes:
+            d = self.classes.get(c)
+            if d is None or d.kind != "type" or not d.bases or depth > 4:
+                kept.append(c)
+                continue
+            home = self.files.get(d.file_id)
+            if home is None:
+                continue
+            for base in d.bases:
+                found = self.in_file(home, base)[0]
+                inner = [f for f in found if f in self.classes]
+                if inner:
+                    more, names = self._expand(inner, depth + 1)
+                    kept.extend(more)
+                    outside.extend(names)
+                elif not found:
+                    outside.append(base)  # the language's (`Set`) or imported from outside
+        return list(dict.fromkeys(kept)), outside
 
     def from_outside(self, file: _File, dotted: str) -> bool:
         """Whether the first name of ``dotted`` is imported from outside the repository

@@ -608,3 +608,53 @@ def test_a_javascript_local_of_a_builtin_class(repo: Path) -> None:
     assert _vias(db, "perf/run.js", 3, "add") == {("DraftSet.add", 0.5, "family")}
     assert _vias(db, "perf/run.js", 5, "add") == {("Bag.add", 1.0, "instance")}
     assert _vias(db, "perf/run.js", 7, "add") == set()  # Date's: nothing here overrides it
+
+
+def test_a_property_of_a_typed_receiver_has_its_written_type(repo: Path) -> None:
+    # immer's mapset.ts: `function prepareSetCopy(state: SetState)` then
+    # `state.copy_!.add(v)`, where SetState (an interface of another file) declares
+    # `copy_: AnySet | undefined` and `type AnySet = Set<any>`: the TypeScript service calls
+    # that `add` a reference of `DraftSet.add` (an override of Set's). The same through two
+    # properties (`state.scope_.processedForPatches_.add(s)`, scope_ declared in a base
+    # interface of each member of a union), and to a class of the repository (`Box.open`).
+    db = build(
+        repo,
+        {
+            "src/types.ts": (
+                "export type AnySet = Set<any>\n"
+                "export interface Scope { processed_: Set<any>; box_: Box }\n"
+                "export interface BaseState { readonly scope_: Scope }\n"
+                "export interface SetState extends BaseState { copy_: AnySet | undefined }\n"
+                "export interface MapState extends BaseState { copy_: any }\n"
+                "export type State = SetState | MapState\n"
+                "export class Box { open(): void {} }\n"
+                "export type Options = { box?: Box }\n"
+            ),
+            "src/mapset.ts": (
+                "import {SetState, State, Options} from './types'\n"
+                "export class DraftSet extends Set<any> {\n"
+                "  add(value: any): this { return this }\n"
+                "}\n"
+                "export function prepare(state: SetState, o: Options, x: any) {\n"
+                "  state.copy_!.add(1)\n"
+                "  state.copy_?.add(2)\n"
+                "  o.box!.open()\n"
+                "  x.copy_.add(3)\n"
+                "}\n"
+                "export function mark(state: State) {\n"
+                "  state.scope_.processed_.add(state)\n"
+                "  state.scope_.box_.open()\n"
+                "  state.scope_.missing_.add(4)\n"
+                "}\n"
+            ),
+        },
+    )
+    path = "src/mapset.ts"
+    assert _vias(db, path, 6, "add") == {("DraftSet.add", 0.5, "family")}
+    assert _vias(db, path, 7, "add") == {("DraftSet.add", 0.5, "family")}
+    assert _vias(db, path, 8, "open") == {("Box.open", 1.0, "instance")}
+    assert _vias(db, path, 12, "add") == {("DraftSet.add", 0.5, "family")}
+    assert _vias(db, path, 13, "open") == {("Box.open", 1.0, "instance")}
+    # Untyped (`x: any`) or a property nobody declared: the guesses of before.
+    assert _vias(db, path, 9, "add") == {("DraftSet.add", 1.0, "member")}
+    assert _vias(db, path, 14, "add") == {("DraftSet.add", 1.0, "member")}
