@@ -26,7 +26,7 @@ import tree_sitter as ts
 from reviewbot.index.grammars import Compiled, Grammar, ImportSite
 from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
-__all__ = ["AUGMENTS", "CLASS_KINDS", "PROPERTY", "extract", "field_type"]
+__all__ = ["ALIAS", "AUGMENTS", "CLASS_KINDS", "PROPERTY", "extract", "field_type"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
@@ -57,6 +57,9 @@ _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
 _REV_STRING = re.compile(rb"[ \t\r\n]*[\"'`]")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 AUGMENTS = "module:"  # a base that names the module an interface augments
+# The "base" of a TS alias of one named type (`type AnySet = Set<any>`: `alias:Set`): what a
+# property declared with the alias holds; no base to find members in (as before).
+ALIAS = "alias:"
 # In a qualifier: `T#a#b` for `x.a.b.m()` with x of type T (TS/JS): the type of T's property
 # a, then of its b (the resolver reads the properties' written types).
 PROPERTY = "#"
@@ -448,7 +451,7 @@ def _alias_of(node: ts.Node, body: ts.Node, source: bytes) -> tuple[str, ...]:
         return ()
     if body.end_byte - body.start_byte > _MAX_TYPE:
         return ()
-    return _bases(_decode(source[body.start_byte : body.end_byte]))[:1]
+    return tuple(ALIAS + b for b in _bases(_decode(source[body.start_byte : body.end_byte]))[:1])
 
 
 def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]:

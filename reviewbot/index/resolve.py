@@ -45,7 +45,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
-from reviewbot.index.extract import AUGMENTS, PROPERTY, clean_type, field_type
+from reviewbot.index.extract import ALIAS, AUGMENTS, PROPERTY, clean_type, field_type
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
@@ -194,6 +194,11 @@ def written_return(kind: str, signature: str) -> str:
     return ""
 
 
+def _union(bases: tuple[str, ...]) -> bool:
+    """Whether a type alias's bases are a union's members (not the one type it aliases)."""
+    return bool(bases) and not bases[0].startswith(ALIAS)
+
+
 def _strip_ext(path: str) -> str:
     for ext in sorted(_JS_EXTENSIONS, key=len, reverse=True):
         if path.endswith(ext):
@@ -276,9 +281,13 @@ class Resolver:
             self.returns.complete = True
         # TS properties' written types (`copy_: Set<any>`): in full, or each on first use.
         self.field_types: _Lazy[int, str] = _Lazy(_same, self._load_field_types)
+        self._declared: set[int] = set()  # TS properties declared in a type (no guesses)
         if not lazy:
             self._load_field_types(None)
             self.field_types.complete = True
+            for name, ids in by_member.items():
+                if any(d in self._declared for d in ids):
+                    by_member[name] = [d for d in ids if d not in self._declared]
         if not lazy:
             self.top.update(top)
             self.members.update(members)
@@ -366,25 +375,39 @@ class Resolver:
                 self.returns[found] = (written, parent_id)
 
     def _load_field_types(self, def_id: int | None) -> None:
-        """What one property (``None``: every property) of a TS file says it holds."""
+        """What one property (``None``: every property) of a TS file says it holds; and
+        (``None``) which TS/JS fields are declared in a type (not `this.x = ...`)."""
         where = "" if def_id is None else "id = ? AND "
         for found, signature in self.conn.execute(
-            f"SELECT id, signature FROM defs WHERE {where}kind = 'field' "
-            "AND instr(signature, ':') > 0",
+            f"SELECT id, signature FROM defs WHERE {where}kind = 'field'",
             () if def_id is None else (def_id,),
         ):
-            home = self.files.get(found >> ID_BITS)
-            if home is None or home.language not in _SIGNED:
-                continue
-            written = field_type(signature)
-            if written:
-                self.field_types[found] = written
+            if self._is_declared(found, "field", signature):
+                self._declared.add(found)
+                written = field_type(signature) if ":" in signature else ""
+                if written and self.files[found >> ID_BITS].language in _SIGNED:
+                    self.field_types[found] = written
+
+    def _is_declared(self, def_id: int, kind: str, signature: str) -> bool:
+        """A TS/JS property declared in an interface, a type literal or a class body (`copy_:
+        Set<any>`): found through its type's members only, never as a guess for an
+        `obj.name` nobody can type (as before these were definitions)."""
+        home = self.files.get(def_id >> ID_BITS)
+        return (
+            kind == "field"
+            and home is not None
+            and home.language in _FAMILIES
+            and not signature.startswith("this.")
+        )
 
     def _load_by_name(self, name: str) -> None:
         found: list[int] = []
-        for def_id, kind in self.conn.execute(
-            "SELECT id, kind FROM defs WHERE name = ? AND container != '' ORDER BY id", (name,)
+        for def_id, kind, signature in self.conn.execute(
+            "SELECT id, kind, signature FROM defs WHERE name = ? AND container != '' ORDER BY id",
+            (name,),
         ):
+            if self._is_declared(def_id, kind, signature):
+                continue
             found.append(def_id)
             if kind in _CALLABLE:
                 self.callable_members.add(def_id)
@@ -739,8 +762,8 @@ class Resolver:
         out: list[int] = []
         complete = True
         for base in d.bases:
-            if base.startswith(AUGMENTS):
-                continue  # the module it augments, not a base
+            if base.startswith((AUGMENTS, ALIAS)):
+                continue  # the module it augments, the type it aliases: not a base
             found, _ = self.in_file(file, base)
             classes = [c for c in found if c in self.classes]
             if not classes:
@@ -995,7 +1018,7 @@ class Resolver:
                     # A type alias has no members here (but a union's, through its "bases"):
                     # not finding one there is no proof.
                     kind = self.classes[c].kind
-                    certain = certain and sure and (kind != "type" or bool(self.classes[c].bases))
+                    certain = certain and sure and (kind != "type" or _union(self.classes[c].bases))
                 if out or certain:
                     return tuple(dict.fromkeys(out)), "instance"
             return self.any_member(lookup, file), "member"
@@ -1097,7 +1120,8 @@ class Resolver:
             home = self.files.get(d.file_id)
             if home is None:
                 continue
-            for base in d.bases:
+            for written in d.bases:
+                base = written.removeprefix(ALIAS)
                 found = self.in_file(home, base)[0]
                 inner = [f for f in found if f in self.classes]
                 if inner:
@@ -1503,6 +1527,8 @@ class Resolver:
                 if f is None or f.language not in _FAMILIES:
                     continue
                 for base in cls.bases:
+                    if base.startswith(ALIAS):
+                        continue
                     found, _ = self.in_file(f, base)
                     if not any(b in self.classes for b in found):
                         heirs[base.rsplit(".", 1)[-1]].append(cls.id)
@@ -1538,8 +1564,8 @@ class Resolver:
         """Classes that inherit, by name and transitively, from one of ``class_names``."""
         children: dict[str, list[int]] = defaultdict(list)
         for d in self.classes.values():
-            for base in d.bases:
-                children[base.rsplit(".", 1)[-1]].append(d.id)
+            for base in d.bases:  # (an alias follows what it names)
+                children[base.removeprefix(ALIAS).rsplit(".", 1)[-1]].append(d.id)
         out: set[int] = set()
         todo = list(class_names)
         seen: set[str] = set()

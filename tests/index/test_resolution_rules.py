@@ -658,3 +658,31 @@ def test_a_property_of_a_typed_receiver_has_its_written_type(repo: Path) -> None
     # Untyped (`x: any`) or a property nobody declared: the guesses of before.
     assert _vias(db, path, 9, "add") == {("DraftSet.add", 1.0, "member")}
     assert _vias(db, path, 14, "add") == {("DraftSet.add", 1.0, "member")}
+
+
+def test_declared_properties_are_no_guesses_and_an_alias_is_no_proof(repo: Path) -> None:
+    # zod: `z.number().nullable()` types its value by the lone `nullable` method the file
+    # reaches; an interface's property of that name (`nullable?: boolean`) is no candidate for
+    # an `obj.name` nobody can type. `schema: ZodTypeAny` (`type ZodTypeAny = ZodType`) then
+    # `schema.shape` after `instanceof ZodObject`: ZodType has no `shape`, but the alias is no
+    # proof (the service narrows): the guess stays.
+    db = build(
+        repo,
+        {
+            "types.ts": (
+                "export interface Opts { nullable?: boolean; shape: number }\n"
+                "export class ZodType { nullable(): ZodType { return this } }\n"
+                "export class ZodObject extends ZodType { get shape(): number { return 1 } }\n"
+                "export type ZodTypeAny = ZodType\n"
+            ),
+            "use.ts": (
+                "import {ZodTypeAny, ZodObject} from './types'\n"
+                "export function f(s: any, schema: ZodTypeAny) {\n"
+                "  s.nullable()\n"
+                "  if (schema instanceof ZodObject) schema.shape\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "use.ts", 3, "nullable") == {("ZodType.nullable", 1.0, "member")}
+    assert _vias(db, "use.ts", 4, "shape") == {("ZodObject.shape", 1.0, "member")}
