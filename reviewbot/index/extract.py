@@ -374,12 +374,48 @@ def _callback_types(
             else:
                 types.append("")
         typed = [t for t in types if t]
-        if param is None or len(typed) != 1 or "(" in typed[0] or "=>" in typed[0]:
+        if param is None or len(typed) != 1 or any(c in typed[0] for c in ("(", "=>", PROPERTY)):
             continue
         name = _decode(source[param.start_byte : param.end_byte])
         # The callback is a scope of its own (the innermost of those starting there).
         param_scope = bisect.bisect_right(starts, 2 * fn_at) - 1
         note(local_types, (param_scope, name), f"{written_callee}=>{typed[0]}")
+
+
+def _picked_types(
+    picks: list[ts.Node],
+    source: bytes,
+    starts: list[int],
+    ends: list[int],
+    lookup: Callable[[str, int], tuple[str, int] | None],
+    found_in: list[int],
+    local_types: dict[tuple[int, str], str],
+    note: Callable[[dict[tuple[int, str], str], tuple[int, str], str], None],
+) -> None:
+    """``const {a, b: c} = x`` with ``x`` a local of a written type ``T`` (TS/JS): ``a`` is
+    noted ``T#a`` and ``c`` ``T#b``, the types of T's properties (immer's ``const
+    {patchPlugin_} = rootScope``, then ``patchPlugin_.generatePatches_(...)``)."""
+    nodes = sorted(picks, key=_START)
+    scopes = _innermost([2 * n.start_byte for n in nodes], starts, ends)
+    for node, scope in zip(nodes, scopes, strict=True):
+        key: ts.Node | None = node
+        pattern = node.parent
+        if pattern is not None and pattern.type == "pair_pattern":
+            key = pattern.child_by_field_name("key")
+            pattern = pattern.parent
+        declarator = pattern.parent if pattern is not None else None
+        value = declarator.child_by_field_name("value") if declarator is not None else None
+        if key is None or value is None:
+            continue
+        whole = _decode(source[value.start_byte : value.end_byte])
+        bound = lookup(whole, scope)
+        if bound is None or bound[0] != "local":
+            continue
+        known = local_types.get((found_in[0], whole), "")
+        if known and "=>" not in known:
+            name = _decode(source[node.start_byte : node.end_byte])
+            picked = _decode(source[key.start_byte : key.end_byte])
+            note(local_types, (scope, name), known + PROPERTY + picked)
 
 
 _CHAIN_TAIL = re.compile(r"\)[\s?!]*\.\s*([A-Za-z_$][\w$]*)\s*$")
@@ -873,6 +909,11 @@ class _Builder:
                     return (m.group(1) if m else "", d.container)
                 unit = d.parent
             return "", ""
+
+        if "bind.pick" in caps:
+            _picked_types(
+                caps["bind.pick"], source, starts, ends, lookup, found_in, local_types, note
+            )
 
         if "cb.args" in caps:
             # The calls around arguments holding a function (captured as their arguments: a

@@ -249,6 +249,10 @@ _JS_NAMES_COMMON = """
 (catch_clause parameter: (identifier) @bind)
 (for_in_statement left: (identifier) @bind)
 (arguments [(arrow_function) (function_expression)]) @cb.args
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind.pick)
+  value: (identifier))
+(variable_declarator name: (object_pattern (pair_pattern key: (property_identifier)
+  value: (identifier) @bind.pick)) value: (identifier))
 (function_declaration) @scope
 (generator_function_declaration) @scope
 (function_expression) @scope

@@ -686,3 +686,41 @@ def test_declared_properties_are_no_guesses_and_an_alias_is_no_proof(repo: Path)
     )
     assert _vias(db, "use.ts", 3, "nullable") == {("ZodType.nullable", 1.0, "member")}
     assert _vias(db, "use.ts", 4, "shape") == {("ZodObject.shape", 1.0, "member")}
+
+
+def test_a_property_destructured_from_a_typed_local_has_its_written_type(repo: Path) -> None:
+    # immer's finalize.ts: `const {patchPlugin_} = rootScope` (rootScope: ImmerScope, whose
+    # `patchPlugin_?: PatchesPlugin`), then `patchPlugin_!.generatePatches_(...)`: the
+    # TypeScript service's reference of PatchesPlugin's method; so with a renaming pattern.
+    db = build(
+        repo,
+        {
+            "plugins.ts": (
+                "export interface PatchesPlugin { generatePatches_(s: any): void }\n"
+                "export interface Other { generatePatches_(s: any): void }\n"
+                "export interface ImmerScope { patchPlugin_?: PatchesPlugin; n: number }\n"
+            ),
+            "finalize.ts": (
+                "import {ImmerScope} from './plugins'\n"
+                "export function finalize(rootScope: ImmerScope, other: any) {\n"
+                "  const {patchPlugin_} = rootScope\n"
+                "  patchPlugin_!.generatePatches_(1)\n"
+                "  const {patchPlugin_: plugin} = rootScope\n"
+                "  plugin?.generatePatches_(2)\n"
+                "  const {patchPlugin_: guess} = other\n"
+                "  guess.generatePatches_(3)\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "finalize.ts", 4, "generatePatches_") == {
+        ("PatchesPlugin.generatePatches_", 1.0, "instance")
+    }
+    assert _vias(db, "finalize.ts", 6, "generatePatches_") == {
+        ("PatchesPlugin.generatePatches_", 1.0, "instance")
+    }
+    # `other: any`: both methods of that name, as a guess (one file: one meaning).
+    assert {q for q, _c, v in _vias(db, "finalize.ts", 8, "generatePatches_")} == {
+        "PatchesPlugin.generatePatches_",
+        "Other.generatePatches_",
+    }
