@@ -382,6 +382,24 @@ def _callback_types(
         note(local_types, (param_scope, name), f"{written_callee}=>{typed[0]}")
 
 
+def _literal_key(
+    key: ts.Node, source: bytes, type_params: set[str]
+) -> tuple[str, int, int, str, str] | None:
+    """``const state: ProxyState = { revoke_: null }``: the key names the written type's
+    property (the TypeScript service's reference of it), as (name, line, column, kind, type)
+    for a reference typed by that type; None when the type names no one class."""
+    declarator = key.parent.parent.parent if key.parent and key.parent.parent else None
+    annotation = declarator.child_by_field_name("type") if declarator is not None else None
+    if annotation is None or not annotation.named_children:
+        return None
+    written_node = annotation.named_children[0]
+    written = clean_type(_decode(source[written_node.start_byte : written_node.end_byte]))
+    if not written or written.split(".", 1)[0] in type_params:
+        return None
+    name = _decode(source[key.start_byte : key.end_byte])
+    return name, key.start_point[0] + 1, key.start_point[1], "attribute", written
+
+
 def _picked_types(
     picks: list[ts.Node],
     source: bytes,
@@ -1148,6 +1166,19 @@ class _Builder:
                     continue  # a module used as a value: no definition
                 meant = name if entry.name == "default" else entry.name
                 out.append(_reference((name, line, col, kind, unit, "import", bound[1], "", meant)))
+
+        if "lit.key" in caps:
+            keys = sorted(caps["lit.key"], key=_START)
+            units_at = _innermost([2 * n.start_byte for n in keys], def_starts, def_ends)
+            for node, u in zip(keys, units_at, strict=True):
+                lit = _literal_key(node, source, type_params)
+                if lit is not None:
+                    name, row, col, kind, written = lit
+                    out.append(
+                        _reference(
+                            (name, row, col, kind, unit_of[u], "instance", -1, written, name)
+                        )
+                    )
 
         for _at, site, i in import_sites:
             if site.at < 0:

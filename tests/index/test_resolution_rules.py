@@ -724,3 +724,36 @@ def test_a_property_destructured_from_a_typed_local_has_its_written_type(repo: P
         "PatchesPlugin.generatePatches_",
         "Other.generatePatches_",
     }
+
+
+def test_a_key_of_an_object_literal_of_a_written_type_is_its_property(repo: Path) -> None:
+    # immer's proxy.ts: `const state: ProxyState = {..., revoke_: null as any}` with
+    # `type ProxyState = ProxyObjectState | ProxyArrayState`, both extending ProxyBaseState
+    # (`revoke_(): void`): the TypeScript service's reference of ProxyBaseState.revoke_. A
+    # literal of no written type, or nested in another key, names nothing.
+    db = build(
+        repo,
+        {
+            "proxy.ts": (
+                "interface Base { revoke_(): void; n: number }\n"
+                "interface ObjState extends Base { copy_: any }\n"
+                "interface ArrState extends Base { copy_: any[] }\n"
+                "type State = ObjState | ArrState\n"
+                "export function make() {\n"
+                "  const state: State = {\n"
+                "    revoke_: null as any,\n"
+                "    copy_: {revoke_: 1},\n"
+                "  }\n"
+                "  const plain = {revoke_: 2}\n"
+                "  return [state, plain]\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "proxy.ts", 7, "revoke_") == {("Base.revoke_", 1.0, "instance")}
+    assert {q for q, _c, _v in _vias(db, "proxy.ts", 8, "copy_")} == {
+        "ObjState.copy_",
+        "ArrState.copy_",
+    }
+    assert _vias(db, "proxy.ts", 8, "revoke_") == set()
+    assert _vias(db, "proxy.ts", 10, "revoke_") == set()
