@@ -1096,6 +1096,19 @@ class _Builder:
                     known = attr_type(cls, receiver[len(first) + 1 :])
                     if known:
                         how, target, qualifier = "instance", cls, known
+                    elif properties and cls >= 0:  # declared in a base class elsewhere
+                        how, target = "instance", cls
+                        qualifier = _property_path(first, receiver, first)
+                elif first in self_names and properties:
+                    cls = enclosing_class(unit)  # `this.a.b.name`: a's type's b's type
+                    if cls >= 0:
+                        how, target = "instance", cls
+                        a, _, rest = receiver[len(first) + 1 :].partition(".")
+                        known = attr_type(cls, a)
+                        if known:  # declared in this file
+                            qualifier = known + PROPERTY + rest.replace(".", PROPERTY)
+                        else:
+                            qualifier = _property_path(first, receiver, first)
                 elif receiver:
                     bound = lookup(first, scope)
                     if go and receiver == first:

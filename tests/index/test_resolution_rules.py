@@ -757,3 +757,33 @@ def test_a_key_of_an_object_literal_of_a_written_type_is_its_property(repo: Path
     }
     assert _vias(db, "proxy.ts", 8, "revoke_") == set()
     assert _vias(db, "proxy.ts", 10, "revoke_") == set()
+
+
+def test_a_property_of_this_declared_in_a_base_class_elsewhere(repo: Path) -> None:
+    # `this.store.get()` in a subclass whose base (another file) declares `store: Store`;
+    # `this.scope.set.add()` through a property declared in this class. The in-file rule saw
+    # neither (no declaration of `store` in the file; two properties deep).
+    db = build(
+        repo,
+        {
+            "base.ts": (
+                "export class Store { get(): number { return 1 } }\n"
+                "export class Cache { get(): number { return 2 } }\n"
+                "export interface Scope { set: Set<any> }\n"
+                "export class Base { store: Store = new Store() }\n"
+            ),
+            "sets.ts": "export class DraftSet extends Set<any> { add(v: any): void {} }\n",
+            "child.ts": (
+                "import {Base, Scope} from './base'\n"
+                "export class Child extends Base {\n"
+                "  scope: Scope\n"
+                "  run() {\n"
+                "    this.store.get()\n"
+                "    this.scope.set.add(1)\n"
+                "  }\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "child.ts", 5, "get") == {("Store.get", 1.0, "instance")}
+    assert _vias(db, "child.ts", 6, "add") == {("DraftSet.add", 0.5, "family")}

@@ -318,3 +318,28 @@ def test_a_property_whose_type_changed_is_followed(
     old, new = _update_equals_cold(repo, tmp_path, files, edited)
     assert ("use.ts", 3, 14, "classes.ts", 1, "spin", 1.0, "instance") in old
     assert ("use.ts", 3, 14, "classes.ts", 2, "spin", 1.0, "instance") in new
+
+
+def test_a_property_of_this_follows_a_base_that_changed_elsewhere(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`this.store.spin()` in Child (use.ts) extending Base (base.ts): Base's base changes
+    from A to B, which declare `store` with other types; nothing in use.ts changes."""
+    base = "import {A, B} from './holders'\nexport class Base extends A {}\n"
+    files = {
+        "classes.ts": "export class S { spin(): void {} }\nexport class T { spin(): void {} }\n",
+        "holders.ts": (
+            "import {S, T} from './classes'\n"
+            "export class A { store: S = new S() }\n"
+            "export class B { store: T = new T() }\n"
+        ),
+        "base.ts": base,
+        "use.ts": (
+            "import {Base} from './base'\n"
+            "export class Child extends Base {\n  go() {\n    this.store.spin()\n  }\n}\n"
+        ),
+    }
+    after = {"base.ts": base.replace("Base extends A", "Base extends B")}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.ts", 4, 15, "classes.ts", 1, "spin", 1.0, "instance") in old
+    assert ("use.ts", 4, 15, "classes.ts", 2, "spin", 1.0, "instance") in new
