@@ -227,6 +227,7 @@ class Resolver:
         )
         self.members_by_name: _Lazy[str, list[int]] = _Lazy(_same, self._load_by_name)
         self.callable_members: set[int] = set()
+        self.field_members: set[int] = set()  # (no family: a property is no method to override)
         classy = ", ".join(f"'{k}'" for k in _CLASSY)
         if lazy:
             rows = conn.execute(
@@ -271,6 +272,8 @@ class Resolver:
                 by_member[name].append(def_id)
                 if kind in _CALLABLE:
                     callable_members.add(def_id)
+                elif kind == "field":
+                    self.field_members.add(def_id)
             elif parent_id is None:
                 top[file_id][name].append(def_id)
         # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`, Go's
@@ -359,6 +362,8 @@ class Resolver:
             table.setdefault(name, []).append(def_id)
             if kind in _CALLABLE:
                 self.callable_members.add(def_id)
+            elif kind == "field":
+                self.field_members.add(def_id)
 
     def _load_returns(self, def_id: int | None) -> None:
         """What one function (``None``: every function) says it returns, when it says."""
@@ -411,6 +416,8 @@ class Resolver:
             found.append(def_id)
             if kind in _CALLABLE:
                 self.callable_members.add(def_id)
+            elif kind == "field":
+                self.field_members.add(def_id)
         if found:
             self.members_by_name[name] = found
 
@@ -424,6 +431,7 @@ class Resolver:
         self.returns = full.returns
         self.field_types = full.field_types
         self.callable_members |= full.callable_members
+        self.field_members |= full.field_members
         self.imports, self.file_imports = full.imports, full.file_imports
         self._typed_literals = full.typed_literals()
 
@@ -1438,6 +1446,8 @@ class Resolver:
             self._owner, self._children = self._hierarchy()
         out: list[int] = []
         for member in found:
+            if member in self.field_members:
+                continue  # a property's namesakes are other properties, not overrides
             known = self._kin.get(member)
             if known is None:
                 known = self._kin[member] = self._namesakes(member)

@@ -787,3 +787,27 @@ def test_a_property_of_this_declared_in_a_base_class_elsewhere(repo: Path) -> No
     )
     assert _vias(db, "child.ts", 5, "get") == {("Store.get", 1.0, "instance")}
     assert _vias(db, "child.ts", 6, "add") == {("DraftSet.add", 0.5, "family")}
+
+
+def test_a_property_has_no_family_of_namesakes(repo: Path) -> None:
+    # zod's internals: `def` is redeclared down a long chain of interfaces; a typed access of
+    # one is that property, not each redeclaration (as a method's overrides are): linking
+    # them all added half as many edges again to zod's index.
+    db = build(
+        repo,
+        {
+            "types.ts": (
+                "export interface Base { def: number; run(): void }\n"
+                "export interface Str extends Base { def: 1; run(): void }\n"
+                "export function f(b: Base) {\n"
+                "  b.def\n"
+                "  b.run()\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "types.ts", 4, "def") == {("Base.def", 1.0, "instance")}
+    assert _vias(db, "types.ts", 5, "run") == {
+        ("Base.run", 1.0, "instance"),
+        ("Str.run", 0.5, "family"),
+    }
