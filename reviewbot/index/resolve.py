@@ -1029,6 +1029,11 @@ class Resolver:
                     certain = certain and sure and (kind != "type" or _union(self.classes[c].bases))
                 if out or certain:
                     return tuple(dict.fromkeys(out)), "instance"
+                if file.language in _FAMILIES:
+                    inside, outside = self._expand(classes)
+                    if outside and not inside:  # `type AnyMap = Map<any, any>`: a Map
+                        overrides = [d for w in outside for d in self.outside_overrides(w, lookup)]
+                        return tuple(dict.fromkeys(overrides)), "family"
             return self.any_member(lookup, file), "member"
         if how == "free":
             return self._free(file, target, qualifier, lookup)

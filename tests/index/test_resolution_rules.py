@@ -811,3 +811,29 @@ def test_a_property_has_no_family_of_namesakes(repo: Path) -> None:
         ("Base.run", 1.0, "instance"),
         ("Str.run", 0.5, "family"),
     }
+
+
+def test_a_local_typed_by_an_alias_of_an_outside_class(repo: Path) -> None:
+    # immer: `type AnySet = Set<any>`; `const s: AnySet = ...; s.add(v)` is a Set's `add`,
+    # which the TypeScript service counts with its override `DraftSet.add`; Map's `get` is
+    # no method of the repository (no guess among the repository's `get`s).
+    db = build(
+        repo,
+        {
+            "types.ts": "export type AnySet = Set<any>\nexport type AnyMap = Map<any, any>\n",
+            "sets.ts": (
+                "export class DraftSet extends Set<any> { add(v: any): this { return this } }\n"
+                "export class Store { get(): number { return 1 } }\n"
+            ),
+            "use.ts": (
+                "import {AnySet, AnyMap} from './types'\n"
+                "import {Store} from './sets'\n"
+                "export function f(s: AnySet, m: AnyMap) {\n"
+                "  s.add(1)\n"
+                "  m.get(2)\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "use.ts", 4, "add") == {("DraftSet.add", 0.5, "family")}
+    assert _vias(db, "use.ts", 5, "get") == set()
