@@ -60,6 +60,7 @@ __all__ = [
     "written_return",
 ]
 
+_NO_CYCLE = 1 << 30
 _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
 _DEPTH = 12
 _JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
@@ -315,6 +316,8 @@ class Resolver:
                 self.name_defs[name].append((def_id, file_id))
         self._modules()
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
+        self._active: dict[tuple[int, str], int] = {}  # exports being worked out: stack place
+        self._low = _NO_CYCLE  # the lowest stack place the answer being worked out read
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
@@ -670,9 +673,13 @@ class Resolver:
         memo = self._export_memo.get(key)
         if memo is not None:
             return memo
-        self._export_memo[key] = ()  # cycles resolve to nothing
+        entered = self._enter(key)
+        if entered is None:
+            return ()  # a cycle: nothing more than what the key being worked out finds
         found = tuple(self.top.get(file_id, {}).get(name, []))
         file = self._file(file_id)
+        if not found and file is not None and depth >= _DEPTH:
+            self._low = -1  # cut by depth: an answer to work out again, never to keep
         if not found and file is not None and depth < _DEPTH:
             out: list[int] = []
             for imp in self.file_imports.get(file_id, []):
@@ -684,8 +691,33 @@ class Resolver:
                         for target in self.module_files(file, imp.module):
                             out.extend(self.exported(target, name, depth + 1))
             found = tuple(dict.fromkeys(out))
-        self._export_memo[key] = found
+        self._leave(key, entered, found)
         return found
+
+    def _enter(self, key: tuple[int, str]) -> tuple[int, int] | None:
+        """Start working out an export (``exported``, ``namespaces``): its place on the stack
+        of those being worked out and the caller's lowest place read so far; None when the
+        key is being worked out already (a cycle, noted)."""
+        at = self._active.get(key)
+        if at is not None:
+            self._low = min(self._low, at)
+            return None
+        index = len(self._active)
+        self._active[key] = index
+        saved, self._low = self._low, index + 1
+        return index, saved
+
+    def _leave(
+        self, key: tuple[int, str], entered: tuple[int, int], found: tuple[int, ...]
+    ) -> None:
+        """Done with a key: its answer is kept only if it read no key still being worked
+        out below it (a cycle through a caller: that caller's answer was not known yet) and
+        was cut by no depth limit, so that answers never depend on the order of questions."""
+        index, saved = entered
+        del self._active[key]
+        if self._low >= index:
+            self._export_memo[key] = found
+        self._low = min(saved, self._low) if self._active else _NO_CYCLE
 
     def imported(self, file: _File, imp: _Import, depth: int = 0) -> tuple[int, ...]:
         """The definitions an import binds (none for a module)."""
@@ -1289,9 +1321,13 @@ class Resolver:
         memo = self._export_memo.get(key)
         if memo is not None:
             return memo
-        self._export_memo[key] = ()
+        entered = self._enter(key)
+        if entered is None:
+            return ()
         file = self._file(file_id)
         out: list[int] = []
+        if file is not None and depth >= _DEPTH:
+            self._low = -1
         if file is not None and depth < _DEPTH and name not in self.top.get(file_id, {}):
             imports = self.file_imports.get(file_id, [])
             for imp in imports:
@@ -1308,7 +1344,7 @@ class Resolver:
                         for t in self.module_files(file, imp.module):
                             out.extend(self.namespaces(t, name, depth + 1))
         found = tuple(dict.fromkeys(out))
-        self._export_memo[key] = found
+        self._leave(key, entered, found)
         return found
 
     def _go_method(self, file: _File, type_name: str, lookup: str) -> tuple[int, ...]:

@@ -837,3 +837,23 @@ def test_a_local_typed_by_an_alias_of_an_outside_class(repo: Path) -> None:
     )
     assert _vias(db, "use.ts", 4, "add") == {("DraftSet.add", 0.5, "family")}
     assert _vias(db, "use.ts", 5, "get") == set()
+
+
+def test_an_export_cycle_does_not_depend_on_the_order_of_questions(repo: Path) -> None:
+    # zod's v3: index.ts re-exports external.ts, which re-exports types.ts and ZodError.ts,
+    # which imports ZodType from index.ts. Asked first through external.ts (a.ts), index.ts
+    # was read while external.ts was being worked out (a cycle, nothing) and that nothing was
+    # kept: err.ts's own import then linked to nothing, and an update (other questions, in
+    # another order) differed from a cold build.
+    db = build(
+        repo,
+        {
+            "a.ts": "import { ZodType } from './external'\nexport const x: ZodType = 1 as any\n",
+            "err.ts": "import { ZodType } from './index'\nexport function f(t: ZodType) {}\n",
+            "external.ts": "export * from './types'\nexport * from './err'\n",
+            "index.ts": "export * from './external'\n",
+            "types.ts": "export class ZodType {}\n",
+        },
+    )
+    assert targets(db, "a.ts", 1, "ZodType") == {("ZodType", 1)}
+    assert targets(db, "err.ts", 1, "ZodType") == {("ZodType", 1)}
