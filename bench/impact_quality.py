@@ -67,6 +67,7 @@ _TS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs")  # the language service's 
 _IMPORT = re.compile(r"\s*(from\s|import[\s{(*]|export\s*(\*|\{|type\s*\{)[^;]*\bfrom\b)")
 EXAMPLES = 3  # confirmed references listed per change
 JEDI_SECONDS = 300.0  # per corpus, at most (changes past it are not sampled)
+SHOW_MISSES = False  # --misses: each change's missed and extra references, with their code
 
 
 class Case(NamedTuple):
@@ -504,6 +505,8 @@ def _run_corpus(
                 f"index {results[-1].ours()} grep {results[-1].grep()}",
                 file=sys.stderr,
             )
+            if SHOW_MISSES:
+                _print_misses(repo, results[-1])
         # After the sampled changes (outside their time budget), on the old side: every file
         # is back as it was.
         started = time.perf_counter()
@@ -515,6 +518,17 @@ def _run_corpus(
         examples = _confirmed_rows(label, repo, results)
         print("\n".join(examples), file=sys.stderr)
     return what, results, adjudication_seconds, examples
+
+
+def _print_misses(repo: Path, result: Result) -> None:
+    """The index impact's missed (-) and extra (+) references of one change, with their code
+    (stderr; the old side: the change is undone by then)."""
+    texts: dict[str, list[str]] = {}
+    for sign, refs in (("-", result.truth - result.found), ("+", result.found - result.truth)):
+        for path, line in sorted(refs):
+            lines = _fresh_lines(repo, path, texts)
+            code = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+            print(f"    {sign} {path}:{line}: {code[:100]}", file=sys.stderr)
 
 
 def _pooled(scores: list[Score]) -> Score:
@@ -578,7 +592,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seconds", type=float, default=JEDI_SECONDS, help="per corpus, at most (then stop)"
     )
+    parser.add_argument(
+        "--misses", action="store_true", help="list each change's missed and extra references"
+    )
     args = parser.parse_args(argv)
+    global SHOW_MISSES
+    SHOW_MISSES = args.misses
     try:
         import jedi  # a bench-only tool, not a dependency
     except ImportError:

@@ -416,7 +416,9 @@ def declarations(conn: sqlite3.Connection, language: str) -> set[tuple[Pair, str
     }
 
 
-def measure(language: str, per_kind: int, show: int) -> list[str]:
+def measure(
+    language: str, per_kind: int, show: int, pairs: list[dict[str, object]] | None = None
+) -> list[str]:
     repo = python_repo() if language == "python" else typescript_repo()
     started = time.perf_counter()
     database = build_index(repo)
@@ -443,6 +445,17 @@ def measure(language: str, per_kind: int, show: int) -> list[str]:
                 scores[("index", kind, half)].add(every, right)
                 scores[("index, confidence 1", kind, half)].add(sure, right)
                 scores[("name-only baseline", kind, half)].add(base, right)
+        if pairs is not None:  # --pairs: each definition's pairs, to compare two runs
+            pairs.append(
+                {
+                    "half": s.half,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "at": f"{s.path}:{s.line}",
+                    "index": sorted(every),
+                    "truth": sorted(right),
+                }
+            )
         if s.half == "tune" and (every - right or right - every) and len(misses) < show:
             misses.append(
                 f"{s.kind} {s.name} {s.path}:{s.line}: extra {sorted(every - right)[:4]} "
@@ -510,7 +523,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-kind", type=int, default=PER_KIND)
     parser.add_argument("--language", choices=("python", "typescript", "both"), default="both")
     parser.add_argument("--show", type=int, default=0, help="print this many tune-half misses")
+    parser.add_argument("--pairs", default="", help="write each definition's pairs (JSON) here")
     args = parser.parse_args(argv)
+    pairs: list[dict[str, object]] | None = [] if args.pairs else None
     out_file = Path(args.out).resolve()
     languages = ("python", "typescript") if args.language == "both" else (args.language,)
     lines = [
@@ -521,7 +536,9 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     for language in languages:
-        lines += measure(language, args.per_kind, args.show)
+        lines += measure(language, args.per_kind, args.show, pairs)
+    if pairs is not None:
+        Path(args.pairs).write_text(json.dumps(pairs, indent=0), encoding="utf-8")
     print("\n".join(lines))
     # What is written by hand below the marker (the discussion, the Go and Java spot checks)
     # stays.

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
-from reviewbot.index.extract import extract
+from reviewbot.index.extract import PROPERTY, extract, field_type
 from reviewbot.index.fresh import git_index_file, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
@@ -71,7 +71,7 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-RULES = 17  # 17: TS callback parameters, a comment's dot; 16: multi-line headers; 15: ...
+RULES = 18  # 18: TS properties' types, type aliases; 17: TS callbacks, a comment's dot; ...
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -401,6 +401,38 @@ def _before(store: Store, plan: _Plan) -> dict[str, _Shape] | None:
         return None
     _keep_incoming(store, plan.gone)
     return _shapes(store, plan.gone)
+
+
+def _through_properties(
+    conn: sqlite3.Connection, qualifiers: list[str], names: set[str]
+) -> set[str]:
+    """The qualifiers `T#a#b` (`x.a.b.m()`, x of type T) to resolve again: those naming a
+    changed name (T, a property, ...) or a property whose written type names one, or names
+    such a property's type (and so on: the properties of those types)."""
+    chains = [q for q in qualifiers if PROPERTY in q]
+    if not chains:
+        return set()
+    fields = [
+        (name, written.rsplit(".", 1)[-1])
+        for name, signature in conn.execute(
+            "SELECT DISTINCT name, signature FROM defs WHERE kind = 'field' "
+            "AND instr(signature, ':') > 0"
+        )
+        if (written := field_type(signature))
+    ]
+    reached = set(names)
+    grew = True
+    while grew:
+        grew = False
+        for name, written in fields:
+            if written in reached and name not in reached:
+                reached.add(name)
+                grew = True
+    return {
+        q
+        for q in chains
+        if any(p.removesuffix("()").rsplit(".", 1)[-1] in reached for p in q.split(PROPERTY))
+    }
 
 
 def _member_names(store: Store, file_ids: Iterable[int]) -> set[str]:
@@ -756,12 +788,15 @@ def _resolve(
     # (`x = Make(); x.m()` with Make a function: what Make returns, when Make changed.)
     # The qualifiers are read once each (about 4k for 37k references, through a small partial
     # index), then the references of those that match.
+    qualifiers = [
+        q for (q,) in conn.execute("SELECT DISTINCT qualifier FROM refs WHERE how = 'instance'")
+    ]
+    through = _through_properties(conn, qualifiers, typed_names)
     typed = [
         (qualifier,)
-        for (qualifier,) in conn.execute(
-            "SELECT DISTINCT qualifier FROM refs WHERE how = 'instance'"
-        )
-        if qualifier.rsplit(".", 1)[-1] in typed_names
+        for qualifier in qualifiers
+        if qualifier in through
+        or qualifier.rsplit(".", 1)[-1] in typed_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
         or (  # `f(x, p => p.m())` (`f=>T`): again when f or T changed
             CALLBACK in qualifier
@@ -780,7 +815,7 @@ def _resolve(
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_imported) "
         "AND how IN ('import', 'module', 'free') "
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
-        "AND how IN ('self', 'super', 'class', 'free') "
+        "AND how IN ('self', 'super', 'class', 'free', 'instance') "
         f"UNION {select} WHERE how = 'instance' AND qualifier IN "
         "(SELECT qualifier FROM sel_typed) ORDER BY 1"
     ).fetchall()

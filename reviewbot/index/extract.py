@@ -27,7 +27,7 @@ import tree_sitter as ts
 from reviewbot.index.grammars import Compiled, Grammar, ImportSite
 from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
-__all__ = ["AUGMENTS", "CLASS_KINDS", "extract"]
+__all__ = ["ALIAS", "AUGMENTS", "CLASS_KINDS", "PROPERTY", "extract", "field_type"]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
@@ -50,14 +50,27 @@ _QUESTION = ord("?")
 # optional, so the chain found is the longest, as three matches in a row would find it). What
 # follows is a dot only, not `?`: in `c ? A.b() : d` the `?` is a ternary's.
 _REV_RECEIVER = re.compile(
-    rb"[ \t\r\n]*\.(?!\.)\??"  # the dot
-    rb"(?:[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.\??[ \t\r\n]*[\w$]+){0,7})"  # the chain
+    rb"[ \t\r\n]*\.(?!\.)[?!]?"  # the dot (TS: `x?.name`, `x!.name`)
+    rb"(?:[ \t\r\n]*([\w$]+(?:[ \t\r\n]*\.[?!]?[ \t\r\n]*[\w$]+){0,7})"  # the chain
     rb"([ \t\r\n]*\.)?)?"  # more before it
 )
 _REV_SUPER = re.compile(rb"[ \t\r\n]*\)[^()]{0,40}\([ \t\r\n]*repus(?![\w$])")
 _REV_STRING = re.compile(rb"[ \t\r\n]*[\"'`]")
 _BASE_WORD = re.compile(r"[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 AUGMENTS = "module:"  # a base that names the module an interface augments
+# The "base" of a TS alias of one named type (`type AnySet = Set<any>`: `alias:Set`): what a
+# property declared with the alias holds; no base to find members in (as before).
+ALIAS = "alias:"
+# In a qualifier: `T#a#b` for `x.a.b.m()` with x of type T (TS/JS): the type of T's property
+# a, then of its b (the resolver reads the properties' written types).
+PROPERTY = "#"
+_PROPERTY_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
+# A TS property's declaration: `readonly base_: T`, `copy_?: Set<any>`, `private x: Foo = ...`.
+_FIELD_TYPE = re.compile(
+    r"(?:@[\w$.]+(?:\([^)]*\))?\s+)*"
+    r"(?:(?:declare|public|private|protected|static|readonly|override|abstract|accessor)\s+)*"
+    r"[\w$]+\s*[?!]?\s*:\s*(.+)"
+)
 _LITERALS = re.compile(r"([\"'`]).*?\1")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
@@ -74,6 +87,19 @@ _WINDOW = 120
 
 def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
+
+
+def field_type(signature: str) -> str:
+    """The class a TS property's declaration (its signature) names as its type, or ""."""
+    found = _FIELD_TYPE.fullmatch(signature.strip().rstrip(";,"))
+    if found is None:
+        return ""
+    return clean_type(found.group(1).split(" = ", 1)[0])
+
+
+def _property_path(base: str, receiver: str, first: str) -> str:
+    """The qualifier of `x.a.b.m()` for x of type ``base``: `base#a#b`."""
+    return base + PROPERTY + receiver[len(first) + 1 :].replace(".", PROPERTY)
 
 
 def _signature(source: bytes, start: int, body: int | None, end: int) -> str:
@@ -147,7 +173,7 @@ def _receiver(rev: bytes, at: int, words: dict[bytes, str]) -> str | None:
         return ""  # `f().x.name`, `a[0].x.name`: not a plain path
     known = words.get(chain)
     if known is None:
-        word = chain[::-1].translate(None, b" \t\r\n?")
+        word = chain[::-1].translate(None, b" \t\r\n?!")
         known = words[chain] = "" if word[:1].isdigit() else word.decode("utf-8", "replace")
     return known
 
@@ -357,12 +383,66 @@ def _callback_types(
             else:
                 types.append("")
         typed = [t for t in types if t]
-        if param is None or len(typed) != 1 or "(" in typed[0] or "=>" in typed[0]:
+        if param is None or len(typed) != 1 or any(c in typed[0] for c in ("(", "=>", PROPERTY)):
             continue
         name = _decode(source[param.start_byte : param.end_byte])
         # The callback is a scope of its own (the innermost of those starting there).
         param_scope = bisect.bisect_right(starts, 2 * fn_at) - 1
         note(local_types, (param_scope, name), f"{written_callee}=>{typed[0]}")
+
+
+def _literal_key(
+    key: ts.Node, source: bytes, type_params: set[str]
+) -> tuple[str, int, int, str, str] | None:
+    """``const state: ProxyState = { revoke_: null }``: the key names the written type's
+    property (the TypeScript service's reference of it), as (name, line, column, kind, type)
+    for a reference typed by that type; None when the type names no one class."""
+    declarator = key.parent.parent.parent if key.parent and key.parent.parent else None
+    annotation = declarator.child_by_field_name("type") if declarator is not None else None
+    if annotation is None or not annotation.named_children:
+        return None
+    written_node = annotation.named_children[0]
+    written = clean_type(_decode(source[written_node.start_byte : written_node.end_byte]))
+    if not written or written.split(".", 1)[0] in type_params:
+        return None
+    name = _decode(source[key.start_byte : key.end_byte])
+    return name, key.start_point[0] + 1, key.start_point[1], "attribute", written
+
+
+def _picked_types(
+    picks: list[ts.Node],
+    source: bytes,
+    starts: list[int],
+    ends: list[int],
+    lookup: Callable[[str, int], tuple[str, int] | None],
+    found_in: list[int],
+    local_types: dict[tuple[int, str], str],
+    note: Callable[[dict[tuple[int, str], str], tuple[int, str], str], None],
+) -> None:
+    """``const {a, b: c} = x`` with ``x`` a local of a written type ``T`` (TS/JS): ``a`` is
+    noted ``T#a`` and ``c`` ``T#b``, the types of T's properties (immer's ``const
+    {patchPlugin_} = rootScope``, then ``patchPlugin_.generatePatches_(...)``)."""
+    nodes = sorted(picks, key=_START)
+    scopes = _innermost([2 * n.start_byte for n in nodes], starts, ends)
+    for node, scope in zip(nodes, scopes, strict=True):
+        key: ts.Node | None = node
+        pattern = node.parent
+        if pattern is not None and pattern.type == "pair_pattern":
+            key = pattern.child_by_field_name("key")
+            pattern = pattern.parent
+        declarator = pattern.parent if pattern is not None else None
+        value = declarator.child_by_field_name("value") if declarator is not None else None
+        if key is None or value is None:
+            continue
+        whole = _decode(source[value.start_byte : value.end_byte])
+        bound = lookup(whole, scope)
+        if bound is None or bound[0] != "local":
+            continue
+        known = local_types.get((found_in[0], whole), "")
+        if known and "=>" not in known:
+            name = _decode(source[node.start_byte : node.end_byte])
+            picked = _decode(source[key.start_byte : key.end_byte])
+            note(local_types, (scope, name), known + PROPERTY + picked)
 
 
 _CHAIN_TAIL = re.compile(r"\)[\s?!]*\.\s*([A-Za-z_$][\w$]*)\s*$")
@@ -424,6 +504,19 @@ def _within(starts: list[int], nodes: list[ts.Node], after: int, before: int) ->
     return None
 
 
+_ALIASED = frozenset({"type_identifier", "generic_type", "nested_type_identifier"})
+
+
+def _alias_of(node: ts.Node, body: ts.Node, source: bytes) -> tuple[str, ...]:
+    """A TS type alias of one named type (`type AnySet = Set<any>`), without type parameters
+    of its own: that type, as its one "base" (its members are the alias's)."""
+    if body.type not in _ALIASED or node.child_by_field_name("type_parameters") is not None:
+        return ()
+    if body.end_byte - body.start_byte > _MAX_TYPE:
+        return ()
+    return tuple(ALIAS + b for b in _bases(_decode(source[body.start_byte : body.end_byte]))[:1])
+
+
 def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]:
     """Definitions from one capture pass: each declaration's name is the first name captured
     in it (its body, bases and receiver likewise), so no second pass over the tree is needed."""
@@ -483,6 +576,8 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
                 if len(text) <= _MAX_TYPE:
                     parts = _bases(_LITERALS.sub("", text).replace("|", " "))
                     d.bases = tuple(w for w in parts if w not in _NOTHING)
+            elif kind == "type" and body is not None:
+                d.bases = _alias_of(node, body, source)
             receiver = _within(recv_at, receivers, start, name_node.start_byte)
             if receiver is not None:
                 text = _decode(source[receiver.start_byte : receiver.end_byte])
@@ -844,6 +939,11 @@ class _Builder:
                 unit = d.parent
             return "", ""
 
+        if "bind.pick" in caps:
+            _picked_types(
+                caps["bind.pick"], source, starts, ends, lookup, found_in, local_types, note
+            )
+
         if "cb.args" in caps:
             # The calls around arguments holding a function (captured as their arguments: a
             # pattern asking for a call's arguments waits down the whole `a.m().m()` chain).
@@ -953,6 +1053,7 @@ class _Builder:
         self_names = grammar.self_names
         go = grammar.name == "go"
         java = grammar.name == "java"
+        properties = grammar.name in _PROPERTY_LANGUAGES
         rev = source[::-1]
         receivers: dict[bytes, str] = {}
         # Lines counted as the references come, in order: the newlines since the last one (no
@@ -1009,6 +1110,19 @@ class _Builder:
                     known = attr_type(cls, receiver[len(first) + 1 :])
                     if known:
                         how, target, qualifier = "instance", cls, known
+                    elif properties and cls >= 0:  # declared in a base class elsewhere
+                        how, target = "instance", cls
+                        qualifier = _property_path(first, receiver, first)
+                elif first in self_names and properties:
+                    cls = enclosing_class(unit)  # `this.a.b.name`: a's type's b's type
+                    if cls >= 0:
+                        how, target = "instance", cls
+                        a, _, rest = receiver[len(first) + 1 :].partition(".")
+                        known = attr_type(cls, a)
+                        if known:  # declared in this file
+                            qualifier = known + PROPERTY + rest.replace(".", PROPERTY)
+                        else:
+                            qualifier = _property_path(first, receiver, first)
                 elif receiver:
                     bound = lookup(first, scope)
                     if go and receiver == first:
@@ -1034,6 +1148,18 @@ class _Builder:
                         if known:
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in self_names:  # `x = self.make()`
+                                target = enclosing_class(unit)
+                    elif (
+                        properties
+                        and bound is not None
+                        and (bound[0] == "local" or defs[bound[1]].kind in _VALUES)
+                    ):
+                        # `x.a.b.m()`, x of a written type: the type its property a's type's
+                        # property b is written with (found by the global pass).
+                        known = local_types.get((found_in[0], first), "")
+                        if known and "=>" not in known:
+                            how, qualifier = "instance", _property_path(known, receiver, first)
+                            if known.split(".", 1)[0] in self_names:
                                 target = enclosing_class(unit)
                     elif (
                         bound is None
@@ -1067,6 +1193,19 @@ class _Builder:
                     continue  # a module used as a value: no definition
                 meant = name if entry.name == "default" else entry.name
                 out.append(_reference((name, line, col, kind, unit, "import", bound[1], "", meant)))
+
+        if "lit.key" in caps:
+            keys = sorted(caps["lit.key"], key=_START)
+            units_at = _innermost([2 * n.start_byte for n in keys], def_starts, def_ends)
+            for node, u in zip(keys, units_at, strict=True):
+                lit = _literal_key(node, source, type_params)
+                if lit is not None:
+                    name, row, col, kind, written = lit
+                    out.append(
+                        _reference(
+                            (name, row, col, kind, unit_of[u], "instance", -1, written, name)
+                        )
+                    )
 
         for _at, site, i in import_sites:
             if site.at < 0:

@@ -220,6 +220,10 @@ _TS_DEFS = (
 (method_signature name: (_) @name) @def.method
 (abstract_method_signature name: (_) @name) @def.method
 (function_signature name: (_) @name) @def.function
+(interface_body (property_signature name: (property_identifier) @name) @def.field)
+(type_alias_declaration value: (object_type
+  (property_signature name: (property_identifier) @name) @def.field))
+(class_body (public_field_definition name: (property_identifier) @name) @def.field)
 """
 )
 _JS_NAMES_COMMON = """
@@ -245,6 +249,10 @@ _JS_NAMES_COMMON = """
 (catch_clause parameter: (identifier) @bind)
 (for_in_statement left: (identifier) @bind)
 (arguments [(arrow_function) (function_expression)]) @cb.args
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind.pick)
+  value: (identifier))
+(variable_declarator name: (object_pattern (pair_pattern key: (property_identifier)
+  value: (identifier) @bind.pick)) value: (identifier))
 (function_declaration) @scope
 (generator_function_declaration) @scope
 (function_expression) @scope
@@ -288,6 +296,8 @@ _TS_NAMES = (
   (return_statement (object (method_definition name: (property_identifier) @ctx.member)))))
 (variable_declarator type: (type_annotation (_) @ctx.type)
   value: (object (method_definition name: (property_identifier) @ctx.member)))
+(variable_declarator type: (type_annotation) value: (object (pair key: (property_identifier)
+  @lit.key)))
 (interface_body) @scope
 (property_signature name: (property_identifier) @skip)
 (enum_assignment name: (property_identifier) @skip)

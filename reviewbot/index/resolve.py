@@ -46,7 +46,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from reviewbot.index.extract import AUGMENTS, clean_type
+from reviewbot.index.extract import ALIAS, AUGMENTS, PROPERTY, clean_type, field_type
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
@@ -64,6 +64,7 @@ __all__ = [
     "written_return",
 ]
 
+_NO_CYCLE = 1 << 30
 _MAX_CANDIDATES = 20  # an `obj.m` with more members of that name links to none
 _DEPTH = 12
 _JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
@@ -194,14 +195,22 @@ def _returns(signature: str) -> str:
 
 
 def written_return(kind: str, signature: str) -> str:
-    """What a definition says it returns, as the resolver reads it (``Resolver.returns``): a
-    function's or method's written class, else "". An update compares these to know whether
-    a changed file's functions still return what they did."""
+    """What a definition says it returns, as the resolver reads it (``Resolver.returns``,
+    ``Resolver.field_types``): a function's or method's written class, a property's type,
+    else "". An update compares these to know whether a changed file's functions still
+    return (and its properties still hold) what they did."""
+    if kind == "field":
+        return field_type(signature) if ":" in signature else ""
     if kind not in ("function", "method"):
         return ""
     if "->" in signature or "):" in signature or signature[:5] == "func ":
         return _returns(signature)
     return ""
+
+
+def _union(bases: tuple[str, ...]) -> bool:
+    """Whether a type alias's bases are a union's members (not the one type it aliases)."""
+    return bool(bases) and not bases[0].startswith(ALIAS)
 
 
 def _strip_ext(path: str) -> str:
@@ -241,6 +250,7 @@ class Resolver:
         )
         self.members_by_name: _Lazy[str, list[int]] = _Lazy(_same, self._load_by_name)
         self.callable_members: set[int] = set()
+        self.field_members: set[int] = set()  # (no family: a property is no method to override)
         classy = ", ".join(f"'{k}'" for k in _CLASSY)
         rows: Iterable[tuple[Any, ...]]
         if loaded is not None and not lazy:
@@ -292,6 +302,8 @@ class Resolver:
                 by_member[name].append(def_id)
                 if kind in _CALLABLE:
                     callable_members.add(def_id)
+                elif kind == "field":
+                    self.field_members.add(def_id)
             elif parent_id is None:
                 top[file_id][name].append(def_id)
         # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`, Go's
@@ -300,6 +312,15 @@ class Resolver:
         if not lazy:
             self._load_returns(None)
             self.returns.complete = True
+        # TS properties' written types (`copy_: Set<any>`): in full, or each on first use.
+        self.field_types: _Lazy[int, str] = _Lazy(_same, self._load_field_types)
+        self._declared: set[int] = set()  # TS properties declared in a type (no guesses)
+        if not lazy:
+            self._load_field_types(None)
+            self.field_types.complete = True
+            for name, ids in by_member.items():
+                if any(d in self._declared for d in ids):
+                    by_member[name] = [d for d in ids if d not in self._declared]
         if not lazy:
             self.top.update(top)
             self.members.update(members)
@@ -329,6 +350,8 @@ class Resolver:
                 self.name_defs[name].append((def_id, file_id))
         self._modules()
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
+        self._active: dict[tuple[int, str], int] = {}  # exports being worked out: stack place
+        self._low = _NO_CYCLE  # the lowest stack place the answer being worked out read
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
@@ -377,6 +400,8 @@ class Resolver:
             table.setdefault(name, []).append(def_id)
             if kind in _CALLABLE:
                 self.callable_members.add(def_id)
+            elif kind == "field":
+                self.field_members.add(def_id)
 
     def _load_returns(self, def_id: int | None) -> None:
         """What one function (``None``: every function) says it returns, when it says."""
@@ -402,14 +427,45 @@ class Resolver:
             if written:
                 self.returns[found] = (written, parent_id)
 
+    def _load_field_types(self, def_id: int | None) -> None:
+        """What one property (``None``: every property) of a TS file says it holds; and
+        (``None``) which TS/JS fields are declared in a type (not `this.x = ...`)."""
+        where = "" if def_id is None else "id = ? AND "
+        for found, signature in self.conn.execute(
+            f"SELECT id, signature FROM defs WHERE {where}kind = 'field'",
+            () if def_id is None else (def_id,),
+        ):
+            if self._is_declared(found, "field", signature):
+                self._declared.add(found)
+                written = field_type(signature) if ":" in signature else ""
+                if written and self.files[found >> ID_BITS].language in _SIGNED:
+                    self.field_types[found] = written
+
+    def _is_declared(self, def_id: int, kind: str, signature: str) -> bool:
+        """A TS/JS property declared in an interface, a type literal or a class body (`copy_:
+        Set<any>`): found through its type's members only, never as a guess for an
+        `obj.name` nobody can type (as before these were definitions)."""
+        home = self.files.get(def_id >> ID_BITS)
+        return (
+            kind == "field"
+            and home is not None
+            and home.language in _FAMILIES
+            and not signature.startswith("this.")
+        )
+
     def _load_by_name(self, name: str) -> None:
         found: list[int] = []
-        for def_id, kind in self.conn.execute(
-            "SELECT id, kind FROM defs WHERE name = ? AND container != '' ORDER BY id", (name,)
+        for def_id, kind, signature in self.conn.execute(
+            "SELECT id, kind, signature FROM defs WHERE name = ? AND container != '' ORDER BY id",
+            (name,),
         ):
+            if self._is_declared(def_id, kind, signature):
+                continue
             found.append(def_id)
             if kind in _CALLABLE:
                 self.callable_members.add(def_id)
+            elif kind == "field":
+                self.field_members.add(def_id)
         if found:
             self.members_by_name[name] = found
 
@@ -421,7 +477,9 @@ class Resolver:
         self.top, self.members = full.top, full.members
         self.members_by_name = full.members_by_name
         self.returns = full.returns
+        self.field_types = full.field_types
         self.callable_members |= full.callable_members
+        self.field_members |= full.field_members
         self.imports, self.file_imports = full.imports, full.file_imports
         self._typed_literals = full.typed_literals()
 
@@ -672,9 +730,13 @@ class Resolver:
         memo = self._export_memo.get(key)
         if memo is not None:
             return memo
-        self._export_memo[key] = ()  # cycles resolve to nothing
+        entered = self._enter(key)
+        if entered is None:
+            return ()  # a cycle: nothing more than what the key being worked out finds
         found = tuple(self.top.get(file_id, {}).get(name, []))
         file = self._file(file_id)
+        if not found and file is not None and depth >= _DEPTH:
+            self._low = -1  # cut by depth: an answer to work out again, never to keep
         if not found and file is not None and depth < _DEPTH:
             out: list[int] = []
             for imp in self.file_imports.get(file_id, []):
@@ -686,8 +748,33 @@ class Resolver:
                         for target in self.module_files(file, imp.module):
                             out.extend(self.exported(target, name, depth + 1))
             found = tuple(dict.fromkeys(out))
-        self._export_memo[key] = found
+        self._leave(key, entered, found)
         return found
+
+    def _enter(self, key: tuple[int, str]) -> tuple[int, int] | None:
+        """Start working out an export (``exported``, ``namespaces``): its place on the stack
+        of those being worked out and the caller's lowest place read so far; None when the
+        key is being worked out already (a cycle, noted)."""
+        at = self._active.get(key)
+        if at is not None:
+            self._low = min(self._low, at)
+            return None
+        index = len(self._active)
+        self._active[key] = index
+        saved, self._low = self._low, index + 1
+        return index, saved
+
+    def _leave(
+        self, key: tuple[int, str], entered: tuple[int, int], found: tuple[int, ...]
+    ) -> None:
+        """Done with a key: its answer is kept only if it read no key still being worked
+        out below it (a cycle through a caller: that caller's answer was not known yet) and
+        was cut by no depth limit, so that answers never depend on the order of questions."""
+        index, saved = entered
+        del self._active[key]
+        if self._low >= index:
+            self._export_memo[key] = found
+        self._low = min(saved, self._low) if self._active else _NO_CYCLE
 
     def imported(self, file: _File, imp: _Import, depth: int = 0) -> tuple[int, ...]:
         """The definitions an import binds (none for a module)."""
@@ -772,8 +859,8 @@ class Resolver:
         out: list[int] = []
         complete = True
         for base in d.bases:
-            if base.startswith(AUGMENTS):
-                continue  # the module it augments, not a base
+            if base.startswith((AUGMENTS, ALIAS)):
+                continue  # the module it augments, the type it aliases: not a base
             found, _ = self.in_file(file, base)
             classes = [c for c in found if c in self.classes]
             if not classes:
@@ -1009,6 +1096,8 @@ class Resolver:
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
             if CALLBACK in qualifier:
                 return self.callback_member(file, qualifier, lookup)
+            if PROPERTY in qualifier:
+                return self.property_member(file, target, qualifier, lookup)
             classes, known = self.typed(file, target, qualifier)
             if known and not classes:
                 # Foo comes from outside the repository (or is the language's): its methods
@@ -1026,9 +1115,14 @@ class Resolver:
                     # A type alias has no members here (but a union's, through its "bases"):
                     # not finding one there is no proof.
                     kind = self.classes[c].kind
-                    certain = certain and sure and (kind != "type" or bool(self.classes[c].bases))
+                    certain = certain and sure and (kind != "type" or _union(self.classes[c].bases))
                 if out or certain:
                     return tuple(dict.fromkeys(out)), "instance"
+                if file.language in _FAMILIES:
+                    inside, outside = self._expand(classes)
+                    if outside and not inside:  # `type AnyMap = Map<any, any>`: a Map
+                        overrides = [d for w in outside for d in self.outside_overrides(w, lookup)]
+                        return tuple(dict.fromkeys(overrides)), "family"
             return self.any_member(lookup, file), "member"
         if how == "free":
             return self._free(file, target, qualifier, lookup)
@@ -1071,6 +1165,74 @@ class Resolver:
             if not known:  # not defined nor imported: the language's own class
                 return self.outside_overrides(written, lookup), "callback"
         return self.any_member(lookup, file), "member"
+
+    def property_member(
+        self, file: _File, target: int | None, qualifier: str, lookup: str
+    ) -> tuple[tuple[int, ...], str]:
+        """``x.a.b.m`` with ``x`` of a written type ``T``, noted ``T#a#b`` by the extraction:
+        the types T's property ``a`` is declared with (in T or its bases; each member's, when
+        T is a union), then their ``b``'s; ``m`` of the classes found, or (a class from
+        outside: ``processedForPatches_: Set<any>``) the repository's overrides of it, at the
+        confidence of a family link. A property with no written type in some members of a
+        union is passed over; when nothing is found this way, a guess, as before."""
+        base, *names = qualifier.split(PROPERTY)
+        if base in _SELF and target is not None:
+            classes: list[int] = [target]
+        else:
+            classes = self.typed(file, target, base)[0]
+        outside: list[str] = []
+        for name in names:
+            classes, outside = self._expand(classes)
+            following: list[int] = []
+            outside = []
+            for c in classes:
+                for field in self.class_member(c, name)[0]:
+                    written = self.field_types.get(field)
+                    home = self.files.get(field >> ID_BITS)
+                    if not written or home is None:
+                        continue
+                    found, known = self.typed(home, None, written)
+                    following.extend(found)
+                    if known and not found:
+                        outside.append(written)
+            classes = list(dict.fromkeys(following))
+        classes, more = self._expand(classes)
+        outside += more
+        out = [m for c in classes for m in self.class_member(c, lookup)[0]]
+        if out:
+            return tuple(dict.fromkeys(out)), "instance"
+        if outside:
+            overrides = [
+                d for w in dict.fromkeys(outside) for d in self.outside_overrides(w, lookup)
+            ]
+            if overrides:
+                return tuple(dict.fromkeys(overrides)), "family"
+        return self.any_member(lookup, file), "member"
+
+    def _expand(self, classes: list[int], depth: int = 0) -> tuple[list[int], list[str]]:
+        """Type aliases replaced by what they name (``type AnySet = Set<any>``, a union's
+        members): the classes of the repository, and the names of classes from outside it."""
+        kept: list[int] = []
+        outside: list[str] = []
+        for c in classes:
+            d = self.classes.get(c)
+            if d is None or d.kind != "type" or not d.bases or depth > 4:
+                kept.append(c)
+                continue
+            home = self.files.get(d.file_id)
+            if home is None:
+                continue
+            for written in d.bases:
+                base = written.removeprefix(ALIAS)
+                found = self.in_file(home, base)[0]
+                inner = [f for f in found if f in self.classes]
+                if inner:
+                    more, names = self._expand(inner, depth + 1)
+                    kept.extend(more)
+                    outside.extend(names)
+                elif not found:
+                    outside.append(base)  # the language's (`Set`) or imported from outside
+        return list(dict.fromkeys(kept)), outside
 
     def from_outside(self, file: _File, dotted: str) -> bool:
         """Whether the first name of ``dotted`` is imported from outside the repository
@@ -1216,9 +1378,13 @@ class Resolver:
         memo = self._export_memo.get(key)
         if memo is not None:
             return memo
-        self._export_memo[key] = ()
+        entered = self._enter(key)
+        if entered is None:
+            return ()
         file = self._file(file_id)
         out: list[int] = []
+        if file is not None and depth >= _DEPTH:
+            self._low = -1
         if file is not None and depth < _DEPTH and name not in self.top.get(file_id, {}):
             imports = self.file_imports.get(file_id, [])
             for imp in imports:
@@ -1235,7 +1401,7 @@ class Resolver:
                         for t in self.module_files(file, imp.module):
                             out.extend(self.namespaces(t, name, depth + 1))
         found = tuple(dict.fromkeys(out))
-        self._export_memo[key] = found
+        self._leave(key, entered, found)
         return found
 
     def _go_method(self, file: _File, type_name: str, lookup: str) -> tuple[int, ...]:
@@ -1378,6 +1544,8 @@ class Resolver:
             self._owner, self._children = self._hierarchy()
         out: list[int] = []
         for member in found:
+            if member in self.field_members:
+                continue  # a property's namesakes are other properties, not overrides
             known = self._kin.get(member)
             if known is None:
                 known = self._kin[member] = self._namesakes(member)
@@ -1467,6 +1635,8 @@ class Resolver:
                 if f is None or f.language not in _FAMILIES:
                     continue
                 for base in cls.bases:
+                    if base.startswith(ALIAS):
+                        continue
                     found, _ = self.in_file(f, base)
                     if not any(b in self.classes for b in found):
                         heirs[base.rsplit(".", 1)[-1]].append(cls.id)
@@ -1502,8 +1672,8 @@ class Resolver:
         """Classes that inherit, by name and transitively, from one of ``class_names``."""
         children: dict[str, list[int]] = defaultdict(list)
         for d in self.classes.values():
-            for base in d.bases:
-                children[base.rsplit(".", 1)[-1]].append(d.id)
+            for base in d.bases:  # (an alias follows what it names)
+                children[base.removeprefix(ALIAS).rsplit(".", 1)[-1]].append(d.id)
         out: set[int] = set()
         todo = list(class_names)
         seen: set[str] = set()

@@ -608,3 +608,252 @@ def test_a_javascript_local_of_a_builtin_class(repo: Path) -> None:
     assert _vias(db, "perf/run.js", 3, "add") == {("DraftSet.add", 0.5, "family")}
     assert _vias(db, "perf/run.js", 5, "add") == {("Bag.add", 1.0, "instance")}
     assert _vias(db, "perf/run.js", 7, "add") == set()  # Date's: nothing here overrides it
+
+
+def test_a_property_of_a_typed_receiver_has_its_written_type(repo: Path) -> None:
+    # immer's mapset.ts: `function prepareSetCopy(state: SetState)` then
+    # `state.copy_!.add(v)`, where SetState (an interface of another file) declares
+    # `copy_: AnySet | undefined` and `type AnySet = Set<any>`: the TypeScript service calls
+    # that `add` a reference of `DraftSet.add` (an override of Set's). The same through two
+    # properties (`state.scope_.processedForPatches_.add(s)`, scope_ declared in a base
+    # interface of each member of a union), and to a class of the repository (`Box.open`).
+    db = build(
+        repo,
+        {
+            "src/types.ts": (
+                "export type AnySet = Set<any>\n"
+                "export interface Scope { processed_: Set<any>; box_: Box }\n"
+                "export interface BaseState { readonly scope_: Scope }\n"
+                "export interface SetState extends BaseState { copy_: AnySet | undefined }\n"
+                "export interface MapState extends BaseState { copy_: any }\n"
+                "export type State = SetState | MapState\n"
+                "export class Box { open(): void {} }\n"
+                "export type Options = { box?: Box }\n"
+            ),
+            "src/mapset.ts": (
+                "import {SetState, State, Options} from './types'\n"
+                "export class DraftSet extends Set<any> {\n"
+                "  add(value: any): this { return this }\n"
+                "}\n"
+                "export function prepare(state: SetState, o: Options, x: any) {\n"
+                "  state.copy_!.add(1)\n"
+                "  state.copy_?.add(2)\n"
+                "  o.box!.open()\n"
+                "  x.copy_.add(3)\n"
+                "}\n"
+                "export function mark(state: State) {\n"
+                "  state.scope_.processed_.add(state)\n"
+                "  state.scope_.box_.open()\n"
+                "  state.scope_.missing_.add(4)\n"
+                "}\n"
+            ),
+        },
+    )
+    path = "src/mapset.ts"
+    assert _vias(db, path, 6, "add") == {("DraftSet.add", 0.5, "family")}
+    assert _vias(db, path, 7, "add") == {("DraftSet.add", 0.5, "family")}
+    assert _vias(db, path, 8, "open") == {("Box.open", 1.0, "instance")}
+    assert _vias(db, path, 12, "add") == {("DraftSet.add", 0.5, "family")}
+    assert _vias(db, path, 13, "open") == {("Box.open", 1.0, "instance")}
+    # Untyped (`x: any`) or a property nobody declared: the guesses of before.
+    assert _vias(db, path, 9, "add") == {("DraftSet.add", 1.0, "member")}
+    assert _vias(db, path, 14, "add") == {("DraftSet.add", 1.0, "member")}
+
+
+def test_declared_properties_are_no_guesses_and_an_alias_is_no_proof(repo: Path) -> None:
+    # zod: `z.number().nullable()` types its value by the lone `nullable` method the file
+    # reaches; an interface's property of that name (`nullable?: boolean`) is no candidate for
+    # an `obj.name` nobody can type. `schema: ZodTypeAny` (`type ZodTypeAny = ZodType`) then
+    # `schema.shape` after `instanceof ZodObject`: ZodType has no `shape`, but the alias is no
+    # proof (the service narrows): the guess stays.
+    db = build(
+        repo,
+        {
+            "types.ts": (
+                "export interface Opts { nullable?: boolean; shape: number }\n"
+                "export class ZodType { nullable(): ZodType { return this } }\n"
+                "export class ZodObject extends ZodType { get shape(): number { return 1 } }\n"
+                "export type ZodTypeAny = ZodType\n"
+            ),
+            "use.ts": (
+                "import {ZodTypeAny, ZodObject} from './types'\n"
+                "export function f(s: any, schema: ZodTypeAny) {\n"
+                "  s.nullable()\n"
+                "  if (schema instanceof ZodObject) schema.shape\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "use.ts", 3, "nullable") == {("ZodType.nullable", 1.0, "member")}
+    assert _vias(db, "use.ts", 4, "shape") == {("ZodObject.shape", 1.0, "member")}
+
+
+def test_a_property_destructured_from_a_typed_local_has_its_written_type(repo: Path) -> None:
+    # immer's finalize.ts: `const {patchPlugin_} = rootScope` (rootScope: ImmerScope, whose
+    # `patchPlugin_?: PatchesPlugin`), then `patchPlugin_!.generatePatches_(...)`: the
+    # TypeScript service's reference of PatchesPlugin's method; so with a renaming pattern.
+    db = build(
+        repo,
+        {
+            "plugins.ts": (
+                "export interface PatchesPlugin { generatePatches_(s: any): void }\n"
+                "export interface Other { generatePatches_(s: any): void }\n"
+                "export interface ImmerScope { patchPlugin_?: PatchesPlugin; n: number }\n"
+            ),
+            "finalize.ts": (
+                "import {ImmerScope} from './plugins'\n"
+                "export function finalize(rootScope: ImmerScope, other: any) {\n"
+                "  const {patchPlugin_} = rootScope\n"
+                "  patchPlugin_!.generatePatches_(1)\n"
+                "  const {patchPlugin_: plugin} = rootScope\n"
+                "  plugin?.generatePatches_(2)\n"
+                "  const {patchPlugin_: guess} = other\n"
+                "  guess.generatePatches_(3)\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "finalize.ts", 4, "generatePatches_") == {
+        ("PatchesPlugin.generatePatches_", 1.0, "instance")
+    }
+    assert _vias(db, "finalize.ts", 6, "generatePatches_") == {
+        ("PatchesPlugin.generatePatches_", 1.0, "instance")
+    }
+    # `other: any`: both methods of that name, as a guess (one file: one meaning).
+    assert {q for q, _c, v in _vias(db, "finalize.ts", 8, "generatePatches_")} == {
+        "PatchesPlugin.generatePatches_",
+        "Other.generatePatches_",
+    }
+
+
+def test_a_key_of_an_object_literal_of_a_written_type_is_its_property(repo: Path) -> None:
+    # immer's proxy.ts: `const state: ProxyState = {..., revoke_: null as any}` with
+    # `type ProxyState = ProxyObjectState | ProxyArrayState`, both extending ProxyBaseState
+    # (`revoke_(): void`): the TypeScript service's reference of ProxyBaseState.revoke_. A
+    # literal of no written type, or nested in another key, names nothing.
+    db = build(
+        repo,
+        {
+            "proxy.ts": (
+                "interface Base { revoke_(): void; n: number }\n"
+                "interface ObjState extends Base { copy_: any }\n"
+                "interface ArrState extends Base { copy_: any[] }\n"
+                "type State = ObjState | ArrState\n"
+                "export function make() {\n"
+                "  const state: State = {\n"
+                "    revoke_: null as any,\n"
+                "    copy_: {revoke_: 1},\n"
+                "  }\n"
+                "  const plain = {revoke_: 2}\n"
+                "  return [state, plain]\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "proxy.ts", 7, "revoke_") == {("Base.revoke_", 1.0, "instance")}
+    assert {q for q, _c, _v in _vias(db, "proxy.ts", 8, "copy_")} == {
+        "ObjState.copy_",
+        "ArrState.copy_",
+    }
+    assert _vias(db, "proxy.ts", 8, "revoke_") == set()
+    assert _vias(db, "proxy.ts", 10, "revoke_") == set()
+
+
+def test_a_property_of_this_declared_in_a_base_class_elsewhere(repo: Path) -> None:
+    # `this.store.get()` in a subclass whose base (another file) declares `store: Store`;
+    # `this.scope.set.add()` through a property declared in this class. The in-file rule saw
+    # neither (no declaration of `store` in the file; two properties deep).
+    db = build(
+        repo,
+        {
+            "base.ts": (
+                "export class Store { get(): number { return 1 } }\n"
+                "export class Cache { get(): number { return 2 } }\n"
+                "export interface Scope { set: Set<any> }\n"
+                "export class Base { store: Store = new Store() }\n"
+            ),
+            "sets.ts": "export class DraftSet extends Set<any> { add(v: any): void {} }\n",
+            "child.ts": (
+                "import {Base, Scope} from './base'\n"
+                "export class Child extends Base {\n"
+                "  scope: Scope\n"
+                "  run() {\n"
+                "    this.store.get()\n"
+                "    this.scope.set.add(1)\n"
+                "  }\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "child.ts", 5, "get") == {("Store.get", 1.0, "instance")}
+    assert _vias(db, "child.ts", 6, "add") == {("DraftSet.add", 0.5, "family")}
+
+
+def test_a_property_has_no_family_of_namesakes(repo: Path) -> None:
+    # zod's internals: `def` is redeclared down a long chain of interfaces; a typed access of
+    # one is that property, not each redeclaration (as a method's overrides are): linking
+    # them all added half as many edges again to zod's index.
+    db = build(
+        repo,
+        {
+            "types.ts": (
+                "export interface Base { def: number; run(): void }\n"
+                "export interface Str extends Base { def: 1; run(): void }\n"
+                "export function f(b: Base) {\n"
+                "  b.def\n"
+                "  b.run()\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "types.ts", 4, "def") == {("Base.def", 1.0, "instance")}
+    assert _vias(db, "types.ts", 5, "run") == {
+        ("Base.run", 1.0, "instance"),
+        ("Str.run", 0.5, "family"),
+    }
+
+
+def test_a_local_typed_by_an_alias_of_an_outside_class(repo: Path) -> None:
+    # immer: `type AnySet = Set<any>`; `const s: AnySet = ...; s.add(v)` is a Set's `add`,
+    # which the TypeScript service counts with its override `DraftSet.add`; Map's `get` is
+    # no method of the repository (no guess among the repository's `get`s).
+    db = build(
+        repo,
+        {
+            "types.ts": "export type AnySet = Set<any>\nexport type AnyMap = Map<any, any>\n",
+            "sets.ts": (
+                "export class DraftSet extends Set<any> { add(v: any): this { return this } }\n"
+                "export class Store { get(): number { return 1 } }\n"
+            ),
+            "use.ts": (
+                "import {AnySet, AnyMap} from './types'\n"
+                "import {Store} from './sets'\n"
+                "export function f(s: AnySet, m: AnyMap) {\n"
+                "  s.add(1)\n"
+                "  m.get(2)\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "use.ts", 4, "add") == {("DraftSet.add", 0.5, "family")}
+    assert _vias(db, "use.ts", 5, "get") == set()
+
+
+def test_an_export_cycle_does_not_depend_on_the_order_of_questions(repo: Path) -> None:
+    # zod's v3: index.ts re-exports external.ts, which re-exports types.ts and ZodError.ts,
+    # which imports ZodType from index.ts. Asked first through external.ts (a.ts), index.ts
+    # was read while external.ts was being worked out (a cycle, nothing) and that nothing was
+    # kept: err.ts's own import then linked to nothing, and an update (other questions, in
+    # another order) differed from a cold build.
+    db = build(
+        repo,
+        {
+            "a.ts": "import { ZodType } from './external'\nexport const x: ZodType = 1 as any\n",
+            "err.ts": "import { ZodType } from './index'\nexport function f(t: ZodType) {}\n",
+            "external.ts": "export * from './types'\nexport * from './err'\n",
+            "index.ts": "export * from './external'\n",
+            "types.ts": "export class ZodType {}\n",
+        },
+    )
+    assert targets(db, "a.ts", 1, "ZodType") == {("ZodType", 1)}
+    assert targets(db, "err.ts", 1, "ZodType") == {("ZodType", 1)}

@@ -288,3 +288,58 @@ def test_an_import_closure_walked_from_one_file_equals_the_one_worked_out_for_al
     expected = sum(bits[p] for p in ("app.py", "pkg/__init__.py", "pkg/a.py", "pkg/b.py"))
     assert every[ids["app.py"]] == expected + bits["pkg/c.py"]
     assert every[ids["lone.py"]] == bits["lone.py"]
+
+
+@pytest.mark.parametrize(
+    ("changed", "before", "after"),
+    [
+        ("state.ts", "copy_: Alias", "copy_: B"),  # the property's written type
+        ("alias.ts", "type Alias = A", "type Alias = B"),  # the alias the property names
+    ],
+)
+def test_a_property_whose_type_changed_is_followed(
+    repo: Path, tmp_path: Path, changed: str, before: str, after: str
+) -> None:
+    """`state.copy_.spin()` with `state: State`: what State's `copy_` is declared with, and
+    what that alias names, decide (neither change is in use.ts)."""
+    files = {
+        "classes.ts": "export class A { spin(): void {} }\nexport class B { spin(): void {} }\n",
+        "alias.ts": "import {A, B} from './classes'\nexport type Alias = A\n",
+        "state.ts": (
+            "import {Alias} from './alias'\nimport {B} from './classes'\n"
+            "export interface State { copy_: Alias }\n"
+        ),
+        "use.ts": (
+            "import {State} from './state'\n"
+            "export function go(state: State) {\n  state.copy_.spin()\n}\n"
+        ),
+    }
+    edited = {changed: files[changed].replace(before, after)}
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    assert ("use.ts", 3, 14, "classes.ts", 1, "spin", 1.0, "instance") in old
+    assert ("use.ts", 3, 14, "classes.ts", 2, "spin", 1.0, "instance") in new
+
+
+def test_a_property_of_this_follows_a_base_that_changed_elsewhere(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`this.store.spin()` in Child (use.ts) extending Base (base.ts): Base's base changes
+    from A to B, which declare `store` with other types; nothing in use.ts changes."""
+    base = "import {A, B} from './holders'\nexport class Base extends A {}\n"
+    files = {
+        "classes.ts": "export class S { spin(): void {} }\nexport class T { spin(): void {} }\n",
+        "holders.ts": (
+            "import {S, T} from './classes'\n"
+            "export class A { store: S = new S() }\n"
+            "export class B { store: T = new T() }\n"
+        ),
+        "base.ts": base,
+        "use.ts": (
+            "import {Base} from './base'\n"
+            "export class Child extends Base {\n  go() {\n    this.store.spin()\n  }\n}\n"
+        ),
+    }
+    after = {"base.ts": base.replace("Base extends A", "Base extends B")}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.ts", 4, 15, "classes.ts", 1, "spin", 1.0, "instance") in old
+    assert ("use.ts", 4, 15, "classes.ts", 2, "spin", 1.0, "instance") in new
