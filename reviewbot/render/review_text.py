@@ -184,7 +184,9 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             if shown:
                 out.extend(_unit_rows(shown, style, width))
         if quiet:
-            out.append(style(f"({quiet} more unit(s) touched, their numbers unchanged)", "dim"))
+            out.append(
+                style(f"({quiet} more unit(s) touched: unchanged, or only in members above)", "dim")
+            )
         if unlisted:
             out.append(
                 style(
