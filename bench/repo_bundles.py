@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from index_speed import PACKAGES, fetch, unpack
+from index_speed import PACKAGES, corpus_repo, fetch
 
 from lib import hound
 from lib.common import ENV, command_line, git, revision, write_result
@@ -170,13 +170,7 @@ def quality(mirrors: Path, name: str, role: str, tmp: Path) -> dict[str, Any]:
 
 def speed(tmp: Path) -> dict[str, Any]:
     archives = [fetch(name, kind) for name, kind in PACKAGES]
-    repo = tmp / "big"
-    repo.mkdir()
-    for archive in archives:
-        unpack(archive, repo)
-    git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "corpus")
+    repo = corpus_repo(archives, tmp / "big")
     lines = code_lines(repo)
     run_tool([*tool("reviewbot"), "index"], repo)
     state = repo / ".git" / "reviewbot" / "bundles.json"
