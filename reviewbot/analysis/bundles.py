@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 
 from reviewbot.analysis.hunk_links import HunkKey, IndexLinks
 from reviewbot.engine import FileIndex
+from reviewbot.engine.structure import CALLBACK
 from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan
 from reviewbot.repo.paths import secondary
 
@@ -168,7 +169,8 @@ def _refs(
                             unit.start if side_name == "new" else -1 - unit.start,
                             unit.label,
                         )
-                    name = _bare(unit.name) if unit.name else ""
+                    # A callback (`app.get("/")`) defines no name another hunk can use.
+                    name = _bare(unit.name) if unit.name and unit.kind != CALLBACK else ""
                     if name and not (name.startswith("__") and name.endswith("__")):
                         owns.add(name)  # dunder methods are not called by name
                         if unit.start == n - 1:

@@ -906,3 +906,16 @@ def test_a_blank_line_between_members_is_no_change_of_their_container() -> None:
     )
     shown = [(u.label, u.kind) for u in done.summary.units if u.noteworthy]
     assert shown == [(f'describe("res") > it("case {k}")', "removed") for k in (2, 3, 4)]
+
+
+def test_a_callback_defines_no_name_in_a_bundles_reason(repo: Path) -> None:
+    """express: a bundle of route callbacks read "defines get("/"), it(...)" (a callback's
+    call is no name another hunk can use)."""
+    routes = "".join(
+        f'app.get("/r{k}", function (req, res) {{\n  res.send({k});\n}});\n\n' for k in range(4)
+    )
+    write(repo, "app.js", routes)
+    commit(repo)
+    write(repo, "app.js", routes.replace('"/r0"', '"/s0"').replace('"/r3"', '"/s3"'))
+    rep = review(GitChange(repo), Config())
+    assert rep.bundles and not [b for b in rep.bundles if 'get("' in b.reason], rep.bundles
