@@ -113,6 +113,9 @@ def hook_text(
                 "dim",
             )
         )
+        if any(not (f.metrics.before or f.metrics.after) for f in shown[:max_findings]):
+            # RB105/RB106 sit where the deleted lines were: the comment goes on that line.
+            lines.append(style("  (RB105, RB106: on the line the finding names)", "dim"))
     large = [fs for fs in report.files if fs.reason and fs.reason.startswith("larger than")]
     if large:  # not reviewed for its size: said (binary and generated files go unsaid)
         lines += textwrap.wrap(

@@ -919,3 +919,26 @@ def test_a_callback_defines_no_name_in_a_bundles_reason(repo: Path) -> None:
     write(repo, "app.js", routes.replace('"/r0"', '"/s0"').replace('"/r3"', '"/s3"'))
     rep = review(GitChange(repo), Config())
     assert rep.bundles and not [b for b in rep.bundles if 'get("' in b.reason], rep.bundles
+
+
+def test_the_hook_says_where_an_rb105_is_silenced(repo: Path) -> None:
+    """An RB105 sits where the deleted lines were (a unit's first line no longer exists):
+    the hook's hint says so when one is shown, and only then."""
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef gone(x):\n    return x\n")
+    write(repo, "app.py", "from lib import gone\n\ngone(1)\n")
+    commit(repo)
+    build_index(repo)
+    write(repo, "lib.py", "def keep():\n    return 1\n")
+    rep = review(GitChange(repo), Config(), mode=Mode.FAST)
+    text = hook_text(rep, "staged change", max_findings=10, show_info=False)
+    assert "[RB105]" in text and "(RB105, RB106: on the line the finding names)" in text
+    write(
+        repo,
+        "lib.py",
+        "def keep():\n"
+        + "".join(f"    if a{k}:\n        return {k}\n" for k in range(8))
+        + "    return 1\n\n\ndef gone(x):\n    return x\n",
+    )
+    rep = review(GitChange(repo), Config(), mode=Mode.FAST)
+    text = hook_text(rep, "staged change", max_findings=10, show_info=False)
+    assert "[RB101]" in text and "RB105, RB106" not in text
