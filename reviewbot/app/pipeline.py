@@ -53,7 +53,7 @@ from reviewbot.repo.changes import (
     from_patch,
     resolve_range,
 )
-from reviewbot.repo.git import Git
+from reviewbot.repo.git import Git, common_dir
 from reviewbot.repo.paths import secondary
 
 if TYPE_CHECKING:
@@ -181,7 +181,16 @@ def index_file(git: Git) -> Path:
     git directory's ``reviewbot/index.sqlite``), as ``reviewbot index`` writes it. Imports
     nothing: the hook asks on every run."""
     override = (git.environ or {}).get("REVIEWBOT_INDEX")
-    return Path(override) if override else git.git_dir() / "reviewbot" / "index.sqlite"
+    if override:
+        return Path(override)
+    own = git.git_dir() / "reviewbot" / "index.sqlite"
+    if own.exists():
+        return own
+    # A linked worktree without an index of its own reads its main worktree's (the files it
+    # holds otherwise are read again at the change's base, in a rolled-back transaction).
+    common = common_dir(git.git_dir())
+    shared = common / "reviewbot" / "index.sqlite" if common is not None else own
+    return shared if shared.exists() else own
 
 
 HOOK_INDEX_WAIT = 0.5  # seconds the hook waits for an index another process is writing

@@ -8,6 +8,8 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from reviewbot.repo.git import common_dir
+
 if TYPE_CHECKING:
     from reviewbot.repo.listing import Listed
 
@@ -44,11 +46,15 @@ def repository_id(git: Place) -> str:
     return str(git.git_dir().resolve())
 
 
-def same_repository(conn: sqlite3.Connection, git: Place) -> bool:
+def same_repository(conn: sqlite3.Connection, git: Place, *, linked: bool = False) -> bool:
     """Whether the index was built for ``git``'s repository (an index from before this was
-    recorded is taken as it is)."""
+    recorded is taken as it is); with ``linked``, a linked worktree takes its main worktree's
+    (a reader that re-reads the files it needs: the review's rolled-back transaction)."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'repository'").fetchone()
-    return row is None or row[0] == repository_id(git)
+    if row is None or row[0] == repository_id(git):
+        return True
+    common = common_dir(git.git_dir())
+    return linked and common is not None and row[0] == str(common.resolve())
 
 
 def stale_files(conn: sqlite3.Connection, listing: dict[str, Listed]) -> int:

@@ -565,3 +565,13 @@ def _split_raw(out: bytes) -> tuple[list[RawEntry], bytes]:
     if out[pos : pos + 1] == b"\0":
         pos += 1
     return entries, out[pos:]
+
+
+def common_dir(git_dir: Path) -> Path | None:
+    """A linked worktree's main git directory (its ``commondir`` file), else None."""
+    try:
+        text = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    path = Path(text)
+    return path if path.is_absolute() else git_dir / path

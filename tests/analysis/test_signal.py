@@ -942,3 +942,24 @@ def test_the_hook_says_where_an_rb105_is_silenced(repo: Path) -> None:
     rep = review(GitChange(repo), Config(), mode=Mode.FAST)
     text = hook_text(rep, "staged change", max_findings=10, show_info=False)
     assert "[RB101]" in text and "RB105, RB106" not in text
+
+
+def test_a_linked_worktree_without_an_index_reads_its_main_worktrees(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The index lives in each worktree's git directory: a `git worktree add` made after
+    `reviewbot index` had none, and its reviews silently lost RB105/RB106. It reads the main
+    worktree's (its files read again at the change's base; nothing written)."""
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef gone(x):\n    return x\n")
+    write(repo, "app.py", "from lib import gone\n\ngone(1)\n")
+    commit(repo)
+    database = build_index(repo)
+    before = database.read_bytes()
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
+    write(linked, "lib.py", "def keep():\n    return 1\n")
+    git(linked, "add", "lib.py")
+    rep = review(GitChange(linked, staged=True), Config(), mode=Mode.FAST)
+    assert [f.code for f in rep.findings] == ["RB105"] and rep.index_note == ""
+    assert database.read_bytes() == before
+    assert not (repo / ".git" / "worktrees" / "linked" / "reviewbot").exists()
