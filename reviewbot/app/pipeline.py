@@ -112,6 +112,8 @@ class GitChange(NamedTuple):
     cwd: Path
     specs: tuple[str | None, ...] = (None,)
     staged: bool = False
+    # Only these files (the ones pre-commit passes); deletions always (pre-commit passes only
+    # files that exist, and a deleted function still called is what RB105 is for).
     paths: frozenset[str] | None = None
     environ: Mapping[str, str] | None = None
     scope: str = ""
@@ -127,7 +129,7 @@ class GitChange(NamedTuple):
                 inside = in_scope(cf.path, self.scope) and (
                     cf.old_path is None or in_scope(cf.old_path, self.scope)
                 )
-                wanted = self.paths is None or cf.path in self.paths
+                wanted = self.paths is None or cf.path in self.paths or cf.status is Status.DELETED
                 if inside and wanted and cf.path not in seen:
                     seen.add(cf.path)
                     files.append(cf)

@@ -192,18 +192,6 @@ def run_hook(
     root = git.root.resolve()
     wanted = frozenset(_repo_path(f.replace(os.sep, "/"), cwd, root) for f in args.files)
     staged = specs == (None,)
-    if wanted and staged:
-        # pre-commit passes the files that exist: the staged deletions come too (a deleted
-        # function still called is what RB105 is for).
-        gone = git.run(
-            "diff",
-            "--cached",
-            "--name-only",
-            "-z",
-            "--diff-filter=D",
-            what="list the staged deletions",
-        )
-        wanted |= {p.decode("utf-8", "surrogateescape") for p in gone.split(b"\0") if p}
     source = GitChange(git.cwd, specs, staged, paths=wanted or None, environ=environ, git=git)
     deadline = started + max(0.1, args.time_budget)
     # The hook shows findings only: no hunk context, bundles or history (FAST mode), and
