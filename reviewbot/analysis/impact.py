@@ -50,37 +50,36 @@ Indexer = Callable[[str], FileIndex | None]
 CodeView = Callable[[str], LineIndex | None]  # a file's lines as code (None: not looked at)
 
 
-_DECLARES = "declares"  # what ``_as_code`` says of a line declaring a namesake
+# What ``_as_code`` says of a line matching a name.
+_USE, _NO_USE, _DECLARES = "use", "no use", "declares"
 
 
-def _as_code(
-    r: Reference, name: str, defined_in: str, member: bool, view: LineIndex | None
-) -> bool | str:
+def _as_code(r: Reference, name: str, defined_in: str, member: bool, view: LineIndex | None) -> str:
     """Whether a line matching ``name`` uses it as code: not in a comment or a string (the
     file's own scan knows its docstrings and block comments), not a namesake's declaration,
     and, for a top-level declaration, not only as another object's member (`self.x`, `o.x`)
     unless the object is named like its module (`utils.x`). Unknown (no view): a use."""
     if view is None or not 0 < r.line <= len(view.code):
-        return True
+        return _USE
     code = view.code[r.line - 1]
     found = list(re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", code))
     if not found:
-        return False  # only in a comment or a string
+        return _NO_USE  # only in a comment or a string
     unit = view.unit_at(r.line - 1)
     if unit is not None and unit.start == r.line - 1 and unit.name == name:
         return _DECLARES  # another declaration of the name
     if member:
-        return True
+        return _USE
     parts = defined_in.split("/")
     modules = {parts[-1].split(".", 1)[0], *parts[-2:-1]}  # `utils.x`; Go's `pkg.X`: its folder
     for m in found:
         before = code[: m.start()].rstrip()
         if not before.endswith("."):
-            return True
+            return _USE
         receiver = re.search(r"([\w$]+)\s*\??\.$", before)
         if receiver is not None and receiver.group(1) in modules:
-            return True
-    return False
+            return _USE
+    return _NO_USE
 
 
 def _name(label: str) -> str | None:
@@ -240,7 +239,7 @@ def impact_of(
         refs = [
             r
             for r, said in judged
-            if said is True
+            if said == _USE
             and not (r.path == info.path and r.line in changed_lines[r.path])
             and (family is None or _family(language_of(r.path)) in (None, family))
             and not (family is not None and r.path.lower().endswith(_STYLESHEETS))

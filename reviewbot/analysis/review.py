@@ -119,27 +119,25 @@ def _direct(index: LineIndex | None, unit: Unit | None, lines: list[int]) -> boo
     return False
 
 
-def _own_change(
+def _direct_change(
     pair: UnitPair, old: LineIndex | None, new: LineIndex | None, line_map: LineMap
 ) -> bool:
-    """Whether the change is in the unit's own lines, not only in those of units nested in
-    it (always, for a unit that is not class-like)."""
-    unit = pair.new if pair.new is not None else pair.old
-    side = new if pair.new is not None else old
-    assert unit is not None
+    """Whether a changed line (added on the new side, removed on the old) is the unit's own,
+    not only one of the units nested in it."""
     return (
-        (unit.kind not in CONTAINERS if side is None else not side.structure.container_like(unit))
-        or (
-            pair.new is not None
-            and _direct(new, pair.new, line_map.added_between(pair.new.start + 1, pair.new.end + 1))
-        )
-        or (
-            pair.old is not None
-            and _direct(
-                old, pair.old, line_map.removed_between(pair.old.start + 1, pair.old.end + 1)
-            )
-        )
+        pair.new is not None
+        and _direct(new, pair.new, line_map.added_between(pair.new.start + 1, pair.new.end + 1))
+    ) or (
+        pair.old is not None
+        and _direct(old, pair.old, line_map.removed_between(pair.old.start + 1, pair.old.end + 1))
     )
+
+
+def _container(pair: UnitPair, old: LineIndex | None, new: LineIndex | None) -> bool:
+    """Whether the unit's members carry its findings (``Structure.container_like``)."""
+    unit, side = (pair.new, new) if pair.new is not None else (pair.old, old)
+    assert unit is not None
+    return unit.kind in CONTAINERS if side is None else side.structure.container_like(unit)
 
 
 def _p90(values: list[float]) -> float:
@@ -272,11 +270,13 @@ def measure_file(
         was = _renamed_from(old, pair, label)
         kind = "renamed" if was is not None else kind
         metrics = MetricsChange(m_old, m_new)
+        direct = _direct_change(pair, old, new, line_map)
+        container = _container(pair, old, new)
         # Worth a row: a new or removed unit, or numbers that moved; for a class-like unit
         # only when the change is in its own lines (not only in a member's).
         noteworthy = (
             kind not in ("modified", "renamed")
-            or (metrics.moved and _own_change(pair, old, new, line_map))
+            or (metrics.moved and (not container or direct))
             or (was is not None and innermost(was) != innermost(label))
         )
         new_ref = _ref(pair.new) if pair.new else None
@@ -314,18 +314,9 @@ def measure_file(
             UnitCase(
                 delta,
                 pair.old is None,
-                new.structure.container_like(pair.new),
+                container,
                 new.lines[pair.new.start],
-                _direct(new, pair.new, changed)
-                or (
-                    pair.old is not None
-                    and old is not None
-                    and _direct(
-                        old,
-                        pair.old,
-                        line_map.removed_between(pair.old.start + 1, pair.old.end + 1),
-                    )
-                ),
+                direct,
             )
         )
     summary = FileSummary(
