@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import re
 import sqlite3
 import time
@@ -114,23 +115,24 @@ class DeclChange(NamedTuple):
     cf: ChangedFile  # the file of the new declaration (the old one's when removed)
 
 
-def _decls(text: str | None, path: str, registry: LanguageRegistry) -> list[Decl]:
+@functools.lru_cache(maxsize=32)  # a renamed file's sides are read by two passes
+def _decls(text: str | None, path: str, registry: LanguageRegistry) -> tuple[Decl, ...]:
     if text is None:
-        return []
+        return ()
     language = registry.detect(path).name
     grammar = grammar_for(language, path)
     if grammar is None:
-        return []
+        return ()
     facts = extract(compiled(grammar.name), text)
     if facts is None:
-        return []
-    return [
+        return ()
+    return tuple(
         Decl(d.name, d.qualified, d.kind, d.signature, path, d.line, d.end_line, language)
         for d in facts.definitions
         if d.kind not in _SKIP_KINDS
         and not (d.name.startswith("__") and d.name.endswith("__"))
         and _NAME.fullmatch(d.name)  # not a string key: `"validate + return": () => ...`
-    ]
+    )
 
 
 def _body(text: str | None, d: Decl) -> list[str]:
