@@ -44,6 +44,14 @@ def fast(*argv: str) -> tuple[int, Any, str]:
     return code, (json.loads(text) if text.startswith("{") else text), err.getvalue()
 
 
+def index_here(repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Commit what is written, work in ``repo`` with its index at ``tmp_path``, and build it."""
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    assert fast("index")[0] == 0
+
+
 def test_index_then_queries_have_the_documented_shapes(project: Path, cli: Any) -> None:
     run = cli("index", "--format", "json")
     assert run.code == 0, run.err
@@ -251,10 +259,7 @@ def test_the_map_keeps_to_its_budget_as_printed_and_shows_overloads_once(
     )
     write(repo, "lib.py", "from typing import overload\n\n\n" + stubs + body + "\n\n" + many)
     write(repo, "use.py", "from lib import convert\n\nconvert(1)\n")
-    commit(repo)
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
-    assert fast("index")[0] == 0
+    index_here(repo, monkeypatch, tmp_path)
     for budget in range(30, 400, 7):
         code, text, _ = fast("map", "--budget", str(budget))
         assert code == 0 and len(text) <= budget * 4, (budget, len(text))
@@ -293,10 +298,7 @@ def test_the_map_shows_a_method_under_its_class(
         "from core import Context, Command, main\n\n\n"
         "def run(c: Context, d: Command):\n    c.invoke(main)\n    d.invoke(c)\n",
     )
-    commit(repo)
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
-    assert fast("index")[0] == 0
+    index_here(repo, monkeypatch, tmp_path)
     code, text, _ = fast("map", "--budget", "2000")
     lines = text.splitlines()
     block = lines[lines.index("core.py:") + 1 :][:5]
@@ -323,10 +325,7 @@ def test_search_keeps_words_of_any_script_and_drops_one_letter_fragments(
         "def read(n: int, c: str, d: bytes):\n    return n\n\n\n"
         'def messen(x):\n    """Die Größe messen."""\n    return x\n',
     )
-    commit(repo)
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
-    assert fast("index")[0] == 0
+    index_here(repo, monkeypatch, tmp_path)
     assert fast("search", "ünïcödé")[1] == "no match\n"
     code, text, _ = fast("search", "größe")
     assert code == 0 and "messen" in text and "read" not in text
@@ -345,10 +344,7 @@ def test_a_map_of_a_folder_shows_the_folder_first(
             f"from helper.validate import not_null\n\n\ndef select_{k}(q):\n"
             "    return not_null(q)\n",
         )
-    commit(repo)
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
-    assert fast("index")[0] == 0
+    index_here(repo, monkeypatch, tmp_path)
     code, text, _ = fast("map", "select", "--budget", "2000")
     files = [line for line in text.splitlines() if not line.startswith(" ")]
     assert code == 0 and files[-1] == "helper/validate.py:" and len(files) == 5
@@ -361,10 +357,7 @@ def test_bundling_a_folder_or_another_target_keeps_the_repositorys_bundling(
     replaced the one saved bundling the context pack names bundles from."""
     for k in range(6):
         write(repo, f"pkg/m{k}.py", f"def f{k}(x):\n    return x + {k}\n")
-    commit(repo)
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
-    assert fast("index")[0] == 0
+    index_here(repo, monkeypatch, tmp_path)
     assert fast("bundles")[0] == 0
     saved = tmp_path / "bundles.json"
     before = saved.read_bytes()
@@ -379,10 +372,7 @@ def test_two_references_on_one_line_show_their_columns_and_a_tiny_map_says_so(
 ) -> None:
     write(repo, "lib.py", "def width(s):\n    return len(s)\n")
     write(repo, "use.py", "from lib import width\n\nboth = width('a') + width('bb')\n")
-    commit(repo)
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
-    assert fast("index")[0] == 0
+    index_here(repo, monkeypatch, tmp_path)
     lines = fast("refs", "lib.py:1")[1].splitlines()
     assert "  use.py:3:8: call in variable both" in lines
     assert "  use.py:3:21: call in variable both" in lines
@@ -407,9 +397,6 @@ def test_search_finds_the_product_before_the_tests_that_exercise_it(
         "tests/test_retry.py",
         "def test_retry_failed_requests():\n    '''Retry failed requests.'''\n    return 1\n",
     )
-    commit(repo)
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
-    assert fast("index")[0] == 0
+    index_here(repo, monkeypatch, tmp_path)
     first = fast("search", "retry failed requests")[1].splitlines()[0]
     assert first.startswith("pkg/retry.py:1:"), first
