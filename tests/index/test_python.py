@@ -335,3 +335,20 @@ def test_a_header_over_several_lines_reads_as_one(repo: Path) -> None:
         found = dict(conn.execute("SELECT qualified, signature FROM defs"))
     assert found["f"] == "def f(a, b=(1,)) -> list[int]"
     assert found["g"] == "function g(a: number, b: string): void"
+
+
+def test_an_untyped_receiver_links_to_five_members_at_most(repo: Path) -> None:
+    """`obj.run()` nobody can type: each of up to 5 `run` methods in reach at 1/5; with a
+    sixth in reach, none (a guess of 1 in 6 tells a reader nothing)."""
+    classes = "".join(
+        f"class K{k}:\n    def run(self):\n        return {k}\n\n\n" for k in range(6)
+    )
+    caller = "from pkg import kinds\n\n\ndef go(obj):\n    return obj.run()\n"
+    five = classes.split("class K5")[0]
+
+    def guesses(kinds: str) -> set[tuple[str, float]]:
+        db = build(repo, {"pkg/__init__.py": "", "pkg/kinds.py": kinds, "pkg/use.py": caller})
+        return {(d, c) for p, ln, n, d, _, c in links(db) if (p, ln, n) == ("pkg/use.py", 5, "run")}
+
+    assert guesses(five) == {(f"K{k}.run", 0.2) for k in range(5)}
+    assert guesses(classes) == set()
