@@ -44,6 +44,7 @@ from reviewbot.index.resolve import (
 )
 from reviewbot.index.store import (
     ID_BITS,
+    TARGETED,
     WEIGHT_UNIT,
     FileRows,
     Store,
@@ -815,8 +816,7 @@ def _resolve(
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_names) "
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_imported) "
         "AND how IN ('import', 'module', 'free') "
-        f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) "
-        "AND how IN ('self', 'super', 'class', 'free', 'instance') "
+        f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) AND {TARGETED} "
         f"UNION {select} WHERE how = 'instance' AND qualifier IN "
         "(SELECT qualifier FROM sel_typed) ORDER BY 1"
     ).fetchall()
