@@ -81,9 +81,16 @@ def dump(database: Path) -> dict[str, list[tuple[object, ...]]]:
             "SELECT a.path, b.path, ROUND(l.weight, 6) FROM file_links l "
             "JOIN files a ON a.id = l.src JOIN files b ON b.id = l.dst ORDER BY 1, 2"
         )
+        # The search table keeps no text (contentless): its inverted index itself, every
+        # term at every place, a stale row's terms (no definition) included.
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_terms "
+            "USING fts5vocab(main, 'search', 'instance')"
+        )
         search = (
-            "SELECT f.path, d.line, s.words, s.signature, s.doc FROM search s "
-            "JOIN defs d ON d.id = s.rowid JOIN files f ON f.id = d.file_id ORDER BY 1, 2"
+            "SELECT f.path, d.line, d.name, v.term, v.col, v.offset FROM temp.search_terms v "
+            "LEFT JOIN defs d ON d.id = v.doc LEFT JOIN files f ON f.id = d.file_id "
+            "ORDER BY 1, 2, 3, 5, 6, 4"
         )
         out = {}
         for name, sql in (
