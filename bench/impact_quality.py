@@ -2,8 +2,10 @@
 
     .venv/bin/pip install jedi && .venv/bin/python bench/impact_quality.py [--sample 40]
 
-For functions and methods sampled from real Python code nobody here wrote (click's git history
-at its newest commit; Django and Pygments, the corpus of ``bench/index_speed.py``), a change is
+For functions and methods sampled from real code nobody here wrote (click's git history at its
+newest commit; Django and Pygments, the corpus of ``bench/index_speed.py``; immer's TypeScript;
+held out and pre-registered on 2026-12-01, before anyone looked at them: rich's repository and
+mobx's ``packages/mobx``, each at its newest fetched commit), a change is
 made in a temporary copy: the function deleted (its lines blanked, so that line numbers stay)
 or re-signed (a required parameter added in front). The change is reviewed by the real
 pipeline (``pipeline.review``, a full review) twice: with the repository's index (the impact
@@ -62,6 +64,10 @@ SAMPLE = 40
 SEED = 7
 CLICK = Path("/work/.mirror/pallets+click/repo")
 IMMER = Path("/work/.mirror/immerjs+immer/repo")
+# Held out, pre-registered 2026-12-01 (chosen before anyone looked at them): no rule was made
+# from them.
+RICH = Path("/work/.mirror/Textualize+rich/repo")
+MOBX = Path("/work/.mirror/mobxjs+mobx/repo")
 _TS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs")  # the language service's program
 # Import and re-export statements: left out on both sides.
 _IMPORT = re.compile(r"\s*(from\s|import[\s{(*]|export\s*(\*|\{|type\s*\{)[^;]*\bfrom\b)")
@@ -98,32 +104,40 @@ def score(found: set[tuple[str, int]], truth: set[tuple[str, int]]) -> Score:
     return Score(len(found & truth), len(found - truth), len(truth - found))
 
 
-def _corpus_click(into: Path) -> str:
+def _archive(mirror: Path, into: Path, tree: str = "HEAD") -> str:
+    """Extract ``tree`` (a commit, or ``HEAD:folder`` for one folder as the root) of a fetched
+    repository into ``into``; the commit's short hash."""
     out = subprocess.run(
-        ["git", f"--git-dir={CLICK}", "archive", "HEAD"], check=True, capture_output=True
+        ["git", f"--git-dir={mirror}", "archive", tree], check=True, capture_output=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=out, check=True)
-    head = subprocess.run(
-        ["git", f"--git-dir={CLICK}", "rev-parse", "--short=12", "HEAD"],
+    return subprocess.run(
+        ["git", f"--git-dir={mirror}", "rev-parse", "--short=12", "HEAD"],
         check=True,
         capture_output=True,
         text=True,
     ).stdout.strip()
-    return f"pallets/click at {head}"
+
+
+def _corpus_click(into: Path) -> str:
+    return f"pallets/click at {_archive(CLICK, into)}"
 
 
 def _corpus_immer(into: Path) -> str:
-    out = subprocess.run(
-        ["git", f"--git-dir={IMMER}", "archive", "HEAD"], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["tar", "-x", "-C", str(into)], input=out, check=True)
-    head = subprocess.run(
-        ["git", f"--git-dir={IMMER}", "rev-parse", "--short=12", "HEAD"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    return f"immerjs/immer at {head} (TypeScript)"
+    return f"immerjs/immer at {_archive(IMMER, into)} (TypeScript)"
+
+
+def _corpus_rich(into: Path) -> str:
+    """Held out: the whole repository, as click's (the package under rich/, tests/, examples/)."""
+    return f"Textualize/rich at {_archive(RICH, into)}"
+
+
+def _corpus_mobx(into: Path) -> str:
+    """Held out: the mobx package of the monorepo (its src/ and __tests__/, whose tests import
+    the sources by relative paths, `../../src/mobx`) as the repository's root, as immer's
+    src/ and tests are: the service's Node10 resolution builds its program as it is."""
+    head = _archive(MOBX, into, "HEAD:packages/mobx")
+    return f"mobxjs/mobx at {head}, packages/mobx (TypeScript)"
 
 
 def _typescript() -> Path:
@@ -588,7 +602,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="bench/results/impact_quality.md")
     parser.add_argument("--sample", type=int, default=SAMPLE)
-    parser.add_argument("--only", choices=("click", "immer", "django"), default=None)
+    parser.add_argument(
+        "--only", choices=("click", "immer", "django", "rich", "mobx"), default=None
+    )
     parser.add_argument(
         "--seconds", type=float, default=JEDI_SECONDS, help="per corpus, at most (then stop)"
     )
@@ -607,6 +623,8 @@ def main(argv: list[str] | None = None) -> int:
         ("click", _corpus_click, "src/click/", ".py"),
         ("immer", _corpus_immer, "src/", ".ts"),
         ("django+pygments", _corpus_django, "django/", ".py"),
+        ("rich", _corpus_rich, "rich/", ".py"),
+        ("mobx", _corpus_mobx, "src/", ".ts"),
     ]
     if args.only:
         corpora = [c for c in corpora if c[0].startswith(args.only)]
@@ -636,7 +654,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         confirmed.extend(examples)
     lines = [
-        "# Impact quality: the index's references against jedi's and the TypeScript service's",
+        f"## {', '.join(label for label, *_ in corpora)}",
         "",
         f"reviewbot {revision()}; `{command_line('impact_quality.py', argv)}`; jedi "
         f"{jedi.__version__}; seed {SEED}; load average {load:.1f} on 2 cores at the start.",
@@ -677,8 +695,33 @@ def main(argv: list[str] | None = None) -> int:
         "",
     ]
     print("\n".join(lines))
-    write_result(out_file, lines)
+    write_result(out_file, _spliced(out_file, "+".join(c[0] for c in corpora), lines))
     return 0
+
+
+TITLE = "# Impact quality: the index's references against jedi's and the TypeScript service's"
+END = "<!-- end of bench/impact_quality.py's section -->"
+
+
+def _begin(key: str) -> str:
+    return (
+        f"<!-- bench/impact_quality.py's section ({key}): replaced when the benchmark reruns "
+        "these corpora; the rest of this file is written by hand and kept -->"
+    )
+
+
+def _spliced(out_file: Path, key: str, section: list[str]) -> list[str]:
+    """The results file with this run's section in place of the last run's of the same corpora
+    (or after everything else); what is written by hand outside the sections stays."""
+    block = [_begin(key), *section, END]
+    if not out_file.exists():
+        return [TITLE, "", *block]
+    old = out_file.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    if _begin(key) in old:
+        start = old.index(_begin(key))
+        end = old.index(END, start)
+        return [*old[:start], *block, *old[end + 1 :]]
+    return [*old, "", *block]
 
 
 if __name__ == "__main__":
