@@ -45,6 +45,7 @@ from reviewbot.index.build import IndexSettings, apply_listing
 from reviewbot.index.extract import extract
 from reviewbot.index.fresh import built_with, same_repository
 from reviewbot.index.grammars import compiled, grammar_for
+from reviewbot.index.outline import outline
 from reviewbot.index.store import SCHEMA, Store, storable
 from reviewbot.model import (
     ChangedFile,
@@ -119,13 +120,14 @@ class DeclChange(NamedTuple):
 def _decls(text: str | None, path: str, registry: LanguageRegistry) -> tuple[Decl, ...]:
     if text is None:
         return ()
-    language = registry.detect(path).name
+    detected = registry.detect(path)
+    language = detected.name
     grammar = grammar_for(language, path)
     if grammar is None:
         return ()
     facts = extract(compiled(grammar.name), text)
-    if facts is None:
-        return ()
+    if facts is None:  # mostly errors to tree-sitter: the outliner's units, as the index has
+        facts = outline(text, detected, "tree-sitter could not parse most of it")
     return tuple(
         Decl(d.name, d.qualified, d.kind, d.signature, path, d.line, d.end_line, language)
         for d in facts.definitions
@@ -588,8 +590,9 @@ def repo_impact(
                     "index",
                 )
             )
-            if c.change in ("removed", "renamed") and sure and c.old is not None:
-                gone = _rb105(c, c.old, sure)
+            broken = [r for r in sure if r.via != _NAMESAKE]
+            if c.change in ("removed", "renamed") and broken and c.old is not None:
+                gone = _rb105(c, c.old, broken)
                 if gone is not None:
                     findings.append(gone)
             if c.change == "signature" and c.old is not None and c.new is not None:
@@ -708,11 +711,20 @@ def _remaining(
     on the new side: those on lines the change leaves alone, and the new lines that still
     name it without resolving to anything."""
     out: list[_Ref] = []
+    home = by_old.get(old.path)
+    # What the declaration's namesakes in its scope are on the new side (the other overloads,
+    # the other half of a getter and setter): the same symbol, not another definition.
+    twin = (home.path if home is not None else old.path, old.qualified)
     for h in hits:
         cf = by_old.get(h.path)
         now = h.line if cf is None else cf.line_map.old_to_new(h.line)
-        if now is not None and _means_another(conn, cf.path if cf else h.path, now, old.name):
-            continue  # `self.m()` now reaches the base's `m`; `cmd` a new local `def cmd`
+        via = h.via
+        if now is not None:
+            meant = _meant(conn, cf.path if cf else h.path, now, old.name)
+            if meant and meant != {twin}:
+                continue  # `self.m()` now reaches the base's `m`; `cmd` a new local `def cmd`
+            if meant:
+                via = _NAMESAKE  # its calls may not fit what is left: listed, no RB105
         if cf is None:
             out.append(
                 _Ref(
@@ -723,7 +735,7 @@ def _remaining(
                     h.unit.label if h.unit else None,
                     h.kind,
                     h.confidence,
-                    h.via,
+                    via,
                     False,
                 )
             )
@@ -734,7 +746,7 @@ def _remaining(
         if line is not None:
             unit = _unit_at(conn, cf.path, line)
             out.append(
-                _Ref(cf.path, line, h.column, h.name, unit, h.kind, h.confidence, h.via, False)
+                _Ref(cf.path, line, h.column, h.name, unit, h.kind, h.confidence, via, False)
             )
     # New lines of the change naming it, left unresolved on the new side.
     for path, lines in added_lines.items():
@@ -758,20 +770,26 @@ def _remaining(
 # Edges sure enough to say a name now means another definition: not the guesses for a receiver
 # nobody can type (``member``), nor the members of a hierarchy an override may stand for.
 _UNSURE_VIA = ("member", "family", "callback", "name")
+# A reference of a deleted declaration that now reaches a namesake left in its scope (an
+# overload, an accessor's other half): part of the impact, no RB105 (it may still work).
+_NAMESAKE = "namesake"
 
 
-def _means_another(conn: sqlite3.Connection, path: str, line: int, name: str) -> bool:
-    """Whether the reference named ``name`` on that new-side line resolves, surely, to a
-    definition that is still there: removing an override leaves `self.m()` calling the base's
-    `m`, and a deleted nested `cmd` is not the `cmd` a sibling function defines."""
+def _meant(conn: sqlite3.Connection, path: str, line: int, name: str) -> set[tuple[str, str]]:
+    """(path, qualified name) of the definitions that the reference named ``name`` on that
+    new-side line resolves to, surely: removing an override leaves `self.m()` calling the
+    base's `m`, and a deleted nested `cmd` is not the `cmd` a sibling function defines; the
+    removed one of two overloads leaves its calls to the other."""
     marks = ", ".join("?" * len(_UNSURE_VIA))
-    row = conn.execute(
-        "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id JOIN edges e ON e.ref_id = r.id "
+    rows = conn.execute(
+        "SELECT df.path, d.qualified FROM refs r JOIN files f ON f.id = r.file_id "
+        "JOIN edges e ON e.ref_id = r.id JOIN defs d ON d.id = e.def_id "
+        "JOIN files df ON df.id = d.file_id "
         f"WHERE f.path = ? AND r.line = ? AND r.lookup = ? AND e.confidence >= ? "
-        f"AND e.via NOT IN ({marks}) LIMIT 1",
+        f"AND e.via NOT IN ({marks})",
         (path, line, name, CONFIDENT, *_UNSURE_VIA),
-    ).fetchone()
-    return row is not None
+    ).fetchall()
+    return {(p, q) for p, q in rows}
 
 
 def _could_mean(old: Decl, how: str) -> bool:
@@ -866,7 +884,8 @@ def _left_behind(
         refs = [
             r
             for r in _remaining(conn, c.old, hits, by_old, by_new, added_lines)
-            if _confident(r) and (keep is None or keep(r.path))
+            # (reaching its namesake at the new place: the reference followed the move)
+            if _confident(r) and r.via != _NAMESAKE and (keep is None or keep(r.path))
         ]
         if not refs:
             continue

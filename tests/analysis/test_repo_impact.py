@@ -423,3 +423,76 @@ def test_rb105_for_a_file_s_last_function_sits_on_its_last_line(repo: Path) -> N
     )
     (found,) = codes(review(repo), "RB105")
     assert (found["path"], found["line"], found["in_diff"]) == ("lib.py", 2, True)
+
+
+def test_a_file_tree_sitter_cannot_parse_still_has_its_impact(repo: Path) -> None:
+    """tree-sitter-typescript 0.23 reads an interface of bare call signatures (no `;`) as
+    errors past the index's 25% limit: the index outlines such a file, and the review found
+    no declaration in it at all (deleting `helper` listed nothing). It outlines it too."""
+    sigs = "".join(f"  <T>(value{k}?: T): Box<T>\n" for k in range(6))
+    broken = "interface Maker {\n  <T>(value: T): Box<T>\n" + sigs + "}\n\n" + TS_LIB
+    setup(
+        repo,
+        {"src/lib.ts": broken, "src/app.ts": TS_APP},
+        {"src/lib.ts": broken.replace("export function helper", "function helper2")},
+    )
+    doc = review(repo)
+    refs = [(r["path"], r["line"]) for r in entry(doc, "helper")["references"]]
+    assert ("src/app.ts", 5) in refs
+
+
+def test_removing_one_overload_or_half_of_an_accessor_lists_the_calls_without_rb105(
+    repo: Path,
+) -> None:
+    """The calls of a removed overload signature, or of a removed getter whose setter stays,
+    now reach the namesake left in the scope (the TypeScript service and jedi count them as
+    the removed declaration's references): they are its impact (a call may not fit what is
+    left) but no RB105 (it may still work)."""
+    lib = (
+        "export function on(a: string, cb: () => void): void;\n"
+        "export function on(a: string, key: string, cb: () => void): void;\n"
+        "export function on(a: string, b: any, c?: any): void {\n  return;\n}\n"
+    )
+    app = (
+        "import { on } from './lib';\n\n"
+        "export function main(): void {\n"
+        "  on('x', () => {});\n"
+        "  on('x', 'k', () => {});\n"
+        "}\n"
+    )
+    text = (
+        "class Text:\n"
+        "    @property\n"
+        "    def spans(self):\n"
+        "        return self._spans\n\n"
+        "    @spans.setter\n"
+        "    def spans(self, value):\n"
+        "        self._spans = value\n"
+    )
+    use = "from text import Text\n\n\ndef show(t: Text):\n    return t.spans\n"
+    setup(
+        repo,
+        {"src/lib.ts": lib, "src/app.ts": app, "text.py": text, "use.py": use},
+        {
+            "src/lib.ts": lib.replace(
+                "export function on(a: string, key: string, cb: () => void): void;\n", ""
+            ),
+            "text.py": text.replace(
+                "    @property\n    def spans(self):\n        return self._spans\n\n", ""
+            ),
+        },
+    )
+    doc = review(repo)
+    (on,) = [i for i in doc["impact"] if i["name"] == "on" and i["change"] == "removed"]
+    assert {(r["path"], r["line"]) for r in on["references"]} == {
+        ("src/app.ts", 1),  # the import
+        ("src/app.ts", 4),
+        ("src/app.ts", 5),
+    }
+    (spans,) = [i for i in doc["impact"] if i["name"] == "spans" and i["change"] == "removed"]
+    # (the setter's decorator names the getter: it breaks too)
+    assert [(r["path"], r["line"]) for r in spans["references"]] == [
+        ("text.py", 2),
+        ("use.py", 5),
+    ]
+    assert codes(doc, "RB105") == []
