@@ -590,7 +590,7 @@ def repo_impact(
                     "index",
                 )
             )
-            broken = [r for r in sure if r.via != _NAMESAKE]
+            broken = [r for r in sure if r.via != _RETARGETED]
             if c.change in ("removed", "renamed") and broken and c.old is not None:
                 gone = _rb105(c, c.old, broken)
                 if gone is not None:
@@ -721,10 +721,10 @@ def _remaining(
         via = h.via
         if now is not None:
             meant = _meant(conn, cf.path if cf else h.path, now, old.name)
-            if meant and meant != {twin}:
-                continue  # `self.m()` now reaches the base's `m`; `cmd` a new local `def cmd`
+            if meant and meant != {twin} and not _overridden(old, meant):
+                continue  # `cmd` now means a new local `def cmd`: no reference to the old one
             if meant:
-                via = _NAMESAKE  # its calls may not fit what is left: listed, no RB105
+                via = _RETARGETED  # `self.m()` now runs the base's `m`: listed, no RB105
         if cf is None:
             out.append(
                 _Ref(
@@ -771,8 +771,9 @@ def _remaining(
 # nobody can type (``member``), nor the members of a hierarchy an override may stand for.
 _UNSURE_VIA = ("member", "family", "callback", "name")
 # A reference of a deleted declaration that now reaches a namesake left in its scope (an
-# overload, an accessor's other half): part of the impact, no RB105 (it may still work).
-_NAMESAKE = "namesake"
+# overload, an accessor's other half) or the method a deleted override overrode: part of the
+# impact (its behaviour changes, or a call may not fit what is left), no RB105 (it may work).
+_RETARGETED = "retargeted"
 
 
 def _meant(conn: sqlite3.Connection, path: str, line: int, name: str) -> set[tuple[str, str]]:
@@ -790,6 +791,14 @@ def _meant(conn: sqlite3.Connection, path: str, line: int, name: str) -> set[tup
         (path, line, name, CONFIDENT, *_UNSURE_VIA),
     ).fetchall()
     return {(p, q) for p, q in rows}
+
+
+def _overridden(old: Decl, meant: set[tuple[str, str]]) -> bool:
+    """Whether a deleted method's references now all reach methods of its name in other
+    classes: the ones it overrode (a reference that surely resolves names its class)."""
+    return old.kind == "method" and all(
+        "." in q and q.rsplit(".", 1)[1] == old.name for _p, q in meant
+    )
 
 
 def _could_mean(old: Decl, how: str) -> bool:
@@ -885,7 +894,7 @@ def _left_behind(
             r
             for r in _remaining(conn, c.old, hits, by_old, by_new, added_lines)
             # (reaching its namesake at the new place: the reference followed the move)
-            if _confident(r) and r.via != _NAMESAKE and (keep is None or keep(r.path))
+            if _confident(r) and r.via != _RETARGETED and (keep is None or keep(r.path))
         ]
         if not refs:
             continue

@@ -827,6 +827,12 @@ def test_removing_an_override_or_a_nested_function_whose_name_now_means_another(
     doc = review_doc(repo)
     gone = [f["title"] for f in doc["findings"] if f["code"] == "RB105"]
     assert gone == ["gone is deleted but still referenced"]
+    # The override's callers now run the base's method: its impact all the same (jedi counts
+    # them as its references); the nested `cmd`'s old call is no reference of it any more.
+    (override,) = [i for i in doc["impact"] if i["name"] == "get_default"]
+    assert [(r["path"], r["line"]) for r in override["references"]] == [("core.py", 8)]
+    (nested,) = [i for i in doc["impact"] if i["unit"] == "function test_a.cmd"]
+    assert nested["references"] == []
 
 
 def test_the_hooks_budget_stops_a_pass_that_cannot_end_in_time(
