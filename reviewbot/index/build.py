@@ -817,6 +817,7 @@ def _resolve(
         f"UNION {select} WHERE lookup IN (SELECT name FROM sel_imported) "
         "AND how IN ('import', 'module', 'free') "
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) AND {TARGETED} "
+        "AND how IN ('self', 'super', 'class', 'free', 'instance') "
         f"UNION {select} WHERE how = 'instance' AND qualifier IN "
         "(SELECT qualifier FROM sel_typed) ORDER BY 1"
     ).fetchall()
