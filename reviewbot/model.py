@@ -504,6 +504,11 @@ class Impact(NamedTuple):
     source: str = "index"  # index (resolved references) | grep (whole-word matches: no index)
     # with source grep: why the repository's index was not used ("" when it has none)
     fallback: str = ""
+    # removed or renamed: how many of the references now reach another declaration of the name
+    # (an overload or accessor left in its scope, the method a removed override overrode),
+    # and which one when they all reach one ("method Parameter.get_default")
+    retargeted: int = 0
+    now: str = ""
 
     @property
     def how(self) -> str:
@@ -513,6 +518,15 @@ class Impact(NamedTuple):
         return (
             f"named (git grep; {self.fallback})" if self.fallback else "named (git grep, no index)"
         )
+
+    @property
+    def reached(self) -> str:
+        """What the retargeted references reach, for readers ("" when none is)."""
+        if not self.retargeted:
+            return ""
+        what = self.now or "other declarations of its name"
+        some = "all" if self.retargeted >= self.total else f"{self.retargeted} of them"
+        return f"{some} now reaching {what}"
 
     @property
     def outside(self) -> int:

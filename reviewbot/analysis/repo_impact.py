@@ -327,6 +327,7 @@ class _Ref(NamedTuple):
     confidence: float
     via: str
     in_change: bool
+    now: str = ""  # retargeted: the label of the one definition the reference now reaches
 
 
 def _open(git: Git, database: Path, settings: IndexSettings, wait: float) -> sqlite3.Connection:
@@ -588,6 +589,8 @@ def repo_impact(
                     cut or len(sure) > MAX_SHOWN,
                     len(refs) - len(sure),
                     "index",
+                    retargeted=sum(r.via == _RETARGETED for r in sure),
+                    now=_now(sure),
                 )
             )
             broken = [r for r in sure if r.via != _RETARGETED]
@@ -718,13 +721,16 @@ def _remaining(
     for h in hits:
         cf = by_old.get(h.path)
         now = h.line if cf is None else cf.line_map.old_to_new(h.line)
-        via = h.via
+        via, reached = h.via, ""
         if now is not None:
             meant = _meant(conn, cf.path if cf else h.path, now, old.name)
-            if meant and meant != {twin} and not _overridden(old, meant):
+            places = {(p, q) for p, q, _label in meant}
+            if places and places != {twin} and not _overridden(old, places):
                 continue  # `cmd` now means a new local `def cmd`: no reference to the old one
             if meant:
                 via = _RETARGETED  # `self.m()` now runs the base's `m`: listed, no RB105
+                labels = {label for _p, _q, label in meant}
+                reached = labels.pop() if len(labels) == 1 else ""
         if cf is None:
             out.append(
                 _Ref(
@@ -737,6 +743,7 @@ def _remaining(
                     h.confidence,
                     via,
                     False,
+                    reached,
                 )
             )
             continue
@@ -746,7 +753,9 @@ def _remaining(
         if line is not None:
             unit = _unit_at(conn, cf.path, line)
             out.append(
-                _Ref(cf.path, line, h.column, h.name, unit, h.kind, h.confidence, via, False)
+                _Ref(
+                    cf.path, line, h.column, h.name, unit, h.kind, h.confidence, via, False, reached
+                )
             )
     # New lines of the change naming it, left unresolved on the new side.
     for path, lines in added_lines.items():
@@ -776,21 +785,27 @@ _UNSURE_VIA = ("member", "family", "callback", "name")
 _RETARGETED = "retargeted"
 
 
-def _meant(conn: sqlite3.Connection, path: str, line: int, name: str) -> set[tuple[str, str]]:
-    """(path, qualified name) of the definitions that the reference named ``name`` on that
-    new-side line resolves to, surely: removing an override leaves `self.m()` calling the
+def _meant(conn: sqlite3.Connection, path: str, line: int, name: str) -> set[tuple[str, str, str]]:
+    """(path, qualified name, label) of the definitions that the reference named ``name`` on
+    that new-side line resolves to, surely: removing an override leaves `self.m()` calling the
     base's `m`, and a deleted nested `cmd` is not the `cmd` a sibling function defines; the
     removed one of two overloads leaves its calls to the other."""
     marks = ", ".join("?" * len(_UNSURE_VIA))
     rows = conn.execute(
-        "SELECT df.path, d.qualified FROM refs r JOIN files f ON f.id = r.file_id "
+        "SELECT df.path, d.qualified, d.kind FROM refs r JOIN files f ON f.id = r.file_id "
         "JOIN edges e ON e.ref_id = r.id JOIN defs d ON d.id = e.def_id "
         "JOIN files df ON df.id = d.file_id "
         f"WHERE f.path = ? AND r.line = ? AND r.lookup = ? AND e.confidence >= ? "
         f"AND e.via NOT IN ({marks})",
         (path, line, name, CONFIDENT, *_UNSURE_VIA),
     ).fetchall()
-    return {(p, q) for p, q in rows}
+    return {(p, q, f"{k} {q}") for p, q, k in rows}
+
+
+def _now(refs: list[_Ref]) -> str:
+    """The one definition all the retargeted references now reach, or ""."""
+    labels = {r.now for r in refs if r.via == _RETARGETED}
+    return labels.pop() if len(labels) == 1 else ""
 
 
 def _overridden(old: Decl, meant: set[tuple[str, str]]) -> bool:

@@ -288,6 +288,7 @@ def _report_doc(
                 "uncertain": i.uncertain,
                 "source": i.source,
                 **({"fallback": i.fallback} if i.fallback else {}),
+                **({"retargeted": i.retargeted, "now": i.now} if i.retargeted else {}),
             }
             for i in report.impact
         ],

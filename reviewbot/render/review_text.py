@@ -144,11 +144,12 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         inside = f", {touched} in the change" if touched else ""
         doubt = f"; {item.uncertain} uncertain, not listed" if item.uncertain else ""
         how = item.how
-        if item.change in ("removed", "renamed"):
+        if item.change in ("removed", "renamed") and item.retargeted < item.total:
             how = "still " + how
+        reach = f" ({item.reached})" if item.reached else ""
         text = (
             f"impact: {item.unit} ({item.change}) is {how} in "
-            f"{item.total} place(s){inside}: {where}{more}{doubt}"
+            f"{item.total} place(s){inside}{reach}: {where}{more}{doubt}"
         )
         out.extend(_wrap(text, width, "  ", "    "))
     hot = report.stats.hotspots_touched or ()

@@ -489,6 +489,7 @@ def test_removing_one_overload_or_half_of_an_accessor_lists_the_calls_without_rb
         ("src/app.ts", 4),
         ("src/app.ts", 5),
     }
+    assert (on["retargeted"], on["now"]) == (3, "function on")  # the remaining ones
     (spans,) = [i for i in doc["impact"] if i["name"] == "spans" and i["change"] == "removed"]
     # (the setter's decorator names the getter: it breaks too)
     assert [(r["path"], r["line"]) for r in spans["references"]] == [
