@@ -117,24 +117,43 @@ class DeclChange(NamedTuple):
 
 
 @functools.lru_cache(maxsize=32)  # a renamed file's sides are read by two passes
-def _decls(text: str | None, path: str, registry: LanguageRegistry) -> tuple[Decl, ...]:
+def _read(
+    text: str | None, path: str, registry: LanguageRegistry, outlined: bool = False
+) -> tuple[tuple[Decl, ...], bool]:
+    """The declarations of one side of a file, and whether the outliner read them: it does
+    when tree-sitter cannot parse most of the file (as the index reads such a file) or when
+    ``outlined``."""
     if text is None:
-        return ()
+        return (), False
     detected = registry.detect(path)
     language = detected.name
     grammar = grammar_for(language, path)
     if grammar is None:
-        return ()
-    facts = extract(compiled(grammar.name), text)
-    if facts is None:  # mostly errors to tree-sitter: the outliner's units, as the index has
+        return (), False
+    facts = None if outlined else extract(compiled(grammar.name), text)
+    if facts is None:
         facts = outline(text, detected, "tree-sitter could not parse most of it")
-    return tuple(
+    decls = tuple(
         Decl(d.name, d.qualified, d.kind, d.signature, path, d.line, d.end_line, language)
         for d in facts.definitions
         if d.kind not in _SKIP_KINDS
         and not (d.name.startswith("__") and d.name.endswith("__"))
         and _NAME.fullmatch(d.name)  # not a string key: `"validate + return": () => ...`
     )
+    return decls, facts.parser == "outline"
+
+
+def _sides(cf: ChangedFile, registry: LanguageRegistry) -> tuple[tuple[Decl, ...], ...]:
+    """A changed file's declarations before and after, read alike: when tree-sitter cannot
+    parse one side (a half-edited file, a conflict left in it), both are outlined, so that
+    what it reads of the other is not taken for declarations removed or added."""
+    old_path = cf.old_path or cf.path
+    old, old_outlined = _read(cf.old_text, old_path, registry)
+    new, new_outlined = _read(cf.new_text, cf.path, registry)
+    if old_outlined != new_outlined and cf.old_text is not None and cf.new_text is not None:
+        old = _read(cf.old_text, old_path, registry, True)[0]
+        new = _read(cf.new_text, cf.path, registry, True)[0]
+    return old, new
 
 
 def _body(text: str | None, d: Decl) -> list[str]:
@@ -166,8 +185,7 @@ def declaration_changes(
             check(k, len(files))
         if cf.old_text is None and cf.new_text is None:
             continue
-        old = _decls(cf.old_text, cf.old_path or cf.path, registry)
-        new = _decls(cf.new_text, cf.path, registry)
+        old, new = _sides(cf, registry)
         old_keys: dict[tuple[str, str], list[Decl]] = {}
         new_keys: dict[tuple[str, str], list[Decl]] = {}
         for d in old:
@@ -881,8 +899,9 @@ def _relocated(files: Sequence[ChangedFile], registry: LanguageRegistry) -> list
     for cf in files:
         if cf.old_path is None or cf.old_path == cf.path or cf.new_text is None:
             continue
-        new = {d.qualified: d for d in _decls(cf.new_text, cf.path, registry)}
-        for d in _decls(cf.old_text, cf.old_path, registry):
+        old_side, new_side = _sides(cf, registry)
+        new = {d.qualified: d for d in new_side}
+        for d in old_side:
             if "." not in d.qualified and d.qualified in new:
                 out.append(DeclChange("moved", d, new[d.qualified], cf))
     return out

@@ -497,3 +497,20 @@ def test_removing_one_overload_or_half_of_an_accessor_lists_the_calls_without_rb
         ("use.py", 5),
     ]
     assert codes(doc, "RB105") == []
+
+
+def test_a_half_edited_file_tree_sitter_cannot_parse_deletes_nothing(repo: Path) -> None:
+    """Staging a file mid-edit (an unclosed parenthesis: 99% of it errors to tree-sitter) made
+    every declaration tree-sitter had read before "deleted but still referenced": the new side
+    is outlined, so the old one is too, and what is still there is no deletion."""
+    lib = (
+        "TIMEOUT = 3\n\n\n"
+        "def load(path, mode):\n    return open(path, mode).read()\n\n\n"
+        "def helper(x):\n    return x + TIMEOUT\n"
+    )
+    app = "from lib import TIMEOUT, load, helper\n\nhelper(load('a', 'r')) + TIMEOUT\n"
+    broken = lib.replace("mode):", "mode:").replace(".read()", ".read(")
+    setup(repo, {"lib.py": lib, "app.py": app}, {"lib.py": broken})
+    doc = review(repo)
+    assert codes(doc, "RB105") == []
+    assert [i["name"] for i in doc["impact"] if i["change"] == "removed"] == []
