@@ -129,12 +129,17 @@ class IndexUnavailable(InputError):
     """There is no usable index at that path (none yet, or not ours): update it first."""
 
 
-def _valid(conn: sqlite3.Connection) -> bool:
+def _schema(conn: sqlite3.Connection) -> str | None:
+    """The index's schema name, None when it has none (not ours, or damaged)."""
     try:
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
     except sqlite3.DatabaseError:
-        return False
-    return row is not None and row[0] == SCHEMA
+        return None
+    return None if row is None else str(row[0])
+
+
+def _valid(conn: sqlite3.Connection) -> bool:
+    return _schema(conn) == SCHEMA
 
 
 def _configure(conn: sqlite3.Connection) -> None:
@@ -153,8 +158,14 @@ def connect_reader(path: Path) -> sqlite3.Connection:
         _configure(conn)
     except sqlite3.DatabaseError as exc:
         raise IndexUnavailable(f"{path}: cannot open the index: {exc}") from None
-    if not _valid(conn):
+    schema = _schema(conn)
+    if schema != SCHEMA:
         conn.close()
+        if schema is not None and schema.startswith("reviewbot.index/"):
+            raise IndexUnavailable(
+                f"{path}: built by another version of reviewbot ({schema}, this one reads "
+                f"{SCHEMA}); run `reviewbot index` to build it again"
+            )
         raise IndexUnavailable(f"{path}: not a reviewbot index (or a damaged one)")
     return conn
 

@@ -123,6 +123,15 @@ def test_an_index_that_cannot_answer_is_one_line_naming_the_fix(
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "the index is damaged" in err
     assert "run `reviewbot index` to build it again" in err
+    # An index an older reviewbot built (another schema): said so, not "damaged".
+    with sqlite3.connect(tmp_path / "custom.sqlite") as conn:
+        conn.execute("UPDATE meta SET value = 'reviewbot.index/2' WHERE key = 'schema'")
+    code, out, err = fast("search", "helper", "--no-update")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "built by another version of reviewbot (reviewbot.index/2" in err
+    assert "run `reviewbot index` to build it again" in err
+    code, out, _ = fast("search", "helper")  # without --no-update: built again, answered
+    assert code == 0 and "helper" in out
 
 
 def test_search_ranks_code_above_the_fields_that_repeat_its_words(
