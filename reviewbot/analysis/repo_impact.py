@@ -116,21 +116,28 @@ class DeclChange(NamedTuple):
     cf: ChangedFile  # the file of the new declaration (the old one's when removed)
 
 
+class _Side(NamedTuple):
+    decls: tuple[Decl, ...]
+    broken: bool  # tree-sitter found syntax errors in it (anywhere)
+
+
 @functools.lru_cache(maxsize=32)  # a renamed file's sides are read by two passes
-def _read(
-    text: str | None, path: str, registry: LanguageRegistry, outlined: bool = False
-) -> tuple[tuple[Decl, ...], bool]:
-    """The declarations of one side of a file, and whether the outliner read them: it does
-    when tree-sitter cannot parse most of the file (as the index reads such a file) or when
-    ``outlined``."""
+def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
+    """The declarations of one side of a file: tree-sitter's, or the outliner's when tree-sitter
+    cannot parse most of it (as the index reads such a file)."""
     if text is None:
-        return (), False
+        return _Side((), False)
     detected = registry.detect(path)
     language = detected.name
     grammar = grammar_for(language, path)
     if grammar is None:
-        return (), False
-    facts = None if outlined else extract(compiled(grammar.name), text)
+        return _Side((), False)
+    comp = compiled(grammar.name)
+    facts = extract(comp, text)
+    broken = (
+        facts is None
+        or comp.parser.parse(text.encode("utf-8", "surrogatepass")).root_node.has_error
+    )
     if facts is None:
         facts = outline(text, detected, "tree-sitter could not parse most of it")
     decls = tuple(
@@ -140,20 +147,32 @@ def _read(
         and not (d.name.startswith("__") and d.name.endswith("__"))
         and _NAME.fullmatch(d.name)  # not a string key: `"validate + return": () => ...`
     )
-    return decls, facts.parser == "outline"
+    return _Side(decls, broken)
 
 
-def _sides(cf: ChangedFile, registry: LanguageRegistry) -> tuple[tuple[Decl, ...], ...]:
-    """A changed file's declarations before and after, read alike: when tree-sitter cannot
-    parse one side (a half-edited file, a conflict left in it), both are outlined, so that
-    what it reads of the other is not taken for declarations removed or added."""
-    old_path = cf.old_path or cf.path
-    old, old_outlined = _read(cf.old_text, old_path, registry)
-    new, new_outlined = _read(cf.new_text, cf.path, registry)
-    if old_outlined != new_outlined and cf.old_text is not None and cf.new_text is not None:
-        old = _read(cf.old_text, old_path, registry, True)[0]
-        new = _read(cf.new_text, cf.path, registry, True)[0]
-    return old, new
+def _sides(cf: ChangedFile, registry: LanguageRegistry) -> tuple[_Side, _Side]:
+    return (
+        _read(cf.old_text, cf.old_path or cf.path, registry),
+        _read(cf.new_text, cf.path, registry),
+    )
+
+
+# A line that defines NAME, read as text (a side with syntax errors: what tree-sitter or the
+# outliner could not see there may still be written).
+_DEFINES = (
+    r"(?m)^[ \t]*(?:(?:export|default|public|private|protected|static|abstract|async|declare"
+    r"|final|override|pub)\s+)*"
+    r"(?:(?:def|class|function\*?|func(?:\s*\([^)]*\))?|interface|type|enum|struct|trait|const"
+    r"|let|var|val)\s+)?{name}\s*(?:[(<\[:=]|\s+(?:extends|implements)\b|\s*\{{)"
+)
+
+
+def _written(name: str, text: str | None) -> bool:
+    """Whether ``text`` still has a line defining ``name`` (``def name(``, ``name = ``,
+    ``class name:``, ``function name(``...)."""
+    if text is None:
+        return False
+    return re.search(_DEFINES.format(name=re.escape(name)), text) is not None
 
 
 def _body(text: str | None, d: Decl) -> list[str]:
@@ -185,7 +204,12 @@ def declaration_changes(
             check(k, len(files))
         if cf.old_text is None and cf.new_text is None:
             continue
-        old, new = _sides(cf, registry)
+        old_side, new_side = _sides(cf, registry)
+        old, new = old_side.decls, new_side.decls
+        # A side with syntax errors (a half-edited file): a declaration tree-sitter (or the
+        # outliner, past the error limit) does not see there is gone only when no line still
+        # defines its name, and no header there is read as re-signed.
+        broken = old_side.broken or new_side.broken
         old_keys: dict[tuple[str, str], list[Decl]] = {}
         new_keys: dict[tuple[str, str], list[Decl]] = {}
         for d in old:
@@ -195,7 +219,10 @@ def declaration_changes(
         for key, olds in old_keys.items():
             news = new_keys.get(key)
             if news is None:
-                removed.append((olds[-1], cf))  # namesakes go together
+                if not (broken and _written(olds[-1].name, cf.new_text)):
+                    removed.append((olds[-1], cf))  # namesakes go together
+            elif broken:
+                continue
             elif len(olds) == len(news):
                 # Namesakes (overloads, redefinitions) pair up in order.
                 for a, b in zip(olds, news, strict=True):
@@ -205,7 +232,7 @@ def declaration_changes(
             else:
                 _overloads(olds, news, cf, out)
         for key, news in new_keys.items():
-            if key not in old_keys:
+            if key not in old_keys and not (broken and _written(news[-1].name, cf.old_text)):
                 added.append((news[-1], cf))
     _pair_renames(removed, added, out, same_file=True)
     # Moves: the same qualified name and kind appear in another changed file.
@@ -900,8 +927,8 @@ def _relocated(files: Sequence[ChangedFile], registry: LanguageRegistry) -> list
         if cf.old_path is None or cf.old_path == cf.path or cf.new_text is None:
             continue
         old_side, new_side = _sides(cf, registry)
-        new = {d.qualified: d for d in new_side}
-        for d in old_side:
+        new = {d.qualified: d for d in new_side.decls}
+        for d in old_side.decls:
             if "." not in d.qualified and d.qualified in new:
                 out.append(DeclChange("moved", d, new[d.qualified], cf))
     return out

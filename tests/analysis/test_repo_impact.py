@@ -514,3 +514,22 @@ def test_a_half_edited_file_tree_sitter_cannot_parse_deletes_nothing(repo: Path)
     doc = review(repo)
     assert codes(doc, "RB105") == []
     assert [i["name"] for i in doc["impact"] if i["change"] == "removed"] == []
+
+
+def test_a_half_edited_file_still_reports_what_it_really_deletes(repo: Path) -> None:
+    """A file left with syntax errors: a declaration no line defines any more is deleted (a
+    constant, which the outliner does not see, included), one tree-sitter's recovery swallowed
+    (`def third` read into the unclosed call above it) is not, and no header is re-signed."""
+    lib = (
+        "TIMEOUT = 5\n\n\n"
+        "def helper(a):\n    return a + TIMEOUT\n\n\n"
+        "def other(b):\n    return b\n\n\n"
+        "def third(c):\n    return c\n"
+    )
+    app = "from lib import TIMEOUT, helper, other, third\n\nhelper(1) + other(TIMEOUT) + third(2)\n"
+    broken = lib.replace("TIMEOUT = 5\n\n\n", "").replace("return a + TIMEOUT", "return a + 5")
+    broken = broken.replace("    return b\n", "    return foo(b\n")
+    setup(repo, {"lib.py": lib, "app.py": app}, {"lib.py": broken})
+    doc = review(repo)
+    assert [f["title"] for f in codes(doc, "RB105")] == ["TIMEOUT is deleted but still referenced"]
+    assert {(i["name"], i["change"]) for i in doc["impact"]} == {("TIMEOUT", "removed")}
