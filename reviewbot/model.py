@@ -487,6 +487,9 @@ class ImpactRef(NamedTuple):
     kind: str  # call | attribute | type | import | other; "text" for a grep match
     confidence: float | None  # the index's resolution confidence (None: a grep match)
     in_change: bool  # the change itself touches this line
+    # a deleted declaration's reference that now reaches another declaration of its name
+    # ("method Base.save at core.py:2"; "" otherwise)
+    now: str = ""
 
 
 class Impact(NamedTuple):

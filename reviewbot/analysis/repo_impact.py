@@ -362,6 +362,17 @@ def _members_follow(
             break
 
 
+class _Target(NamedTuple):
+    """A definition a reference of a deleted declaration now reaches."""
+
+    path: str
+    qualified: str
+    kind: str
+    line: int
+    signature: str
+    container: str  # the kind of the definition holding it ("class", "interface", "" ...)
+
+
 class _Ref(NamedTuple):
     path: str
     line: int
@@ -372,7 +383,17 @@ class _Ref(NamedTuple):
     confidence: float
     via: str
     in_change: bool
-    now: str = ""  # retargeted: the label of the one definition the reference now reaches
+    # retargeted or namesake: the definitions the reference now reaches instead
+    targets: tuple[_Target, ...] = ()
+
+    @property
+    def now(self) -> str:
+        """What it now reaches, for readers: "method Base.save at core.py:2" ("" for none or
+        several)."""
+        if len(self.targets) != 1:
+            return ""
+        t = self.targets[0]
+        return f"{t.kind} {t.qualified} at {t.path}:{t.line}"
 
 
 def _open(git: Git, database: Path, settings: IndexSettings, wait: float) -> sqlite3.Connection:
@@ -627,18 +648,29 @@ def repo_impact(
                     decl.path,
                     c.change,
                     tuple(
-                        ImpactRef(r.path, r.line, r.unit, r.kind, r.confidence, r.in_change)
+                        ImpactRef(r.path, r.line, r.unit, r.kind, r.confidence, r.in_change, r.now)
                         for r in sure[:MAX_SHOWN]
                     ),
                     len(sure),
                     cut or len(sure) > MAX_SHOWN,
                     len(refs) - len(sure),
                     "index",
-                    retargeted=sum(r.via == _RETARGETED for r in sure),
+                    retargeted=sum(r.via in _AGAIN for r in sure),
                     now=_now(sure),
                 )
             )
-            broken = [r for r in sure if r.via != _RETARGETED]
+            # A removed override's references that the method it overrode surely serves do
+            # not break (a renamed one's callers were meant to follow the rename: they do).
+            broken = [
+                r
+                for r in sure
+                if not (
+                    r.via == _RETARGETED
+                    and c.change == "removed"
+                    and c.old is not None
+                    and _serves(r, texts, c.old.language)
+                )
+            ]
             if c.change in ("removed", "renamed") and broken and c.old is not None:
                 gone = _rb105(c, c.old, broken)
                 if gone is not None:
@@ -766,16 +798,17 @@ def _remaining(
     for h in hits:
         cf = by_old.get(h.path)
         now = h.line if cf is None else cf.line_map.old_to_new(h.line)
-        via, reached = h.via, ""
+        via = h.via
+        reached: tuple[_Target, ...] = ()
         if now is not None:
-            meant = _meant(conn, cf.path if cf else h.path, now, old.name)
-            places = {(p, q) for p, q, _label in meant}
-            if places and places != {twin} and not _overridden(old, places):
+            # (a line the change leaves alone: the reference keeps its column)
+            reached = _meant(conn, cf.path if cf else h.path, now, h.column, old.name)
+            if reached and all((t.path, t.qualified) == twin for t in reached):
+                via = _NAMESAKE  # the overload or accessor left: listed, and an RB105
+            elif reached and _overridden(old, reached):
+                via = _RETARGETED  # `self.m()` now runs the base's `m`: listed
+            elif reached:
                 continue  # `cmd` now means a new local `def cmd`: no reference to the old one
-            if meant:
-                via = _RETARGETED  # `self.m()` now runs the base's `m`: listed, no RB105
-                labels = {label for _p, _q, label in meant}
-                reached = labels.pop() if len(labels) == 1 else ""
         if cf is None:
             out.append(
                 _Ref(
@@ -824,41 +857,78 @@ def _remaining(
 # Edges sure enough to say a name now means another definition: not the guesses for a receiver
 # nobody can type (``member``), nor the members of a hierarchy an override may stand for.
 _UNSURE_VIA = ("member", "family", "callback", "name")
-# A reference of a deleted declaration that now reaches a namesake left in its scope (an
-# overload, an accessor's other half) or the method a deleted override overrode: part of the
-# impact (its behaviour changes, or a call may not fit what is left), no RB105 (it may work).
+# A reference of a deleted declaration that now reaches another declaration of its name: the
+# one a deleted override overrode (its behaviour changes; no RB105 when that method surely
+# serves it), or a namesake left in its scope (an overload, a stub, an accessor's other half:
+# whether it serves the reference is not known, so it is an RB105's, said so).
 _RETARGETED = "retargeted"
+_NAMESAKE = "namesake"
+_AGAIN = (_RETARGETED, _NAMESAKE)
 
 
-def _meant(conn: sqlite3.Connection, path: str, line: int, name: str) -> set[tuple[str, str, str]]:
-    """(path, qualified name, label) of the definitions that the reference named ``name`` on
-    that new-side line resolves to, surely: removing an override leaves `self.m()` calling the
-    base's `m`, and a deleted nested `cmd` is not the `cmd` a sibling function defines; the
-    removed one of two overloads leaves its calls to the other."""
+def _meant(
+    conn: sqlite3.Connection, path: str, line: int, column: int, name: str
+) -> tuple[_Target, ...]:
+    """The definitions the reference named ``name`` at that new-side line and column resolves
+    to, surely: removing an override leaves `self.m()` calling the base's `m`, and a deleted
+    nested `cmd` is not the `cmd` a sibling function defines; the removed one of two overloads
+    leaves its calls to the other. (Not another reference of the name on the line: in
+    `a.size() + b.size()` each has its own.)"""
     marks = ", ".join("?" * len(_UNSURE_VIA))
     rows = conn.execute(
-        "SELECT df.path, d.qualified, d.kind FROM refs r JOIN files f ON f.id = r.file_id "
+        "SELECT DISTINCT df.path, d.qualified, d.kind, d.line, d.signature, "
+        "COALESCE(p.kind, '') FROM refs r JOIN files f ON f.id = r.file_id "
         "JOIN edges e ON e.ref_id = r.id JOIN defs d ON d.id = e.def_id "
-        "JOIN files df ON df.id = d.file_id "
-        f"WHERE f.path = ? AND r.line = ? AND r.lookup = ? AND e.confidence >= ? "
-        f"AND e.via NOT IN ({marks})",
-        (path, line, name, CONFIDENT, *_UNSURE_VIA),
+        "JOIN files df ON df.id = d.file_id LEFT JOIN defs p ON p.id = d.parent_id "
+        f"WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.lookup = ? AND e.confidence >= ? "
+        f"AND e.via NOT IN ({marks}) ORDER BY 1, 4",
+        (path, line, column, name, CONFIDENT, *_UNSURE_VIA),
     ).fetchall()
-    return {(p, q, f"{k} {q}") for p, q, k in rows}
+    return tuple(_Target(*row) for row in rows)
 
 
 def _now(refs: list[_Ref]) -> str:
-    """The one definition all the retargeted references now reach, or ""."""
-    labels = {r.now for r in refs if r.via == _RETARGETED}
+    """The one definition all the references that now reach another declaration reach, or
+    ""."""
+    labels = {r.now for r in refs if r.via in _AGAIN}
     return labels.pop() if len(labels) == 1 else ""
 
 
-def _overridden(old: Decl, meant: set[tuple[str, str]]) -> bool:
-    """Whether a deleted method's references now all reach methods of its name in other
+def _overridden(old: Decl, reached: tuple[_Target, ...]) -> bool:
+    """Whether a deleted method's reference now reaches only methods of its name in other
     classes: the ones it overrode (a reference that surely resolves names its class)."""
     return old.kind == "method" and all(
-        "." in q and q.rsplit(".", 1)[1] == old.name for _p, q in meant
+        t.kind == "method" and "." in t.qualified and t.qualified.rsplit(".", 1)[1] == old.name
+        for t in reached
     )
+
+
+_ABSTRACT = re.compile(r"@(?:abc\.)?abstract|\babstract\b")
+
+
+def _serves(r: _Ref, texts: _Texts, language: str) -> bool:
+    """Whether the methods a deleted override's reference now reaches surely serve it: each
+    a concrete method of a class (not an interface's, not abstract: its header and the
+    decorators above it say so), and a call fits its parameters (when they can be read)."""
+    for t in r.targets:
+        if t.container != "class" or _ABSTRACT.search(t.signature):
+            return False
+        text = texts.get(t.path)
+        lines = (text or "").split("\n")
+        above = lines[max(0, t.line - 4) : t.line - 1]
+        if any(_ABSTRACT.search(x) for x in above if x.strip().startswith("@")):
+            return False
+        if r.kind != "call":
+            continue
+        params = parameters(t.signature, r.name, language, True)
+        source = texts.get(r.path)
+        start = None if source is None else _offset(source, r.line, r.column)
+        if params is None or source is None or start is None:
+            continue
+        call = call_at(source, start + len(r.name), language)
+        if call is not None and fits(call, params, language) is False:
+            return False
+    return True
 
 
 def _could_mean(old: Decl, how: str) -> bool:
@@ -903,6 +973,11 @@ def _rb105(c: DeclChange, old: Decl, refs: list[_Ref]) -> Finding | None:
         f"This change {what} (was {old.path}:{old.line}-{old.end_line}), but {old.name} is "
         f"still referenced in {len(refs)} place(s): {_places(refs)}."
     )
+    again = [r for r in refs if r.via in _AGAIN]
+    if again:
+        reached = _now(again) or "other declarations of the name"
+        some = "all" if len(again) == len(refs) else f"{len(again)} of them"
+        message += f" ({some} now reach {reached}: check that it serves them.)"
     return Finding(
         "RB105",
         Severity.WARNING,
@@ -955,7 +1030,7 @@ def _left_behind(
             r
             for r in _remaining(conn, c.old, hits, by_old, by_new, added_lines)
             # (reaching its namesake at the new place: the reference followed the move)
-            if _confident(r) and r.via != _RETARGETED and (keep is None or keep(r.path))
+            if _confident(r) and r.via not in _AGAIN and (keep is None or keep(r.path))
         ]
         if not refs:
             continue

@@ -282,7 +282,9 @@ def _report_doc(
                 "unit": i.unit,
                 "path": i.path,
                 "change": i.change,
-                "references": [r._asdict() for r in i.references],
+                "references": [
+                    {k: v for k, v in r._asdict().items() if k != "now" or v} for r in i.references
+                ],
                 "total": i.total,
                 "truncated": i.truncated,
                 "uncertain": i.uncertain,

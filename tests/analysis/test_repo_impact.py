@@ -441,13 +441,14 @@ def test_a_file_tree_sitter_cannot_parse_still_has_its_impact(repo: Path) -> Non
     assert ("src/app.ts", 5) in refs
 
 
-def test_removing_one_overload_or_half_of_an_accessor_lists_the_calls_without_rb105(
+def test_removing_one_overload_or_half_of_an_accessor_lists_its_calls_with_rb105(
     repo: Path,
 ) -> None:
     """The calls of a removed overload signature, or of a removed getter whose setter stays,
     now reach the namesake left in the scope (the TypeScript service and jedi count them as
-    the removed declaration's references): they are its impact (a call may not fit what is
-    left) but no RB105 (it may still work)."""
+    the removed declaration's references): they are its impact, and an RB105 that says what
+    they reach now, since whether it serves them is not known (a setter does not serve a
+    read; here the setter's own decorator names the removed getter: the module breaks)."""
     lib = (
         "export function on(a: string, cb: () => void): void;\n"
         "export function on(a: string, key: string, cb: () => void): void;\n"
@@ -489,14 +490,27 @@ def test_removing_one_overload_or_half_of_an_accessor_lists_the_calls_without_rb
         ("src/app.ts", 4),
         ("src/app.ts", 5),
     }
-    assert (on["retargeted"], on["now"]) == (3, "function on")  # the remaining ones
+    assert (on["retargeted"], on["now"]) == (3, "")  # two declarations remain: none named
+    assert {r.get("now", "") for r in on["references"]} == {""}
     (spans,) = [i for i in doc["impact"] if i["name"] == "spans" and i["change"] == "removed"]
     # (the setter's decorator names the getter: it breaks too)
     assert [(r["path"], r["line"]) for r in spans["references"]] == [
         ("text.py", 2),
         ("use.py", 5),
     ]
-    assert codes(doc, "RB105") == []
+    messages = {f["title"]: f["message"] for f in codes(doc, "RB105")}
+    assert set(messages) == {
+        "on is deleted but still referenced",
+        "spans is deleted but still referenced",
+    }
+    assert (
+        "(all now reach other declarations of the name: check"
+        in messages["on is deleted but still referenced"]
+    )
+    assert (
+        "(all now reach method Text.spans at text.py:3: check"
+        in messages["spans is deleted but still referenced"]
+    )
 
 
 def test_a_half_edited_file_tree_sitter_cannot_parse_deletes_nothing(repo: Path) -> None:
@@ -533,3 +547,75 @@ def test_a_half_edited_file_still_reports_what_it_really_deletes(repo: Path) -> 
     doc = review(repo)
     assert [f["title"] for f in codes(doc, "RB105")] == ["TIMEOUT is deleted but still referenced"]
     assert {(i["name"], i["change"]) for i in doc["impact"]} == {("TIMEOUT", "removed")}
+
+
+def test_a_reference_reaching_another_declaration_only_silences_rb105_when_it_surely_works(
+    repo: Path,
+) -> None:
+    """Adversarial pass 8: `s.size() + o.size()` (the other `size` on the line decided for
+    both), and a removed override whose callers now reach an abstract method, a base method of
+    other parameters, or (renamed) the base without being updated: each breaks, each is an
+    RB105. A removed override whose base method serves its callers is not."""
+    lib = (
+        "import abc\n\n\n"
+        "class Srv:\n    def size(self):\n        return 1\n\n\n"
+        "class Other:\n    def size(self):\n        return 2\n\n\n"
+        "class Base(abc.ABC):\n    @abc.abstractmethod\n    def run(self):\n        ...\n\n"
+        "    def save(self):\n        return 0\n\n"
+        "    def load(self, path):\n        return path\n\n\n"
+        "class Impl(Base):\n    def run(self):\n        return 1\n\n"
+        "    def save(self, path, mode):\n        return 1\n\n"
+        "    def load(self, path):\n        return 2\n"
+    )
+    app = (
+        "from lib import Impl, Other, Srv\n\n\n"
+        "def go(s: Srv, o: Other, i: Impl):\n"
+        "    total = s.size() + o.size()\n"
+        "    i.run()\n"
+        "    i.save('out', 'w')\n"
+        "    return i.load('in') + total\n"
+    )
+    gone = (
+        lib.replace("class Srv:\n    def size(self):\n        return 1\n", "class Srv:\n    pass\n")
+        .replace("    def run(self):\n        return 1\n\n", "")
+        .replace("    def save(self, path, mode):\n        return 1\n\n", "")
+        .replace(
+            "    def load(self, path):\n        return 2\n",
+            "    def extra(self):\n        return 'x' * 3\n",
+        )
+    )
+    setup(repo, {"lib.py": lib, "app.py": app}, {"lib.py": gone})
+    titles = {f["title"] for f in codes(review(repo), "RB105")}
+    assert titles == {
+        "size is deleted but still referenced",  # only Other has a size
+        "run is deleted but still referenced",  # Base.run is abstract
+        "save is deleted but still referenced",  # Base.save takes no path and mode
+    }  # and not load: Base.load(path) serves `i.load('in')`
+    # A renamed override's callers left behind now run the base's method: they were missed.
+    write(
+        repo,
+        "lib.py",
+        lib.replace(
+            "    def load(self, path):\n        return 2\n",
+            "    def fetch(self, path):\n        return 2\n",
+        ),
+    )
+    assert "load is renamed to fetch but still referenced" in {
+        f["title"] for f in codes(review(repo), "RB105")
+    }
+
+
+def test_typescript_a_method_removed_from_a_class_that_implements_an_interface(repo: Path) -> None:
+    """`Srv implements Svc` loses `stop()`: `s.stop()` now reaches the interface's member,
+    which runs nothing (tsc: TS2339). An interface is no base whose method serves it."""
+    lib = (
+        "export interface Svc {\n  stop(): void;\n}\n\n"
+        "export class Srv implements Svc {\n  stop(): void {\n    return;\n  }\n\n"
+        "  start(): number {\n    return 1;\n  }\n}\n"
+    )
+    app = "import { Srv } from './lib';\n\nexport function go(s: Srv): void {\n  s.stop();\n}\n"
+    gone = lib.replace("  stop(): void {\n    return;\n  }\n\n", "")
+    setup(repo, {"src/lib.ts": lib, "src/app.ts": app}, {"src/lib.ts": gone})
+    (found,) = codes(review(repo), "RB105")
+    assert found["title"] == "stop is deleted but still referenced"
+    assert "now reach method Svc.stop at src/lib.ts:2" in found["message"]

@@ -831,11 +831,15 @@ def test_removing_an_override_or_a_nested_function_whose_name_now_means_another(
     # them as its references); the nested `cmd`'s old call is no reference of it any more.
     (override,) = [i for i in doc["impact"] if i["name"] == "get_default"]
     assert [(r["path"], r["line"]) for r in override["references"]] == [("core.py", 8)]
-    assert (override["retargeted"], override["now"]) == (1, "method Parameter.get_default")
+    reached = "method Parameter.get_default at core.py:2"
+    assert (override["retargeted"], override["now"]) == (1, reached)
+    assert override["references"][0]["now"] == reached
     report = review(GitChange(repo), Config())
     text = " ".join(review_text(report, Style(color=False), width=200).split())
-    assert "(all now reaching method Parameter.get_default)" in text
-    assert "(all now reaching method Parameter.get\\_default)" in render_markdown(report)
+    assert f"(all now reaching {reached})" in text
+    assert "(all now reaching method Parameter.get\\_default at core.py:2)" in render_markdown(
+        report
+    )
     assert "Option.get_default (removed) is still" not in text
     (nested,) = [i for i in doc["impact"] if i["unit"] == "function test_a.cmd"]
     assert nested["references"] == []
