@@ -653,7 +653,7 @@ def repo_impact(
                     ),
                     len(sure),
                     cut or len(sure) > MAX_SHOWN,
-                    len(refs) - len(sure),
+                    len(refs) - len(sure) + _unlinked(conn, decl),
                     "index",
                     retargeted=sum(r.via in _AGAIN for r in sure),
                     now=_now(sure),
@@ -892,6 +892,12 @@ def _now(refs: list[_Ref]) -> str:
     ""."""
     labels = {r.now for r in refs if r.via in _AGAIN}
     return labels.pop() if len(labels) == 1 else ""
+
+
+def _unlinked(conn: sqlite3.Connection, d: Decl) -> int:
+    """A member's `obj.name` references on receivers of unknown type, linked to nothing (too
+    many members of the name, or none, in reach): uncertain, as a guess is."""
+    return query.unlinked(conn, query.Symbol(0, d.name, d.qualified, d.kind, d.path, 0, 0, ""))
 
 
 def _overridden(old: Decl, reached: tuple[_Target, ...]) -> bool:

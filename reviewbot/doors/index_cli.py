@@ -417,6 +417,15 @@ def _t(text: str) -> str:
     return visible(one_line(text))
 
 
+def _unlinked_note(symbol: query.Symbol, count: int) -> list[str]:
+    """A member's `obj.name` references linked to nothing: said, not silently left out."""
+    if not count:
+        return []
+    return [
+        f"  ({count} `.{_t(symbol.name)}` reference(s) on receivers of unknown type: not linked)"
+    ]
+
+
 def _answer(
     args: argparse.Namespace, conn: sqlite3.Connection, git: Place, limit: int
 ) -> tuple[dict[str, Any], str]:
@@ -442,6 +451,7 @@ def _answer(
                 for h in hits
             ],
             "truncated": truncated,
+            "unlinked": query.unlinked(conn, symbol),
         }
         lines = [
             f"{_t(symbol.label)} ({_t(symbol.path)}:{symbol.line}): {len(hits)} reference(s)"
@@ -456,6 +466,7 @@ def _answer(
             + (f" (confidence {h.confidence:g})" if h.confidence < 1 else "")
             for h in hits
         ]
+        lines += _unlinked_note(symbol, doc["unlinked"])
         return doc, "\n".join(lines) + "\n"
     if command in ("callers", "callees"):
         symbol = _symbol_for(conn, args.location, git)
@@ -466,6 +477,8 @@ def _answer(
             command: [_related_doc(r) for r in related[:limit]],
             "truncated": len(related) > limit,
         }
+        if command == "callers":
+            doc["unlinked"] = query.unlinked(conn, symbol)
         lines = [f"{_t(symbol.label)} ({_t(symbol.path)}:{symbol.line}): {command}"]
         for r in related[:limit]:
             where = _t(r.symbol.label) if r.symbol is not None else "(top of the file)"
@@ -483,6 +496,8 @@ def _answer(
                     else ""
                 )
             )
+        if command == "callers":
+            lines += _unlinked_note(symbol, doc["unlinked"])
         return doc, "\n".join(lines) + "\n"
     if command == "search":
         results = query.search(conn, args.text, limit)

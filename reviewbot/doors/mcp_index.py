@@ -122,7 +122,13 @@ def register(
                     "unit": unit,
                 }
             )
-        doc = {"symbol": symbol(target, scope), "references": refs, "truncated": truncated}
+        doc = {
+            "symbol": symbol(target, scope),
+            "references": refs,
+            "truncated": truncated,
+            # `obj.name` calls on receivers of unknown type, linked to nothing (any may be one)
+            "unlinked": index_query.unlinked(conn, target),
+        }
         return fit(doc, ("references",))
 
     def related(path: str, line: int, limit: int, which: str) -> dict[str, Any]:
@@ -146,7 +152,13 @@ def register(
             items.append(
                 {"path": where, "unit": unit, "lines": list(r.lines), "confidence": r.confidence}
             )
-        doc = {"symbol": symbol(target, scope), which: items, "truncated": len(found) > limit}
+        doc: dict[str, Any] = {
+            "symbol": symbol(target, scope),
+            which: items,
+            "truncated": len(found) > limit,
+        }
+        if which == "callers":
+            doc["unlinked"] = index_query.unlinked(conn, target)
         return fit(doc, (which,))
 
     @server.tool(name="get_callers")

@@ -38,6 +38,7 @@ __all__ = [
     "repo_map",
     "search",
     "symbol_at",
+    "unlinked",
 ]
 
 CHARS_PER_TOKEN = 4
@@ -173,6 +174,20 @@ def references(
         for r in rows[:limit]
     ]
     return hits, len(rows) > limit
+
+
+def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:
+    """How many `obj.name` references of a member's name are linked to nothing: their receiver
+    has no type the rules can read, and the files they are in reach none of the members of that
+    name or more than the resolver links a guess to. Any of them may be one of ``symbol``'s."""
+    if "." not in symbol.qualified or symbol.kind not in ("method", "field", "constructor"):
+        return 0
+    row = conn.execute(
+        "SELECT COUNT(*) FROM refs r WHERE r.lookup = ? AND r.how = 'member' "
+        "AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.ref_id = r.id)",
+        (symbol.name,),
+    ).fetchone()
+    return int(row[0])
 
 
 def callers(conn: sqlite3.Connection, symbol: Symbol, limit: int = 100) -> list[Related]:

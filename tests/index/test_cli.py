@@ -62,7 +62,7 @@ def test_index_then_queries_have_the_documented_shapes(project: Path, cli: Any) 
 
     code, refs, _ = fast("refs", "app/core.py:3", "--format", "json")
     assert code == 0
-    assert set(refs) == {"symbol", "references", "truncated"}
+    assert set(refs) == {"symbol", "references", "truncated", "unlinked"}
     assert set(refs["symbol"]) == SYMBOL_KEYS and refs["symbol"]["qualified"] == "helper"
     assert [(r["path"], r["line"], r["kind"]) for r in refs["references"]] == [
         ("app/use.py", 1, "import"),
@@ -409,3 +409,23 @@ def test_search_finds_the_product_before_the_tests_that_exercise_it(
     index_here(repo, monkeypatch, tmp_path)
     first = fast("search", "retry failed requests")[1].splitlines()[0]
     assert first.startswith("pkg/retry.py:1:"), first
+
+
+def test_a_member_whose_untyped_calls_are_linked_to_nothing_says_so(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Six `flush` methods in reach: `x.flush()` (x of unknown type) links to none of them
+    (a guess of 1 in 6 tells nothing), and `refs` / `callers` said "0" and "none found" as if
+    nothing called it. They count those calls."""
+    classes = "".join(
+        f"class C{k}:\n    def flush(self):\n        return {k}\n\n\n" for k in range(6)
+    )
+    write(repo, "m.py", classes)
+    write(repo, "app.py", "import m\n\n\ndef f(x):\n    return x.flush()\n")
+    index_here(repo, monkeypatch, tmp_path)
+    code, doc, _ = fast("refs", "m.py:2", "--format", "json")
+    assert code == 0 and doc["references"] == [] and doc["unlinked"] == 1
+    code, text, _ = fast("callers", "m.py:2")
+    assert "(1 `.flush` reference(s) on receivers of unknown type: not linked)" in text
+    code, doc, _ = fast("refs", "app.py:4", "--format", "json")  # a function: no such count
+    assert doc["unlinked"] == 0
