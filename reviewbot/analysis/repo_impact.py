@@ -208,8 +208,10 @@ def declaration_changes(
         old, new = old_side.decls, new_side.decls
         # A side with syntax errors (a half-edited file): a declaration tree-sitter (or the
         # outliner, past the error limit) does not see there is gone only when no line still
-        # defines its name, and no header there is read as re-signed.
+        # defines its name; when the change made (or mended) them, no header is re-signed
+        # (a file the grammar cannot read on both sides, as committed, is compared as usual).
         broken = old_side.broken or new_side.broken
+        mending = old_side.broken != new_side.broken
         old_keys: dict[tuple[str, str], list[Decl]] = {}
         new_keys: dict[tuple[str, str], list[Decl]] = {}
         for d in old:
@@ -221,7 +223,7 @@ def declaration_changes(
             if news is None:
                 if not (broken and _written(olds[-1].name, cf.new_text)):
                     removed.append((olds[-1], cf))  # namesakes go together
-            elif broken:
+            elif mending:
                 continue
             elif len(olds) == len(news):
                 # Namesakes (overloads, redefinitions) pair up in order.

@@ -619,3 +619,15 @@ def test_typescript_a_method_removed_from_a_class_that_implements_an_interface(r
     (found,) = codes(review(repo), "RB105")
     assert found["title"] == "stop is deleted but still referenced"
     assert "now reach method Svc.stop at src/lib.ts:2" in found["message"]
+
+
+def test_a_file_the_grammar_cannot_read_on_both_sides_is_still_re_signed(repo: Path) -> None:
+    """mobx's observable.ts is 47% errors to tree-sitter-typescript as committed: a header
+    changed there is a re-signing (the sides are read alike), unlike one in a file the change
+    itself breaks."""
+    sigs = "".join(f"  <T>(value{k}?: T): Box<T>\n" for k in range(6))
+    broken = "interface Maker {\n  <T>(value: T): Box<T>\n" + sigs + "}\n\n" + TS_LIB
+    resigned = broken.replace("helper(x: number)", "helper(x: number, y: number)")
+    setup(repo, {"src/lib.ts": broken, "src/app.ts": TS_APP}, {"src/lib.ts": resigned})
+    found = entry(review(repo), "helper")
+    assert found["change"] == "signature" and found["total"] >= 1
