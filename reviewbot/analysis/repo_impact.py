@@ -628,6 +628,7 @@ def repo_impact(
                 assert c.old is not None
                 hits, cut = old_refs[k]
                 refs = _remaining(conn, c.old, hits, by_old, by_new, added_lines)
+                refs = [r for r in refs if not _anothers_call(r, c.old, texts)]
             else:
                 assert c.new is not None
                 hits, cut = _refs(conn, c.new, settings.registry)
@@ -894,6 +895,24 @@ def _now(refs: list[_Ref]) -> str:
     ""."""
     labels = {r.now for r in refs if r.via in _AGAIN}
     return labels.pop() if len(labels) == 1 else ""
+
+
+def _anothers_call(r: _Ref, old: Decl, texts: _Texts) -> bool:
+    """Whether a call that now reaches a namesake left in the scope never was one of the
+    removed overload's: its arguments do not fit that overload's parameters (jsoup removed
+    `onStack(ArrayList, Element)`; the 16 `onStack(el)` calls were the kept overload's all
+    along: the index counts overloads as one meaning)."""
+    if r.via != _NAMESAKE or r.kind != "call":
+        return False
+    params = parameters(old.signature, old.name, old.language, old.kind == "method")
+    source = texts.get(r.path)
+    start = None if source is None else _offset(source, r.line, r.column)
+    if params is None or source is None or start is None:
+        return False
+    if source[start : start + len(r.name)] != r.name:
+        return False
+    call = call_at(source, start + len(r.name), old.language)
+    return call is not None and fits(call, params, old.language) is False
 
 
 def _unlinked(conn: sqlite3.Connection, d: Decl) -> int:

@@ -485,12 +485,12 @@ def test_removing_one_overload_or_half_of_an_accessor_lists_its_calls_with_rb105
     )
     doc = review(repo)
     (on,) = [i for i in doc["impact"] if i["name"] == "on" and i["change"] == "removed"]
+    # (line 4's `on('x', () => {})` fits only the first overload: never the removed one's)
     assert {(r["path"], r["line"]) for r in on["references"]} == {
         ("src/app.ts", 1),  # the import
-        ("src/app.ts", 4),
         ("src/app.ts", 5),
     }
-    assert (on["retargeted"], on["now"]) == (3, "")  # two declarations remain: none named
+    assert (on["retargeted"], on["now"]) == (2, "")  # two declarations remain: none named
     assert {r.get("now", "") for r in on["references"]} == {""}
     (spans,) = [i for i in doc["impact"] if i["name"] == "spans" and i["change"] == "removed"]
     # (the setter's decorator names the getter: it breaks too)
@@ -631,3 +631,33 @@ def test_a_file_the_grammar_cannot_read_on_both_sides_is_still_re_signed(repo: P
     setup(repo, {"src/lib.ts": broken, "src/app.ts": TS_APP}, {"src/lib.ts": resigned})
     found = entry(review(repo), "helper")
     assert found["change"] == "signature" and found["total"] >= 1
+
+
+def test_java_an_overload_removed_breaks_the_calls_that_fit_it_only(repo: Path) -> None:
+    """jsoup f2ea9dfe removed `onStack(ArrayList, Element)` and kept `onStack(Element)`: the
+    calls `onStack(el)` were the kept overload's all along (the index counts overloads as one
+    meaning), and an RB105 said 16 of them still referenced the removed one. A call whose
+    arguments fit the removed overload (`conv("a")` after `conv(String)` went, `conv(int)`
+    left) is one that may break: an RB105."""
+    lib = (
+        "package p;\n\nimport java.util.List;\n\npublic class Lib {\n"
+        "    public boolean onStack(Object el) {\n        return el != null;\n    }\n\n"
+        "    static boolean onStack(List<Object> q, Object el) {\n"
+        "        return q.contains(el);\n    }\n\n"
+        "    public int conv(String s) {\n        return s.length();\n    }\n\n"
+        "    public int conv(int n) {\n        return n;\n    }\n}\n"
+    )
+    app = (
+        "package p;\n\npublic class App {\n    int run(Lib l, Object o) {\n"
+        '        boolean a = l.onStack(o);\n        return l.conv("a") + (a ? 1 : 0);\n    }\n}\n'
+    )
+    gone = lib.replace(
+        "    static boolean onStack(List<Object> q, Object el) {\n"
+        "        return q.contains(el);\n    }\n\n",
+        "",
+    ).replace("    public int conv(String s) {\n        return s.length();\n    }\n\n", "")
+    setup(repo, {"src/p/Lib.java": lib, "src/p/App.java": app}, {"src/p/Lib.java": gone})
+    doc = review(repo)
+    assert [f["title"] for f in codes(doc, "RB105")] == ["conv is deleted but still referenced"]
+    (on,) = [i for i in doc["impact"] if i["name"] == "onStack"]
+    assert on["references"] == []
