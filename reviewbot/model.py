@@ -509,7 +509,7 @@ class Impact(NamedTuple):
     fallback: str = ""
     # removed or renamed: how many of the references now reach another declaration of the name
     # (an overload or accessor left in its scope, the method a removed override overrode),
-    # and which one when they all reach one ("method Parameter.get_default")
+    # and which one when they all reach one ("method Parameter.get_default at core.py:2")
     retargeted: int = 0
     now: str = ""
 

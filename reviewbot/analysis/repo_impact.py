@@ -42,7 +42,7 @@ from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.errors import ReviewbotError
 from reviewbot.index import query
 from reviewbot.index.build import IndexSettings, apply_listing
-from reviewbot.index.extract import extract
+from reviewbot.index.extract import extract_checked
 from reviewbot.index.fresh import built_with, same_repository
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.outline import outline
@@ -132,12 +132,7 @@ def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
     grammar = grammar_for(language, path)
     if grammar is None:
         return _Side((), False)
-    comp = compiled(grammar.name)
-    facts = extract(comp, text)
-    broken = (
-        facts is None
-        or comp.parser.parse(text.encode("utf-8", "surrogatepass")).root_node.has_error
-    )
+    facts, broken = extract_checked(compiled(grammar.name), text)
     if facts is None:
         facts = outline(text, detected, "tree-sitter could not parse most of it")
     decls = tuple(

@@ -27,7 +27,15 @@ import tree_sitter as ts
 from reviewbot.index.grammars import Compiled, Grammar, ImportSite
 from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
-__all__ = ["ALIAS", "AUGMENTS", "CLASS_KINDS", "PROPERTY", "extract", "field_type"]
+__all__ = [
+    "ALIAS",
+    "AUGMENTS",
+    "CLASS_KINDS",
+    "PROPERTY",
+    "extract",
+    "extract_checked",
+    "field_type",
+]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
 _NOT_BARE = frozenset({"method", "constructor", "field"})  # members are not bare names (but Python)
@@ -623,15 +631,21 @@ def _error_share(comp: Compiled, root: ts.Node, size: int) -> float:
 
 def extract(comp: Compiled, text: str) -> FileFacts | None:
     """The facts of one file, or None when its tree is mostly errors."""
+    return extract_checked(comp, text)[0]
+
+
+def extract_checked(comp: Compiled, text: str) -> tuple[FileFacts | None, bool]:
+    """``extract``'s answer, and whether the tree has any syntax error (a review compares a
+    half-edited file's sides with care)."""
     grammar = comp.grammar
     source = text.encode("utf-8", "surrogatepass")
     tree = comp.parser.parse(source)
     root = tree.root_node
     if _error_share(comp, root, len(source)) > 0.25:
-        return None
+        return None, True
     caps = comp.query.captures(root)
     raw = _definitions(caps, source)
-    return _Builder(grammar, source, raw, caps, text.count("\n") + 1).build()
+    return _Builder(grammar, source, raw, caps, text.count("\n") + 1).build(), root.has_error
 
 
 class _Builder:

@@ -114,10 +114,8 @@ def _impact_item(imp: Impact) -> str:
     if imp.source != "index":
         why = f"; {imp.fallback}" if imp.fallback else ", no index"
         what = f"whole-word match(es) (git grep{why})"
-    if imp.retargeted:  # they do not break: they now reach another declaration of the name
-        some = "all" if imp.retargeted >= imp.total else f"{imp.retargeted} of them"
-        reach = _code(imp.now) if imp.now else "other declarations of its name"
-        what += f" ({some} now reaching {reach})"
+    if imp.reached:  # they now reach another declaration of the name (RB105 says if they break)
+        what += f" ({_safe(imp.reached)})"
     return (
         f"- {_code(imp.name)} ({imp.change}, {_code(imp.unit)} in {_safe(imp.path)}): "
         f"{imp.total}{'+' if imp.truncated else ''} {what}{where}"
