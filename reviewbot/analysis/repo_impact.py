@@ -31,6 +31,7 @@ from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.impact import deleted_anchor, in_hunk
 from reviewbot.analysis.review import not_code
 from reviewbot.analysis.signatures import (
+    Call,
     Param,
     call_at,
     fits,
@@ -900,14 +901,18 @@ def _anothers_call(r: _Ref, old: Decl, texts: _Texts) -> bool:
     if r.via != _NAMESAKE or r.kind != "call":
         return False
     params = parameters(old.signature, old.name, old.language, old.kind == "method")
-    source = texts.get(r.path)
-    start = None if source is None else _offset(source, r.line, r.column)
-    if params is None or source is None or start is None:
-        return False
-    if source[start : start + len(r.name)] != r.name:
-        return False
-    call = call_at(source, start + len(r.name), old.language)
-    return call is not None and fits(call, params, old.language) is False
+    call = _call(r, texts, old.language)
+    return params is not None and call is not None and fits(call, params, old.language) is False
+
+
+def _call(r: _Ref, texts: _Texts, language: str) -> Call | None:
+    """The call a reference makes, read at its place on the new side (None when the text
+    there is not its name, or no call follows)."""
+    text = texts.get(r.path)
+    start = None if text is None else _offset(text, r.line, r.column)
+    if text is None or start is None or text[start : start + len(r.name)] != r.name:
+        return None
+    return call_at(text, start + len(r.name), language)
 
 
 def _unlinked(conn: sqlite3.Connection, d: Decl) -> int:
@@ -943,12 +948,8 @@ def _serves(r: _Ref, texts: _Texts, language: str) -> bool:
         if r.kind != "call":
             continue
         params = parameters(t.signature, r.name, language, True)
-        source = texts.get(r.path)
-        start = None if source is None else _offset(source, r.line, r.column)
-        if params is None or source is None or start is None:
-            continue
-        call = call_at(source, start + len(r.name), language)
-        if call is not None and fits(call, params, language) is False:
+        call = _call(r, texts, language)
+        if params is not None and call is not None and fits(call, params, language) is False:
             return False
     return True
 
@@ -1141,13 +1142,7 @@ def _rb106(
             continue
         if language == "python" and new.kind == "method" and r.via == "class":
             continue  # `Class.m(obj, ...)`: the receiver is an argument there
-        text = texts.get(r.path)
-        if text is None:
-            continue
-        start = _offset(text, r.line, r.column)
-        if start is None or text[start : start + len(r.name)] != r.name:
-            continue
-        call = call_at(text, start + len(r.name), language)
+        call = _call(r, texts, language)
         if call is None:
             continue
         # The old way: the call fits the old parameters and not the new ones (a call that
