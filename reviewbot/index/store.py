@@ -233,13 +233,13 @@ def _foreign(path: Path) -> bool:
         return False  # absent, or unreadable: the writer's own error says which
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        finally:
-            conn.close()
     except sqlite3.DatabaseError:
         return True
-    return row is None or not str(row[0]).startswith("reviewbot.index/")
+    try:
+        schema = _schema(conn)
+    finally:
+        conn.close()
+    return schema is None or not schema.startswith("reviewbot.index/")
 
 
 @contextlib.contextmanager
