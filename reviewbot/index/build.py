@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
-from reviewbot.index.extract import PROPERTY, extract, field_type
+from reviewbot.index.extract import PROPERTY, extract
 from reviewbot.index.fresh import git_index_file, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
@@ -414,13 +414,13 @@ def _through_properties(
     chains = [q for q in qualifiers if PROPERTY in q]
     if not chains:
         return set()
-    fields = [
+    fields = [  # (and Python's `@property` getters: what their return annotation says)
         (name, written.rsplit(".", 1)[-1])
-        for name, signature in conn.execute(
-            "SELECT DISTINCT name, signature FROM defs WHERE kind = 'field' "
-            "AND instr(signature, ':') > 0"
+        for name, kind, signature in conn.execute(
+            "SELECT DISTINCT name, kind, signature FROM defs WHERE (kind = 'field' "
+            "AND instr(signature, ':') > 0) OR (kind = 'method' AND instr(signature, '->') > 0)"
         )
-        if (written := field_type(signature))
+        if (written := written_return(kind, signature))
     ]
     reached = set(names)
     grew = True

@@ -69,10 +69,11 @@ AUGMENTS = "module:"  # a base that names the module an interface augments
 # The "base" of a TS alias of one named type (`type AnySet = Set<any>`: `alias:Set`): what a
 # property declared with the alias holds; no base to find members in (as before).
 ALIAS = "alias:"
-# In a qualifier: `T#a#b` for `x.a.b.m()` with x of type T (TS/JS): the type of T's property
-# a, then of its b (the resolver reads the properties' written types).
+# In a qualifier: `T#a#b` for `x.a.b.m()` with x of type T: the type of T's property a, then of
+# its b (the resolver reads the properties' written types: TS/JS declarations, Python class-level
+# annotations and the return annotations of `@property` methods).
 PROPERTY = "#"
-_PROPERTY_LANGUAGES = frozenset({"typescript", "tsx", "javascript"})
+_PROPERTY_LANGUAGES = frozenset({"typescript", "tsx", "javascript", "python"})
 # A TS property's declaration: `readonly base_: T`, `copy_?: Set<any>`, `private x: Foo = ...`.
 _FIELD_TYPE = re.compile(
     r"(?:@[\w$.]+(?:\([^)]*\))?\s+)*"

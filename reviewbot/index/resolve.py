@@ -10,7 +10,9 @@ on-demand imports; bare specifiers naming a package folder of the repository, ``
 ns``); Go and Java see their package's other files; ``self.m``/``this.m`` look in the enclosing
 class and then its bases (found by the same rules); ``super().m`` in the bases only; ``x.m``
 with a written receiver type (``instance``: a class, or what a called function's signature
-says it returns) to that class's member, none for a builtin's or a library's class; in TS/JS
+says it returns) to that class's member, none for a builtin's or a library's class; ``x.a.m``
+through the type x's class declares its property ``a`` with (TS/JS declarations; Python
+class-level annotations and ``@property`` getters' return annotations); in TS/JS
 also to the members of that name up and down the class hierarchy (``via = "family"``,
 confidence 0.5: an override may run instead, and the TypeScript service counts them as one
 method), including the repository's overrides of an outside class's method; a TS/JS
@@ -432,17 +434,27 @@ class Resolver:
                 self.returns[found] = (written, parent_id)
 
     def _load_field_types(self, def_id: int | None) -> None:
-        """What one property (``None``: every property) of a TS file says it holds; and
-        (``None``) which TS/JS fields are declared in a type (not `this.x = ...`)."""
+        """What one property (``None``: every property) says it holds (a TS declaration's
+        type, a Python class-level annotation); and (``None``) which TS/JS fields are declared
+        in a type (not `this.x = ...`)."""
         where = "" if def_id is None else "id = ? AND "
         for found, signature in self.conn.execute(
             f"SELECT id, signature FROM defs WHERE {where}kind = 'field'",
             () if def_id is None else (def_id,),
         ):
-            if self._is_declared(found, "field", signature):
+            declared = self._is_declared(found, "field", signature)
+            if declared:
                 self._declared.add(found)
-                written = field_type(signature) if ":" in signature else ""
-                if written and self.files[found >> ID_BITS].language in _SIGNED:
+            if ":" not in signature:
+                continue
+            language = self.files[found >> ID_BITS].language
+            # TS declarations; Python class-level annotations (`x: Foo`, a dataclass's
+            # fields), not `self.x: Foo = ...` (typed within its file already).
+            if (declared and language in _SIGNED) or (
+                language == "python" and not signature.startswith(("self.", "cls."))
+            ):
+                written = field_type(signature)
+                if written:
                     self.field_types[found] = written
 
     def _is_declared(self, def_id: int, kind: str, signature: str) -> bool:
@@ -1193,6 +1205,14 @@ class Resolver:
                 for field in self.class_member(c, name)[0]:
                     written = self.field_types.get(field)
                     home = self.files.get(field >> ID_BITS)
+                    if not written and home is not None and home.language == "python":
+                        # A Python property: what its getter's return annotation says.
+                        returned = self.returns.get(field)
+                        if returned is not None and returned[0] in ("Self", "self"):
+                            if returned[1] in self.classes:
+                                following.append(returned[1])
+                            continue
+                        written = returned[0] if returned is not None else ""
                     if not written or home is None:
                         continue
                     found, known = self.typed(home, None, written)
@@ -1205,7 +1225,7 @@ class Resolver:
         out = [m for c in classes for m in self.class_member(c, lookup)[0]]
         if out:
             return tuple(dict.fromkeys(out)), "instance"
-        if outside:
+        if outside and file.language in _FAMILIES:
             overrides = [
                 d for w in dict.fromkeys(outside) for d in self.outside_overrides(w, lookup)
             ]

@@ -857,3 +857,82 @@ def test_an_export_cycle_does_not_depend_on_the_order_of_questions(repo: Path) -
     )
     assert targets(db, "a.ts", 1, "ZodType") == {("ZodType", 1)}
     assert targets(db, "err.ts", 1, "ZodType") == {("ZodType", 1)}
+
+
+def test_a_python_property_chain_has_its_annotated_type(repo: Path) -> None:
+    # rich's `console.options.update_width(80)` (`options` a property `-> ConsoleOptions`) and
+    # `self._theme_stack.pop_theme()`, and a dataclass's field (`box: Box`): typed through the
+    # getter's return annotation and the class-level annotation, in another file than the use.
+    db = build(
+        repo,
+        {
+            "pkg/__init__.py": "",
+            "pkg/opts.py": (
+                "class Options:\n"
+                "    def update_width(self, width: int) -> 'Options':\n"
+                "        return self\n"
+                "\n"
+                "\n"
+                "class Box:\n"
+                "    def open(self) -> None:\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Other:\n"
+                "    def update_width(self) -> None:\n"
+                "        pass\n"
+                "\n"
+                "    def open(self) -> None:\n"
+                "        pass\n"
+            ),
+            "pkg/con.py": (
+                "from dataclasses import dataclass\n"
+                "from typing import Optional\n"
+                "from pkg.opts import Box, Options\n"
+                "\n"
+                "\n"
+                "@dataclass\n"
+                "class Holder:\n"
+                "    box: Box\n"
+                "    name: str = ''\n"
+                "\n"
+                "\n"
+                "class Console:\n"
+                "    @property\n"
+                "    def options(self) -> Optional[Options]:\n"
+                "        return Options()\n"
+                "\n"
+                "    @property\n"
+                "    def loose(self):\n"
+                "        return Options()\n"
+                "\n"
+                "    @property\n"
+                "    def holder(self) -> Holder:\n"
+                "        return Holder(Box())\n"
+                "\n"
+                "    def pop(self) -> None:\n"
+                "        self.options.update_width(1)\n"
+            ),
+            "app.py": (
+                "from pkg.con import Console, Holder\n"
+                "\n"
+                "\n"
+                "def run(console: Console, holder: Holder) -> None:\n"
+                "    console.options.update_width(80)\n"
+                "    holder.box.open()\n"
+                "    console.holder.box.open()\n"
+                "    console.loose.update_width(2)\n"
+                "    holder.name.open()\n"
+            ),
+        },
+    )
+    sure = {("Options.update_width", 1.0, "instance")}
+    assert _vias(db, "app.py", 5, "update_width") == sure
+    assert _vias(db, "pkg/con.py", 26, "update_width") == sure
+    assert _vias(db, "app.py", 6, "open") == {("Box.open", 1.0, "instance")}
+    assert _vias(db, "app.py", 7, "open") == {("Box.open", 1.0, "instance")}
+    # No annotation on the getter, or a builtin's value: the guesses of before, never a
+    # "family" of the builtin's overrides (a TypeScript rule).
+    guess = {("Options.update_width", 0.5, "member"), ("Other.update_width", 0.5, "member")}
+    assert _vias(db, "app.py", 8, "update_width") == guess
+    assert {v for _q, _c, v in _vias(db, "app.py", 9, "open")} == {"member"}

@@ -343,3 +343,63 @@ def test_a_property_of_this_follows_a_base_that_changed_elsewhere(
     old, new = _update_equals_cold(repo, tmp_path, files, after)
     assert ("use.ts", 4, 15, "classes.ts", 1, "spin", 1.0, "instance") in old
     assert ("use.ts", 4, 15, "classes.ts", 2, "spin", 1.0, "instance") in new
+
+
+@pytest.mark.parametrize(
+    ("changed", "before", "after"),
+    [
+        ("state.py", "-> A:", "-> B:"),  # a Python property's return annotation
+        ("state.py", "holder: A", "holder: B"),  # a class-level annotation
+    ],
+)
+def test_a_python_property_whose_type_changed_is_followed(
+    repo: Path, tmp_path: Path, changed: str, before: str, after: str
+) -> None:
+    """`state.copy.spin()` and `state.holder.spin()` with `state: State`: what State's
+    getter returns and its field is annotated with decide (use.py does not change)."""
+    files = {
+        "classes.py": (
+            "class A:\n    def spin(self) -> None:\n        pass\n\n\n"
+            "class B:\n    def spin(self) -> None:\n        pass\n"
+        ),
+        "state.py": (
+            "from classes import A, B\n\n\nclass State:\n    holder: A\n\n"
+            "    @property\n    def copy(self) -> A:\n        return A()\n"
+        ),
+        "use.py": (
+            "from state import State\n\n\ndef go(state: State) -> None:\n"
+            "    state.copy.spin()\n    state.holder.spin()\n"
+        ),
+    }
+    edited = {changed: files[changed].replace(before, after)}
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    line = 5 if "->" in before else 6  # the use of the changed declaration
+    column = files["use.py"].split("\n")[line - 1].index("spin")
+    assert ("use.py", line, column, "classes.py", 2, "spin", 1.0, "instance") in old
+    assert ("use.py", line, column, "classes.py", 7, "spin", 1.0, "instance") in new
+
+
+def test_a_python_property_follows_its_types_base_that_changed_elsewhere(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`state.copy.spin()`, State's getter `copy -> A`: A's base changes from B1 to B2 (in
+    classes.py; neither `spin` nor State nor use.py changes)."""
+    classes = "from bases import B1, B2\n\n\nclass A(B1):\n    pass\n"
+    files = {
+        "bases.py": (
+            "class B1:\n    def spin(self) -> None:\n        pass\n\n\n"
+            "class B2:\n    def spin(self) -> None:\n        pass\n"
+        ),
+        "classes.py": classes,
+        "state.py": (
+            "from classes import A\n\n\nclass State:\n"
+            "    @property\n    def copy(self) -> A:\n        return A()\n"
+        ),
+        "use.py": (
+            "from state import State\n\n\ndef go(state: State) -> None:\n    state.copy.spin()\n"
+        ),
+    }
+    after = {"classes.py": classes.replace("A(B1)", "A(B2)")}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.py", 5, 15, "bases.py", 2, "spin", 1.0, "instance") in old
+    assert ("use.py", 5, 15, "bases.py", 7, "spin", 1.0, "instance") in new
