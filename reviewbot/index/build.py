@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
-from reviewbot.index.extract import PROPERTY, extract
+from reviewbot.index.extract import PROPERTY, extract, written_element
 from reviewbot.index.fresh import git_index_file, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
@@ -272,20 +272,21 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
             (file_id,),
         ):
             returns = written_return(kind, signature)
+            element = written_element(kind, signature) if "[" in signature else ""
             if parent_id is None:
                 parent: tuple[DefKey, int] | None = None
             else:
                 parent = key_of.get(parent_id)
                 if parent is None:  # a parent after its child: no key can stand for it
                     parent = (("unknown", parent_id), 0)
-            key = (kind, name, qualified, container, parent, bases, returns)
+            key = (kind, name, qualified, container, parent, bases, returns, element)
             same = keys.setdefault(key, [])
             key_of[def_id] = (key, len(same))
             same.append(def_id)
             names.defined.add(name)
             if kind in _CLASSY:
                 names.classes.add(name)
-            written.update(_WORD.findall(f"{bases} {returns}"))
+            written.update(_WORD.findall(f"{bases} {returns} {element}"))
         imports: list[tuple[str, str, str, int]] = []
         for local, module, name, export in conn.execute(
             "SELECT local, module, name, export FROM imports WHERE file_id = ? ORDER BY id",
@@ -800,6 +801,7 @@ def _resolve(
         if qualifier in through
         or qualifier.rsplit(".", 1)[-1] in typed_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
+        or (qualifier.endswith("()[]") and qualifier[:-4].rsplit(".", 1)[-1] in typed_names)
         or (  # `f(x, p => p.m())` (`f=>T`): again when f or T changed
             CALLBACK in qualifier
             and any(p.rsplit(".", 1)[-1] in typed_names for p in qualifier.split(CALLBACK))

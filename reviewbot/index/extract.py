@@ -74,6 +74,9 @@ ALIAS = "alias:"
 # annotations and the return annotations of `@property` methods).
 PROPERTY = "#"
 _PROPERTY_LANGUAGES = frozenset({"typescript", "tsx", "javascript", "python"})
+# A local's written type that is a call of a local's method (`x.m()`), and a plain class name.
+_LOCAL_CALL = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\(\)")
+_PLAIN_TYPE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 # A TS property's declaration: `readonly base_: T`, `copy_?: Set<any>`, `private x: Foo = ...`.
 _FIELD_TYPE = re.compile(
     r"(?:@[\w$.]+(?:\([^)]*\))?\s+)*"
@@ -122,7 +125,46 @@ def _signature(source: bytes, start: int, body: int | None, end: int) -> str:
         text = _OPEN_SPACE.sub(r"\1", text)
     if " )" in text or " ]" in text:
         text = _CLOSE_SPACE.sub(r"\1", text)
-    return text if len(text) <= _MAX_SIGNATURE else text[: _MAX_SIGNATURE - 1] + "…"
+    if len(text) <= _MAX_SIGNATURE:
+        return text
+    # Too long: cut inside the parameters, keeping what follows them (the return type, which
+    # the resolver reads: rich's `def from_path(cls, path: str, ... 12 more) -> "Syntax"`).
+    close = _parameters_end(text)
+    tail = text[close:] if close >= 0 else ""
+    if 0 < len(tail) <= _MAX_SIGNATURE // 3:
+        return text[: _MAX_SIGNATURE - len(tail) - 1] + "…" + tail
+    return text[: _MAX_SIGNATURE - 1] + "…"
+
+
+def _parameters_end(text: str) -> int:
+    """Where the parameter list of ``text`` closes (its ``)``), or -1: the first parenthesised
+    list (a Go method's second: the first is its receiver); brackets inside it are balanced
+    and quoted text is skipped."""
+    at = text.find("(")
+    if at >= 0 and text.startswith("func ("):
+        receiver = _group_end(text, at)
+        at = text.find("(", receiver) if receiver >= 0 else -1
+    return _group_end(text, at) if at >= 0 else -1
+
+
+def _group_end(text: str, at: int) -> int:
+    """Where the bracket opened at ``at`` closes with a ``)``, or -1."""
+    depth = 0
+    quote = ""
+    for k in range(at, len(text)):
+        c = text[k]
+        if quote:
+            if c == quote and text[k - 1] != "\\":
+                quote = ""
+        elif c in "\"'`":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return k if c == ")" else -1
+    return -1
 
 
 def _doc(text: str) -> str:
@@ -272,6 +314,43 @@ def clean_type(text: str) -> str:
         return ""
     written = _SPACES.sub("", match.group(0))
     return "" if written in _NOTHING or written in _ANY else written
+
+
+# A Python return annotation naming a collection or an iterator of one class: what a `for`
+# over the call's result binds (`def get_params(self) -> list[Parameter]`).
+_ITERABLE = re.compile(
+    r"(?:[A-Za-z_]\w*\s*\.\s*)*(list|List|Sequence|MutableSequence|"
+    r"Iterable|Iterator|Generator|Collection|AbstractSet|set|Set|frozenset|FrozenSet|"
+    r"tuple|Tuple|deque|Deque)\s*\[(.*)\]",
+    re.S,
+)
+_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
+
+
+def written_element(kind: str, signature: str) -> str:
+    """The class a Python function's return annotation says a ``for`` over its result binds
+    (``list[Foo]``, ``Iterator[Foo]``, ``tuple[Foo, ...]``: ``Foo``), else ""."""
+    if kind not in ("function", "method") or "->" not in signature:
+        return ""
+    found = _RETURNS.search(signature.rstrip())
+    if found is None:
+        return ""
+    text = found.group(1).strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()
+    optional = _WRAPPER.fullmatch(text)
+    if optional is not None and optional.group(1) == "Optional":
+        text = optional.group(2).strip()
+    elif "|" in text:
+        kept = [p.strip() for p in _top_level(text, "|") if p.strip() not in _NOTHING]
+        text = kept[0] if len(kept) == 1 else ""
+    wrapped = _ITERABLE.fullmatch(text)
+    if wrapped is None:
+        return ""
+    args = [a.strip() for a in _top_level(wrapped.group(2), ",")]
+    if wrapped.group(1) in ("tuple", "Tuple") and (len(args) != 2 or args[1] != "..."):
+        return ""  # a tuple of fixed size holds values of different types
+    return clean_type(args[0]) if args else ""
 
 
 def _written_type(
@@ -884,6 +963,9 @@ class _Builder:
         call_types = {n.start_byte for n in caps.get("typed.call", ())}
         call_types.update(n.start_byte for n in caps.get("typed.pre", ()))
         typed_at = {n.start_byte for n in caps.get("bind.typed", ())}
+        # `for x in make()`: what make's result holds (`make()[]`).
+        iter_at, iter_nodes = _sorted(caps.get("typed.iter", []))
+        iter_bind = {n.start_byte for n in caps.get("bind.iter", ())}
         after_at = {n.start_byte for n in caps.get("bind.after", ())}
         local_types: dict[tuple[int, str], str] = {}
         mixed: set[tuple[int, str]] = set()
@@ -914,6 +996,9 @@ class _Builder:
                 written = _written_type(source, pre_at, pre_nodes, call_types, at, True)
             elif at in typed_at:
                 written = _written_type(source, type_at, type_nodes, call_types, at, before)
+            elif at in iter_bind:
+                written = _written_type(source, iter_at, iter_nodes, set(iter_at), at, False)
+                written = written + "[]" if written.endswith("()") else ""
             if written:
                 note(local_types, (scope, name), written)
 
@@ -975,6 +1060,20 @@ class _Builder:
                 defs,
                 grammar.name,
             )
+
+        # `y = x.m()` with x a local of a written type T: what T's m returns (`T.m()`), as
+        # `y = T.m()` would say (rich's `child_options = options.update(width=...)`, options
+        # a parameter `: ConsoleOptions`).
+        for (scope, name), written in list(local_types.items()):
+            call = _LOCAL_CALL.fullmatch(written)
+            if call is None or call.group(1) in grammar.self_names or call.group(1) == name:
+                continue
+            bound = lookup(call.group(1), scope)
+            if bound is None or bound[0] != "local":
+                continue
+            held = local_types.get((found_in[0], call.group(1)), "")
+            if held and _PLAIN_TYPE.fullmatch(held):
+                local_types[(scope, name)] = f"{held}.{call.group(2)}()"
 
         # Attributes whose type is written, per class: `self.x = Foo()`, `self.x: Foo`,
         # `self.x = x` (a typed parameter), a class body's `x: Foo`; TS fields `x: Foo`,

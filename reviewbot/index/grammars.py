@@ -138,6 +138,10 @@ _PY_NAMES = """
 (assignment left: (identifier) @bind.typed type: (type) @typed.type)
 (typed_default_parameter name: (identifier) @bind.typed type: (type) @typed.type)
 (attribute object: (call function: [(identifier) (attribute)]) @recv.obj)
+(for_statement left: (identifier) @bind.iter
+  right: (call function: [(identifier) (attribute)] @typed.iter))
+(for_in_clause left: (identifier) @bind.iter
+  right: (call function: [(identifier) (attribute)] @typed.iter))
 (with_item value: (as_pattern (call function: [(identifier) (attribute)] @typed.pre)
   alias: (as_pattern_target (identifier) @bind.after)))
 (assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.typed)

@@ -48,7 +48,14 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from reviewbot.index.extract import ALIAS, AUGMENTS, PROPERTY, clean_type, field_type
+from reviewbot.index.extract import (
+    ALIAS,
+    AUGMENTS,
+    PROPERTY,
+    clean_type,
+    field_type,
+    written_element,
+)
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
@@ -315,6 +322,8 @@ class Resolver:
         # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`, Go's
         # `func New() *Foo`): in full, or (``lazy``) each function's on first use.
         self.returns: _Lazy[int, tuple[str, int | None]] = _Lazy(_same, self._load_returns)
+        # What a `for` over a function's result binds (read with ``returns``).
+        self.elements: dict[int, str] = {}
         if not lazy:
             self._load_returns(None)
             self.returns.complete = True
@@ -432,6 +441,10 @@ class Resolver:
             written = _returns(signature)
             if written:
                 self.returns[found] = (written, parent_id)
+                if "[" in written or "[" in signature:
+                    element = written_element("function", signature)
+                    if element:
+                        self.elements[found] = element
 
     def _load_field_types(self, def_id: int | None) -> None:
         """What one property (``None``: every property) says it holds (a TS declaration's
@@ -1290,6 +1303,9 @@ class Resolver:
         """The classes a written type (``Foo``, ``mod.Foo``) or a call (``make()``,
         ``self.make()``: what the function returns) means in ``file``, and whether that is
         known (an empty known answer: a type from outside the repository, a builtin)."""
+        element = qualifier.endswith("()[]")  # `for x in make()`: what it returns holds
+        if element:
+            qualifier = qualifier[:-2]
         if not qualifier.endswith("()"):
             written, known = self.in_file(file, qualifier)
             if not known:
@@ -1321,6 +1337,8 @@ class Resolver:
         out: list[int] = []
         for f in funcs:
             if f in self.classes:  # a class whose name is not capitalised
+                if element:
+                    return [], False  # what iterating its instance gives is not written
                 out.append(f)
                 continue
             returned = self.returns.get(f)
@@ -1328,6 +1346,10 @@ class Resolver:
             if returned is None or home is None:
                 return [], False  # nobody wrote what it returns
             says, owner = returned
+            if element:
+                says = self.elements.get(f, "")
+                if not says:
+                    return [], False  # nobody wrote what it holds
             if says in ("Self", "self", "this") and owner in self.classes:
                 out.append(owner)
                 continue

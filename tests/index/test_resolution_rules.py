@@ -936,3 +936,149 @@ def test_a_python_property_chain_has_its_annotated_type(repo: Path) -> None:
     guess = {("Options.update_width", 0.5, "member"), ("Other.update_width", 0.5, "member")}
     assert _vias(db, "app.py", 8, "update_width") == guess
     assert {v for _q, _c, v in _vias(db, "app.py", 9, "open")} == {"member"}
+
+
+def test_a_long_signature_keeps_its_return_annotation(repo: Path) -> None:
+    # rich's `Syntax.from_path(cls, path, ... 12 parameters) -> "Syntax"`: its header is longer
+    # than a stored signature; cut in its parameters, it still says what it returns, so
+    # `syntax = Syntax.from_path(path)` then `syntax.lexer` is the Syntax's.
+    params = ",\n".join(f"        option_{k}: Optional[Tuple[int, int]] = None" for k in range(12))
+    db = build(
+        repo,
+        {
+            "syntax.py": (
+                "from typing import Optional, Tuple\n"
+                "\n"
+                "\n"
+                "class Syntax:\n"
+                "    lexer = None\n"
+                "\n"
+                "    @classmethod\n"
+                f"    def from_path(\n        cls,\n        path: str,\n{params},\n"
+                '    ) -> "Syntax":\n'
+                "        return cls()\n"
+                "\n"
+                "\n"
+                "class Other:\n"
+                "    lexer = None\n"
+            ),
+            "use.py": (
+                "from syntax import Syntax\n"
+                "\n"
+                "\n"
+                "def test() -> None:\n"
+                "    syntax = Syntax.from_path('x')\n"
+                "    assert syntax.lexer\n"
+            ),
+        },
+    )
+    conn = sqlite3.connect(db)
+    try:
+        (signature,) = conn.execute(
+            "SELECT signature FROM defs WHERE qualified = 'Syntax.from_path'"
+        ).fetchone()
+    finally:
+        conn.close()
+    assert len(signature) <= 300
+    assert signature.startswith("def from_path(cls, path: str, option_0: Optional[")
+    assert signature.endswith('…) -> "Syntax"')
+    assert _vias(db, "use.py", 6, "lexer") == {("Syntax.lexer", 1.0, "instance")}
+
+
+def test_a_local_holding_a_typed_locals_method_result(repo: Path) -> None:
+    # rich's panel.py: `child_options = options.update(width=...)` with the parameter
+    # `options: ConsoleOptions`, then `child_options.update_width(4)`: what
+    # ConsoleOptions.update returns, not a guess among every `update`'s.
+    db = build(
+        repo,
+        {
+            "opts.py": (
+                "class ConsoleOptions:\n"
+                "    def update(self, width: int) -> 'ConsoleOptions':\n"
+                "        return self\n"
+                "\n"
+                "    def update_width(self, width: int) -> None:\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Cache:\n"
+                "    def update(self) -> 'Cache':\n"
+                "        return self\n"
+                "\n"
+                "    def update_width(self, width: int) -> None:\n"
+                "        pass\n"
+            ),
+            "panel.py": (
+                "import re\n"
+                "from opts import ConsoleOptions\n"
+                "\n"
+                "\n"
+                "def render(options: ConsoleOptions, pattern: re.Pattern) -> None:\n"
+                "    child_options = options.update(width=3)\n"
+                "    child_options.update_width(4)\n"
+                "    found = pattern.match('x')\n"
+                "    found.update_width(5)\n"
+            ),
+        },
+    )
+    assert _vias(db, "panel.py", 7, "update_width") == {
+        ("ConsoleOptions.update_width", 1.0, "instance")
+    }
+    # A library's class (`re.Pattern`): its method returns none of the repository's classes.
+    assert _vias(db, "panel.py", 9, "update_width") == set()
+
+
+def test_a_loop_over_a_calls_result_binds_what_its_annotation_says_it_holds(repo: Path) -> None:
+    # click's core.py: `for param in self.get_params(ctx): rv = param.get_help_record(ctx)`,
+    # with `def get_params(self, ctx) -> list[Parameter]`: Parameter's method, not a guess
+    # among every `get_help_record`. In a comprehension too; `tuple[X, ...]` and an iterator
+    # hold X; a dict, a tuple of fixed size and an unannotated function say nothing.
+    db = build(
+        repo,
+        {
+            "params.py": (
+                "class Parameter:\n"
+                "    def get_help_record(self, ctx: object) -> None:\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Other:\n"
+                "    def get_help_record(self, ctx: object) -> None:\n"
+                "        pass\n"
+            ),
+            "core.py": (
+                "import collections.abc as cabc\n"
+                "import typing as t\n"
+                "from params import Other, Parameter\n"
+                "\n"
+                "\n"
+                "class Command:\n"
+                "    def get_params(self, ctx: object) -> 't.List[Parameter]':\n"
+                "        return []\n"
+                "\n"
+                "    def walk(self) -> cabc.Iterator[Parameter]:\n"
+                "        yield from ()\n"
+                "\n"
+                "    def pair(self) -> tuple[Parameter, Other]:\n"
+                "        return Parameter(), Other()\n"
+                "\n"
+                "    def loose(self, ctx: object):\n"
+                "        return []\n"
+                "\n"
+                "    def format(self, ctx: object) -> None:\n"
+                "        for param in self.get_params(ctx):\n"
+                "            param.get_help_record(ctx)\n"
+                "        [p.get_help_record(ctx) for p in self.walk()]\n"
+                "        for q in self.pair():\n"
+                "            q.get_help_record(ctx)\n"
+                "        for r in self.loose(ctx):\n"
+                "            r.get_help_record(ctx)\n"
+            ),
+        },
+    )
+    sure = {("Parameter.get_help_record", 1.0, "instance")}
+    assert _vias(db, "core.py", 21, "get_help_record") == sure
+    assert _vias(db, "core.py", 22, "get_help_record") == sure
+    guess = {("Parameter.get_help_record", 0.5, "member"), ("Other.get_help_record", 0.5, "member")}
+    assert _vias(db, "core.py", 24, "get_help_record") == guess
+    assert _vias(db, "core.py", 26, "get_help_record") == guess

@@ -403,3 +403,29 @@ def test_a_python_property_follows_its_types_base_that_changed_elsewhere(
     old, new = _update_equals_cold(repo, tmp_path, files, after)
     assert ("use.py", 5, 15, "bases.py", 2, "spin", 1.0, "instance") in old
     assert ("use.py", 5, 15, "bases.py", 7, "spin", 1.0, "instance") in new
+
+
+def test_what_a_loop_over_a_calls_result_binds_follows_its_annotation(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`for item in box.items(): item.spin()`: `items -> list[A]` becomes `list[B]` in
+    box.py (use.py does not change)."""
+    box = (
+        "from classes import A, B\n\n\n"
+        "class Box:\n    def items(self) -> list[A]:\n        return []\n"
+    )
+    files = {
+        "classes.py": (
+            "class A:\n    def spin(self) -> None:\n        pass\n\n\n"
+            "class B:\n    def spin(self) -> None:\n        pass\n"
+        ),
+        "box.py": box,
+        "use.py": (
+            "from box import Box\n\n\ndef go(box: Box) -> None:\n"
+            "    for item in box.items():\n        item.spin()\n"
+        ),
+    }
+    after = {"box.py": box.replace("list[A]", "list[B]")}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.py", 6, 13, "classes.py", 2, "spin", 1.0, "instance") in old
+    assert ("use.py", 6, 13, "classes.py", 7, "spin", 1.0, "instance") in new
