@@ -6,7 +6,9 @@ replaced by what they stand for, with a cold build of the same commit. The edits
 appended under a common name (``connection``, ``get``, ``Model`` ...), a function or method
 renamed, a class's bases changed, an import added (the standard library, a module already
 imported, a star import, a sibling module), lines inserted at the top, a method added under a
-common name, a module-level name inserted before a definition, a return type changed. Results
+common name, a module-level name inserted before a definition, a return type changed, a return
+annotation written on a method (a class, or a collection of one: what a ``for`` over the result
+binds), a ``@property`` added with a return annotation (what ``x.prop.m`` goes through). Results
 go to ``bench/results/index_update_equal.md``.
 
     python bench/index_update_equal.py --seeds 1 2 3 --rounds 8
@@ -63,7 +65,11 @@ KINDS = (
     "method added",
     "name inserted before a definition",
     "return type changed",
+    "return annotation written",
+    "property added",
 )
+# What kind 8 writes on a method's header: a class, or what a `for` over its result binds.
+ANNOTATIONS = ("list[Model]", '"QuerySet"', "Iterator[Options]", "Options", "tuple[Model, ...]")
 
 
 def edit(text: str, kind: int, rnd: random.Random) -> str:
@@ -77,11 +83,16 @@ def edit(text: str, kind: int, rnd: random.Random) -> str:
     if kind == 5:
         added = f"    def {rnd.choice(NAMES)}(self):\n        return self\n\n    def "
         return text.replace("    def ", added, 1)
+    if kind == 9:
+        written = rnd.choice(ANNOTATIONS)
+        added = f"    @property\n    def {rnd.choice(NAMES)}(self) -> {written}:\n"
+        return text.replace("    def ", added + "        return self\n\n    def ", 1)
     pattern, group = {
         1: (r"^\s*def (\w+)\(", 1),
         2: (r"^class \w+\(([^)]*)\):", 1),
         6: (r"^(?:def|class) \w+", 0),
         7: (r"-> (\w+)", 1),
+        8: (r"^\s+def \w+\(self[^()]*\)()\s*:", 1),
     }[kind]
     found = list(re.finditer(pattern, text, re.M))
     if not found:
@@ -94,6 +105,8 @@ def edit(text: str, kind: int, rnd: random.Random) -> str:
         new = rnd.choice(["object", "Exception", "dict", m.group(1) + ", object"])
     elif kind == 6:
         new, end = "_inserted = 1\n" + m.group(0), m.end(0)
+    elif kind == 8:
+        new = " -> " + rnd.choice(ANNOTATIONS)
     else:
         new = rnd.choice(["str", "Model", "QuerySet", "None"])
     return text[:start] + new + text[end:]
