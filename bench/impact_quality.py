@@ -5,7 +5,9 @@
 For functions and methods sampled from real code nobody here wrote (click's git history at its
 newest commit; Django and Pygments, the corpus of ``bench/index_speed.py``; immer's TypeScript;
 held out and pre-registered on 2026-12-01, before anyone looked at them: rich's repository and
-mobx's ``packages/mobx``, each at its newest fetched commit), a change is
+mobx's ``packages/mobx``, each at its newest fetched commit; held out and pre-registered in
+session 9 on 2026-12-01: marshmallow's repository and class-validator's, each at its newest
+fetched commit), a change is
 made in a temporary copy: the function deleted (its lines blanked, so that line numbers stay)
 or re-signed (a required parameter added in front). The change is reviewed by the real
 pipeline (``pipeline.review``, a full review) twice: with the repository's index (the impact
@@ -68,6 +70,10 @@ IMMER = Path("/work/.mirror/immerjs+immer/repo")
 # from them.
 RICH = Path("/work/.mirror/Textualize+rich/repo")
 MOBX = Path("/work/.mirror/mobxjs+mobx/repo")
+# Held out, pre-registered in session 9 (2026-12-01), chosen by the lead before anyone looked at
+# them: no rule was made from them.
+MARSHMALLOW = Path("/work/.mirror/marshmallow-code+marshmallow/repo")
+CLASS_VALIDATOR = Path("/work/.mirror/typestack+class-validator/repo")
 _TS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs")  # the language service's program
 # Import and re-export statements: left out on both sides.
 _IMPORT = re.compile(r"\s*(from\s|import[\s{(*]|export\s*(\*|\{|type\s*\{)[^;]*\bfrom\b)")
@@ -138,6 +144,19 @@ def _corpus_mobx(into: Path) -> str:
     src/ and tests are: the service's Node10 resolution builds its program as it is."""
     head = _archive(MOBX, into, "HEAD:packages/mobx")
     return f"mobxjs/mobx at {head}, packages/mobx (TypeScript)"
+
+
+def _corpus_marshmallow(into: Path) -> str:
+    """Held out: the whole repository, as click's and rich's (the package under
+    src/marshmallow/, tests/, docs/, examples/)."""
+    return f"marshmallow-code/marshmallow at {_archive(MARSHMALLOW, into)}"
+
+
+def _corpus_class_validator(into: Path) -> str:
+    """Held out: the whole repository (sources under src/, tests under test/, whose tests
+    import the sources by relative paths, `../../src/...`): the service's Node10 resolution
+    builds its program as it is, as immer's and mobx's."""
+    return f"typestack/class-validator at {_archive(CLASS_VALIDATOR, into)} (TypeScript)"
 
 
 def _typescript() -> Path:
@@ -603,7 +622,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="bench/results/impact_quality.md")
     parser.add_argument("--sample", type=int, default=SAMPLE)
     parser.add_argument(
-        "--only", choices=("click", "immer", "django", "rich", "mobx"), default=None
+        "--only",
+        choices=("click", "immer", "django", "rich", "mobx", "marshmallow", "class-validator"),
+        default=None,
     )
     parser.add_argument(
         "--seconds", type=float, default=JEDI_SECONDS, help="per corpus, at most (then stop)"
@@ -625,6 +646,8 @@ def main(argv: list[str] | None = None) -> int:
         ("django+pygments", _corpus_django, "django/", ".py"),
         ("rich", _corpus_rich, "rich/", ".py"),
         ("mobx", _corpus_mobx, "src/", ".ts"),
+        ("marshmallow", _corpus_marshmallow, "src/marshmallow/", ".py"),
+        ("class-validator", _corpus_class_validator, "src/", ".ts"),
     ]
     if args.only:
         corpora = [c for c in corpora if c[0].startswith(args.only)]
