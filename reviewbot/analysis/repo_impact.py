@@ -900,6 +900,10 @@ def _anothers_call(r: _Ref, old: Decl, texts: _Texts) -> bool:
     along: the index counts overloads as one meaning)."""
     if r.via != _NAMESAKE or r.kind != "call":
         return False
+    if old.language in ("typescript", "tsx") and all(t.line < old.line for t in r.targets):
+        # A TypeScript overload set's last declaration is its implementation, the one every
+        # call runs: removed, the signatures left declare what nothing implements.
+        return False
     params = parameters(old.signature, old.name, old.language, old.kind == "method")
     call = _call(r, texts, old.language)
     return params is not None and call is not None and fits(call, params, old.language) is False

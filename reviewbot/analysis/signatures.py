@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from reviewbot.index.extract import CUT
+
 __all__ = ["Call", "Param", "call_at", "fits", "parameters", "reordered", "same_header"]
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
@@ -165,8 +167,8 @@ def _param_text(signature: str, name: str) -> str | None:
 def parameters(signature: str, name: str, language: str, method: bool) -> tuple[Param, ...] | None:
     """The parameters a header declares (None: no parameter list found)."""
     inner = _param_text(signature, name)
-    if inner is None:
-        return None
+    if inner is None or CUT in inner:
+        return None  # (a stored signature cut short: not every parameter is there)
     family = _family(language)
     pieces = _split(inner, angles=family in ("js", "java", "go"))
     if family == "python":

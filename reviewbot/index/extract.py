@@ -19,6 +19,7 @@ import functools
 import itertools
 import operator
 import re
+from collections import Counter
 from collections.abc import Callable
 from itertools import repeat
 
@@ -87,6 +88,7 @@ _LITERALS = re.compile(r"([\"'`]).*?\1")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _MAX_SIGNATURE = 300
+CUT = "…"  # where a signature longer than _MAX_SIGNATURE was cut (its parameters are not whole)
 _LINE_COLUMN = operator.itemgetter(1, 2)  # a Reference's line and column
 # A Reference from a tuple of its fields, without the Python-level __new__ of a NamedTuple
 # (half the cost; a file has thousands).
@@ -131,9 +133,10 @@ def _signature(source: bytes, start: int, body: int | None, end: int) -> str:
     # the resolver reads: rich's `def from_path(cls, path: str, ... 12 more) -> "Syntax"`).
     close = _parameters_end(text)
     tail = text[close:] if close >= 0 else ""
-    if 0 < len(tail) <= _MAX_SIGNATURE // 3:
-        return text[: _MAX_SIGNATURE - len(tail) - 1] + "…" + tail
-    return text[: _MAX_SIGNATURE - 1] + "…"
+    # (A tail whose brackets do not balance was found by a `)` in a comment: `# see f)`.)
+    if 0 < len(tail) <= _MAX_SIGNATURE // 3 and tail.count(")") == tail.count("(") + 1:
+        return text[: _MAX_SIGNATURE - len(tail) - 1] + CUT + tail
+    return text[: _MAX_SIGNATURE - 1] + CUT
 
 
 def _parameters_end(text: str) -> int:
@@ -154,7 +157,7 @@ def _group_end(text: str, at: int) -> int:
     for k in range(at, len(text)):
         c = text[k]
         if quote:
-            if c == quote and text[k - 1] != "\\":
+            if c == quote and (k - len(text[:k].rstrip("\\"))) % 2 == 0:  # (`"\\"` ends)
                 quote = ""
         elif c in "\"'`":
             quote = c
@@ -966,6 +969,7 @@ class _Builder:
         # `for x in make()`: what make's result holds (`make()[]`).
         iter_at, iter_nodes = _sorted(caps.get("typed.iter", []))
         iter_bind = {n.start_byte for n in caps.get("bind.iter", ())}
+        iter_calls = set(iter_at)
         after_at = {n.start_byte for n in caps.get("bind.after", ())}
         local_types: dict[tuple[int, str], str] = {}
         mixed: set[tuple[int, str]] = set()
@@ -984,6 +988,8 @@ class _Builder:
 
         bind_at = sorted(binds)
         bind_scope = _innermost([2 * a for a in bind_at], starts, ends)
+        bound_names = Counter(zip(bind_scope, map(binds.__getitem__, bind_at), strict=True))
+        iter_mixed: list[tuple[int, str]] = []
         for at, scope in zip(bind_at, bind_scope, strict=True):
             table = bindings[scope]
             name = binds[at]
@@ -997,10 +1003,18 @@ class _Builder:
             elif at in typed_at:
                 written = _written_type(source, type_at, type_nodes, call_types, at, before)
             elif at in iter_bind:
-                written = _written_type(source, iter_at, iter_nodes, set(iter_at), at, False)
+                if bound_names[(scope, name)] > 1:
+                    # `for p in items()` and another binding of p in the scope (`p = xs[0]`,
+                    # `for p in p.children`): which one holds at a use is not known.
+                    iter_mixed.append((scope, name))
+                    continue
+                written = _written_type(source, iter_at, iter_nodes, iter_calls, at, False)
                 written = written + "[]" if written.endswith("()") else ""
             if written:
                 note(local_types, (scope, name), written)
+        for loose in iter_mixed:
+            local_types.pop(loose, None)
+            mixed.add(loose)
 
         found_in = [0]
 

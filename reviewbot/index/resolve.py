@@ -1320,11 +1320,19 @@ class Resolver:
         callee = qualifier[:-2]
         first, _, rest = callee.partition(".")
         outside = False
+        guessed = False  # the functions are every `m` in reach: any of them may be the one
         if target is not None and first in _SELF and rest and "." not in rest:
             funcs: tuple[int, ...] = self.class_member(target, rest)[0]
         else:
             funcs, known = self.in_file(file, callee)
             outside = known and not funcs and self.from_outside(file, callee)
+            if not funcs and not outside and "." in rest and first not in _SELF:
+                # `mod.Foo.m()`: `y = x.m()` with `x = mod.Foo()` (or `x: mod.Foo`).
+                owner, _, member = callee.rpartition(".")
+                classes, sure = self.typed(file, target, owner, depth + 1)
+                if not classes and sure:
+                    return [], True  # a library's class: it returns none of ours
+                funcs = tuple(m for c in classes for m in self.class_member(c, member)[0])
             if not funcs and not outside and rest and "." not in rest and first not in _SELF:
                 # `x = obj.m()`, obj untyped (or a local shadowing a module-level name that
                 # has no `m`): the members `m` the file reaches, when each of them writes its
@@ -1332,6 +1340,7 @@ class Resolver:
                 guess = self.any_member(rest, file)
                 if 0 < len(guess) <= _MAX_RETURN_GUESS:
                     funcs = guess
+                    guessed = True
         if not funcs or depth > 2:
             return [], outside  # a function from outside returns no class of the repository
         out: list[int] = []
@@ -1354,7 +1363,9 @@ class Resolver:
                 out.append(owner)
                 continue
             found, known = self.typed(home, None, says, depth + 1)
-            if not known:
+            if not known or (guessed and not found):
+                # (a guess returning a library's class, `httpx.Response`, may be the one
+                # called: the repository's namesake is no surer than it)
                 return [], False
             out.extend(found)
         return list(dict.fromkeys(out)), True

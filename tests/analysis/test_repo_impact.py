@@ -661,3 +661,66 @@ def test_java_an_overload_removed_breaks_the_calls_that_fit_it_only(repo: Path) 
     assert [f["title"] for f in codes(doc, "RB105")] == ["conv is deleted but still referenced"]
     (on,) = [i for i in doc["impact"] if i["name"] == "onStack"]
     assert on["references"] == []
+
+
+def test_a_signature_cut_short_is_no_parameter_list(repo: Path) -> None:
+    """A header longer than a stored signature is cut inside its parameters, its return type
+    kept (`def configure(text: str, …, quiet: …) -> str`). Read as a whole list it made the
+    cut parameter required and the ones after it vanish: click 0585f456 widened `prompt`'s
+    first annotation and an RB106 said its 10 callers (all fine) called it the old way. What
+    the cut hides is not known: no RB106 from it."""
+    params = ",\n    ".join(f"parameter_number_{i}: int = {i}" for i in range(7))
+    api = (
+        f"def configure(\n    text: str,\n    {params},\n    verbose: bool = False,\n"
+        "    quiet: bool = False,\n) -> str:\n    return text\n"
+    )
+    use = (
+        "from api import configure\n\n\n"
+        "def main():\n    return configure('x', parameter_number_1=2)\n"
+    )
+    widened = api.replace("text: str,", "text: str | bytes | bytearray | memoryview,")
+    setup(repo, {"api.py": api, "use.py": use}, {"api.py": widened})
+    doc = review(repo)
+    assert codes(doc, "RB106") == []
+    header = widened.split(":\n")[0]  # the whole header still reads
+    assert parameters(header, "configure", "python", False) is not None
+    assert parameters("def configure(text: str, par…) -> str", "configure", "python", False) is None
+
+
+def test_typescript_removing_an_overload_sets_implementation_breaks_every_call(
+    repo: Path,
+) -> None:
+    """class-validator's `validateSync`: two overload signatures and the implementation after
+    them. Removing the implementation leaves signatures nothing implements: every call was the
+    implementation's (even `v.validateSync(model)`, whose one argument does not fit the
+    implementation's two required parameters), all listed, with an RB105."""
+    lib = (
+        "export class Validator {\n"
+        "  validateSync(object: object, options?: string): number;\n"
+        "  validateSync(schema: string, object: object, options?: string): number;\n"
+        "  validateSync(a: object | string, b: any, c?: any): number {\n"
+        "    return 1;\n"
+        "  }\n"
+        "}\n"
+    )
+    app = (
+        "import { Validator } from './lib';\n\n"
+        "export function main(v: Validator): number {\n"
+        "  const n = v.validateSync({});\n"
+        "  return n + v.validateSync('s', {});\n"
+        "}\n"
+    )
+    gone = lib.replace(
+        "  validateSync(a: object | string, b: any, c?: any): number {\n    return 1;\n  }\n", ""
+    )
+    setup(repo, {"src/lib.ts": lib, "src/app.ts": app}, {"src/lib.ts": gone})
+    doc = review(repo)
+    (entry_,) = [i for i in doc["impact"] if i["name"] == "validateSync"]
+    assert entry_["change"] == "removed"
+    assert {(r["path"], r["line"]) for r in entry_["references"]} == {
+        ("src/app.ts", 4),
+        ("src/app.ts", 5),
+    }
+    assert [f["title"] for f in codes(doc, "RB105")] == [
+        "validateSync is deleted but still referenced"
+    ]

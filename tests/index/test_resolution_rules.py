@@ -1082,3 +1082,96 @@ def test_a_loop_over_a_calls_result_binds_what_its_annotation_says_it_holds(repo
     guess = {("Parameter.get_help_record", 0.5, "member"), ("Other.get_help_record", 0.5, "member")}
     assert _vias(db, "core.py", 24, "get_help_record") == guess
     assert _vias(db, "core.py", 26, "get_help_record") == guess
+
+
+def test_typing_by_annotations_never_guesses_at_full_confidence(repo: Path) -> None:
+    # Adversarial pass 9: (1) `response = client.get("/")`, `client` untyped: the `get`s in
+    # reach return `httpx.Response` (a library's) and `Resp`: not surely a Resp (starlette's
+    # tests linked httpx's `response.status_code` to its Response at 1.0). (2) A loop variable
+    # bound again in its scope (`for p in [C()]`, `for p in p.children`) has no one type.
+    # (3) `y = x.make()` with `x = lib.Foo()`: what Foo.make returns, as before the rule that
+    # writes `T.m()` for a typed local's call (which reads no module path).
+    db = build(
+        repo,
+        {
+            "lib.py": (
+                "class Bar:\n    def go(self) -> None:\n        pass\n\n\n"
+                "class Foo:\n    def make(self) -> Bar:\n        return Bar()\n"
+            ),
+            "m.py": (
+                "import httpx\n"
+                "import lib\n"
+                "\n"
+                "\n"
+                "class Resp:\n"
+                "    status_code = 200\n"
+                "\n"
+                "    def go(self) -> None:\n"
+                "        pass\n"
+                "\n"
+                "    children: list['Resp'] = []\n"
+                "\n"
+                "\n"
+                "class Client:\n"
+                "    def get(self, url: str) -> httpx.Response:\n"
+                "        return httpx.get(url)\n"
+                "\n"
+                "\n"
+                "class Endpoint:\n"
+                "    def get(self, request: object) -> Resp:\n"
+                "        return Resp()\n"
+                "\n"
+                "\n"
+                "class C:\n"
+                "    def go(self) -> None:\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "def items() -> list[Resp]:\n"
+                "    return []\n"
+                "\n"
+                "\n"
+                "def test(client):\n"
+                "    response = client.get('/')\n"
+                "    assert response.status_code == 200\n"
+                "    for p in items():\n"
+                "        p.go()\n"
+                "    for p in [C()]:\n"
+                "        p.go()\n"
+                "    for q in items():\n"
+                "        for q in q.children:\n"
+                "            q.go()\n"
+                "    x = lib.Foo()\n"
+                "    y = x.make()\n"
+                "    y.go()\n"
+            ),
+        },
+    )
+    assert {v for _q, _c, v in _vias(db, "m.py", 35, "status_code")} <= {"member"}
+    for line in (37, 39, 42):
+        assert {v for _q, _c, v in _vias(db, "m.py", line, "go")} <= {"member"}, line
+    assert _vias(db, "m.py", 45, "go") == {("Bar.go", 1.0, "instance")}
+
+
+def test_a_cut_signature_never_shows_a_tail_that_is_not_its_end(repo: Path) -> None:
+    # A `)` in a comment inside the parameters (`# see f)`) is no end of them: the signature
+    # is cut plainly rather than shown as `def f(a, # see f…) more, params) -> Foo`; a
+    # default of one backslash (`sep="\\"`) does not hide the real end.
+    params = ",\n".join(f"    option_{k}: int = {k}" for k in range(14))
+    db = build(
+        repo,
+        {
+            "a.py": (
+                f"def commented(\n    a,  # see f)\n{params},\n) -> 'Foo':\n    pass\n\n\n"
+                f"def escaped(\n    sep=\"\\\\\",\n{params},\n) -> 'Foo':\n    pass\n"
+            )
+        },
+    )
+    conn = sqlite3.connect(db)
+    try:
+        found = dict(conn.execute("SELECT name, signature FROM defs"))
+    finally:
+        conn.close()
+    assert found["commented"].endswith("…")
+    assert found["escaped"].endswith("…) -> 'Foo'")
+    assert all(len(s) <= 300 for s in found.values())
