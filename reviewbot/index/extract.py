@@ -1177,6 +1177,22 @@ class _Builder:
                 written += "()"
             return written
 
+        # `@post_load(...)` over `def post_load(...)`: a decorator runs before the definition
+        # under it binds its name, so that name there means what the scope around had.
+        own_name: list[tuple[int, int, int]] = []  # decorator start, end; the definition
+        if "decorator" in caps:
+            index_at = {d.name_at: i for i, d in enumerate(kept)}
+            for node in caps["decorator"]:
+                holder = node.parent
+                decorated = holder.child_by_field_name("definition") if holder else None
+                named = decorated.child_by_field_name("name") if decorated else None
+                i = index_at.get(named.start_byte, -1) if named is not None else -1
+                if (
+                    i >= 0
+                    and source.find(kept[i].name.encode(), node.start_byte, node.end_byte) >= 0
+                ):
+                    own_name.append((node.start_byte, node.end_byte, i))
+
         out: list[Reference] = []
         self_names = grammar.self_names
         go = grammar.name == "go"
@@ -1202,6 +1218,13 @@ class _Builder:
                 else:
                     bound = lookup(name, scope)
                     where = found_in[0]
+                if own_name and bound is not None and bound[0] == "def":
+                    for first_at, last_at, i in own_name:
+                        if first_at <= at < last_at and bound[1] == i:
+                            outer = parent_scope[where]
+                            bound = lookup(name, outer) if outer >= 0 else None
+                            where = found_in[0]
+                            break
                 if bound is not None and bound[0] == "local":
                     if not java or at not in calls:
                         continue  # a local or a parameter: no definition to link

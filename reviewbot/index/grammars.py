@@ -150,6 +150,7 @@ _PY_NAMES = """
   type: (type) @typed.type (#eq? @_o "self"))
 (assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.from)
   right: (identifier) @typed.from (#eq? @_o "self"))
+(decorator) @decorator
 (function_definition) @scope
 (lambda) @scope
 (list_comprehension) @scope

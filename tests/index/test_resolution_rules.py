@@ -1175,3 +1175,35 @@ def test_a_cut_signature_never_shows_a_tail_that_is_not_its_end(repo: Path) -> N
     assert found["commented"].endswith("…")
     assert found["escaped"].endswith("…) -> 'Foo'")
     assert all(len(s) <= 300 for s in found.values())
+
+
+def test_a_decorator_named_as_the_definition_under_it_means_the_outer_name(repo: Path) -> None:
+    # marshmallow's tests: `@post_load(pass_original=True)` over a method `def post_load` of
+    # a schema: the decorator runs before the method binds its name in the class, so it is
+    # the imported `post_load` (as jedi says), not the method it decorates. A setter's
+    # `@spans.setter` still means the getter above it.
+    db = build(
+        repo,
+        {
+            "decorators.py": "def post_load(fn=None, pass_original=False):\n    return fn\n",
+            "schema.py": (
+                "from decorators import post_load\n"
+                "\n"
+                "\n"
+                "class MySchema:\n"
+                "    @post_load(pass_original=True)\n"
+                "    def post_load(self, data):\n"
+                "        return data\n"
+                "\n"
+                "    @property\n"
+                "    def spans(self):\n"
+                "        return 1\n"
+                "\n"
+                "    @spans.setter\n"
+                "    def spans(self, value):\n"
+                "        pass\n"
+            ),
+        },
+    )
+    assert targets(db, "schema.py", 5, "post_load") == {("post_load", 1)}
+    assert targets(db, "schema.py", 13, "spans") == {("MySchema.spans", 10)}
