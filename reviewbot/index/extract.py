@@ -278,12 +278,9 @@ def _top_level(text: str, sep: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=4096)
-def clean_type(text: str) -> str:
-    """The one class a written type annotation names, as a dotted name, or "" when it names
-    none or several: quotes, ``Optional[X]``, ``Union[X, None]``, ``X | None`` (``null``,
-    ``undefined``) and generic arguments (``Set<T>``, ``Foo[int]``) are taken off; an array
-    (``Foo[]``), a function type or a union of two classes names none."""
-    text = text.strip().lstrip("*&").strip()  # Go: `*Foo`
+def _unwrapped(text: str) -> str:
+    """A written type without its quotes, ``Optional[...]``, ``Union[X, None]`` and ``X |
+    None``: the one type left, or "" when it is several (or too long to read)."""
     if len(text) > _MAX_TYPE:
         return ""
     for _ in range(6):
@@ -307,6 +304,15 @@ def clean_type(text: str) -> str:
             text = kept[0]
             continue
         break
+    return text
+
+
+def clean_type(text: str) -> str:
+    """The one class a written type annotation names, as a dotted name, or "" when it names
+    none or several: quotes, ``Optional[X]``, ``Union[X, None]``, ``X | None`` (``null``,
+    ``undefined``) and generic arguments (``Set<T>``, ``Foo[int]``) are taken off; an array
+    (``Foo[]``), a function type or a union of two classes names none."""
+    text = _unwrapped(text.strip().lstrip("*&").strip())  # Go: `*Foo`
     cut = min((k for k in (text.find("<"), text.find("[")) if k >= 0), default=-1)
     if cut >= 0:
         if text[cut:].replace(" ", "") in ("[]", "<>") or text.rstrip().endswith("[]"):
@@ -327,7 +333,7 @@ _ITERABLE = re.compile(
     r"tuple|Tuple|deque|Deque)\s*\[(.*)\]",
     re.S,
 )
-_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
+PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)  # a Python header's return annotation
 
 
 def written_element(kind: str, signature: str) -> str:
@@ -335,19 +341,10 @@ def written_element(kind: str, signature: str) -> str:
     (``list[Foo]``, ``Iterator[Foo]``, ``tuple[Foo, ...]``: ``Foo``), else ""."""
     if kind not in ("function", "method") or "->" not in signature:
         return ""
-    found = _RETURNS.search(signature.rstrip())
+    found = PY_RETURNS.search(signature.rstrip())
     if found is None:
         return ""
-    text = found.group(1).strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        text = text[1:-1].strip()
-    optional = _WRAPPER.fullmatch(text)
-    if optional is not None and optional.group(1) == "Optional":
-        text = optional.group(2).strip()
-    elif "|" in text:
-        kept = [p.strip() for p in _top_level(text, "|") if p.strip() not in _NOTHING]
-        text = kept[0] if len(kept) == 1 else ""
-    wrapped = _ITERABLE.fullmatch(text)
+    wrapped = _ITERABLE.fullmatch(_unwrapped(found.group(1).strip()))
     if wrapped is None:
         return ""
     args = [a.strip() for a in _top_level(wrapped.group(2), ",")]

@@ -52,6 +52,7 @@ from reviewbot.index.extract import (
     ALIAS,
     AUGMENTS,
     PROPERTY,
+    PY_RETURNS,
     clean_type,
     field_type,
     written_element,
@@ -189,7 +190,6 @@ _SIGNED = frozenset({"typescript", "tsx"})  # languages whose functions write th
 _MAX_FAMILY = 200  # classes up or down
 _MAX_RETURN_GUESS = 3  # `obj.m()` with obj untyped types its value by m's return type if so few
 _TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "javascript", "java"})  # a builtin
-_PY_RETURNS = re.compile(r"->\s*(.+?)\s*$", re.S)
 # Go: `func New() *Foo`, `func New() (*Foo, error)`, `func (r *R) Get() Foo`.
 _GO_RETURNS = re.compile(r"^func\b.*\)\s*\(?\s*(\*?[A-Za-z_][\w.]*)\s*(?:,[^()]*\))?\s*$", re.S)
 _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
@@ -200,7 +200,7 @@ def _returns(signature: str) -> str:
     signature ends with ``;``)."""
     signature = signature.rstrip().rstrip(";")
     found = (
-        _PY_RETURNS.search(signature)
+        PY_RETURNS.search(signature)
         or _TS_RETURNS.search(signature)
         or _GO_RETURNS.search(signature)
     )
@@ -441,7 +441,7 @@ class Resolver:
             written = _returns(signature)
             if written:
                 self.returns[found] = (written, parent_id)
-                if "[" in written or "[" in signature:
+                if "[" in signature:
                     element = written_element("function", signature)
                     if element:
                         self.elements[found] = element
