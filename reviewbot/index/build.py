@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
-from reviewbot.index.extract import PROPERTY, extract, written_element
+from reviewbot.index.extract import LITERAL, PROPERTY, extract, written_element
 from reviewbot.index.fresh import git_index_file, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
@@ -72,10 +72,11 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 21: keys of TS object literals typed by where they stand (call arguments, nested keys);
 # 20: Python properties' and loops' types from annotations, signatures cut inside their
 # parameters, decorators naming the definition under them; 19: an untyped `obj.m` links to 5
 # members at most; 18: TS properties' types, type aliases; ...
-RULES = 20
+RULES = 21
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -235,6 +236,8 @@ class _Names(NamedTuple):
 
 
 _CLASSY = ("class", "interface", "enum", "struct", "type")
+_SIGNED = ("typescript", "tsx")
+_TYPING = ("function", "method", "field")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 DefKey = tuple[object, ...]
 
@@ -268,6 +271,9 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
         key_of: dict[int, tuple[DefKey, int]] = {}
         names = _Names(set(), set(), set())
         written: set[str] = set()
+        # TS: the types a signature writes (what its parameters and properties are declared
+        # as) type the keys of object literals passed to it (`extract._literal_key`).
+        signed = row[1] in _SIGNED
         for def_id, kind, name, qualified, container, parent_id, bases, signature in conn.execute(
             "SELECT id, kind, name, qualified, container, parent_id, bases, signature FROM defs "
             "WHERE file_id = ? ORDER BY id",
@@ -281,7 +287,8 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
                 parent = key_of.get(parent_id)
                 if parent is None:  # a parent after its child: no key can stand for it
                     parent = (("unknown", parent_id), 0)
-            key = (kind, name, qualified, container, parent, bases, returns, element)
+            typing = signature if signed and kind in _TYPING and ":" in signature else ""
+            key = (kind, name, qualified, container, parent, bases, returns, element, typing)
             same = keys.setdefault(key, [])
             key_of[def_id] = (key, len(same))
             same.append(def_id)
@@ -413,9 +420,12 @@ def _through_properties(
 ) -> set[str]:
     """The qualifiers `T#a#b` (`x.a.b.m()`, x of type T) to resolve again: those naming a
     changed name (T, a property, ...) or a property whose written type names one, or names
-    such a property's type (and so on: the properties of those types)."""
-    chains = [q for q in qualifiers if PROPERTY in q]
-    if not chains:
+    such a property's type (and so on: the properties of those types). And the keys of TS
+    object literals (`{f(0)#a`: f's parameter's type's `a`): those naming a changed name or
+    a function or property whose TS signature names one (and so on)."""
+    chains = [q for q in qualifiers if PROPERTY in q and q[:1] != LITERAL]
+    literals = [q for q in qualifiers if q[:1] == LITERAL]
+    if not chains and not literals:
         return set()
     fields = [  # (and Python's `@property` getters: what their return annotation says)
         (name, written.rsplit(".", 1)[-1])
@@ -425,6 +435,17 @@ def _through_properties(
         )
         if (written := written_return(kind, signature))
     ]
+    if literals:
+        fields.extend(
+            (name, word)
+            for name, signature in conn.execute(
+                "SELECT DISTINCT d.name, d.signature FROM defs d JOIN files f "
+                "ON f.id = d.file_id WHERE d.kind IN ('function', 'method', 'field') "
+                "AND instr(d.signature, ':') > 0 AND f.language IN ('typescript', 'tsx')"
+            )
+            for word in set(_WORD.findall(signature))
+            if word != name
+        )
     reached = set(names)
     grew = True
     while grew:
@@ -433,11 +454,13 @@ def _through_properties(
             if written in reached and name not in reached:
                 reached.add(name)
                 grew = True
+    if "constructor" in reached:  # (`{new F(1)#a`: F's constructor's parameter)
+        reached.add("new")
     return {
         q
         for q in chains
         if any(p.removesuffix("()").rsplit(".", 1)[-1] in reached for p in q.split(PROPERTY))
-    }
+    } | {q for q in literals if any(w in reached for w in _WORD.findall(q))}
 
 
 def _member_names(store: Store, file_ids: Iterable[int]) -> set[str]:

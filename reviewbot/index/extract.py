@@ -74,6 +74,9 @@ ALIAS = "alias:"
 # its b (the resolver reads the properties' written types: TS/JS declarations, Python class-level
 # annotations and the return annotations of `@property` methods).
 PROPERTY = "#"
+# A qualifier's first character for a key of an object literal typed by where it stands (TS
+# contextual typing: `_literal_key`): resolved through its type only, never guessed.
+LITERAL = "{"
 _PROPERTY_LANGUAGES = frozenset({"typescript", "tsx", "javascript", "python"})
 # A local's written type that is a call of a local's method (`x.m()`), and a plain class name.
 _LOCAL_CALL = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\(\)")
@@ -109,6 +112,113 @@ def field_type(signature: str) -> str:
     if found is None:
         return ""
     return clean_type(found.group(1).split(" = ", 1)[0])
+
+
+def field_union(signature: str) -> tuple[str, ...]:
+    """The classes a TS property's declared union names, one per member (``validator:
+    ValidatorConstraintInterface | Function``: both), when its type is a union; else ()."""
+    found = _FIELD_TYPE.fullmatch(signature.strip().rstrip(";,"))
+    if found is None:
+        return ()
+    return _union_types(found.group(1).split(" = ", 1)[0])
+
+
+# TS utility types whose first argument's properties are theirs (`Partial<Options>`).
+_SAME_KEYS = re.compile(r"(?:Partial|Required|Readonly|Omit|Pick|NonNullable)\s*<(.*)>", re.S)
+
+
+def _union_types(text: str) -> tuple[str, ...]:
+    """The classes a written TS type names as a union's members (or the one it names), each
+    as ``clean_type`` reads it; a utility type keeping its argument's keys (``Partial<T>``)
+    stands for its argument."""
+    text = text.strip()
+    if len(text) > _MAX_TYPE:
+        return ()
+    out: list[str] = []
+    for part in _top_level(text, "|"):
+        part = part.strip()
+        wrapped = _SAME_KEYS.fullmatch(part)
+        if wrapped is not None:
+            part = _top_level(wrapped.group(1), ",")[0].strip()
+        written = clean_type(part)
+        if written:
+            out.append(written)
+    return tuple(dict.fromkeys(out))
+
+
+_DECORATORS = re.compile(r"^(?:\s*@[\w$.]+(?:\([^()]*\))?)+\s*")
+
+
+def _parameter_list(signature: str) -> str | None:
+    """The text between a TS signature's parameter parentheses (after any type parameters),
+    or None when there is none or it was cut (``CUT``)."""
+    signature = _DECORATORS.sub("", signature)
+    depth = 0
+    start = -1
+    for k, ch in enumerate(signature):
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and depth > 0 and signature[k - 1] != "=":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            start = k + 1
+            break
+    if start < 0:
+        return None
+    depth = 0
+    for k in range(start, len(signature)):
+        ch = signature[k]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                text = signature[start:k]
+                return None if CUT in text else text
+            depth -= 1
+    return None
+
+
+_PARAMETER = re.compile(
+    r"(?:@[\w$.]+(?:\([^)]*\))?\s+)*"
+    r"(?:(?:public|private|protected|readonly|override)\s+)*"
+    r"(\.\.\.)?\s*([\w$]+|\{.*\}|\[.*\])\s*\??\s*:\s*(.+)",
+    re.S,
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def parameter_types(signature: str, place: int) -> tuple[str, ...]:
+    """The classes a TS function's signature declares its argument at ``place`` (0-based, a
+    ``this`` parameter not counted) to be: its type's union members (``clean_type`` each),
+    a rest parameter's element type for every place from its own; () when not written."""
+    params = _parameter_list(signature)
+    if params is None:
+        return ()
+    k = 0
+    for raw in _top_level(params, ","):
+        found = _PARAMETER.fullmatch(raw.strip())
+        if found is None:
+            if raw.strip().split(":", 1)[0].strip() == "this":
+                continue
+            k += 1
+            continue
+        rest, name, written = found.groups()
+        if name == "this":
+            continue
+        written = _top_level(written, "=")[0] if "=" in written else written
+        if rest:
+            written = written.strip()
+            if written.endswith("[]"):
+                written = written[:-2]
+            elif written.startswith("Array<") and written.endswith(">"):
+                written = written[6:-1]
+            else:
+                return ()
+            return _union_types(written) if place >= k else ()
+        if k == place:
+            return _union_types(written)
+        k += 1
+    return ()
 
 
 def _property_path(base: str, receiver: str, first: str) -> str:
@@ -479,22 +589,127 @@ def _callback_types(
         note(local_types, (param_scope, name), f"{written_callee}=>{typed[0]}")
 
 
-def _literal_key(
-    key: ts.Node, source: bytes, type_params: set[str]
-) -> tuple[str, int, int, str, str] | None:
-    """``const state: ProxyState = { revoke_: null }``: the key names the written type's
-    property (the TypeScript service's reference of it), as (name, line, column, kind, type)
-    for a reference typed by that type; None when the type names no one class."""
-    declarator = key.parent.parent.parent if key.parent and key.parent.parent else None
-    annotation = declarator.child_by_field_name("type") if declarator is not None else None
-    if annotation is None or not annotation.named_children:
-        return None
-    written_node = annotation.named_children[0]
+# Where an object literal's type comes from, as the walk up from one of its keys meets it.
+_LITERAL_DEPTH = 4  # keys of literals nested at most this deep (`{a: {b: {c: ...}}}`)
+_CALLEE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){0,3}")
+_PASS_THROUGH = frozenset({"parenthesized_expression", "non_null_expression"})
+
+
+def _argument_place(node: ts.Node, args: ts.Node) -> int:
+    """Which argument ``node`` is (comments skipped), or -1 after a spread argument (its place
+    is not known)."""
+    k = 0
+    for child in args.named_children:
+        if child.type == "comment":
+            continue
+        if child.type == "spread_element":
+            return -1
+        if child.id == node.id:
+            return k
+        k += 1
+    return -1
+
+
+def _literal_context(obj: ts.Node, source: bytes, type_params: set[str]) -> tuple[str, bool]:
+    """What types the object literal ``obj``, as a qualifier's base: a written type (``const
+    s: T = {...}``, ``{...} as T``, ``{...} satisfies T``, a return under a function's written
+    return type), or a call's argument (``f({...})``: ``f(0)``; ``new F(a, {...})``: ``new
+    F(1)``; the callee's parameter type, which the resolver reads); "" when none. And whether
+    the callee is ``this.m``."""
+    node = obj
+    parent = node.parent
+    while parent is not None and parent.type in _PASS_THROUGH:
+        node, parent = parent, parent.parent
+    if parent is None:
+        return "", False
+    kind = parent.type
+    written_node: ts.Node | None = None
+    if kind == "variable_declarator":
+        annotation = parent.child_by_field_name("type")
+        if annotation is not None and annotation.named_children:
+            written_node = annotation.named_children[0]
+    elif kind in ("as_expression", "satisfies_expression") and parent.named_child_count == 2:
+        written_node = parent.named_children[1]
+    elif kind == "return_statement" or (
+        kind == "arrow_function" and node.id == _field_id(parent, "body")
+    ):
+        fn: ts.Node | None = parent
+        while fn is not None and fn.type not in _FUNCTIONS and fn.type not in _OUTERMOST:
+            fn = fn.parent
+        returns = fn.child_by_field_name("return_type") if fn is not None else None
+        if fn is not None and fn.type in _FUNCTIONS and returns and returns.named_children:
+            written_node = returns.named_children[0]
+    elif kind == "arguments":
+        call = parent.parent
+        place = _argument_place(node, parent)
+        if call is None or place < 0:
+            return "", False
+        if call.type == "call_expression":
+            callee = call.child_by_field_name("function")
+            prefix = ""
+        elif call.type == "new_expression":
+            callee = call.child_by_field_name("constructor")
+            prefix = "new "
+        else:
+            return "", False
+        if callee is None or callee.end_byte - callee.start_byte > 120:
+            return "", False
+        text = _SPACES.sub("", _decode(source[callee.start_byte : callee.end_byte]))
+        if _CALLEE.fullmatch(text) is None:
+            return "", False
+        return f"{prefix}{text}({place})", text.startswith("this.")
+    if written_node is None:
+        return "", False
     written = clean_type(_decode(source[written_node.start_byte : written_node.end_byte]))
     if not written or written.split(".", 1)[0] in type_params:
+        return "", False
+    return written, False
+
+
+_FUNCTIONS = frozenset(
+    {"function_declaration", "function_expression", "arrow_function", "method_definition"}
+)
+_OUTERMOST = frozenset({"program", "class_body"})
+
+
+def _field_id(node: ts.Node, field: str) -> int:
+    child = node.child_by_field_name(field)
+    return child.id if child is not None else -1
+
+
+def _literal_key(
+    key: ts.Node, source: bytes, type_params: set[str]
+) -> tuple[str, int, int, str, str, bool] | None:
+    """A key of an object literal whose type is known from where the literal stands (TS
+    contextual typing): ``const state: ProxyState = { revoke_: null }`` (the written type's
+    property), ``f({name: ...})`` (the callee's parameter type's), and keys nested in such a
+    literal (``{validator: {defaultMessage: ...}}``: the type of the outer key's property), as
+    (name, line, column, kind, qualifier, whether the callee is ``this.m``): the qualifier is
+    ``LITERAL`` + the context's base + ``#key`` per enclosing key. None when nothing types the
+    literal."""
+    path: list[str] = []
+    pair = key.parent
+    obj = pair.parent if pair is not None else None
+    while obj is not None and obj.type == "object":
+        outer = obj.parent
+        if outer is None or outer.type != "pair" or len(path) >= _LITERAL_DEPTH:
+            break
+        outer_key = outer.child_by_field_name("key")
+        value = outer.child_by_field_name("value")
+        if outer_key is None or outer_key.type != "property_identifier" or value is None:
+            return None
+        if value.id != obj.id:
+            return None
+        path.append(_decode(source[outer_key.start_byte : outer_key.end_byte]))
+        obj = outer.parent
+    if obj is None or obj.type != "object":
         return None
+    base, this_call = _literal_context(obj, source, type_params)
+    if not base:
+        return None
+    qualifier = LITERAL + base + "".join(PROPERTY + p for p in reversed(path))
     name = _decode(source[key.start_byte : key.end_byte])
-    return name, key.start_point[0] + 1, key.start_point[1], "attribute", written
+    return name, key.start_point[0] + 1, key.start_point[1], "attribute", qualifier, this_call
 
 
 def _picked_types(
@@ -1348,10 +1563,11 @@ class _Builder:
             for node, u in zip(keys, units_at, strict=True):
                 lit = _literal_key(node, source, type_params)
                 if lit is not None:
-                    name, row, col, kind, written = lit
+                    name, row, col, kind, written, this_call = lit
+                    cls = enclosing_class(unit_of[u]) if this_call else -1
                     out.append(
                         _reference(
-                            (name, row, col, kind, unit_of[u], "instance", -1, written, name)
+                            (name, row, col, kind, unit_of[u], "instance", cls, written, name)
                         )
                     )
 

@@ -301,8 +301,7 @@ _TS_NAMES = (
   (return_statement (object (method_definition name: (property_identifier) @ctx.member)))))
 (variable_declarator type: (type_annotation (_) @ctx.type)
   value: (object (method_definition name: (property_identifier) @ctx.member)))
-(variable_declarator type: (type_annotation) value: (object (pair key: (property_identifier)
-  @lit.key)))
+(pair key: (property_identifier) @lit.key)
 (interface_body) @scope
 (property_signature name: (property_identifier) @skip)
 (enum_assignment name: (property_identifier) @skip)

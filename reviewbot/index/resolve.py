@@ -51,10 +51,13 @@ from typing import Any, NamedTuple, TypeVar
 from reviewbot.index.extract import (
     ALIAS,
     AUGMENTS,
+    LITERAL,
     PROPERTY,
     PY_RETURNS,
     clean_type,
     field_type,
+    field_union,
+    parameter_types,
     written_element,
 )
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
@@ -192,6 +195,7 @@ _MAX_RETURN_GUESS = 3  # `obj.m()` with obj untyped types its value by m's retur
 _TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "javascript", "java"})  # a builtin
 # Go: `func New() *Foo`, `func New() (*Foo, error)`, `func (r *R) Get() Foo`.
 _GO_RETURNS = re.compile(r"^func\b.*\)\s*\(?\s*(\*?[A-Za-z_][\w.]*)\s*(?:,[^()]*\))?\s*$", re.S)
+_ARGUMENT = re.compile(r"(new )?(.+)\((\d+)\)")  # a literal argument's context: `f(0)`
 _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
 
 
@@ -327,12 +331,18 @@ class Resolver:
         if not lazy:
             self._load_returns(None)
             self.returns.complete = True
-        # TS properties' written types (`copy_: Set<any>`): in full, or each on first use.
+        # TS properties' written types (`copy_: Set<any>`): in full, or each on first use;
+        # and the members of those declared as a union of classes (read for literals' keys).
         self.field_types: _Lazy[int, str] = _Lazy(_same, self._load_field_types)
+        self.field_unions: _Lazy[int, tuple[str, ...]] = _Lazy(_same, self._load_field_types)
         self._declared: set[int] = set()  # TS properties declared in a type (no guesses)
+        # TS functions' signatures that write types (what a literal argument's keys mean).
+        self.signatures: _Lazy[int, str] = _Lazy(_same, self._load_signatures)
         if not lazy:
             self._load_field_types(None)
-            self.field_types.complete = True
+            self.field_types.complete = self.field_unions.complete = True
+            self._load_signatures(None)
+            self.signatures.complete = True
             for name, ids in by_member.items():
                 if any(d in self._declared for d in ids):
                     by_member[name] = [d for d in ids if d not in self._declared]
@@ -469,6 +479,32 @@ class Resolver:
                 written = field_type(signature)
                 if written:
                     self.field_types[found] = written
+                if language in _SIGNED and ("|" in signature or "<" in signature):
+                    members = field_union(signature)
+                    if members and members != (written,):
+                        dict.__setitem__(self.field_unions, found, members)
+
+    def _load_signatures(self, def_id: int | None) -> None:
+        """The signature of one TS function or method (``None``: every one) that writes a
+        type in it."""
+        rows: Iterable[tuple[Any, ...]]
+        if def_id is None and self._loaded is not None:
+            rows = (
+                (r[0], r[5])
+                for r in self._loaded.defs
+                if r[2] in ("function", "method") and ":" in r[5]
+            )
+        else:
+            where = "" if def_id is None else "id = ? AND "
+            rows = self.conn.execute(
+                f"SELECT id, signature FROM defs WHERE {where}kind IN ('function', 'method') "
+                "AND instr(signature, ':') > 0",
+                () if def_id is None else (def_id,),
+            )
+        for found, signature in rows:
+            home = self.files.get(found >> ID_BITS)
+            if home is not None and home.language in _SIGNED:
+                dict.__setitem__(self.signatures, found, signature)
 
     def _is_declared(self, def_id: int, kind: str, signature: str) -> bool:
         """A TS/JS property declared in an interface, a type literal or a class body (`copy_:
@@ -507,6 +543,8 @@ class Resolver:
         self.members_by_name = full.members_by_name
         self.returns = full.returns
         self.field_types = full.field_types
+        self.field_unions = full.field_unions
+        self.signatures = full.signatures
         self.callable_members |= full.callable_members
         self.field_members |= full.field_members
         self.imports, self.file_imports = full.imports, full.file_imports
@@ -1122,6 +1160,8 @@ class Resolver:
             return self.any_member(lookup, file), "member"
         if how == "member":
             return self.any_member(lookup, file), "member"
+        if how == "instance" and qualifier[:1] == LITERAL:
+            return self.literal_member(file, target, qualifier[1:], lookup)
         if how == "instance":  # `x = Foo(); x.m()`: Foo's members, else any member
             if CALLBACK in qualifier:
                 return self.callback_member(file, qualifier, lookup)
@@ -1194,6 +1234,62 @@ class Resolver:
             if not known:  # not defined nor imported: the language's own class
                 return self.outside_overrides(written, lookup), "callback"
         return self.any_member(lookup, file), "member"
+
+    def literal_member(
+        self, file: _File, target: int | None, qualifier: str, lookup: str
+    ) -> tuple[tuple[int, ...], str]:
+        """A key of an object literal typed by where it stands (``extract._literal_key``):
+        ``T#a#b`` (written type T, keys a then b), ``f(0)#a`` (f's first parameter's type,
+        key a), ``new F(1)``: the member ``lookup`` of the classes found, following each
+        key's property's declared type (each class of a union: a literal's key is a
+        property of every member declaring it, as the TypeScript service reads it). Nothing
+        when no class is found: the key of a literal nobody can type is no guess."""
+        base, *names = qualifier.split(PROPERTY)
+        classes = self._literal_classes(file, target, base)
+        for name in names:
+            classes = self._expand(classes)[0]
+            following: list[int] = []
+            for c in classes:
+                for field in self.class_member(c, name)[0]:
+                    home = self.files.get(field >> ID_BITS)
+                    written = self.field_types.get(field)
+                    members = self.field_unions.get(field) or ((written,) if written else ())
+                    if home is None:
+                        continue
+                    for one in members:
+                        following.extend(self.typed(home, None, one)[0])
+            classes = list(dict.fromkeys(following))
+        classes = self._expand(classes)[0]
+        out = [m for c in classes for m in self.class_member(c, lookup)[0]]
+        return (tuple(dict.fromkeys(out)), "instance") if out else ((), "")
+
+    def _literal_classes(self, file: _File, target: int | None, base: str) -> list[int]:
+        """The classes a literal's context names: a written type, or a call's parameter's
+        declared type (``f(0)``; ``new F(1)``: F's constructor's), read in the file that
+        declares the callee. A callee found only as a guess among namesakes types nothing."""
+        found = _ARGUMENT.fullmatch(base)
+        if found is None:
+            return self.typed(file, target, base)[0]
+        new, callee, place = found.group(1), found.group(2), int(found.group(3))
+        if new:
+            funcs: tuple[int, ...] = tuple(
+                m
+                for c in self.typed(file, target, callee)[0]
+                for m in self.class_member(c, "constructor")[0]
+            )
+        else:
+            funcs, _outside, guessed = self._functions(file, target, callee, 0)
+            if guessed:
+                return []
+        out: list[int] = []
+        for f in funcs:
+            home = self.files.get(f >> ID_BITS)
+            signature = self.signatures.get(f)
+            if home is None or not signature:
+                continue
+            for written in parameter_types(signature, place):
+                out.extend(self.typed(home, None, written)[0])
+        return list(dict.fromkeys(out))
 
     def property_member(
         self, file: _File, target: int | None, qualifier: str, lookup: str
@@ -1317,30 +1413,9 @@ class Resolver:
                 # Go `x := NewFoo()`, Python `x = Make()`: a capitalised function, not a class.
                 return self.typed(file, target, qualifier + "()", depth + 1)
             return classes, bool(classes) or self.from_outside(file, qualifier)
-        callee = qualifier[:-2]
-        first, _, rest = callee.partition(".")
-        outside = False
-        guessed = False  # the functions are every `m` in reach: any of them may be the one
-        if target is not None and first in _SELF and rest and "." not in rest:
-            funcs: tuple[int, ...] = self.class_member(target, rest)[0]
-        else:
-            funcs, known = self.in_file(file, callee)
-            outside = known and not funcs and self.from_outside(file, callee)
-            if not funcs and not outside and "." in rest and first not in _SELF:
-                # `mod.Foo.m()`: `y = x.m()` with `x = mod.Foo()` (or `x: mod.Foo`).
-                owner, _, member = callee.rpartition(".")
-                classes, sure = self.typed(file, target, owner, depth + 1)
-                if not classes and sure:
-                    return [], True  # a library's class: it returns none of ours
-                funcs = tuple(m for c in classes for m in self.class_member(c, member)[0])
-            if not funcs and not outside and rest and "." not in rest and first not in _SELF:
-                # `x = obj.m()`, obj untyped (or a local shadowing a module-level name that
-                # has no `m`): the members `m` the file reaches, when each of them writes its
-                # return type (one class or a few: what any of them returns).
-                guess = self.any_member(rest, file)
-                if 0 < len(guess) <= _MAX_RETURN_GUESS:
-                    funcs = guess
-                    guessed = True
+        funcs, outside, guessed = self._functions(file, target, qualifier[:-2], depth)
+        if outside is None:
+            return [], True  # a library's class: it returns none of ours
         if not funcs or depth > 2:
             return [], outside  # a function from outside returns no class of the repository
         out: list[int] = []
@@ -1369,6 +1444,34 @@ class Resolver:
                 return [], False
             out.extend(found)
         return list(dict.fromkeys(out)), True
+
+    def _functions(
+        self, file: _File, target: int | None, callee: str, depth: int
+    ) -> tuple[tuple[int, ...], bool | None, bool]:
+        """The functions a call of ``callee`` (``make``, ``mod.make``, ``self.make``,
+        ``x.m`` with ``x`` typed) may run: (functions, whether it is a function from outside
+        the repository, None when it is a method of a library's class, whether the functions
+        are a guess: every ``m`` in reach, any of which may be the one)."""
+        first, _, rest = callee.partition(".")
+        if target is not None and first in _SELF and rest and "." not in rest:
+            return self.class_member(target, rest)[0], False, False
+        funcs, known = self.in_file(file, callee)
+        outside = known and not funcs and self.from_outside(file, callee)
+        if not funcs and not outside and "." in rest and first not in _SELF:
+            # `mod.Foo.m()`: `y = x.m()` with `x = mod.Foo()` (or `x: mod.Foo`).
+            owner, _, member = callee.rpartition(".")
+            classes, sure = self.typed(file, target, owner, depth + 1)
+            if not classes and sure:
+                return (), None, False
+            funcs = tuple(m for c in classes for m in self.class_member(c, member)[0])
+        if not funcs and not outside and rest and "." not in rest and first not in _SELF:
+            # `x = obj.m()`, obj untyped (or a local shadowing a module-level name that has no
+            # `m`): the members `m` the file reaches, when each of them writes its return
+            # type (one class or a few: what any of them returns).
+            guess = self.any_member(rest, file)
+            if 0 < len(guess) <= _MAX_RETURN_GUESS:
+                return guess, False, True
+        return funcs, outside, False
 
     def _module_member(
         self, file: _File, target: int | None, qualifier: str, lookup: str

@@ -1207,3 +1207,81 @@ def test_a_decorator_named_as_the_definition_under_it_means_the_outer_name(repo:
     )
     assert targets(db, "schema.py", 5, "post_load") == {("post_load", 1)}
     assert targets(db, "schema.py", 13, "spans") == {("MySchema.spans", 10)}
+
+
+_CHECKS = {
+    "checks/interfaces.ts": (
+        "export interface Args { value: any }\n"
+        "export interface Checker {\n"
+        "  check(value: any, args?: Args): boolean;\n"
+        "  message?(args: Args): string;\n"
+        "}\n"
+        "export interface Limits { max: number }\n"
+        "export interface ByOptions {\n"
+        "  name: string;\n"
+        "  checker?: Checker | Function;\n"
+        "  limits?: Partial<Limits>;\n"
+        "}\n"
+    ),
+    "checks/by.ts": (
+        "import { ByOptions } from './interfaces';\n"
+        "export function checkBy(options: ByOptions, each?: boolean): void {}\n"
+        "export function addAll(first: string, ...all: ByOptions[]): void {}\n"
+        "export class Registry {\n"
+        "  constructor(name: string, options: ByOptions) {}\n"
+        "}\n"
+    ),
+}
+
+
+def test_keys_of_object_literals_typed_by_the_parameter_they_are_passed_to(repo: Path) -> None:
+    # A validation library's decorators: `checkBy({name, checker: {check, message}})` where
+    # checkBy's parameter is `options: ByOptions` and ByOptions says `checker?: Checker |
+    # Function`: each key is a reference of the property the TypeScript service types it by
+    # (contextual typing), nested keys through the outer key's declared type (a union's
+    # class of the repository; `Partial<T>` has T's keys). A literal passed where nothing is
+    # written (`any`), or to a callee found only as a guess, names nothing.
+    db = build(
+        repo,
+        {
+            **_CHECKS,
+            "rules.ts": (
+                "import { checkBy, addAll, Registry } from './checks/by';\n"
+                "import { Checker } from './checks/interfaces';\n"
+                "export function positive(thing: any) {\n"
+                "  checkBy({ name: 'p', checker: { check: v => v > 0, message: () => 'no' } });\n"
+                "  new Registry('r', { name: 'r', checker: { message: () => '' } });\n"
+                "  addAll('x', { name: 'a' }, { name: 'b', limits: { max: 2 } });\n"
+                "  const c = { message: () => 'plain' } as Checker;\n"
+                "  thing.go({ message: 1 });\n"
+                "  untyped({ message: 2 });\n"
+                "  return c;\n"
+                "}\n"
+                "function untyped(o: any) {}\n"
+                "function own(): Checker { return { check: () => true }; }\n"
+                "export class Rule {\n"
+                "  apply(options: ByOptions): void {}\n"
+                "  run() { this.apply({ name: 'n', checker: { message: () => 'm' } }); }\n"
+                "}\n"
+                "import { ByOptions } from './checks/interfaces';\n"
+            ),
+        },
+    )
+    sure = "instance"
+    assert _vias(db, "rules.ts", 4, "name") == {("ByOptions.name", 1.0, sure)}
+    assert _vias(db, "rules.ts", 4, "checker") == {("ByOptions.checker", 1.0, sure)}
+    assert _vias(db, "rules.ts", 4, "check") == {("Checker.check", 1.0, sure)}
+    assert _vias(db, "rules.ts", 4, "message") == {("Checker.message", 1.0, sure)}
+    # `new F(a, {...})`: the constructor's second parameter.
+    assert _vias(db, "rules.ts", 5, "message") == {("Checker.message", 1.0, sure)}
+    # A rest parameter types every argument from its place on; `Partial<Limits>` keeps keys.
+    assert {q for q, _c, _v in _vias(db, "rules.ts", 6, "name")} == {"ByOptions.name"}
+    assert _vias(db, "rules.ts", 6, "max") == {("Limits.max", 1.0, sure)}
+    # `{...} as T`, and a return under the function's written return type.
+    assert _vias(db, "rules.ts", 7, "message") == {("Checker.message", 1.0, sure)}
+    assert _vias(db, "rules.ts", 13, "check") == {("Checker.check", 1.0, sure)}
+    # No written type where the literal goes: no link, not even a guess.
+    assert _vias(db, "rules.ts", 8, "message") == set()
+    assert _vias(db, "rules.ts", 9, "message") == set()
+    # `this.apply({...})`: the enclosing class's method's parameter.
+    assert _vias(db, "rules.ts", 16, "message") == {("Checker.message", 1.0, sure)}

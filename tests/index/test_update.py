@@ -429,3 +429,44 @@ def test_what_a_loop_over_a_calls_result_binds_follows_its_annotation(
     old, new = _update_equals_cold(repo, tmp_path, files, after)
     assert ("use.py", 6, 13, "classes.py", 2, "spin", 1.0, "instance") in old
     assert ("use.py", 6, 13, "classes.py", 7, "spin", 1.0, "instance") in new
+
+
+@pytest.mark.parametrize(
+    ("changed", "before", "after"),
+    [
+        ("by.ts", "options: Options", "options: Other"),  # the callee's parameter type
+        ("options.ts", "checker: A | Function", "checker: B | Function"),  # a key's type
+        ("alias.ts", "type Alias = A", "type Alias = B"),  # what a key's type names
+        ("options.ts", "export interface Other {", "export interface Other extends A {"),
+    ],
+)
+def test_a_key_of_a_literal_argument_follows_the_types_it_is_read_through(
+    repo: Path, tmp_path: Path, changed: str, before: str, after: str
+) -> None:
+    """`checkBy({checker: {spin: ...}})`: what checkBy's parameter, its type's `checker`, and
+    the types named there declare decide what `spin` means (none of it changes in use.ts)."""
+    files = {
+        "classes.ts": (
+            "export interface A { spin?(): void }\nexport interface B { spin?(): void }\n"
+        ),
+        "alias.ts": "import {A, B} from './classes'\nexport type Alias = A\n",
+        "options.ts": (
+            "import {A, B} from './classes'\nimport {Alias} from './alias'\n"
+            "export interface Options { checker: A | Function; alias: Alias }\n"
+            "export interface Other { checker: B }\n"
+        ),
+        "by.ts": (
+            "import {Options, Other} from './options'\n"
+            "export function checkBy(options: Options): void {}\n"
+        ),
+        "use.ts": (
+            "import {checkBy} from './by'\n"
+            "checkBy({checker: {spin: () => 1}, alias: {spin: () => 2}})\n"
+        ),
+    }
+    edited = {changed: files[changed].replace(before, after)}
+    assert edited[changed] != files[changed]
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    a_spin = [e for e in old if e[:2] == ("use.ts", 2) and e[3:6] == ("classes.ts", 1, "spin")]
+    assert len(a_spin) == 2  # `checker: {spin}` and `alias: {spin}`, both A's
+    assert new != old
