@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
-from reviewbot.index.extract import LITERAL, PROPERTY, extract, written_element
+from reviewbot.index.extract import GETTER, LITERAL, PROPERTY, extract, written_element
 from reviewbot.index.fresh import git_index_file, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
@@ -72,11 +72,12 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-# 21: keys of TS object literals typed by where they stand (call arguments, nested keys);
-# 20: Python properties' and loops' types from annotations, signatures cut inside their
-# parameters, decorators naming the definition under them; 19: an untyped `obj.m` links to 5
-# members at most; 18: TS properties' types, type aliases; ...
-RULES = 21
+# 22: Python `@property` getters marked (only they type `x.name`), nested classes and `Self`
+# in properties; 21: keys of TS object literals typed by where they stand (call arguments,
+# nested keys); 20: Python properties' and loops' types from annotations, signatures cut inside
+# their parameters, decorators naming the definition under them; 19: an untyped `obj.m` links
+# to 5 members at most; 18: TS properties' types, type aliases; ...
+RULES = 22
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -431,7 +432,8 @@ def _through_properties(
         (name, written.rsplit(".", 1)[-1])
         for name, kind, signature in conn.execute(
             "SELECT DISTINCT name, kind, signature FROM defs WHERE (kind = 'field' "
-            "AND instr(signature, ':') > 0) OR (kind = 'method' AND instr(signature, '->') > 0)"
+            "AND instr(signature, ':') > 0) OR (kind = 'method' AND instr(signature, '->') > 0 "
+            f"AND bases = '{GETTER}')"
         )
         if (written := written_return(kind, signature))
     ]

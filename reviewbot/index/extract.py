@@ -74,6 +74,12 @@ ALIAS = "alias:"
 # its b (the resolver reads the properties' written types: TS/JS declarations, Python class-level
 # annotations and the return annotations of `@property` methods).
 PROPERTY = "#"
+# The "base" of a Python method decorated as a property getter (`@property`,
+# `@functools.cached_property`): `x.name` is what it returns, not a bound method.
+GETTER = "@property"
+_GETTER_DECORATOR = re.compile(
+    r"@\s*(?:(?:functools|abc)\s*\.\s*)?(?:property|cached_property|abstractproperty)\s*"
+)
 # A qualifier's first character for a key of an object literal typed by where it stands (TS
 # contextual typing: `_literal_key`): resolved through its type only, never guessed.
 LITERAL = "{"
@@ -881,6 +887,13 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
                     d.bases = tuple(w for w in parts if w not in _NOTHING)
             elif kind == "type" and body is not None:
                 d.bases = _alias_of(node, body, source)
+            elif kind == "function" and node.parent and node.parent.type == "decorated_definition":
+                # Python: a `@property` getter (what `x.name` holds is what it returns).
+                for decorator in node.parent.named_children:
+                    if decorator.type == "decorator" and _GETTER_DECORATOR.fullmatch(
+                        _decode(source[decorator.start_byte : decorator.end_byte])
+                    ):
+                        d.bases = (GETTER,)
             receiver = _within(recv_at, receivers, start, name_node.start_byte)
             if receiver is not None:
                 text = _decode(source[receiver.start_byte : receiver.end_byte])

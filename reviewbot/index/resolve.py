@@ -51,6 +51,7 @@ from typing import Any, NamedTuple, TypeVar
 from reviewbot.index.extract import (
     ALIAS,
     AUGMENTS,
+    GETTER,
     LITERAL,
     PROPERTY,
     PY_RETURNS,
@@ -326,6 +327,7 @@ class Resolver:
         # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`, Go's
         # `func New() *Foo`): in full, or (``lazy``) each function's on first use.
         self.returns: _Lazy[int, tuple[str, int | None]] = _Lazy(_same, self._load_returns)
+        self.getters: set[int] = set()  # (of those: Python `@property` getters, read with it)
         # What a `for` over a function's result binds (read with ``returns``).
         self.elements: dict[int, str] = {}
         if not lazy:
@@ -434,23 +436,25 @@ class Resolver:
         rows: Iterable[tuple[Any, ...]]
         if def_id is None and self._loaded is not None:
             rows = (
-                (r[0], r[8], r[5])
+                (r[0], r[8], r[5], r[11])
                 for r in self._loaded.defs
                 if r[2] in ("function", "method")
                 and ("->" in r[5] or "):" in r[5] or r[5][:5] == "func ")
             )
         else:
             rows = self.conn.execute(
-                f"SELECT id, parent_id, signature FROM defs WHERE {where}"
+                f"SELECT id, parent_id, signature, bases FROM defs WHERE {where}"
                 "kind IN ('function', 'method') "
                 "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
                 "OR substr(signature, 1, 5) = 'func ')",
                 () if def_id is None else (def_id,),
             )
-        for found, parent_id, signature in rows:
+        for found, parent_id, signature, bases in rows:
             written = _returns(signature)
             if written:
                 self.returns[found] = (written, parent_id)
+                if bases == GETTER:
+                    self.getters.add(found)
                 if "[" in signature:
                     element = written_element("function", signature)
                     if element:
@@ -542,6 +546,7 @@ class Resolver:
         self.top, self.members = full.top, full.members
         self.members_by_name = full.members_by_name
         self.returns = full.returns
+        self.getters = full.getters
         self.field_types = full.field_types
         self.field_unions = full.field_unions
         self.signatures = full.signatures
@@ -585,13 +590,13 @@ class Resolver:
             rows: Iterable[tuple[Any, ...]] = (
                 self.conn.execute(
                     "SELECT id, file_id, name, bases FROM defs "
-                    "WHERE kind = 'method' AND bases != ''"
+                    f"WHERE kind = 'method' AND bases != '' AND bases != '{GETTER}'"
                 )
                 if self._loaded is None
                 else (
                     (r[0], r[1], r[3], r[11])
                     for r in self._loaded.defs
-                    if r[2] == "method" and r[11] != ""
+                    if r[2] == "method" and r[11] != "" and r[11] != GETTER
                 )
             )
             self._typed_literals = [
@@ -1315,16 +1320,21 @@ class Resolver:
                     written = self.field_types.get(field)
                     home = self.files.get(field >> ID_BITS)
                     if not written and home is not None and home.language == "python":
-                        # A Python property: what its getter's return annotation says.
+                        # A Python property: what its getter's return annotation says (a
+                        # plain method's is no value of `x.name`: a bound method).
                         returned = self.returns.get(field)
+                        if field not in self.getters:
+                            continue
                         if returned is not None and returned[0] in ("Self", "self"):
-                            if returned[1] in self.classes:
-                                following.append(returned[1])
+                            following.append(c)  # (the receiver's class: a subclass's `me`)
                             continue
                         written = returned[0] if returned is not None else ""
                     if not written or home is None:
                         continue
-                    found, known = self.typed(home, None, written)
+                    # A class nested in the one declaring the property is the name's meaning
+                    # there (`class Outer: class Inner ...; inner: Inner`).
+                    nested = self._nested(c, name, field, written)
+                    found, known = (nested, True) if nested else self.typed(home, None, written)
                     following.extend(found)
                     if known and not found:
                         outside.append(written)
@@ -1341,6 +1351,18 @@ class Resolver:
             if overrides:
                 return tuple(dict.fromkeys(overrides)), "family"
         return self.any_member(lookup, file), "member"
+
+    def _nested(self, cls: int, name: str, member: int, written: str) -> list[int]:
+        """The classes named ``written`` nested in ``cls``, when its member ``name`` (the
+        definition ``member``) is declared in ``cls`` itself: in its body, the name means its
+        own nested class."""
+        d = self.classes.get(cls)
+        if d is None or "." in written:
+            return []
+        own = self.members.get((self._scope_key(d.file_id), d.qualified), {})
+        if member not in own.get(name, ()):
+            return []
+        return [i for i in own.get(written, ()) if i in self.classes]
 
     def _expand(self, classes: list[int], depth: int = 0) -> tuple[list[int], list[str]]:
         """Type aliases replaced by what they name (``type AnySet = Set<any>``, a union's

@@ -1285,3 +1285,108 @@ def test_keys_of_object_literals_typed_by_the_parameter_they_are_passed_to(repo:
     assert _vias(db, "rules.ts", 9, "message") == set()
     # `this.apply({...})`: the enclosing class's method's parameter.
     assert _vias(db, "rules.ts", 16, "message") == {("Checker.message", 1.0, sure)}
+
+
+def test_only_a_property_getter_types_what_its_attribute_holds(repo: Path) -> None:
+    # `car.motor.start()`: with `motor` a `@property` (or `functools.cached_property`) getter
+    # returning Engine, `car.motor` is an Engine; with `motor` a plain method (or an
+    # `lru_cache`d one), `car.motor` is a bound method whose `start` is no Engine's.
+    db = build(
+        repo,
+        {
+            "cars.py": (
+                "import functools\n"
+                "\n"
+                "\n"
+                "class Engine:\n"
+                "    def start(self) -> None:\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Pump:\n"
+                "    def start(self) -> None:\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Car:\n"
+                "    @property\n"
+                "    def motor(self) -> Engine:\n"
+                "        return Engine()\n"
+                "\n"
+                "    @functools.cached_property\n"
+                "    def spare(self) -> Engine:\n"
+                "        return Engine()\n"
+                "\n"
+                "    def plain(self) -> Engine:\n"
+                "        return Engine()\n"
+                "\n"
+                "    @functools.lru_cache()\n"
+                "    def cached(self) -> Engine:\n"
+                "        return Engine()\n"
+                "\n"
+                "\n"
+                "def drive(car: Car) -> None:\n"
+                "    car.motor.start()\n"
+                "    car.spare.start()\n"
+                "    car.plain.start()\n"
+                "    car.cached.start()\n"
+            ),
+        },
+    )
+    sure = {("Engine.start", 1.0, "instance")}
+    assert _vias(db, "cars.py", 32, "start") == sure
+    assert _vias(db, "cars.py", 33, "start") == sure
+    for line in (34, 35):
+        assert {v for _q, _c, v in _vias(db, "cars.py", line, "start")} == {"member"}
+
+
+def test_a_property_typed_by_a_nested_class_or_self(repo: Path) -> None:
+    # In a class body `Inner` is the class's own nested `Inner`, not the module's; a getter
+    # returning `Self` holds the receiver's class (a subclass overriding `start`).
+    db = build(
+        repo,
+        {
+            "m.py": (
+                "from typing import Self\n"
+                "\n"
+                "\n"
+                "class Inner:\n"
+                "    def spin(self) -> None:\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Outer:\n"
+                "    class Inner:\n"
+                "        def spin(self) -> None:\n"
+                "            pass\n"
+                "\n"
+                "    inner: Inner\n"
+                "\n"
+                "    @property\n"
+                "    def prop(self) -> Inner:\n"
+                "        return self.inner\n"
+                "\n"
+                "    @property\n"
+                "    def me(self) -> Self:\n"
+                "        return self\n"
+                "\n"
+                "    def start(self) -> None:\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Sub(Outer):\n"
+                "    def start(self) -> None:\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "def f(o: Outer, s: Sub) -> None:\n"
+                "    o.inner.spin()\n"
+                "    o.prop.spin()\n"
+                "    s.me.start()\n"
+            ),
+        },
+    )
+    nested = {("Outer.Inner.spin", 1.0, "instance")}
+    assert _vias(db, "m.py", 34, "spin") == nested
+    assert _vias(db, "m.py", 35, "spin") == nested
+    assert _vias(db, "m.py", 36, "start") == {("Sub.start", 1.0, "instance")}
