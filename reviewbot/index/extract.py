@@ -667,11 +667,16 @@ def _literal_context(obj: ts.Node, source: bytes, type_params: set[str]) -> tupl
     if written_node is None:
         return "", False
     written = clean_type(_decode(source[written_node.start_byte : written_node.end_byte]))
-    if not written or written.split(".", 1)[0] in type_params:
+    if not written or written in _GLOBAL_TYPES or written.split(".", 1)[0] in type_params:
         return "", False
     return written, False
 
 
+# TS's own types a literal may be written under (`const m: Record<string, X> = {...}`): their
+# keys are no property of the repository.
+_GLOBAL_TYPES = frozenset({"Record", "Map", "Array", "ReadonlyArray", "Promise", "Object"})
+# A literal argument's qualifier: the callee's first name (`{new mod.F(1)`: `mod`).
+_CALLED = re.compile(r"\{(?:new )?([A-Za-z_$][\w$]*)[^#]*\(\d+\)(?:#|$)")
 _FUNCTIONS = frozenset(
     {"function_declaration", "function_expression", "arrow_function", "method_definition"}
 )
@@ -1572,11 +1577,20 @@ class _Builder:
 
         if "lit.key" in caps:
             keys = sorted(caps["lit.key"], key=_START)
-            units_at = _innermost([2 * n.start_byte for n in keys], def_starts, def_ends)
-            for node, u in zip(keys, units_at, strict=True):
+            key_at = [2 * n.start_byte for n in keys]
+            units_at = _innermost(key_at, def_starts, def_ends)
+            scopes_at = _innermost(key_at, starts, ends)
+            for node, u, scope in zip(keys, units_at, scopes_at, strict=True):
                 lit = _literal_key(node, source, type_params)
                 if lit is not None:
                     name, row, col, kind, written, this_call = lit
+                    callee = _CALLED.match(written)
+                    if callee is not None and not this_call:
+                        # An argument of a call: only of a callee the resolver can find (a
+                        # definition or an import, not a local's method or a global's).
+                        bound = lookup(callee.group(1), scope)
+                        if bound is None or bound[0] == "local":
+                            continue
                     cls = enclosing_class(unit_of[u]) if this_call else -1
                     out.append(
                         _reference(

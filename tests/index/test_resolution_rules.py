@@ -1280,9 +1280,19 @@ def test_keys_of_object_literals_typed_by_the_parameter_they_are_passed_to(repo:
     # `{...} as T`, and a return under the function's written return type.
     assert _vias(db, "rules.ts", 7, "message") == {("Checker.message", 1.0, sure)}
     assert _vias(db, "rules.ts", 13, "check") == {("Checker.check", 1.0, sure)}
-    # No written type where the literal goes: no link, not even a guess.
+    # No written type where the literal goes: no link, not even a guess; and a literal passed
+    # to a local's method (`thing.go`) is not even stored (nothing could type it).
     assert _vias(db, "rules.ts", 8, "message") == set()
     assert _vias(db, "rules.ts", 9, "message") == set()
+    conn = sqlite3.connect(db)
+    try:
+        stored = conn.execute(
+            "SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id "
+            "WHERE f.path = 'rules.ts' AND r.name = 'message' AND r.line IN (8, 9)"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert stored == [(9,)]
     # `this.apply({...})`: the enclosing class's method's parameter.
     assert _vias(db, "rules.ts", 16, "message") == {("Checker.message", 1.0, sure)}
 
