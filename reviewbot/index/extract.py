@@ -601,22 +601,28 @@ _CALLEE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){0,3}")
 _PASS_THROUGH = frozenset({"parenthesized_expression", "non_null_expression"})
 
 
-def _argument_place(node: ts.Node, args: ts.Node) -> int:
+def _argument_place(node: ts.Node, args: ts.Node, places: dict[int, dict[int, int]]) -> int:
     """Which argument ``node`` is (comments skipped), or -1 after a spread argument (its place
-    is not known)."""
-    k = 0
-    for child in args.named_children:
-        if child.type == "comment":
-            continue
-        if child.type == "spread_element":
-            return -1
-        if child.id == node.id:
-            return k
-        k += 1
-    return -1
+    is not known). ``places`` keeps each argument list's places (a call with thousands of
+    literal arguments is read once)."""
+    known = places.get(args.id)
+    if known is None:
+        known = {}
+        k = 0
+        for child in args.named_children:
+            if child.type == "comment":
+                continue
+            if child.type == "spread_element":
+                break
+            known[child.id] = k
+            k += 1
+        places[args.id] = known
+    return known.get(node.id, -1)
 
 
-def _literal_context(obj: ts.Node, source: bytes, type_params: set[str]) -> tuple[str, bool]:
+def _literal_context(
+    obj: ts.Node, source: bytes, type_params: set[str], places: dict[int, dict[int, int]]
+) -> tuple[str, bool]:
     """What types the object literal ``obj``, as a qualifier's base: a written type (``const
     s: T = {...}``, ``{...} as T``, ``{...} satisfies T``, a return under a function's written
     return type), or a call's argument (``f({...})``: ``f(0)``; ``new F(a, {...})``: ``new
@@ -647,7 +653,7 @@ def _literal_context(obj: ts.Node, source: bytes, type_params: set[str]) -> tupl
             written_node = returns.named_children[0]
     elif kind == "arguments":
         call = parent.parent
-        place = _argument_place(node, parent)
+        place = _argument_place(node, parent, places)
         if call is None or place < 0:
             return "", False
         if call.type == "call_expression":
@@ -689,7 +695,7 @@ def _field_id(node: ts.Node, field: str) -> int:
 
 
 def _literal_key(
-    key: ts.Node, source: bytes, type_params: set[str]
+    key: ts.Node, source: bytes, type_params: set[str], places: dict[int, dict[int, int]]
 ) -> tuple[str, int, int, str, str, bool] | None:
     """A key of an object literal whose type is known from where the literal stands (TS
     contextual typing): ``const state: ProxyState = { revoke_: null }`` (the written type's
@@ -715,7 +721,7 @@ def _literal_key(
         obj = outer.parent
     if obj is None or obj.type != "object":
         return None
-    base, this_call = _literal_context(obj, source, type_params)
+    base, this_call = _literal_context(obj, source, type_params, places)
     if not base:
         return None
     qualifier = LITERAL + base + "".join(PROPERTY + p for p in reversed(path))
@@ -1580,8 +1586,9 @@ class _Builder:
             key_at = [2 * n.start_byte for n in keys]
             units_at = _innermost(key_at, def_starts, def_ends)
             scopes_at = _innermost(key_at, starts, ends)
+            places: dict[int, dict[int, int]] = {}
             for node, u, scope in zip(keys, units_at, scopes_at, strict=True):
-                lit = _literal_key(node, source, type_params)
+                lit = _literal_key(node, source, type_params, places)
                 if lit is not None:
                     name, row, col, kind, written, this_call = lit
                     callee = _CALLED.match(written)
