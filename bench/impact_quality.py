@@ -7,7 +7,8 @@ newest commit; Django and Pygments, the corpus of ``bench/index_speed.py``; imme
 held out and pre-registered on 2026-12-01, before anyone looked at them: rich's repository and
 mobx's ``packages/mobx``, each at its newest fetched commit; held out and pre-registered in
 session 9 on 2026-12-01: marshmallow's repository and class-validator's, each at its newest
-fetched commit), a change is
+fetched commit; held out and pre-registered in session 10 on 2026-12-01: yup's repository and
+typer's, each at its newest fetched commit), a change is
 made in a temporary copy: the function deleted (its lines blanked, so that line numbers stay)
 or re-signed (a required parameter added in front). The change is reviewed by the real
 pipeline (``pipeline.review``, a full review) twice: with the repository's index (the impact
@@ -74,6 +75,10 @@ MOBX = Path("/work/.mirror/mobxjs+mobx/repo")
 # them: no rule was made from them.
 MARSHMALLOW = Path("/work/.mirror/marshmallow-code+marshmallow/repo")
 CLASS_VALIDATOR = Path("/work/.mirror/typestack+class-validator/repo")
+# Held out, pre-registered in session 10 (2026-12-01), chosen by the lead before anyone looked
+# at them: no rule was made from them.
+YUP = Path("/work/.mirror/jquense+yup/repo")
+TYPER = Path("/work/.mirror/fastapi+typer/repo")
 _TS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs")  # the language service's program
 # Import and re-export statements: left out on both sides.
 _IMPORT = re.compile(r"\s*(from\s|import[\s{(*]|export\s*(\*|\{|type\s*\{)[^;]*\bfrom\b)")
@@ -157,6 +162,19 @@ def _corpus_class_validator(into: Path) -> str:
     import the sources by relative paths, `../../src/...`): the service's Node10 resolution
     builds its program as it is, as immer's and mobx's."""
     return f"typestack/class-validator at {_archive(CLASS_VALIDATOR, into)} (TypeScript)"
+
+
+def _corpus_yup(into: Path) -> str:
+    """Held out: the whole repository (sources under src/, tests under test/, which import
+    the sources by relative paths, `../src/object`): the service's Node10 resolution builds
+    its program as it is, as immer's, mobx's and class-validator's."""
+    return f"jquense/yup at {_archive(YUP, into)} (TypeScript)"
+
+
+def _corpus_typer(into: Path) -> str:
+    """Held out: the whole repository, as click's, rich's and marshmallow's (the package
+    under typer/, tests/, docs_src/, docs/, scripts/)."""
+    return f"fastapi/typer at {_archive(TYPER, into)}"
 
 
 def _typescript() -> Path:
@@ -623,7 +641,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=SAMPLE)
     parser.add_argument(
         "--only",
-        choices=("click", "immer", "django", "rich", "mobx", "marshmallow", "class-validator"),
+        choices=(
+            "click",
+            "immer",
+            "django",
+            "rich",
+            "mobx",
+            "marshmallow",
+            "class-validator",
+            "yup",
+            "typer",
+        ),
         default=None,
     )
     parser.add_argument(
@@ -648,6 +676,8 @@ def main(argv: list[str] | None = None) -> int:
         ("mobx", _corpus_mobx, "src/", ".ts"),
         ("marshmallow", _corpus_marshmallow, "src/marshmallow/", ".py"),
         ("class-validator", _corpus_class_validator, "src/", ".ts"),
+        ("yup", _corpus_yup, "src/", ".ts"),
+        ("typer", _corpus_typer, "typer/", ".py"),
     ]
     if args.only:
         corpora = [c for c in corpora if c[0].startswith(args.only)]
