@@ -61,7 +61,7 @@ from reviewbot.app.config import Config
 from reviewbot.index.build import IndexSettings, update_index
 from reviewbot.repo.git import Git
 
-from lib.common import CORPUS, ENV, command_line, git, revision, write_result
+from lib.common import CORPUS, ENV, ROOT, command_line, git, revision, write_result
 
 SAMPLE = 40
 SEED = 7
@@ -709,7 +709,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         f"## {', '.join(label for label, *_ in corpora)}",
         "",
-        f"reviewbot {revision()}; `{command_line('impact_quality.py', argv)}`; jedi "
+        f"{_measured()}; `{command_line('impact_quality.py', argv)}`; jedi "
         f"{jedi.__version__}; seed {SEED}; load average {load:.1f} on 2 cores at the start.",
         "",
         *(f"* {d}" for d in described),
@@ -750,6 +750,17 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(lines))
     write_result(out_file, _spliced(out_file, "+".join(c[0] for c in corpora), lines))
     return 0
+
+
+def _measured() -> str:
+    """Which reviewbot the run measured: this checkout's (its commit), or another commit's
+    ``reviewbot/`` that bench/impact_quality_at.sh exported and put first on the import path
+    (it names the commit in ``IMPACT_QUALITY_REVIEWBOT_AT``)."""
+    imported = Path(pipeline.__file__).resolve().parents[1]
+    if imported == ROOT / "reviewbot":
+        return f"reviewbot {revision()}"
+    named = os.environ.get("IMPACT_QUALITY_REVIEWBOT_AT", f"the tree at {imported.parent}")
+    return f"reviewbot/ of {named} (exported; the benchmark script at {revision()})"
 
 
 TITLE = "# Impact quality: the index's references against jedi's and the TypeScript service's"
