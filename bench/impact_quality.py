@@ -7,7 +7,8 @@ newest commit; Django and Pygments, the corpus of ``bench/index_speed.py``; imme
 held out and pre-registered on 2026-12-01, before anyone looked at them: rich's repository and
 mobx's ``packages/mobx``, each at its newest fetched commit; held out and pre-registered in
 session 9 on 2026-12-01: marshmallow's repository and class-validator's, each at its newest
-fetched commit), a change is
+fetched commit; held out and pre-registered in session 10 on 2026-12-01: yup's repository and
+typer's, each at its newest fetched commit), a change is
 made in a temporary copy: the function deleted (its lines blanked, so that line numbers stay)
 or re-signed (a required parameter added in front). The change is reviewed by the real
 pipeline (``pipeline.review``, a full review) twice: with the repository's index (the impact
@@ -60,7 +61,7 @@ from reviewbot.app.config import Config
 from reviewbot.index.build import IndexSettings, update_index
 from reviewbot.repo.git import Git
 
-from lib.common import CORPUS, ENV, command_line, git, revision, write_result
+from lib.common import CORPUS, ENV, ROOT, command_line, git, revision, write_result
 
 SAMPLE = 40
 SEED = 7
@@ -74,6 +75,10 @@ MOBX = Path("/work/.mirror/mobxjs+mobx/repo")
 # them: no rule was made from them.
 MARSHMALLOW = Path("/work/.mirror/marshmallow-code+marshmallow/repo")
 CLASS_VALIDATOR = Path("/work/.mirror/typestack+class-validator/repo")
+# Held out, pre-registered in session 10 (2026-12-01), chosen by the lead before anyone looked
+# at them: no rule was made from them.
+YUP = Path("/work/.mirror/jquense+yup/repo")
+TYPER = Path("/work/.mirror/fastapi+typer/repo")
 _TS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs")  # the language service's program
 # Import and re-export statements: left out on both sides.
 _IMPORT = re.compile(r"\s*(from\s|import[\s{(*]|export\s*(\*|\{|type\s*\{)[^;]*\bfrom\b)")
@@ -157,6 +162,19 @@ def _corpus_class_validator(into: Path) -> str:
     import the sources by relative paths, `../../src/...`): the service's Node10 resolution
     builds its program as it is, as immer's and mobx's."""
     return f"typestack/class-validator at {_archive(CLASS_VALIDATOR, into)} (TypeScript)"
+
+
+def _corpus_yup(into: Path) -> str:
+    """Held out: the whole repository (sources under src/, tests under test/, which import
+    the sources by relative paths, `../src/object`): the service's Node10 resolution builds
+    its program as it is, as immer's, mobx's and class-validator's."""
+    return f"jquense/yup at {_archive(YUP, into)} (TypeScript)"
+
+
+def _corpus_typer(into: Path) -> str:
+    """Held out: the whole repository, as click's, rich's and marshmallow's (the package
+    under typer/, tests/, docs_src/, docs/, scripts/)."""
+    return f"fastapi/typer at {_archive(TYPER, into)}"
 
 
 def _typescript() -> Path:
@@ -623,7 +641,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=SAMPLE)
     parser.add_argument(
         "--only",
-        choices=("click", "immer", "django", "rich", "mobx", "marshmallow", "class-validator"),
+        choices=(
+            "click",
+            "immer",
+            "django",
+            "rich",
+            "mobx",
+            "marshmallow",
+            "class-validator",
+            "yup",
+            "typer",
+        ),
         default=None,
     )
     parser.add_argument(
@@ -648,6 +676,8 @@ def main(argv: list[str] | None = None) -> int:
         ("mobx", _corpus_mobx, "src/", ".ts"),
         ("marshmallow", _corpus_marshmallow, "src/marshmallow/", ".py"),
         ("class-validator", _corpus_class_validator, "src/", ".ts"),
+        ("yup", _corpus_yup, "src/", ".ts"),
+        ("typer", _corpus_typer, "typer/", ".py"),
     ]
     if args.only:
         corpora = [c for c in corpora if c[0].startswith(args.only)]
@@ -679,7 +709,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         f"## {', '.join(label for label, *_ in corpora)}",
         "",
-        f"reviewbot {revision()}; `{command_line('impact_quality.py', argv)}`; jedi "
+        f"{_measured()}; `{command_line('impact_quality.py', argv)}`; jedi "
         f"{jedi.__version__}; seed {SEED}; load average {load:.1f} on 2 cores at the start.",
         "",
         *(f"* {d}" for d in described),
@@ -720,6 +750,17 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(lines))
     write_result(out_file, _spliced(out_file, "+".join(c[0] for c in corpora), lines))
     return 0
+
+
+def _measured() -> str:
+    """Which reviewbot the run measured: this checkout's (its commit), or another commit's
+    ``reviewbot/`` that bench/impact_quality_at.sh exported and put first on the import path
+    (it names the commit in ``IMPACT_QUALITY_REVIEWBOT_AT``)."""
+    imported = Path(pipeline.__file__).resolve().parents[1]
+    if imported == ROOT / "reviewbot":
+        return f"reviewbot {revision()}"
+    named = os.environ.get("IMPACT_QUALITY_REVIEWBOT_AT", f"the tree at {imported.parent}")
+    return f"reviewbot/ of {named} (exported; the benchmark script at {revision()})"
 
 
 TITLE = "# Impact quality: the index's references against jedi's and the TypeScript service's"
