@@ -1189,8 +1189,8 @@ class _Builder:
         import_scope = _innermost([2 * at for at, _s, _i in import_sites], starts, ends)
         for (_at, site, i), scope in zip(import_sites, import_scope, strict=True):
             local = site.entry.local
-            if not local:
-                continue
+            if not local or (site.entry.export and not site.entry.module):
+                continue  # (`export { g as h }` binds no name here)
             table = bindings[scope]
             if local not in table or table[local][0] == "local":
                 table[local] = ("import", i)

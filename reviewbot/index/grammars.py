@@ -270,6 +270,7 @@ _JS_NAMES_COMMON = """
 (class_body) @scope
 (import_statement) @import
 (export_statement source: (_)) @import
+(export_statement !source (export_clause)) @import
 """
 _TS_NAMES = (
     _JS_NAMES_COMMON
@@ -317,7 +318,22 @@ def _string_value(node: ts.Node | None) -> str:
 def _es_imports(stmt: ts.Node, source: bytes) -> list[ImportSite]:
     out: list[ImportSite] = []
     line = stmt.start_point[0] + 1
-    module = _string_value(stmt.child_by_field_name("source"))
+    source_node = stmt.child_by_field_name("source")
+    module = _string_value(source_node)
+    if stmt.type == "export_statement" and source_node is None:
+        # `export { g as h }`: the module's own names (or its imports) exported under others:
+        # entries of module "" (this file), never names bound in it.
+        for clause in stmt.named_children:
+            if clause.type != "export_clause":
+                continue
+            for spec in clause.named_children:
+                name_node = spec.child_by_field_name("name")
+                if spec.type != "export_specifier" or name_node is None:
+                    continue
+                name = _text(name_node)
+                alias = _text(spec.child_by_field_name("alias")) or name
+                out.append(ImportSite(Import(alias, "", name, line, True), name_node.start_byte))
+        return out
     if stmt.type == "export_statement":
         found = False
         for child in stmt.named_children:

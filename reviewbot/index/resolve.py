@@ -813,6 +813,8 @@ class Resolver:
             out: list[int] = []
             for imp in self.file_imports.get(file_id, []):
                 if imp.local == name and imp.name not in ("", "*"):
+                    if not imp.module and imp.export and imp.name == name:
+                        continue  # (`export { g }`: g is found by the file's other names)
                     out.extend(self.imported(file, imp, depth + 1))
             if not out:
                 for imp in self.file_imports.get(file_id, []):
@@ -857,6 +859,8 @@ class Resolver:
             if f"{absolute}.{imp.name}".strip(".") in self.py_modules:
                 return ()  # a submodule
         name = imp.local if imp.name == "default" else imp.name
+        if not imp.module and imp.export:  # `export { g as h }`: g in the file itself
+            return self.exported(file.id, name, depth + 1)
         if file.language == "java" and imp.module:
             # `import a.b.C` (a class of package a.b) or `import static a.b.C.m` (a member).
             direct = [

@@ -1400,3 +1400,33 @@ def test_a_property_typed_by_a_nested_class_or_self(repo: Path) -> None:
     assert _vias(db, "m.py", 34, "spin") == nested
     assert _vias(db, "m.py", 35, "spin") == nested
     assert _vias(db, "m.py", 36, "start") == {("Sub.start", 1.0, "instance")}
+
+
+def test_an_export_list_renaming_its_own_names_or_imports(repo: Path) -> None:
+    # A schema library's index: `import { create as createString } from './string'` then
+    # `export { createString as string }`: callers of `string()` call `create`. The same for a
+    # function of the module itself exported under another name; the renamed name binds
+    # nothing in the module (`string` there is not the export).
+    db = build(
+        repo,
+        {
+            "string.ts": "export function create(): number { return 1 }\n",
+            "index.ts": (
+                "import { create as createString } from './string';\n"
+                "function own(): void {}\n"
+                "export { createString as string, own as mine };\n"
+                "export { createString };\n"
+                "string();\n"
+            ),
+            "use.ts": (
+                "import { string, mine, createString } from './index';\n"
+                "string();\n"
+                "mine();\n"
+                "createString();\n"
+            ),
+        },
+    )
+    assert targets(db, "use.ts", 2, "string") == {("create", 1)}
+    assert targets(db, "use.ts", 3, "mine") == {("own", 2)}
+    assert targets(db, "use.ts", 4, "createString") == {("create", 1)}
+    assert targets(db, "index.ts", 5, "string") == set()

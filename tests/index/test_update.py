@@ -470,3 +470,16 @@ def test_a_key_of_a_literal_argument_follows_the_types_it_is_read_through(
     a_spin = [e for e in old if e[:2] == ("use.ts", 2) and e[3:6] == ("classes.ts", 1, "spin")]
     assert len(a_spin) == 2  # `checker: {spin}` and `alias: {spin}`, both A's
     assert new != old
+
+
+def test_an_export_list_renamed_is_followed_by_its_importers(repo: Path, tmp_path: Path) -> None:
+    """`export { g as h }` changed to export another function as h: use.ts's `h()` follows."""
+    files = {
+        "a.ts": "export function f(): void {}\nexport function k(): void {}\n",
+        "b.ts": "import { f as g, k } from './a';\nexport { g as h };\n",
+        "use.ts": "import { h } from './b';\nh();\n",
+    }
+    edited = {"b.ts": files["b.ts"].replace("g as h", "k as h")}
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    assert ("use.ts", 2, 0, "a.ts", 1, "f", 1.0, "import") in old
+    assert ("use.ts", 2, 0, "a.ts", 2, "k", 1.0, "import") in new
