@@ -80,6 +80,7 @@ _CROSS_PAIRS = 2500  # removed x added outermost declarations compared across fi
 _NAME = re.compile(r"[\w$]+")
 _VALUES = frozenset({"constant"})  # a value has no parameters: never "re-signed"
 _SKIP_KINDS = frozenset({"variable", "field", "constructor"})
+_CONSTRUCTORS = frozenset({"__init__", "constructor"})  # (their classes' calls run them)
 _NAME_BOUND = frozenset({"def", "import", "module", "free", "class", "name"})
 
 
@@ -140,7 +141,7 @@ def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
         Decl(d.name, d.qualified, d.kind, d.signature, path, d.line, d.end_line, language)
         for d in facts.definitions
         if d.kind not in _SKIP_KINDS
-        and not (d.name.startswith("__") and d.name.endswith("__"))
+        and (d.name in _CONSTRUCTORS or not (d.name.startswith("__") and d.name.endswith("__")))
         and _NAME.fullmatch(d.name)  # not a string key: `"validate + return": () => ...`
     )
     return _Side(decls, broken)
@@ -660,6 +661,8 @@ def repo_impact(
             )
             # A removed override's references that the method it overrode surely serves do
             # not break (a renamed one's callers were meant to follow the rename: they do).
+            # A removed constructor's class is still built (by a base's constructor or the
+            # language's default): its instantiations are listed, not broken.
             broken = [
                 r
                 for r in sure
@@ -669,6 +672,7 @@ def repo_impact(
                     and c.old is not None
                     and _serves(r, texts, c.old.language)
                 )
+                and not (c.old is not None and c.old.name in _CONSTRUCTORS and r.name != c.old.name)
             ]
             if c.change in ("removed", "renamed") and broken and c.old is not None:
                 gone = _rb105(c, c.old, broken)

@@ -1434,6 +1434,7 @@ class _Builder:
         go = grammar.name == "go"
         java = grammar.name == "java"
         properties = grammar.name in _PROPERTY_LANGUAGES
+        ecma = grammar.name in ("javascript", "typescript", "tsx")
         rev = source[::-1]
         receivers: dict[bytes, str] = {}
         # Lines counted as the references come, in order: the newlines since the last one (no
@@ -1473,6 +1474,8 @@ class _Builder:
             col = at - line_start
             kind = "call" if at in calls else "type" if at in types else "other"
             if receiver is not None:
+                if name == "constructor" and ecma:
+                    continue  # `x.constructor`: the class object, no call of its constructor
                 if kind == "other":
                     kind = "attribute"
                 if receiver == '"':  # a string literal's method: never the repository's

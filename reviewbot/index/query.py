@@ -161,19 +161,47 @@ def references(
     conn: sqlite3.Connection, symbol: Symbol, limit: int = 200
 ) -> tuple[list[Hit], bool]:
     """The references resolved to ``symbol`` (best confidence first, then by place), and
-    whether more were left out."""
-    rows = conn.execute(
+    whether more were left out. A constructor's are also its class's calls (``new Thing(1)``,
+    ``Thing(1)``): each runs it."""
+    select = (
         "SELECT f.path, r.line, r.col, r.name, r.kind, e.confidence, e.via, r.unit_id "
         "FROM edges e JOIN refs r ON r.id = e.ref_id JOIN files f ON f.id = r.file_id "
-        "WHERE e.def_id = ? ORDER BY e.confidence DESC, f.path, r.line, r.col LIMIT ?",
-        (symbol.id, limit + 1),
-    ).fetchall()
+    )
+    built = constructed(conn, symbol)
+    if built is None:
+        rows = conn.execute(
+            f"{select} WHERE e.def_id = ? ORDER BY e.confidence DESC, f.path, r.line, r.col "
+            "LIMIT ?",
+            (symbol.id, limit + 1),
+        ).fetchall()
+    else:
+        rows = conn.execute(
+            f"SELECT * FROM ({select} WHERE e.def_id = ? UNION ALL {select} WHERE e.def_id = ? "
+            "AND r.kind = 'call') ORDER BY 6 DESC, 1, 2, 3 LIMIT ?",
+            (symbol.id, built, limit + 1),
+        ).fetchall()
     cache: dict[int, Unit] = {}
     hits = [
         Hit(r[0], r[1], r[2], r[3], r[4], round(r[5], 4), r[6], _unit(conn, r[7], cache))
         for r in rows[:limit]
     ]
     return hits, len(rows) > limit
+
+
+_CONSTRUCTORS = frozenset({"constructor", "__init__"})
+
+
+def constructed(conn: sqlite3.Connection, symbol: Symbol) -> int | None:
+    """The class a constructor (TS/JS ``constructor``, Python ``__init__``, a Java
+    constructor) builds, or None for any other definition."""
+    if symbol.kind == "constructor" or (symbol.kind == "method" and symbol.name in _CONSTRUCTORS):
+        row = conn.execute(
+            "SELECT p.id FROM defs d JOIN defs p ON p.id = d.parent_id WHERE d.id = ? "
+            "AND p.kind IN ('class', 'enum', 'struct')",
+            (symbol.id,),
+        ).fetchone()
+        return int(row[0]) if row is not None else None
+    return None
 
 
 def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:
@@ -191,12 +219,16 @@ def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:
 
 
 def callers(conn: sqlite3.Connection, symbol: Symbol, limit: int = 100) -> list[Related]:
-    """The units whose code calls ``symbol``, with the lines of the calls."""
+    """The units whose code calls ``symbol``, with the lines of the calls (a constructor's:
+    its class's calls too)."""
+    built = constructed(conn, symbol)
+    ids = (symbol.id,) if built is None else (symbol.id, built)
     rows = conn.execute(
         "SELECT f.path, r.unit_id, r.line, e.confidence FROM edges e "
         "JOIN refs r ON r.id = e.ref_id JOIN files f ON f.id = r.file_id "
-        "WHERE e.def_id = ? AND r.kind = 'call' ORDER BY f.path, r.line",
-        (symbol.id,),
+        f"WHERE e.def_id IN ({', '.join('?' * len(ids))}) AND r.kind = 'call' "
+        "ORDER BY f.path, r.line",
+        ids,
     ).fetchall()
     return _group(conn, [(r[0], r[1], r[2], r[3]) for r in rows], limit)
 

@@ -726,3 +726,61 @@ def test_typescript_removing_an_overload_sets_implementation_breaks_every_call(
     assert [f["title"] for f in codes(doc, "RB105")] == [
         "validateSync is deleted but still referenced"
     ]
+
+
+@pytest.mark.parametrize(
+    ("lib", "app", "edit", "old_call", "new_call", "bare"),
+    [
+        (
+            "export class Thing {\n  constructor(size: number) {}\n}\n",
+            "import { Thing } from './lib';\n"
+            "export function make(): string {\n"
+            "  const t = new Thing(1);\n"
+            "  return t.constructor.name;\n"
+            "}\n"
+            "export function other(): Thing {\n  return new Thing(2, 3);\n}\n",
+            ("size: number", "size: number, unit: string"),
+            "src/app.ts:3 (function make)",
+            "src/app.ts:7",
+            "export class Thing {}\n",
+        ),
+        (
+            "class Thing:\n    def __init__(self, size):\n        self.size = size\n",
+            "from src.lib import Thing\n\n\ndef make():\n    return Thing(1)\n\n\n"
+            "def other():\n    return Thing(2, 'm')\n",
+            ("size):", "size, unit):"),
+            "src/app.py:5 (function make)",
+            "src/app.py:9",
+            "class Thing:\n    pass\n",
+        ),
+    ],
+    ids=["typescript", "python"],
+)
+def test_a_re_signed_constructor_lists_the_classes_instantiations(
+    repo: Path, lib: str, app: str, edit: tuple[str, str], old_call: str, new_call: str, bare: str
+) -> None:
+    # A constructor gains a required parameter: `new Thing(1)` / `Thing(1)` run it and now
+    # fail (RB106); the call already passing two arguments does not. `t.constructor` (TS) is
+    # the class object, no reference of the constructor.
+    ext = ".ts" if "export" in lib else ".py"
+    files = {f"src/lib{ext}": lib, f"src/app{ext}": app}
+    if ext == ".py":
+        files["src/__init__.py"] = ""
+    setup(repo, files, {f"src/lib{ext}": lib.replace(*edit)})
+    doc = review(repo)
+    (stale,) = codes(doc, "RB106")
+    assert old_call in stale["message"]
+    assert new_call not in stale["message"]
+    (found,) = doc["impact"]
+    lines = {(r["path"], r["line"]) for r in found["references"]}
+    assert lines == {
+        (f"src/app{ext}", 3 if ext == ".ts" else 5),
+        (new_call.split(":")[0], int(new_call.split(":")[1])),
+    }
+    # Removed, the class is still built (a base's constructor or the default one may serve):
+    # the instantiations are listed, and no RB105 claims they break.
+    write(repo, f"src/lib{ext}", bare)
+    doc = review(repo)
+    assert codes(doc, "RB105") == []
+    (gone,) = [i for i in doc["impact"] if i["change"] == "removed"]
+    assert len(gone["references"]) == 2

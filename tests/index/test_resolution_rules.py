@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from reviewbot.index import query
 from tests.index.support import build, links, targets
 
 
@@ -1430,3 +1431,29 @@ def test_an_export_list_renaming_its_own_names_or_imports(repo: Path) -> None:
     assert targets(db, "use.ts", 3, "mine") == {("own", 2)}
     assert targets(db, "use.ts", 4, "createString") == {("create", 1)}
     assert targets(db, "index.ts", 5, "string") == set()
+
+
+def test_a_constructors_references_and_callers_are_its_classes_calls(repo: Path) -> None:
+    # `Thing(1)` runs `Thing.__init__`: `refs` and `callers` of the constructor list it, and
+    # a use of the class that is no call (a type, an isinstance) is not one.
+    db = build(
+        repo,
+        {
+            "lib.py": "class Thing:\n    def __init__(self, size):\n        self.size = size\n",
+            "app.py": (
+                "from lib import Thing\n\n\ndef make():\n    return Thing(1)\n\n\n"
+                "def check(x):\n    return isinstance(x, Thing)\n"
+            ),
+        },
+    )
+    conn = sqlite3.connect(db)
+    try:
+        init = query.symbol_at(conn, "lib.py", 2)
+        assert init is not None
+        hits, _more = query.references(conn, init)
+        assert [(h.path, h.line) for h in hits] == [("app.py", 5)]
+        assert [(c.symbol and c.symbol.qualified, c.lines) for c in query.callers(conn, init)] == [
+            ("make", (5,))
+        ]
+    finally:
+        conn.close()
