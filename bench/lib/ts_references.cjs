@@ -77,7 +77,9 @@ if (request.definitions) {
     }
     landed.push(out);
   }
-  process.stdout.write(JSON.stringify(landed));
+  // (written synchronously: `process.exit` right after an asynchronous write to a pipe cut
+  // answers past 64 KiB)
+  fs.writeFileSync(1, JSON.stringify(landed));
   process.exit(0);
 }
 const answers = [];

@@ -147,9 +147,16 @@ def _union_types(text: str) -> tuple[str, ...]:
         if wrapped is not None:
             part = _top_level(wrapped.group(1), ",")[0].strip()
         written = clean_type(part)
-        if written:
+        if written and written not in TS_PRIMITIVES:
             out.append(written)
     return tuple(dict.fromkeys(out))
+
+
+# TS's primitive type keywords: never a name of the repository in a type (a library may define
+# functions named `string()`).
+TS_PRIMITIVES = frozenset(
+    {"string", "number", "boolean", "symbol", "bigint", "never", "object", "any", "unknown"}
+)
 
 
 _DECORATORS = re.compile(r"^(?:\s*@[\w$.]+(?:\([^()]*\))?)+\s*")
@@ -190,6 +197,32 @@ _PARAMETER = re.compile(
     r"(\.\.\.)?\s*([\w$]+|\{.*\}|\[.*\])\s*\??\s*:\s*(.+)",
     re.S,
 )
+
+
+_GENERIC_HEAD = re.compile(
+    r"\s*(?:(?:export|default|declare|abstract|async|public|private|protected|static|readonly"
+    r"|override)\s+)*(?:(?:class|interface|type|function)\s*\*?\s*)?[\w$]+\s*<"
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def type_parameters(signature: str) -> frozenset[str]:
+    """The type parameters a TS declaration's signature declares after its name
+    (``function take<State>(s: State)``, ``class Box<T, U extends X>``)."""
+    head = _GENERIC_HEAD.match(_DECORATORS.sub("", signature))
+    if head is None:
+        return frozenset()
+    text = head.string[head.end() :]
+    depth = 1
+    for k, ch in enumerate(text):
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and (k == 0 or text[k - 1] != "="):
+            depth -= 1
+            if depth == 0:
+                names = (_BASE_WORD.match(p.strip()) for p in _top_level(text[:k], ","))
+                return frozenset(n.group(0) for n in names if n is not None)
+    return frozenset()
 
 
 @functools.lru_cache(maxsize=8192)
@@ -636,6 +669,7 @@ def _literal_context(
         return "", False
     kind = parent.type
     written_node: ts.Node | None = None
+    async_fn = False
     if kind == "variable_declarator":
         annotation = parent.child_by_field_name("type")
         if annotation is not None and annotation.named_children:
@@ -651,6 +685,7 @@ def _literal_context(
         returns = fn.child_by_field_name("return_type") if fn is not None else None
         if fn is not None and fn.type in _FUNCTIONS and returns and returns.named_children:
             written_node = returns.named_children[0]
+            async_fn = any(c.type == "async" for c in fn.children)
     elif kind == "arguments":
         call = parent.parent
         place = _argument_place(node, parent, places)
@@ -669,23 +704,68 @@ def _literal_context(
         text = _SPACES.sub("", _decode(source[callee.start_byte : callee.end_byte]))
         if _CALLEE.fullmatch(text) is None:
             return "", False
+        if text.startswith("this.") and not _in_class_method(call):
+            return "", False  # (`this` of an object literal's method or of a `function`)
         return f"{prefix}{text}({place})", text.startswith("this.")
     if written_node is None:
         return "", False
-    written = clean_type(_decode(source[written_node.start_byte : written_node.end_byte]))
-    if not written or written in _GLOBAL_TYPES or written.split(".", 1)[0] in type_params:
-        return "", False
-    return written, False
+    text = _decode(source[written_node.start_byte : written_node.end_byte])
+    if async_fn and text.startswith("Promise<") and text.endswith(">"):
+        text = text[8:-1]  # (an async function's return: what its promise holds)
+    kept = [
+        w
+        for w in _union_types(text)
+        if w not in _GLOBAL_TYPES and w.split(".", 1)[0] not in type_params
+    ]
+    return "|".join(kept), False
+
+
+def _in_class_method(node: ts.Node) -> bool:
+    """Whether ``this`` at ``node`` is a class's instance: the nearest function around it that
+    is not an arrow function is a class's method (or it is in a field's initialiser)."""
+    up = node.parent
+    while up is not None:
+        if up.type == "method_definition":
+            return up.parent is not None and up.parent.type == "class_body"
+        if up.type in _THIS_BINDERS:
+            return False
+        if up.type in ("public_field_definition", "class_body"):
+            return True
+        up = up.parent
+    return False
 
 
 # TS's own types a literal may be written under (`const m: Record<string, X> = {...}`): their
 # keys are no property of the repository.
-_GLOBAL_TYPES = frozenset({"Record", "Map", "Array", "ReadonlyArray", "Promise", "Object"})
+_GLOBAL_TYPES = frozenset(
+    {
+        "Record",
+        "Map",
+        "Array",
+        "ReadonlyArray",
+        "Promise",
+        "Object",
+        "Generator",
+        "AsyncGenerator",
+        "Iterator",
+        "IterableIterator",
+    }
+)
 # A literal argument's qualifier: the callee's first name (`{new mod.F(1)`: `mod`).
 _CALLED = re.compile(r"\{(?:new )?([A-Za-z_$][\w$]*)[^#]*\(\d+\)(?:#|$)")
+# A literal argument's qualifier whose callee is one plain name: (new )?name(place)...
+_LOCAL_CALLEE = re.compile(r"\{(new )?[A-Za-z_$][\w$]*(\(\d+\).*)", re.S)
 _FUNCTIONS = frozenset(
-    {"function_declaration", "function_expression", "arrow_function", "method_definition"}
+    {
+        "function_declaration",
+        "function_expression",
+        "arrow_function",
+        "method_definition",
+        "generator_function_declaration",
+        "generator_function",
+    }
 )
+_THIS_BINDERS = _FUNCTIONS - {"arrow_function", "method_definition"}
 _OUTERMOST = frozenset({"program", "class_body"})
 
 
@@ -1595,13 +1675,19 @@ class _Builder:
                 if lit is not None:
                     name, row, col, kind, written, this_call = lit
                     callee = _CALLED.match(written)
+                    cls = enclosing_class(unit_of[u]) if this_call else -1
                     if callee is not None and not this_call:
                         # An argument of a call: only of a callee the resolver can find (a
                         # definition or an import, not a local's method or a global's).
                         bound = lookup(callee.group(1), scope)
                         if bound is None or bound[0] == "local":
                             continue
-                    cls = enclosing_class(unit_of[u]) if this_call else -1
+                        inner = _LOCAL_CALLEE.match(written)
+                        if bound[0] == "def" and found_in[0] != 0 and inner is not None:
+                            # A function of an inner scope (`const foo = (x: S) => ...` in a
+                            # test's callback): the definition itself, not its name.
+                            written = LITERAL + (inner.group(1) or "") + inner.group(2)
+                            cls = bound[1]
                     out.append(
                         _reference(
                             (name, row, col, kind, unit_of[u], "instance", cls, written, name)

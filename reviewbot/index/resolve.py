@@ -55,10 +55,12 @@ from reviewbot.index.extract import (
     LITERAL,
     PROPERTY,
     PY_RETURNS,
+    TS_PRIMITIVES,
     clean_type,
     field_type,
     field_union,
     parameter_types,
+    type_parameters,
     written_element,
 )
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
@@ -196,7 +198,11 @@ _MAX_RETURN_GUESS = 3  # `obj.m()` with obj untyped types its value by m's retur
 _TYPED_GLOBALS = frozenset({"python", "typescript", "tsx", "javascript", "java"})  # a builtin
 # Go: `func New() *Foo`, `func New() (*Foo, error)`, `func (r *R) Get() Foo`.
 _GO_RETURNS = re.compile(r"^func\b.*\)\s*\(?\s*(\*?[A-Za-z_][\w.]*)\s*(?:,[^()]*\))?\s*$", re.S)
-_ARGUMENT = re.compile(r"(new )?(.+)\((\d+)\)")  # a literal argument's context: `f(0)`
+_ARGUMENT = re.compile(r"(new )?(.*)\((\d+)\)")  # a literal argument's context: `f(0)`
+# A TS property declared with a literal type (`kind: "circle"`, `ok: true`, `code: 404`).
+_LITERAL_TYPE = re.compile(
+    r"[\w$]\s*\??\s*:\s*(?:[\"'`]|-?\d|true\b|false\b)"
+)  # a literal argument's context: `f(0)`
 _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
 
 
@@ -338,8 +344,12 @@ class Resolver:
         self.field_types: _Lazy[int, str] = _Lazy(_same, self._load_field_types)
         self.field_unions: _Lazy[int, tuple[str, ...]] = _Lazy(_same, self._load_field_types)
         self._declared: set[int] = set()  # TS properties declared in a type (no guesses)
+        self.literal_fields: set[int] = set()  # (of those: declared with a literal type)
         # TS functions' signatures that write types (what a literal argument's keys mean).
-        self.signatures: _Lazy[int, str] = _Lazy(_same, self._load_signatures)
+        # (signature, parent id, kind); and TS classes' that declare type parameters.
+        self.signatures: _Lazy[int, tuple[str, int | None, str]] = _Lazy(
+            _same, self._load_signatures
+        )
         if not lazy:
             self._load_field_types(None)
             self.field_types.complete = self.field_unions.complete = True
@@ -475,6 +485,8 @@ class Resolver:
             if ":" not in signature:
                 continue
             language = self.files[found >> ID_BITS].language
+            if language in _SIGNED and _LITERAL_TYPE.search(signature):
+                self.literal_fields.add(found)
             # TS declarations; Python class-level annotations (`x: Foo`, a dataclass's
             # fields), not `self.x: Foo = ...` (typed within its file already).
             if (declared and language in _SIGNED) or (
@@ -494,21 +506,24 @@ class Resolver:
         rows: Iterable[tuple[Any, ...]]
         if def_id is None and self._loaded is not None:
             rows = (
-                (r[0], r[5])
+                (r[0], r[2], r[5], r[8])
                 for r in self._loaded.defs
-                if r[2] in ("function", "method") and ":" in r[5]
+                if (r[2] in ("function", "method") and ":" in r[5])
+                or (r[2] in _CLASSY and "<" in r[5])
             )
         else:
             where = "" if def_id is None else "id = ? AND "
             rows = self.conn.execute(
-                f"SELECT id, signature FROM defs WHERE {where}kind IN ('function', 'method') "
-                "AND instr(signature, ':') > 0",
+                f"SELECT id, kind, signature, parent_id FROM defs WHERE {where}"
+                "((kind IN ('function', 'method') AND instr(signature, ':') > 0) "
+                f"OR (kind IN ({', '.join(repr(k) for k in _CLASSY)}) "
+                "AND instr(signature, '<') > 0))",
                 () if def_id is None else (def_id,),
             )
-        for found, signature in rows:
+        for found, kind, signature, parent_id in rows:
             home = self.files.get(found >> ID_BITS)
             if home is not None and home.language in _SIGNED:
-                dict.__setitem__(self.signatures, found, signature)
+                dict.__setitem__(self.signatures, found, (signature, parent_id, kind))
 
     def _is_declared(self, def_id: int, kind: str, signature: str) -> bool:
         """A TS/JS property declared in an interface, a type literal or a class body (`copy_:
@@ -549,6 +564,7 @@ class Resolver:
         self.getters = full.getters
         self.field_types = full.field_types
         self.field_unions = full.field_unions
+        self.literal_fields = full.literal_fields
         self.signatures = full.signatures
         self.callable_members |= full.callable_members
         self.field_members |= full.field_members
@@ -1267,10 +1283,38 @@ class Resolver:
                         continue
                     for one in members:
                         following.extend(self.typed(home, None, one)[0])
-            classes = list(dict.fromkeys(following))
+            classes = self._one_each(following)
         classes = self._expand(classes)[0]
-        out = [m for c in classes for m in self.class_member(c, lookup)[0]]
+        holders = [c for c in classes if self.class_member(c, lookup)[0]]
+        if len(holders) > 1 and self._discriminated(holders):
+            return (), ""  # (the member the literal's tag picks is not read)
+        out = [m for c in holders for m in self.class_member(c, lookup)[0]]
         return (tuple(dict.fromkeys(out)), "instance") if out else ((), "")
+
+    def _is_tag(self, field: int) -> bool:
+        self.field_types.get(field)  # (read on first use: ``literal_fields`` with it)
+        return field in self.literal_fields
+
+    def _discriminated(self, classes: list[int]) -> bool:
+        """Whether TS union members share a property declared with a literal type (`kind:
+        "circle"`): a literal of the union is one member's, picked by its tag's value."""
+        tags: set[str] | None = None
+        for c in classes:
+            d = self.classes.get(c)
+            if d is None:
+                return False
+            own = self.members.get((self._scope_key(d.file_id), d.qualified), {})
+            mine = {
+                name
+                for name, ids in own.items()
+                if any(
+                    self.field_types.get(i) is not None and i in self.literal_fields for i in ids
+                )
+            }
+            tags = mine if tags is None else tags & mine
+            if not tags:
+                return False
+        return bool(tags)
 
     def _literal_classes(self, file: _File, target: int | None, base: str) -> list[int]:
         """The classes a literal's context names: a written type, or a call's parameter's
@@ -1278,27 +1322,60 @@ class Resolver:
         declares the callee. A callee found only as a guess among namesakes types nothing."""
         found = _ARGUMENT.fullmatch(base)
         if found is None:
-            return self.typed(file, target, base)[0]
-        new, callee, place = found.group(1), found.group(2), int(found.group(3))
-        if new:
-            funcs: tuple[int, ...] = tuple(
-                m
-                for c in self.typed(file, target, callee)[0]
-                for m in self.class_member(c, "constructor")[0]
+            return self._one_each(
+                [c for w in base.split("|") for c in self.typed(file, target, w)[0]]
             )
+        new, callee, place = found.group(1), found.group(2), int(found.group(3))
+        if not callee:  # a function (class) of an inner scope: the reference's target
+            own = (target,) if target is not None and target >= 0 else ()
+            classes = list(own) if new else []
+            funcs: tuple[int, ...] = () if new else own
+        elif new:
+            classes = self.typed(file, target, callee)[0]
         else:
             funcs, _outside, guessed = self._functions(file, target, callee, 0)
             if guessed:
                 return []
-        out: list[int] = []
+        if new:
+            funcs = tuple(m for c in classes for m in self.class_member(c, "constructor")[0])
+        each: list[list[int]] = []
         for f in funcs:
             home = self.files.get(f >> ID_BITS)
-            signature = self.signatures.get(f)
-            if home is None or not signature:
+            signed = self.signatures.get(f)
+            if home is None or signed is None:
                 continue
-            for written in parameter_types(signature, place):
-                out.extend(self.typed(home, None, written)[0])
-        return list(dict.fromkeys(out))
+            signature, parent, _kind = signed
+            generic = type_parameters(signature)
+            owner = self.signatures.get(parent) if parent is not None else None
+            if owner is not None:
+                generic = generic | type_parameters(owner[0])
+            found_here = [
+                c
+                for written in parameter_types(signature, place)
+                if written.split(".", 1)[0] not in generic
+                for c in self.typed(home, None, written)[0]
+            ]
+            if found_here:
+                each.append(found_here)
+        # Overloads that type the argument differently: which one the call picks is not read.
+        if any(set(e) != set(each[0]) for e in each[1:]):
+            return []
+        return self._one_each(each[0]) if each else []
+
+    def _one_each(self, classes: list[int]) -> list[int]:
+        """``classes`` without those that share their name with another of the same file
+        (declarations of sibling scopes, `interface State` in two tests: which one is meant
+        is not read)."""
+        seen: dict[tuple[int, str], int] = defaultdict(int)
+        for c in dict.fromkeys(classes):
+            d = self.classes.get(c)
+            if d is not None:
+                seen[(d.file_id, d.name)] += 1
+        return [
+            c
+            for c in dict.fromkeys(classes)
+            if (d := self.classes.get(c)) is None or seen[(d.file_id, d.name)] == 1
+        ]
 
     def property_member(
         self, file: _File, target: int | None, qualifier: str, lookup: str
@@ -1425,6 +1502,8 @@ class Resolver:
         """The classes a written type (``Foo``, ``mod.Foo``) or a call (``make()``,
         ``self.make()``: what the function returns) means in ``file``, and whether that is
         known (an empty known answer: a type from outside the repository, a builtin)."""
+        if qualifier in TS_PRIMITIVES and file.language in _FAMILIES:
+            return [], True  # `string` in a type: never a function of that name
         element = qualifier.endswith("()[]")  # `for x in make()`: what it returns holds
         if element:
             qualifier = qualifier[:-2]
@@ -1475,9 +1554,9 @@ class Resolver:
         self, file: _File, target: int | None, callee: str, depth: int
     ) -> tuple[tuple[int, ...], bool | None, bool]:
         """The functions a call of ``callee`` (``make``, ``mod.make``, ``self.make``,
-        ``x.m`` with ``x`` typed) may run: (functions, whether it is a function from outside
-        the repository, None when it is a method of a library's class, whether the functions
-        are a guess: every ``m`` in reach, any of which may be the one)."""
+        ``mod.Foo.m``) may run: (functions, whether it is a function from outside the
+        repository, None when it is a method of a library's class, whether the functions are a
+        guess: an untyped ``x.m``, every ``m`` in reach, any of which may be the one)."""
         first, _, rest = callee.partition(".")
         if target is not None and first in _SELF and rest and "." not in rest:
             return self.class_member(target, rest)[0], False, False
@@ -1696,7 +1775,10 @@ class Resolver:
                     weight = 1.0 / len({d >> ID_BITS for d in found})
                 kin = (
                     self.family(found)
-                    if found and via in _SURE_MEMBER and language in _FAMILIES
+                    if found
+                    and via in _SURE_MEMBER
+                    and language in _FAMILIES
+                    and qualifier[:1] != LITERAL  # (a literal's key is its own implementation)
                     else ()
                 )
                 if found and language in _FAMILIES:

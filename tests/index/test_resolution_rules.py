@@ -1223,6 +1223,8 @@ _CHECKS = {
         "  checker?: Checker | Function;\n"
         "  limits?: Partial<Limits>;\n"
         "}\n"
+        # (an implementation: a literal's `check` is its own, not a use of this one's)
+        "export class Impl implements Checker { check(value: any): boolean { return true; } }\n"
     ),
     "checks/by.ts": (
         "import { ByOptions } from './interfaces';\n"
@@ -1457,3 +1459,96 @@ def test_a_constructors_references_and_callers_are_its_classes_calls(repo: Path)
         ]
     finally:
         conn.close()
+
+
+def test_what_types_a_literal_is_read_as_the_typescript_service_reads_it(repo: Path) -> None:
+    # Adversarial pass 10: each context below typed a literal's keys wrongly at 1.0.
+    db = build(
+        repo,
+        {
+            "types.ts": (
+                "export interface Opts { a: number }\n"
+                "export interface Other { a: number; z: number }\n"
+                "export interface Foo { bar: number }\n"
+                "export function string(): Foo { return { bar: 1 }; }\n"
+                "export interface Circle { kind: 'circle'; r: number }\n"
+                "export interface Square { kind: 'square'; r: number }\n"
+                "export function run(o: Opts): void {}\n"
+                "export function prim(p?: string | Opts): void {}\n"
+                "export function draw(s: Circle | Square): void {}\n"
+                "export function ov(o: Opts): void;\n"
+                "export function ov(o: Other): void;\n"
+                "export function ov(o: any): void {}\n"
+                "export function take<Opts>(s: Opts): void {}\n"
+                "export class Box<Opts> { set(s: Opts): void {} reset() { this.set({ a: 0 }); } }\n"
+            ),
+            "use.ts": (
+                "import { run, prim, draw, ov, take, Opts, Other } from './types';\n"
+                "export function local() {\n"
+                "  const run = (o: Other) => {};\n"
+                "  run({ a: 1, z: 1 });\n"
+                "}\n"
+                "export function param(run: (o: any) => void) { run({ a: 2 }); }\n"
+                "prim({ bar: 1, a: 2 });\n"
+                "draw({ kind: 'circle', r: 1 });\n"
+                "ov({ a: 1, z: 2 });\n"
+                "take({ a: 5 });\n"
+                "export class C {\n"
+                "  m(o: Opts) {}\n"
+                "  go() { const lit = { m(o: Other) {}, run() { this.m({ a: 1, z: 1 }); } }; }\n"
+                "  ok() { this.m({ a: 3 }); }\n"
+                "}\n"
+                "function outer(): Other {\n"
+                "  function* g() { yield 1; return { a: 2 }; }\n"
+                "  const p: Partial<Other> = { z: 1 };\n"
+                "  return { a: 1, z: 1 };\n"
+                "}\n"
+                "async function later(): Promise<Other> { return { z: 3 }; }\n"
+                "run({ a: 9 });\n"
+            ),
+            "tests.ts": (
+                "declare function it(name: string, fn: () => void): void;\n"
+                "it('one', () => {\n"
+                "  interface State { a: number }\n"
+                "  const foo = (x: State) => x;\n"
+                "});\n"
+                "it('two', () => {\n"
+                "  interface State { a: string; b: number }\n"
+                "  const foo = (x: State) => x;\n"
+                "  foo({ a: '', b: 1 });\n"
+                "  const s = { a: 'x' } as State;\n"
+                "});\n"
+            ),
+        },
+    )
+
+    def meant(path: str, line: int, name: str) -> set[str]:
+        return {q for q, _c, _v in _vias(db, path, line, name)}
+
+    # A local function shadowing the import: its own parameter's type; a parameter: nothing.
+    assert meant("use.ts", 4, "a") == {"Other.a"}
+    assert meant("use.ts", 6, "a") == set()
+    # `string` in a type is the primitive, not the repository's function `string()`.
+    assert meant("use.ts", 7, "bar") == set()
+    assert meant("use.ts", 7, "a") == {"Opts.a"}
+    # A discriminated union: the tag picks one member, which is not read; nothing.
+    assert meant("use.ts", 8, "r") == set()
+    # Overloads typing the argument differently: nothing.
+    assert meant("use.ts", 9, "a") == set()
+    # A type parameter named like a repository interface is no interface.
+    assert meant("use.ts", 10, "a") == set()
+    assert meant("types.ts", 14, "a") == set()
+    # `this` of an object literal's method is not the class's.
+    assert meant("use.ts", 13, "a") == set()
+    assert meant("use.ts", 14, "a") == {"Opts.a"}
+    # A generator's return is not the outer function's; `Partial<T>` and an async function's
+    # `Promise<T>` are T.
+    assert meant("use.ts", 17, "a") == set()
+    assert meant("use.ts", 18, "z") == {"Other.z"}
+    assert meant("use.ts", 19, "a") == {"Other.a"}
+    assert meant("use.ts", 21, "z") == {"Other.z"}
+    assert meant("use.ts", 22, "a") == {"Opts.a"}
+    # Sibling tests' `State`s: the callee is the one in scope, its parameter's type one of two
+    # namesakes of the file: nothing rather than both.
+    assert meant("tests.ts", 9, "a") == set()
+    assert meant("tests.ts", 10, "a") == set()
