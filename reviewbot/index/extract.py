@@ -143,6 +143,8 @@ def _union_types(text: str) -> tuple[str, ...]:
     out: list[str] = []
     for part in _top_level(text, "|"):
         part = part.strip()
+        if part in ("any", "unknown"):
+            return ()  # (a union with them is them: no type to read)
         wrapped = _SAME_KEYS.fullmatch(part)
         if wrapped is not None:
             part = _top_level(wrapped.group(1), ",")[0].strip()

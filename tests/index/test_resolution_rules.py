@@ -1505,6 +1505,7 @@ def test_what_types_a_literal_is_read_as_the_typescript_service_reads_it(repo: P
                 "}\n"
                 "async function later(): Promise<Other> { return { z: 3 }; }\n"
                 "run({ a: 9 });\n"
+                "function loose(): Other | unknown { return { z: 4 }; }\n"
             ),
             "tests.ts": (
                 "declare function it(name: string, fn: () => void): void;\n"
@@ -1548,6 +1549,7 @@ def test_what_types_a_literal_is_read_as_the_typescript_service_reads_it(repo: P
     assert meant("use.ts", 19, "a") == {"Other.a"}
     assert meant("use.ts", 21, "z") == {"Other.z"}
     assert meant("use.ts", 22, "a") == {"Opts.a"}
+    assert meant("use.ts", 23, "z") == set()  # (a union with `unknown` is `unknown`)
     # Sibling tests' `State`s: the callee is the one in scope, its parameter's type one of two
     # namesakes of the file: nothing rather than both.
     assert meant("tests.ts", 9, "a") == set()
