@@ -72,13 +72,12 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-# 25: TS literal keys read as the service reads them (adversarial 10); 24: TS
-# `x.constructor` no reference; 23: TS export lists renaming (`export { g as h }`);
-# 22: Python `@property` getters marked (only they type `x.name`), nested classes and `Self` in
-# properties; 21: keys of TS object literals typed by where they stand (call arguments, nested
-# keys); 20: Python properties' and loops' types from annotations, long signatures cut inside
-# their parameters, decorators naming the definition under them; 19: ...
-RULES = 25
+# 26: Python bases through a submodule imported from its package; 25: TS literal keys read
+# as the service reads them; 24: TS `x.constructor` no reference; 23: TS export lists renaming
+# (`export { g as h }`); 22: Python `@property` getters marked, nested classes and `Self` in
+# properties; 21: keys of TS object literals typed by where they stand; 20: Python properties'
+# and loops' types from annotations, long signatures cut inside their parameters; 19: ...
+RULES = 26
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)

@@ -921,6 +921,15 @@ class Resolver:
                             found.extend(self.exported(t, last))
                         return tuple(found), True
                 found.extend(self.imported(file, imp, depth + 1))
+                if not found and rest and file.language == "python":
+                    # `from . import core` then `core.Command`: a submodule's definition.
+                    sep = "" if imp.module.endswith(".") else "."
+                    head, _, last = rest.rpartition(".")
+                    spec = f"{imp.module}{sep}{imp.name}" + (f".{head}" if head else "")
+                    for t in self._py_files(file, spec):
+                        found.extend(self.exported(t, last))
+                    if found:
+                        return tuple(dict.fromkeys(found)), True
                 if not found and rest and "." not in rest:
                     # `import {z} from "..."` where z is `export * as z`: z.f is a module's f.
                     for t in self.module_files(file, imp.module):

@@ -1554,3 +1554,26 @@ def test_what_types_a_literal_is_read_as_the_typescript_service_reads_it(repo: P
     # namesakes of the file: nothing rather than both.
     assert meant("tests.ts", 9, "a") == set()
     assert meant("tests.ts", 10, "a") == set()
+
+
+def test_a_base_class_named_through_a_submodule_imported_from_its_package(repo: Path) -> None:
+    # typer's `from . import core` then `class TyperGroup(core.Group)`: `self.m()` and
+    # `super().m()` look in core.Group (they were guesses among every `m`).
+    db = build(
+        repo,
+        {
+            "pkg/__init__.py": "",
+            "pkg/core.py": (
+                "class Command:\n    def invoke(self, ctx):\n        return 1\n\n"
+                "    def main(self):\n        return 2\n"
+            ),
+            "pkg/other.py": "class Other:\n    def main(self):\n        return 3\n",
+            "pkg/group.py": (
+                "from . import core\n\n\nclass Group(core.Command):\n"
+                "    def invoke(self, ctx):\n        self.main()\n"
+                "        return super().invoke(ctx)\n"
+            ),
+        },
+    )
+    assert _vias(db, "pkg/group.py", 6, "main") == {("Command.main", 1.0, "self")}
+    assert _vias(db, "pkg/group.py", 7, "invoke") == {("Command.invoke", 1.0, "super")}
