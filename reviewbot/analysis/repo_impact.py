@@ -798,6 +798,7 @@ def _remaining(
     # What the declaration's namesakes in its scope are on the new side (the other overloads,
     # the other half of a getter and setter): the same symbol, not another definition.
     twin = (home.path if home is not None else old.path, old.qualified)
+    kept = _imported_on_both_sides(home, old)
     for h in hits:
         cf = by_old.get(h.path)
         now = h.line if cf is None else cf.line_map.old_to_new(h.line)
@@ -806,8 +807,11 @@ def _remaining(
         if now is not None:
             # (a line the change leaves alone: the reference keeps its column)
             reached = _meant(conn, cf.path if cf else h.path, now, h.column, old.name)
-            if reached and all((t.path, t.qualified) == twin for t in reached):
-                via = _NAMESAKE  # the overload or accessor left: listed, and an RB105
+            if reached and (kept or all((t.path, t.qualified) == twin for t in reached)):
+                # The overload or accessor left, or the import of the name that its module
+                # had beside it (`if win: from ._win import wrap` / `else: def wrap`): listed,
+                # and an RB105 (whether it serves where the deleted one did is not known).
+                via = _NAMESAKE
             elif reached and _overridden(old, reached):
                 via = _RETARGETED  # `self.m()` now runs the base's `m`: listed
             elif reached:
@@ -855,6 +859,22 @@ def _remaining(
                 out.append(_Ref(path, line, col, old.name, unit, kind, confidence, how, True))
     unique = {(r.path, r.line, r.column): r for r in out}
     return list(unique.values())
+
+
+def _imported_on_both_sides(home: ChangedFile | None, old: Decl) -> bool:
+    """Whether the deleted module-level definition's file imports its name on both sides of
+    the change: the other branch of a conditional definition, not a move (which adds the
+    import)."""
+    if home is None or home.old_text is None or home.new_text is None or "." in old.qualified:
+        return False
+    grammar = grammar_for(old.language, old.path)
+    if grammar is None:
+        return False
+    for text in (home.old_text, home.new_text):
+        facts, _broken = extract_checked(compiled(grammar.name), text)
+        if facts is None or all(i.local != old.name for i in facts.imports):
+            return False
+    return True
 
 
 # Edges sure enough to say a name now means another definition: not the guesses for a receiver

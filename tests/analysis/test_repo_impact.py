@@ -784,3 +784,29 @@ def test_a_re_signed_constructor_lists_the_classes_instantiations(
     assert codes(doc, "RB105") == []
     (gone,) = [i for i in doc["impact"] if i["change"] == "removed"]
     assert len(gone["references"]) == 2
+
+
+def test_removing_one_branch_of_a_conditional_definition_breaks_its_callers(repo: Path) -> None:
+    # typer's `if WINDOWS: from ._win import wrap` / `else: def wrap(...)`: the `else`
+    # definition removed, `wrap` is bound on Windows only; the calls elsewhere are listed with
+    # an RB105. Moving the function away and importing it back is no such thing.
+    term = (
+        "import sys\n\nif sys.platform == 'win32':\n    from pkg._win import wrap\n"
+        "else:\n\n    def wrap(text):\n        return text\n"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/_win.py": "def wrap(text):\n    return text.upper()\n",
+        "pkg/term.py": term,
+        "app.py": "from pkg.term import wrap\n\n\ndef show():\n    return wrap('x')\n",
+    }
+    gone = term.replace("else:\n\n    def wrap(text):\n        return text\n", "")
+    setup(repo, files, {"pkg/term.py": gone})
+    (found,) = codes(review(repo), "RB105")
+    assert "app.py:5 (function show)" in found["message"]
+    # A move: `def wrap` leaves for pkg/_win.py, which term.py now imports it from.
+    write(repo, "pkg/term.py", "def wrap(text):\n    return text\n")
+    commit(repo)
+    build_index(repo)
+    write(repo, "pkg/term.py", "from pkg._win import wrap\n")
+    assert codes(review(repo), "RB105") == []
