@@ -72,12 +72,12 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-# 26: Python bases through a submodule imported from its package; 25: TS literal keys read
-# as the service reads them; 24: TS `x.constructor` no reference; 23: TS export lists renaming
-# (`export { g as h }`); 22: Python `@property` getters marked, nested classes and `Self` in
-# properties; 21: keys of TS object literals typed by where they stand; 20: Python properties'
-# and loops' types from annotations, long signatures cut inside their parameters; 19: ...
-RULES = 26
+# 27: call chains typed from their head (`f().m().n()`), TS overloads' implementation unseen;
+# 26: Python bases through a submodule imported from its package; 25: TS literal keys read as
+# the service reads them; 24: TS `x.constructor` no reference; 23: TS export lists renaming;
+# 22: Python `@property` getters marked, nested classes and `Self` in properties; 21: keys of
+# TS object literals typed by where they stand; 20: Python properties' and loops' types; ...
+RULES = 27
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -829,6 +829,9 @@ def _resolve(
         or qualifier.rsplit(".", 1)[-1] in typed_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
         or (qualifier.endswith("()[]") and qualifier[:-4].rsplit(".", 1)[-1] in typed_names)
+        or (  # a chain `f().m().n()`: again when any name along it changed
+            "()." in qualifier and any(w in typed_names for w in _WORD.findall(qualifier))
+        )
         or (  # `f(x, p => p.m())` (`f=>T`): again when f or T changed
             CALLBACK in qualifier
             and any(p.rsplit(".", 1)[-1] in typed_names for p in qualifier.split(CALLBACK))

@@ -847,6 +847,7 @@ def _picked_types(
             note(local_types, (scope, name), known + PROPERTY + picked)
 
 
+_HEAD = re.compile(r"[A-Za-z_$][\w$]*")  # the first name of a chain
 _CHAIN_TAIL = re.compile(r"\)[\s?!]*\.\s*([A-Za-z_$][\w$]*)\s*$")
 
 
@@ -855,6 +856,37 @@ def _chain_call(callee: str) -> str:
     members ``m`` return, when the resolver can tell; "" for other expressions."""
     found = _CHAIN_TAIL.search(callee)
     return f"().{found.group(1)}()" if found is not None else ""
+
+
+_CHAIN = re.compile(r"[A-Za-z_$][\w$]*(?:\(\))?(?:[?!]?\.[A-Za-z_$][\w$]*(?:\(\))?){1,6}")
+
+
+def _call_chain(callee: str) -> str:
+    """The callee of a chained call with its arguments taken out (``string().required``
+    for ``string().required('x')``): ``string().required()``, the qualifier the resolver
+    types from its head through each method's written return type; "" when the callee is no
+    such chain (an index, a literal, a function expression ...)."""
+    out: list[str] = []
+    depth = 0
+    for ch in callee:
+        if ch in "([{":
+            if depth == 0:
+                if ch != "(":
+                    return ""
+                out.append("(")
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return ""
+            if depth == 0:
+                out.append(")")
+        elif depth == 0 and not ch.isspace():
+            out.append(ch)
+    chain = "".join(out).replace("?.", ".").replace("!.", ".")
+    if depth != 0 or "()" not in chain or _CHAIN.fullmatch(chain) is None:
+        return ""
+    return chain + "()"
 
 
 class _RawDef:
@@ -1489,7 +1521,7 @@ class _Builder:
             written = _decode(source[callee.start_byte : callee.end_byte])
             if not written.isidentifier():
                 if _TYPE_NAME.fullmatch(_SPACES.sub("", written)) is None:
-                    return "" if new else _chain_call(written)
+                    return "" if new else (_call_chain(written) or _chain_call(written))
                 written = _SPACES.sub("", written)
             if not new and not written.rsplit(".", 1)[-1][:1].isupper():
                 written += "()"
@@ -1571,6 +1603,21 @@ class _Builder:
                 how, target, qualifier = "member", -1, ""
                 if not receiver and call_nodes:
                     called = call_receiver(at)
+                    head = _HEAD.match(called) if "()." in called else None
+                    if head is not None and head.group(0) not in self_names:
+                        # A chain (`x.m().n()`): its head is a local's written type, or a
+                        # name the file defines or imports; else what `n` returns, as before.
+                        name_of = head.group(0)
+                        bound = lookup(name_of, scope)
+                        known = ""
+                        if bound is not None and bound[0] == "local":
+                            known = local_types.get((found_in[0], name_of), "")
+                            if "=>" in known or PROPERTY in known:
+                                known = ""
+                        if known:
+                            called = known + called[len(name_of) :]
+                        elif bound is None or bound[0] == "local":
+                            called = _chain_call(called[:-2])
                     if called:
                         how, qualifier = "instance", called
                         if called.split(".", 1)[0] in self_names:  # `self.make().name`

@@ -1533,6 +1533,11 @@ class Resolver:
         if not funcs or depth > 2:
             return [], outside  # a function from outside returns no class of the repository
         out: list[int] = []
+        if len(funcs) > 1 and all(self._signed(f) for f in funcs):
+            # TS overloads: the implementation's own signature is not one callers see.
+            said = [f for f in funcs if f in self.returns]
+            if said and len(said) < len(funcs):
+                funcs = tuple(said)
         for f in funcs:
             if f in self.classes:  # a class whose name is not capitalised
                 if element:
@@ -1559,6 +1564,10 @@ class Resolver:
             out.extend(found)
         return list(dict.fromkeys(out)), True
 
+    def _signed(self, def_id: int) -> bool:
+        home = self.files.get(def_id >> ID_BITS)
+        return home is not None and home.language in _SIGNED
+
     def _functions(
         self, file: _File, target: int | None, callee: str, depth: int
     ) -> tuple[tuple[int, ...], bool | None, bool]:
@@ -1569,6 +1578,14 @@ class Resolver:
         first, _, rest = callee.partition(".")
         if target is not None and first in _SELF and rest and "." not in rest:
             return self.class_member(target, rest)[0], False, False
+        owner, _, member = callee.rpartition(".")
+        if owner.endswith(")") and not owner.startswith("("):  # (`().m`: what any `m` returns)
+            # A chain (`string().required().notRequired()`): what its head's call returns,
+            # then each method's written return type.
+            classes, sure = self.typed(file, target, owner, depth)
+            if not classes:
+                return (), (None if sure else False), False
+            return tuple(m for c in classes for m in self.class_member(c, member)[0]), False, False
         funcs, known = self.in_file(file, callee)
         outside = known and not funcs and self.from_outside(file, callee)
         if not funcs and not outside and "." in rest and first not in _SELF:

@@ -1577,3 +1577,44 @@ def test_a_base_class_named_through_a_submodule_imported_from_its_package(repo: 
     )
     assert _vias(db, "pkg/group.py", 6, "main") == {("Command.main", 1.0, "self")}
     assert _vias(db, "pkg/group.py", 7, "invoke") == {("Command.invoke", 1.0, "super")}
+
+
+def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: Path) -> None:
+    # yup's `string().required().notRequired()`: `string` is an overloaded `create` whose
+    # overloads say `StringSchema` (the implementation says nothing: callers never see its
+    # signature), `required` returns a StringSchema: `notRequired` is StringSchema's, not
+    # every `notRequired`'s. Python: a local's written type heads the chain.
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class StringSchema {\n"
+                "  required(): StringSchema { return this; }\n"
+                "  notRequired(): StringSchema { return this; }\n"
+                "}\n"
+                "export class NumberSchema {\n"
+                "  required(): NumberSchema { return this; }\n"
+                "  notRequired(): NumberSchema { return this; }\n"
+                "}\n"
+                "export function create(): StringSchema;\n"
+                "export function create(x: number): StringSchema;\n"
+                "export function create(x?: number) { return new StringSchema(); }\n"
+            ),
+            "use.ts": (
+                "import { create as string } from './schema';\n"
+                "string().required().notRequired();\n"
+                "string()\n  .required('msg')\n  .notRequired();\n"
+            ),
+            "shapes.py": (
+                "class Box:\n    def open(self) -> 'Box':\n        return self\n\n"
+                "    def close(self) -> None:\n        pass\n\n\n"
+                "class Lid:\n    def open(self) -> 'Lid':\n        return self\n\n"
+                "    def close(self) -> None:\n        pass\n\n\n"
+                "def use() -> None:\n    b = Box()\n    b.open().open().close()\n"
+            ),
+        },
+    )
+    sure = {"StringSchema.notRequired"}
+    assert {q for q, c, v in _vias(db, "use.ts", 2, "notRequired") if v == "instance"} == sure
+    assert {q for q, c, v in _vias(db, "use.ts", 5, "notRequired") if v == "instance"} == sure
+    assert _vias(db, "shapes.py", 19, "close") == {("Box.close", 1.0, "instance")}

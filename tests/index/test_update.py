@@ -483,3 +483,26 @@ def test_an_export_list_renamed_is_followed_by_its_importers(repo: Path, tmp_pat
     old, new = _update_equals_cold(repo, tmp_path, files, edited)
     assert ("use.ts", 2, 0, "a.ts", 1, "f", 1.0, "import") in old
     assert ("use.ts", 2, 0, "a.ts", 2, "k", 1.0, "import") in new
+
+
+def test_a_call_chain_follows_a_return_type_changed_along_it(repo: Path, tmp_path: Path) -> None:
+    """`make().child().spin()`: `child`'s written return type decides what `spin` means."""
+    files = {
+        "classes.ts": (
+            "export class A { spin(): void {} }\nexport class B { spin(): void {} }\n"
+            "export class Node { child(): A { return new A(); } }\n"
+        ),
+        "make.ts": (
+            "import { Node } from './classes';\n"
+            "export function make(): Node { return new Node(); }\n"
+        ),
+        "use.ts": "import { make } from './make';\nmake().child().spin();\n",
+    }
+    edited = {
+        "classes.ts": files["classes.ts"].replace(
+            "child(): A { return new A(); }", "child(): B { return new B(); }"
+        )
+    }
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    assert ("use.ts", 2, 15, "classes.ts", 1, "spin", 1.0, "instance") in old
+    assert ("use.ts", 2, 15, "classes.ts", 2, "spin", 1.0, "instance") in new
