@@ -848,6 +848,7 @@ def _picked_types(
 
 
 _HEAD = re.compile(r"[A-Za-z_$][\w$]*")  # the first name of a chain
+_ONE_CALL = re.compile(r"[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*\(\)")  # `x.m()`
 _CHAIN_TAIL = re.compile(r"\)[\s?!]*\.\s*([A-Za-z_$][\w$]*)\s*$")
 
 
@@ -1603,20 +1604,25 @@ class _Builder:
                 how, target, qualifier = "member", -1, ""
                 if not receiver and call_nodes:
                     called = call_receiver(at)
-                    head = _HEAD.match(called) if "()." in called else None
+                    chain = "()." in called
+                    head = _HEAD.match(called) if chain or _ONE_CALL.fullmatch(called) else None
                     if head is not None and head.group(0) not in self_names:
-                        # A chain (`x.m().n()`): its head is a local's written type, or a
-                        # name the file defines or imports; else what `n` returns, as before.
+                        # A chain (`x.m().n()`, `x.m().n`): its head is a local's written
+                        # type, or a name the file defines or imports; else (a chain) what
+                        # `n` returns, as before.
                         name_of = head.group(0)
                         bound = lookup(name_of, scope)
                         known = ""
-                        if bound is not None and bound[0] == "local":
+                        if bound is not None and (
+                            bound[0] == "local"
+                            or (bound[0] == "def" and defs[bound[1]].kind in _VALUES)
+                        ):
                             known = local_types.get((found_in[0], name_of), "")
                             if "=>" in known or PROPERTY in known:
                                 known = ""
                         if known:
                             called = known + called[len(name_of) :]
-                        elif bound is None or bound[0] == "local":
+                        elif chain and (bound is None or bound[0] == "local"):
                             called = _chain_call(called[:-2])
                     if called:
                         how, qualifier = "instance", called

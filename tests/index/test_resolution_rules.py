@@ -1604,6 +1604,8 @@ def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: P
                 "import { create as string } from './schema';\n"
                 "string().required().notRequired();\n"
                 "string()\n  .required('msg')\n  .notRequired();\n"
+                "const s = string();\n"
+                "s.required().notRequired();\n"
             ),
             "shapes.py": (
                 "class Box:\n    def open(self) -> 'Box':\n        return self\n\n"
@@ -1617,4 +1619,5 @@ def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: P
     sure = {"StringSchema.notRequired"}
     assert {q for q, c, v in _vias(db, "use.ts", 2, "notRequired") if v == "instance"} == sure
     assert {q for q, c, v in _vias(db, "use.ts", 5, "notRequired") if v == "instance"} == sure
+    assert {q for q, c, v in _vias(db, "use.ts", 7, "notRequired") if v == "instance"} == sure
     assert _vias(db, "shapes.py", 19, "close") == {("Box.close", 1.0, "instance")}
