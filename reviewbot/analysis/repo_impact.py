@@ -81,6 +81,7 @@ _NAME = re.compile(r"[\w$]+")
 _VALUES = frozenset({"constant"})  # a value has no parameters: never "re-signed"
 _SKIP_KINDS = frozenset({"variable", "field", "constructor"})
 _CONSTRUCTORS = frozenset({"__init__", "constructor"})  # (their classes' calls run them)
+_CLASSES = frozenset({"class", "interface", "struct", "enum", "type"})
 _NAME_BOUND = frozenset({"def", "import", "module", "free", "class", "name"})
 
 
@@ -867,6 +868,8 @@ def _imported_on_both_sides(home: ChangedFile | None, old: Decl) -> bool:
     import)."""
     if home is None or home.old_text is None or home.new_text is None or "." in old.qualified:
         return False
+    if _in_handler(home.old_text, old.line):
+        return False  # `try: import ... except ImportError: def ...`: a fallback dropped
     grammar = grammar_for(old.language, old.path)
     if grammar is None:
         return False
@@ -875,6 +878,23 @@ def _imported_on_both_sides(home: ChangedFile | None, old: Decl) -> bool:
         if facts is None or all(i.local != old.name for i in facts.imports):
             return False
     return True
+
+
+def _in_handler(text: str, line: int) -> bool:
+    """Whether the (Python) block holding ``line`` is an ``except`` clause's: the nearest line
+    above it indented less is one."""
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return False
+    own = lines[line - 1]
+    indent = len(own) - len(own.lstrip())
+    for above in reversed(lines[: line - 1]):
+        stripped = above.lstrip()
+        if not stripped or stripped.startswith(("#", "@")):
+            continue
+        if len(above) - len(stripped) < indent:
+            return stripped.startswith("except")
+    return False
 
 
 # Edges sure enough to say a name now means another definition: not the guesses for a receiver
@@ -1158,6 +1178,8 @@ def _rb106(
     texts: _Texts,
 ) -> Finding | None:
     language = new.language
+    if new.kind in _CLASSES:
+        return None  # a class's header lists its bases (its constructor's are its own)
     old_params = parameters(old.signature, old.name, language, old.kind == "method")
     new_params = parameters(new.signature, new.name, language, new.kind == "method")
     if old_params is None or new_params is None or old_params == new_params:

@@ -1383,6 +1383,15 @@ class _Builder:
 
         class_of: dict[int, int] = {}
 
+        def local_callee(written: str, scope: int) -> bool:
+            """Whether a call type (``other()``, ``other().m()``) names a local (a parameter
+            named like a module's function): no function of the module is called."""
+            head = _HEAD.match(written)
+            if head is None or written[head.end() : head.end() + 1] != "(":
+                return False  # (`x.m()` on a local: what the members `m` return, as before)
+            bound = lookup(head.group(0), scope)
+            return bound is not None and bound[0] == "local"
+
         def enclosing_class(unit: int) -> int:
             found = class_of.get(unit)
             if found is not None:
@@ -1605,6 +1614,8 @@ class _Builder:
                 if not receiver and call_nodes:
                     called = call_receiver(at)
                     chain = "()." in called
+                    if local_callee(called, scope):
+                        called = ""  # `other()` with `other` a parameter: not the module's
                     head = _HEAD.match(called) if chain or _ONE_CALL.fullmatch(called) else None
                     if head is not None and head.group(0) not in self_names:
                         # A chain (`x.m().n()`, `x.m().n`): its head is a local's written
@@ -1618,7 +1629,12 @@ class _Builder:
                             or (bound[0] == "def" and defs[bound[1]].kind in _VALUES)
                         ):
                             known = local_types.get((found_in[0], name_of), "")
-                            if "=>" in known or PROPERTY in known:
+                            if (
+                                "=>" in known
+                                or PROPERTY in known
+                                or known.rsplit(".", 1)[-1] == "Callable"
+                                or local_callee(known, scope)
+                            ):
                                 known = ""
                         if known:
                             called = known + called[len(name_of) :]
@@ -1670,7 +1686,7 @@ class _Builder:
                         and receiver == first
                     ):
                         known = local_types.get((found_in[0], first), "")
-                        if known:
+                        if known and not local_callee(known, scope):
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in self_names:  # `x = self.make()`
                                 target = enclosing_class(unit)
@@ -1682,7 +1698,7 @@ class _Builder:
                         # `x.a.b.m()`, x of a written type: the type its property a's type's
                         # property b is written with (found by the global pass).
                         known = local_types.get((found_in[0], first), "")
-                        if known and "=>" not in known:
+                        if known and "=>" not in known and not local_callee(known, scope):
                             how, qualifier = "instance", _property_path(known, receiver, first)
                             if known.split(".", 1)[0] in self_names:
                                 target = enclosing_class(unit)

@@ -210,6 +210,8 @@ def _returns(signature: str) -> str:
     """The class a function's signature says it returns, as written, or "" (an overload's
     signature ends with ``;``)."""
     signature = signature.rstrip().rstrip(";")
+    if signature.startswith("async def"):
+        return ""  # (a coroutine, what awaiting it gives is written)
     found = (
         PY_RETURNS.search(signature)
         or _TS_RETURNS.search(signature)
@@ -397,6 +399,9 @@ class Resolver:
         self._deps_memo: dict[int, set[int]] = {}
         self._spread: dict[str, tuple[int, dict[int, list[int]]]] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
+        self._typed_memo: dict[
+            tuple[int, int | None, str, int, bool], tuple[tuple[int, ...], bool]
+        ] = {}
         self._packages: set[str] | None = None
         self._owner: dict[int, int] | None = None
         self._children: dict[int, list[int]] = {}
@@ -821,8 +826,22 @@ class Resolver:
         entered = self._enter(key)
         if entered is None:
             return ()  # a cycle: nothing more than what the key being worked out finds
-        found = tuple(self.top.get(file_id, {}).get(name, []))
         file = self._file(file_id)
+        # `export { a as b, b as a }`: an export list's name is what it renames, before any
+        # definition of the module that has the name (not exported under it).
+        listed = [
+            imp
+            for imp in self.file_imports.get(file_id, [])
+            if imp.local == name and not imp.module and imp.export and imp.name != name
+        ]
+        if listed and file is not None and depth < _DEPTH:
+            out_listed: list[int] = []
+            for imp in listed:
+                out_listed.extend(self.imported(file, imp, depth + 1))
+            found = tuple(dict.fromkeys(out_listed))
+            self._leave(key, entered, found)
+            return found
+        found = tuple(self.top.get(file_id, {}).get(name, []))
         if not found and file is not None and depth >= _DEPTH:
             self._low = -1  # cut by depth: an answer to work out again, never to keep
         if not found and file is not None and depth < _DEPTH:
@@ -840,6 +859,18 @@ class Resolver:
             found = tuple(dict.fromkeys(out))
         self._leave(key, entered, found)
         return found
+
+    def _own(self, file: _File, name: str, depth: int) -> tuple[int, ...]:
+        """What ``name`` is bound to in the module itself (an export list names it): its
+        definitions, else what it imports under that name."""
+        found = self.top.get(file.id, {}).get(name, [])
+        if found:
+            return tuple(found)
+        out: list[int] = []
+        for imp in self.file_imports.get(file.id, []):
+            if imp.local == name and imp.module and imp.name not in ("", "*"):
+                out.extend(self.imported(file, imp, depth))
+        return tuple(dict.fromkeys(out))
 
     def _enter(self, key: tuple[int, str]) -> tuple[int, int] | None:
         """Start working out an export (``exported``, ``namespaces``): its place on the stack
@@ -876,7 +907,7 @@ class Resolver:
                 return ()  # a submodule
         name = imp.local if imp.name == "default" else imp.name
         if not imp.module and imp.export:  # `export { g as h }`: g in the file itself
-            return self.exported(file.id, name, depth + 1)
+            return self._own(file, name, depth + 1)
         if file.language == "java" and imp.module:
             # `import a.b.C` (a class of package a.b) or `import static a.b.C.m` (a member).
             direct = [
@@ -1527,17 +1558,31 @@ class Resolver:
                 # Go `x := NewFoo()`, Python `x = Make()`: a capitalised function, not a class.
                 return self.typed(file, target, qualifier + "()", depth + 1)
             return classes, bool(classes) or self.from_outside(file, qualifier)
-        funcs, outside, guessed = self._functions(file, target, qualifier[:-2], depth)
+        memo_key = (file.id, target, qualifier, depth, element)
+        memo = self._typed_memo.get(memo_key)
+        if memo is None:
+            found, sure = self._typed_call(file, target, qualifier, depth, element)
+            memo = self._typed_memo[memo_key] = (tuple(found), sure)
+        return list(memo[0]), memo[1]
+
+    def _typed_call(
+        self, file: _File, target: int | None, qualifier: str, depth: int, element: bool
+    ) -> tuple[list[int], bool]:
+        """``typed`` of a call (``make()``, a chain ``make().m()``)."""
+        callee = qualifier[:-2]
+        funcs, outside, guessed = self._functions(file, target, callee, depth)
         if outside is None:
             return [], True  # a library's class: it returns none of ours
         if not funcs or depth > 2:
             return [], outside  # a function from outside returns no class of the repository
         out: list[int] = []
-        if len(funcs) > 1 and all(self._signed(f) for f in funcs):
+        overloads = len(funcs) > 1 and all(self._signed(f) for f in funcs)
+        if overloads:
             # TS overloads: the implementation's own signature is not one callers see.
-            said = [f for f in funcs if f in self.returns]
+            said = [f for f in funcs if self._overload(f)]
             if said and len(said) < len(funcs):
                 funcs = tuple(said)
+        each: set[tuple[int, ...]] = set()
         for f in funcs:
             if f in self.classes:  # a class whose name is not capitalised
                 if element:
@@ -1554,7 +1599,14 @@ class Resolver:
                 if not says:
                     return [], False  # nobody wrote what it holds
             if says in ("Self", "self", "this") and owner in self.classes:
-                out.append(owner)
+                # The receiver's class (a subclass's `me()`), when the chain says it.
+                prefix = callee.rpartition(".")[0]
+                if prefix.endswith(")") and not prefix.startswith("("):
+                    mine = self.typed(file, target, prefix, depth)[0] or [owner]
+                else:
+                    mine = [owner]
+                out.extend(mine)
+                each.add(tuple(mine))
                 continue
             found, known = self.typed(home, None, says, depth + 1)
             if not known or (guessed and not found):
@@ -1562,7 +1614,16 @@ class Resolver:
                 # called: the repository's namesake is no surer than it)
                 return [], False
             out.extend(found)
+            each.add(tuple(found))
+        if overloads and len(each) > 1:
+            return [], False  # overloads returning different classes: which one is not read
         return list(dict.fromkeys(out)), True
+
+    def _overload(self, def_id: int) -> bool:
+        """A TS overload's signature (``function f(x: string): Foo;``), not its
+        implementation."""
+        signed = self.signatures.get(def_id)
+        return signed is not None and signed[0].rstrip().endswith(";")
 
     def _signed(self, def_id: int) -> bool:
         home = self.files.get(def_id >> ID_BITS)

@@ -810,3 +810,32 @@ def test_removing_one_branch_of_a_conditional_definition_breaks_its_callers(repo
     build_index(repo)
     write(repo, "pkg/term.py", "from pkg._win import wrap\n")
     assert codes(review(repo), "RB105") == []
+
+
+def test_a_class_gaining_a_base_is_not_re_signed(repo: Path) -> None:
+    # click 77bd81f3: `class FuncParamType(ParamType)` gained a base; a Python class's header
+    # lists its bases, not what its calls pass (its `__init__` says that).
+    lib = (
+        "class Base:\n    pass\n\n\nclass Mixin:\n    pass\n\n\n"
+        "class Thing(Base):\n    def __init__(self, a):\n        self.a = a\n"
+    )
+    files = {"m.py": lib, "use.py": "from m import Thing\n\n\ndef use():\n    return Thing(1)\n"}
+    setup(repo, files, {"m.py": lib.replace("class Thing(Base):", "class Thing(Base, Mixin):")})
+    assert codes(review(repo), "RB106") == []
+
+
+def test_dropping_an_import_errors_fallback_is_no_rb105(repo: Path) -> None:
+    # `try: from p._fast import wrap` / `except ImportError: def wrap(x)`: the fallback dropped
+    # (the import is what served the callers when the package was there).
+    compat = (
+        "try:\n    from p._fast import wrap\nexcept ImportError:\n\n"
+        "    def wrap(x):\n        return x\n"
+    )
+    files = {
+        "p/__init__.py": "",
+        "p/_fast.py": "def wrap(x):\n    return x\n",
+        "p/compat.py": compat,
+        "p/use.py": "from p.compat import wrap\n\n\ndef run():\n    return wrap(1)\n",
+    }
+    setup(repo, files, {"p/compat.py": "from p._fast import wrap\n"})
+    assert codes(review(repo), "RB105") == []

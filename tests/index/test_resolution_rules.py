@@ -1621,3 +1621,82 @@ def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: P
     assert {q for q, c, v in _vias(db, "use.ts", 5, "notRequired") if v == "instance"} == sure
     assert {q for q, c, v in _vias(db, "use.ts", 7, "notRequired") if v == "instance"} == sure
     assert _vias(db, "shapes.py", 19, "close") == {("Box.close", 1.0, "instance")}
+
+
+def test_chains_and_export_lists_read_as_the_service_reads_them(repo: Path) -> None:
+    # Adversarial pass 11: overloads returning different classes type nothing (which one a
+    # call picks is not read), an overload set written `: any` is not its implementation's
+    # type; `this` along a chain is the receiver's class; an export list swapping two names
+    # exports each under the other's.
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class Conn { close(): number { return 1; } }\n"
+                "export class Other { close(): number { return 3; } }\n"
+                "export function conv(x: string): Conn;\n"
+                "export function conv(x: number): Other;\n"
+                "export function conv(x: any): any { return x; }\n"
+                "export function loose(x: string): any;\n"
+                "export function loose(x: any): Conn { return new Conn(); }\n"
+                "export class Base { me(): this { return this; } run(): number { return 1; } }\n"
+                "export class Sub extends Base { run(): number { return 2; } }\n"
+                "export function sub(): Sub { return new Sub(); }\n"
+            ),
+            "swap.ts": (
+                "function a() { return 1; }\nfunction b() { return 2; }\n"
+                "export { a as b, b as a };\n"
+            ),
+            "use.ts": (
+                "import { conv, loose, sub } from './schema';\n"
+                "import { a, b } from './swap';\n"
+                "conv(1).close();\n"
+                "loose('x').close();\n"
+                "sub().me().run();\n"
+                "a() + b();\n"
+            ),
+        },
+    )
+
+    def sure(line: int, name: str) -> set[str]:
+        return {q for q, c, _v in _vias(db, "use.ts", line, name) if c == 1.0}
+
+    assert sure(3, "close") == set()
+    assert sure(4, "close") == set()
+    assert sure(5, "run") == {"Sub.run"}
+    assert targets(db, "use.ts", 6, "a") == {("b", 2)}
+    assert targets(db, "use.ts", 6, "b") == {("a", 1)}
+
+
+def test_python_chains_through_coroutines_callables_and_parameters(repo: Path) -> None:
+    # A coroutine's `close` is not its awaited value's; a `Callable` local is no class; a
+    # parameter named like an imported function is not that function.
+    db = build(
+        repo,
+        {
+            "pkg/__init__.py": "",
+            "pkg/schema.py": (
+                "from typing import Callable, Optional\n\n\n"
+                "class Conn:\n    def close(self) -> None:\n        pass\n\n\n"
+                "class Builder:\n    async def aopen(self) -> Conn:\n        return Conn()\n\n"
+                "    def open(self) -> Conn:\n        return Conn()\n\n\n"
+                "def builder() -> Builder:\n    return Builder()\n\n\n"
+                "def other() -> Conn:\n    return Conn()\n"
+            ),
+            "pkg/use.py": (
+                "from pkg.schema import builder, other\n\n\n"
+                "def f(make):\n"
+                "    builder().aopen().close()\n"
+                "    builder().open().close()\n\n\n"
+                "def h(other):\n"
+                "    other().close()\n"
+                "    s = other()\n"
+                "    s.close()\n"
+            ),
+        },
+    )
+    # (an untyped receiver's `close`: a guess among the members in reach, as before)
+    assert {v for _q, _c, v in _vias(db, "pkg/use.py", 5, "close")} == {"member"}
+    assert _vias(db, "pkg/use.py", 6, "close") == {("Conn.close", 1.0, "instance")}
+    assert {v for _q, _c, v in _vias(db, "pkg/use.py", 10, "close")} == {"member"}
+    assert {v for _q, _c, v in _vias(db, "pkg/use.py", 12, "close")} == {"member"}
