@@ -1582,7 +1582,7 @@ class Resolver:
             said = [f for f in funcs if self._overload(f)]
             if said and len(said) < len(funcs):
                 funcs = tuple(said)
-        each: set[tuple[int, ...]] = set()
+        each: list[tuple[int, ...]] = []
         for f in funcs:
             if f in self.classes:  # a class whose name is not capitalised
                 if element:
@@ -1606,7 +1606,7 @@ class Resolver:
                 else:
                     mine = [owner]
                 out.extend(mine)
-                each.add(tuple(mine))
+                each.append(tuple(mine))
                 continue
             found, known = self.typed(home, None, says, depth + 1)
             if not known or (guessed and not found):
@@ -1614,9 +1614,12 @@ class Resolver:
                 # called: the repository's namesake is no surer than it)
                 return [], False
             out.extend(found)
-            each.add(tuple(found))
-        if overloads and len(each) > 1:
-            return [], False  # overloads returning different classes: which one is not read
+            each.append(tuple(found))
+        if overloads and len(set(each)) > 1:
+            # Overloads returning different classes: TS picks the first that fits the
+            # arguments, whose types the index does not read; the first declared is the one
+            # a call fits most often (`string()`: `ZodString`, before a generic variant).
+            return list(each[0]), True
         return list(dict.fromkeys(out)), True
 
     def _overload(self, def_id: int) -> bool:
