@@ -1403,18 +1403,18 @@ class Resolver:
         return self._one_each(each[0]) if each else []
 
     def _one_each(self, classes: list[int]) -> list[int]:
-        """``classes`` without those that share their name with another of the same file
-        (declarations of sibling scopes, `interface State` in two tests: which one is meant
-        is not read)."""
-        seen: dict[tuple[int, str], int] = defaultdict(int)
+        """``classes`` without those that share their name and kind with another of the same
+        file (declarations of sibling scopes, `interface State` in two tests: which one is
+        meant is not read; a class and the interface merged with it are one type)."""
+        seen: dict[tuple[int, str, str], int] = defaultdict(int)
         for c in dict.fromkeys(classes):
             d = self.classes.get(c)
             if d is not None:
-                seen[(d.file_id, d.name)] += 1
+                seen[(d.file_id, d.name, d.kind)] += 1
         return [
             c
             for c in dict.fromkeys(classes)
-            if (d := self.classes.get(c)) is None or seen[(d.file_id, d.name)] == 1
+            if (d := self.classes.get(c)) is None or seen[(d.file_id, d.name, d.kind)] == 1
         ]
 
     def property_member(

@@ -1702,3 +1702,21 @@ def test_python_chains_through_coroutines_callables_and_parameters(repo: Path) -
     assert _vias(db, "pkg/use.py", 6, "close") == {("Conn.close", 1.0, "instance")}
     assert {v for _q, _c, v in _vias(db, "pkg/use.py", 10, "close")} == {"member"}
     assert {v for _q, _c, v in _vias(db, "pkg/use.py", 12, "close")} == {"member"}
+
+
+def test_a_literal_typed_by_a_class_merged_with_its_interface(repo: Path) -> None:
+    # yup's `class StringSchema` and `interface StringSchema` (declaration merging) are one
+    # class: a literal written under it is typed, not left out as two sibling namesakes.
+    db = build(
+        repo,
+        {
+            "s.ts": (
+                "export class Schema { label: string = '' }\n"
+                "export interface Schema { meta?: number }\n"
+                "export function make(s: Schema): void {}\n"
+                "make({ label: 'x', meta: 1 });\n"
+            ),
+        },
+    )
+    assert {q for q, _c, _v in _vias(db, "s.ts", 4, "label")} == {"Schema.label"}
+    assert {q for q, _c, _v in _vias(db, "s.ts", 4, "meta")} == {"Schema.meta"}
