@@ -72,15 +72,9 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-# 31: a class and the interface merged with it type a literal; 30: overloads disagreeing
-# type a call by the first; 29: chains read as the services read
-# them (adversarial 11); 28: a typed local's method
-# call heads a chain; 27: call chains typed from their head
-# (`f().m().n()`), TS overloads' implementation unseen;
-# 26: Python bases through a submodule imported from its package; 25: TS literal keys read as
-# the service reads them; 24: TS `x.constructor` no reference; 23: TS export lists renaming;
-# 22: Python `@property` getters marked, nested classes and `Self` in properties; 21: keys of
-# TS object literals typed by where they stand; 20: Python properties' and loops' types; ...
+# 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
+# their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
+# getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
 RULES = 31
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
