@@ -799,7 +799,7 @@ def _remaining(
     # What the declaration's namesakes in its scope are on the new side (the other overloads,
     # the other half of a getter and setter): the same symbol, not another definition.
     twin = (home.path if home is not None else old.path, old.qualified)
-    kept = _imported_on_both_sides(home, old)
+    kept: bool | None = None  # (read on first need: most deletions reach nothing else)
     for h in hits:
         cf = by_old.get(h.path)
         now = h.line if cf is None else cf.line_map.old_to_new(h.line)
@@ -808,6 +808,8 @@ def _remaining(
         if now is not None:
             # (a line the change leaves alone: the reference keeps its column)
             reached = _meant(conn, cf.path if cf else h.path, now, h.column, old.name)
+            if reached and kept is None:
+                kept = _imported_on_both_sides(home, old)
             if reached and (kept or all((t.path, t.qualified) == twin for t in reached)):
                 # The overload or accessor left, or the import of the name that its module
                 # had beside it (`if win: from ._win import wrap` / `else: def wrap`): listed,
@@ -873,11 +875,17 @@ def _imported_on_both_sides(home: ChangedFile | None, old: Decl) -> bool:
     grammar = grammar_for(old.language, old.path)
     if grammar is None:
         return False
-    for text in (home.old_text, home.new_text):
-        facts, _broken = extract_checked(compiled(grammar.name), text)
-        if facts is None or all(i.local != old.name for i in facts.imports):
-            return False
-    return True
+    return all(
+        old.name in _imported_names(grammar.name, text) for text in (home.old_text, home.new_text)
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _imported_names(grammar: str, text: str) -> frozenset[str]:
+    """The names a file's imports bind (read once per file side: several definitions deleted
+    from one file ask the same)."""
+    facts, _broken = extract_checked(compiled(grammar), text)
+    return frozenset(i.local for i in facts.imports) if facts is not None else frozenset()
 
 
 def _in_handler(text: str, line: int) -> bool:

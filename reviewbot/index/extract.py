@@ -178,19 +178,11 @@ def _parameter_list(signature: str) -> str | None:
         elif ch == "(" and depth == 0:
             start = k + 1
             break
-    if start < 0:
+    end = _group_end(signature, start - 1) if start > 0 else -1
+    if end < 0:
         return None
-    depth = 0
-    for k in range(start, len(signature)):
-        ch = signature[k]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                text = signature[start:k]
-                return None if CUT in text else text
-            depth -= 1
-    return None
+    text = signature[start:end]
+    return None if CUT in text else text
 
 
 _PARAMETER = re.compile(
