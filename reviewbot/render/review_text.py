@@ -4,6 +4,7 @@ counted instead of listed."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections import Counter
 
@@ -57,9 +58,29 @@ def qualified_label(label: str) -> str:
     return f"{kind} {'.'.join([*outer, name])}".strip()
 
 
+# A qualified label's last name (and the ` :line` told-apart units carry): what a cut keeps.
+_OWN_NAME = re.compile(r"\.([A-Za-z_$][\w$]*(?: :\d+)?)$")
+
+
+def cut_label(label: str, width: int) -> str:
+    """``label`` in ``width`` characters: the unit's own name kept whole and its containers
+    cut (`def test_h….async_handler`, `def test_h….sync_handler`): a cut in the middle made
+    inner units of one function, which differ only at the start of their own names, read
+    alike. A label with no containers, or whose own name alone does not fit, is cut in the
+    middle."""
+    if len(label) <= width:
+        return label
+    own = _OWN_NAME.search(label)
+    # (the kind, a character of the containers and the ellipsis before the name)
+    if own is None or len(own.group(0)) + label.find(" ") + 3 > width:
+        return ellipsize(label, width)
+    tail = own.group(0)
+    return label[: width - len(tail) - 1] + "…" + tail
+
+
 def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     """A small table: `unit  change  decisions  nesting  irregularity  shape`, the numbers
-    `1→9` under their heading; labels cut in the middle when the width runs out."""
+    `1→9` under their heading; labels cut (``cut_label``) when the width runs out."""
     cells = []
     names = Counter(one_line(qualified_label(u.label)) for u in units)
     for u in units:
@@ -81,7 +102,7 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     rows = [style(f"    {'unit'.ljust(label_w)}  {'change':<8}  {heads}".rstrip(), "dim")]
     for label, kind, numbers, shape, origin in cells:
         parts = "  ".join(v.ljust(w) for v, w in zip(numbers, widths, strict=True))
-        row = f"    {ellipsize(label, label_w).ljust(label_w)}  {kind:<8}  {parts}"
+        row = f"    {cut_label(label, label_w).ljust(label_w)}  {kind:<8}  {parts}"
         if spark:
             row += f"  {style(shape, 'cyan')}"
         rows.append(row.rstrip())

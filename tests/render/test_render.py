@@ -360,6 +360,37 @@ def test_units_of_one_name_are_told_apart_and_linked(repo: Path) -> None:
     assert "| [class Box &gt; def size](https://github.com/o/r/blob/abc/box.py#L9-L12) |" in body
 
 
+HANDLERS = (
+    "def test_handlers_are_annotated_for_the_type_checker():\n"
+    "    async def async_catch_all_handler(request, exc):\n"
+    "        if exc:\n"
+    "            return 1\n"
+    "\n"
+    "    def sync_catch_all_handler(request, exc):\n"
+    "        if exc:\n"
+    "            return 2\n"
+    "\n"
+    "    return async_catch_all_handler, sync_catch_all_handler\n"
+)
+
+
+def test_inner_units_cut_to_the_width_keep_their_own_names(repo: Path) -> None:
+    """At 80 columns, two inner functions of a long-named test keep their own names whole in
+    the table (starlette 739ea492: a cut in the middle showed both as
+    `def test_handler…tch_all_handler`): their containers are what is cut."""
+    plain = HANDLERS.replace("        if exc:\n            return", "        return")
+    write(repo, "test_h.py", plain)
+    commit(repo)
+    write(repo, "test_h.py", HANDLERS)
+    rep = review(GitChange(repo), Config())
+    lines = review_text(rep, Style(color=False), width=80).splitlines()
+    rows = [line.split()[1] for line in lines if "catch_all_handler " in line]
+    assert len(rows) == 2, lines
+    assert rows[0].endswith("….async_catch_all_handler"), rows
+    assert rows[1].endswith("….sync_catch_all_handler"), rows
+    assert all(len(line) <= 80 for line in lines)
+
+
 def test_escaped_names_keep_the_columns_lined_up(repo: Path) -> None:
     """A name holding an escape sequence is shown escaped (`\\x1b`), and the table's columns
     are lined up on what is shown, not on the raw name."""
