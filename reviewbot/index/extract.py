@@ -259,9 +259,51 @@ def _property_path(base: str, receiver: str, first: str) -> str:
     return base + PROPERTY + receiver[len(first) + 1 :].replace(".", PROPERTY)
 
 
-def _signature(source: bytes, start: int, body: int | None, end: int) -> str:
+def _without_comments(text: str, python: bool) -> str:
+    """``text`` with its comments taken out (``#`` in Python; ``//`` and ``/* */`` else),
+    quoted text kept: starlette's `def get(  # type: ignore[override]` had the comment in its
+    signature, and a comment edited in a parameter list is no new signature."""
+    out: list[str] = []
+    quote = ""
+    k, n = 0, len(text)
+    while k < n:
+        ch = text[k]
+        if quote:
+            out.append(ch)
+            if ch == "\\":
+                out.append(text[k + 1 : k + 2])
+                k += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'`":
+            quote = ch
+            out.append(ch)
+        elif (ch == "#" and python) or (ch == "/" and not python and text[k + 1 : k + 2] == "/"):
+            newline = text.find("\n", k)
+            k = n if newline < 0 else newline
+            continue
+        elif ch == "/" and not python and text[k + 1 : k + 2] == "*":
+            close = text.find("*/", k + 2)
+            k = n if close < 0 else close + 2
+            if out and out[-1].isalnum() and text[k : k + 1].isalnum():
+                out.append(" ")  # (`a/* x */b`: two words still)
+            elif text[k : k + 1] in (",", ")", "]", ":", ";"):
+                while out and out[-1] in " \t":
+                    out.pop()  # (`x /* c */,`: no space before the comma)
+            continue
+        else:
+            out.append(ch)
+        k += 1
+    return "".join(out)
+
+
+def _signature(source: bytes, start: int, body: int | None, end: int, python: bool = False) -> str:
     stop = body if body is not None and body > start else min(end, start + 2 * _MAX_SIGNATURE)
-    text = _SPACES.sub(" ", _decode(source[start:stop])).strip()
+    raw = _decode(source[start:stop])
+    if ("#" in raw and python) or ("/" in raw and not python and ("//" in raw or "/*" in raw)):
+        raw = _without_comments(raw, python)
+    text = _SPACES.sub(" ", raw).strip()
     if body is None:
         text = text.split("{", 1)[0].strip() if "{" in text else text
     text = text.rstrip("{:= ").rstrip()
@@ -503,10 +545,13 @@ def _written_type(
     calls: set[int],
     at: int,
     before: bool,
+    whole: bool = False,
 ) -> str:
     """The class named where a local is bound, as a dotted name: the nearest type capture
     after the name (``x = Foo()``, ``x: Foo``; before it in Java ``Foo x`` and in ``with Foo()
-    as x``). A call of a lowercase name (``x = make()``) is ``make()``: its return type."""
+    as x``). A call of a lowercase name (``x = make()``) is ``make()``: its return type. A
+    chain (``x = make().m()``) is ``().m()`` (what any ``m`` returns), or with ``whole`` the
+    whole chain, ``make().m()``, for a caller that reads its head in its scope."""
     k = bisect.bisect_left(type_at, at)
     if before:
         k -= 1
@@ -520,7 +565,7 @@ def _written_type(
         return clean_type(text)
     match = _TYPE_NAME.fullmatch(text.strip())
     if match is None:
-        return _chain_call(text)
+        return (whole and _call_chain(text)) or _chain_call(text)
     written = _SPACES.sub("", match.group(0))
     last = written.rsplit(".", 1)[-1]
     if last[:1].isupper():
@@ -1156,7 +1201,11 @@ class _Builder:
                 signature = _SPACES.sub(" ", first).strip()[:_MAX_SIGNATURE]
             else:
                 signature = _signature(
-                    self.source, d.start, d.head if d.head is not None else d.body, d.end
+                    self.source,
+                    d.start,
+                    d.head if d.head is not None else d.body,
+                    d.end,
+                    self.grammar.name == "python",
                 )
             out.append(
                 Definition(
@@ -1342,9 +1391,9 @@ class _Builder:
                 continue
             written = ""
             if at in after_at:
-                written = _written_type(source, pre_at, pre_nodes, call_types, at, True)
+                written = _written_type(source, pre_at, pre_nodes, call_types, at, True, True)
             elif at in typed_at:
-                written = _written_type(source, type_at, type_nodes, call_types, at, before)
+                written = _written_type(source, type_at, type_nodes, call_types, at, before, True)
             elif at in iter_bind:
                 if bound_names[(scope, name)] > 1:
                     # `for p in items()` and another binding of p in the scope (`p = xs[0]`,
@@ -1374,6 +1423,37 @@ class _Builder:
             return None
 
         class_of: dict[int, int] = {}
+
+        def headed(called: str, scope: int) -> str:
+            """A call's qualifier (``other()``, ``x.m()``, a chain ``x.m().n()``) with its
+            head read in ``scope``: a local's written type put in its place, a name the file
+            defines or imports kept; else (a chain) ``().n()``, what any ``n`` returns; ""
+            when the head is a local named like a function of the module."""
+            if local_callee(called, scope):
+                return ""  # `other()` with `other` a parameter: not the module's
+            chain = "()." in called
+            head = _HEAD.match(called) if chain or _ONE_CALL.fullmatch(called) else None
+            if head is None or head.group(0) in grammar.self_names:
+                return called
+            name_of = head.group(0)
+            bound = lookup(name_of, scope)
+            known = ""
+            if bound is not None and (
+                bound[0] == "local" or (bound[0] == "def" and defs[bound[1]].kind in _VALUES)
+            ):
+                known = local_types.get((found_in[0], name_of), "")
+                if (
+                    "=>" in known
+                    or PROPERTY in known
+                    or known.rsplit(".", 1)[-1] == "Callable"
+                    or local_callee(known, scope)
+                ):
+                    known = ""
+            if known:
+                return known + called[len(name_of) :]
+            if chain and (bound is None or bound[0] == "local"):
+                return _chain_call(called[:-2])
+            return called
 
         def local_callee(written: str, scope: int) -> bool:
             """Whether a call type (``other()``, ``other().m()``) names a local (a parameter
@@ -1440,6 +1520,16 @@ class _Builder:
             held = local_types.get((found_in[0], call.group(1)), "")
             if held and _PLAIN_TYPE.fullmatch(held):
                 local_types[(scope, name)] = f"{held}.{call.group(2)}()"
+
+        # `y = make().m()`: the chain from its head, read in y's scope (`headed`), as the
+        # receiver `make().m().n()` is (`s = string(); y = s.required().m()`: s's type).
+        for spot, written in list(local_types.items()):
+            if "()." in written and written[:1] != "(":
+                again = headed(written, spot[0])
+                if again:
+                    local_types[spot] = again
+                else:
+                    del local_types[spot]
 
         # Attributes whose type is written, per class: `self.x = Foo()`, `self.x: Foo`,
         # `self.x = x` (a typed parameter), a class body's `x: Foo`; TS fields `x: Foo`,
@@ -1604,34 +1694,7 @@ class _Builder:
                 first = receiver.split(".", 1)[0]
                 how, target, qualifier = "member", -1, ""
                 if not receiver and call_nodes:
-                    called = call_receiver(at)
-                    chain = "()." in called
-                    if local_callee(called, scope):
-                        called = ""  # `other()` with `other` a parameter: not the module's
-                    head = _HEAD.match(called) if chain or _ONE_CALL.fullmatch(called) else None
-                    if head is not None and head.group(0) not in self_names:
-                        # A chain (`x.m().n()`, `x.m().n`): its head is a local's written
-                        # type, or a name the file defines or imports; else (a chain) what
-                        # `n` returns, as before.
-                        name_of = head.group(0)
-                        bound = lookup(name_of, scope)
-                        known = ""
-                        if bound is not None and (
-                            bound[0] == "local"
-                            or (bound[0] == "def" and defs[bound[1]].kind in _VALUES)
-                        ):
-                            known = local_types.get((found_in[0], name_of), "")
-                            if (
-                                "=>" in known
-                                or PROPERTY in known
-                                or known.rsplit(".", 1)[-1] == "Callable"
-                                or local_callee(known, scope)
-                            ):
-                                known = ""
-                        if known:
-                            called = known + called[len(name_of) :]
-                        elif chain and (bound is None or bound[0] == "local"):
-                            called = _chain_call(called[:-2])
+                    called = headed(call_receiver(at), scope)
                     if called:
                         how, qualifier = "instance", called
                         if called.split(".", 1)[0] in self_names:  # `self.make().name`

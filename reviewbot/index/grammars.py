@@ -425,6 +425,9 @@ _GO_NAMES = """
     @typed.call)))
 (var_spec name: (identifier) @bind.typed
   type: [(type_identifier) (pointer_type) (qualified_type)] @typed.type)
+(short_var_declaration left: (expression_list . (identifier) @bind.typed)
+  right: (expression_list . (type_assertion_expression
+    type: [(type_identifier) (pointer_type) (qualified_type)] @typed.type)))
 (parameter_declaration name: (identifier) @bind.typed
   type: [(type_identifier) (pointer_type) (qualified_type)] @typed.type)
 (function_declaration) @scope

@@ -1582,6 +1582,8 @@ class Resolver:
             said = [f for f in funcs if self._overload(f)]
             if said and len(said) < len(funcs):
                 funcs = tuple(said)
+        if not guessed and len(funcs) > 1:
+            funcs = self._merged(funcs)
         each: list[tuple[int, ...]] = []
         for f in funcs:
             if f in self.classes:  # a class whose name is not capitalised
@@ -1621,6 +1623,28 @@ class Resolver:
             # a call fits most often (`string()`: `ZodString`, before a generic variant).
             return list(each[0]), True
         return list(dict.fromkeys(out)), True
+
+    def _merged(self, funcs: tuple[int, ...]) -> tuple[int, ...]:
+        """Of the members of a TS class and the interface of its name in its module (one
+        type, by declaration merging), those the interface declares when only they write
+        what they return: its signatures are what callers see of the class's methods (yup's
+        `class StringSchema` leaves `required()`'s type to inference and `export default
+        interface StringSchema` writes it). Any other set stays as it is."""
+        written = tuple(f for f in funcs if f in self.returns)
+        if not written or len(written) == len(funcs):
+            return funcs
+        if self._owner is None:
+            self._owner, self._children = self._hierarchy()
+        owners = [self.classes.get(self._owner.get(f, -1)) for f in funcs]
+        if any(o is None for o in owners):
+            return funcs
+        decls = [o for o in owners if o is not None]
+        if len({(o.file_id, o.qualified) for o in decls}) != 1:
+            return funcs  # (members of different types: a union's, a hierarchy's)
+        declared = {o.id for o in decls if o.kind == "interface"}
+        if not declared or any(self._owner[f] not in declared for f in written):
+            return funcs
+        return written
 
     def _overload(self, def_id: int) -> bool:
         """A TS overload's signature (``function f(x: string): Foo;``), not its

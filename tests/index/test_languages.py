@@ -269,6 +269,20 @@ def test_go_and_java_written_types_pick_the_method_of_that_type(repo: Path) -> N
                 "\tvar e Bag\n"
                 "\te.Add()\n"
                 "\tx.Add()\n"
+                "\tif f, ok := x.(*Bag); ok {\n"
+                "\t\tf.Add()\n"
+                "\t}\n"
+                "\tg, _ := x.(interface{ Add() })\n"
+                "\tg.Add()\n"
+                "}\n"
+            ),
+            "shop/flush.go": (
+                'package shop\n\nimport "net/http"\n\n'
+                "type Writer struct{ R http.ResponseWriter }\n\n"
+                "func (w *Writer) Flush() {\n"
+                "\tif f, ok := w.R.(http.Flusher); ok {\n"
+                "\t\tf.Flush()\n"
+                "\t}\n"
                 "}\n"
             ),
             "src/p/Cart.java": "package p;\n\nclass Cart {\n  void add() {}\n}\n",
@@ -292,6 +306,12 @@ def test_go_and_java_written_types_pick_the_method_of_that_type(repo: Path) -> N
     assert targets(db, "shop/use.go", 8, "Add") == cart  # what NewCart returns
     assert targets(db, "shop/use.go", 10, "Add") == bag  # var e Bag
     assert targets(db, "shop/use.go", 11, "Add") == cart | bag  # an interface value: a guess
+    # A type assertion's value has the asserted type: gin's `f, ok :=
+    # w.ResponseWriter.(http.Flusher); f.Flush()` called the library's Flush, not its own
+    # (a lone guess, at 1.0); an interface written in place is still a guess.
+    assert targets(db, "shop/use.go", 13, "Add") == bag
+    assert targets(db, "shop/use.go", 16, "Add") == cart | bag
+    assert targets(db, "shop/flush.go", 9, "Flush") == set()
     assert targets(db, "src/p/Shop.java", 6, "add") == {("Cart.add", 4)}  # a field
     assert targets(db, "src/p/Shop.java", 7, "add") == {("Cart.add", 4)}  # this.field
     assert targets(db, "src/p/Shop.java", 8, "add") == {("Bag.add", 4)}  # a parameter

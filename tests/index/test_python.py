@@ -324,6 +324,31 @@ def test_a_comment_after_the_header_is_no_part_of_the_signature(repo: Path) -> N
     assert found["m"] == "function m(x: number): number"
 
 
+def test_a_comment_inside_the_parameter_list_is_no_part_of_the_signature(repo: Path) -> None:
+    """starlette's `def get(  # type: ignore[override]` showed the comment in `map` and the
+    pack; quoted `#` and `//` (a default) stay, and a TS private `#name` is no comment."""
+    source = (
+        "class Client:\n"
+        "    def get(  # type: ignore[override]\n"
+        "        self,\n"
+        "        url: str,  # the address\n"
+        "        sep: str = '#',\n"
+        "    ) -> str:\n"
+        "        return url + sep\n"
+    )
+    ts = (
+        "export class Box {\n"
+        "  #open(at: string = 'http://x' /* base */, n: number // how many\n"
+        "  ): number {\n    return n;\n  }\n"
+        "}\n"
+    )
+    db = build(repo, {"c.py": source, "b.ts": ts})
+    with sqlite3.connect(db) as conn:
+        found = dict(conn.execute("SELECT qualified, signature FROM defs"))
+    assert found["Client.get"] == "def get(self, url: str, sep: str = '#') -> str"
+    assert found["Box.#open"] == "#open(at: string = 'http://x', n: number): number"
+
+
 def test_a_header_over_several_lines_reads_as_one(repo: Path) -> None:
     """Black and Prettier write long headers one parameter per line; the signature shown in
     `defs`, `map` and the pack reads as the header written on one line (no `( a` or `, )`),

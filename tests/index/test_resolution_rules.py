@@ -1155,9 +1155,9 @@ def test_typing_by_annotations_never_guesses_at_full_confidence(repo: Path) -> N
 
 
 def test_a_cut_signature_never_shows_a_tail_that_is_not_its_end(repo: Path) -> None:
-    # A `)` in a comment inside the parameters (`# see f)`) is no end of them: the signature
-    # is cut plainly rather than shown as `def f(a, # see f…) more, params) -> Foo`; a
-    # default of one backslash (`sep="\\"`) does not hide the real end.
+    # A `)` in a comment inside the parameters (`# see f)`) is no end of them: the comment is
+    # no part of the signature (it was shown as `def f(a, # see f…) more, params) -> Foo`,
+    # then cut plainly); a default of one backslash (`sep="\\"`) does not hide the real end.
     params = ",\n".join(f"    option_{k}: int = {k}" for k in range(14))
     db = build(
         repo,
@@ -1173,7 +1173,8 @@ def test_a_cut_signature_never_shows_a_tail_that_is_not_its_end(repo: Path) -> N
         found = dict(conn.execute("SELECT name, signature FROM defs"))
     finally:
         conn.close()
-    assert found["commented"].endswith("…")
+    assert found["commented"].startswith("def commented(a, option_0: int = 0, ")
+    assert found["commented"].endswith(" = 13) -> 'Foo'") and "see f" not in found["commented"]
     assert found["escaped"].endswith("…) -> 'Foo'")
     assert all(len(s) <= 300 for s in found.values())
 
@@ -1621,6 +1622,65 @@ def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: P
     assert {q for q, c, v in _vias(db, "use.ts", 5, "notRequired") if v == "instance"} == sure
     assert {q for q, c, v in _vias(db, "use.ts", 7, "notRequired") if v == "instance"} == sure
     assert _vias(db, "shapes.py", 19, "close") == {("Box.close", 1.0, "instance")}
+
+
+def test_a_chain_reads_return_types_from_the_interface_merged_with_a_class(repo: Path) -> None:
+    # yup: `export default class StringSchema` writes no return types and `export default
+    # interface StringSchema` (the same type, by declaration merging) writes them: a chain
+    # goes on through the interface's signatures, to the class's own members. A class and an
+    # interface of different names (or modules) are not merged: nothing typed there.
+    db = build(
+        repo,
+        {
+            "string.ts": (
+                "export default class StringSchema {\n"
+                "  required(message?: string) { return this.clone(); }\n"
+                "  notRequired() { return this.clone(); }\n"
+                "  clone() { return this; }\n"
+                "}\n"
+                "export default interface StringSchema {\n"
+                "  required(message?: string): StringSchema;\n"
+                "  notRequired(): StringSchema;\n"
+                "}\n"
+                "export function create(): StringSchema { return new StringSchema(); }\n"
+            ),
+            "number.ts": (
+                "export class NumberSchema {\n"
+                "  required() { return this; }\n"
+                "  notRequired() { return this; }\n"
+                "}\n"
+                "export interface NumberLike {\n"
+                "  required(): NumberSchema;\n"
+                "}\n"
+                "export function num(): NumberSchema { return new NumberSchema(); }\n"
+            ),
+            "use.ts": (
+                "import { create as string } from './string';\n"
+                "import { num } from './number';\n"
+                "string().required().notRequired();\n"
+                "const v = string().required();\n"
+                "v.notRequired();\n"
+                "num().required().notRequired();\n"
+            ),
+            "shapes.py": (
+                "class Box:\n    def open(self) -> 'Box':\n        return self\n\n"
+                "    def close(self) -> None:\n        pass\n\n\n"
+                "class Lid:\n    def open(self) -> 'Lid':\n        return self\n\n"
+                "    def close(self) -> None:\n        pass\n\n\n"
+                "def make() -> Box:\n    return Box()\n\n\n"
+                "def use() -> None:\n    c = make().open()\n    c.close()\n\n\n"
+                "def shadowed(make):\n    c = make().open()\n    c.close()\n"
+            ),
+        },
+    )
+    # Python: a local bound to a chain is typed from the chain's head (Box, not every
+    # `open`'s class), unless the head is a parameter named like the module's function.
+    assert _vias(db, "shapes.py", 23, "close") == {("Box.close", 1.0, "instance")}
+    assert {q for q, c, v in _vias(db, "shapes.py", 28, "close") if c == 1.0} == set()
+    sure = {"StringSchema.notRequired"}
+    assert {q for q, c, v in _vias(db, "use.ts", 3, "notRequired") if v == "instance"} == sure
+    assert {q for q, c, v in _vias(db, "use.ts", 5, "notRequired") if v == "instance"} == sure
+    assert {q for q, c, v in _vias(db, "use.ts", 6, "notRequired") if v == "instance"} == set()
 
 
 def test_chains_and_export_lists_read_as_the_service_reads_them(repo: Path) -> None:
