@@ -405,6 +405,13 @@ def map_depth(symbol: Symbol, shown: set[str] | frozenset[str]) -> int:
     return len(_INDENT) * sum(".".join(parts[:k]) in shown for k in range(1, len(parts)))
 
 
+# `T = TypeVar("T")`: referenced by every generic signature, central by PageRank, and nothing
+# to read (starlette's map listed `T` and `P = ParamSpec("P")` in three files).
+_TYPE_VARIABLE = re.compile(
+    r"[\w$]+\s*(?::[^=]*)?=\s*(?:typing(?:_extensions)?\.)?(?:TypeVar|ParamSpec|TypeVarTuple)\s*\("
+)
+
+
 def repo_map(
     conn: sqlite3.Connection, focus: str | None, budget: int
 ) -> tuple[list[MapFile], int, bool]:
@@ -441,10 +448,14 @@ def repo_map(
         if used >= limit:
             cut = True
             break
-        rows = conn.execute(
-            f"{_SYMBOL} WHERE d.file_id = ? AND d.kind NOT IN ('variable', 'field')",
-            (file_id,),
-        ).fetchall()
+        rows = [
+            r
+            for r in conn.execute(
+                f"{_SYMBOL} WHERE d.file_id = ? AND d.kind NOT IN ('variable', 'field')",
+                (file_id,),
+            )
+            if not _TYPE_VARIABLE.match(r[7])
+        ]
         if not rows:
             continue
         ids = [r[0] for r in rows]

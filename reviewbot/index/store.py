@@ -572,10 +572,18 @@ def split_words(text: str) -> str:
 def _token_words(token: str) -> str:
     """One identifier's words (cached: qualified names are mostly unique, their parts are
     not)."""
-    lowered = [p.lower() for p in _CAMEL.findall(token.replace("_", " ")) if p.strip()]
-    if len(lowered) > 1:
+    parts = [p for p in _CAMEL.findall(token.replace("_", " ")) if p.strip()]
+    lowered = [p.lower() for p in parts]
+    # `GZipMiddleware`, `ETagCache`: a lone capital before a word starts that word (`gzip`,
+    # `etag`), which a search for it must find (the capital alone is no word to match).
+    lowered += [
+        (a + b).lower()
+        for a, b in itertools.pairwise(parts)
+        if len(a) == 1 and a.isupper() and b[:1].isupper() and b[1:2].islower()
+    ]
+    if len(parts) > 1:
         lowered.append(token.lower())
-    return " ".join(lowered)
+    return " ".join(dict.fromkeys(lowered))
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9_$]+")

@@ -340,6 +340,49 @@ def test_search_keeps_words_of_any_script_and_drops_one_letter_fragments(
     assert code == 0 and "messen" in text and "read" not in text
 
 
+def test_search_finds_a_class_whose_name_starts_with_a_lone_capital(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """starlette's `search gzip` listed `GZipResponder.gzip_buffer` and a test's helper, not
+    `GZipMiddleware` (indexed as `g zip middleware`: no word `gzip`)."""
+    write(
+        repo,
+        "gzip.py",
+        "class GZipMiddleware:\n    def __call__(self, scope):\n        return scope\n\n\n"
+        "class Other:\n    pass\n",
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    code, text, _ = fast("search", "gzip")
+    assert code == 0 and "GZipMiddleware" in text.splitlines()[0], text
+    assert "Other" not in text
+
+
+def test_a_map_leaves_out_type_variables(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """starlette's map listed `T = TypeVar("T")` and `P = ParamSpec("P")` among the most
+    central definitions (every generic signature names them); a plain constant stays."""
+    write(
+        repo,
+        "gen.py",
+        "import typing\nfrom typing import ParamSpec, TypeVar\n\n"
+        'T = TypeVar("T")\nP = ParamSpec("P")\nU = typing.TypeVar("U", bound=int)\n'
+        "LIMIT = 10\n\n\n"
+        "def first(xs: list[T]) -> T:\n    return xs[0]\n",
+    )
+    for k in range(3):
+        write(
+            repo,
+            f"use{k}.py",
+            "from gen import LIMIT, P, T, U, first\n\n\n"
+            f"def f{k}(x: list[T], u: U) -> T:\n    return first(x) if LIMIT else x[0]\n",
+        )
+    index_here(repo, monkeypatch, tmp_path)
+    code, text, _ = fast("map", "--budget", "2000")
+    assert code == 0 and "LIMIT = 10" in text and "def first(" in text, text
+    assert "TypeVar" not in text and "ParamSpec" not in text, text
+
+
 def test_a_map_of_a_folder_shows_the_folder_first(
     repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -28,3 +28,6 @@ def test_identifiers_split_at_camel_case_and_underscores() -> None:
     assert split_words("parseHTTPRequest") == "parse http request parsehttprequest"
     assert split_words("get_queryset") == "get queryset get_queryset"
     assert split_words("Model.save") == "model save"
+    # A lone capital starts the word after it (starlette's `GZipMiddleware` for "gzip").
+    assert split_words("GZipMiddleware") == "g zip middleware gzip gzipmiddleware"
+    assert split_words("ETag") == "e tag etag"
