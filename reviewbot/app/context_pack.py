@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from reviewbot.analysis.bundle_state import DEFAULT_STATE, bundle_at, load_state
+from reviewbot.analysis.repo_impact import HELD
 from reviewbot.app.config import Config
 from reviewbot.app.full import new_side_text
 from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, review
@@ -637,8 +638,15 @@ def context_pack(
     # The index is brought up to date before the review, whose impact reads it too (after,
     # the pack would say "updated now" above an impact from the stale one, or from the grep).
     conn, note = _open_index(change, config, index_file, update_index)
+    # The review's own transaction at the change's new side, kept for the callers and callees
+    # (``HELD``): the same rows ``_looked_up`` would make again.
+    held: list[tuple[sqlite3.Connection, Callable[[], None]]] = []
+    token = HELD.set(held)
     try:
-        report = review(change, config, cache=cache)
+        try:
+            report = review(change, config, cache=cache)
+        finally:
+            HELD.reset(token)
         by_path = {cf.path: cf for cf in change.files}
         candidates: list[_Candidate] = []
         for fs in report.files:
@@ -648,8 +656,16 @@ def context_pack(
             entries = merged_view(cf)
             units = _unit_candidates(fs.units, entries)
             candidates += units + _module_candidates(fs.path, entries, units)
-        looked = _looked_up(change, config, conn, candidates, index_file)
+        same = change.git is not None and (
+            index_file is None or index_file.resolve() == index_path(change.git).resolve()
+        )
+        if held and conn is not None and same:
+            looked = [_look_up(held[0][0], c, change.scope) for c in candidates]
+        else:
+            looked = _looked_up(change, config, conn, candidates, index_file)
     finally:
+        for _conn, close in held:
+            close()
         if conn is not None:
             conn.close()
     # The repository bundles of the last `reviewbot bundles`, saved beside the index.

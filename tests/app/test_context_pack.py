@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ from reviewbot.app.context_pack import MAX_USES, NO_INDEX, context_pack, qualifi
 from reviewbot.app.pipeline import GitChange, PatchChange, review
 from reviewbot.doors import index_cli
 from reviewbot.errors import UsageError
-from reviewbot.index.build import IndexSettings, update_index
+from reviewbot.index.build import IndexSettings, apply_listing, update_index
 from reviewbot.index.fresh import index_path
 from reviewbot.model import ContextPack, PackLine
 from reviewbot.render.formats import render_pack, render_report
@@ -169,6 +170,43 @@ def test_callers_and_callees_come_from_the_index(project: Path) -> None:
     assert "- callees: lib.py:1 `function helper`" in text
     impact = text.split("## Impact", 1)[1].split("\n## ", 1)[0]
     assert "reference(s)" in impact and "git grep" not in impact  # resolved, from the index
+
+
+def test_the_pack_reads_callers_at_the_new_side_the_review_applied(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review's transaction at the change's new side answers the callers and callees:
+    the change's files are applied to the index once per side, not once more for the pack
+    (zod: a third of `review --format prompt`), and the callers and callees are the ones
+    that application gave (the pack made without the review's transaction, compared)."""
+    import reviewbot.analysis.repo_impact as repo_impact
+
+    build_index(project)
+    applied: list[int] = []
+    real = apply_listing
+
+    def counted(*args: Any, **kwargs: Any) -> int:
+        applied.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(repo_impact, "apply_listing", counted)
+    pack = pack_of(project)
+    once = len(applied)  # the sides the review applied (here the new one), and no more
+    assert once >= 1
+    held = {s.qualified: (s.callers, s.callees) for s in pack.snippets}
+    # The same lookups the way a pack without the review's transaction makes them.
+    monkeypatch.setattr(repo_impact, "HELD", _NeverHeld())
+    applied.clear()
+    again = {s.qualified: (s.callers, s.callees) for s in pack_of(project).snippets}
+    assert len(applied) == once + 1 and again == held
+    assert held["helper"][0] and held["Store.load"][1]  # (callers and callees were there)
+
+
+class _NeverHeld:
+    """A ``HELD`` nobody set: the review closes its transaction as it did before."""
+
+    def get(self) -> None:
+        return None
 
 
 def test_a_stale_index_is_brought_up_to_date(project: Path) -> None:
