@@ -125,7 +125,9 @@ def _summary(
 ) -> dict[str, Any]:
     """A file's size and irregularity, and with ``units`` its units' irregularity (dearer)."""
     language = settings.registry.detect(source.path)
-    kind = "summary-units-2" if units else "summary"  # -2: qualified names, class flags
+    kind = (
+        "summary-units-3" if units else "summary"
+    )  # -2: qualified names, class flags; -3: JS units bound after a comment
 
     def compute() -> dict[str, Any]:
         index = FileIndex(source.text, language, get_profile(settings.profile))

@@ -270,6 +270,8 @@ _MEMBER_FUNCTION = re.compile(
     r"(?:function\b\s*\*?\s*((?:[^\W\d]|\$)[\w$]*)?\s*\(|(?:\([^()]*\)|(?:[^\W\d]|\$)[\w$]*)\s*=>)"
 )
 _CALLED = re.compile(r"(?:[^\W\d]|\$)[\w$.]*\s*(?:<[^()]*>)?\s*\(")
+# What a block comment before a call is blanked to (zod's `= /*@__PURE__*/ core.$constructor(`).
+_BLANKED_COMMENT = re.compile(r"^[;\s]+")
 
 
 def _member_function(code: str) -> str | None:
@@ -282,8 +284,9 @@ def _member_function(code: str) -> str | None:
 
 def _bound_callback(binding: re.Match[str], code: str, opens: bool) -> str | None:
     """A function passed to a call whose result is bound to a name (named by the binding):
-    `const M = memo((props) => {`, `export const $ZodURL = $constructor("…", (inst) => {`."""
-    rhs = binding.group(2)
+    `const M = memo((props) => {`, `export const $ZodURL = $constructor("…", (inst) => {`,
+    `export const $ZodType: T = /*@__PURE__*/ core.$constructor("…", (inst) => {`."""
+    rhs = _BLANKED_COMMENT.sub("", binding.group(2))  # (a bundler's mark before the call)
     if not opens or not code.rstrip().endswith("{") or not _CALLED.match(rhs):
         return None
     inner = rhs.split("(", 1)[1]
