@@ -20,8 +20,9 @@ from reviewbot.engine import FileIndex, get_profile
 from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.engine.structure import CONTAINERS
 from reviewbot.repo.cache import Cache
-from reviewbot.repo.files import SourceText, read_source
+from reviewbot.repo.files import Skipped, SourceText, read_source, source_of
 from reviewbot.repo.git import Git, GitError
+from reviewbot.repo.listing import list_tree
 
 __all__ = [
     "EngineSettings",
@@ -59,16 +60,19 @@ class Hotspots:
     files: tuple[FileHotspot, ...]
 
 
-def change_counts(git: Git, paths: Sequence[str], commits: int) -> tuple[int, Counter[str]]:
-    """How many of the last ``commits`` commits (no merges) touched each file, under its
-    present name: a file's history is followed through its renames (`git log --follow` for
-    every file at once: the log is read newest first, and a rename sends the older name's
-    changes to the file it became)."""
+def change_counts(
+    git: Git, paths: Sequence[str], commits: int, rev: str = "HEAD"
+) -> tuple[int, Counter[str]]:
+    """How many of the last ``commits`` commits (no merges) up to ``rev`` touched each file,
+    under its name at ``rev``: a file's history is followed through its renames (`git log
+    --follow` for every file at once: the log is read newest first, and a rename sends the
+    older name's changes to the file it became)."""
     try:
         out = git.run(
             "log",
             "--no-merges",
             f"-n{commits}",
+            rev,
             "--format=%x00%x00commit",
             "--name-status",
             "-M",
@@ -167,6 +171,14 @@ def _blame_commits(git: Git, path: str) -> list[str]:
     return commits
 
 
+def _contents_at(git: Git, rev: str, paths: Sequence[str]) -> dict[str, bytes]:
+    """Path -> content of those files in commit ``rev`` (the ones it has)."""
+    listed = list_tree(git, rev)
+    blobs = {p: listed[p].blob for p in paths if p in listed and not listed[p].reason}
+    contents = git.blobs(blobs.values())
+    return {p: contents[sha] for p, sha in blobs.items() if sha in contents}
+
+
 def find_hotspots(
     git: Git,
     paths: Sequence[str],
@@ -177,8 +189,12 @@ def find_hotspots(
     limit: int = 20,
     unit_files: int = 5,
     min_changes: int = 1,
+    rev: str | None = None,
 ) -> Hotspots:
-    seen, counts = change_counts(git, paths, commits)
+    """The files (and, for the first ``unit_files``, the units) most worth a reviewer's
+    attention: changed often and irregular. ``rev``: as of that commit (its history and its
+    files; no units), else the working tree's files and HEAD's history."""
+    seen, counts = change_counts(git, paths, commits, rev or "HEAD")
     ranked: list[FileHotspot] = []
     if min_changes > 1 and (not counts or max(counts.values()) < min_changes):
         return Hotspots(seen, ())  # no file changed often enough to be a hotspot
@@ -189,11 +205,20 @@ def find_hotspots(
     ]
     # Every candidate is scored before --limit applies (prose, data and configuration are no
     # hotspots); the pool is bounded, and the cache makes a second run cheap.
-    for path, changes in code[: max(limit * 10, 200)]:
-        full = git.root / path
-        if not full.is_file():
-            continue  # deleted or moved since
-        source = read_source(full, path, settings.max_bytes)
+    pool = code[: max(limit * 10, 200)]
+    at_rev = None if rev is None else _contents_at(git, rev, [path for path, _ in pool])
+    for path, changes in pool:
+        source: SourceText | Skipped
+        if at_rev is not None:
+            data = at_rev.get(path)
+            if data is None:
+                continue  # not a file of that commit
+            source = source_of(path, data, settings.max_bytes)
+        else:
+            full = git.root / path
+            if not full.is_file():
+                continue  # deleted or moved since
+            source = read_source(full, path, settings.max_bytes)
         if not isinstance(source, SourceText):
             continue
         summary = _summary(source, settings, cache, units=False)
@@ -211,7 +236,7 @@ def find_hotspots(
     ranked = ranked[:limit]
     detailed = []
     for rank, hot in enumerate(ranked):
-        if rank >= unit_files:
+        if rank >= unit_files or rev is not None:
             detailed.append(hot)
             continue
         source = read_source(git.root / hot.path, hot.path, settings.max_bytes)

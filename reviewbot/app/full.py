@@ -107,7 +107,7 @@ def full_extras(
     if change.git is None:
         return Extras(context, bundles, (), [], None)
     found, extra = _impact(change, summaries, config, indexed)
-    hotspots = _hotspots_touched(change.git, summaries, config, cache)
+    hotspots = _hotspots_touched(change, change.git, summaries, config, cache)
     return Extras(context, bundles, tuple(found), extra, hotspots)
 
 
@@ -250,11 +250,18 @@ def _scoped(
 
 
 def _hotspots_touched(
-    git: Git, summaries: Sequence[FileSummary], config: Config, cache: Cache | None
+    change: Change,
+    git: Git,
+    summaries: Sequence[FileSummary],
+    config: Config,
+    cache: Cache | None,
 ) -> tuple[HotspotTouch, ...]:
     changed = {fs.path for fs in summaries if fs.units}
     if not changed:
         return ()
+    # A reviewed commit's hotspots are its history's and its files' (a 2020 commit of gin
+    # was told today's counts); a change of the work tree or the index, HEAD's.
+    side = change.new_side
     found = find_hotspots(
         git,
         [],
@@ -264,6 +271,7 @@ def _hotspots_touched(
         limit=HOTSPOT_TOP,
         unit_files=0,
         min_changes=2,
+        rev=side.args[-1] if side is not None and side.new_side == "commit" else None,
     )
     return tuple(
         HotspotTouch(f.path, rank, f.changes)

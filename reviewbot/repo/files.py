@@ -167,6 +167,13 @@ def read_source(
         if named and data.reason.startswith(("not a regular file", "symbolic link loop")):
             raise InputError(f"{shown}: {data.reason}")
         return Skipped(shown, data.reason)
+    return source_of(shown, data)
+
+
+def source_of(shown: str, data: bytes, max_bytes: int | None = None) -> SourceText | Skipped:
+    """A file's text from its bytes (a blob of some commit), or why it is skipped."""
+    if max_bytes is not None and len(data) > max_bytes:
+        return Skipped(shown, f"larger than {_human(max_bytes)} ({len(data)} bytes)")
     if is_binary(data):
         return Skipped(shown, "binary (NUL byte in the first 4 KiB)")
     text, warnings = decode(data)

@@ -141,6 +141,27 @@ def test_hotspots_rank_churn_times_irregularity(repo: Path) -> None:
     assert doc["stats"]["hotspots_touched"][0]["path"] == "busy.py"
 
 
+def test_a_reviewed_commits_hotspots_are_its_historys(repo: Path) -> None:
+    """`review A..B` of an old commit marks the hotspots of B's history and B's files (gin's
+    2020 commit was told today's counts); the work tree's change, HEAD's."""
+    busy = "def busy(x):\n" + "".join(f"    if x > {i}:\n        x -= {i}\n" for i in range(8))
+    for i in range(3):
+        write(repo, "busy.py", busy + f"    return x + {i}\n")
+        commit(repo)
+    old = git(repo, "rev-parse", "HEAD").strip()
+    for i in range(5):
+        write(repo, "busy.py", busy + f"    return x - {i}\n")
+        commit(repo)
+    touched = pipeline.review(GitChange(repo, (f"{old}~1..{old}",)), Config()).stats
+    assert [(h.path, h.changes) for h in touched.hotspots_touched or ()] == [("busy.py", 3)]
+    write(repo, "busy.py", busy + "    return -x\n")
+    now = pipeline.review(GitChange(repo), Config()).stats
+    assert [(h.path, h.changes) for h in now.hotspots_touched or ()] == [("busy.py", 8)]
+    settings = EngineSettings("review", default_registry(), 2**21)
+    (at_old,) = find_hotspots(Git(repo), [], settings, Cache(None), rev=old).files
+    assert at_old.changes == 3 and at_old.units == ()
+
+
 def test_cache_lives_in_the_git_dir_and_hits(repo: Path, cli: Any) -> None:
     for i in range(5):
         write(repo, f"m{i}.py", f"def f{i}(x):\n    if x:\n        return {i}\n")
