@@ -525,6 +525,12 @@ class Impact(NamedTuple):
     # and which one when they all reach one ("method Parameter.get_default at core.py:2")
     retargeted: int = 0
     now: str = ""
+    # of ``total``, the references on lines the change touches (counted over all, listed or
+    # not: ``references`` lists at most 20)
+    in_change_total: int = 0
+    # the search stopped early (too many references, or git grep's time limit): ``total``
+    # counts those found, a lower bound ("27+")
+    incomplete: bool = False
 
     @property
     def how(self) -> str:
@@ -546,8 +552,9 @@ class Impact(NamedTuple):
 
     @property
     def outside(self) -> int:
-        """References the change itself does not touch: a reviewer cannot see them in the diff."""
-        return self.total - sum(1 for r in self.references if r.in_change)
+        """References the change itself does not touch: a reviewer cannot see them in the diff
+        (counted over all of them, not only the listed ones)."""
+        return self.total - self.in_change_total
 
     @property
     def shown(self) -> bool:

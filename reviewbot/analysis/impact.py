@@ -262,6 +262,8 @@ def impact_of(
                 cut or len(refs) > MAX_REFERENCES,
                 0,
                 "grep",
+                in_change_total=sum(r.line in changed_lines[r.path] for r in refs),
+                incomplete=cut,
             )
         )
         is_gone = info.change in ("removed", "renamed")

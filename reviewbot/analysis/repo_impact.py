@@ -658,6 +658,8 @@ def repo_impact(
                     "index",
                     retargeted=sum(r.via in _AGAIN for r in sure),
                     now=_now(sure),
+                    in_change_total=sum(r.in_change for r in sure),
+                    incomplete=cut,
                 )
             )
             # A removed override's references that the method it overrode surely serves do
