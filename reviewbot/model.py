@@ -22,6 +22,7 @@ __all__ = [
     "Bundle",
     "ChangedFile",
     "ContextPack",
+    "DiffLine",
     "FailLevel",
     "FileSummary",
     "Finding",
@@ -426,31 +427,43 @@ class FileSummary(NamedTuple):
     hunks: tuple[Hunk, ...] = ()  # where the change is (inline comments anchor on these)
 
 
+class DiffLine(NamedTuple):
+    """A line of a change's merged view (a diff): ``mark`` `+` added, `-` removed, ` `
+    unchanged; ``old``/``new`` its line numbers (None on the side it is absent from)."""
+
+    mark: str
+    old: int | None
+    new: int | None
+    text: str
+
+    @property
+    def number(self) -> int:
+        """The number a diff shows: the old line's for a removed line, else the new one's."""
+        return (self.old if self.mark == "-" else self.new) or 0
+
+
 class HunkContext(NamedTuple):
     path: str
     new_start: int
     new_end: int
     old_start: int
     old_end: int
-    unit: UnitRef | None
-    fine: str
+    unit: UnitRef | None  # a removal's (nothing added): the old side's unit, old lines
+    fine: str  # the fine band's lines on the new side (``rows`` holds the removed ones too)
     medium: str
     coarse: str
     shape: tuple[float, ...]  # per-line irregularity of the hunk's unit (drawn as a sparkline)
     weight: float
     truncated: bool
-    fine_start: int = 0  # the 1-based line of the fine band's first line (0: no fine band)
-    added: tuple[int, ...] = ()  # the hunk's added lines (new side)
+    rows: tuple[DiffLine, ...] = ()  # the fine band as a diff: removed lines in their place
+    removal: bool = False  # the hunk only removes lines: unit and bands are of the old side
 
-    def fine_lines(self) -> list[tuple[int, bool, str]]:
-        """The fine band as (line number, changed by this hunk, text)."""
-        if not self.fine or not self.fine_start:
-            return []
-        added = set(self.added)
-        return [
-            (self.fine_start + k, self.fine_start + k in added, text)
-            for k, text in enumerate(self.fine.split("\n"))
-        ]
+    @property
+    def where(self) -> str:
+        """`path:12-20`, or for a removal the old lines: `path:12-20 (removed)`."""
+        if self.removal:
+            return f"{self.path}:{self.old_start}-{self.old_end} (removed)"
+        return f"{self.path}:{self.new_start}-{self.new_end}"
 
 
 class HunkSpan(NamedTuple):
@@ -512,6 +525,12 @@ class Impact(NamedTuple):
     # and which one when they all reach one ("method Parameter.get_default at core.py:2")
     retargeted: int = 0
     now: str = ""
+    # of ``total``, the references on lines the change touches (counted over all, listed or
+    # not: ``references`` lists at most 20)
+    in_change_total: int = 0
+    # the search stopped early (too many references, or git grep's time limit): ``total``
+    # counts those found, a lower bound ("27+")
+    incomplete: bool = False
 
     @property
     def how(self) -> str:
@@ -533,8 +552,9 @@ class Impact(NamedTuple):
 
     @property
     def outside(self) -> int:
-        """References the change itself does not touch: a reviewer cannot see them in the diff."""
-        return self.total - sum(1 for r in self.references if r.in_change)
+        """References the change itself does not touch: a reviewer cannot see them in the diff
+        (counted over all of them, not only the listed ones)."""
+        return self.total - self.in_change_total
 
     @property
     def shown(self) -> bool:

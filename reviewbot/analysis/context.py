@@ -1,5 +1,7 @@
 """Review context for every hunk, within a token budget: the most important hunks get the most
-room (about 4 characters a token)."""
+room (about 4 characters a token). The lines themselves are shown as a diff, removed lines in
+their place; a hunk that only removes lines is shown from the old side, in the unit it removed
+from."""
 
 from __future__ import annotations
 
@@ -8,9 +10,9 @@ from collections.abc import Sequence
 from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers, query_context
 from reviewbot.engine.entropy import heatmap
-from reviewbot.model import ChangedFile, Finding, Hunk, HunkContext, UnitRef
+from reviewbot.model import ChangedFile, DiffLine, Finding, Hunk, HunkContext, Status, UnitRef
 
-__all__ = ["CHARS_PER_TOKEN", "hunk_contexts"]
+__all__ = ["CHARS_PER_TOKEN", "hunk_contexts", "merged_view"]
 
 CHARS_PER_TOKEN = 4
 _AROUND = 3  # unchanged lines shown above and below a hunk's changed lines
@@ -56,6 +58,69 @@ def _trim_lines(
     return kept[:limit], True, lo
 
 
+def _lines(text: str | None) -> list[str]:
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip("\r") for line in lines]
+
+
+def merged_view(cf: ChangedFile) -> list[DiffLine]:
+    """The file's old and new sides as one sequence (like a diff with unlimited context):
+    within a run of changes, removed lines come before added ones, as git prints them."""
+    old, new = _lines(cf.old_text), _lines(cf.new_text)
+    removed = {n for h in cf.hunks for n in h.removed}
+    added = {n for h in cf.hunks for n in h.added}
+    if cf.status is Status.ADDED or cf.old_text is None:
+        added = set(range(1, len(new) + 1))
+    if cf.status is Status.DELETED or cf.new_text is None:
+        removed = set(range(1, len(old) + 1))
+    out: list[DiffLine] = []
+    o = n = 1
+    while o <= len(old) or n <= len(new):
+        if o <= len(old) and (o in removed or n > len(new)):
+            out.append(DiffLine("-", o, None, old[o - 1]))
+            o += 1
+        elif n <= len(new) and (n in added or o > len(old)):
+            out.append(DiffLine("+", None, n, new[n - 1]))
+            n += 1
+        else:
+            out.append(DiffLine(" ", o, n, new[n - 1]))
+            o += 1
+            n += 1
+    return out
+
+
+def _rows(
+    entries: list[DiffLine], h: Hunk, side: str, top: int, bottom: int
+) -> tuple[list[DiffLine], int, int]:
+    """The merged lines from line ``top`` to ``bottom`` (1-based, of ``side``: "new" or
+    "old"), with the hunk's removed lines next to them (or its added ones, on the old side);
+    the indexes of its first and last changed line among them."""
+    at: dict[int, int] = {}
+    for k, e in enumerate(entries):
+        n = e.new if side == "new" else e.old
+        if n is not None:
+            at[n] = k
+    if top not in at or bottom not in at:
+        return [], 0, 0
+    first, last = at[top], at[bottom]
+    own = {("-", n) for n in h.removed} | {("+", n) for n in h.added}
+
+    def mine(e: DiffLine) -> bool:
+        return (e.mark, e.number) in own
+
+    while first > 0 and mine(entries[first - 1]):
+        first -= 1
+    while last + 1 < len(entries) and mine(entries[last + 1]):
+        last += 1
+    rows = entries[first : last + 1]
+    changed = [k for k, e in enumerate(rows) if mine(e)]
+    return rows, (changed[0] if changed else 0), (changed[-1] if changed else 0)
+
+
 def _weight(cf: ChangedFile, h: Hunk, findings: Sequence[Finding]) -> float:
     lo, hi = h.new_start, h.new_end
     w = 1.0 + (len(h.added) + len(h.removed)) / 20.0
@@ -71,7 +136,10 @@ def hunk_contexts(
     findings: Sequence[Finding],
     budget: int,
     radius: int,
+    old_indexes: dict[str, FileIndex] | None = None,
 ) -> list[HunkContext]:
+    """``indexes`` the new sides of the files; ``old_indexes`` their old sides, where a hunk
+    that only removes lines is read (without one, it is shown where it was on the new side)."""
     if budget <= 0:
         return []  # no room asked for: not even the index of the hunks' context is computed
     items: list[tuple[float, ChangedFile, Hunk]] = []
@@ -84,14 +152,19 @@ def hunk_contexts(
     total_weight = sum(w for w, _, _ in items)
     out: list[HunkContext] = []
     remaining = total_chars
+    merged: dict[str, list[DiffLine]] = {}
     for w, cf, h in sorted(items, key=lambda t: (-t[0], t[1].path, t[2].new_start)):
-        index = indexes[cf.path]
+        old_index = (old_indexes or {}).get(cf.path)
+        removal = not h.added and bool(h.removed) and old_index is not None
+        index = old_index if removal and old_index is not None else indexes[cf.path]
         if index.line_count == 0:
             continue
         share = max(_MIN_SHARE, int(total_chars * w / total_weight)) if remaining > 0 else 0
         share = min(share, max(remaining, 0))
         remaining -= share
-        first, last = h.changed_new
+        first, last = (h.removed[0], h.removed[-1]) if removal else h.changed_new
+        if removal:  # the unit of its first line with code (not the blank lines above it)
+            first = next((n for n in h.removed if index.lines[n - 1].strip()), first)
         center = max(0, min(first - 1, index.line_count - 1))
         unit = index.unit_at(center)
         ref = UnitRef(unit.label, unit.start + 1, unit.end + 1) if unit else None
@@ -102,17 +175,26 @@ def hunk_contexts(
         )
         shape = tuple(heatmap(index.signal[lo : hi + 1]).per_line.tolist())
         bands, truncated = ("", "", ""), True  # no room left: the unit and its shape only
-        fine_start = 0
+        rows: list[DiffLine] = []
         if share > 0:
             ctx = query_context(index, center, radius)
             # The lines themselves: the hunk's changed lines and a few around them, inside its
-            # unit; cut to the share from the first changed line down, then around.
+            # unit, with its removed lines in their place; cut to the share from the first
+            # changed line down, then around.
             top = max(lo, center - _AROUND)
             bottom = max(top, min(hi, max(center, last - 1) + _AROUND, index.line_count - 1))
-            text = "\n".join(index.lines[top : bottom + 1])
-            at, end = center - top, max(center, last - 1) - top
-            fine, t1, first_kept = _trim_lines(text, int(share * 0.6), at, end)
-            fine_start = top + first_kept + 1
+            if cf.path not in merged:
+                merged[cf.path] = merged_view(cf)
+            rows, at, end = _rows(
+                merged[cf.path], h, "old" if removal else "new", top + 1, bottom + 1
+            )
+            text = "\n".join(r.text for r in rows)
+            kept, t1, first_kept = _trim_lines(text, int(share * 0.6), at, end)
+            rows = [
+                r._replace(text=t)
+                for r, t in zip(rows[first_kept:], kept.split("\n") if rows else [], strict=False)
+            ]
+            fine = "\n".join(r.text for r in rows if r.mark != "-")
             medium, t2, _ = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
             coarse, t3, _ = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
             bands, truncated = (fine, medium, coarse), t1 or t2 or t3
@@ -128,8 +210,8 @@ def hunk_contexts(
                 shape,
                 round(w, 2),
                 truncated,
-                fine_start,
-                h.added,
+                tuple(rows),
+                removal,
             )
         )
     out.sort(key=lambda c: (c.path, c.new_start))

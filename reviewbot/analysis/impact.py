@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from reviewbot.analysis.findings import fingerprint
+from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.signatures import same_header
 from reviewbot.engine import FileIndex, LineIndex
 from reviewbot.model import (
@@ -262,6 +262,8 @@ def impact_of(
                 cut or len(refs) > MAX_REFERENCES,
                 0,
                 "grep",
+                in_change_total=sum(r.line in changed_lines[r.path] for r in refs),
+                incomplete=cut,
             )
         )
         is_gone = info.change in ("removed", "renamed")
@@ -283,9 +285,14 @@ def impact_of(
                 at_path = gone_from.path
                 at = deleted_anchor(gone_from, *info.old_lines)
                 in_diff = in_hunk(gone_from, at)
-            else:
+                # Silenced as with the index: a comment on the line now where they were.
+                if suppressed("RB105", gone_from.new_text.split("\n")[at - 1]):
+                    continue
+            else:  # (its file is deleted) on the first reference, silenced there
                 at_path, at = refs[0].path, refs[0].line
                 in_diff = at in changed_lines[at_path]
+                if suppressed("RB105", refs[0].text):
+                    continue
             findings.append(
                 Finding(
                     "RB105",

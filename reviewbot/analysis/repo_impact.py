@@ -691,6 +691,8 @@ def _impact_in(
                 "index",
                 retargeted=sum(r.via in _AGAIN for r in sure),
                 now=_now(sure),
+                in_change_total=sum(r.in_change for r in sure),
+                incomplete=cut,
             )
         )
         # A removed override's references that the method it overrode surely serves do

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from reviewbot.analysis.bundle_state import DEFAULT_STATE, bundle_at, load_state
+from reviewbot.analysis.context import merged_view
 from reviewbot.analysis.repo_impact import HELD
 from reviewbot.app.config import Config
 from reviewbot.app.full import new_side_text
@@ -37,15 +38,14 @@ from reviewbot.index.store import IndexUnavailable, connect_reader
 from reviewbot.model import (
     LABEL_SEP,
     Bundle,
-    ChangedFile,
     ContextPack,
+    DiffLine,
     Impact,
     ImpactRef,
     PackLine,
     PackRelated,
     Report,
     Snippet,
-    Status,
     UnitChange,
     is_callback_label,
 )
@@ -83,15 +83,6 @@ NO_INDEX = (
 )
 
 
-class _Entry(NamedTuple):
-    """A line of a file's merged view: ``old``/``new`` its numbers (None on the other side)."""
-
-    mark: str
-    old: int | None
-    new: int | None
-    text: str
-
-
 class _Candidate(NamedTuple):
     path: str
     unit: str
@@ -99,43 +90,8 @@ class _Candidate(NamedTuple):
     side: str
     start: int
     end: int
-    entries: tuple[_Entry, ...]
+    entries: tuple[DiffLine, ...]
     noteworthy: bool
-
-
-def _lines(text: str | None) -> list[str]:
-    if not text:
-        return []
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.rstrip("\r") for line in lines]
-
-
-def merged_view(cf: ChangedFile) -> list[_Entry]:
-    """The file's old and new sides as one sequence (like a diff with unlimited context):
-    within a run of changes, removed lines come before added ones, as git prints them."""
-    old, new = _lines(cf.old_text), _lines(cf.new_text)
-    removed = {n for h in cf.hunks for n in h.removed}
-    added = {n for h in cf.hunks for n in h.added}
-    if cf.status is Status.ADDED or cf.old_text is None:
-        added = set(range(1, len(new) + 1))
-    if cf.status is Status.DELETED or cf.new_text is None:
-        removed = set(range(1, len(old) + 1))
-    out: list[_Entry] = []
-    o = n = 1
-    while o <= len(old) or n <= len(new):
-        if o <= len(old) and (o in removed or n > len(new)):
-            out.append(_Entry("-", o, None, old[o - 1]))
-            o += 1
-        elif n <= len(new) and (n in added or o > len(old)):
-            out.append(_Entry("+", None, n, new[n - 1]))
-            n += 1
-        else:
-            out.append(_Entry(" ", o, n, new[n - 1]))
-            o += 1
-            n += 1
-    return out
 
 
 def qualified_name(label: str) -> str:
@@ -143,7 +99,7 @@ def qualified_name(label: str) -> str:
     return ".".join(_own_name(part) for part in label.split(LABEL_SEP))
 
 
-def _slice(entries: list[_Entry], u: UnitChange) -> tuple[_Entry, ...]:
+def _slice(entries: list[DiffLine], u: UnitChange) -> tuple[DiffLine, ...]:
     """The unit's lines in the merged view: its new span, its old span, and what lies between."""
     spans = [(ref.start, ref.end, side) for ref, side in ((u.new, "new"), (u.old, "old")) if ref]
     hits = [
@@ -167,7 +123,7 @@ def _slice(entries: list[_Entry], u: UnitChange) -> tuple[_Entry, ...]:
     return tuple(entries[lo : hi + 1])
 
 
-def _unit_candidates(fs_units: Sequence[UnitChange], entries: list[_Entry]) -> list[_Candidate]:
+def _unit_candidates(fs_units: Sequence[UnitChange], entries: list[DiffLine]) -> list[_Candidate]:
     out: list[_Candidate] = []
     for u in fs_units:
         ref, side = (u.new, "new") if u.new is not None else (u.old, "old")
@@ -183,7 +139,7 @@ def _unit_candidates(fs_units: Sequence[UnitChange], entries: list[_Entry]) -> l
     return [c for c in out if _own_changes(c, out)]
 
 
-def _changed(entries: Iterable[_Entry]) -> set[int]:
+def _changed(entries: Iterable[DiffLine]) -> set[int]:
     """The changed lines among ``entries`` that are not blank, by identity."""
     return {id(e) for e in entries if e.mark != " " and e.text.strip()}
 
@@ -203,7 +159,7 @@ def _own_changes(c: _Candidate, all_units: list[_Candidate]) -> bool:
 
 
 def _module_candidates(
-    path: str, entries: list[_Entry], units: list[_Candidate]
+    path: str, entries: list[DiffLine], units: list[_Candidate]
 ) -> list[_Candidate]:
     """Changed lines outside every unit, in runs (with a little unchanged code around)."""
     inside: set[int] = set()

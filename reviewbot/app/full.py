@@ -92,9 +92,10 @@ def full_extras(
     """Context for the kept findings, bundles of every finding, impact and hotspots."""
     sides = _sides(files)
     indexes = {path: new for path, (_, new) in sides.items() if new is not None}
+    olds = {path: old for path, (old, _) in sides.items() if old is not None}
     context: tuple[HunkContext, ...] = ()
     if config.budget > 0:
-        context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS))
+        context = tuple(hunk_contexts(change.files, indexes, kept, config.budget, RADIUS, olds))
     # The index, when there is one, is opened once: the impact and the bundler's hunk links.
     indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None

@@ -24,7 +24,7 @@ from reviewbot.model import (
     UnitChange,
     innermost,
 )
-from reviewbot.render.style import fmt_metric, sparkline, unit_origin
+from reviewbot.render.style import diff_gutter, fmt_metric, sparkline, unit_origin
 
 __all__ = [
     "MAX_BODY",
@@ -242,14 +242,8 @@ def _n(x: float) -> str:
 
 
 def gutter(context: HunkContext) -> str:
-    """The fine band as a diff-style block: line numbers, `+` on the lines the change added."""
-    rows = context.fine_lines()
-    if not rows:
-        return ""
-    width = len(str(rows[-1][0]))
-    return "\n".join(
-        f"{n:>{width}} {'+' if changed else ' '} {text.expandtabs(4)}" for n, changed, text in rows
-    )
+    """The fine band as a diff-style block: line numbers, `+` added, `-` removed."""
+    return "\n".join(diff_gutter(context))
 
 
 def fingerprint_marker(fingerprint: str, version: str) -> str:

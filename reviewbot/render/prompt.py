@@ -118,7 +118,7 @@ def _impact_item(imp: Impact) -> str:
         what += f" ({_safe(imp.reached)})"
     return (
         f"- {_code(imp.name)} ({imp.change}, {_code(imp.unit)} in {_safe(imp.path)}): "
-        f"{imp.total}{'+' if imp.truncated else ''} {what}{where}"
+        f"{imp.total}{'+' if imp.incomplete else ''} {what}{where}"
     )
 
 

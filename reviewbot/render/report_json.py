@@ -286,7 +286,9 @@ def _report_doc(
                     {k: v for k, v in r._asdict().items() if k != "now" or v} for r in i.references
                 ],
                 "total": i.total,
+                "in_change_total": i.in_change_total,
                 "truncated": i.truncated,
+                "incomplete": i.incomplete,
                 "uncertain": i.uncertain,
                 "source": i.source,
                 **({"fallback": i.fallback} if i.fallback else {}),

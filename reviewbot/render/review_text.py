@@ -8,9 +8,20 @@ import re
 import textwrap
 from collections import Counter
 
-from reviewbot.model import LABEL_SEP, Measure, Report, Severity, UnitChange, is_callback_label
+from reviewbot.model import (
+    LABEL_SEP,
+    Finding,
+    Measure,
+    Report,
+    Severity,
+    Status,
+    UnitChange,
+    is_callback_label,
+)
 from reviewbot.render.style import (
+    DIFF_LEGEND,
     Style,
+    diff_gutter,
     ellipsize,
     fmt_metric,
     one_line,
@@ -21,6 +32,7 @@ from reviewbot.render.style import (
 __all__ = ["review_text"]
 
 SPARK_WIDTH = 16
+_MARK_STYLE = {"+": "green", "-": "red"}
 MAX_UNIT_ROWS = 60  # unit rows listed in all; a bigger change's others are counted
 
 
@@ -111,6 +123,22 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     return rows
 
 
+def _silence_hint(f: Finding, status: Status | None) -> str:
+    """Where a `reviewbot: ignore` comment silences ``f``: the unit's first line or the
+    flagged one; an RB105 reads its own line only (analysis/repo_impact.py, impact.py)."""
+    comment = f"add `reviewbot: ignore[{f.code}]` in a comment on"
+    if f.code != "RB105":
+        lines = f"line {f.unit.start}" + (f" or {f.line}" if f.line != f.unit.start else "")
+        return f"silence: {comment} {lines}"
+    if status is Status.DELETED:
+        return "silence: no comment can (its file is deleted): update the references"
+    if status is None:  # anchored on a reference outside the change (its file is deleted)
+        return f"silence: {comment} line {f.line}, the reference it names (no other is read)"
+    # The deleted lines have no line on the new side: the finding sits on the line now in
+    # their place, and that line alone is read for the comment.
+    return f"silence: {comment} line {f.line}, now where the deleted lines were (no other is read)"
+
+
 def review_text(report: Report, style: Style, *, context: bool = False, width: int = 100) -> str:
     s = report.stats
     out = [
@@ -129,6 +157,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     out.append("")
     if report.findings:
         out.append(style(f"Findings ({len(report.findings)})", "bold"))
+        statuses = {fs.path: fs.status for fs in report.files}
         for f in report.findings:
             where = f"{one_line(f.path)}:{f.line}" + (
                 f"-{f.end_line}" if f.end_line > f.line else ""
@@ -145,8 +174,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                 out.append(head)
                 out.extend(_wrap(title, width, "    "))
             out.extend(_wrap(f.message, width, "    "))
-            lines = f"line {f.unit.start}" + (f" or {f.line}" if f.line != f.unit.start else "")
-            silence = f"silence: add `reviewbot: ignore[{f.code}]` in a comment on {lines}"
+            silence = _silence_hint(f, statuses.get(f.path))
             out.extend(style(line, "dim") for line in _wrap(silence, width, "    "))
         if report.truncated_findings:
             out.append(style(f"  ... and {report.truncated_findings} more (--max-findings)", "dim"))
@@ -238,15 +266,25 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     if context and report.context:
         out.append("")
         out.append(style("Context", "bold"))
+        out.extend(
+            style(line, "dim")
+            for line in _wrap(f"(sections, boundaries, then the lines: {DIFF_LEGEND})", width, "  ")
+        )
         for c in report.context:
-            unit = f"{c.unit.label} (lines {c.unit.start}-{c.unit.end})" if c.unit else "top level"
-            head = f"── {one_line(c.path)}:{c.new_start}-{c.new_end}  {unit}"
+            side = "old lines" if c.removal else "lines"
+            unit = f"{c.unit.label} ({side} {c.unit.start}-{c.unit.end})" if c.unit else "top level"
+            head = f"── {one_line(c.where)}  {unit}"
             out.append(style(ellipsize(head, width), "bold"))
-            for band in (c.coarse, c.medium, c.fine):
+            for band in (c.coarse, c.medium):
                 if band:
                     out.extend(
                         ellipsize("    " + line.expandtabs(4), width, end=True)
                         for line in band.split("\n")
                     )
                     out.append("")
+            if c.rows:
+                for row, line in zip(c.rows, diff_gutter(c), strict=True):
+                    text = ellipsize("    " + line, width, end=True)
+                    out.append(style(text, _MARK_STYLE[row.mark]) if row.mark != " " else text)
+                out.append("")
     return style.finish("\n".join(out).rstrip("\n") + "\n")

@@ -7,13 +7,15 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple, TextIO
 
-from reviewbot.model import Measure, UnitChange, innermost
+from reviewbot.model import HunkContext, Measure, UnitChange, innermost
 from reviewbot.render.visible import one_line, visible
 
 __all__ = [
     "BLOCKS",
+    "DIFF_LEGEND",
     "Style",
     "bar",
+    "diff_gutter",
     "ellipsize",
     "fmt_metric",
     "one_line",
@@ -26,6 +28,20 @@ __all__ = [
 ]
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
+
+# How ``diff_gutter`` marks a line (the Markdown report and `review --context` say it).
+DIFF_LEGEND = "`+` added, `-` removed (its old line number), ` ` unchanged"
+
+
+def diff_gutter(context: HunkContext) -> list[str]:
+    """The fine band as a diff: the line number, then `+` on the lines the change added, `-`
+    on those it removed (numbered on the old side), a space on the others."""
+    if not context.rows:
+        return []
+    width = max(len(str(r.number)) for r in context.rows)
+    return [f"{r.number:>{width}} {r.mark} {r.text.expandtabs(4)}".rstrip() for r in context.rows]
+
+
 _CODES = {
     "bold": "1",
     "dim": "2",

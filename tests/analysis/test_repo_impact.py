@@ -19,7 +19,10 @@ from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, index_file
 from reviewbot.index.build import IndexSettings, update_index
 from reviewbot.render.hook_text import hook_text
+from reviewbot.render.markdown import render_markdown
 from reviewbot.render.report_json import load_schema, report_doc
+from reviewbot.render.review_text import review_text
+from reviewbot.render.style import Style
 from reviewbot.repo.git import Git
 from tests.helpers import commit, git, write
 
@@ -839,3 +842,36 @@ def test_dropping_an_import_errors_fallback_is_no_rb105(repo: Path) -> None:
     }
     setup(repo, files, {"p/compat.py": "from p._fast import wrap\n"})
     assert codes(review(repo), "RB105") == []
+
+
+def test_references_in_the_change_are_counted_over_all_not_only_the_listed_ones(
+    repo: Path, cli: Any
+) -> None:
+    """zod 555e5f46f: `toZod` added with 27 references, all in the change; the JSON lists 20
+    and the text said "referenced in 27 place(s), 20 in the change" (counted among the listed
+    ones), the context pack "27+". Counted over all, in every format."""
+    calls = "".join(f"    x{k} = helper({k})\n" for k in range(25))
+    write(repo, "lib.py", "def helper(a):\n    return a\n")
+    write(repo, "app.py", "def main():\n    return 0\n")
+    write(repo, "other.py", "from lib import helper\n\n\ndef run():\n    return helper(1)\n")
+    commit(repo)
+    build_index(repo)
+    # Re-signed; app.py's import and 25 calls in the change, other.py's two references not.
+    write(repo, "lib.py", "def helper(a, b=0):\n    return a + b\n")
+    write(repo, "app.py", "from lib import helper\n\n\ndef main():\n" + calls + "    return 0\n")
+    doc = review(repo)
+    found = entry(doc, "helper")
+    assert (found["total"], found["in_change_total"]) == (28, 26)  # calls and imports
+    assert len(found["references"]) == 20 and found["truncated"] and not found["incomplete"]
+    rep = pipeline.review(GitChange(repo), Config())
+    text = review_text(rep, Style(False), width=300)
+    assert "is referenced in 28 place(s), 26 in the change:" in text
+    pack = cli("review", "-C", str(repo), "--format", "prompt").out
+    assert "- `helper` (signature, `function helper` in lib.py): 28 reference(s):" in pack
+    # All of them in the change: nothing reaches outside it, no format lists it.
+    write(repo, "other.py", "def run():\n    return 1\n")
+    rep = pipeline.review(GitChange(repo), Config())
+    (only,) = [i for i in rep.impact if i.name == "helper"]
+    assert (only.total, only.in_change_total, only.outside, only.shown) == (26, 26, 0, False)
+    assert "helper" not in review_text(rep, Style(False), width=300).split("\n\n")[0]
+    assert "helper (signature)" not in render_markdown(rep)

@@ -299,7 +299,14 @@ def test_impact_lines_show_what_the_diff_does_not(report: Report) -> None:
         return ImpactRef(path, line, "function caller", "call", 1.0, in_change)
 
     inside = Impact(
-        "helperIn", "function helperIn", "shop.py", "added", (ref("shop.py", 20, True),), 1, False
+        "helperIn",
+        "function helperIn",
+        "shop.py",
+        "added",
+        (ref("shop.py", 20, True),),
+        1,
+        False,
+        in_change_total=1,
     )
     outside = Impact(
         "helperOut",
@@ -309,6 +316,7 @@ def test_impact_lines_show_what_the_diff_does_not(report: Report) -> None:
         (ref("shop.py", 20, True), ref("cart.py", 7, False)),
         2,
         False,
+        in_change_total=1,
     )
     unsure = Impact("gone", "method Cart.gone", "shop.py", "removed", (), 0, False, uncertain=12)
     with_impact = report._replace(impact=(inside, outside, unsure))

@@ -1,0 +1,100 @@
+"""The per-hunk context of `review --context` and the Markdown report: the change's lines as a
+diff, removed lines included; a removal shown in the unit it removed; RB105's silence hint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewbot.app.config import Config
+from reviewbot.app.pipeline import GitChange, review
+from reviewbot.model import Report
+from reviewbot.render.markdown import render_markdown
+from reviewbot.render.review_text import review_text
+from reviewbot.render.style import Style
+from tests.analysis.test_repo_impact import build_index
+from tests.helpers import commit, write
+
+KEEP = "def keep(x):\n    if x:\n        return 1\n    raise ValueError(x)\n"
+GONE = (
+    "def helper_gone(scope):\n"
+    "    path = scope['path']\n"
+    "    if not path:\n"
+    "        return path\n"
+    "    return path.strip('/')\n"
+)
+
+
+def _deletion(repo: Path, *, index: bool) -> Report:
+    write(repo, "lib.py", KEEP + "\n\n" + GONE)
+    write(
+        repo, "app.py", "from lib import helper_gone\n\n\ndef main(s):\n    return helper_gone(s)\n"
+    )
+    commit(repo)
+    if index:
+        build_index(repo)
+    write(repo, "lib.py", KEEP)
+    return review(GitChange(repo), Config())
+
+
+def test_a_deletion_s_context_shows_the_deleted_lines_in_the_unit_they_were(repo: Path) -> None:
+    """starlette, `get_route_path` deleted: the block was titled by the function above the
+    deletion (`_utils.py:83-85, in def collapse_excgroups`) and showed only its lines."""
+    rep = _deletion(repo, index=False)
+    (c,) = rep.context
+    assert c.removal and c.unit is not None and c.unit.label == "def helper_gone"
+    assert (c.unit.start, c.unit.end) == (7, 11)  # the old side's lines
+    text = review_text(rep, Style(False), context=True)
+    block = text[text.index("\nContext\n") :]
+    assert "`-` removed" in block
+    assert "── lib.py:2-11 (removed)  def helper_gone (old lines 7-11)" in block
+    assert " 7 - def helper_gone(scope):" in block and "11 -     return path.strip('/')" in block
+    assert "def keep" not in block.split("\n")[3]  # the title is the deleted unit's
+    markdown = render_markdown(rep)
+    assert "lib.py:2-11 (removed), in def helper_gone (old side)</summary>" in markdown
+    assert "`-` removed" in markdown
+    assert " 7 - def helper_gone(scope):" in markdown
+
+
+def test_a_replaced_line_shows_both_its_old_and_its_new_text(repo: Path) -> None:
+    """starlette 3d7430a0: `return inspect.iscoroutinefunction(obj)` became
+    `return iscoroutinefunction(obj)`; only the new line was shown."""
+    write(repo, "a.py", "import inspect\n\n\ndef f(obj):\n    x = 1\n    return inspect.isx(obj)\n")
+    commit(repo)
+    write(repo, "a.py", "import inspect\n\n\ndef f(obj):\n    x = 1\n    return isx(obj)\n")
+    rep = review(GitChange(repo), Config())
+    (c,) = rep.context
+    assert not c.removal and c.unit is not None and c.unit.label == "def f"
+    text = review_text(rep, Style(False), context=True)
+    assert "5       x = 1\n    6 -     return inspect.isx(obj)\n    6 +     return isx(obj)" in text
+    markdown = render_markdown(rep)
+    assert "6 -     return inspect.isx(obj)\n6 +     return isx(obj)" in markdown
+    # The JSON's fine band stays the new side's lines.
+    assert c.fine.split("\n")[-1] == "    return isx(obj)" and "inspect.isx" not in c.fine
+
+
+def test_rb105_says_the_one_line_its_comment_is_read_on(repo: Path) -> None:
+    """The hint said "on line 5" as if it were the deleted unit's first line; it is the line
+    now where the deleted lines were, and no other line is read for it."""
+    rep = _deletion(repo, index=True)
+    (f,) = [f for f in rep.findings if f.code == "RB105"]
+    text = review_text(rep, Style(False), width=200)
+    assert (
+        f"silence: add `reviewbot: ignore[RB105]` in a comment on line {f.line}, now where the "
+        "deleted lines were (no other is read)"
+    ) in text
+    # And it is so: a comment there silences it.
+    lines = KEEP.split("\n")
+    lines[f.line - 1] += "  # reviewbot: ignore[RB105]"
+    write(repo, "lib.py", "\n".join(lines))
+    assert not [f for f in review(GitChange(repo), Config()).findings if f.code == "RB105"]
+
+
+def test_without_an_index_rb105_is_silenced_on_its_line_too(repo: Path) -> None:
+    """The git grep fallback read no `reviewbot: ignore` at all."""
+    rep = _deletion(repo, index=False)
+    (f,) = [f for f in rep.findings if f.code == "RB105"]
+    assert f.path == "lib.py"
+    lines = KEEP.split("\n")
+    lines[f.line - 1] += "  # reviewbot: ignore[RB105]"
+    write(repo, "lib.py", "\n".join(lines))
+    assert not [f for f in review(GitChange(repo), Config()).findings if f.code == "RB105"]
