@@ -907,7 +907,7 @@ def _in_handler(text: str, line: int) -> bool:
 
 # Edges sure enough to say a name now means another definition: not the guesses for a receiver
 # nobody can type (``member``), nor the members of a hierarchy an override may stand for.
-_UNSURE_VIA = ("member", "family", "callback", "name")
+_UNSURE_VIA = ("member", "family", "callback", "name", "union")
 # A reference of a deleted declaration that now reaches another declaration of its name: the
 # one a deleted override overrode (its behaviour changes; no RB105 when that method surely
 # serves it), or a namesake left in its scope (an overload, a stub, an accessor's other half:

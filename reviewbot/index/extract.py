@@ -129,6 +129,11 @@ def field_union(signature: str) -> tuple[str, ...]:
     return _union_types(found.group(1).split(" = ", 1)[0])
 
 
+def union_types(text: str) -> tuple[str, ...]:
+    """The classes a written type names as a union's members (``A | B | null``: A and B)."""
+    return _union_types(text)
+
+
 # TS utility types whose first argument's properties are theirs (`Partial<Options>`).
 _SAME_KEYS = re.compile(r"(?:Partial|Required|Readonly|Omit|Pick|NonNullable)\s*<(.*)>", re.S)
 

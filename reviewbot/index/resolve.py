@@ -61,6 +61,7 @@ from reviewbot.index.extract import (
     field_union,
     parameter_types,
     type_parameters,
+    union_types,
     written_element,
 )
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
@@ -187,7 +188,8 @@ def _shared(a: str, b: str) -> int:
 _SELF = frozenset({"self", "cls", "this"})
 # A member found through a typed receiver also means the members of that name up and down its
 # class hierarchy (an override runs in its place), at this confidence, in these languages.
-_SURE_MEMBER = frozenset({"self", "super", "class", "instance"})
+_UNION = "union"  # a member of one of a union's classes (`f(): A | B`), 1/classes that have it
+_SURE_MEMBER = frozenset({"self", "super", "class", "instance", _UNION})
 _FAMILIES = frozenset({"typescript", "tsx", "javascript"})
 _FAMILY_WEIGHT = 0.5
 _HALF_SURE = frozenset({"family", "callback"})  # links at _FAMILY_WEIGHT
@@ -217,7 +219,14 @@ def _returns(signature: str) -> str:
         or _TS_RETURNS.search(signature)
         or _GO_RETURNS.search(signature)
     )
-    return clean_type(found.group(1)) if found is not None else ""
+    if found is None:
+        return ""
+    written = clean_type(found.group(1))
+    if not written and "|" in found.group(1):
+        # A union of classes (`f(): A | B`): each of them, `A|B` (``Resolver.typed``).
+        members = union_types(found.group(1))
+        return "|".join(members) if len(members) > 1 else ""
+    return written
 
 
 def written_return(kind: str, signature: str) -> str:
@@ -1243,15 +1252,17 @@ class Resolver:
             if classes:
                 out: list[int] = []
                 certain = True
+                ways = 0  # the classes of a union that have the member: it is one of them
                 for c in classes:
                     found, sure = self.class_member(c, lookup)
                     out.extend(found)
+                    ways += self._ways(c, lookup) if found else 0
                     # A type alias has no members here (but a union's, through its "bases"):
                     # not finding one there is no proof.
                     kind = self.classes[c].kind
                     certain = certain and sure and (kind != "type" or _union(self.classes[c].bases))
                 if out or certain:
-                    return tuple(dict.fromkeys(out)), "instance"
+                    return tuple(dict.fromkeys(out)), (_UNION if ways > 1 else "instance")
                 if file.language in _FAMILIES:
                     inside, outside = self._expand(classes)
                     if outside and not inside:  # `type AnyMap = Map<any, any>`: a Map
@@ -1263,6 +1274,17 @@ class Resolver:
         if how == "name":
             return self._by_name(file, lookup), "name"
         return (), ""
+
+    def _ways(self, cls: int, lookup: str, depth: int = 0) -> int:
+        """How many classes a receiver of class ``cls`` may be that have a member ``lookup``:
+        one, or for a union (``type AB = A | B``) its members' that have it."""
+        d = self.classes[cls]
+        if d.kind != "type" or not _union(d.bases) or depth > _DEPTH:
+            return 1
+        bases = self.bases(cls)[0]
+        return sum(
+            self._ways(b, lookup, depth + 1) for b in bases if self.class_member(b, lookup)[0]
+        )
 
     def callback_member(
         self, file: _File, qualifier: str, lookup: str
@@ -1547,6 +1569,14 @@ class Resolver:
         element = qualifier.endswith("()[]")  # `for x in make()`: what it returns holds
         if element:
             qualifier = qualifier[:-2]
+        if "|" in qualifier and not element:  # a union's classes (``_returns``)
+            out: list[int] = []
+            for part in qualifier.split("|"):
+                found, known = self.typed(file, target, part, depth)
+                if not known:
+                    return [], False
+                out.extend(found)
+            return list(dict.fromkeys(out)), True
         if not qualifier.endswith("()"):
             written, known = self.in_file(file, qualifier)
             if not known:
@@ -1859,6 +1889,8 @@ class Resolver:
                 found = self._fit(tuple(dict.fromkeys(found)), kind, language)
                 if via in _HALF_SURE:
                     weight = _FAMILY_WEIGHT
+                elif via == _UNION:  # one of several classes: 1/their number, as a guess's
+                    weight = 1.0 / self._union_ways(found)
                 elif via == "member" or len(found) <= 1:
                     weight = 1.0 / max(1, len(found))
                 else:
@@ -1892,6 +1924,12 @@ class Resolver:
             for d in kin:
                 append((ref_id, d, _FAMILY_WEIGHT, "family"))
         return edges
+
+    def _union_ways(self, found: tuple[int, ...]) -> int:
+        """The classes (a union's) whose members ``found`` are: overloads of one are one."""
+        if self._owner is None:
+            self._owner, self._children = self._hierarchy()
+        return max(1, len({self._owner.get(d, d) for d in found}))
 
     def family(self, found: tuple[int, ...]) -> tuple[int, ...]:
         """The members of the same name up and down the class hierarchy of the members

@@ -1720,3 +1720,31 @@ def test_a_literal_typed_by_a_class_merged_with_its_interface(repo: Path) -> Non
     )
     assert {q for q, _c, _v in _vias(db, "s.ts", 4, "label")} == {"Schema.label"}
     assert {q for q, _c, _v in _vias(db, "s.ts", 4, "meta")} == {"Schema.meta"}
+
+
+def test_a_member_of_a_union_return_type_is_one_of_its_classes(repo: Path) -> None:
+    # `f(): A | B` (or a type alias of the union): `f().m()` runs A.m or B.m, one of two, not
+    # both surely; when only one of the union's classes has `m`, it is that one.
+    db = build(
+        repo,
+        {
+            "shapes.ts": (
+                "export class A {\n  m(): number { return 1; }\n}\n"
+                "export class B {\n  m(): number { return 2; }\n}\n"
+                "export class C {\n  n(): number { return 3; }\n}\n"
+                "export type AB = A | B;\n"
+            ),
+            "app.ts": (
+                "import { A, B, C, AB } from './shapes';\n"
+                "export function f(): A | B { return new A(); }\n"
+                "export function g(): A | C | null { return null; }\n"
+                "export function h(): AB { return new B(); }\n"
+                "f().m();\n"
+                "g().m();\n"
+                "h().m();\n"
+            ),
+        },
+    )
+    assert _vias(db, "app.ts", 5, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
+    assert _vias(db, "app.ts", 6, "m") == {("A.m", 1.0, "instance")}
+    assert _vias(db, "app.ts", 7, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
