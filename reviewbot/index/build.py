@@ -75,7 +75,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-# 32 (session 11): a member of a union's classes is one of several (via union, 1/classes).
+# 32 (session 11): a member of a union's classes is one of several (via union, 1/classes);
+# a base read through a local or parameter (not the module it shadows) is unknown.
 RULES = 32
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)

@@ -32,6 +32,7 @@ __all__ = [
     "ALIAS",
     "AUGMENTS",
     "CLASS_KINDS",
+    "LOCAL",
     "PROPERTY",
     "extract",
     "extract_checked",
@@ -70,6 +71,8 @@ AUGMENTS = "module:"  # a base that names the module an interface augments
 # The "base" of a TS alias of one named type (`type AnySet = Set<any>`: `alias:Set`): what a
 # property declared with the alias holds; no base to find members in (as before).
 ALIAS = "alias:"
+# A base whose head names a local or a parameter (`def f(core): class G(core.Command)`): unknown.
+LOCAL = "local:"
 # In a qualifier: `T#a#b` for `x.a.b.m()` with x of type T: the type of T's property a, then of
 # its b (the resolver reads the properties' written types: TS/JS declarations, Python class-level
 # annotations and the return annotations of `@property` methods).
@@ -1377,6 +1380,23 @@ class _Builder:
                 first = False
                 scope = parent_scope[scope]
             return None
+
+        # A base whose head a local or a parameter binds (`def factory(core): class
+        # G(core.Command)`, shadowing the module `core`): what it is, is not written.
+        for i, d in enumerate(defs):
+            if d.kind not in CLASS_KINDS or not d.bases:
+                continue
+            marked = tuple(
+                LOCAL + b
+                if not b.startswith((ALIAS, AUGMENTS))
+                and (head := _HEAD.match(b)) is not None
+                and (bound := lookup(head.group(0), def_scope[i])) is not None
+                and bound[0] == "local"
+                else b
+                for b in d.bases
+            )
+            if marked != d.bases:
+                defs[i] = d._replace(bases=marked)
 
         class_of: dict[int, int] = {}
 

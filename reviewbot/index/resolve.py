@@ -53,6 +53,7 @@ from reviewbot.index.extract import (
     AUGMENTS,
     GETTER,
     LITERAL,
+    LOCAL,
     PROPERTY,
     PY_RETURNS,
     TS_PRIMITIVES,
@@ -1002,6 +1003,9 @@ class Resolver:
         for base in d.bases:
             if base.startswith((AUGMENTS, ALIAS)):
                 continue  # the module it augments, the type it aliases: not a base
+            if base.startswith(LOCAL):
+                complete = False  # a local's or a parameter's: not known
+                continue
             found, _ = self.in_file(file, base)
             classes = [c for c in found if c in self.classes]
             if not classes:

@@ -1579,6 +1579,30 @@ def test_a_base_class_named_through_a_submodule_imported_from_its_package(repo: 
     assert _vias(db, "pkg/group.py", 7, "invoke") == {("Command.invoke", 1.0, "super")}
 
 
+def test_a_base_named_through_a_parameter_shadowing_the_submodule_is_not_the_submodules(
+    repo: Path,
+) -> None:
+    # `from . import core`, then in `def factory(core)` a `class G(core.Command)`: that `core`
+    # is the parameter (anything), not the submodule: G's `super().invoke()` is no sure
+    # `Command.invoke`. The module-level class beside it still is.
+    db = build(
+        repo,
+        {
+            "pkg/__init__.py": "",
+            "pkg/core.py": "class Command:\n    def invoke(self):\n        return 1\n",
+            "pkg/group.py": (
+                "from . import core\n\n\n"
+                "def factory(core):\n    class G(core.Command):\n"
+                "        def invoke(self):\n            return super().invoke()\n"
+                "    return G\n\n\n"
+                "class H(core.Command):\n    def invoke(self):\n        return super().invoke()\n"
+            ),
+        },
+    )
+    assert all(v != "super" for _q, _c, v in _vias(db, "pkg/group.py", 7, "invoke"))
+    assert _vias(db, "pkg/group.py", 13, "invoke") == {("Command.invoke", 1.0, "super")}
+
+
 def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: Path) -> None:
     # yup's `string().required().notRequired()`: `string` is an overloaded `create` whose
     # overloads say `StringSchema` (the implementation says nothing: callers never see its
