@@ -28,7 +28,14 @@ from typing import NamedTuple
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
-from reviewbot.index.extract import GETTER, LITERAL, PROPERTY, extract, written_element
+from reviewbot.index.extract import (
+    GETTER,
+    LITERAL,
+    PROPERTY,
+    constructor_arity,
+    extract,
+    written_element,
+)
 from reviewbot.index.fresh import git_index_file, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
@@ -75,8 +82,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-# 32 (session 11): a member of a union's classes is one of several (via union, 1/classes);
-# a base read through a local or parameter (not the module it shadows) is unknown.
+# 32 (session 11): a union's member is one of several (1/classes), a base through a shadowing
+# local unknown, Java constructor calls (`new`, `this(...)`, `super(...)`) linked by arity.
 RULES = 32
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
@@ -289,6 +296,8 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
                 if parent is None:  # a parent after its child: no key can stand for it
                     parent = (("unknown", parent_id), 0)
             typing = signature if signed and kind in _TYPING and ":" in signature else ""
+            if kind == "constructor":  # (Java: the calls of its arity are its)
+                typing = str(constructor_arity(signature))
             key = (kind, name, qualified, container, parent, bases, returns, element, typing)
             same = keys.setdefault(key, [])
             key_of[def_id] = (key, len(same))

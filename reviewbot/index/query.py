@@ -192,9 +192,10 @@ _CONSTRUCTORS = frozenset({"constructor", "__init__"})
 
 
 def constructed(conn: sqlite3.Connection, symbol: Symbol) -> int | None:
-    """The class a constructor (TS/JS ``constructor``, Python ``__init__``, a Java
-    constructor) builds, or None for any other definition."""
-    if symbol.kind == "constructor" or (symbol.kind == "method" and symbol.name in _CONSTRUCTORS):
+    """The class a constructor (TS/JS ``constructor``, Python ``__init__``) builds, or None
+    for any other definition. (A Java constructor's calls are linked to it by the index, by
+    the arity of each: its class's calls are not all its.)"""
+    if symbol.kind == "method" and symbol.name in _CONSTRUCTORS:
         row = conn.execute(
             "SELECT p.id FROM defs d JOIN defs p ON p.id = d.parent_id WHERE d.id = ? "
             "AND p.kind IN ('class', 'enum', 'struct')",

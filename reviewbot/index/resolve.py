@@ -54,10 +54,12 @@ from reviewbot.index.extract import (
     GETTER,
     LITERAL,
     LOCAL,
+    NEW,
     PROPERTY,
     PY_RETURNS,
     TS_PRIMITIVES,
     clean_type,
+    constructor_arity,
     field_type,
     field_union,
     parameter_types,
@@ -187,9 +189,10 @@ def _shared(a: str, b: str) -> int:
 
 
 _SELF = frozenset({"self", "cls", "this"})
+_OVERLOAD = "overload"  # a Java constructor call whose arity does not pick one constructor
+_UNION = "union"  # a member of one of a union's classes (`f(): A | B`), 1/classes that have it
 # A member found through a typed receiver also means the members of that name up and down its
 # class hierarchy (an override runs in its place), at this confidence, in these languages.
-_UNION = "union"  # a member of one of a union's classes (`f(): A | B`), 1/classes that have it
 _SURE_MEMBER = frozenset({"self", "super", "class", "instance", _UNION})
 _FAMILIES = frozenset({"typescript", "tsx", "javascript"})
 _FAMILY_WEIGHT = 0.5
@@ -286,6 +289,8 @@ class Resolver:
         )
         self.members_by_name: _Lazy[str, list[int]] = _Lazy(_same, self._load_by_name)
         self.callable_members: set[int] = set()
+        # Java constructors' arities (fewest, most arguments; most -1: any), by id.
+        self.arity: _Lazy[int, tuple[int, int]] = _Lazy(_file_part, self._load_arity)
         self.field_members: set[int] = set()  # (no family: a property is no method to override)
         classy = ", ".join(f"'{k}'" for k in _CLASSY)
         rows: Iterable[tuple[Any, ...]]
@@ -351,6 +356,8 @@ class Resolver:
         if not lazy:
             self._load_returns(None)
             self.returns.complete = True
+            self._load_arity(None)
+            self.arity.complete = True
         # TS properties' written types (`copy_: Set<any>`): in full, or each on first use;
         # and the members of those declared as a union of classes (read for literals' keys).
         self.field_types: _Lazy[int, str] = _Lazy(_same, self._load_field_types)
@@ -454,6 +461,21 @@ class Resolver:
                 self.callable_members.add(def_id)
             elif kind == "field":
                 self.field_members.add(def_id)
+
+    def _load_arity(self, file_id: int | None) -> None:
+        """The arities of one file's Java constructors (``None``: every file's)."""
+        rows: Iterable[tuple[Any, ...]]
+        if file_id is None and self._loaded is not None:
+            rows = ((r[0], r[5]) for r in self._loaded.defs if r[2] == "constructor")
+        elif file_id is None:
+            rows = self.conn.execute("SELECT id, signature FROM defs WHERE kind = 'constructor'")
+        else:
+            rows = self.conn.execute(
+                "SELECT id, signature FROM defs WHERE file_id = ? AND kind = 'constructor'",
+                (file_id,),
+            )
+        for def_id, signature in rows:
+            dict.__setitem__(self.arity, def_id, constructor_arity(signature) or (0, -1))
 
     def _load_returns(self, def_id: int | None) -> None:
         """What one function (``None``: every function) says it returns, when it says."""
@@ -1233,6 +1255,8 @@ class Resolver:
             if target is None:
                 return self.any_member(lookup, file), "member"
             found, sure = self.class_member(target, lookup, skip_own=how == "super")
+            if qualifier.startswith(NEW):  # Java `this(...)`, `super(...)`: constructors only
+                return tuple(d for d in found if d in self.arity), how
             if found or sure:
                 return found, how
             return self.any_member(lookup, file), "member"
@@ -1799,20 +1823,21 @@ class Resolver:
     def _free(
         self, file: _File, target: int | None, qualifier: str, lookup: str
     ) -> tuple[tuple[int, ...], str]:
-        if qualifier:  # Java/Go: `Type.member` with a type of the package
+        if qualifier and not qualifier.startswith(NEW):  # Java/Go: `Type.member`, Type here
             out: list[int] = []
             for c in self.package_top(file, qualifier):
                 if c in self.classes:
                     out.extend(self.class_member(c, lookup)[0])
             return tuple(out), "package"
         if target is not None:
-            found, _ = self.class_member(target, lookup)
+            # (Java: a constructor is no member a bare name means; `C` is its class)
+            found = self._not_constructors(self.class_member(target, lookup)[0])
             if found:
                 return found, "self"
             here = self.classes.get(target)
             outer = here.parent_id if here is not None else None
             while outer is not None and outer in self.classes:  # enclosing classes (Java)
-                found, _ = self.class_member(outer, lookup)
+                found = self._not_constructors(self.class_member(outer, lookup)[0])
                 if found:
                     return found, "self"
                 outer = self.classes[outer].parent_id
@@ -1825,6 +1850,43 @@ class Resolver:
                 for t in self.module_files(file, imp.module):
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out)), "import"
+
+    def _not_constructors(self, found: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(d for d in found if d not in self.arity)
+
+    def constructed(
+        self, found: tuple[int, ...], arguments: int, via: str
+    ) -> tuple[tuple[int, float, str], ...]:
+        """The Java constructors a call with ``arguments`` arguments runs, with confidence and
+        via, of the classes (``new C(...)``) or constructors (``this(...)``, ``super(...)``)
+        ``found``: of a class's constructors, the one whose arity fits (any that fits, when
+        it is the only one); when none or several fit, all of those (of them all, when none)
+        at 1/their number (``via`` overload): which one the argument types pick is not read."""
+        groups: dict[int, list[int]] = {}
+        for d in found:
+            if d in self.classes:
+                c = self.classes[d]
+                own = self.members.get((self._scope_key(c.file_id), c.qualified), {})
+                groups.setdefault(d, []).extend(m for m in own.get(c.name, ()) if m in self.arity)
+            elif d in self.arity:  # (the constructors of one class: the nearest that has some)
+                groups.setdefault(-1, []).append(d)
+        out: list[tuple[int, float, str]] = []
+        for ctors in groups.values():
+            ctors = list(dict.fromkeys(ctors))
+            if len(ctors) == 1:
+                out.append((ctors[0], 1.0, via))
+                continue
+            fit = [
+                m
+                for m in ctors
+                if self.arity[m][0] <= arguments and self.arity[m][1] in (-1, arguments)
+            ]
+            if len(fit) == 1:
+                out.append((fit[0], 1.0, via))
+                continue
+            some = fit or ctors
+            out.extend((m, 1.0 / len(some), _OVERLOAD) for m in some)
+        return tuple(out)
 
     def _by_name(self, file: _File, lookup: str) -> tuple[int, ...]:
         """Definitions of that name in files of the same language (name-level links)."""
@@ -1867,7 +1929,7 @@ class Resolver:
         # file's): most references repeat another's, so each answer is worked out once.
         fitted: dict[
             tuple[int, str, int | None, str, str, str],
-            tuple[tuple[int, ...], float, str, tuple[int, ...]],
+            tuple[tuple[int, ...], float, str, tuple[int, ...], tuple[tuple[int, float, str], ...]],
         ] = {}
         found: tuple[int, ...]
         append = edges.append
@@ -1891,6 +1953,11 @@ class Resolver:
                     found, via = hit
                 language = self.files[file_id].language if file_id in self.files else ""
                 found = self._fit(tuple(dict.fromkeys(found)), kind, language)
+                built: tuple[tuple[int, float, str], ...] = ()
+                if found and qualifier.startswith(NEW):
+                    # Java `new C(...)` (C, and its constructor), `this(...)`, `super(...)`.
+                    built = self.constructed(found, int(qualifier[len(NEW) :]), via)
+                    found = tuple(d for d in found if d in self.classes)
                 if via in _HALF_SURE:
                     weight = _FAMILY_WEIGHT
                 elif via == _UNION:  # one of several classes: 1/their number, as a guess's
@@ -1919,14 +1986,17 @@ class Resolver:
                     weight,
                     via,
                     kin,
+                    built,
                 )
-            found, weight, via, kin = known
+            found, weight, via, kin, built = known
             if len(found) == 1:
                 append((ref_id, found[0], weight, via))
             elif found:
                 edges.extend([(ref_id, d, weight, via) for d in found])
             for d in kin:
                 append((ref_id, d, _FAMILY_WEIGHT, "family"))
+            for d, confidence, how_built in built:
+                append((ref_id, d, confidence, how_built))
         return edges
 
     def _union_ways(self, found: tuple[int, ...]) -> int:

@@ -839,3 +839,44 @@ def test_dropping_an_import_errors_fallback_is_no_rb105(repo: Path) -> None:
     }
     setup(repo, files, {"p/compat.py": "from p._fast import wrap\n"})
     assert codes(review(repo), "RB105") == []
+
+
+def test_a_java_constructors_impact_is_the_calls_of_its_arity(repo: Path) -> None:
+    # Re-signed, the one constructor of Circle gets its RB106 for `new Circle(4)`; removed,
+    # `Shape(int a, int b)` leaves `new Shape(2, 3)` broken (RB105), while `new Shape(2)` is
+    # the other constructor's and not listed.
+    shape = (
+        "package p;\n\npublic class Shape {\n"
+        "    public Shape(int a) {\n    }\n"
+        "    public Shape(int a, int b) {\n    }\n"
+        "}\n"
+    )
+    circle = (
+        "package p;\n\npublic class Circle extends Shape {\n"
+        "    public Circle(int r) {\n        super(r);\n    }\n}\n"
+    )
+    main = (
+        "package p;\n\npublic class Main {\n    public static void main(String[] args) {\n"
+        "        Shape s = new Shape(2, 3);\n        Shape t = new Shape(2);\n"
+        "        Circle c = new Circle(4);\n    }\n}\n"
+    )
+    setup(
+        repo,
+        {"src/p/Shape.java": shape, "src/p/Circle.java": circle, "src/p/Main.java": main},
+        {
+            "src/p/Circle.java": circle.replace("Circle(int r)", "Circle(int r, int s)"),
+            "src/p/Shape.java": shape.replace("    public Shape(int a, int b) {\n    }\n", ""),
+        },
+    )
+    doc = review(repo)
+    (stale,) = codes(doc, "RB106")
+    assert "src/p/Main.java:7" in stale["message"]
+    (gone,) = codes(doc, "RB105")
+    assert "src/p/Main.java:5" in gone["message"]
+    assert "src/p/Main.java:6" not in gone["message"]
+    resigned = entry(doc, "Circle")
+    assert resigned["change"] == "signature"
+    assert [(r["path"], r["line"]) for r in resigned["references"]] == [("src/p/Main.java", 7)]
+    removed = entry(doc, "Shape")
+    assert removed["change"] == "removed"
+    assert [(r["path"], r["line"]) for r in removed["references"]] == [("src/p/Main.java", 5)]

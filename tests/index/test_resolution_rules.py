@@ -1772,3 +1772,66 @@ def test_a_member_of_a_union_return_type_is_one_of_its_classes(repo: Path) -> No
     assert _vias(db, "app.ts", 5, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
     assert _vias(db, "app.ts", 6, "m") == {("A.m", 1.0, "instance")}
     assert _vias(db, "app.ts", 7, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
+
+
+def test_java_constructor_calls_link_the_constructor_of_their_arity(repo: Path) -> None:
+    # `new Shape(2, 3)` runs `Shape(int a, int b)`, not every constructor of Shape; `this(1)`
+    # and `super(r)` call constructors too. Where the arity does not pick one (two of one
+    # arity), each is one of those (`overload`, 1/their number). `extends Shape` is the
+    # class, not its constructors (it linked to all three).
+    db = build(
+        repo,
+        {
+            "src/p/Shape.java": (
+                "package p;\n\npublic class Shape {\n"
+                "    public Shape() {\n        this(1);\n    }\n"
+                "    public Shape(int a) {\n    }\n"
+                "    public Shape(int a, int b) {\n    }\n"
+                "}\n"
+            ),
+            "src/p/Circle.java": (
+                "package p;\n\npublic class Circle extends Shape {\n"
+                "    public Circle(int r) {\n        super(r);\n    }\n}\n"
+            ),
+            "src/p/Two.java": (
+                "package p;\n\npublic class Two<T> {\n"
+                "    public Two(int a) {\n    }\n    public Two(String s) {\n    }\n}\n"
+            ),
+            "src/p/Main.java": (
+                "package p;\n\npublic class Main {\n    public static void main(String[] args) {\n"
+                "        Shape s = new Shape(2, 3);\n"
+                "        Shape t = new Shape(/* one */ 2);\n"
+                "        Circle c = new Circle(4);\n"
+                "        Two<String> w = new Two<String>(5);\n"
+                "    }\n}\n"
+            ),
+        },
+    )
+    assert _vias(db, "src/p/Shape.java", 5, "this") == {("Shape.Shape", 1.0, "self")}
+    assert targets(db, "src/p/Shape.java", 5, "this") == {("Shape.Shape", 7)}
+    assert targets(db, "src/p/Circle.java", 5, "super") == {("Shape.Shape", 7)}
+    assert targets(db, "src/p/Circle.java", 3, "Shape") == {("Shape", 3)}
+    assert targets(db, "src/p/Main.java", 5, "Shape") == {("Shape", 3), ("Shape.Shape", 9)}
+    assert targets(db, "src/p/Main.java", 6, "Shape") == {("Shape", 3), ("Shape.Shape", 7)}
+    assert targets(db, "src/p/Main.java", 7, "Circle") == {("Circle", 3), ("Circle.Circle", 4)}
+    assert {(q, c, v) for q, c, v in _vias(db, "src/p/Main.java", 8, "Two") if q != "Two"} == {
+        ("Two.Two", 0.5, "overload")
+    }
+    conn = sqlite3.connect(db)
+    try:
+        one = query.symbol_at(conn, "src/p/Shape.java", 7)
+        assert one is not None and one.kind == "constructor"
+        hits, _more = query.references(conn, one)
+        assert [(h.path, h.line) for h in hits] == [
+            ("src/p/Circle.java", 5),
+            ("src/p/Main.java", 6),
+            ("src/p/Shape.java", 5),
+        ]
+        callers = query.callers(conn, one)
+        assert [c.symbol and c.symbol.qualified for c in callers] == [
+            "Circle.Circle",
+            "Main.main",
+            "Shape.Shape",
+        ]
+    finally:
+        conn.close()
