@@ -77,6 +77,11 @@ LOCAL = "local:"
 # The qualifier of a Java constructor call (`new C(a, b)`, `this(a)`, `super(a, b)`): `new/2`,
 # its number of arguments (the resolver picks the constructor of that arity).
 NEW = "new/"
+_FIRST_PARAMETER = re.compile(r"\(\s*([A-Za-z_]\w*)")
+# A definition's decorators, read back from its `def`: `@classmethod` among them.
+_CLASSMETHOD = re.compile(
+    rb"@\s*(?:builtins\s*\.\s*)?classmethod\b[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*\Z"
+)
 _JAVA_EXTENDS = re.compile(r"\bextends\s+([\w$.]+)")
 # In a qualifier: `T#a#b` for `x.a.b.m()` with x of type T: the type of T's property a, then of
 # its b (the resolver reads the properties' written types: TS/JS declarations, Python class-level
@@ -1206,6 +1211,24 @@ class _Builder:
                 stack.append(index)
         return out
 
+    def _instantiated(self, name: str, unit: int) -> int:
+        """The class a call of ``name`` in ``unit`` instantiates when ``name`` is the first
+        parameter (`cls`) of a Python classmethod of it, else -1."""
+        if unit < 0:
+            return -1
+        d = self.raw_kept[unit]
+        method = self.defs_out[unit]
+        if method.kind != "method" or method.parent < 0:
+            return -1
+        if self.defs_out[method.parent].kind not in CLASS_KINDS:
+            return -1
+        first = _FIRST_PARAMETER.search(method.signature)
+        if first is None or first.group(1) != name:
+            return -1
+        if _CLASSMETHOD.search(self.source[max(0, d.start - _WINDOW) : d.start]) is None:
+            return -1
+        return method.parent
+
     # -- the build --------------------------------------------------------------------------------
 
     def build(self) -> FileFacts:
@@ -1215,6 +1238,7 @@ class _Builder:
         self.raw_kept: list[_RawDef] = []
         self.attributes: set[int] = set()
         defs = self._make_definitions()
+        self.defs_out = defs
         kept = self.raw_kept
 
         # Imports, and the ranges of import statements (their names are not references).
@@ -1634,10 +1658,19 @@ class _Builder:
                             bound = lookup(name, outer) if outer >= 0 else None
                             where = found_in[0]
                             break
+                meant_as = name
                 if bound is not None and bound[0] == "local":
-                    if not java or at not in calls:
+                    made_by = -1
+                    if python and at in calls:
+                        made_by = self._instantiated(name, unit)
+                    if made_by >= 0:
+                        # `cls(...)` in a classmethod: an instance of its class (or of a
+                        # subclass it is called on) is made, its `__init__` runs.
+                        bound, meant_as = ("def", made_by), defs[made_by].name
+                    elif not java or at not in calls:
                         continue  # a local or a parameter: no definition to link
-                    bound = None  # Java: `builder()` is a method even where a local is `builder`
+                    else:
+                        bound = None  # Java: `builder()` is a method where a local is `builder`
             newlines = source.count(b"\n", counted, at)
             if newlines:
                 line += newlines
@@ -1777,7 +1810,7 @@ class _Builder:
                 target = bound[1]
                 if kind == "type":
                     target = type_defs.get((where, name), target)
-                out.append(_reference((name, line, col, kind, unit, "def", target, made, name)))
+                out.append(_reference((name, line, col, kind, unit, "def", target, made, meant_as)))
             elif bound[0] == "import":
                 entry = imports[bound[1]]
                 if entry.name in ("", "*"):

@@ -880,3 +880,27 @@ def test_a_java_constructors_impact_is_the_calls_of_its_arity(repo: Path) -> Non
     removed = entry(doc, "Shape")
     assert removed["change"] == "removed"
     assert [(r["path"], r["line"]) for r in removed["references"]] == [("src/p/Main.java", 5)]
+
+
+def test_a_re_signed_init_lists_cls_calls_and_a_subclass_inheriting_it(repo: Path) -> None:
+    # `cls(1)` in a classmethod and `Sub(3)` (Sub has no `__init__`) run `Base.__init__`.
+    lib = (
+        "class Base:\n    def __init__(self, a):\n        self.a = a\n\n"
+        "    @classmethod\n    def make(cls):\n        return cls(1)\n\n\n"
+        "class Sub(Base):\n    pass\n"
+    )
+    app = "from src.lib import Sub\n\n\ndef use():\n    return Sub(3)\n"
+    setup(
+        repo,
+        {"src/__init__.py": "", "src/lib.py": lib, "src/app.py": app},
+        {"src/lib.py": lib.replace("(self, a):", "(self, a, b):")},
+    )
+    doc = review(repo)
+    (stale,) = codes(doc, "RB106")
+    assert "src/lib.py:7" in stale["message"]
+    assert "src/app.py:5" in stale["message"]
+    found = entry(doc, "__init__")
+    assert {(r["path"], r["line"]) for r in found["references"]} == {
+        ("src/lib.py", 7),
+        ("src/app.py", 5),
+    }

@@ -1835,3 +1835,50 @@ def test_java_constructor_calls_link_the_constructor_of_their_arity(repo: Path) 
         ]
     finally:
         conn.close()
+
+
+def test_cls_in_a_classmethod_and_an_inherited_constructor_run_the_bases(repo: Path) -> None:
+    # `cls(1)` in a classmethod makes an instance of the class: its `__init__` runs. `Sub(3)`,
+    # Sub defining no `__init__`, runs its base's (and `Leaf(4)` below it); `Own(5)` runs
+    # Own's own. TypeScript alike: `new Sub(1)` runs Base's `constructor`.
+    db = build(
+        repo,
+        {
+            "core.py": (
+                "class Base:\n    def __init__(self, a):\n        self.a = a\n\n"
+                "    @classmethod\n    def make(cls):\n        return cls(1)\n\n\n"
+                "class Sub(Base):\n    def go(self):\n        return 2\n\n\n"
+                "class Leaf(Sub):\n    pass\n\n\n"
+                "class Own(Base):\n    def __init__(self):\n        super().__init__(0)\n"
+            ),
+            "app.py": (
+                "from core import Base, Leaf, Own, Sub\n\n\ndef use():\n"
+                "    return Base(1), Sub(3), Leaf(4), Own()\n"
+            ),
+            "shapes.ts": (
+                "export class Base {\n  constructor(x: number) {}\n}\n"
+                "export class Sub extends Base {\n  go(): number { return 1; }\n}\n"
+                "export class Own extends Base {\n  constructor() { super(0); }\n}\n"
+                "const s = new Sub(1);\nconst o = new Own();\n"
+            ),
+        },
+    )
+    assert targets(db, "core.py", 7, "cls") == {("Base", 1)}
+    conn = sqlite3.connect(db)
+    try:
+        init = query.symbol_at(conn, "core.py", 2)
+        assert init is not None
+        hits, _more = query.references(conn, init)
+        calls = {(h.path, h.line, h.name) for h in hits if h.kind == "call"}
+        assert calls >= {("core.py", 7, "cls"), ("app.py", 5, "Sub"), ("app.py", 5, "Leaf")}
+        assert not any(h.name == "Own" for h in hits)
+        assert {c.symbol.qualified for c in query.callers(conn, init) if c.symbol} >= {
+            "Base.make",
+            "use",
+        }
+        ts_init = query.symbol_at(conn, "shapes.ts", 2)
+        assert ts_init is not None
+        ts_hits, _more = query.references(conn, ts_init)
+        assert [(h.line, h.name) for h in ts_hits if h.kind == "call"] == [(10, "Sub")]
+    finally:
+        conn.close()
