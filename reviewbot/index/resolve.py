@@ -421,6 +421,8 @@ class Resolver:
         ] = {}
         self._packages: set[str] | None = None
         self._owner: dict[int, int] | None = None
+        # The members a union's receiver reaches -> how many of its classes have them.
+        self._union_ways: dict[tuple[int, ...], int] = {}
         self._children: dict[int, list[int]] = {}
         self._member_name: dict[int, str] = {}
         self._outside_heirs: dict[str, list[int]] | None = None
@@ -1280,17 +1282,26 @@ class Resolver:
             if classes:
                 out: list[int] = []
                 certain = True
-                ways = 0  # the classes of a union that have the member: it is one of them
+                # The classes of a union (by name: namesakes, one name's definitions, are one
+                # meaning) and the members each has: the receiver is one of them.
+                ways: dict[str, list[int]] = {}
                 for c in classes:
                     found, sure = self.class_member(c, lookup)
                     out.extend(found)
-                    ways += self._ways(c, lookup) if found else 0
+                    if found:
+                        self._ways(c, lookup, ways)
                     # A type alias has no members here (but a union's, through its "bases"):
                     # not finding one there is no proof.
                     kind = self.classes[c].kind
                     certain = certain and sure and (kind != "type" or _union(self.classes[c].bases))
                 if out or certain:
-                    return tuple(dict.fromkeys(out)), (_UNION if ways > 1 else "instance")
+                    members = tuple(dict.fromkeys(out))
+                    # (a member all of them inherit from one base is surely that one)
+                    distinct = len({tuple(sorted(set(m))) for m in ways.values()})
+                    if distinct > 1:
+                        self._union_ways[members] = distinct
+                        return members, _UNION
+                    return members, "instance"
                 if file.language in _FAMILIES:
                     inside, outside = self._expand(classes)
                     if outside and not inside:  # `type AnyMap = Map<any, any>`: a Map
@@ -1303,16 +1314,17 @@ class Resolver:
             return self._by_name(file, lookup), "name"
         return (), ""
 
-    def _ways(self, cls: int, lookup: str, depth: int = 0) -> int:
-        """How many classes a receiver of class ``cls`` may be that have a member ``lookup``:
-        one, or for a union (``type AB = A | B``) its members' that have it."""
+    def _ways(self, cls: int, lookup: str, out: dict[str, list[int]], depth: int = 0) -> None:
+        """Into ``out``, by name, the classes a receiver of class ``cls`` may be that have a
+        member ``lookup``, with those members: ``cls``, or a union's (``type AB = A | B``)
+        members."""
         d = self.classes[cls]
         if d.kind != "type" or not _union(d.bases) or depth > _DEPTH:
-            return 1
-        bases = self.bases(cls)[0]
-        return sum(
-            self._ways(b, lookup, depth + 1) for b in bases if self.class_member(b, lookup)[0]
-        )
+            out.setdefault(d.name, []).extend(self.class_member(cls, lookup)[0])
+            return
+        for b in self.bases(cls)[0]:
+            if self.class_member(b, lookup)[0]:
+                self._ways(b, lookup, out, depth + 1)
 
     def callback_member(
         self, file: _File, qualifier: str, lookup: str
@@ -1952,6 +1964,7 @@ class Resolver:
                         hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
                     found, via = hit
                 language = self.files[file_id].language if file_id in self.files else ""
+                ways = self._union_ways.get(found, 1) if via == _UNION else 1
                 found = self._fit(tuple(dict.fromkeys(found)), kind, language)
                 built: tuple[tuple[int, float, str], ...] = ()
                 if found and qualifier.startswith(NEW):
@@ -1961,7 +1974,7 @@ class Resolver:
                 if via in _HALF_SURE:
                     weight = _FAMILY_WEIGHT
                 elif via == _UNION:  # one of several classes: 1/their number, as a guess's
-                    weight = 1.0 / self._union_ways(found)
+                    weight = 1.0 / ways
                 elif via == "member" or len(found) <= 1:
                     weight = 1.0 / max(1, len(found))
                 else:
@@ -1998,12 +2011,6 @@ class Resolver:
             for d, confidence, how_built in built:
                 append((ref_id, d, confidence, how_built))
         return edges
-
-    def _union_ways(self, found: tuple[int, ...]) -> int:
-        """The classes (a union's) whose members ``found`` are: overloads of one are one."""
-        if self._owner is None:
-            self._owner, self._children = self._hierarchy()
-        return max(1, len({self._owner.get(d, d) for d in found}))
 
     def family(self, found: tuple[int, ...]) -> tuple[int, ...]:
         """The members of the same name up and down the class hierarchy of the members

@@ -1882,3 +1882,20 @@ def test_cls_in_a_classmethod_and_an_inherited_constructor_run_the_bases(repo: P
         assert [(h.line, h.name) for h in ts_hits if h.kind == "call"] == [(10, "Sub")]
     finally:
         conn.close()
+
+
+def test_namesake_classes_of_one_written_type_are_no_union(repo: Path) -> None:
+    # `try: from a import W / except ImportError: from b import W`: `w: W` is either W, one
+    # name's definitions (as before: 1/their files, via instance), not a union's classes.
+    db = build(
+        repo,
+        {
+            "a.py": "class W:\n    def get(self):\n        return 1\n",
+            "b.py": "class W:\n    def get(self):\n        return 2\n",
+            "app.py": (
+                "try:\n    from a import W\nexcept ImportError:\n    from b import W\n\n\n"
+                "def use(w: W):\n    return w.get()\n"
+            ),
+        },
+    )
+    assert {v for _q, _c, v in _vias(db, "app.py", 8, "get")} == {"instance"}
