@@ -82,9 +82,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-# 32 (session 11): a union's member is one of several (1/classes), a base through a shadowing
-# local unknown, Java constructor calls (`new`, `this(...)`, `super(...)`) linked by arity,
-# Python `cls(...)` in a classmethod a call of its class.
+# 32 (session 11): union members 1/N, shadowed bases unknown, Java constructors by arity, `cls()`.
 RULES = 32
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)

@@ -17,7 +17,12 @@ also to the members of that name up and down the class hierarchy (``via = "famil
 confidence 0.5: an override may run instead, and the TypeScript service counts them as one
 method), including the repository's overrides of an outside class's method; a TS/JS
 callback's untyped parameter (``f(x, p => p.m())``, ``f`` declared in TypeScript) as the type
-of the call's one typed argument (``via = "callback"``, confidence 0.5); ``obj.m``
+of the call's one typed argument (``via = "callback"``, confidence 0.5); a member through a
+union of classes (``f(): A | B``, ``type AB = A | B``) to each of its classes' that differ, at
+1/their number (``via = "union"``); a Java constructor call (``new C(...)``, ``this(...)``,
+``super(...)``) also to the constructor whose arity fits, else to each that may be it at
+1/their number (``via = "overload"``); a class base that a local or a parameter names
+(``local:``) is unknown; ``obj.m``
 with a receiver nobody can type links to every member of that name in the files the referring
 file reaches through its imports (none when it reaches none), with confidence
 1/candidates; candidates in one file (overloads) are one meaning; a type position prefers
