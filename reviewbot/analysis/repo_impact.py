@@ -80,7 +80,7 @@ _RENAMED = 0.75  # body similarity from which a deleted + an added declaration a
 _CROSS_PAIRS = 2500  # removed x added outermost declarations compared across files, at most
 _NAME = re.compile(r"[\w$]+")
 _VALUES = frozenset({"constant"})  # a value has no parameters: never "re-signed"
-_SKIP_KINDS = frozenset({"variable", "field", "constructor"})
+_SKIP_KINDS = frozenset({"variable", "field"})
 _CONSTRUCTORS = frozenset({"__init__", "constructor"})  # (their classes' calls run them)
 _CLASSES = frozenset({"class", "interface", "struct", "enum", "type"})
 _NAME_BOUND = frozenset({"def", "import", "module", "free", "class", "name"})
@@ -843,6 +843,8 @@ def _remaining(
         if now is not None:
             # (a line the change leaves alone: the reference keeps its column)
             reached = _meant(conn, cf.path if cf else h.path, now, h.column, old.name)
+            if old.kind == "constructor":  # (Java: `new C(...)` reaches its class C too)
+                reached = tuple(t for t in reached if t.kind == "constructor")
             if reached and kept is None:
                 kept = _imported_on_both_sides(home, old)
             if reached and (kept or all((t.path, t.qualified) == twin for t in reached)):
@@ -942,7 +944,7 @@ def _in_handler(text: str, line: int) -> bool:
 
 # Edges sure enough to say a name now means another definition: not the guesses for a receiver
 # nobody can type (``member``), nor the members of a hierarchy an override may stand for.
-_UNSURE_VIA = ("member", "family", "callback", "name")
+_UNSURE_VIA = ("member", "family", "callback", "name", "union", "overload")
 # A reference of a deleted declaration that now reaches another declaration of its name: the
 # one a deleted override overrode (its behaviour changes; no RB105 when that method surely
 # serves it), or a namesake left in its scope (an overload, a stub, an accessor's other half:

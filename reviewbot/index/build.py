@@ -28,7 +28,14 @@ from typing import NamedTuple
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
-from reviewbot.index.extract import GETTER, LITERAL, PROPERTY, extract, written_element
+from reviewbot.index.extract import (
+    GETTER,
+    LITERAL,
+    PROPERTY,
+    constructor_arity,
+    extract,
+    written_element,
+)
 from reviewbot.index.fresh import git_index_file, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
@@ -72,8 +79,9 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-# 32 (session 11): a local bound to a chain typed from the chain's head; a TS class's methods
-# typed by the interface merged with it.
+# 32 (session 11): a local bound to a chain typed from its head, TS class + interface merged,
+# comments out of signatures, Go type assertions typed, union members 1/N, shadowed bases
+# unknown, Java constructors by arity, `cls()`.
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
@@ -289,6 +297,8 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
                 if parent is None:  # a parent after its child: no key can stand for it
                     parent = (("unknown", parent_id), 0)
             typing = signature if signed and kind in _TYPING and ":" in signature else ""
+            if kind == "constructor":  # (Java: the calls of its arity are its)
+                typing = str(constructor_arity(signature))
             key = (kind, name, qualified, container, parent, bases, returns, element, typing)
             same = keys.setdefault(key, [])
             key_of[def_id] = (key, len(same))

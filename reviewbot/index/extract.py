@@ -32,6 +32,8 @@ __all__ = [
     "ALIAS",
     "AUGMENTS",
     "CLASS_KINDS",
+    "LOCAL",
+    "NEW",
     "PROPERTY",
     "extract",
     "extract_checked",
@@ -70,6 +72,17 @@ AUGMENTS = "module:"  # a base that names the module an interface augments
 # The "base" of a TS alias of one named type (`type AnySet = Set<any>`: `alias:Set`): what a
 # property declared with the alias holds; no base to find members in (as before).
 ALIAS = "alias:"
+# A base whose head names a local or a parameter (`def f(core): class G(core.Command)`): unknown.
+LOCAL = "local:"
+# The qualifier of a Java constructor call (`new C(a, b)`, `this(a)`, `super(a, b)`): `new/2`,
+# its number of arguments (the resolver picks the constructor of that arity).
+NEW = "new/"
+_FIRST_PARAMETER = re.compile(r"\(\s*([A-Za-z_]\w*)")
+# A definition's decorators, read back from its `def`: `@classmethod` among them.
+_CLASSMETHOD = re.compile(
+    rb"@\s*(?:builtins\s*\.\s*)?classmethod\b[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*\Z"
+)
+_JAVA_EXTENDS = re.compile(r"\bextends\s+([\w$.]+)")
 # In a qualifier: `T#a#b` for `x.a.b.m()` with x of type T: the type of T's property a, then of
 # its b (the resolver reads the properties' written types: TS/JS declarations, Python class-level
 # annotations and the return annotations of `@property` methods).
@@ -127,6 +140,23 @@ def field_union(signature: str) -> tuple[str, ...]:
     if found is None:
         return ()
     return _union_types(found.group(1).split(" = ", 1)[0])
+
+
+def constructor_arity(signature: str) -> tuple[int, int] | None:
+    """How many arguments a Java constructor's signature takes: (fewest, most), most -1 for a
+    variadic one; None when its parameter list cannot be read."""
+    text = _parameter_list(signature)
+    if text is None:
+        return None
+    params = [p for p in _top_level(text, ",") if p.strip()]
+    if params and "..." in params[-1]:
+        return len(params) - 1, -1
+    return len(params), len(params)
+
+
+def union_types(text: str) -> tuple[str, ...]:
+    """The classes a written type names as a union's members (``A | B | null``: A and B)."""
+    return _union_types(text)
 
 
 # TS utility types whose first argument's properties are theirs (`Partial<Options>`).
@@ -961,6 +991,11 @@ class _RawDef:
 _PRIORITY = {"variable": 0, "type": 1, "constant": 2}
 
 
+def _arguments(args: ts.Node) -> int:
+    """How many arguments a call's argument list holds (its comments are none)."""
+    return sum(1 for a in args.named_children if not a.type.endswith("comment"))
+
+
 def _sorted(nodes: list[ts.Node]) -> tuple[list[int], list[ts.Node]]:
     """Nodes by position, once each (two patterns may capture the same node)."""
     by_start = dict(zip(map(_START, nodes), nodes, strict=True))
@@ -1225,6 +1260,24 @@ class _Builder:
                 stack.append(index)
         return out
 
+    def _instantiated(self, name: str, unit: int) -> int:
+        """The class a call of ``name`` in ``unit`` instantiates when ``name`` is the first
+        parameter (`cls`) of a Python classmethod of it, else -1."""
+        if unit < 0:
+            return -1
+        d = self.raw_kept[unit]
+        method = self.defs_out[unit]
+        if method.kind != "method" or method.parent < 0:
+            return -1
+        if self.defs_out[method.parent].kind not in CLASS_KINDS:
+            return -1
+        first = _FIRST_PARAMETER.search(method.signature)
+        if first is None or first.group(1) != name:
+            return -1
+        if _CLASSMETHOD.search(self.source[max(0, d.start - _WINDOW) : d.start]) is None:
+            return -1
+        return method.parent
+
     # -- the build --------------------------------------------------------------------------------
 
     def build(self) -> FileFacts:
@@ -1234,6 +1287,7 @@ class _Builder:
         self.raw_kept: list[_RawDef] = []
         self.attributes: set[int] = set()
         defs = self._make_definitions()
+        self.defs_out = defs
         kept = self.raw_kept
 
         # Imports, and the ranges of import statements (their names are not references).
@@ -1421,6 +1475,23 @@ class _Builder:
                 first = False
                 scope = parent_scope[scope]
             return None
+
+        # A base whose head a local or a parameter binds (`def factory(core): class
+        # G(core.Command)`, shadowing the module `core`): what it is, is not written.
+        for i, d in enumerate(defs):
+            if d.kind not in CLASS_KINDS or not d.bases:
+                continue
+            marked = tuple(
+                LOCAL + b
+                if not b.startswith((ALIAS, AUGMENTS))
+                and (head := _HEAD.match(b)) is not None
+                and (bound := lookup(head.group(0), def_scope[i])) is not None
+                and bound[0] == "local"
+                else b
+                for b in d.bases
+            )
+            if marked != d.bases:
+                defs[i] = d._replace(bases=marked)
 
         class_of: dict[int, int] = {}
 
@@ -1637,6 +1708,15 @@ class _Builder:
 
         out: list[Reference] = []
         self_names = grammar.self_names
+        # Java: where each `new C(...)`'s class name starts -> its number of arguments.
+        built: dict[int, int] = {}
+        for node in caps.get("new", ()) if grammar.name == "java" else ():
+            created = node.child_by_field_name("type")
+            args = node.child_by_field_name("arguments")
+            if created is not None and args is not None:
+                if created.type == "generic_type" and created.named_child_count:
+                    created = created.named_children[0]
+                built[created.start_byte] = _arguments(args)
         go = grammar.name == "go"
         java = grammar.name == "java"
         properties = grammar.name in _PROPERTY_LANGUAGES
@@ -1668,10 +1748,19 @@ class _Builder:
                             bound = lookup(name, outer) if outer >= 0 else None
                             where = found_in[0]
                             break
+                meant_as = name
                 if bound is not None and bound[0] == "local":
-                    if not java or at not in calls:
+                    made_by = -1
+                    if python and at in calls:
+                        made_by = self._instantiated(name, unit)
+                    if made_by >= 0:
+                        # `cls(...)` in a classmethod: an instance of its class (or of a
+                        # subclass it is called on) is made, its `__init__` runs.
+                        bound, meant_as = ("def", made_by), defs[made_by].name
+                    elif not java or at not in calls:
                         continue  # a local or a parameter: no definition to link
-                    bound = None  # Java: `builder()` is a method even where a local is `builder`
+                    else:
+                        bound = None  # Java: `builder()` is a method where a local is `builder`
             newlines = source.count(b"\n", counted, at)
             if newlines:
                 line += newlines
@@ -1775,20 +1864,48 @@ class _Builder:
                         how, qualifier = "free", receiver  # Java/Go: a type of the package
                 out.append(_reference((name, line, col, kind, unit, how, target, qualifier, name)))
                 continue
+            # (Java: `new C(a, b)` says how many arguments C's constructor takes)
+            made = NEW + str(built[at]) if at in built else ""
             if bound is None:
                 target = enclosing_class(unit) if grammar.members_visible else -1
-                out.append(_reference((name, line, col, kind, unit, "free", target, "", name)))
+                out.append(_reference((name, line, col, kind, unit, "free", target, made, name)))
             elif bound[0] == "def":
                 target = bound[1]
                 if kind == "type":
                     target = type_defs.get((where, name), target)
-                out.append(_reference((name, line, col, kind, unit, "def", target, "", name)))
+                out.append(_reference((name, line, col, kind, unit, "def", target, made, meant_as)))
             elif bound[0] == "import":
                 entry = imports[bound[1]]
                 if entry.name in ("", "*"):
                     continue  # a module used as a value: no definition
                 meant = name if entry.name == "default" else entry.name
-                out.append(_reference((name, line, col, kind, unit, "import", bound[1], "", meant)))
+                out.append(
+                    _reference((name, line, col, kind, unit, "import", bound[1], made, meant))
+                )
+
+        for node in caps.get("new", ()) if java else ():
+            # `this(...)` / `super(...)`: a call of the class's (the base's) constructor.
+            keyword = node.child_by_field_name("constructor")
+            args = node.child_by_field_name("arguments")
+            if keyword is None or args is None:
+                continue
+            at = keyword.start_byte
+            u = unit_of[_innermost([2 * at], def_starts, def_ends)[0]]
+            cls = enclosing_class(u)
+            if cls < 0:
+                continue
+            if keyword.type == "this":
+                how, meant = "self", defs[cls].name
+            else:
+                extends = _JAVA_EXTENDS.search(defs[cls].signature)
+                if extends is None:
+                    continue  # (Object's)
+                how, meant = "super", extends.group(1).rsplit(".", 1)[-1]
+            row = source.count(b"\n", 0, at)
+            col = at - (source.rfind(b"\n", 0, at) + 1)
+            name = keyword.type
+            qualifier = NEW + str(_arguments(args))
+            out.append(_reference((name, row + 1, col, "call", u, how, cls, qualifier, meant)))
 
         if "lit.key" in caps:
             keys = sorted(caps["lit.key"], key=_START)

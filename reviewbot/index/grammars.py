@@ -490,7 +490,9 @@ _JAVA_NAMES = """
 (type_identifier) @type
 (method_invocation name: (identifier) @call)
 (method_invocation object: (_) name: (identifier) @call.member)
-(object_creation_expression type: (type_identifier) @call)
+(object_creation_expression type: (type_identifier) @call) @new
+(object_creation_expression type: (generic_type (type_identifier) @call)) @new
+(explicit_constructor_invocation constructor: [(this) (super)]) @new
 (field_access field: (identifier) @member)
 (labeled_statement (identifier) @skip)
 (formal_parameter name: (identifier) @bind)

@@ -168,17 +168,18 @@ def references(
         "FROM edges e JOIN refs r ON r.id = e.ref_id JOIN files f ON f.id = r.file_id "
     )
     built = constructed(conn, symbol)
-    if built is None:
+    if not built:
         rows = conn.execute(
             f"{select} WHERE e.def_id = ? ORDER BY e.confidence DESC, f.path, r.line, r.col "
             "LIMIT ?",
             (symbol.id, limit + 1),
         ).fetchall()
     else:
+        marks = ", ".join("?" * len(built))
         rows = conn.execute(
-            f"SELECT * FROM ({select} WHERE e.def_id = ? UNION ALL {select} WHERE e.def_id = ? "
-            "AND r.kind = 'call') ORDER BY 6 DESC, 1, 2, 3 LIMIT ?",
-            (symbol.id, built, limit + 1),
+            f"SELECT * FROM ({select} WHERE e.def_id = ? UNION ALL {select} WHERE e.def_id "
+            f"IN ({marks}) AND r.kind = 'call') ORDER BY 6 DESC, 1, 2, 3 LIMIT ?",
+            (symbol.id, *built, limit + 1),
         ).fetchall()
     cache: dict[int, Unit] = {}
     hits = [
@@ -191,17 +192,51 @@ def references(
 _CONSTRUCTORS = frozenset({"constructor", "__init__"})
 
 
-def constructed(conn: sqlite3.Connection, symbol: Symbol) -> int | None:
-    """The class a constructor (TS/JS ``constructor``, Python ``__init__``, a Java
-    constructor) builds, or None for any other definition."""
-    if symbol.kind == "constructor" or (symbol.kind == "method" and symbol.name in _CONSTRUCTORS):
-        row = conn.execute(
-            "SELECT p.id FROM defs d JOIN defs p ON p.id = d.parent_id WHERE d.id = ? "
-            "AND p.kind IN ('class', 'enum', 'struct')",
-            (symbol.id,),
-        ).fetchone()
-        return int(row[0]) if row is not None else None
-    return None
+_MAX_HEIRS = 200  # subclasses followed for the constructor they inherit
+
+
+def constructed(conn: sqlite3.Connection, symbol: Symbol) -> tuple[int, ...]:
+    """The classes whose calls run a constructor (TS/JS ``constructor``, Python ``__init__``):
+    its own, and the subclasses (theirs, ...) that define none of their own and so inherit
+    it; () for any other definition. (A Java constructor's calls are linked to it by the
+    index, by the arity of each: its class's calls are not all its.)"""
+    if symbol.kind != "method" or symbol.name not in _CONSTRUCTORS:
+        return ()
+    row = conn.execute(
+        "SELECT p.id FROM defs d JOIN defs p ON p.id = d.parent_id WHERE d.id = ? "
+        "AND p.kind IN ('class', 'enum', 'struct')",
+        (symbol.id,),
+    ).fetchone()
+    if row is None:
+        return ()
+    out = [int(row[0])]
+    todo = list(out)
+    while todo and len(out) < _MAX_HEIRS:
+        for heir in _heirs(conn, todo.pop(), symbol.name):
+            if heir not in out:
+                out.append(heir)
+                todo.append(heir)
+    return tuple(out)
+
+
+def _heirs(conn: sqlite3.Connection, class_id: int, constructor: str) -> list[int]:
+    """The classes whose header names ``class_id`` as a base (a reference there resolved to
+    it) and that define no ``constructor`` of their own."""
+    rows = conn.execute(
+        "SELECT DISTINCT h.id, h.bases, r.name FROM edges e JOIN refs r ON r.id = e.ref_id "
+        "JOIN defs h ON h.id = r.unit_id WHERE e.def_id = ? AND e.confidence >= 1 "
+        "AND h.kind = 'class' AND r.kind != 'call' AND r.line >= h.line "
+        "AND r.line <= COALESCE((SELECT MIN(m.line) FROM defs m WHERE m.parent_id = h.id "
+        "AND m.file_id = h.file_id), h.end_line) "
+        "AND NOT EXISTS (SELECT 1 FROM defs m WHERE m.parent_id = h.id AND m.file_id = h.file_id "
+        "AND m.name = ?)",
+        (class_id, constructor),
+    ).fetchall()
+    return [
+        int(heir)
+        for heir, bases, name in rows
+        if any(b.rsplit(".", 1)[-1] == name for b in str(bases).split())
+    ]
 
 
 def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:
@@ -221,8 +256,7 @@ def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:
 def callers(conn: sqlite3.Connection, symbol: Symbol, limit: int = 100) -> list[Related]:
     """The units whose code calls ``symbol``, with the lines of the calls (a constructor's:
     its class's calls too)."""
-    built = constructed(conn, symbol)
-    ids = (symbol.id,) if built is None else (symbol.id, built)
+    ids = (symbol.id, *constructed(conn, symbol))
     rows = conn.execute(
         "SELECT f.path, r.unit_id, r.line, e.confidence FROM edges e "
         "JOIN refs r ON r.id = e.ref_id JOIN files f ON f.id = r.file_id "

@@ -17,7 +17,12 @@ also to the members of that name up and down the class hierarchy (``via = "famil
 confidence 0.5: an override may run instead, and the TypeScript service counts them as one
 method), including the repository's overrides of an outside class's method; a TS/JS
 callback's untyped parameter (``f(x, p => p.m())``, ``f`` declared in TypeScript) as the type
-of the call's one typed argument (``via = "callback"``, confidence 0.5); ``obj.m``
+of the call's one typed argument (``via = "callback"``, confidence 0.5); a member through a
+union of classes (``f(): A | B``, ``type AB = A | B``) to each of its classes' that differ, at
+1/their number (``via = "union"``); a Java constructor call (``new C(...)``, ``this(...)``,
+``super(...)``) also to the constructor whose arity fits, else to each that may be it at
+1/their number (``via = "overload"``); a class base that a local or a parameter names
+(``local:``) is unknown; ``obj.m``
 with a receiver nobody can type links to every member of that name in the files the referring
 file reaches through its imports (none when it reaches none), with confidence
 1/candidates; candidates in one file (overloads) are one meaning; a type position prefers
@@ -53,14 +58,18 @@ from reviewbot.index.extract import (
     AUGMENTS,
     GETTER,
     LITERAL,
+    LOCAL,
+    NEW,
     PROPERTY,
     PY_RETURNS,
     TS_PRIMITIVES,
     clean_type,
+    constructor_arity,
     field_type,
     field_union,
     parameter_types,
     type_parameters,
+    union_types,
     written_element,
 )
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
@@ -185,9 +194,11 @@ def _shared(a: str, b: str) -> int:
 
 
 _SELF = frozenset({"self", "cls", "this"})
+_OVERLOAD = "overload"  # a Java constructor call whose arity does not pick one constructor
+_UNION = "union"  # a member of one of a union's classes (`f(): A | B`), 1/classes that have it
 # A member found through a typed receiver also means the members of that name up and down its
 # class hierarchy (an override runs in its place), at this confidence, in these languages.
-_SURE_MEMBER = frozenset({"self", "super", "class", "instance"})
+_SURE_MEMBER = frozenset({"self", "super", "class", "instance", _UNION})
 _FAMILIES = frozenset({"typescript", "tsx", "javascript"})
 _FAMILY_WEIGHT = 0.5
 _HALF_SURE = frozenset({"family", "callback"})  # links at _FAMILY_WEIGHT
@@ -217,7 +228,14 @@ def _returns(signature: str) -> str:
         or _TS_RETURNS.search(signature)
         or _GO_RETURNS.search(signature)
     )
-    return clean_type(found.group(1)) if found is not None else ""
+    if found is None:
+        return ""
+    written = clean_type(found.group(1))
+    if not written and "|" in found.group(1):
+        # A union of classes (`f(): A | B`): each of them, `A|B` (``Resolver.typed``).
+        members = union_types(found.group(1))
+        return "|".join(members) if len(members) > 1 else ""
+    return written
 
 
 def written_return(kind: str, signature: str) -> str:
@@ -276,6 +294,8 @@ class Resolver:
         )
         self.members_by_name: _Lazy[str, list[int]] = _Lazy(_same, self._load_by_name)
         self.callable_members: set[int] = set()
+        # Java constructors' arities (fewest, most arguments; most -1: any), by id.
+        self.arity: _Lazy[int, tuple[int, int]] = _Lazy(_file_part, self._load_arity)
         self.field_members: set[int] = set()  # (no family: a property is no method to override)
         classy = ", ".join(f"'{k}'" for k in _CLASSY)
         rows: Iterable[tuple[Any, ...]]
@@ -341,6 +361,8 @@ class Resolver:
         if not lazy:
             self._load_returns(None)
             self.returns.complete = True
+            self._load_arity(None)
+            self.arity.complete = True
         # TS properties' written types (`copy_: Set<any>`): in full, or each on first use;
         # and the members of those declared as a union of classes (read for literals' keys).
         self.field_types: _Lazy[int, str] = _Lazy(_same, self._load_field_types)
@@ -404,6 +426,8 @@ class Resolver:
         ] = {}
         self._packages: set[str] | None = None
         self._owner: dict[int, int] | None = None
+        # The members a union's receiver reaches -> how many of its classes have them.
+        self._union_ways: dict[tuple[int, ...], int] = {}
         self._children: dict[int, list[int]] = {}
         self._member_name: dict[int, str] = {}
         self._outside_heirs: dict[str, list[int]] | None = None
@@ -444,6 +468,21 @@ class Resolver:
                 self.callable_members.add(def_id)
             elif kind == "field":
                 self.field_members.add(def_id)
+
+    def _load_arity(self, file_id: int | None) -> None:
+        """The arities of one file's Java constructors (``None``: every file's)."""
+        rows: Iterable[tuple[Any, ...]]
+        if file_id is None and self._loaded is not None:
+            rows = ((r[0], r[5]) for r in self._loaded.defs if r[2] == "constructor")
+        elif file_id is None:
+            rows = self.conn.execute("SELECT id, signature FROM defs WHERE kind = 'constructor'")
+        else:
+            rows = self.conn.execute(
+                "SELECT id, signature FROM defs WHERE file_id = ? AND kind = 'constructor'",
+                (file_id,),
+            )
+        for def_id, signature in rows:
+            dict.__setitem__(self.arity, def_id, constructor_arity(signature) or (0, -1))
 
     def _load_returns(self, def_id: int | None) -> None:
         """What one function (``None``: every function) says it returns, when it says."""
@@ -993,6 +1032,9 @@ class Resolver:
         for base in d.bases:
             if base.startswith((AUGMENTS, ALIAS)):
                 continue  # the module it augments, the type it aliases: not a base
+            if base.startswith(LOCAL):
+                complete = False  # a local's or a parameter's: not known
+                continue
             found, _ = self.in_file(file, base)
             classes = [c for c in found if c in self.classes]
             if not classes:
@@ -1220,6 +1262,8 @@ class Resolver:
             if target is None:
                 return self.any_member(lookup, file), "member"
             found, sure = self.class_member(target, lookup, skip_own=how == "super")
+            if qualifier.startswith(NEW):  # Java `this(...)`, `super(...)`: constructors only
+                return tuple(d for d in found if d in self.arity), how
             if found or sure:
                 return found, how
             return self.any_member(lookup, file), "member"
@@ -1243,15 +1287,26 @@ class Resolver:
             if classes:
                 out: list[int] = []
                 certain = True
+                # The classes of a union (by name: namesakes, one name's definitions, are one
+                # meaning) and the members each has: the receiver is one of them.
+                ways: dict[str, list[int]] = {}
                 for c in classes:
                     found, sure = self.class_member(c, lookup)
                     out.extend(found)
+                    if found:
+                        self._ways(c, lookup, ways)
                     # A type alias has no members here (but a union's, through its "bases"):
                     # not finding one there is no proof.
                     kind = self.classes[c].kind
                     certain = certain and sure and (kind != "type" or _union(self.classes[c].bases))
                 if out or certain:
-                    return tuple(dict.fromkeys(out)), "instance"
+                    members = tuple(dict.fromkeys(out))
+                    # (a member all of them inherit from one base is surely that one)
+                    distinct = len({tuple(sorted(set(m))) for m in ways.values()})
+                    if distinct > 1:
+                        self._union_ways[members] = distinct
+                        return members, _UNION
+                    return members, "instance"
                 if file.language in _FAMILIES:
                     inside, outside = self._expand(classes)
                     if outside and not inside:  # `type AnyMap = Map<any, any>`: a Map
@@ -1263,6 +1318,18 @@ class Resolver:
         if how == "name":
             return self._by_name(file, lookup), "name"
         return (), ""
+
+    def _ways(self, cls: int, lookup: str, out: dict[str, list[int]], depth: int = 0) -> None:
+        """Into ``out``, by name, the classes a receiver of class ``cls`` may be that have a
+        member ``lookup``, with those members: ``cls``, or a union's (``type AB = A | B``)
+        members."""
+        d = self.classes[cls]
+        if d.kind != "type" or not _union(d.bases) or depth > _DEPTH:
+            out.setdefault(d.name, []).extend(self.class_member(cls, lookup)[0])
+            return
+        for b in self.bases(cls)[0]:
+            if self.class_member(b, lookup)[0]:
+                self._ways(b, lookup, out, depth + 1)
 
     def callback_member(
         self, file: _File, qualifier: str, lookup: str
@@ -1547,6 +1614,14 @@ class Resolver:
         element = qualifier.endswith("()[]")  # `for x in make()`: what it returns holds
         if element:
             qualifier = qualifier[:-2]
+        if "|" in qualifier and not element:  # a union's classes (``_returns``)
+            out: list[int] = []
+            for part in qualifier.split("|"):
+                found, known = self.typed(file, target, part, depth)
+                if not known:
+                    return [], False
+                out.extend(found)
+            return list(dict.fromkeys(out)), True
         if not qualifier.endswith("()"):
             written, known = self.in_file(file, qualifier)
             if not known:
@@ -1789,20 +1864,21 @@ class Resolver:
     def _free(
         self, file: _File, target: int | None, qualifier: str, lookup: str
     ) -> tuple[tuple[int, ...], str]:
-        if qualifier:  # Java/Go: `Type.member` with a type of the package
+        if qualifier and not qualifier.startswith(NEW):  # Java/Go: `Type.member`, Type here
             out: list[int] = []
             for c in self.package_top(file, qualifier):
                 if c in self.classes:
                     out.extend(self.class_member(c, lookup)[0])
             return tuple(out), "package"
         if target is not None:
-            found, _ = self.class_member(target, lookup)
+            # (Java: a constructor is no member a bare name means; `C` is its class)
+            found = self._not_constructors(self.class_member(target, lookup)[0])
             if found:
                 return found, "self"
             here = self.classes.get(target)
             outer = here.parent_id if here is not None else None
             while outer is not None and outer in self.classes:  # enclosing classes (Java)
-                found, _ = self.class_member(outer, lookup)
+                found = self._not_constructors(self.class_member(outer, lookup)[0])
                 if found:
                     return found, "self"
                 outer = self.classes[outer].parent_id
@@ -1815,6 +1891,43 @@ class Resolver:
                 for t in self.module_files(file, imp.module):
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out)), "import"
+
+    def _not_constructors(self, found: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(d for d in found if d not in self.arity)
+
+    def constructed(
+        self, found: tuple[int, ...], arguments: int, via: str
+    ) -> tuple[tuple[int, float, str], ...]:
+        """The Java constructors a call with ``arguments`` arguments runs, with confidence and
+        via, of the classes (``new C(...)``) or constructors (``this(...)``, ``super(...)``)
+        ``found``: of a class's constructors, the one whose arity fits (any that fits, when
+        it is the only one); when none or several fit, all of those (of them all, when none)
+        at 1/their number (``via`` overload): which one the argument types pick is not read."""
+        groups: dict[int, list[int]] = {}
+        for d in found:
+            if d in self.classes:
+                c = self.classes[d]
+                own = self.members.get((self._scope_key(c.file_id), c.qualified), {})
+                groups.setdefault(d, []).extend(m for m in own.get(c.name, ()) if m in self.arity)
+            elif d in self.arity:  # (the constructors of one class: the nearest that has some)
+                groups.setdefault(-1, []).append(d)
+        out: list[tuple[int, float, str]] = []
+        for ctors in groups.values():
+            ctors = list(dict.fromkeys(ctors))
+            if len(ctors) == 1:
+                out.append((ctors[0], 1.0, via))
+                continue
+            fit = [
+                m
+                for m in ctors
+                if self.arity[m][0] <= arguments and self.arity[m][1] in (-1, arguments)
+            ]
+            if len(fit) == 1:
+                out.append((fit[0], 1.0, via))
+                continue
+            some = fit or ctors
+            out.extend((m, 1.0 / len(some), _OVERLOAD) for m in some)
+        return tuple(out)
 
     def _by_name(self, file: _File, lookup: str) -> tuple[int, ...]:
         """Definitions of that name in files of the same language (name-level links)."""
@@ -1857,7 +1970,7 @@ class Resolver:
         # file's): most references repeat another's, so each answer is worked out once.
         fitted: dict[
             tuple[int, str, int | None, str, str, str],
-            tuple[tuple[int, ...], float, str, tuple[int, ...]],
+            tuple[tuple[int, ...], float, str, tuple[int, ...], tuple[tuple[int, float, str], ...]],
         ] = {}
         found: tuple[int, ...]
         append = edges.append
@@ -1880,9 +1993,17 @@ class Resolver:
                         hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
                     found, via = hit
                 language = self.files[file_id].language if file_id in self.files else ""
+                ways = self._union_ways.get(found, 1) if via == _UNION else 1
                 found = self._fit(tuple(dict.fromkeys(found)), kind, language)
+                built: tuple[tuple[int, float, str], ...] = ()
+                if found and qualifier.startswith(NEW):
+                    # Java `new C(...)` (C, and its constructor), `this(...)`, `super(...)`.
+                    built = self.constructed(found, int(qualifier[len(NEW) :]), via)
+                    found = tuple(d for d in found if d in self.classes)
                 if via in _HALF_SURE:
                     weight = _FAMILY_WEIGHT
+                elif via == _UNION:  # one of several classes: 1/their number, as a guess's
+                    weight = 1.0 / ways
                 elif via == "member" or len(found) <= 1:
                     weight = 1.0 / max(1, len(found))
                 else:
@@ -1907,14 +2028,17 @@ class Resolver:
                     weight,
                     via,
                     kin,
+                    built,
                 )
-            found, weight, via, kin = known
+            found, weight, via, kin, built = known
             if len(found) == 1:
                 append((ref_id, found[0], weight, via))
             elif found:
                 edges.extend([(ref_id, d, weight, via) for d in found])
             for d in kin:
                 append((ref_id, d, _FAMILY_WEIGHT, "family"))
+            for d, confidence, how_built in built:
+                append((ref_id, d, confidence, how_built))
         return edges
 
     def family(self, found: tuple[int, ...]) -> tuple[int, ...]:

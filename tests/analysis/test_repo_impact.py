@@ -875,3 +875,68 @@ def test_references_in_the_change_are_counted_over_all_not_only_the_listed_ones(
     assert (only.total, only.in_change_total, only.outside, only.shown) == (26, 26, 0, False)
     assert "helper" not in review_text(rep, Style(False), width=300).split("\n\n")[0]
     assert "helper (signature)" not in render_markdown(rep)
+
+
+def test_a_java_constructors_impact_is_the_calls_of_its_arity(repo: Path) -> None:
+    # Re-signed, the one constructor of Circle gets its RB106 for `new Circle(4)`; removed,
+    # `Shape(int a, int b)` leaves `new Shape(2, 3)` broken (RB105), while `new Shape(2)` is
+    # the other constructor's and not listed.
+    shape = (
+        "package p;\n\npublic class Shape {\n"
+        "    public Shape(int a) {\n    }\n"
+        "    public Shape(int a, int b) {\n    }\n"
+        "}\n"
+    )
+    circle = (
+        "package p;\n\npublic class Circle extends Shape {\n"
+        "    public Circle(int r) {\n        super(r);\n    }\n}\n"
+    )
+    main = (
+        "package p;\n\npublic class Main {\n    public static void main(String[] args) {\n"
+        "        Shape s = new Shape(2, 3);\n        Shape t = new Shape(2);\n"
+        "        Circle c = new Circle(4);\n    }\n}\n"
+    )
+    setup(
+        repo,
+        {"src/p/Shape.java": shape, "src/p/Circle.java": circle, "src/p/Main.java": main},
+        {
+            "src/p/Circle.java": circle.replace("Circle(int r)", "Circle(int r, int s)"),
+            "src/p/Shape.java": shape.replace("    public Shape(int a, int b) {\n    }\n", ""),
+        },
+    )
+    doc = review(repo)
+    (stale,) = codes(doc, "RB106")
+    assert "src/p/Main.java:7" in stale["message"]
+    (gone,) = codes(doc, "RB105")
+    assert "src/p/Main.java:5" in gone["message"]
+    assert "src/p/Main.java:6" not in gone["message"]
+    resigned = entry(doc, "Circle")
+    assert resigned["change"] == "signature"
+    assert [(r["path"], r["line"]) for r in resigned["references"]] == [("src/p/Main.java", 7)]
+    removed = entry(doc, "Shape")
+    assert removed["change"] == "removed"
+    assert [(r["path"], r["line"]) for r in removed["references"]] == [("src/p/Main.java", 5)]
+
+
+def test_a_re_signed_init_lists_cls_calls_and_a_subclass_inheriting_it(repo: Path) -> None:
+    # `cls(1)` in a classmethod and `Sub(3)` (Sub has no `__init__`) run `Base.__init__`.
+    lib = (
+        "class Base:\n    def __init__(self, a):\n        self.a = a\n\n"
+        "    @classmethod\n    def make(cls):\n        return cls(1)\n\n\n"
+        "class Sub(Base):\n    pass\n"
+    )
+    app = "from src.lib import Sub\n\n\ndef use():\n    return Sub(3)\n"
+    setup(
+        repo,
+        {"src/__init__.py": "", "src/lib.py": lib, "src/app.py": app},
+        {"src/lib.py": lib.replace("(self, a):", "(self, a, b):")},
+    )
+    doc = review(repo)
+    (stale,) = codes(doc, "RB106")
+    assert "src/lib.py:7" in stale["message"]
+    assert "src/app.py:5" in stale["message"]
+    found = entry(doc, "__init__")
+    assert {(r["path"], r["line"]) for r in found["references"]} == {
+        ("src/lib.py", 7),
+        ("src/app.py", 5),
+    }

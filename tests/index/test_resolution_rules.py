@@ -1580,6 +1580,30 @@ def test_a_base_class_named_through_a_submodule_imported_from_its_package(repo: 
     assert _vias(db, "pkg/group.py", 7, "invoke") == {("Command.invoke", 1.0, "super")}
 
 
+def test_a_base_named_through_a_parameter_shadowing_the_submodule_is_not_the_submodules(
+    repo: Path,
+) -> None:
+    # `from . import core`, then in `def factory(core)` a `class G(core.Command)`: that `core`
+    # is the parameter (anything), not the submodule: G's `super().invoke()` is no sure
+    # `Command.invoke`. The module-level class beside it still is.
+    db = build(
+        repo,
+        {
+            "pkg/__init__.py": "",
+            "pkg/core.py": "class Command:\n    def invoke(self):\n        return 1\n",
+            "pkg/group.py": (
+                "from . import core\n\n\n"
+                "def factory(core):\n    class G(core.Command):\n"
+                "        def invoke(self):\n            return super().invoke()\n"
+                "    return G\n\n\n"
+                "class H(core.Command):\n    def invoke(self):\n        return super().invoke()\n"
+            ),
+        },
+    )
+    assert all(v != "super" for _q, _c, v in _vias(db, "pkg/group.py", 7, "invoke"))
+    assert _vias(db, "pkg/group.py", 13, "invoke") == {("Command.invoke", 1.0, "super")}
+
+
 def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: Path) -> None:
     # yup's `string().required().notRequired()`: `string` is an overloaded `create` whose
     # overloads say `StringSchema` (the implementation says nothing: callers never see its
@@ -1780,3 +1804,158 @@ def test_a_literal_typed_by_a_class_merged_with_its_interface(repo: Path) -> Non
     )
     assert {q for q, _c, _v in _vias(db, "s.ts", 4, "label")} == {"Schema.label"}
     assert {q for q, _c, _v in _vias(db, "s.ts", 4, "meta")} == {"Schema.meta"}
+
+
+def test_a_member_of_a_union_return_type_is_one_of_its_classes(repo: Path) -> None:
+    # `f(): A | B` (or a type alias of the union): `f().m()` runs A.m or B.m, one of two, not
+    # both surely; when only one of the union's classes has `m`, it is that one.
+    db = build(
+        repo,
+        {
+            "shapes.ts": (
+                "export class A {\n  m(): number { return 1; }\n}\n"
+                "export class B {\n  m(): number { return 2; }\n}\n"
+                "export class C {\n  n(): number { return 3; }\n}\n"
+                "export type AB = A | B;\n"
+            ),
+            "app.ts": (
+                "import { A, B, C, AB } from './shapes';\n"
+                "export function f(): A | B { return new A(); }\n"
+                "export function g(): A | C | null { return null; }\n"
+                "export function h(): AB { return new B(); }\n"
+                "f().m();\n"
+                "g().m();\n"
+                "h().m();\n"
+            ),
+        },
+    )
+    assert _vias(db, "app.ts", 5, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
+    assert _vias(db, "app.ts", 6, "m") == {("A.m", 1.0, "instance")}
+    assert _vias(db, "app.ts", 7, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
+
+
+def test_java_constructor_calls_link_the_constructor_of_their_arity(repo: Path) -> None:
+    # `new Shape(2, 3)` runs `Shape(int a, int b)`, not every constructor of Shape; `this(1)`
+    # and `super(r)` call constructors too. Where the arity does not pick one (two of one
+    # arity), each is one of those (`overload`, 1/their number). `extends Shape` is the
+    # class, not its constructors (it linked to all three).
+    db = build(
+        repo,
+        {
+            "src/p/Shape.java": (
+                "package p;\n\npublic class Shape {\n"
+                "    public Shape() {\n        this(1);\n    }\n"
+                "    public Shape(int a) {\n    }\n"
+                "    public Shape(int a, int b) {\n    }\n"
+                "}\n"
+            ),
+            "src/p/Circle.java": (
+                "package p;\n\npublic class Circle extends Shape {\n"
+                "    public Circle(int r) {\n        super(r);\n    }\n}\n"
+            ),
+            "src/p/Two.java": (
+                "package p;\n\npublic class Two<T> {\n"
+                "    public Two(int a) {\n    }\n    public Two(String s) {\n    }\n}\n"
+            ),
+            "src/p/Main.java": (
+                "package p;\n\npublic class Main {\n    public static void main(String[] args) {\n"
+                "        Shape s = new Shape(2, 3);\n"
+                "        Shape t = new Shape(/* one */ 2);\n"
+                "        Circle c = new Circle(4);\n"
+                "        Two<String> w = new Two<String>(5);\n"
+                "    }\n}\n"
+            ),
+        },
+    )
+    assert _vias(db, "src/p/Shape.java", 5, "this") == {("Shape.Shape", 1.0, "self")}
+    assert targets(db, "src/p/Shape.java", 5, "this") == {("Shape.Shape", 7)}
+    assert targets(db, "src/p/Circle.java", 5, "super") == {("Shape.Shape", 7)}
+    assert targets(db, "src/p/Circle.java", 3, "Shape") == {("Shape", 3)}
+    assert targets(db, "src/p/Main.java", 5, "Shape") == {("Shape", 3), ("Shape.Shape", 9)}
+    assert targets(db, "src/p/Main.java", 6, "Shape") == {("Shape", 3), ("Shape.Shape", 7)}
+    assert targets(db, "src/p/Main.java", 7, "Circle") == {("Circle", 3), ("Circle.Circle", 4)}
+    assert {(q, c, v) for q, c, v in _vias(db, "src/p/Main.java", 8, "Two") if q != "Two"} == {
+        ("Two.Two", 0.5, "overload")
+    }
+    conn = sqlite3.connect(db)
+    try:
+        one = query.symbol_at(conn, "src/p/Shape.java", 7)
+        assert one is not None and one.kind == "constructor"
+        hits, _more = query.references(conn, one)
+        assert [(h.path, h.line) for h in hits] == [
+            ("src/p/Circle.java", 5),
+            ("src/p/Main.java", 6),
+            ("src/p/Shape.java", 5),
+        ]
+        callers = query.callers(conn, one)
+        assert [c.symbol and c.symbol.qualified for c in callers] == [
+            "Circle.Circle",
+            "Main.main",
+            "Shape.Shape",
+        ]
+    finally:
+        conn.close()
+
+
+def test_cls_in_a_classmethod_and_an_inherited_constructor_run_the_bases(repo: Path) -> None:
+    # `cls(1)` in a classmethod makes an instance of the class: its `__init__` runs. `Sub(3)`,
+    # Sub defining no `__init__`, runs its base's (and `Leaf(4)` below it); `Own(5)` runs
+    # Own's own. TypeScript alike: `new Sub(1)` runs Base's `constructor`.
+    db = build(
+        repo,
+        {
+            "core.py": (
+                "class Base:\n    def __init__(self, a):\n        self.a = a\n\n"
+                "    @classmethod\n    def make(cls):\n        return cls(1)\n\n\n"
+                "class Sub(Base):\n    def go(self):\n        return 2\n\n\n"
+                "class Leaf(Sub):\n    pass\n\n\n"
+                "class Own(Base):\n    def __init__(self):\n        super().__init__(0)\n"
+            ),
+            "app.py": (
+                "from core import Base, Leaf, Own, Sub\n\n\ndef use():\n"
+                "    return Base(1), Sub(3), Leaf(4), Own()\n"
+            ),
+            "shapes.ts": (
+                "export class Base {\n  constructor(x: number) {}\n}\n"
+                "export class Sub extends Base {\n  go(): number { return 1; }\n}\n"
+                "export class Own extends Base {\n  constructor() { super(0); }\n}\n"
+                "const s = new Sub(1);\nconst o = new Own();\n"
+            ),
+        },
+    )
+    assert targets(db, "core.py", 7, "cls") == {("Base", 1)}
+    conn = sqlite3.connect(db)
+    try:
+        init = query.symbol_at(conn, "core.py", 2)
+        assert init is not None
+        hits, _more = query.references(conn, init)
+        calls = {(h.path, h.line, h.name) for h in hits if h.kind == "call"}
+        assert calls >= {("core.py", 7, "cls"), ("app.py", 5, "Sub"), ("app.py", 5, "Leaf")}
+        assert not any(h.name == "Own" for h in hits)
+        assert {c.symbol.qualified for c in query.callers(conn, init) if c.symbol} >= {
+            "Base.make",
+            "use",
+        }
+        ts_init = query.symbol_at(conn, "shapes.ts", 2)
+        assert ts_init is not None
+        ts_hits, _more = query.references(conn, ts_init)
+        assert [(h.line, h.name) for h in ts_hits if h.kind == "call"] == [(10, "Sub")]
+    finally:
+        conn.close()
+
+
+def test_namesake_classes_of_one_written_type_are_no_union(repo: Path) -> None:
+    # `try: from a import W / except ImportError: from b import W`: `w: W` is either W, one
+    # name's definitions (as before: 1/their files, via instance), not a union's classes.
+    db = build(
+        repo,
+        {
+            "a.py": "class W:\n    def get(self):\n        return 1\n",
+            "b.py": "class W:\n    def get(self):\n        return 2\n",
+            "app.py": (
+                "try:\n    from a import W\nexcept ImportError:\n    from b import W\n\n\n"
+                "def use(w: W):\n    return w.get()\n"
+            ),
+        },
+    )
+    assert {v for _q, _c, v in _vias(db, "app.py", 8, "get")} == {"instance"}
