@@ -1,8 +1,9 @@
-"""The text review at a narrow width: what a cut keeps (a unit's own name, a callback's last
-words, a file's name) and how the table makes room for its labels."""
+"""The text review and hotspots at a narrow width: what a cut keeps (a unit's own name, a
+callback's last words, a file's name) and how the tables make room for their labels."""
 
 from __future__ import annotations
 
+from reviewbot.analysis.hotspots import FileHotspot, Hotspots, UnitHotspot
 from reviewbot.model import (
     FileSummary,
     MetricsChange,
@@ -15,6 +16,7 @@ from reviewbot.model import (
 )
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style
+from reviewbot.render.text import hotspots_text
 
 
 def _unit(path: str, label: str, start: int) -> UnitChange:
@@ -93,3 +95,22 @@ def test_a_cut_path_keeps_the_file_name_whole() -> None:
     head = next(r for r in rows if "modified" in r and "+40" in r)
     assert head.split()[0].endswith("/…/preprocess-types.test.ts"), head
     assert head.startswith("packages/zod/src/"), head
+
+
+def test_hotspots_fit_the_width_and_cut_labels_like_the_review() -> None:
+    """starlette at COLUMNS=80: unit rows of 95-113 columns, labels cut at 50 characters with
+    no `…` (`def test_mounted_middleware_does_not_catch_excepti lines 1041-1093`), and
+    `class Route > def __init__` where the review says `def Route.__init__`."""
+    long = "def test_mounted_middleware_does_not_catch_exception_from_the_inner_app"
+    units = (
+        UnitHotspot(long, 1041, 1093, 3, 71.0, 213.0),
+        UnitHotspot("class Route > def __init__", 211, 250, 19, 57.0, 1083.0),
+    )
+    path = "tests/middleware/some/deeply/nested/folder/of/tests/test_routing_and_mounts.py"
+    found = Hotspots(1000, (FileHotspot(path, 55, 1300, 1194.0, 65670.0, units),))
+    lines = Style(color=False).finish(hotspots_text(found, Style(color=False), width=80))
+    rows = lines.splitlines()
+    assert all(len(row) <= 80 for row in rows), rows
+    assert any("def test_mounted…" in row and "lines 1041-1093" in row for row in rows), rows
+    assert any(row.split()[:2] == ["def", "Route.__init__"] for row in rows), rows
+    assert any("…/test_routing_and_mounts.py" in row for row in rows), rows
