@@ -577,7 +577,9 @@ class Stats(NamedTuple):
     files_skipped: int = 0
     lines_added: int = 0
     lines_removed: int = 0
-    units_changed: int = 0
+    units_changed: int = 0  # every unit the change touches (its lines, or a member's)
+    # of those, the ones whose own measures moved, or new, removed or renamed: the table's rows
+    units_measures_changed: int = 0
     findings: FindingCounts = FindingCounts()
     findings_total: int = 0
     files_not_reviewed: int = 0

@@ -17,6 +17,7 @@ from reviewbot.render.style import (
     one_line,
     origin_text,
     sparkline,
+    units_text,
 )
 
 __all__ = ["review_text"]
@@ -96,12 +97,12 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         style("reviewbot review", "bold")
         + "  "
         + ellipsize(f"{report.base} .. {report.head}", max(20, width - 18)),
-        style(
-            f"{s.files} file(s), +{s.lines_added} -{s.lines_removed}, "
-            f"{s.units_changed} unit(s) changed, {report.profile} profile",
-            "dim",
-        ),
     ]
+    facts = (
+        f"{s.files} file(s), +{s.lines_added} -{s.lines_removed}, "
+        f"{units_text(s.units_changed, s.units_measures_changed)}, {report.profile} profile"
+    )
+    out.extend(style(line, "dim") for line in _wrap(facts, width, "", "  "))
     if not report.files:
         out.append("no changes")
         return style.finish("\n".join(out) + "\n")

@@ -23,6 +23,7 @@ __all__ = [
     "sparkline",
     "terminal_width",
     "unit_origin",
+    "units_text",
     "use_color",
     "visible",
 ]
@@ -208,6 +209,15 @@ def fmt_metric(m: Measure) -> str:
     if m.after is None:
         return f"{num(m.before)} -> -"
     return f"{num(m.before)} -> {num(m.after)}"
+
+
+def units_text(touched: int, moved: int) -> str:
+    """How many units a change touches, and how many of them changed in their own measures
+    (the unit tables' rows; the others are counted under them): `315 unit(s) touched, 1 with
+    changed measures`, or `3 unit(s) changed` when they are all rows."""
+    if touched == moved:
+        return f"{touched} unit(s) changed"
+    return f"{touched} unit(s) touched, {moved} with changed measures"
 
 
 def terminal_width(stream: TextIO, environ: Mapping[str, str], default: int = 100) -> int:

@@ -30,7 +30,7 @@ def _report(path: str, labels: list[str]) -> Report:
     units = tuple(_unit(path, label, 10 * k + 1) for k, label in enumerate(labels))
     fs = FileSummary(path, None, Status.MODIFIED, None, "java", 40, 2, units)
     n = len(units)
-    stats = Stats(1, 1, 0, 40, 2, units_changed=n)
+    stats = Stats(1, 1, 0, 40, 2, units_changed=n, units_measures_changed=n)
     return Report("a", "b", (fs,), (), stats=stats)
 
 
