@@ -47,6 +47,7 @@ __all__ = [
     "UnitMetrics",
     "UnitRef",
     "innermost",
+    "qualified_label",
 ]
 
 SCHEMA = "reviewbot.report/1"
@@ -290,6 +291,19 @@ def is_callback_label(part: str) -> bool:
     """Whether a unit's own label is a function literal named by the call it is passed to
     (`describe("parses input")`, `app.use(…)`): its words are no kind and name."""
     return _CALLBACK_LABEL.fullmatch(part) is not None
+
+
+def qualified_label(label: str) -> str:
+    """A unit's label with its containers' names, one line: `def GZipResponder.__call__` for
+    `class GZipResponder > def __call__` (same-named methods of two classes stay apart)."""
+    parts = label.split(LABEL_SEP)
+    if len(parts) == 1:
+        return label
+    if any(map(is_callback_label, parts)):  # `describe("x") > it("y")`: its own words say it
+        return parts[-1]
+    kind, _, name = parts[-1].rpartition(" ")
+    outer = [p.rpartition(" ")[2] for p in parts[:-1]]
+    return f"{kind} {'.'.join([*outer, name])}".strip()
 
 
 def innermost(label: str) -> str:
@@ -583,7 +597,9 @@ class Stats(NamedTuple):
     files_skipped: int = 0
     lines_added: int = 0
     lines_removed: int = 0
-    units_changed: int = 0
+    units_changed: int = 0  # every unit the change touches (its lines, or a member's)
+    # of those, the ones whose own measures moved, or new, removed or renamed: the table's rows
+    units_measures_changed: int = 0
     findings: FindingCounts = FindingCounts()
     findings_total: int = 0
     files_not_reviewed: int = 0

@@ -33,9 +33,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.analysis.hunk_links import HunkKey, IndexLinks
+from reviewbot.analysis.units import qualified_name
 from reviewbot.engine import FileIndex
 from reviewbot.engine.structure import CALLBACK
-from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan
+from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan, qualified_label
 from reviewbot.repo.paths import secondary
 
 __all__ = [
@@ -167,7 +168,7 @@ def _refs(
                     if unit_key is None:
                         unit_key = (
                             unit.start if side_name == "new" else -1 - unit.start,
-                            unit.label,
+                            qualified_label(qualified_name(side, unit)),
                         )
                     # A callback (`app.get("/")`) defines no name another hunk can use.
                     name = _bare(unit.name) if unit.name and unit.kind != CALLBACK else ""
@@ -179,7 +180,9 @@ def _refs(
             if unit_key is None and new is not None:
                 first, _ = h.changed_new
                 unit = new.unit_at(first - 1)
-                unit_key = (unit.start, unit.label) if unit else None
+                unit_key = (
+                    (unit.start, qualified_label(qualified_name(new, unit))) if unit else None
+                )
             # A declaration's own header is not a use of anything it names. What a hunk
             # refers to only links it to other hunks: one hunk alone needs none of it.
             changed = (
@@ -479,10 +482,11 @@ def _average_linkage(
     return sorted((sorted(g) for g in groups if g), key=lambda g: g[0])
 
 
-def _title(refs: Sequence[HunkRef], group: Sequence[int]) -> str:
+def _title(refs: Sequence[HunkRef], group: Sequence[int]) -> tuple[str, str, int]:
     """The bundle's weightiest unit (by the lines its hunks change there; the product's code
     before tests; one unit is one place, not a label: three `def test` closures in three
-    tests are three units) and its files."""
+    tests are three units), named with its containers (`def ServerErrorMiddleware.__init__`),
+    and its files, the unit's first; with the unit's path and line, to tell namesakes apart."""
     weight: Counter[tuple[bool, str, int, str]] = Counter()
     for i in group:
         r = refs[i]
@@ -490,11 +494,24 @@ def _title(refs: Sequence[HunkRef], group: Sequence[int]) -> str:
             size = len(r.hunk.added) + len(r.hunk.removed)
             weight[(not secondary(r.path), r.path, r.unit[0], r.unit[1])] += max(1, size)
     paths = sorted({refs[i].path for i in group})
+    if not weight:
+        return ", ".join(paths[:3]) + (" …" if len(paths) > 3 else ""), "", 0
+    top = max(weight, key=lambda k: (k[0], weight[k]))  # ties: the first, by place
+    paths.remove(top[1])
+    paths.insert(0, top[1])  # the title's file among those shown
     files = ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
-    if weight:
-        top = max(weight, key=lambda k: (k[0], weight[k]))  # ties: the first, by place
-        return f"{top[3]} ({files})"
-    return files
+    line = top[2] + 1 if top[2] >= 0 else -top[2]  # (an old side's unit counts down from -1)
+    return f"{top[3]} ({files})", top[1], line
+
+
+def _distinct(titles: list[tuple[str, str, int]]) -> list[str]:
+    """The titles, those shared by two bundles told apart by their unit's place
+    (`def __init__ (a.py) at a.py:12`)."""
+    seen = Counter(title for title, _, _ in titles)
+    return [
+        f"{title} at {path}:{line}" if seen[title] > 1 and path else title
+        for title, path, line in titles
+    ]
 
 
 class Grouping(NamedTuple):
@@ -622,6 +639,7 @@ def _bundles(
         placed.add(g)
         pending.remove(g)
     out = []
+    titles = _distinct([_title(refs, groups[g]) for g in order])
     for number, g in enumerate(order, 1):
         members = groups[g]
         defined = sorted({n for i in members for n in refs[i].defines})
@@ -646,7 +664,7 @@ def _bundles(
         out.append(
             Bundle(
                 f"B{number}",
-                _title(refs, members),
+                titles[number - 1],
                 "; ".join(reasons),
                 tuple(
                     HunkSpan(

@@ -397,6 +397,7 @@ def _report(
         lines_added=sum(s.added for s in summaries),
         lines_removed=sum(s.removed for s in summaries),
         units_changed=sum(len(s.units) for s in summaries),
+        units_measures_changed=sum(u.noteworthy for s in summaries for u in s.units),
         findings=counts,
         findings_total=len(findings) + len(extra),
         files_not_reviewed=reviewed.not_reviewed,

@@ -456,6 +456,9 @@ def _hotspots(args: argparse.Namespace, config: Config, style: Style, stdout: Te
     from reviewbot.analysis.hotspots import EngineSettings, find_hotspots
     from reviewbot.render import jsonfmt, text
 
+    # Lazy: with the renderers above, this command's alone (as `review` imports it).
+    from reviewbot.render.style import terminal_width
+
     # Lazy: the git wrapper (about 40 ms of CPU) is not needed to parse the arguments.
     from reviewbot.repo.git import Git
 
@@ -467,7 +470,7 @@ def _hotspots(args: argparse.Namespace, config: Config, style: Style, stdout: Te
     stdout.write(
         jsonfmt.dumps(jsonfmt.hotspots_doc(found, config.profile))
         if args.format == "json"
-        else text.hotspots_text(found, style)
+        else text.hotspots_text(found, style, width=terminal_width(stdout, os.environ))
     )
     return EXIT_OK
 

@@ -104,7 +104,7 @@ def hook_text(
         files = len({f.path for f in shown})
         head = (
             f"reviewbot: {len(shown)} finding(s) in {files} file(s) of the {what} "
-            f"({report.stats.units_changed} unit(s) changed)"
+            f"({report.stats.units_changed} unit(s) touched)"
         )
         lines.insert(0, style(head, "bold"))
         lines.append(

@@ -24,7 +24,7 @@ from reviewbot.model import (
     UnitChange,
     innermost,
 )
-from reviewbot.render.style import diff_gutter, fmt_metric, sparkline, unit_origin
+from reviewbot.render.style import diff_gutter, fmt_metric, sparkline, unit_origin, units_text
 
 __all__ = [
     "MAX_BODY",
@@ -179,6 +179,7 @@ def environment() -> jinja2.Environment:
     env.filters["changes"] = _changes
     env.filters["change"] = change_cell
     env.filters["gutter"] = gutter
+    env.globals["units_text"] = units_text
     return env
 
 

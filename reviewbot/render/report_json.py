@@ -94,6 +94,7 @@ def stats_doc(stats: Stats, not_shown: int) -> dict[str, Any]:
         "lines_added": stats.lines_added,
         "lines_removed": stats.lines_removed,
         "units_changed": stats.units_changed,
+        "units_measures_changed": stats.units_measures_changed,
         "findings": stats.findings._asdict(),
         "findings_total": stats.findings_total,
         "files_not_reviewed": stats.files_not_reviewed,

@@ -4,29 +4,30 @@ counted instead of listed."""
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections import Counter
 
 from reviewbot.model import (
-    LABEL_SEP,
     Finding,
     Measure,
     Report,
     Severity,
     Status,
     UnitChange,
-    is_callback_label,
+    qualified_label,
 )
 from reviewbot.render.style import (
     DIFF_LEGEND,
     Style,
+    cut_label,
+    cut_path,
     diff_gutter,
     ellipsize,
     fmt_metric,
     one_line,
     origin_text,
     sparkline,
+    units_text,
 )
 
 __all__ = ["review_text"]
@@ -55,44 +56,14 @@ def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
 
 
 _HEADS = ("decisions", "nesting", "irregularity")
-
-
-def qualified_label(label: str) -> str:
-    """A unit's label with its containers' names, one line: `def GZipResponder.__call__` for
-    `class GZipResponder > def __call__` (same-named methods of two classes stay apart)."""
-    parts = label.split(LABEL_SEP)
-    if len(parts) == 1:
-        return label
-    if any(map(is_callback_label, parts)):  # `describe("x") > it("y")`: its own words say it
-        return parts[-1]
-    kind, _, name = parts[-1].rpartition(" ")
-    outer = [p.rpartition(" ")[2] for p in parts[:-1]]
-    return f"{kind} {'.'.join([*outer, name])}".strip()
-
-
-# A qualified label's last name (and the ` :line` told-apart units carry): what a cut keeps.
-_OWN_NAME = re.compile(r"\.([A-Za-z_$][\w$]*(?: :\d+)?)$")
-
-
-def cut_label(label: str, width: int) -> str:
-    """``label`` in ``width`` characters: the unit's own name kept whole and its containers
-    cut (`def test_h….async_handler`, `def test_h….sync_handler`): a cut in the middle made
-    inner units of one function, which differ only at the start of their own names, read
-    alike. A label with no containers, or whose own name alone does not fit, is cut in the
-    middle."""
-    if len(label) <= width:
-        return label
-    own = _OWN_NAME.search(label)
-    # (the kind, a character of the containers and the ellipsis before the name)
-    if own is None or len(own.group(0)) + label.find(" ") + 3 > width:
-        return ellipsize(label, width)
-    tail = own.group(0)
-    return label[: width - len(tail) - 1] + "…" + tail
+_SHORT_HEADS = ("dec", "nest", "irreg")  # where whole headings would cut a label
 
 
 def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     """A small table: `unit  change  decisions  nesting  irregularity  shape`, the numbers
-    `1→9` under their heading; labels cut (``cut_label``) when the width runs out."""
+    `1→9` under their heading. When the width runs out, the shape goes first, then the
+    headings shrink to their numbers (`dec`, `nest`, `irreg`), then labels are cut
+    (``cut_label``)."""
     cells = []
     names = Counter(one_line(qualified_label(u.label)) for u in units)
     for u in units:
@@ -104,14 +75,22 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
         if names[label] > 1 and side is not None:  # `@overload` stubs, redefinitions: which one
             label = f"{label} :{side.start}"
         cells.append((label, u.kind, numbers, shape, origin_text(u)))
-    widths = [max(len(h), *(len(c[2][k]) for c in cells)) for k, h in enumerate(_HEADS)]
-    num_w = sum(widths) + 2 * len(widths)
-    room = width - 4 - 2 - 8 - num_w
-    spark = room >= 24 + SPARK_WIDTH + 2  # the sparkline only where it fits
     longest = max(4, max(len(c[0]) for c in cells))
+
+    def room_for(heads: tuple[str, ...]) -> tuple[list[int], int]:
+        widths = [max(len(h), *(len(c[2][k]) for c in cells)) for k, h in enumerate(heads)]
+        return widths, width - 4 - 2 - 8 - sum(widths) - 2 * len(widths)
+
+    heads = _HEADS
+    widths, room = room_for(heads)
+    # the sparkline only where it fits beside whole labels (or beside 24 columns of them)
+    spark = room - SPARK_WIDTH - 2 >= max(24, longest)
+    if not spark and longest > room:
+        heads = _SHORT_HEADS
+        widths, room = room_for(heads)
     label_w = max(10, min(longest, room - (SPARK_WIDTH + 2 if spark else 0)))
-    heads = "  ".join(h.ljust(w) for h, w in zip(_HEADS, widths, strict=True))
-    rows = [style(f"    {'unit'.ljust(label_w)}  {'change':<8}  {heads}".rstrip(), "dim")]
+    top = "  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True))
+    rows = [style(f"    {'unit'.ljust(label_w)}  {'change':<8}  {top}".rstrip(), "dim")]
     for label, kind, numbers, shape, origin in cells:
         parts = "  ".join(v.ljust(w) for v, w in zip(numbers, widths, strict=True))
         row = f"    {cut_label(label, label_w).ljust(label_w)}  {kind:<8}  {parts}"
@@ -145,12 +124,12 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         style("reviewbot review", "bold")
         + "  "
         + ellipsize(f"{report.base} .. {report.head}", max(20, width - 18)),
-        style(
-            f"{s.files} file(s), +{s.lines_added} -{s.lines_removed}, "
-            f"{s.units_changed} unit(s) changed, {report.profile} profile",
-            "dim",
-        ),
     ]
+    facts = (
+        f"{s.files} file(s), +{s.lines_added} -{s.lines_removed}, "
+        f"{units_text(s.units_changed, s.units_measures_changed)}, {report.profile} profile"
+    )
+    out.extend(style(line, "dim") for line in _wrap(facts, width, "", "  "))
     if not report.files:
         out.append("no changes")
         return style.finish("\n".join(out) + "\n")
@@ -179,9 +158,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         if report.truncated_findings:
             out.append(style(f"  ... and {report.truncated_findings} more (--max-findings)", "dim"))
     else:
-        out.append(
-            style("No findings: nothing in this change spikes the structure it touches.", "green")
-        )
+        text = "No findings: nothing in this change spikes the structure it touches."
+        out.extend(style(line, "green") for line in _wrap(text, width, ""))
     for item in report.impact_shown:
         outside = [r for r in item.references if not r.in_change]
         first = (outside or list(item.references))[:4]
@@ -220,7 +198,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         path_w = min(max(len(one_line(fs.path)) for fs in analysed), max(20, width - 24))
         for fs in analysed:
             out.append(
-                f"{style(ellipsize(one_line(fs.path), path_w).ljust(path_w), 'bold')}  "
+                f"{style(cut_path(one_line(fs.path), path_w).ljust(path_w), 'bold')}  "
                 f"{fs.status.value:<8} +{fs.added} -{fs.removed}"
             )
             for w in fs.warnings:

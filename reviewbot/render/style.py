@@ -15,6 +15,8 @@ __all__ = [
     "DIFF_LEGEND",
     "Style",
     "bar",
+    "cut_label",
+    "cut_path",
     "diff_gutter",
     "ellipsize",
     "fmt_metric",
@@ -23,6 +25,7 @@ __all__ = [
     "sparkline",
     "terminal_width",
     "unit_origin",
+    "units_text",
     "use_color",
     "visible",
 ]
@@ -110,6 +113,64 @@ def ellipsize(text: str, width: int, *, end: bool = False) -> str:
     return text[:head] + "…" + (text[-tail:] if tail else "")
 
 
+# A qualified label's last name, with a Java method's `()` and the ` :line` told-apart units
+# carry: what a cut keeps.
+_OWN_NAME = re.compile(r"\.([A-Za-z_$][\w$]*(?:\(\))?(?: :\d+)?)$")
+# A callback's label, `test("the words")` (and ` :line`): its callee, words and close.
+_CALLBACK = re.compile(r'([A-Za-z_$][\w$.]*\(")(.*)("\)(?: :\d+)?)')
+
+
+def cut_label(label: str, width: int) -> str:
+    """``label`` in ``width`` characters, the part that tells units apart kept:
+
+    - a unit's own name whole, its containers cut (`def test_h….async_handler`,
+      `HtmlParserTest.D….deepBodyResetWithinMaxDepth()`): inner units of one function, or
+      methods of one class, differ at the start of their own names, which a cut in the
+      middle took away;
+    - a callback's callee and the end of its words (`test("…regression is fixed")`): the
+      tests of one file often start alike (`ladder: the …`, `should …`) and differ in what
+      they say last;
+    - anything else (or an own name that does not fit alone) cut in the middle."""
+    if len(label) <= width:
+        return label
+    call = _CALLBACK.fullmatch(label)
+    if call is not None:
+        head, words, close = call.groups()
+        keep = width - len(head) - len(close) - 1
+        if keep >= 4:
+            tail = words[-keep:]
+            space = tail.find(" ", 0, keep // 2)  # whole words where one ends near the cut
+            return f"{head}…{tail[space + 1 :] if space >= 0 else tail}{close}"
+        return ellipsize(label, width)
+    own = _OWN_NAME.search(label)
+    if own is None:
+        return ellipsize(label, width)
+    before = label[: own.start()]
+    kind = before.find(" ") + 1 if " " in before else 0  # `def `, `class `; none in Java
+    tail = own.group(0)
+    # (the kind, a character of the containers and the ellipsis before the name)
+    if len(tail) + kind + 2 > width:
+        return ellipsize(label, width)
+    return label[: width - len(tail) - 1] + "…" + tail
+
+
+def cut_path(path: str, width: int) -> str:
+    """``path`` in ``width`` characters: the file's name whole and its folders cut, at a `/`
+    where one falls in the room (`src/test/java/org/…/NamespaceBindingsTest.java`); a name
+    too long for the room is cut in the middle."""
+    if len(path) <= width:
+        return path
+    folder, slash, name = path.rpartition("/")
+    room = width - len(name) - 2  # the `…/` before the name
+    if not slash or room < 1:
+        return ellipsize(path, width)
+    head = folder[:room]
+    cut = head.rfind("/")
+    if cut > 0:  # whole folders where at least one fits
+        head = head[: cut + 1]
+    return f"{head}…/{name}"
+
+
 def sparkline(values: Sequence[float], width: int | None = None, top: float | None = None) -> str:
     """One block character per value (or per bucket of values when ``width`` is smaller)."""
     vals = [v if v > 0.0 else 0.0 for v in map(float, values)]  # max(0.0, v), NaN as 0.0
@@ -164,6 +225,15 @@ def fmt_metric(m: Measure) -> str:
     if m.after is None:
         return f"{num(m.before)} -> -"
     return f"{num(m.before)} -> {num(m.after)}"
+
+
+def units_text(touched: int, moved: int) -> str:
+    """How many units a change touches, and how many of them changed in their own measures
+    (the unit tables' rows; the others are counted under them): `315 unit(s) touched, 1 with
+    changed measures`, or `3 unit(s) changed` when they are all rows."""
+    if touched == moved:
+        return f"{touched} unit(s) changed"
+    return f"{touched} unit(s) touched, {moved} with changed measures"
 
 
 def terminal_width(stream: TextIO, environ: Mapping[str, str], default: int = 100) -> int:

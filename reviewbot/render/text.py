@@ -14,7 +14,8 @@ from reviewbot.analysis.inspection import (
 from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers
 from reviewbot.engine.signal import js_strip
-from reviewbot.render.style import Style, bar, one_line, sparkline
+from reviewbot.model import qualified_label
+from reviewbot.render.style import Style, bar, cut_label, cut_path, one_line, sparkline
 
 __all__ = ["context_text", "entropy_text", "heatmap_text", "hotspots_text", "positions_text"]
 
@@ -126,29 +127,48 @@ def _one_based(line: str) -> str:
     return _clip(one_based_markers(line), 96)
 
 
-def hotspots_text(found: Hotspots, style: Style) -> str:
+def hotspots_text(found: Hotspots, style: Style, width: int = 100) -> str:
+    """The ranked files, each with its top units, within ``width`` columns (the door gives the
+    terminal's, as for `review`): paths keep their file names and labels their own names
+    (``cut_path``, ``cut_label``); the bar goes first when the width runs out."""
     if not found.files:
         return "no history to rank (no commits touch these paths)\n"
     out = [
         style(f"Hotspots: change frequency x irregularity, last {found.commits} commit(s)", "bold")
     ]
-    width = max(len(one_line(f.path)) for f in found.files)
+    numbers = 2 + 7 + 2 + 12 + 2 + 6  # changes, irregularity and score with their gaps
+    longest = max(len(one_line(f.path)) for f in found.files)
+    bar_w = 14 if 6 + longest + numbers + 14 <= width else 0  # the bar only where it fits
+    path_w = max(10, min(longest, width - 6 - numbers - bar_w))
     top = max(f.score for f in found.files) or 1.0
-    out.append(style(f"  #   {'file'.ljust(width)}  changes  irregularity   score", "dim"))
+    out.append(style(f"  #   {'file'.ljust(path_w)}  changes  irregularity   score", "dim"))
     for rank, f in enumerate(found.files, 1):
-        out.append(
-            f"  {rank:<3} {style(one_line(f.path).ljust(width), 'cyan')}  {f.changes:>7}  "
-            f"{f.irregularity:>12.0f}  {f.score:>6.0f}  "
-            f"{style(bar(f.score, top, 12), 'yellow')}"
+        row = (
+            f"  {rank:<3} {style(cut_path(one_line(f.path), path_w).ljust(path_w), 'cyan')}  "
+            f"{f.changes:>7}  {f.irregularity:>12.0f}  {f.score:>6.0f}"
         )
-        for u in f.units[:5]:
-            out.append(
-                style(
-                    f"        {u.label[:50]:<50} lines {u.start}-{u.end}: "
-                    f"{u.commits} commit(s) x {u.irregularity:.0f} bits",
-                    "dim",
+        if bar_w:
+            row += f"  {style(bar(f.score, top, 12), 'yellow')}"
+        out.append(row)
+        units = f.units[:5]
+        facts = [
+            f"lines {u.start}-{u.end}: {u.commits} commit(s) x {u.irregularity:.0f} bits"
+            for u in units
+        ]
+        labels = [one_line(qualified_label(u.label)) for u in units]
+        if not units:
+            continue
+        longest = max(map(len, labels))
+        room = width - 8 - 2 - max(map(len, facts))
+        label_w = min(longest, room)
+        for label, fact in zip(labels, facts, strict=True):
+            if room < min(24, longest):  # too narrow to share a line: the facts go under it
+                out.append(style(f"        {cut_label(label, max(10, width - 8))}", "dim"))
+                out.append(style(f"          {fact}", "dim"))
+            else:
+                out.append(
+                    style(f"        {cut_label(label, label_w).ljust(label_w)}  {fact}", "dim")
                 )
-            )
     return style.finish("\n".join(out) + "\n")
 
 

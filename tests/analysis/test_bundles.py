@@ -101,3 +101,44 @@ def test_a_thousand_hunks(repo: Path) -> None:
     assert len(hunks) == len(set(hunks)) == 1000
     assert json.dumps(found)  # serialisable
     assert max(len(b["hunks"]) for b in found) <= 1000
+
+
+def test_titles_name_the_class_and_put_their_file_first(repo: Path) -> None:
+    """starlette 2ff76532: four bundles titled `def __init__`, and `class Jinja2Templates`
+    over a file list without templating.py: a title names the unit with its class, its file
+    comes first, and no two titles of one review are the same."""
+    alpha = "class Alpha:\n    def __init__(self, size):\n        self.size = size\n"
+    beta = "class Beta:\n    def __init__(self, colour):\n        self.colour = colour\n"
+    write(repo, "zeta/alpha.py", alpha)
+    write(repo, "omega/beta.py", beta)
+    write(repo, "aaa/first.py", "def untouched():\n    return 1\n")
+    commit(repo)
+    write(
+        repo,
+        "zeta/alpha.py",
+        alpha + "        if size < 0:\n            raise ValueError(size)\n",
+    )
+    write(
+        repo,
+        "omega/beta.py",
+        beta + "        for shade in colour:\n            print(shade)\n",
+    )
+    write(repo, "aaa/first.py", "def untouched():\n    return 2\n")
+    found = bundles(repo)
+    titles = [b["title"] for b in found]
+    assert len(set(titles)) == len(titles), titles
+    alpha_b = next(b for b in found if b["title"].startswith("def Alpha.__init__ ("))
+    beta_b = next(b for b in found if b["title"].startswith("def Beta.__init__ ("))
+    assert alpha_b["title"].startswith("def Alpha.__init__ (zeta/alpha.py"), titles
+    assert beta_b["title"].startswith("def Beta.__init__ (omega/beta.py"), titles
+
+
+def test_titles_shared_by_two_bundles_say_where() -> None:
+    from reviewbot.analysis.bundles import _distinct
+
+    titles = [("def run (a.py)", "a.py", 3), ("def run (a.py)", "a.py", 40), ("x (b.py)", "", 0)]
+    assert _distinct(titles) == [
+        "def run (a.py) at a.py:3",
+        "def run (a.py) at a.py:40",
+        "x (b.py)",
+    ]

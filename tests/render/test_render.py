@@ -423,3 +423,25 @@ def test_names_make_no_links_references_or_math_on_github() -> None:
         assert "<a " not in html
         assert not re.search(r"#\d|GH-\d|www\.|https?://", html)
     assert "\\$" in md_escape(name) and "$\\Huge" not in md_escape(name)
+
+
+def test_the_header_counts_what_the_table_lists(repo: Path) -> None:
+    """starlette 2ff76532: "315 unit(s) changed" over a table of one row and "314 more
+    unit(s) touched: unchanged, or only in members above". A class whose method changed is
+    touched, not changed in its own measures: the headers say both counts, the JSON too."""
+    plain = "class Box:\n    def grow(self, n):\n        return n\n"
+    write(repo, "box.py", plain)
+    commit(repo)
+    write(
+        repo,
+        "box.py",
+        plain.replace(
+            "        return n\n", "        if n:\n            return n\n        return 0\n"
+        ),
+    )
+    rep = review(GitChange(repo), Config())
+    said = "2 unit(s) touched, 1 with changed measures"
+    assert said in review_text(rep, Style(color=False)).splitlines()[1]
+    assert said in render_markdown(rep)
+    stats = report_doc(rep)["stats"]
+    assert (stats["units_changed"], stats["units_measures_changed"]) == (2, 1)

@@ -1,0 +1,116 @@
+"""The text review and hotspots at a narrow width: what a cut keeps (a unit's own name, a
+callback's last words, a file's name) and how the tables make room for their labels."""
+
+from __future__ import annotations
+
+from reviewbot.analysis.hotspots import FileHotspot, Hotspots, UnitHotspot
+from reviewbot.model import (
+    FileSummary,
+    MetricsChange,
+    Report,
+    Stats,
+    Status,
+    UnitChange,
+    UnitMetrics,
+    UnitRef,
+)
+from reviewbot.render.review_text import review_text
+from reviewbot.render.style import Style
+from reviewbot.render.text import hotspots_text
+
+
+def _unit(path: str, label: str, start: int) -> UnitChange:
+    after = UnitMetrics(5, 3, 1, 20.0)
+    return UnitChange(
+        path, "added", label, None, UnitRef(label, start, start + 4), MetricsChange(None, after), ()
+    )
+
+
+def _report(path: str, labels: list[str]) -> Report:
+    units = tuple(_unit(path, label, 10 * k + 1) for k, label in enumerate(labels))
+    fs = FileSummary(path, None, Status.MODIFIED, None, "java", 40, 2, units)
+    n = len(units)
+    stats = Stats(1, 1, 0, 40, 2, units_changed=n, units_measures_changed=n)
+    return Report("a", "b", (fs,), (), stats=stats)
+
+
+def _rows(report: Report, width: int = 80) -> list[str]:
+    lines = review_text(report, Style(color=False), width=width).splitlines()
+    assert all(len(line) <= width for line in lines), lines
+    return lines
+
+
+def test_java_methods_keep_their_own_names_and_the_table_gives_labels_room() -> None:
+    """jsoup 209151fd, f2ea9dfe: `W3CDomTest.norma…paceAwareness()` and
+    `HtmlParserTest.D…ithinMaxDepth()`: a Java method's own name (its `()` with it) is kept
+    whole and its classes cut; narrow numbers give the label the headings' room."""
+    test = "src/test/java/org/jsoup/parser/HtmlParserTest.java"
+    nested = "class HtmlParserTest > class DeepHtmlTrees > "
+    rows = _rows(
+        _report(
+            test,
+            [
+                nested + "deepBodyResetWithinMaxDepthForVeryLongNames()",
+                nested + "deepBodyResetBeyondMaxDepthForVeryLongNames()",
+                "class W3CDomTestWithAVeryLongName > normalizesInvalidPrefixedAttribute()",
+            ],
+        )
+    )
+    labels = [r.split()[0] for r in rows if r.startswith("    ") and "added" in r]
+    assert labels[0].endswith("….deepBodyResetWithinMaxDepthForVeryLongNames()"), labels
+    assert labels[1].endswith("….deepBodyResetBeyondMaxDepthForVeryLongNames()"), labels
+    assert labels[2].startswith("W3CDomTest")
+    assert labels[2].endswith("….normalizesInvalidPrefixedAttribute()"), labels
+    short = _rows(_report(test, ["class HtmlParserTest > class DeepHtmlTrees > reset()"]))
+    assert any("HtmlParserTest.DeepHtmlTrees.reset()" in r for r in short)
+    # (with narrow numbers, 43 columns of label fit at 80 where 32 did)
+    fits = "class W3CDom > class W3CBuilder > seedSourceNamespaces()"
+    rows = _rows(_report(test, [fits]))
+    assert any("W3CDom.W3CBuilder.seedSourceNamespaces() " in r for r in rows), rows
+
+
+def test_callback_labels_keep_the_end_of_their_words() -> None:
+    """zod 45fdeda54: four tests shown as `test("ladder: th…sion is fixed")`: the tests of a
+    file start alike, so the cut keeps the callee and the end of the words."""
+    rows = _rows(
+        _report(
+            "packages/zod/src/v4/classic/tests/optin-ladder.test.ts",
+            [
+                'test("ladder: the #6321 regression is fixed at last, and stays fixed for good")',
+                'test("ladder: the top rung survives every wrapper order we could think of")',
+            ],
+        ),
+        width=60,
+    )
+    labels = [r.strip().split("  ")[0] for r in rows if "added" in r]
+    assert labels[0].startswith('test("…') and labels[0].endswith('fixed for good")')
+    assert labels[1].startswith('test("…') and labels[1].endswith('think of")')
+
+
+def test_a_cut_path_keeps_the_file_name_whole() -> None:
+    """jsoup 209151fd: `src/test/java/org/jsoup/inte…/NamespaceBindingsTest.java`, zod:
+    `classic/…ts/preprocess-types.test.ts`: the folders are cut, the file's name is not."""
+    path = "packages/zod/src/v4/classic/tests/deeply/nested/folder/preprocess-types.test.ts"
+    rows = _rows(_report(path, ["def f"]))
+    head = next(r for r in rows if "modified" in r and "+40" in r)
+    assert head.split()[0].endswith("/…/preprocess-types.test.ts"), head
+    assert head.startswith("packages/zod/src/"), head
+
+
+def test_hotspots_fit_the_width_and_cut_labels_like_the_review() -> None:
+    """starlette at COLUMNS=80: unit rows of 95-113 columns, labels cut at 50 characters with
+    no `…` (`def test_mounted_middleware_does_not_catch_excepti lines 1041-1093`), and
+    `class Route > def __init__` where the review says `def Route.__init__`."""
+    long = "def test_mounted_middleware_does_not_catch_exception_from_the_inner_app"
+    units = (
+        UnitHotspot(long, 1041, 1093, 3, 71.0, 213.0),
+        UnitHotspot("class Route > def __init__", 211, 250, 19, 57.0, 1083.0),
+    )
+    path = "tests/middleware/some/deeply/nested/folder/of/tests/test_routing_and_mounts.py"
+    found = Hotspots(1000, (FileHotspot(path, 55, 1300, 1194.0, 65670.0, units),))
+    lines = Style(color=False).finish(hotspots_text(found, Style(color=False), width=80))
+    rows = lines.splitlines()
+    assert all(len(row) <= 80 for row in rows), rows
+    assert any("def test_mounted…" in row and "lines 1041-1093" in row for row in rows), rows
+    assert any(row.split()[:2] == ["def", "Route.__init__"] for row in rows), rows
+    assert any("…/test_routing_and_mounts.py" in row for row in rows), rows
