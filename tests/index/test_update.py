@@ -506,3 +506,27 @@ def test_a_call_chain_follows_a_return_type_changed_along_it(repo: Path, tmp_pat
     old, new = _update_equals_cold(repo, tmp_path, files, edited)
     assert ("use.ts", 2, 15, "classes.ts", 1, "spin", 1.0, "instance") in old
     assert ("use.ts", 2, 15, "classes.ts", 2, "spin", 1.0, "instance") in new
+
+
+def test_a_chain_follows_an_interface_merged_with_its_class(repo: Path, tmp_path: Path) -> None:
+    """`string().required().spin()` with `required` typed only by the interface merged with
+    the class: the interface's return type changed (another file's class), and a local bound
+    to the chain, follow it."""
+    files = {
+        "classes.ts": "export class A { spin(): void {} }\nexport class B { spin(): void {} }\n",
+        "schema.ts": (
+            "import { A, B } from './classes';\n"
+            "export default class S {\n  required() { return new A(); }\n}\n"
+            "export default interface S {\n  required(): A;\n}\n"
+            "export function string(): S { return new S(); }\n"
+        ),
+        "use.ts": (
+            "import { string } from './schema';\nstring().required().spin();\n"
+            "const v = string().required();\nv.spin();\n"
+        ),
+    }
+    edited = {"schema.ts": files["schema.ts"].replace("required(): A;", "required(): B;")}
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    assert ("use.ts", 2, 20, "classes.ts", 1, "spin", 1.0, "instance") in old
+    assert ("use.ts", 2, 20, "classes.ts", 2, "spin", 1.0, "instance") in new
+    assert ("use.ts", 4, 2, "classes.ts", 2, "spin", 1.0, "instance") in new
