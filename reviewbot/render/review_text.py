@@ -125,11 +125,15 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         + "  "
         + ellipsize(f"{report.base} .. {report.head}", max(20, width - 18)),
     ]
-    facts = (
-        f"{s.files} file(s), +{s.lines_added} -{s.lines_removed}, "
-        f"{units_text(s.units_changed, s.units_measures_changed)}, {report.profile} profile"
-    )
-    out.extend(style(line, "dim") for line in _wrap(facts, width, "", "  "))
+    facts = [
+        f"{s.files} file(s)",
+        f"+{s.lines_added} -{s.lines_removed}",
+        *units_text(s.units_changed, s.units_measures_changed).split(", "),
+        f"{report.profile} profile",
+    ]
+    # Wrapped between the facts, never inside one (`…, review` / `profile` read as two).
+    kept = ", ".join(f.replace(" ", "\xa0") for f in facts)
+    out.extend(style(line.replace("\xa0", " "), "dim") for line in _wrap(kept, width, "", "  "))
     if not report.files:
         out.append("no changes")
         return style.finish("\n".join(out) + "\n")

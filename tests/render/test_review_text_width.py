@@ -114,3 +114,16 @@ def test_hotspots_fit_the_width_and_cut_labels_like_the_review() -> None:
     assert any("def test_mounted…" in row and "lines 1041-1093" in row for row in rows), rows
     assert any(row.split()[:2] == ["def", "Route.__init__"] for row in rows), rows
     assert any("…/test_routing_and_mounts.py" in row for row in rows), rows
+
+
+def test_the_header_wraps_between_its_facts_never_inside_one() -> None:
+    """starlette 2ff76532 at 80 columns: `..., 1 with changed measures, review` / `profile`;
+    a line break falls between two facts."""
+    report = _report("src/A.java", ["A.run()"])
+    stats = Stats(35, 34, 1, 459, 427, units_changed=315, units_measures_changed=1)
+    lines = _rows(report._replace(stats=stats), width=78)
+    head = [line.strip() for line in lines[1:3]]
+    assert head == [
+        "35 file(s), +459 -427, 315 unit(s) touched, 1 with changed measures,",
+        "review profile",
+    ], lines
