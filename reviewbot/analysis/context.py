@@ -93,17 +93,22 @@ def merged_view(cf: ChangedFile) -> list[DiffLine]:
     return out
 
 
-def _rows(
-    entries: list[DiffLine], h: Hunk, side: str, top: int, bottom: int
-) -> tuple[list[DiffLine], int, int]:
-    """The merged lines from line ``top`` to ``bottom`` (1-based, of ``side``: "new" or
-    "old"), with the hunk's removed lines next to them (or its added ones, on the old side);
-    the indexes of its first and last changed line among them."""
+def _positions(entries: list[DiffLine], side: str) -> dict[int, int]:
+    """Line number of ``side`` ("new" or "old") -> its place in the merged ``entries``."""
     at: dict[int, int] = {}
     for k, e in enumerate(entries):
         n = e.new if side == "new" else e.old
         if n is not None:
             at[n] = k
+    return at
+
+
+def _rows(
+    entries: list[DiffLine], at: dict[int, int], h: Hunk, top: int, bottom: int
+) -> tuple[list[DiffLine], int, int]:
+    """The merged lines from line ``top`` to ``bottom`` (1-based, of the side ``at`` numbers:
+    ``_positions``), with the hunk's removed lines next to them (or its added ones, on the old
+    side); the indexes of its first and last changed line among them."""
     if top not in at or bottom not in at:
         return [], 0, 0
     first, last = at[top], at[bottom]
@@ -152,7 +157,8 @@ def hunk_contexts(
     total_weight = sum(w for w, _, _ in items)
     out: list[HunkContext] = []
     remaining = total_chars
-    merged: dict[str, list[DiffLine]] = {}
+    merged: dict[str, list[DiffLine]] = {}  # each file's merged view, made once
+    placed: dict[tuple[str, str], dict[int, int]] = {}  # and its lines' places, per side
     for w, cf, h in sorted(items, key=lambda t: (-t[0], t[1].path, t[2].new_start)):
         old_index = (old_indexes or {}).get(cf.path)
         removal = not h.added and bool(h.removed) and old_index is not None
@@ -185,9 +191,10 @@ def hunk_contexts(
             bottom = max(top, min(hi, max(center, last - 1) + _AROUND, index.line_count - 1))
             if cf.path not in merged:
                 merged[cf.path] = merged_view(cf)
-            rows, at, end = _rows(
-                merged[cf.path], h, "old" if removal else "new", top + 1, bottom + 1
-            )
+            side = (cf.path, "old" if removal else "new")
+            if side not in placed:
+                placed[side] = _positions(merged[cf.path], side[1])
+            rows, at, end = _rows(merged[cf.path], placed[side], h, top + 1, bottom + 1)
             text = "\n".join(r.text for r in rows)
             kept, t1, first_kept = _trim_lines(text, int(share * 0.6), at, end)
             rows = [

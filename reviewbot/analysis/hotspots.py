@@ -173,8 +173,10 @@ def _blame_commits(git: Git, path: str) -> list[str]:
 
 def _contents_at(git: Git, rev: str, paths: Sequence[str]) -> dict[str, bytes]:
     """Path -> content of those files in commit ``rev`` (the ones it has)."""
-    listed = list_tree(git, rev)
-    blobs = {p: listed[p].blob for p in paths if p in listed and not listed[p].reason}
+    if not paths:
+        return {}
+    listed = list_tree(git, rev, paths)
+    blobs = {p: e.blob for p, e in listed.items() if not e.reason}
     contents = git.blobs(blobs.values())
     return {p: contents[sha] for p, sha in blobs.items() if sha in contents}
 

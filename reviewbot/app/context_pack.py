@@ -30,6 +30,7 @@ from reviewbot.analysis.repo_impact import HELD
 from reviewbot.app.config import Config
 from reviewbot.app.full import new_side_text
 from reviewbot.app.pipeline import Change, ChangeSource, in_scope, read_change, review
+from reviewbot.app.pipeline import index_file as review_index
 from reviewbot.app.repo_context import IndexNotUsed, on_new_side, settings_of
 from reviewbot.errors import ReviewbotError, UsageError
 from reviewbot.index import query
@@ -612,8 +613,9 @@ def context_pack(
             entries = merged_view(cf)
             units = _unit_candidates(fs.units, entries)
             candidates += units + _module_candidates(fs.path, entries, units)
+        # (the review read ``review_index``'s file: the one the pack asks, or another)
         same = change.git is not None and (
-            index_file is None or index_file.resolve() == index_path(change.git).resolve()
+            index_file is None or index_file.resolve() == review_index(change.git).resolve()
         )
         if held and conn is not None and same:
             looked = [_look_up(held[0][0], c, change.scope) for c in candidates]

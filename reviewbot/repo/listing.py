@@ -4,7 +4,7 @@ processes. Symbolic links and submodules are listed with the reason they are not
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from reviewbot.repo.files import HARD_LIMIT, Unreadable, blob_id
@@ -20,9 +20,12 @@ class Listed(NamedTuple):
     reason: str  # why it is not read ("" when it is)
 
 
-def list_tree(git: Git, rev: str) -> dict[str, Listed]:
-    """Path -> what to index, for the files of commit (or tree) ``rev`` as git holds them."""
-    out = git.run("ls-tree", "-r", "-z", "--full-tree", rev, "--", what=f"list the files of {rev}")
+def list_tree(git: Git, rev: str, paths: Sequence[str] = ()) -> dict[str, Listed]:
+    """Path -> what to index, for the files of commit (or tree) ``rev`` as git holds them
+    (only ``paths``, repository-relative, when given)."""
+    out = git.run(
+        "ls-tree", "-r", "-z", "--full-tree", rev, "--", *paths, what=f"list the files of {rev}"
+    )
     found: dict[str, Listed] = {}
     for mode, sha, _kind, path in _records(out, 2):
         found[path] = Listed(path, sha, None, _unread(mode))
