@@ -139,7 +139,7 @@ def field_union(signature: str) -> tuple[str, ...]:
     found = _FIELD_TYPE.fullmatch(signature.strip().rstrip(";,"))
     if found is None:
         return ()
-    return _union_types(found.group(1).split(" = ", 1)[0])
+    return union_types(found.group(1).split(" = ", 1)[0])
 
 
 def constructor_arity(signature: str) -> tuple[int, int] | None:
@@ -154,16 +154,11 @@ def constructor_arity(signature: str) -> tuple[int, int] | None:
     return len(params), len(params)
 
 
-def union_types(text: str) -> tuple[str, ...]:
-    """The classes a written type names as a union's members (``A | B | null``: A and B)."""
-    return _union_types(text)
-
-
 # TS utility types whose first argument's properties are theirs (`Partial<Options>`).
 _SAME_KEYS = re.compile(r"(?:Partial|Required|Readonly|Omit|Pick|NonNullable)\s*<(.*)>", re.S)
 
 
-def _union_types(text: str) -> tuple[str, ...]:
+def union_types(text: str) -> tuple[str, ...]:
     """The classes a written TS type names as a union's members (or the one it names), each
     as ``clean_type`` reads it; a utility type keeping its argument's keys (``Partial<T>``)
     stands for its argument."""
@@ -277,9 +272,9 @@ def parameter_types(signature: str, place: int) -> tuple[str, ...]:
                 written = written[6:-1]
             else:
                 return ()
-            return _union_types(written) if place >= k else ()
+            return union_types(written) if place >= k else ()
         if k == place:
-            return _union_types(written)
+            return union_types(written)
         k += 1
     return ()
 
@@ -783,7 +778,7 @@ def _literal_context(
         text = text[8:-1]  # (an async function's return: what its promise holds)
     kept = [
         w
-        for w in _union_types(text)
+        for w in union_types(text)
         if w not in _GLOBAL_TYPES and w.split(".", 1)[0] not in type_params
     ]
     return "|".join(kept), False
