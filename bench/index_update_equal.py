@@ -8,7 +8,8 @@ renamed, a class's bases changed, an import added (the standard library, a modul
 imported, a star import, a sibling module), lines inserted at the top, a method added under a
 common name, a module-level name inserted before a definition, a return type changed, a return
 annotation written on a method (a class, or a collection of one: what a ``for`` over the result
-binds), a ``@property`` added with a return annotation (what ``x.prop.m`` goes through). Results
+binds), a ``@property`` added with a return annotation (what ``x.prop.m`` goes through), a
+``return``'s callee changed (what a function with no written return type returns). Results
 go to ``bench/results/index_update_equal.md``.
 
     python bench/index_update_equal.py --seeds 1 2 3 --rounds 8
@@ -67,7 +68,10 @@ KINDS = (
     "return type changed",
     "return annotation written",
     "property added",
+    "returned value changed",
 )
+# What kind 10 puts in place of a `return f(`'s callee.
+CALLEES = ("Model", "QuerySet", "self._chain", "Options", "self.__class__", "timezone.now")
 # What kind 8 writes on a method's header: a class, or what a `for` over its result binds.
 ANNOTATIONS = ("list[Model]", '"QuerySet"', "Iterator[Options]", "Options", "tuple[Model, ...]")
 
@@ -93,6 +97,7 @@ def edit(text: str, kind: int, rnd: random.Random) -> str:
         6: (r"^(?:def|class) \w+", 0),
         7: (r"-> (\w+)", 1),
         8: (r"^\s+def \w+\(self[^()]*\)()\s*:", 1),
+        10: (r"^\s+return ([A-Za-z_][\w.]*)\(", 1),
     }[kind]
     found = list(re.finditer(pattern, text, re.M))
     if not found:
@@ -107,6 +112,8 @@ def edit(text: str, kind: int, rnd: random.Random) -> str:
         new, end = "_inserted = 1\n" + m.group(0), m.end(0)
     elif kind == 8:
         new = " -> " + rnd.choice(ANNOTATIONS)
+    elif kind == 10:
+        new = rnd.choice(CALLEES)
     else:
         new = rnd.choice(["str", "Model", "QuerySet", "None"])
     return text[:start] + new + text[end:]

@@ -79,13 +79,15 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 33 (session 12): return types read from bodies' `return`s where none is written; a TS class
+# and the interface merged with it share one family.
 # 32 (session 11): a local bound to a chain typed from its head, TS class + interface merged,
 # comments out of signatures, Go type assertions typed, union members 1/N, shadowed bases
 # unknown, Java constructors by arity, `cls()`.
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 32
+RULES = 33
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -283,12 +285,22 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
         # TS: the types a signature writes (what its parameters and properties are declared
         # as) type the keys of object literals passed to it (`extract._literal_key`).
         signed = row[1] in _SIGNED
-        for def_id, kind, name, qualified, container, parent_id, bases, signature in conn.execute(
-            "SELECT id, kind, name, qualified, container, parent_id, bases, signature FROM defs "
-            "WHERE file_id = ? ORDER BY id",
+        for (
+            def_id,
+            kind,
+            name,
+            qualified,
+            container,
+            parent_id,
+            bases,
+            signature,
+            returned,
+        ) in conn.execute(
+            "SELECT id, kind, name, qualified, container, parent_id, bases, signature, "
+            "returned FROM defs WHERE file_id = ? ORDER BY id",
             (file_id,),
         ):
-            returns = written_return(kind, signature)
+            returns = written_return(kind, signature, returned)
             element = written_element(kind, signature) if "[" in signature else ""
             if parent_id is None:
                 parent: tuple[DefKey, int] | None = None
@@ -424,6 +436,23 @@ def _before(store: Store, plan: _Plan) -> dict[str, _Shape] | None:
         return None
     _keep_incoming(store, plan.gone)
     return _shapes(store, plan.gone)
+
+
+def _through_returns(conn: sqlite3.Connection, names: set[str]) -> set[str]:
+    """``names`` and the functions whose `return`s, read from their bodies (no written
+    type), name one of them, and so on: `fluent()` returning `make()` returns something else
+    when `make` changed (``Definition.returned``)."""
+    said = conn.execute("SELECT DISTINCT name, returned FROM defs WHERE returned != ''")
+    returns = [(name, set(_WORD.findall(returned))) for name, returned in said]
+    reached = set(names)
+    grew = True
+    while grew:
+        grew = False
+        for name, words in returns:
+            if name not in reached and not words.isdisjoint(reached):
+                reached.add(name)
+                grew = True
+    return reached
 
 
 def _through_properties(
@@ -824,7 +853,7 @@ def _resolve(
     # `x = Foo(); x.m()` follows Foo's bases too: those of changed classes' heirs again;
     # `x = make(); x.m()` what make returns: again when a changed file defines or imports make.
     heir_names = {resolver.classes[c].name for c in heirs if c in resolver.classes}
-    typed_names = heir_names | names | imported
+    typed_names = _through_returns(conn, heir_names | names | imported)
     # (`x = Make(); x.m()` with Make a function: what Make returns, when Make changed.)
     # The qualifiers are read once each (about 4k for 37k references, through a small partial
     # index), then the references of those that match.

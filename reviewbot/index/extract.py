@@ -829,6 +829,23 @@ _FUNCTIONS = frozenset(
         "generator_function",
     }
 )
+# ``_infer_returns``: what a `return` belongs to (the innermost of these around it), which of
+# them are the named functions and methods whose result it is, the calls it may be.
+_RETURN_OWNERS = _FUNCTIONS | {"function_definition", "lambda", "class_definition", "class_body"}
+_NAMED_FUNCTIONS = frozenset({"function_definition", "function_declaration", "method_definition"})
+_CALL_NODES = frozenset({"call", "call_expression", "new_expression"})
+_SELF_CLASS = frozenset({"cls", "self.__class__", "type(self)"})
+_NO_RESULT = frozenset({"constructor", "__init__", "__new__"})  # (`new C()` is a C)
+_ASYNC = re.compile(r"\basync\b")
+
+
+def _returnable(written: str) -> bool:
+    """Whether a local's or a call's qualifier can stand for what a function returns: a class
+    or a call the global pass types, not a callback's (``f=>T``), a property path's (``T#a``),
+    an element's (``make()[]``) or a literal's."""
+    return bool(written) and not any(c in written for c in "=>#[{")
+
+
 _THIS_BINDERS = _FUNCTIONS - {"arrow_function", "method_definition"}
 _OUTERMOST = frozenset({"program", "class_body"})
 
@@ -1255,6 +1272,104 @@ class _Builder:
                 stack.append(index)
         return out
 
+    def _infer_returns(
+        self,
+        nodes: list[ts.Node],
+        starts: list[int],
+        ends: list[int],
+        lookup: Callable[[str, int], tuple[str, int] | None],
+        found_in: list[int],
+        local_types: dict[tuple[int, str], str],
+        headed: Callable[[str, int], str],
+    ) -> None:
+        """What a function or method with no written return type returns, read from its
+        ``return`` statements (``Definition.returned``): ``return new Foo()``, ``return
+        Foo()`` (a capitalised callee: the class, or what that function returns), ``return
+        self`` / ``this`` / ``cls(...)`` / ``type(self)(...)`` (``self``: the receiver's class),
+        ``return make()`` / ``self.m()`` / a chain (what they return, found by the global pass),
+        ``return x`` with ``x`` a local of a known type. A ``return`` that says nothing of a
+        class (``return``, ``return None``, ``return a + b``) is passed over; two that say
+        different things leave the function untyped. Not for async functions (calling one
+        gives a promise) nor for a ``return`` in a nested function or callback."""
+        defs = self.defs_out
+        kept = self.raw_kept
+        python = self.grammar.name == "python"
+        named = {d.name_at: i for i, d in enumerate(kept) if defs[i].kind in ("function", "method")}
+        ordered = sorted(nodes, key=_START)
+        scopes = _innermost([2 * n.start_byte for n in ordered], starts, ends)
+        said: dict[int, set[str]] = {}
+        for node, scope in zip(ordered, scopes, strict=True):
+            written = self._returned_type(node, scope, lookup, found_in, local_types, headed)
+            if not written:
+                continue
+            fn = node.parent
+            while fn is not None and fn.type not in _RETURN_OWNERS:
+                fn = fn.parent
+            if fn is None or fn.type not in _NAMED_FUNCTIONS:
+                continue
+            name = fn.child_by_field_name("name")
+            i = named.get(name.start_byte, -1) if name is not None else -1
+            if i >= 0:
+                said.setdefault(i, set()).add(written)
+        for i, agreed in said.items():
+            d = defs[i]
+            head = d.signature.split("(", 1)[0]
+            if (
+                len(agreed) != 1
+                or d.name in _NO_RESULT
+                or _ASYNC.search(head)
+                or "->" in d.signature
+                or (not python and "):" in d.signature)
+            ):
+                continue
+            defs[i] = d._replace(returned=agreed.pop())
+
+    def _returned_type(
+        self,
+        node: ts.Node,
+        scope: int,
+        lookup: Callable[[str, int], tuple[str, int] | None],
+        found_in: list[int],
+        local_types: dict[tuple[int, str], str],
+        headed: Callable[[str, int], str],
+    ) -> str:
+        """The qualifier one ``return`` statement's value has (``_infer_returns``), or ""."""
+        python = self.grammar.name == "python"
+        while node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        kind = node.type
+        if kind == "this":
+            return "this"
+        if kind == "identifier":
+            name = _decode(self.source[node.start_byte : node.end_byte])
+            if python and name == "self":
+                return "self"
+            bound = lookup(name, scope)
+            if bound is None or bound[0] != "local":
+                return ""  # (`return Foo`: the class itself, not an instance)
+            held = local_types.get((found_in[0], name), "")
+            if python and held.endswith("()") and held[:-2] in _SELF_CLASS:
+                return "self"  # `c = self.__class__(...)`, then `return c`
+            return held if _returnable(held) else ""
+        if kind not in _CALL_NODES:
+            return ""
+        new = kind == "new_expression"
+        callee = node.child_by_field_name("constructor" if new else "function")
+        if callee is None or callee.end_byte - callee.start_byte > _MAX_CALLEE:
+            return ""
+        written = _decode(self.source[callee.start_byte : callee.end_byte])
+        if python and _SPACES.sub("", written) in _SELF_CLASS:
+            return "self"  # `cls(...)`, `self.__class__(...)`, `type(self)(...)`
+        if not written.isidentifier():
+            if _TYPE_NAME.fullmatch(_SPACES.sub("", written)) is None:
+                chain = "" if new else _call_chain(written)
+                return headed(chain, scope) if chain and _returnable(chain) else ""
+            written = _SPACES.sub("", written)
+        if new or written.rsplit(".", 1)[-1][:1].isupper():
+            return written
+        called = headed(written + "()", scope)
+        return called if _returnable(called) else ""
+
     def _instantiated(self, name: str, unit: int) -> int:
         """The class a call of ``name`` in ``unit`` instantiates when ``name`` is the first
         parameter (`cls`) of a Python classmethod of it, else -1."""
@@ -1596,6 +1711,11 @@ class _Builder:
                     local_types[spot] = again
                 else:
                     del local_types[spot]
+
+        if "returned" in caps:
+            self._infer_returns(
+                caps["returned"], starts, ends, lookup, found_in, local_types, headed
+            )
 
         # Attributes whose type is written, per class: `self.x = Foo()`, `self.x: Foo`,
         # `self.x = x` (a typed parameter), a class body's `x: Foo`; TS fields `x: Foo`,

@@ -151,6 +151,7 @@ _PY_NAMES = """
 (assignment left: (attribute object: (identifier) @_o attribute: (identifier) @attr.from)
   right: (identifier) @typed.from (#eq? @_o "self"))
 (decorator) @decorator
+(return_statement (_) @returned)
 (function_definition) @scope
 (lambda) @scope
 (list_comprehension) @scope
@@ -254,6 +255,7 @@ _JS_NAMES_COMMON = """
 (catch_clause parameter: (identifier) @bind)
 (for_in_statement left: (identifier) @bind)
 (arguments [(arrow_function) (function_expression)]) @cb.args
+(return_statement (_) @returned)
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind.pick)
   value: (identifier))
 (variable_declarator name: (object_pattern (pair_pattern key: (property_identifier)

@@ -67,6 +67,10 @@ class Definition(NamedTuple):
     # classes: the bases as written ("Base", "models.Model"); a TS object literal's method: the
     # type names written over the literal (whose member it is)
     bases: tuple[str, ...]
+    # a function's or method's return type inferred from its body when none is written: the
+    # one qualifier its `return` statements agree on (``Foo``, ``self``, ``make()``,
+    # ``self.m()``, a local's type), read by the global pass as a written one; "" when unknown
+    returned: str = ""
 
 
 class Import(NamedTuple):

@@ -201,6 +201,9 @@ _UNION = "union"  # a member of one of a union's classes (`f(): A | B`), 1/class
 _SURE_MEMBER = frozenset({"self", "super", "class", "instance", _UNION})
 _FAMILIES = frozenset({"typescript", "tsx", "javascript"})
 _FAMILY_WEIGHT = 0.5
+# Calls a call's type is read through (`make()` returning `self.m()` returning ...): inferred
+# returns chain (yup's `number().min()`: `this.test()`, then `this.clone()`, then `this`).
+_MAX_RETURN_DEPTH = 5
 _HALF_SURE = frozenset({"family", "callback"})  # links at _FAMILY_WEIGHT
 CALLBACK = "=>"  # in a qualifier: `f=>T`, a callback parameter (extract._callback_types)
 _SIGNED = frozenset({"typescript", "tsx"})  # languages whose functions write their types
@@ -238,18 +241,19 @@ def _returns(signature: str) -> str:
     return written
 
 
-def written_return(kind: str, signature: str) -> str:
+def written_return(kind: str, signature: str, returned: str = "") -> str:
     """What a definition says it returns, as the resolver reads it (``Resolver.returns``,
-    ``Resolver.field_types``): a function's or method's written class, a property's type,
-    else "". An update compares these to know whether a changed file's functions still
-    return (and its properties still hold) what they did."""
+    ``Resolver.field_types``): a function's or method's written class (else what its body's
+    `return`s say, ``returned``), a property's type, else "". An update compares these to
+    know whether a changed file's functions still return (and its properties still hold)
+    what they did."""
     if kind == "field":
         return field_type(signature) if ":" in signature else ""
     if kind not in ("function", "method"):
         return ""
     if "->" in signature or "):" in signature or signature[:5] == "func ":
-        return _returns(signature)
-    return ""
+        return _returns(signature) or returned
+    return returned
 
 
 def _union(bases: tuple[str, ...]) -> bool:
@@ -355,6 +359,7 @@ class Resolver:
         # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`, Go's
         # `func New() *Foo`): in full, or (``lazy``) each function's on first use.
         self.returns: _Lazy[int, tuple[str, int | None]] = _Lazy(_same, self._load_returns)
+        self.inferred: set[int] = set()  # those of ``returns`` read from the body's `return`s
         self.getters: set[int] = set()  # (of those: Python `@property` getters, read with it)
         # What a `for` over a function's result binds (read with ``returns``).
         self.elements: dict[int, str] = {}
@@ -490,21 +495,26 @@ class Resolver:
         rows: Iterable[tuple[Any, ...]]
         if def_id is None and self._loaded is not None:
             rows = (
-                (r[0], r[8], r[5], r[11])
+                (r[0], r[8], r[5], r[11], r[12])
                 for r in self._loaded.defs
                 if r[2] in ("function", "method")
-                and ("->" in r[5] or "):" in r[5] or r[5][:5] == "func ")
+                and ("->" in r[5] or "):" in r[5] or r[5][:5] == "func " or r[12])
             )
         else:
             rows = self.conn.execute(
-                f"SELECT id, parent_id, signature, bases FROM defs WHERE {where}"
+                f"SELECT id, parent_id, signature, bases, returned FROM defs WHERE {where}"
                 "kind IN ('function', 'method') "
                 "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
-                "OR substr(signature, 1, 5) = 'func ')",
+                "OR substr(signature, 1, 5) = 'func ' OR returned != '')",
                 () if def_id is None else (def_id,),
             )
-        for found, parent_id, signature, bases in rows:
+        for found, parent_id, signature, bases, returned in rows:
+            # (what the body's `return`s say, when the signature writes nothing: the
+            # extractor's ``Definition.returned``)
             written = _returns(signature)
+            if not written and returned:
+                written = returned
+                self.inferred.add(found)
             if written:
                 self.returns[found] = (written, parent_id)
                 if bases == GETTER:
@@ -605,6 +615,7 @@ class Resolver:
         self.top, self.members = full.top, full.members
         self.members_by_name = full.members_by_name
         self.returns = full.returns
+        self.inferred = full.inferred
         self.getters = full.getters
         self.field_types = full.field_types
         self.field_unions = full.field_unions
@@ -1648,7 +1659,7 @@ class Resolver:
         funcs, outside, guessed = self._functions(file, target, callee, depth)
         if outside is None:
             return [], True  # a library's class: it returns none of ours
-        if not funcs or depth > 2:
+        if not funcs or depth > _MAX_RETURN_DEPTH:
             return [], outside  # a function from outside returns no class of the repository
         out: list[int] = []
         overloads = len(funcs) > 1 and all(self._signed(f) for f in funcs)
@@ -1675,15 +1686,34 @@ class Resolver:
                 says = self.elements.get(f, "")
                 if not says:
                     return [], False  # nobody wrote what it holds
-            if says in ("Self", "self", "this") and owner in self.classes:
-                # The receiver's class (a subclass's `me()`), when the chain says it.
+            selfish = says in ("Self", "self", "this")
+            if (selfish or says.split(".", 1)[0] in _SELF) and owner in self.classes:
+                # The receiver's class (a subclass's `me()`), when the chain says it or the
+                # call is on `self` in a subclass's method.
                 prefix = callee.rpartition(".")[0]
                 if prefix.endswith(")") and not prefix.startswith("("):
                     mine = self.typed(file, target, prefix, depth)[0] or [owner]
+                elif prefix in _SELF and target is not None and target in self.classes:
+                    mine = [target]
+                elif prefix and prefix[:1] != "(":
+                    # `Sub.create()` (a classmethod's `return cls(...)`), `x.m()` with x typed:
+                    # the receiver's written class.
+                    mine = [c for c in self.typed(file, target, prefix, depth)[0]] or [owner]
                 else:
                     mine = [owner]
-                out.extend(mine)
-                each.append(tuple(mine))
+                if selfish:
+                    out.extend(mine)
+                    each.append(tuple(mine))
+                    continue
+                # An inferred `return this.m()`: m of the receiver's class (`this` stays it).
+                found = []
+                for receiver in mine:
+                    part, known = self.typed(home, receiver, says, depth + 1)
+                    if not known:
+                        return [], False
+                    found.extend(part)
+                out.extend(found)
+                each.append(tuple(found))
                 continue
             found, known = self.typed(home, None, says, depth + 1)
             if not known or (guessed and not found):
@@ -1705,7 +1735,8 @@ class Resolver:
         what they return: its signatures are what callers see of the class's methods (yup's
         `class StringSchema` leaves `required()`'s type to inference and `export default
         interface StringSchema` writes it). Any other set stays as it is."""
-        written = tuple(f for f in funcs if f in self.returns)
+        # (a class's method whose `return`s say what it returns says less than the interface)
+        written = tuple(f for f in funcs if f in self.returns and f not in self.inferred)
         if not written or len(written) == len(funcs):
             return funcs
         if self._owner is None:
@@ -2079,22 +2110,34 @@ class Resolver:
 
     def _kin_classes(self, cls: int) -> tuple[int, ...]:
         """The classes above ``cls`` (its bases, theirs ...) and below it, up to
-        ``_MAX_FAMILY`` each way."""
+        ``_MAX_FAMILY`` each way. A TS class and the interface of its name in its module are
+        one type (declaration merging: yup's `class Schema implements ISchema` and `interface
+        Schema`): the bases and subclasses of each are the type's."""
+        here = self.classes[cls]
+        same = [
+            c
+            for c in self.class_by_name.get(here.name, ())
+            if c == cls
+            or (
+                self.classes[c].file_id == here.file_id
+                and self.classes[c].qualified == here.qualified
+            )
+        ] or [cls]
         up: dict[int, None] = {}
-        todo = list(self.bases(cls)[0])
+        todo = [b for c in same for b in self.bases(c)[0]]
         while todo and len(up) < _MAX_FAMILY:
             c = todo.pop()
             if c not in up:
                 up[c] = None
                 todo.extend(self.bases(c)[0])
         down: dict[int, None] = {}
-        todo = list(self._children.get(cls, ()))
+        todo = [k for c in same for k in self._children.get(c, ())]
         while todo and len(down) < _MAX_FAMILY:
             c = todo.pop()
             if c not in down:
                 down[c] = None
                 todo.extend(self._children.get(c, ()))
-        return (*up, *down)
+        return tuple(c for c in dict.fromkeys((*up, *down)) if c not in same)
 
     def augmentations(self) -> dict[int, tuple[int, ...]]:
         """Interface -> the interfaces that augment it from a ``declare module`` block of

@@ -47,7 +47,7 @@ __all__ = [
     "storable",
 ]
 
-SCHEMA = "reviewbot.index/3"
+SCHEMA = "reviewbot.index/4"
 ID_BITS = 24
 ID_SPACE = 1 << ID_BITS  # ids of a file's definitions, imports and references: file id * this + k
 WEIGHT_UNIT = 1_000_000  # file_links.weight: summed confidence in millionths (exact sums)
@@ -64,7 +64,7 @@ CREATE TABLE defs(
   id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
   qualified TEXT NOT NULL, signature TEXT NOT NULL, line INTEGER NOT NULL,
   end_line INTEGER NOT NULL, parent_id INTEGER, container TEXT NOT NULL, doc TEXT NOT NULL,
-  bases TEXT NOT NULL
+  bases TEXT NOT NULL, returned TEXT NOT NULL
 );
 CREATE TABLE imports(
   id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, local TEXT NOT NULL, module TEXT NOT NULL,
@@ -430,7 +430,7 @@ class Store:
             [rows.file for rows in batch],
         )
         chain = itertools.chain.from_iterable
-        insert_rows(c, "INSERT INTO defs VALUES", 12, list(chain(r.defs for r in batch)))
+        insert_rows(c, "INSERT INTO defs VALUES", 13, list(chain(r.defs for r in batch)))
         insert_rows(c, "INSERT INTO imports VALUES", 7, list(chain(r.imports for r in batch)))
         insert_rows(c, "INSERT INTO refs VALUES", 11, list(chain(r.refs for r in batch)))
         insert_rows(
@@ -518,6 +518,7 @@ def file_rows(file_id: int, path: str, blob: str, facts: FileFacts) -> FileRows:
             container,
             doc,
             " ".join(bases),
+            returned,
         )
         for k, (
             kind,
@@ -530,6 +531,7 @@ def file_rows(file_id: int, path: str, blob: str, facts: FileFacts) -> FileRows:
             container,
             doc,
             bases,
+            returned,
         ) in enumerate(facts.definitions)
     ]
     imports: list[Row] = [

@@ -913,6 +913,10 @@ def test_a_python_property_chain_has_its_annotated_type(repo: Path) -> None:
                 "\n"
                 "    def pop(self) -> None:\n"
                 "        self.options.update_width(1)\n"
+                "\n"
+                "    @property\n"
+                "    def vague(self):\n"
+                "        return self.cache[0]\n"
             ),
             "app.py": (
                 "from pkg.con import Console, Holder\n"
@@ -924,6 +928,7 @@ def test_a_python_property_chain_has_its_annotated_type(repo: Path) -> None:
                 "    console.holder.box.open()\n"
                 "    console.loose.update_width(2)\n"
                 "    holder.name.open()\n"
+                "    console.vague.update_width(3)\n"
             ),
         },
     )
@@ -932,10 +937,12 @@ def test_a_python_property_chain_has_its_annotated_type(repo: Path) -> None:
     assert _vias(db, "pkg/con.py", 26, "update_width") == sure
     assert _vias(db, "app.py", 6, "open") == {("Box.open", 1.0, "instance")}
     assert _vias(db, "app.py", 7, "open") == {("Box.open", 1.0, "instance")}
-    # No annotation on the getter, or a builtin's value: the guesses of before, never a
-    # "family" of the builtin's overrides (a TypeScript rule).
+    # No annotation on the getter: what its `return` says (`return Options()`); nothing
+    # written or said, or a builtin's value: the guesses of before, never a "family" of the
+    # builtin's overrides (a TypeScript rule).
+    assert _vias(db, "app.py", 8, "update_width") == sure
     guess = {("Options.update_width", 0.5, "member"), ("Other.update_width", 0.5, "member")}
-    assert _vias(db, "app.py", 8, "update_width") == guess
+    assert _vias(db, "app.py", 10, "update_width") == guess
     assert {v for _q, _c, v in _vias(db, "app.py", 9, "open")} == {"member"}
 
 
@@ -1670,8 +1677,8 @@ def test_a_chain_reads_return_types_from_the_interface_merged_with_a_class(repo:
             ),
             "number.ts": (
                 "export class NumberSchema {\n"
-                "  required() { return this; }\n"
-                "  notRequired() { return this; }\n"
+                "  required() { return this.copy as any; }\n"
+                "  notRequired() { return this.copy as any; }\n"
                 "}\n"
                 "export interface NumberLike {\n"
                 "  required(): NumberSchema;\n"
@@ -1959,3 +1966,136 @@ def test_namesake_classes_of_one_written_type_are_no_union(repo: Path) -> None:
         },
     )
     assert {v for _q, _c, v in _vias(db, "app.py", 8, "get")} == {"instance"}
+
+
+def test_a_function_without_a_written_return_type_returns_what_its_returns_say(
+    repo: Path,
+) -> None:
+    # Django's and yup's factories and fluent methods write no return type: `return Box()`,
+    # `return self`, `return cls(...)`, `return self._clone()`, `return x` (a local of a
+    # known type) and TypeScript's `return new Box()` / `return this.test()` type the call.
+    # Returns that disagree, a return in a nested function, an async function and a
+    # constructor say nothing.
+    db = build(
+        repo,
+        {
+            "shapes.py": (
+                "class Box:\n"
+                "    def open(self):\n"
+                "        return self\n"
+                "\n"
+                "    @classmethod\n"
+                "    def empty(cls):\n"
+                "        return cls()\n"
+                "\n"
+                "    def _clone(self):\n"
+                "        c = self.__class__()\n"
+                "        return c\n"
+                "\n"
+                "    def filter(self):\n"
+                "        clone = self._clone()\n"
+                "        return clone\n"
+                "\n"
+                "    def close(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Lid:\n"
+                "    def close(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "def make():\n"
+                "    if make:\n"
+                "        return None\n"
+                "    return Box()\n"
+                "\n"
+                "\n"
+                "def either(flag):\n"
+                "    if flag:\n"
+                "        return Box()\n"
+                "    return Lid()\n"
+                "\n"
+                "\n"
+                "def outer():\n"
+                "    def inner():\n"
+                "        return Lid()\n"
+                "    return inner\n"
+                "\n"
+                "\n"
+                "async def later():\n"
+                "    return Box()\n"
+                "\n"
+                "\n"
+                "def use():\n"
+                "    make().open().filter().close()\n"
+                "    Box.empty().close()\n"
+                "    either(1).close()\n"
+                "    outer().close()\n"
+                "    later().close()\n"
+                "    Crate.empty().close()\n"
+                "\n"
+                "\n"
+                "class Crate(Box):\n"
+                "    def close(self):\n"
+                "        pass\n"
+            ),
+            "schema.ts": (
+                "export class Schema {\n"
+                "  clone(): this { return this; }\n"
+                "  test() { return this.clone(); }\n"
+                "}\n"
+                "export class NumberSchema extends Schema {\n"
+                "  min() { return this.test(); }\n"
+                "  positive() {}\n"
+                "  constructor() { super(); return new Other(); }\n"
+                "}\n"
+                "export class Other { positive() {} }\n"
+                "export function number() { return new NumberSchema(); }\n"
+            ),
+            "use.ts": (
+                "import { number } from './schema';\n"
+                "number().min().positive();\n"
+                "const n = number();\n"
+                "n.min().positive();\n"
+            ),
+        },
+    )
+    box = {("Box.close", 1.0, "instance")}
+    assert _vias(db, "shapes.py", 49, "close") == box  # make -> open -> filter
+    assert ("Box.filter", 1.0, "instance") in _vias(db, "shapes.py", 49, "filter")
+    assert _vias(db, "shapes.py", 50, "close") == box  # cls()
+    for line in (51, 52, 53):  # disagreeing returns, a nested function's, an async one's
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "shapes.py", line, "close")), line
+    # A subclass's call of the inherited classmethod: `cls` is the subclass.
+    assert _vias(db, "shapes.py", 54, "close") == {("Crate.close", 1.0, "instance")}
+    # `this.test()` returns `this.clone()`, which returns `this`: the receiver's class.
+    sure = {("NumberSchema.positive", 1.0, "instance")}
+    assert _vias(db, "use.ts", 2, "positive") == sure
+    assert _vias(db, "use.ts", 4, "positive") == sure
+
+
+def test_a_class_merged_with_its_interface_has_the_family_of_both(repo: Path) -> None:
+    # yup: `class Schema implements ISchema` and `interface Schema` are one type; its
+    # methods' calls are also references of the interface ISchema's method (the service
+    # answers for the family), whichever of the two declarations the members live in.
+    db = build(
+        repo,
+        {
+            "types.ts": "export interface ISchema {\n  cast(value: any): any;\n}\n",
+            "schema.ts": (
+                "import { ISchema } from './types';\n"
+                "export default class Schema implements ISchema {\n"
+                "  cast(value: any): any { return value; }\n"
+                "}\n"
+                "export default interface Schema {\n"
+                "  label(): Schema;\n"
+                "}\n"
+                "export function make(): Schema { return new Schema(); }\n"
+            ),
+            "use.ts": "import { make } from './schema';\nmake().cast(1);\n",
+        },
+    )
+    found = _vias(db, "use.ts", 2, "cast")
+    assert ("Schema.cast", 1.0, "instance") in found
+    assert ("ISchema.cast", 0.5, "family") in found

@@ -530,3 +530,29 @@ def test_a_chain_follows_an_interface_merged_with_its_class(repo: Path, tmp_path
     assert ("use.ts", 2, 20, "classes.ts", 1, "spin", 1.0, "instance") in old
     assert ("use.ts", 2, 20, "classes.ts", 2, "spin", 1.0, "instance") in new
     assert ("use.ts", 4, 2, "classes.ts", 2, "spin", 1.0, "instance") in new
+
+
+def test_a_return_type_read_from_the_body_follows_an_edit(repo: Path, tmp_path: Path) -> None:
+    """`make()` writes no return type and returns `Box()`, then `Lid()`; `fluent()` returns
+    `self.make()` in a class of another file: the calls typed through them follow the edit
+    as a cold build does."""
+    files = {
+        "shapes.py": (
+            "class Box:\n    def close(self):\n        pass\n\n\n"
+            "class Lid:\n    def close(self):\n        pass\n\n\n"
+            "def make():\n    return Box()\n"
+        ),
+        "chain.py": (
+            "from shapes import make\n\n\n"
+            "class Maker:\n    def fluent(self):\n        return make()\n"
+        ),
+        "use.py": (
+            "from shapes import make\nfrom chain import Maker\n\n"
+            "make().close()\nMaker().fluent().close()\n"
+        ),
+    }
+    edited = {"shapes.py": files["shapes.py"].replace("return Box()", "return Lid()")}
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    for line, column in ((4, 7), (5, 17)):
+        assert ("use.py", line, column, "shapes.py", 2, "close", 1.0, "instance") in old
+        assert ("use.py", line, column, "shapes.py", 7, "close", 1.0, "instance") in new
