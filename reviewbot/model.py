@@ -545,6 +545,14 @@ class Impact(NamedTuple):
     # the search stopped early (too many references, or git grep's time limit): ``total``
     # counts those found, a lower bound ("27+")
     incomplete: bool = False
+    # signature: what the header changed ("added x (required); reordered", "types or defaults
+    # only"; "" when not told)
+    detail: str = ""
+
+    @property
+    def change_text(self) -> str:
+        """The change as a reader sees it: ``signature: added x (required)``."""
+        return f"{self.change}: {self.detail}" if self.detail else self.change
 
     @property
     def how(self) -> str:

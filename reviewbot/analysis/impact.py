@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from reviewbot.analysis.findings import fingerprint, suppressed
-from reviewbot.analysis.signatures import same_header
+from reviewbot.analysis.signatures import header_change, same_header
 from reviewbot.engine import FileIndex, LineIndex
 from reviewbot.model import (
     LABEL_SEP,
@@ -98,6 +98,12 @@ class _Wanted(NamedTuple):
     change: str
     old_lines: tuple[int, int] | None = None  # a removed unit's old lines (1-based, in path)
     new_name: str | None = None  # a renamed unit's
+    detail: str = ""  # a re-signed unit's: what its header changed (``header_change``)
+
+
+class _Header(NamedTuple):
+    name: str
+    signature: str
 
 
 def deleted_anchor(cf: ChangedFile, start: int, end: int) -> int:
@@ -194,6 +200,7 @@ def impact_of(
             name = _name(u.label)
             if name is None:
                 continue
+            detail = ""
             old_name = _name(u.old_label) if u.old_label is not None else None
             if old_name is not None and old_name != name:  # renamed: the old name is gone
                 gone = _Wanted(
@@ -214,10 +221,14 @@ def impact_of(
                 if old is not None and new is not None and same_header(old, new):
                     continue  # the body changed, not the signature: callers are unaffected
                 change = "signature"
+                if old is not None and new is not None and fs.language is not None:
+                    detail = header_change(
+                        _Header(name, old), _Header(name, new), fs.language, LABEL_SEP in u.label
+                    )
             else:
                 change = u.kind
             lines = (u.old.start, u.old.end) if change == "removed" and u.old else None
-            wanted.setdefault(name, _Wanted(name, u.label, fs.path, change, lines))
+            wanted.setdefault(name, _Wanted(name, u.label, fs.path, change, lines, None, detail))
     names = sorted(wanted)[:MAX_NAMES]
     if not names:
         return [], []
@@ -264,6 +275,7 @@ def impact_of(
                 "grep",
                 in_change_total=sum(r.line in changed_lines[r.path] for r in refs),
                 incomplete=cut,
+                detail=info.detail,
             )
         )
         is_gone = info.change in ("removed", "renamed")

@@ -36,6 +36,7 @@ from reviewbot.analysis.signatures import (
     Param,
     call_at,
     fits,
+    header_change,
     parameters,
     reordered,
     same_header,
@@ -693,6 +694,11 @@ def _impact_in(
                 now=_now(sure),
                 in_change_total=sum(r.in_change for r in sure),
                 incomplete=cut,
+                detail=(
+                    header_change(c.old, c.new, c.new.language, c.new.kind == "method")
+                    if c.change == "signature" and c.old is not None and c.new is not None
+                    else ""
+                ),
             )
         )
         # A removed override's references that the method it overrode surely serves do

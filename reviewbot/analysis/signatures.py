@@ -19,11 +19,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from reviewbot.index.extract import CUT
 
-__all__ = ["Call", "Param", "call_at", "fits", "parameters", "reordered", "same_header"]
+__all__ = [
+    "Call",
+    "Param",
+    "call_at",
+    "fits",
+    "header_change",
+    "parameters",
+    "reordered",
+    "same_header",
+]
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")", "]", "}"}
@@ -43,6 +52,60 @@ def same_header(old: str, new: str) -> bool:
         return _SPACE.sub("", _QUALIFIER.sub("", text))
 
     return plain(old) == plain(new)
+
+
+TYPES_ONLY = "types or defaults only"
+_LISTED = 3  # names listed per kind of change
+
+
+def header_change(old: Decl, new: Decl, language: str, method: bool) -> str:
+    """What a re-signed header changed, in a few words for a reviewer: ``added x (required);
+    removed y; now required: z; reordered``, or ``types or defaults only`` when the
+    parameters are the same ones (names, kinds, whether required) and nothing before the list
+    changed (a caller's arguments still fit); "" when a list cannot be read, or only what
+    comes before it changed (``async``, a modifier, the name)."""
+    olds = parameters(old.signature, old.name, language, method)
+    news = parameters(new.signature, new.name, language, method)
+    if olds is None or news is None:
+        return ""
+    if olds == news:
+        before = (_SPACE.sub("", h.signature.split("(", 1)[0]) for h in (old, new))
+        return TYPES_ONLY if len(set(before)) == 1 else ""
+    was = {p.name: p for p in olds}
+    now = {p.name: p for p in news}
+    parts: list[str] = []
+
+    def listed(label: str, names: list[str]) -> None:
+        if names:
+            more = f" and {len(names) - _LISTED} more" if len(names) > _LISTED else ""
+            parts.append(f"{label}{', '.join(names[:_LISTED])}{more}")
+
+    listed(
+        "added ",
+        [p.name + (" (required)" if p.required else "") for p in news if p.name not in was],
+    )
+    listed("removed ", [p.name for p in olds if p.name not in now])
+    kept = [p for p in news if p.name in was]
+    listed("now required: ", [p.name for p in kept if p.required and not was[p.name].required])
+    listed("now optional: ", [p.name for p in kept if not p.required and was[p.name].required])
+    listed(
+        "now keyword-only: ",
+        [p.name for p in kept if p.kind == "kwonly" and was[p.name].kind != "kwonly"],
+    )
+    order = [p.name for p in olds if p.name in now and p.kind != "kwonly"]
+    if order != [p.name for p in news if p.name in was and p.kind != "kwonly"]:
+        parts.append("reordered")
+    return "; ".join(parts)
+
+
+class Decl(Protocol):
+    """A declaration's header as ``header_change`` reads it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def signature(self) -> str: ...
 
 
 class Param(NamedTuple):

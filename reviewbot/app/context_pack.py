@@ -362,6 +362,8 @@ def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[
             uses = min(imp.total, calls) if looked.signature is not None else imp.total
             score += 10.0 + min(uses, 20) if uses else 1.0
             what = {"signature": "signature changed", "added": "new"}.get(imp.change, imp.change)
+            if imp.detail:
+                what += f" ({imp.detail})"
             refs = f"referenced in {imp.total} place(s)" if imp.total else "no references found"
             reasons.append(f"{what}; {refs}")
     if calls:

@@ -118,7 +118,7 @@ def _impact_item(imp: Impact) -> str:
     if imp.reached:  # they now reach another declaration of the name (RB105 says if they break)
         what += f" ({_safe(imp.reached)})"
     return (
-        f"- {_code(imp.name)} ({imp.change}, {_code(imp.unit)} in {_safe(imp.path)}): "
+        f"- {_code(imp.name)} ({_safe(imp.change_text)}, {_code(imp.unit)} in {_safe(imp.path)}): "
         f"{imp.total}{'+' if imp.incomplete else ''} {what}{where}"
     )
 

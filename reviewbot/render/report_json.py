@@ -294,6 +294,7 @@ def _report_doc(
                 "source": i.source,
                 **({"fallback": i.fallback} if i.fallback else {}),
                 **({"retargeted": i.retargeted, "now": i.now} if i.retargeted else {}),
+                **({"detail": i.detail} if i.detail else {}),
             }
             for i in report.impact
         ],

@@ -179,7 +179,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             how = "still " + how
         reach = f" ({item.reached})" if item.reached else ""
         text = (
-            f"impact: {item.unit} ({item.change}) is {how} in "
+            f"impact: {item.unit} ({item.change_text}) is {how} in "
             f"{item.total} place(s){inside}{reach}: {where}{more}{doubt}"
         )
         out.extend(_wrap(text, width, "  ", "    "))

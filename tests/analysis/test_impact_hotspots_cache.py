@@ -40,11 +40,15 @@ def test_impact_lists_references_with_their_units(repo: Path) -> None:
     doc = review(repo)
     (item,) = [i for i in doc["impact"] if i["name"] == "apply"]
     assert item["change"] == "signature" and item["total"] == 3
+    assert item["detail"] == "added rate (required)"  # (without an index: the header lines)
     places = {(r["path"], r["line"], r["unit"]) for r in item["references"]}
     assert ("app.py", 5, "def main") in places and ("app.py", 9, "def other") in places
-    # A body-only change does not list references.
+    # A body-only change does not list references; a type's change lists them, said so.
     write(repo, "lib.py", "def apply(order):\n    return order + 0\n")
     assert [i for i in review(repo)["impact"] if i["name"] == "apply"] == []
+    write(repo, "lib.py", "def apply(order: int) -> int:\n    return order\n")
+    (item,) = [i for i in review(repo)["impact"] if i["name"] == "apply"]
+    assert item["change"] == "signature" and item["detail"] == "types or defaults only"
 
 
 def test_deleted_name_still_referenced_is_a_finding(repo: Path) -> None:

@@ -8,12 +8,19 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import jsonschema
 import pytest
 
-from reviewbot.analysis.signatures import Call, call_at, fits, parameters, reordered
+from reviewbot.analysis.signatures import (
+    Call,
+    call_at,
+    fits,
+    header_change,
+    parameters,
+    reordered,
+)
 from reviewbot.app import pipeline
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, index_file
@@ -124,6 +131,7 @@ def test_python_rb105_rb106_and_the_impact_entries(repo: Path) -> None:
     assert "broken" not in stale["message"]  # it fits neither list: not "the old way"
     load = entry(doc, "load")
     assert load["change"] == "signature" and load["source"] == "index"
+    assert load["detail"] == "added encoding (required)"
     places = {(r["path"], r["line"], r["unit"], r["kind"]) for r in load["references"]}
     assert places == {
         ("pkg/app.py", 1, None, "import"),
@@ -865,16 +873,17 @@ def test_references_in_the_change_are_counted_over_all_not_only_the_listed_ones(
     assert len(found["references"]) == 20 and found["truncated"] and not found["incomplete"]
     rep = pipeline.review(GitChange(repo), Config())
     text = review_text(rep, Style(False), width=300)
-    assert "is referenced in 28 place(s), 26 in the change:" in text
+    assert "(signature: added b) is referenced in 28 place(s), 26 in the change:" in text
     pack = cli("review", "-C", str(repo), "--format", "prompt").out
-    assert "- `helper` (signature, `function helper` in lib.py): 28 reference(s):" in pack
+    assert "- `helper` (signature: added b, `function helper` in lib.py): 28 reference(s):" in pack
+    assert "(signature: added b) is referenced in 28 place(s)" in render_markdown(rep)
     # All of them in the change: nothing reaches outside it, no format lists it.
     write(repo, "other.py", "def run():\n    return 1\n")
     rep = pipeline.review(GitChange(repo), Config())
     (only,) = [i for i in rep.impact if i.name == "helper"]
     assert (only.total, only.in_change_total, only.outside, only.shown) == (26, 26, 0, False)
     assert "helper" not in review_text(rep, Style(False), width=300).split("\n\n")[0]
-    assert "helper (signature)" not in render_markdown(rep)
+    assert "helper (signature" not in render_markdown(rep)
 
 
 def test_a_java_constructors_impact_is_the_calls_of_its_arity(repo: Path) -> None:
@@ -940,3 +949,44 @@ def test_a_re_signed_init_lists_cls_calls_and_a_subclass_inheriting_it(repo: Pat
         ("src/lib.py", 7),
         ("src/app.py", 5),
     }
+
+
+class _Header(NamedTuple):
+    name: str
+    signature: str
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "language", "said"),
+    [
+        ("def f(a: int, b=1):", "def f(a: str, b=2) -> int:", "python", "types or defaults only"),
+        (
+            "def f(a, b=1):",
+            "def f(a, c, b=1, *, d=3, e):",
+            "python",
+            "added c (required), d, e (required)",
+        ),
+        (
+            "def f(a, b=1, c=2):",
+            "def f(b, a, *, c=2):",
+            "python",
+            "now required: b; now keyword-only: c; reordered",
+        ),
+        ("def f(a, b, c, d, e):", "def f():", "python", "removed a, b, c and 2 more"),
+        ("def f(a):", "async def f(a):", "python", ""),  # not a parameter's change: not said
+        (
+            "f(a: string, b?: number): void",
+            "f(a: number, b: number): void",
+            "typescript",
+            "now required: b",
+        ),
+        ("func F(a int) error", "func F(a int64) error", "go", "types or defaults only"),
+        ("int f(int a, int b)", "int f(int b, int a)", "java", "reordered"),
+        ("def f(a, b", "def f(a):", "python", ""),  # a list cut short: unknown
+    ],
+)
+def test_a_re_signed_headers_change_is_said_in_a_few_words(
+    old: str, new: str, language: str, said: str
+) -> None:
+    name = "F" if language == "go" else "f"
+    assert header_change(_Header(name, old), _Header(name, new), language, False) == said
