@@ -101,9 +101,8 @@ class _Wanted(NamedTuple):
     detail: str = ""  # a re-signed unit's: what its header changed (``header_change``)
 
 
-class _Header(NamedTuple):
-    name: str
-    signature: str
+# Units whose header lists bases, not parameters.
+_CLASS_LABELS = ("class ", "interface ", "struct ", "enum ", "trait ", "type ")
 
 
 def deleted_anchor(cf: ChangedFile, start: int, end: int) -> int:
@@ -222,9 +221,9 @@ def impact_of(
                     continue  # the body changed, not the signature: callers are unaffected
                 change = "signature"
                 if old is not None and new is not None and fs.language is not None:
-                    detail = header_change(
-                        _Header(name, old), _Header(name, new), fs.language, LABEL_SEP in u.label
-                    )
+                    member = LABEL_SEP in u.label
+                    if not u.label.startswith(_CLASS_LABELS):
+                        detail = header_change((name, old), (name, new), fs.language, member)
             else:
                 change = u.kind
             lines = (u.old.start, u.old.end) if change == "removed" and u.old else None

@@ -45,7 +45,7 @@ from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.errors import ReviewbotError
 from reviewbot.index import query
 from reviewbot.index.build import IndexSettings, apply_listing
-from reviewbot.index.extract import extract_checked
+from reviewbot.index.extract import cut_signature, extract_checked
 from reviewbot.index.fresh import built_with, same_repository
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.outline import outline
@@ -117,10 +117,18 @@ class Decl(NamedTuple):
     line: int
     end_line: int
     language: str
+    # the header whole (``signature`` is cut as the index cuts it: fingerprints keep it); ""
+    # when it is the signature
+    header: str = ""
 
     @property
     def label(self) -> str:
         return f"{self.kind} {self.qualified}"
+
+    @property
+    def whole(self) -> str:
+        """The header, however long: what a re-sign compares and RB106 reads parameters from."""
+        return self.header or self.signature
 
 
 class DeclChange(NamedTuple):
@@ -146,11 +154,21 @@ def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
     grammar = grammar_for(language, path)
     if grammar is None:
         return _Side((), False)
-    facts, broken = extract_checked(compiled(grammar.name), text)
+    facts, broken = extract_checked(compiled(grammar.name), text, whole=True)
     if facts is None:
         facts = outline(text, detected, "tree-sitter could not parse most of it")
     decls = tuple(
-        Decl(d.name, d.qualified, d.kind, d.signature, path, d.line, d.end_line, language)
+        Decl(
+            d.name,
+            d.qualified,
+            d.kind,
+            cut := cut_signature(d.signature),
+            path,
+            d.line,
+            d.end_line,
+            language,
+            d.signature if cut != d.signature else "",
+        )
         for d in facts.definitions
         if d.kind not in _SKIP_KINDS
         and (d.name in _CONSTRUCTORS or not (d.name.startswith("__") and d.name.endswith("__")))
@@ -237,7 +255,7 @@ def declaration_changes(
             elif len(olds) == len(news):
                 # Namesakes (overloads, redefinitions) pair up in order.
                 for a, b in zip(olds, news, strict=True):
-                    if a.kind not in _VALUES and not same_header(a.signature, b.signature):
+                    if a.kind not in _VALUES and not same_header(a.whole, b.whole):
                         out.append(DeclChange("signature", a, b, cf))
                         break
             else:
@@ -277,7 +295,7 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
     came = list(news)
     gone = []
     for d in olds:
-        twin = next((n for n in came if same_header(d.signature, n.signature)), None)
+        twin = next((n for n in came if same_header(d.whole, n.whole)), None)
         if twin is None:
             gone.append(d)
         else:
@@ -368,7 +386,7 @@ def _members_follow(
             del new_at[(d_new.qualified, d_new.kind, d_new.path)]
             added.remove(match)
             removed.remove((d_old, cf))
-            if d_old.kind not in _VALUES and not same_header(d_old.signature, d_new.signature):
+            if d_old.kind not in _VALUES and not same_header(d_old.whole, d_new.whole):
                 out.append(DeclChange("signature", d_old, d_new, cf_new))
             break
 
@@ -695,8 +713,16 @@ def _impact_in(
                 in_change_total=sum(r.in_change for r in sure),
                 incomplete=cut,
                 detail=(
-                    header_change(c.old, c.new, c.new.language, c.new.kind == "method")
-                    if c.change == "signature" and c.old is not None and c.new is not None
+                    header_change(
+                        (c.old.name, c.old.whole),
+                        (c.new.name, c.new.whole),
+                        c.new.language,
+                        c.new.kind == "method",
+                    )
+                    if c.change == "signature"
+                    and c.old is not None
+                    and c.new is not None
+                    and c.new.kind not in _CLASSES
                     else ""
                 ),
             )
@@ -999,7 +1025,7 @@ def _anothers_call(r: _Ref, old: Decl, texts: _Texts) -> bool:
         # A TypeScript overload set's last declaration is its implementation, the one every
         # call runs: removed, the signatures left declare what nothing implements.
         return False
-    params = parameters(old.signature, old.name, old.language, old.kind == "method")
+    params = parameters(old.whole, old.name, old.language, old.kind == "method")
     call = _call(r, texts, old.language)
     return params is not None and call is not None and fits(call, params, old.language) is False
 
@@ -1231,8 +1257,8 @@ def _rb106(
     language = new.language
     if new.kind in _CLASSES:
         return None  # a class's header lists its bases (its constructor's are its own)
-    old_params = parameters(old.signature, old.name, language, old.kind == "method")
-    new_params = parameters(new.signature, new.name, language, new.kind == "method")
+    old_params = parameters(old.whole, old.name, language, old.kind == "method")
+    new_params = parameters(new.whole, new.name, language, new.kind == "method")
     if old_params is None or new_params is None or old_params == new_params:
         return None
     if language != "python" and _overloaded(conn, new):

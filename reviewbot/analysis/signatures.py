@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from reviewbot.index.extract import CUT
 
@@ -58,18 +58,19 @@ TYPES_ONLY = "types or defaults only"
 _LISTED = 3  # names listed per kind of change
 
 
-def header_change(old: Decl, new: Decl, language: str, method: bool) -> str:
+def header_change(old: tuple[str, str], new: tuple[str, str], language: str, method: bool) -> str:
     """What a re-signed header changed, in a few words for a reviewer: ``added x (required);
     removed y; now required: z; reordered``, or ``types or defaults only`` when the
     parameters are the same ones (names, kinds, whether required) and nothing before the list
     changed (a caller's arguments still fit); "" when a list cannot be read, or only what
-    comes before it changed (``async``, a modifier, the name)."""
-    olds = parameters(old.signature, old.name, language, method)
-    news = parameters(new.signature, new.name, language, method)
+    comes before it changed (``async``, a modifier, the name). ``old`` and ``new`` are (name,
+    header) of a function, method or constructor."""
+    olds = parameters(old[1], old[0], language, method)
+    news = parameters(new[1], new[0], language, method)
     if olds is None or news is None:
         return ""
     if olds == news:
-        before = (_SPACE.sub("", h.signature.split("(", 1)[0]) for h in (old, new))
+        before = (_SPACE.sub("", h[1].split("(", 1)[0]) for h in (old, new))
         return TYPES_ONLY if len(set(before)) == 1 else ""
     was = {p.name: p for p in olds}
     now = {p.name: p for p in news}
@@ -96,16 +97,6 @@ def header_change(old: Decl, new: Decl, language: str, method: bool) -> str:
     if order != [p.name for p in news if p.name in was and p.kind != "kwonly"]:
         parts.append("reordered")
     return "; ".join(parts)
-
-
-class Decl(Protocol):
-    """A declaration's header as ``header_change`` reads it."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def signature(self) -> str: ...
 
 
 class Param(NamedTuple):

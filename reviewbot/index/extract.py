@@ -35,6 +35,7 @@ __all__ = [
     "LOCAL",
     "NEW",
     "PROPERTY",
+    "cut_signature",
     "extract",
     "extract_checked",
     "field_type",
@@ -110,6 +111,7 @@ _LITERALS = re.compile(r"([\"'`]).*?\1")
 _BASE_SKIP = frozenset({"extends", "implements", "metaclass", "object"})
 _GO_RECEIVER = re.compile(r"func\s*\(\s*([A-Za-z_]\w*)\s")
 _MAX_SIGNATURE = 300
+_MAX_HEADER = 8000  # a whole header (``extract_checked(whole=True)``), at most
 CUT = "…"  # where a signature longer than _MAX_SIGNATURE was cut (its parameters are not whole)
 _LINE_COLUMN = operator.itemgetter(1, 2)  # a Reference's line and column
 # A Reference from a tuple of its fields, without the Python-level __new__ of a NamedTuple
@@ -323,8 +325,13 @@ def _without_comments(text: str, python: bool) -> str:
     return "".join(out)
 
 
-def _signature(source: bytes, start: int, body: int | None, end: int, python: bool = False) -> str:
-    stop = body if body is not None and body > start else min(end, start + 2 * _MAX_SIGNATURE)
+def _signature(
+    source: bytes, start: int, body: int | None, end: int, python: bool = False, whole: bool = False
+) -> str:
+    """A definition's header, white space collapsed, comments out; cut to ``_MAX_SIGNATURE``
+    (``cut_signature``) unless ``whole`` (then up to ``_MAX_HEADER``)."""
+    most = _MAX_HEADER if whole else _MAX_SIGNATURE
+    stop = body if body is not None and body > start else min(end, start + 2 * most)
     raw = _decode(source[start:stop])
     if ("#" in raw and python) or ("/" in raw and not python and ("//" in raw or "/*" in raw)):
         raw = _without_comments(raw, python)
@@ -337,6 +344,12 @@ def _signature(source: bytes, start: int, body: int | None, end: int, python: bo
         text = _OPEN_SPACE.sub(r"\1", text)
     if " )" in text or " ]" in text:
         text = _CLOSE_SPACE.sub(r"\1", text)
+    return text[:_MAX_HEADER] if whole else cut_signature(text)
+
+
+def cut_signature(text: str) -> str:
+    """A header as the index stores it: up to ``_MAX_SIGNATURE`` characters, a longer one cut
+    inside its parameters (``CUT``) keeping what follows them."""
     if len(text) <= _MAX_SIGNATURE:
         return text
     # Too long: cut inside the parameters, keeping what follows them (the return type, which
@@ -1152,9 +1165,12 @@ def extract(comp: Compiled, text: str) -> FileFacts | None:
     return extract_checked(comp, text)[0]
 
 
-def extract_checked(comp: Compiled, text: str) -> tuple[FileFacts | None, bool]:
+def extract_checked(
+    comp: Compiled, text: str, whole: bool = False
+) -> tuple[FileFacts | None, bool]:
     """``extract``'s answer, and whether the tree has any syntax error (a review compares a
-    half-edited file's sides with care)."""
+    half-edited file's sides with care). ``whole``: the functions' and classes' signatures
+    not cut (a review compares headers of any length: ``cut_signature`` gives the index's)."""
     grammar = comp.grammar
     source = text.encode("utf-8", "surrogatepass")
     tree = comp.parser.parse(source)
@@ -1163,7 +1179,8 @@ def extract_checked(comp: Compiled, text: str) -> tuple[FileFacts | None, bool]:
         return None, True
     caps = comp.query.captures(root)
     raw = _definitions(caps, source)
-    return _Builder(grammar, source, raw, caps, text.count("\n") + 1).build(), root.has_error
+    built = _Builder(grammar, source, raw, caps, text.count("\n") + 1, whole).build()
+    return built, root.has_error
 
 
 class _Builder:
@@ -1174,12 +1191,14 @@ class _Builder:
         raw: list[_RawDef],
         caps: dict[str, list[ts.Node]],
         lines: int,
+        whole: bool = False,
     ) -> None:
         self.grammar = grammar
         self.source = source
         self.raw = raw
         self.caps = caps
         self.lines = lines
+        self.whole = whole
 
     # -- definitions ------------------------------------------------------------------------------
 
@@ -1253,6 +1272,7 @@ class _Builder:
                     d.head if d.head is not None else d.body,
                     d.end,
                     self.grammar.name == "python",
+                    self.whole,
                 )
             out.append(
                 Definition(

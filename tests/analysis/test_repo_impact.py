@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import jsonschema
 import pytest
@@ -951,11 +951,6 @@ def test_a_re_signed_init_lists_cls_calls_and_a_subclass_inheriting_it(repo: Pat
     }
 
 
-class _Header(NamedTuple):
-    name: str
-    signature: str
-
-
 @pytest.mark.parametrize(
     ("old", "new", "language", "said"),
     [
@@ -989,4 +984,25 @@ def test_a_re_signed_headers_change_is_said_in_a_few_words(
     old: str, new: str, language: str, said: str
 ) -> None:
     name = "F" if language == "go" else "f"
-    assert header_change(_Header(name, old), _Header(name, new), language, False) == said
+    assert header_change((name, old), (name, new), language, False) == said
+
+
+def test_a_long_header_is_compared_whole(repo: Path) -> None:
+    """starlette 2ff76532: `Starlette.__init__`'s header (over 300 characters, which the index
+    cuts) lost its `typing.` prefixes: its cut texts differed where the cut fell, so it read
+    as re-signed with 127 references. A review compares whole headers: a qualifier's change is
+    none, and a parameter added past the cut is one (its RB106 names the caller)."""
+    params = ",\n".join(
+        f"    option_{k}: typing.Optional[typing.Tuple[int, int]] = None" for k in range(9)
+    )
+    lib = f"import typing\n\n\ndef configure(\n{params},\n) -> None:\n    pass\n"
+    app = "from lib import configure\n\n\ndef main():\n    configure(None)\n"
+    setup(repo, {"lib.py": lib, "app.py": app}, {"lib.py": lib.replace("typing.", "")})
+    assert [i for i in review(repo)["impact"] if i["name"] == "configure"] == []
+    grown = lib.replace("    option_8", "    required_one: int,\n    option_8")
+    write(repo, "lib.py", grown)
+    doc = review(repo)
+    found = entry(doc, "configure")
+    assert found["change"] == "signature" and found["detail"] == "added required_one (required)"
+    (stale,) = codes(doc, "RB106")
+    assert "app.py:5 (function main)" in stale["message"]

@@ -236,7 +236,7 @@ def test_impact_lines_only_for_what_reaches_outside_the_change(repo: Path) -> No
     assert [r["in_change"] for r in keep["references"]] == [False, False]
     text = review_text(review(GitChange(repo), Config()), Style(color=False), width=80)
     impact = [x for x in text.splitlines() if x.strip().startswith("impact:")]
-    assert len(impact) == 1 and "function keep (signature)" in impact[0], impact
+    assert len(impact) == 1 and "function keep (signature: added mode)" in impact[0], impact
 
 
 def test_a_deleted_method_is_not_referenced_by_a_builtin_or_another_modules_name(
