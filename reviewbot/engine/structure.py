@@ -213,6 +213,10 @@ def _after_word(code: str, word: str) -> str:
     return code[m.end() :].lstrip() if m else ""
 
 
+# A Go receiver's type: `s *Store`, `Store`, `s *Store[K, V]` -> Store.
+_GO_RECEIVER = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?$")
+
+
 def _skip_parens(rest: str) -> str:
     return _skip_balanced(rest, "(", ")", "")
 
@@ -225,11 +229,13 @@ def _declared_name(code: str, word: str, lisp: bool) -> str | None:
     if rest.startswith("(") and not lisp:
         if word not in ("func",):
             return None  # `function (`, `fn(`: anonymous
-        rest = _skip_parens(rest)  # a Go receiver: `func (s *Store) Get(`
-        m = _WORD.match(rest)
-        if not m or not rest[m.end() :].lstrip().startswith(("(", "[")):
+        after = _skip_parens(rest)  # a Go receiver: `func (s *Store) Get(`
+        m = _WORD.match(after)
+        if not m or not after[m.end() :].lstrip().startswith(("(", "[")):
             return None  # `func(x int) {`: a function literal
-        return m.group(0)
+        # A method is named by its receiver's type, as `Store.Get` (two types' `Get`s differ).
+        receiver = _GO_RECEIVER.search(rest[1 : len(rest) - len(after)].rstrip(") \t"))
+        return f"{receiver.group(1)}.{m.group(0)}" if receiver else m.group(0)
     rest = _skip_generics(rest)
     m = _PATH.match(rest)
     if not m:

@@ -393,7 +393,7 @@ _GO_DEFS = """
 (function_declaration name: (identifier) @name body: (_)? @body) @def.function
 (method_declaration receiver: (parameter_list (parameter_declaration type: (_) @receiver))
   name: (field_identifier) @name body: (_)? @body) @def.method
-(type_spec name: (type_identifier) @name type: (struct_type) @body) @def.class
+(type_spec name: (type_identifier) @name type: (struct_type) @body) @def.struct
 (type_spec name: (type_identifier) @name type: (interface_type) @body) @def.interface
 (type_spec name: (type_identifier) @name type: (_) @body) @def.type
 (type_alias name: (type_identifier) @name) @def.type

@@ -204,3 +204,23 @@ def test_multi_line_template_strings_do_not_end_a_class() -> None:
     units = [(u.label, u.start + 1, u.end + 1) for u in index.structure.units]
     assert units == [("class Command", 1, 11), ("help()", 2, 6), ("run()", 8, 10)]
     assert index.signal[3] == 0.05  # the signal still scores the line (WaveScope's semantics)
+
+
+def test_a_go_method_is_named_by_its_receivers_type() -> None:
+    # gin 074b669a: `func (w *nonFlusherWriter) Header()` was the unit `func Header`, the same
+    # label as any other type's Header; generic receivers lose their type parameters.
+    text = (
+        "package p\n\n"
+        "func (w *nonFlusherWriter) Header() http.Header { return w.header }\n\n"
+        "func (m *Map[K, V]) Put(k K, v V) {\n\tm.items[k] = v\n}\n\n"
+        "func (Store) Len() int {\n\treturn 0\n}\n\n"
+        "func main() {\n\tf := func(x int) {\n\t\tprintln(x)\n\t}\n\tf(1)\n}\n"
+    )
+    index = open_index("a.go", text)
+    labels = [u.label for u in index.structure.units]
+    assert labels == [
+        "func nonFlusherWriter.Header",
+        "func Map.Put",
+        "func Store.Len",
+        "func main",
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from tests.index.support import build, links, targets
@@ -78,6 +79,13 @@ def test_go_packages_imports_and_receivers(repo: Path) -> None:
     assert targets(db, "main.go", 6, "New") == {("New", 9)}  # through go.mod's module path
     assert targets(db, "main.go", 9, "New") == set()  # a local variable
     assert targets(db, "main.go", 7, "Add") == {("Store.Add", 5)}
+    # A Go struct is a struct, not a class (gin's impact JSON said "class Context").
+    conn = sqlite3.connect(db)
+    try:
+        kinds = dict(conn.execute("SELECT qualified, kind FROM defs WHERE name = 'Store'"))
+    finally:
+        conn.close()
+    assert kinds == {"Store": "struct"}
 
 
 def test_java_imports_packages_and_members(repo: Path) -> None:
