@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from reviewbot.analysis.findings import Thresholds
+from reviewbot.codes import CODES
 from reviewbot.engine.languages import (
     LanguageError,
     LanguageRegistry,
@@ -22,6 +23,7 @@ from reviewbot.engine.languages import (
 from reviewbot.engine.profiles import DEFAULT_PROFILE, PROFILES
 from reviewbot.errors import ConfigError
 from reviewbot.model import FailLevel
+from reviewbot.repo.files import excluded
 
 __all__ = ["DEFAULT_MAX_FILE_BYTES", "Config", "find_config_file", "load_config"]
 
@@ -47,12 +49,20 @@ class Config(NamedTuple):
     registry: LanguageRegistry = default_registry()
     source: str | None = None  # the file the configuration came from
     warnings: tuple[str, ...] = ()
+    # findings left out: (code, path glob) pairs, the glob "" for every path (`ignore =
+    # ["RB101", "RB105:legacy/**"]`): what a comment cannot silence (a deleted file's RB105)
+    ignore: tuple[tuple[str, str], ...] = ()
+
+    def ignores(self, code: str, path: str) -> bool:
+        """Whether the configuration leaves a finding of ``code`` on ``path`` out."""
+        return any(c == code and (not glob or excluded(path, (glob,))) for c, glob in self.ignore)
 
     def with_overrides(self, **changes: Any) -> Config:
         return self._replace(**{k: v for k, v in changes.items() if v is not None})
 
 
 _KEYS = {
+    "ignore",
     "profile",
     "exclude",
     "max_file_bytes",
@@ -158,6 +168,7 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or not 0 < max_bytes <= 2**31:
         raise ConfigError(f"{where}max_file_bytes: expected a positive integer, got {max_bytes!r}")
 
+    ignore = _ignore(table.get("ignore", []), where)
     thresholds = _thresholds(table.get("thresholds", {}), where, warnings)
     fail_on = FailLevel.parse(table.get("fail_on", "never"), f"{where}fail_on")
     counts = {}
@@ -193,7 +204,25 @@ def parse_config(table: Mapping[str, Any], source: str | None = None) -> Config:
         registry=registry,
         source=source,
         warnings=tuple(warnings),
+        ignore=ignore,
     )
+
+
+def _ignore(raw: object, where: str) -> tuple[tuple[str, str], ...]:
+    """``ignore = ["RB101", "RB105:legacy/**"]``: codes, each for every path or for a glob."""
+    known = ", ".join(CODES)
+    if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+        raise ConfigError(f'{where}ignore: expected a list of codes ("RB105" or "RB105:glob")')
+    out = []
+    for item in raw:
+        code, _, glob = item.partition(":")
+        code = code.strip().upper()
+        if code not in CODES:
+            raise ConfigError(f"{where}ignore: unknown code {code!r}; known: {known}")
+        if _ and not glob.strip():
+            raise ConfigError(f"{where}ignore: {item!r} names no path glob after ':'")
+        out.append((code, glob.strip()))
+    return tuple(out)
 
 
 def _thresholds(raw: object, where: str, warnings: list[str]) -> Thresholds:

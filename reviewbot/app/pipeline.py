@@ -362,6 +362,8 @@ def _report(
     # without numpy's import, ~90 ms); a full one needs the numeric index for context and bundles.
     reviewed = _review_files(change, config, deadline, measured, pure=mode is Mode.FAST)
     summaries, findings = reviewed.summaries, distinct_fingerprints(reviewed.findings)
+    if config.ignore:  # (`ignore` in the configuration: left out before anything counts them)
+        findings = [f for f in findings if not config.ignores(f.code, f.path)]
     findings.sort(key=weightiest_first)
     kept = findings[: config.max_findings]
     kept.sort(key=lambda f: (f.path, f.line, f.code))
@@ -385,7 +387,7 @@ def _report(
         git = change.git
         if gone and not index_note and git is not None and not index_file(git).exists():
             index_note = "no index (`reviewbot index` builds one)"
-    extra = distinct_fingerprints(extra)
+    extra = [f for f in distinct_fingerprints(extra) if not config.ignores(f.code, f.path)]
     shown = sorted([*kept, *extra], key=weightiest_first)
     counts = FindingCounts(
         *(sum(1 for f in shown if f.severity.value == sev) for sev in ("error", "warning", "info"))

@@ -110,7 +110,10 @@ def _silence_hint(f: Finding, status: Status | None) -> str:
         lines = f"line {f.unit.start}" + (f" or {f.line}" if f.line != f.unit.start else "")
         return f"silence: {comment} {lines}"
     if status is Status.DELETED:
-        return "silence: no comment can (its file is deleted): update the references"
+        return (
+            "silence: no comment can (its file is deleted): update the references, or "
+            f'ignore = ["{f.code}:{f.path}"] in .reviewbot.toml'
+        )
     if status is None:  # anchored on a reference outside the change (its file is deleted)
         return f"silence: {comment} line {f.line}, the reference it names (no other is read)"
     # The deleted lines have no line on the new side: the finding sits on the line now in

@@ -22,8 +22,9 @@ from reviewbot.analysis.signatures import (
     reordered,
 )
 from reviewbot.app import pipeline
-from reviewbot.app.config import Config
+from reviewbot.app.config import Config, parse_config
 from reviewbot.app.pipeline import GitChange, index_file
+from reviewbot.errors import ConfigError
 from reviewbot.index.build import IndexSettings, update_index
 from reviewbot.render.hook_text import hook_text
 from reviewbot.render.markdown import render_markdown
@@ -1006,3 +1007,42 @@ def test_a_long_header_is_compared_whole(repo: Path) -> None:
     assert found["change"] == "signature" and found["detail"] == "added required_one (required)"
     (stale,) = codes(doc, "RB106")
     assert "app.py:5 (function main)" in stale["message"]
+
+
+def test_ignore_in_the_configuration_leaves_a_deleted_files_rb105_out(repo: Path) -> None:
+    """A deleted file's RB105 has no line a `reviewbot: ignore` comment could be on: the text
+    says so and names the configuration's `ignore`, which leaves it out (by code and path
+    glob; a code alone for every path); other codes and paths stay."""
+    lib = "def helper(x):\n    return x + 1\n"
+    app = "from pkg.old import helper\n\n\ndef main():\n    return helper(1)\n"
+    setup(repo, {"pkg/__init__.py": "", "pkg/old.py": lib, "pkg/app.py": app}, {"pkg/old.py": None})
+    rep = pipeline.review(GitChange(repo), Config())
+    (gone,) = [f for f in rep.findings if f.code == "RB105"]
+    assert gone.path == "pkg/old.py"
+    text = " ".join(review_text(rep, Style(False), width=80).split())
+    assert 'ignore = ["RB105:pkg/old.py"] in .reviewbot.toml' in text
+    for ignore, left in (
+        (["RB105:pkg/*.py"], False),
+        (["rb105"], False),
+        (["RB105:other/**"], True),
+        (["RB106"], True),
+    ):
+        config = parse_config({"ignore": ignore})
+        rep = pipeline.review(GitChange(repo), config)
+        assert any(f.code == "RB105" for f in rep.findings) is left, ignore
+        assert (rep.stats.findings_total > 0) is left, ignore
+
+
+@pytest.mark.parametrize(
+    ("ignore", "message"),
+    [
+        ("RB105", "ignore: expected a list of codes"),
+        (["RB999"], "ignore: unknown code 'RB999'; known: RB101"),
+        (["RB105:"], "ignore: 'RB105:' names no path glob after ':'"),
+        ([3], "ignore: expected a list of codes"),
+    ],
+)
+def test_a_wrong_ignore_is_an_error_naming_it(ignore: Any, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config({"ignore": ignore}, "x.toml")
+    assert str(caught.value).startswith("x.toml: " + message)

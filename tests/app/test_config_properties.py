@@ -32,6 +32,7 @@ _LANGUAGE_KEYS = [
     "backslash_char_literals",
 ]
 _TOP_KEYS = [
+    "ignore",
     "profile",
     "exclude",
     "max_file_bytes",
