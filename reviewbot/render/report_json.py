@@ -256,6 +256,12 @@ def _report_doc(
                 "sparkline": sparkline(c.shape, width=SPARK_WIDTH),
                 "weight": c.weight,
                 "truncated": c.truncated,
+                "removal": c.removal,
+                # the fine band as a diff, removed lines in their place (`bands.fine` holds
+                # the new side's lines only)
+                "diff": [
+                    {"mark": r.mark, "old": r.old, "new": r.new, "text": r.text} for r in c.rows
+                ],
             }
             for c in report.context
         ],

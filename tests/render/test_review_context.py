@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import jsonschema
+
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, review
 from reviewbot.model import Report
 from reviewbot.render.markdown import render_markdown
+from reviewbot.render.report_json import load_schema, report_doc
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style
 from tests.analysis.test_repo_impact import build_index
@@ -68,8 +71,18 @@ def test_a_replaced_line_shows_both_its_old_and_its_new_text(repo: Path) -> None
     assert "5       x = 1\n    6 -     return inspect.isx(obj)\n    6 +     return isx(obj)" in text
     markdown = render_markdown(rep)
     assert "6 -     return inspect.isx(obj)\n6 +     return isx(obj)" in markdown
-    # The JSON's fine band stays the new side's lines.
+    # The JSON's fine band stays the new side's lines; its `diff` has both, each numbered on
+    # its side.
     assert c.fine.split("\n")[-1] == "    return isx(obj)" and "inspect.isx" not in c.fine
+    doc = report_doc(rep)
+    jsonschema.validate(doc, load_schema())
+    (ctx,) = doc["context"]
+    assert ctx["removal"] is False
+    assert ctx["diff"][-2:] == [
+        {"mark": "-", "old": 6, "new": None, "text": "    return inspect.isx(obj)"},
+        {"mark": "+", "old": None, "new": 6, "text": "    return isx(obj)"},
+    ]
+    assert {"mark": " ", "old": 5, "new": 5, "text": "    x = 1"} in ctx["diff"]
 
 
 def test_rb105_says_the_one_line_its_comment_is_read_on(repo: Path) -> None:
