@@ -18,6 +18,7 @@ from reviewbot.errors import ConfigError
 __all__ = [
     "LABEL_SEP",
     "SCHEMA",
+    "TYPES_ONLY",
     "UNIT_CHANGES",
     "Bundle",
     "ChangedFile",
@@ -519,6 +520,9 @@ class ImpactRef(NamedTuple):
     now: str = ""
 
 
+TYPES_ONLY = "types or defaults only"  # ``Impact.detail`` of a re-sign whose calls all still fit
+
+
 class Impact(NamedTuple):
     """Where a declaration the change adds, removes, renames, moves or re-signs is referenced
     (for removed and renamed ones: the references that remain after the change)."""
@@ -635,7 +639,7 @@ class Report(NamedTuple):
         """The impact entries a report lists (``Impact.shown``) but those an RB105 or RB106
         finding tells already, with the same places."""
         told = {(f.unit.label, f.code) for f in self.findings if f.code in ("RB105", "RB106")}
-        return tuple(
+        shown = [
             i
             for i in self.impact
             if i.shown
@@ -643,7 +647,9 @@ class Report(NamedTuple):
                 ((i.unit, "RB105") in told and i.change in ("removed", "renamed"))
                 or ((i.unit, "RB106") in told and i.change == "signature")
             )
-        )
+        ]
+        # A re-sign that changed only types or defaults breaks no call: after the others.
+        return tuple(sorted(shown, key=lambda i: i.detail == TYPES_ONLY))
 
 
 # -- the context pack for LLM reviewers (app/context_pack.py builds it, render/prompt.py prints it)

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from reviewbot.index.extract import CUT
+from reviewbot.model import TYPES_ONLY
 
 __all__ = [
     "Call",
@@ -54,7 +55,7 @@ def same_header(old: str, new: str) -> bool:
     return plain(old) == plain(new)
 
 
-TYPES_ONLY = "types or defaults only"
+_ASYNC = re.compile(r"\basync\b")
 _LISTED = 3  # names listed per kind of change
 
 
@@ -62,14 +63,19 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
     """What a re-signed header changed, in a few words for a reviewer: ``added x (required);
     removed y; now required: z; reordered``, or ``types or defaults only`` when the
     parameters are the same ones (names, kinds, whether required) and nothing before the list
-    changed (a caller's arguments still fit); "" when a list cannot be read, or only what
-    comes before it changed (``async``, a modifier, the name). ``old`` and ``new`` are (name,
-    header) of a function, method or constructor."""
+    changed (a caller's arguments still fit); ``now async`` / ``no longer async``; "" when a
+    list cannot be read, or only another word before it changed (a modifier, the name).
+    ``old`` and ``new`` are (name, header) of a function, method or constructor."""
     olds = parameters(old[1], old[0], language, method)
     news = parameters(new[1], new[0], language, method)
     if olds is None or news is None:
         return ""
     if olds == news:
+        was_async, now_async = (
+            _ASYNC.search(h[1].split("(", 1)[0]) is not None for h in (old, new)
+        )
+        if was_async != now_async:  # (a caller must now await it, or no longer can)
+            return "now async" if now_async else "no longer async"
         before = (_SPACE.sub("", h[1].split("(", 1)[0]) for h in (old, new))
         return TYPES_ONLY if len(set(before)) == 1 else ""
     was = {p.name: p for p in olds}

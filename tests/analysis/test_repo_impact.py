@@ -969,7 +969,14 @@ def test_a_re_signed_init_lists_cls_calls_and_a_subclass_inheriting_it(repo: Pat
             "now required: b; now keyword-only: c; reordered",
         ),
         ("def f(a, b, c, d, e):", "def f():", "python", "removed a, b, c and 2 more"),
-        ("def f(a):", "async def f(a):", "python", ""),  # not a parameter's change: not said
+        ("def f(a):", "async def f(a):", "python", "now async"),
+        (
+            "async f(a: number): Promise<void>",
+            "f(a: number): void",
+            "typescript",
+            "no longer async",
+        ),
+        ("def f(a):", "@cache def f(a):", "python", ""),  # not a parameter's change: not said
         (
             "f(a: string, b?: number): void",
             "f(a: number, b: number): void",
@@ -1046,3 +1053,22 @@ def test_a_wrong_ignore_is_an_error_naming_it(ignore: Any, message: str) -> None
     with pytest.raises(ConfigError) as caught:
         parse_config({"ignore": ignore}, "x.toml")
     assert str(caught.value).startswith("x.toml: " + message)
+
+
+def test_a_types_only_re_sign_comes_after_the_ones_that_break_calls(repo: Path) -> None:
+    """starlette f0997431: `Route.__init__` (types or defaults only, 184 references) led the
+    impact lines; a re-sign that changed what a call must pass comes first."""
+    lib = "def alpha(a: int):\n    return a\n\n\ndef beta(b):\n    return b\n"
+    app = "from lib import alpha, beta\n\n\ndef main():\n    return alpha(1) + beta(2)\n"
+    setup(
+        repo,
+        {"lib.py": lib, "app.py": app},
+        {"lib.py": lib.replace("a: int", "a: str").replace("(b)", "(b, c=0)")},
+    )
+    rep = pipeline.review(GitChange(repo), Config())
+    assert [(i.name, i.detail) for i in rep.impact_shown] == [
+        ("beta", "added c"),
+        ("alpha", "types or defaults only"),
+    ]
+    text = review_text(rep, Style(False), width=300)
+    assert text.index("function beta (signature: added c)") < text.index("function alpha")
