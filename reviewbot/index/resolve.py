@@ -1698,7 +1698,7 @@ class Resolver:
                 elif prefix and prefix[:1] != "(":
                     # `Sub.create()` (a classmethod's `return cls(...)`), `x.m()` with x typed:
                     # the receiver's written class.
-                    mine = [c for c in self.typed(file, target, prefix, depth)[0]] or [owner]
+                    mine = self.typed(file, target, prefix, depth)[0] or [owner]
                 else:
                     mine = [owner]
                 if selfish:
