@@ -130,7 +130,7 @@ def _summary(
     """A file's size and irregularity, and with ``units`` its units' irregularity (dearer)."""
     language = settings.registry.detect(source.path)
     kind = (
-        "summary-units-4" if units else "summary"
+        "summary-units-5" if units else "summary"
     )  # -2: qualified names, class flags; -3: JS units bound after a comment
 
     def compute() -> dict[str, Any]:

@@ -58,7 +58,7 @@ def _cached_positions(
         lines, raw = compute()
     else:
         key = cache.key(
-            source.blob, config.profile, language, f"positions-2|{min_coefficient!r}|{per_file}"
+            source.blob, config.profile, language, f"positions-3|{min_coefficient!r}|{per_file}"
         )
         lines, raw = cache.through("positions", key, compute)
     return (

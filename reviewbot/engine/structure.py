@@ -510,6 +510,31 @@ def _candidate_test(language: Language) -> Callable[[str], bool]:
     return test
 
 
+_WRAPPED_LOOKAHEAD = 4  # lines after a wrapped call's head where its function literal may open
+# A line that is a function literal opening its body: `(inst, def): void => {`, `x => {`,
+# `async function (a) {`.
+_LITERAL_LINE = re.compile(
+    r"(?:async\s+)?(?:function\b[^{]*|\([^{}]*\)(?:\s*:[^{}=]+)?\s*=>|(?:[^\W\d]|\$)[\w$]*\s*=>)"
+    r"\s*\{$"
+)
+
+
+def _wrapped_binding(
+    text: str, code: Sequence[str], first: int, last: int
+) -> tuple[str, str] | None:
+    """A call bound to a name, wrapped over lines, whose function argument opens on a line of
+    its own (zod's `export const $ZodUnion: T = /*@__PURE__*/ core.$constructor(`, then
+    `"$ZodUnion",` and `(inst, def) => {`): a function named by the binding, as when it
+    all stands on one line (`_bound_callback`)."""
+    m = re.match(_BINDING, _ANNOTATIONS.sub("", text[:_HEAD]))
+    if m is None or _CALLED.fullmatch(_BLANKED_COMMENT.sub("", m.group(2)).rstrip()) is None:
+        return None
+    for k in range(first, last + 1):
+        if k < len(code) and _LITERAL_LINE.match(code[k].strip()):
+            return "function", m.group(1)
+    return None
+
+
 def build_structure(
     lines: Sequence[str],
     code: Sequence[str],
@@ -523,6 +548,7 @@ def build_structure(
     structural: list[int] = []
     brace_language = not language.python_docstrings
     maybe = _candidate_test(language)
+    callbacks = language.name in _CALLBACK_LANGUAGES
     for i in range(n):
         is_anchor = bool(anchor[i]) if anchor is not None else bool(code[i])
         if not is_anchor:
@@ -549,6 +575,8 @@ def build_structure(
             else None
         )
         end = ends.get(j, j)
+        if found is None and opens and callbacks and text.rstrip().endswith("("):
+            found = _wrapped_binding(text, code, j + 1, min(end, j + _WRAPPED_LOOKAHEAD))
         if found is not None:
             kind, name = found
             parent = open_units[-1] if open_units else -1

@@ -224,3 +224,25 @@ def test_a_go_method_is_named_by_its_receivers_type() -> None:
         "func Store.Len",
         "func main",
     ]
+
+
+def test_a_call_bound_to_a_name_and_wrapped_over_lines_names_its_function() -> None:
+    # zod: 38 of schemas.ts's 75 `$constructor(` calls wrap their arguments; their callbacks,
+    # opening on a line of their own (with a return type or not), were no unit at all. A
+    # wrapped call with no function argument stays no unit.
+    text = (
+        'import * as core from "./core.js";\n\n'
+        "export const $ZodUnion: core.$constructor<$ZodUnion> = /*@__PURE__*/ core.$constructor(\n"
+        '  "$ZodUnion",\n'
+        "  (inst, def): void => {\n"
+        "    inst.parse = 1;\n"
+        "  }\n"
+        ");\n\n"
+        "export const config = createConfig(\n"
+        "  { a: 1 },\n"
+        "  { b: 2 }\n"
+        ");\n"
+    )
+    index = open_index("a.ts", text)
+    units = [(u.label, u.start + 1, u.end + 1) for u in index.structure.units]
+    assert units == [("function $ZodUnion", 3, 8)]
