@@ -475,9 +475,12 @@ class HunkContext(NamedTuple):
 
     @property
     def where(self) -> str:
-        """`path:12-20`, or for a removal the old lines: `path:12-20 (removed)`."""
+        """`path:12-20`, or for a removal the old lines it removed (not git's context lines
+        around them): `path:12-20 (removed)`."""
         if self.removal:
-            return f"{self.path}:{self.old_start}-{self.old_end} (removed)"
+            gone = [r.old for r in self.rows if r.mark == "-" and r.old is not None]
+            start, end = (min(gone), max(gone)) if gone else (self.old_start, self.old_end)
+            return f"{self.path}:{start}-{end} (removed)"
         return f"{self.path}:{self.new_start}-{self.new_end}"
 
 

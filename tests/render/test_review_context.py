@@ -49,11 +49,12 @@ def test_a_deletion_s_context_shows_the_deleted_lines_in_the_unit_they_were(repo
     text = review_text(rep, Style(False), context=True)
     block = text[text.index("\nContext\n") :]
     assert "`-` removed" in block
-    assert "── lib.py:2-11 (removed)  def helper_gone (old lines 7-11)" in block
+    # Titled by the removed lines (the two blank ones above it too), not git's context lines.
+    assert "── lib.py:5-11 (removed)  def helper_gone (old lines 7-11)" in block
     assert " 7 - def helper_gone(scope):" in block and "11 -     return path.strip('/')" in block
     assert "def keep" not in block.split("\n")[3]  # the title is the deleted unit's
     markdown = render_markdown(rep)
-    assert "lib.py:2-11 (removed), in def helper_gone (old side)</summary>" in markdown
+    assert "lib.py:5-11 (removed), in def helper_gone (old side)</summary>" in markdown
     assert "`-` removed" in markdown
     assert " 7 - def helper_gone(scope):" in markdown
 
