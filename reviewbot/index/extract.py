@@ -859,6 +859,23 @@ def _returnable(written: str) -> bool:
     return bool(written) and not any(c in written for c in "=>#[{")
 
 
+_YIELDS = frozenset({"yield", "yield_expression"})
+
+
+def _yields(fn: ts.Node) -> bool:
+    """Whether ``fn`` is a generator (a ``yield`` of its own, not a nested function's):
+    calling it gives a generator (a ``@contextmanager``'s: a context manager), not what its
+    ``return`` says."""
+    stack = list(fn.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in _YIELDS:
+            return True
+        if node.type not in _RETURN_OWNERS:
+            stack.extend(node.named_children)
+    return False
+
+
 _THIS_BINDERS = _FUNCTIONS - {"arrow_function", "method_definition"}
 _OUTERMOST = frozenset({"program", "class_body"})
 
@@ -1310,7 +1327,8 @@ class _Builder:
         ``return x`` with ``x`` a local of a known type. A ``return`` that says nothing of a
         class (``return``, ``return None``, ``return a + b``) is passed over; two that say
         different things leave the function untyped. Not for async functions (calling one
-        gives a promise) nor for a ``return`` in a nested function or callback."""
+        gives a promise), a generator (``yield``: a generator) nor for a ``return`` in a
+        nested function or callback."""
         defs = self.defs_out
         kept = self.raw_kept
         python = self.grammar.name == "python"
@@ -1318,6 +1336,7 @@ class _Builder:
         ordered = sorted(nodes, key=_START)
         scopes = _innermost([2 * n.start_byte for n in ordered], starts, ends)
         said: dict[int, set[str]] = {}
+        owners: dict[int, ts.Node] = {}
         for node, scope in zip(ordered, scopes, strict=True):
             written = self._returned_type(node, scope, lookup, found_in, local_types, headed)
             if not written:
@@ -1331,11 +1350,13 @@ class _Builder:
             i = named.get(name.start_byte, -1) if name is not None else -1
             if i >= 0:
                 said.setdefault(i, set()).add(written)
+                owners[i] = fn
         for i, agreed in said.items():
             d = defs[i]
             head = d.signature.split("(", 1)[0]
             if (
                 len(agreed) != 1
+                or _yields(owners[i])
                 or d.name in _NO_RESULT
                 or _ASYNC.search(head)
                 or "->" in d.signature

@@ -2099,3 +2099,63 @@ def test_a_class_merged_with_its_interface_has_the_family_of_both(repo: Path) ->
     found = _vias(db, "use.ts", 2, "cast")
     assert ("Schema.cast", 1.0, "instance") in found
     assert ("ISchema.cast", 0.5, "family") in found
+
+
+def test_a_generator_is_not_typed_by_its_return(repo: Path) -> None:
+    # Calling a function that yields gives a generator, whatever its `return` says: pytest's
+    # and contextlib's `yield` then `return Result()` (a `@contextmanager`'s call is a context
+    # manager), a TS class's `*items()`. Its call's members are no method of the returned class.
+    db = build(
+        repo,
+        {
+            "gen.py": (
+                "import contextlib\n"
+                "\n"
+                "\n"
+                "class Box:\n"
+                "    def close(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Lid:\n"
+                "    def close(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "def boxes():\n"
+                "    yield 1\n"
+                "    return Box()\n"
+                "\n"
+                "\n"
+                "@contextlib.contextmanager\n"
+                "def opened():\n"
+                "    yield Lid()\n"
+                "    return Box()\n"
+                "\n"
+                "\n"
+                "def made():\n"
+                "    def inner():\n"
+                "        yield 1\n"
+                "    return Box()\n"
+                "\n"
+                "\n"
+                "def use():\n"
+                "    boxes().close()\n"
+                "    opened().close()\n"
+                "    made().close()\n"
+            ),
+            "gen.ts": (
+                "export class Box { close() {} }\n"
+                "export class Lid { close() {} }\n"
+                "export class Shelf {\n"
+                "  *items() { yield 1; return new Box(); }\n"
+                "}\n"
+                "new Shelf().items().close();\n"
+            ),
+        },
+    )
+    for line in (32, 33):
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "gen.py", line, "close")), line
+    # A `yield` in a nested function is not the outer one's.
+    assert _vias(db, "gen.py", 34, "close") == {("Box.close", 1.0, "instance")}
+    assert all(c < 1.0 for _q, c, _v in _vias(db, "gen.ts", 6, "close"))
