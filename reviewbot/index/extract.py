@@ -1407,6 +1407,10 @@ class _Builder:
                 return headed(chain, scope) if chain and _returnable(chain) else ""
             written = _SPACES.sub("", written)
         if new or written.rsplit(".", 1)[-1][:1].isupper():
+            head = written.split(".", 1)[0]
+            bound = None if head in self.grammar.self_names else lookup(head, scope)
+            if bound is not None and bound[0] == "local":
+                return ""  # `def build(Model): return Model()`: a parameter, not the class
             return written
         called = headed(written + "()", scope)
         return called if _returnable(called) else ""

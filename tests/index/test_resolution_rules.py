@@ -2159,3 +2159,47 @@ def test_a_generator_is_not_typed_by_its_return(repo: Path) -> None:
     # A `yield` in a nested function is not the outer one's.
     assert _vias(db, "gen.py", 34, "close") == {("Box.close", 1.0, "instance")}
     assert all(c < 1.0 for _q, c, _v in _vias(db, "gen.ts", 6, "close"))
+
+
+def test_a_returned_call_of_a_parameter_is_not_the_module_class_of_its_name(repo: Path) -> None:
+    # `def build(Model): return Model()` and React-style `function mount(Component) { return
+    # new Component(); }`: the parameter (or a local rebound to another class) is called, not
+    # the module's class of that name; the call's type is not known.
+    db = build(
+        repo,
+        {
+            "make.py": (
+                "class Model:\n"
+                "    def save(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Draft:\n"
+                "    def save(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "def build(Model):\n"
+                "    return Model()\n"
+                "\n"
+                "\n"
+                "def rebound():\n"
+                "    Model = Draft\n"
+                "    return Model()\n"
+                "\n"
+                "\n"
+                "def use():\n"
+                "    build(Draft).save()\n"
+                "    rebound().save()\n"
+            ),
+            "mount.ts": (
+                "export class Component { render() {} }\n"
+                "export class Page { render() {} }\n"
+                "export function mount(Component: any) { return new Component(); }\n"
+                "mount(Page).render();\n"
+            ),
+        },
+    )
+    for line in (21, 22):
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "make.py", line, "save")), line
+    assert all(c < 1.0 for _q, c, _v in _vias(db, "mount.ts", 4, "render"))
