@@ -876,6 +876,11 @@ def _yields(fn: ts.Node) -> bool:
     return False
 
 
+def _is_static(fn: ts.Node) -> bool:
+    """Whether ``fn`` is a TS/JS ``static`` method (its ``this``: the class itself)."""
+    return any(child.type == "static" for child in fn.children)
+
+
 _THIS_BINDERS = _FUNCTIONS - {"arrow_function", "method_definition"}
 _OUTERMOST = frozenset({"program", "class_body"})
 
@@ -1328,7 +1333,8 @@ class _Builder:
         class (``return``, ``return None``, ``return a + b``) is passed over; two that say
         different things leave the function untyped. Not for async functions (calling one
         gives a promise), a generator (``yield``: a generator) nor for a ``return`` in a
-        nested function or callback."""
+        nested function or callback; a static method's ``return this`` (the class, not an
+        instance) leaves it untyped."""
         defs = self.defs_out
         kept = self.raw_kept
         python = self.grammar.name == "python"
@@ -1348,14 +1354,18 @@ class _Builder:
                 continue
             name = fn.child_by_field_name("name")
             i = named.get(name.start_byte, -1) if name is not None else -1
-            if i >= 0:
-                said.setdefault(i, set()).add(written)
-                owners[i] = fn
+            if i < 0:
+                continue
+            if written == "this" and node.type == "this" and _is_static(fn):
+                written = ""  # a static method's `this`: its class, not an instance of it
+            said.setdefault(i, set()).add(written)
+            owners[i] = fn
         for i, agreed in said.items():
             d = defs[i]
             head = d.signature.split("(", 1)[0]
             if (
                 len(agreed) != 1
+                or "" in agreed
                 or _yields(owners[i])
                 or d.name in _NO_RESULT
                 or _ASYNC.search(head)

@@ -2203,3 +2203,29 @@ def test_a_returned_call_of_a_parameter_is_not_the_module_class_of_its_name(repo
     for line in (21, 22):
         assert all(c < 1.0 for _q, c, _v in _vias(db, "make.py", line, "save")), line
     assert all(c < 1.0 for _q, c, _v in _vias(db, "mount.ts", 4, "render"))
+
+
+def test_a_static_method_returning_this_returns_its_class_not_an_instance(repo: Path) -> None:
+    # Sequelize-style `static init() { ...; return this; }`: `this` in a static method is the
+    # class, so `Model.init().save()` is no call of the instance method `save`; `return new
+    # this()` is an instance (of the receiver's class).
+    db = build(
+        repo,
+        {
+            "model.ts": (
+                "export class Model {\n"
+                "  static init() { return this; }\n"
+                "  static either(f: boolean) { if (f) { return this; } return new Model(); }\n"
+                "  static create() { return new this(); }\n"
+                "  save() {}\n"
+                "}\n"
+                "export class Draft { save() {} }\n"
+                "Model.init().save();\n"
+                "Model.either(true).save();\n"
+                "Model.create().save();\n"
+            ),
+        },
+    )
+    for line in (8, 9):
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "model.ts", line, "save")), line
+    assert _vias(db, "model.ts", 10, "save") == {("Model.save", 1.0, "instance")}
