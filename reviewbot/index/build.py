@@ -80,7 +80,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
 # 35 (session 12): a generator (`yield`) is not typed by its `return`, nor `return Model()`
-# with Model a parameter, nor a static method's `return this`.
+# with Model a parameter, nor a static method's `return this`, nor a local `cls`'s call.
 # 33-34 (session 12): return types read from bodies' `return`s where none is written; a TS
 # class and the interface merged with it share one family; Go structs are structs.
 # 32 (session 11): a local bound to a chain typed from its head, TS class + interface merged,

@@ -1334,7 +1334,8 @@ class _Builder:
         different things leave the function untyped. Not for async functions (calling one
         gives a promise), a generator (``yield``: a generator) nor for a ``return`` in a
         nested function or callback; a static method's ``return this`` (the class, not an
-        instance) leaves it untyped."""
+        instance) and ``return cls()`` outside a classmethod (a local ``cls``) leave it
+        untyped."""
         defs = self.defs_out
         kept = self.raw_kept
         python = self.grammar.name == "python"
@@ -1358,6 +1359,10 @@ class _Builder:
                 continue
             if written == "this" and node.type == "this" and _is_static(fn):
                 written = ""  # a static method's `this`: its class, not an instance of it
+            elif written == "cls":
+                # `cls(...)`: the receiver's class in a classmethod, else any class
+                # (`cls = registry[kind]`)
+                written = "self" if self._instantiated("cls", i) >= 0 else ""
             said.setdefault(i, set()).add(written)
             owners[i] = fn
         for i, agreed in said.items():
@@ -1400,7 +1405,8 @@ class _Builder:
                 return ""  # (`return Foo`: the class itself, not an instance)
             held = local_types.get((found_in[0], name), "")
             if python and held.endswith("()") and held[:-2] in _SELF_CLASS:
-                return "self"  # `c = self.__class__(...)`, then `return c`
+                # `c = self.__class__(...)`, then `return c`
+                return "cls" if held == "cls()" else "self"
             return held if _returnable(held) else ""
         if kind not in _CALL_NODES:
             return ""
@@ -1410,7 +1416,9 @@ class _Builder:
             return ""
         written = _decode(self.source[callee.start_byte : callee.end_byte])
         if python and _SPACES.sub("", written) in _SELF_CLASS:
-            return "self"  # `cls(...)`, `self.__class__(...)`, `type(self)(...)`
+            # `cls(...)` (``_infer_returns``: when a classmethod's `cls`), `self.__class__(...)`,
+            # `type(self)(...)`
+            return "cls" if written == "cls" else "self"
         if not written.isidentifier():
             if _TYPE_NAME.fullmatch(_SPACES.sub("", written)) is None:
                 chain = "" if new else _call_chain(written)

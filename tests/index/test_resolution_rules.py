@@ -2229,3 +2229,45 @@ def test_a_static_method_returning_this_returns_its_class_not_an_instance(repo: 
     for line in (8, 9):
         assert all(c < 1.0 for _q, c, _v in _vias(db, "model.ts", line, "save")), line
     assert _vias(db, "model.ts", 10, "save") == {("Model.save", 1.0, "instance")}
+
+
+def test_a_returned_cls_call_is_the_receivers_class_only_in_a_classmethod(repo: Path) -> None:
+    # `cls = registry[kind]; return cls()` in a plain method makes whatever class the registry
+    # holds, not the receiver's; a classmethod's `return cls()` is the receiver's class.
+    db = build(
+        repo,
+        {
+            "forms.py": (
+                "class Form:\n"
+                "    def save(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Widget:\n"
+                "    def save(self):\n"
+                "        pass\n"
+                "\n"
+                "    def build(self, registry):\n"
+                '        cls = registry["form"]\n'
+                "        return cls()\n"
+                "\n"
+                "    def build_kept(self, registry):\n"
+                '        cls = registry["form"]\n'
+                "        made = cls()\n"
+                "        return made\n"
+                "\n"
+                "    @classmethod\n"
+                "    def make(cls):\n"
+                "        return cls()\n"
+                "\n"
+                "\n"
+                "def use(registry):\n"
+                "    Widget().build(registry).save()\n"
+                "    Widget().build_kept(registry).save()\n"
+                "    Widget.make().save()\n"
+            ),
+        },
+    )
+    for line in (25, 26):
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "forms.py", line, "save")), line
+    assert _vias(db, "forms.py", 27, "save") == {("Widget.save", 1.0, "instance")}
