@@ -859,6 +859,28 @@ def _returnable(written: str) -> bool:
     return bool(written) and not any(c in written for c in "=>#[{")
 
 
+_YIELDS = frozenset({"yield", "yield_expression"})
+
+
+def _yields(fn: ts.Node) -> bool:
+    """Whether ``fn`` is a generator (a ``yield`` of its own, not a nested function's):
+    calling it gives a generator (a ``@contextmanager``'s: a context manager), not what its
+    ``return`` says."""
+    stack = list(fn.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in _YIELDS:
+            return True
+        if node.type not in _RETURN_OWNERS:
+            stack.extend(node.named_children)
+    return False
+
+
+def _is_static(fn: ts.Node) -> bool:
+    """Whether ``fn`` is a TS/JS ``static`` method (its ``this``: the class itself)."""
+    return any(child.type == "static" for child in fn.children)
+
+
 _THIS_BINDERS = _FUNCTIONS - {"arrow_function", "method_definition"}
 _OUTERMOST = frozenset({"program", "class_body"})
 
@@ -1310,7 +1332,10 @@ class _Builder:
         ``return x`` with ``x`` a local of a known type. A ``return`` that says nothing of a
         class (``return``, ``return None``, ``return a + b``) is passed over; two that say
         different things leave the function untyped. Not for async functions (calling one
-        gives a promise) nor for a ``return`` in a nested function or callback."""
+        gives a promise), a generator (``yield``: a generator) nor for a ``return`` in a
+        nested function or callback; a static method's ``return this`` (the class, not an
+        instance) and ``return cls()`` outside a classmethod (a local ``cls``) leave it
+        untyped."""
         defs = self.defs_out
         kept = self.raw_kept
         python = self.grammar.name == "python"
@@ -1318,6 +1343,7 @@ class _Builder:
         ordered = sorted(nodes, key=_START)
         scopes = _innermost([2 * n.start_byte for n in ordered], starts, ends)
         said: dict[int, set[str]] = {}
+        owners: dict[int, ts.Node] = {}
         for node, scope in zip(ordered, scopes, strict=True):
             written = self._returned_type(node, scope, lookup, found_in, local_types, headed)
             if not written:
@@ -1329,13 +1355,23 @@ class _Builder:
                 continue
             name = fn.child_by_field_name("name")
             i = named.get(name.start_byte, -1) if name is not None else -1
-            if i >= 0:
-                said.setdefault(i, set()).add(written)
+            if i < 0:
+                continue
+            if written == "this" and node.type == "this" and _is_static(fn):
+                written = ""  # a static method's `this`: its class, not an instance of it
+            elif written == "cls":
+                # `cls(...)`: the receiver's class in a classmethod, else any class
+                # (`cls = registry[kind]`)
+                written = "self" if self._instantiated("cls", i) >= 0 else ""
+            said.setdefault(i, set()).add(written)
+            owners[i] = fn
         for i, agreed in said.items():
             d = defs[i]
             head = d.signature.split("(", 1)[0]
             if (
                 len(agreed) != 1
+                or "" in agreed
+                or _yields(owners[i])
                 or d.name in _NO_RESULT
                 or _ASYNC.search(head)
                 or "->" in d.signature
@@ -1369,7 +1405,8 @@ class _Builder:
                 return ""  # (`return Foo`: the class itself, not an instance)
             held = local_types.get((found_in[0], name), "")
             if python and held.endswith("()") and held[:-2] in _SELF_CLASS:
-                return "self"  # `c = self.__class__(...)`, then `return c`
+                # `c = self.__class__(...)`, then `return c`
+                return "cls" if held == "cls()" else "self"
             return held if _returnable(held) else ""
         if kind not in _CALL_NODES:
             return ""
@@ -1379,13 +1416,19 @@ class _Builder:
             return ""
         written = _decode(self.source[callee.start_byte : callee.end_byte])
         if python and _SPACES.sub("", written) in _SELF_CLASS:
-            return "self"  # `cls(...)`, `self.__class__(...)`, `type(self)(...)`
+            # `cls(...)` (``_infer_returns``: when a classmethod's `cls`), `self.__class__(...)`,
+            # `type(self)(...)`
+            return "cls" if written == "cls" else "self"
         if not written.isidentifier():
             if _TYPE_NAME.fullmatch(_SPACES.sub("", written)) is None:
                 chain = "" if new else _call_chain(written)
                 return headed(chain, scope) if chain and _returnable(chain) else ""
             written = _SPACES.sub("", written)
         if new or written.rsplit(".", 1)[-1][:1].isupper():
+            head = written.split(".", 1)[0]
+            bound = None if head in self.grammar.self_names else lookup(head, scope)
+            if bound is not None and bound[0] == "local":
+                return ""  # `def build(Model): return Model()`: a parameter, not the class
             return written
         called = headed(written + "()", scope)
         return called if _returnable(called) else ""

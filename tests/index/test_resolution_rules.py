@@ -2099,3 +2099,175 @@ def test_a_class_merged_with_its_interface_has_the_family_of_both(repo: Path) ->
     found = _vias(db, "use.ts", 2, "cast")
     assert ("Schema.cast", 1.0, "instance") in found
     assert ("ISchema.cast", 0.5, "family") in found
+
+
+def test_a_generator_is_not_typed_by_its_return(repo: Path) -> None:
+    # Calling a function that yields gives a generator, whatever its `return` says: pytest's
+    # and contextlib's `yield` then `return Result()` (a `@contextmanager`'s call is a context
+    # manager), a TS class's `*items()`. Its call's members are no method of the returned class.
+    db = build(
+        repo,
+        {
+            "gen.py": (
+                "import contextlib\n"
+                "\n"
+                "\n"
+                "class Box:\n"
+                "    def close(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Lid:\n"
+                "    def close(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "def boxes():\n"
+                "    yield 1\n"
+                "    return Box()\n"
+                "\n"
+                "\n"
+                "@contextlib.contextmanager\n"
+                "def opened():\n"
+                "    yield Lid()\n"
+                "    return Box()\n"
+                "\n"
+                "\n"
+                "def made():\n"
+                "    def inner():\n"
+                "        yield 1\n"
+                "    return Box()\n"
+                "\n"
+                "\n"
+                "def use():\n"
+                "    boxes().close()\n"
+                "    opened().close()\n"
+                "    made().close()\n"
+            ),
+            "gen.ts": (
+                "export class Box { close() {} }\n"
+                "export class Lid { close() {} }\n"
+                "export class Shelf {\n"
+                "  *items() { yield 1; return new Box(); }\n"
+                "}\n"
+                "new Shelf().items().close();\n"
+            ),
+        },
+    )
+    for line in (32, 33):
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "gen.py", line, "close")), line
+    # A `yield` in a nested function is not the outer one's.
+    assert _vias(db, "gen.py", 34, "close") == {("Box.close", 1.0, "instance")}
+    assert all(c < 1.0 for _q, c, _v in _vias(db, "gen.ts", 6, "close"))
+
+
+def test_a_returned_call_of_a_parameter_is_not_the_module_class_of_its_name(repo: Path) -> None:
+    # `def build(Model): return Model()` and React-style `function mount(Component) { return
+    # new Component(); }`: the parameter (or a local rebound to another class) is called, not
+    # the module's class of that name; the call's type is not known.
+    db = build(
+        repo,
+        {
+            "make.py": (
+                "class Model:\n"
+                "    def save(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Draft:\n"
+                "    def save(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "def build(Model):\n"
+                "    return Model()\n"
+                "\n"
+                "\n"
+                "def rebound():\n"
+                "    Model = Draft\n"
+                "    return Model()\n"
+                "\n"
+                "\n"
+                "def use():\n"
+                "    build(Draft).save()\n"
+                "    rebound().save()\n"
+            ),
+            "mount.ts": (
+                "export class Component { render() {} }\n"
+                "export class Page { render() {} }\n"
+                "export function mount(Component: any) { return new Component(); }\n"
+                "mount(Page).render();\n"
+            ),
+        },
+    )
+    for line in (21, 22):
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "make.py", line, "save")), line
+    assert all(c < 1.0 for _q, c, _v in _vias(db, "mount.ts", 4, "render"))
+
+
+def test_a_static_method_returning_this_returns_its_class_not_an_instance(repo: Path) -> None:
+    # Sequelize-style `static init() { ...; return this; }`: `this` in a static method is the
+    # class, so `Model.init().save()` is no call of the instance method `save`; `return new
+    # this()` is an instance (of the receiver's class).
+    db = build(
+        repo,
+        {
+            "model.ts": (
+                "export class Model {\n"
+                "  static init() { return this; }\n"
+                "  static either(f: boolean) { if (f) { return this; } return new Model(); }\n"
+                "  static create() { return new this(); }\n"
+                "  save() {}\n"
+                "}\n"
+                "export class Draft { save() {} }\n"
+                "Model.init().save();\n"
+                "Model.either(true).save();\n"
+                "Model.create().save();\n"
+            ),
+        },
+    )
+    for line in (8, 9):
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "model.ts", line, "save")), line
+    assert _vias(db, "model.ts", 10, "save") == {("Model.save", 1.0, "instance")}
+
+
+def test_a_returned_cls_call_is_the_receivers_class_only_in_a_classmethod(repo: Path) -> None:
+    # `cls = registry[kind]; return cls()` in a plain method makes whatever class the registry
+    # holds, not the receiver's; a classmethod's `return cls()` is the receiver's class.
+    db = build(
+        repo,
+        {
+            "forms.py": (
+                "class Form:\n"
+                "    def save(self):\n"
+                "        pass\n"
+                "\n"
+                "\n"
+                "class Widget:\n"
+                "    def save(self):\n"
+                "        pass\n"
+                "\n"
+                "    def build(self, registry):\n"
+                '        cls = registry["form"]\n'
+                "        return cls()\n"
+                "\n"
+                "    def build_kept(self, registry):\n"
+                '        cls = registry["form"]\n'
+                "        made = cls()\n"
+                "        return made\n"
+                "\n"
+                "    @classmethod\n"
+                "    def make(cls):\n"
+                "        return cls()\n"
+                "\n"
+                "\n"
+                "def use(registry):\n"
+                "    Widget().build(registry).save()\n"
+                "    Widget().build_kept(registry).save()\n"
+                "    Widget.make().save()\n"
+            ),
+        },
+    )
+    for line in (25, 26):
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "forms.py", line, "save")), line
+    assert _vias(db, "forms.py", 27, "save") == {("Widget.save", 1.0, "instance")}
