@@ -859,21 +859,19 @@ def _returnable(written: str) -> bool:
     return bool(written) and not any(c in written for c in "=>#[{")
 
 
-_YIELDS = frozenset({"yield", "yield_expression"})
-
-
-def _yields(fn: ts.Node) -> bool:
-    """Whether ``fn`` is a generator (a ``yield`` of its own, not a nested function's):
-    calling it gives a generator (a ``@contextmanager``'s: a context manager), not what its
-    ``return`` says."""
-    stack = list(fn.named_children)
-    while stack:
-        node = stack.pop()
-        if node.type in _YIELDS:
-            return True
-        if node.type not in _RETURN_OWNERS:
-            stack.extend(node.named_children)
-    return False
+def _generators(yields: list[ts.Node]) -> set[int]:
+    """The start bytes of the functions that are generators (a ``yield`` of their own, not a
+    nested function's): calling one gives a generator (a ``@contextmanager``'s: a context
+    manager), not what its ``return`` says. Read from the query's ``yield`` captures, each
+    walked up to its function (yields are few; a walk down every typed function was not)."""
+    out: set[int] = set()
+    for node in yields:
+        fn = node.parent
+        while fn is not None and fn.type not in _RETURN_OWNERS:
+            fn = fn.parent
+        if fn is not None:
+            out.add(fn.start_byte)
+    return out
 
 
 def _is_static(fn: ts.Node) -> bool:
@@ -1344,6 +1342,7 @@ class _Builder:
         scopes = _innermost([2 * n.start_byte for n in ordered], starts, ends)
         said: dict[int, set[str]] = {}
         owners: dict[int, ts.Node] = {}
+        generators = _generators(self.caps.get("yield", []))
         for node, scope in zip(ordered, scopes, strict=True):
             written = self._returned_type(node, scope, lookup, found_in, local_types, headed)
             if not written:
@@ -1371,7 +1370,7 @@ class _Builder:
             if (
                 len(agreed) != 1
                 or "" in agreed
-                or _yields(owners[i])
+                or owners[i].start_byte in generators
                 or d.name in _NO_RESULT
                 or _ASYNC.search(head)
                 or "->" in d.signature

@@ -152,6 +152,7 @@ _PY_NAMES = """
   right: (identifier) @typed.from (#eq? @_o "self"))
 (decorator) @decorator
 (return_statement (_) @returned)
+(yield) @yield
 (function_definition) @scope
 (lambda) @scope
 (list_comprehension) @scope
@@ -256,6 +257,7 @@ _JS_NAMES_COMMON = """
 (for_in_statement left: (identifier) @bind)
 (arguments [(arrow_function) (function_expression)]) @cb.args
 (return_statement (_) @returned)
+(yield_expression) @yield
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind.pick)
   value: (identifier))
 (variable_declarator name: (object_pattern (pair_pattern key: (property_identifier)
