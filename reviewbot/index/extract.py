@@ -978,10 +978,19 @@ def _call_chain(callee: str) -> str:
     """The callee of a chained call with its arguments taken out (``string().required``
     for ``string().required('x')``): ``string().required()``, the qualifier the resolver
     types from its head through each method's written return type; "" when the callee is no
-    such chain (an index, a literal, a function expression ...)."""
+    such chain (an index, a literal, a function expression ...). A call's type arguments
+    are left out (``mixed<string>().strip`` is ``mixed().strip()``)."""
     out: list[str] = []
     depth = 0
-    for ch in callee:
+    skip = 0
+    for k, ch in enumerate(callee):
+        if k < skip:
+            continue
+        if ch == "<" and depth == 0:
+            skip = _type_arguments_end(callee, k)
+            if not skip:
+                return ""
+            continue
         if ch in "([{":
             if depth == 0:
                 if ch != "(":
@@ -1000,6 +1009,21 @@ def _call_chain(callee: str) -> str:
     if depth != 0 or "()" not in chain or _CHAIN.fullmatch(chain) is None:
         return ""
     return chain + "()"
+
+
+def _type_arguments_end(text: str, at: int) -> int:
+    """Where the type arguments opening at ``at`` (``<``) end, when a call's parentheses follow
+    them right away (``f<A, B<C>>(``); 0 otherwise."""
+    depth = 0
+    for k in range(at, len(text)):
+        ch = text[k]
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+            if depth == 0:
+                return k + 1 if text[k + 1 : k + 2] == "(" else 0
+    return 0
 
 
 class _RawDef:

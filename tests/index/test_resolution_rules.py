@@ -1655,6 +1655,47 @@ def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: P
     assert _vias(db, "shapes.py", 19, "close") == {("Box.close", 1.0, "instance")}
 
 
+def test_a_chain_headed_by_a_call_with_type_arguments_is_typed_from_its_head(repo: Path) -> None:
+    # yup's type tests: `mixed<string>().strip().cast('')` and `const m =
+    # mixed<string>().required(); m.cast('')`. The type arguments hid the chain's head, so the
+    # chain was `().strip()`: what any `strip` returns, and several types declare one.
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class Schema {\n"
+                "  strip(on = true): any { return this; }\n"
+                "  required(): any { return this; }\n"
+                "  cast(v: unknown): any { return v; }\n"
+                "}\n"
+                "export class MixedSchema<T> extends Schema {}\n"
+                "export interface MixedSchema<T> extends Schema {\n"
+                "  strip(on: false): MixedSchema<T>;\n"
+                "  strip(on?: true): MixedSchema<T>;\n"
+                "  required(): MixedSchema<NonNullable<T>>;\n"
+                "}\n"
+                "export class StringSchema extends Schema {}\n"
+                "export interface StringSchema extends Schema {\n"
+                "  strip(on: false): StringSchema;\n"
+                "  required(): StringSchema;\n"
+                "}\n"
+                "export class Lazy { cast(v: unknown): any { return v; } }\n"
+                "export class Reference { cast(v: unknown): any { return v; } }\n"
+                "export function create<T>(): MixedSchema<T> { return new MixedSchema<T>(); }\n"
+            ),
+            "use.ts": (
+                "import { create as mixed } from './schema';\n"
+                "mixed<string>().strip().cast('');\n"
+                "const m = mixed<Map<string, number[]>>().required();\n"
+                "m.cast('');\n"
+            ),
+        },
+    )
+    sure = {("Schema.cast", 1.0, "instance")}
+    assert _vias(db, "use.ts", 2, "cast") == sure
+    assert _vias(db, "use.ts", 4, "cast") == sure
+
+
 def test_a_chain_reads_return_types_from_the_interface_merged_with_a_class(repo: Path) -> None:
     # yup: `export default class StringSchema` writes no return types and `export default
     # interface StringSchema` (the same type, by declaration merging) writes them: a chain
