@@ -10,6 +10,15 @@
 // With "definitions": [[rel, line, col], ...] in the request, the answer is instead one list per
 // position of [rel path, 1-based line] for every place getDefinitionAtPosition lands on there
 // (paths relative to root; outside it they start with "..").
+// With "dispatch": true, each reference carries a fifth element: true when it can neither run
+// the queried member nor override it, by the classes' declarations (`extends`, `implements`):
+// a call on a receiver whose classes or interfaces are all neither the member's class nor one
+// of its ancestors or descendants (`number().default()` for `BooleanSchema.default`); the
+// declaration of a namesake in a class that is not the member's class or one of its
+// descendants (a sibling's override, the base method it overrides); `super.m` in a class that
+// is not a descendant of the member's. The service counts them all as one method with the
+// queried one (its rename semantics). A reference whose receiver's type is not a class or
+// interface (any, an object literal's, a function's) is never unrelated.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -82,6 +91,108 @@ if (request.definitions) {
   fs.writeFileSync(1, JSON.stringify(landed));
   process.exit(0);
 }
+const checker = program.getTypeChecker();
+
+function tokenAt(source, pos) {
+  let node = source;
+  for (;;) {
+    const inside = node.getChildren(source).find((c) => c.getStart(source) <= pos && pos < c.end);
+    if (!inside) return node;
+    node = inside;
+  }
+}
+
+function canonical(symbol) {
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  return symbol;
+}
+
+const CLASSY = ts.SymbolFlags.Class | ts.SymbolFlags.Interface;
+
+function ownerOf(node) {
+  // The class or interface whose body declares `node` (null: none, or an object literal's).
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isClassLike(n) || ts.isInterfaceDeclaration(n)) {
+      const symbol = canonical(n.name ? checker.getSymbolAtLocation(n.name) : n.symbol);
+      return symbol && symbol.flags & CLASSY ? symbol : null;
+    }
+    if (ts.isObjectLiteralExpression(n) || ts.isSourceFile(n)) return null;
+  }
+  return null;
+}
+
+const lineage = new Map();
+function ancestors(symbol) {
+  // The symbol and every class or interface above it, by its declarations' heritage clauses.
+  let known = lineage.get(symbol);
+  if (known) return known;
+  known = new Set([symbol]);
+  lineage.set(symbol, known);
+  for (const d of symbol.declarations || []) {
+    for (const clause of d.heritageClauses || []) {
+      for (const t of clause.types) {
+        const base = canonical(checker.getSymbolAtLocation(t.expression));
+        if (base && base.flags & CLASSY) for (const a of ancestors(base)) known.add(a);
+      }
+    }
+  }
+  return known;
+}
+
+function classesOf(type, depth = 0) {
+  // The classes and interfaces a value of `type` is, or null when one part of it is neither.
+  if (!type || depth > 5) return null;
+  if (type.isUnionOrIntersection()) {
+    const out = [];
+    for (const t of type.types) {
+      if (t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)) continue;
+      const part = classesOf(t, depth + 1);
+      if (part === null) return null;
+      out.push(...part);
+    }
+    return out.length ? out : null;
+  }
+  if (type.flags & ts.TypeFlags.TypeParameter) {
+    return classesOf(checker.getBaseConstraintOfType(type), depth + 1);
+  }
+  const symbol = canonical(type.getSymbol());
+  return symbol && symbol.flags & CLASSY ? [symbol] : null;
+}
+
+function unrelated(source, pos, queried) {
+  // Whether the reference at `pos` can neither run nor override the member of `queried`.
+  const node = tokenAt(source, pos);
+  const parent = node.parent;
+  if (!parent) return false;
+  const below = (c) => ancestors(c).has(queried); // the member's class or a descendant
+  let receiver;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) receiver = parent.expression;
+  else if (ts.isElementAccessExpression(parent) && parent.argumentExpression === node) {
+    receiver = parent.expression;
+  }
+  if (receiver) {
+    if (receiver.kind === ts.SyntaxKind.SuperKeyword) {
+      const own = ownerOf(parent);
+      return !!own && (own === queried || !below(own));
+    }
+    const through = classesOf(checker.getTypeAtLocation(receiver));
+    return !!through && through.every((c) => !below(c) && !ancestors(queried).has(c));
+  }
+  if (
+    (ts.isMethodDeclaration(parent) ||
+      ts.isPropertyDeclaration(parent) ||
+      ts.isMethodSignature(parent) ||
+      ts.isPropertySignature(parent) ||
+      ts.isGetAccessorDeclaration(parent) ||
+      ts.isSetAccessorDeclaration(parent)) &&
+    parent.name === node
+  ) {
+    const own = ownerOf(parent);
+    return !!own && !below(own);
+  }
+  return false;
+}
+
 const answers = [];
 for (const [rel, line, col] of request.queries) {
   const file = path.join(root, rel);
@@ -102,13 +213,18 @@ for (const [rel, line, col] of request.queries) {
     continue;
   }
   const out = [];
+  const queried = request.dispatch ? ownerOf(tokenAt(source, pos)) : null;
   for (const group of found) {
     for (const ref of group.references) {
       if (!inRepo.has(ref.fileName)) continue;
       const sf = program.getSourceFile(ref.fileName);
       const lc = ts.getLineAndCharacterOfPosition(sf, ref.textSpan.start);
       const own = ref.fileName === file && lc.line === line - 1 && lc.character === col;
-      out.push([path.relative(root, ref.fileName), lc.line + 1, own, !!ref.isDefinition]);
+      const item = [path.relative(root, ref.fileName), lc.line + 1, own, !!ref.isDefinition];
+      if (request.dispatch) {
+        item.push(!!queried && unrelated(sf, ref.textSpan.start, queried));
+      }
+      out.push(item);
     }
   }
   answers.push(out);
