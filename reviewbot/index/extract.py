@@ -1977,7 +1977,8 @@ class _Builder:
                 if receiver == '"':  # a string literal's method: never the repository's
                     out.append(_reference((name, line, col, kind, unit, "literal", -1, "", name)))
                     continue
-                if receiver == "super()":
+                if receiver == "super()" or (receiver == "super" and (ecma or java)):
+                    # (Python `super().m`; TS/JS and Java `super.m`)
                     cls = enclosing_class(unit)
                     out.append(_reference((name, line, col, kind, unit, "super", cls, "", name)))
                     continue

@@ -245,6 +245,11 @@ _JS_NAMES_COMMON = """
 (variable_declarator name: (identifier) @bind)
 (variable_declarator name: (identifier) @bind.typed
   value: (new_expression constructor: [(identifier) (member_expression)] @typed.type))
+(variable_declarator name: (identifier) @bind.typed
+  value: (call_expression function: [(identifier) (member_expression)] @typed.call))
+(member_expression object: (call_expression function: [(identifier) (member_expression)])
+  @recv.obj)
+(member_expression object: (new_expression) @recv.obj)
 (variable_declarator name: (array_pattern (identifier) @bind))
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind))
 (arrow_function parameter: (identifier) @bind)
@@ -285,12 +290,7 @@ _TS_NAMES = (
 (required_parameter pattern: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (optional_parameter pattern: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (variable_declarator name: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
-(variable_declarator name: (identifier) @bind.typed
-  value: (call_expression function: [(identifier) (member_expression)] @typed.call))
 (type_parameter name: (type_identifier) @typeparam)
-(member_expression object: (call_expression function: [(identifier) (member_expression)])
-  @recv.obj)
-(member_expression object: (new_expression) @recv.obj)
 (public_field_definition name: (property_identifier) @attr.typed
   type: (type_annotation (_) @typed.type))
 (required_parameter (accessibility_modifier) pattern: (identifier) @attr.typed

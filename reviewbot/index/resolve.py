@@ -198,7 +198,9 @@ _OVERLOAD = "overload"  # a Java constructor call whose arity does not pick one 
 _UNION = "union"  # a member of one of a union's classes (`f(): A | B`), 1/classes that have it
 # A member found through a typed receiver also means the members of that name up and down its
 # class hierarchy (an override runs in its place), at this confidence, in these languages.
-_SURE_MEMBER = frozenset({"self", "super", "class", "instance", _UNION})
+# Members found through a known receiver, whose overrides up and down a TS/JS class hierarchy
+# may run instead (not `super.m`: it runs the base's own method).
+_SURE_MEMBER = frozenset({"self", "class", "instance", _UNION})
 _FAMILIES = frozenset({"typescript", "tsx", "javascript"})
 _FAMILY_WEIGHT = 0.5
 # Calls a call's type is read through (`make()` returning `self.m()` returning ...): inferred

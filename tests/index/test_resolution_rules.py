@@ -1655,6 +1655,74 @@ def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: P
     assert _vias(db, "shapes.py", 19, "close") == {("Box.close", 1.0, "instance")}
 
 
+def test_a_javascript_call_chain_is_typed_from_its_head(repo: Path) -> None:
+    # yup's test/yup.js: `string().cast(undefined)` and `string().defined().cast('foo')`, where
+    # `string` is the TypeScript sources' `create`. A JavaScript file's calls as receivers were
+    # never read (only TypeScript's): `cast` was a guess among every `cast`.
+    db = build(
+        repo,
+        {
+            "src/schema.ts": (
+                "export class StringSchema {\n"
+                "  defined(): StringSchema { return this; }\n"
+                "  cast(v: unknown): string { return ''; }\n"
+                "}\n"
+                "export class Lazy { cast(v: unknown): unknown { return v; } }\n"
+                "export class Reference { cast(v: unknown): unknown { return v; } }\n"
+                "export function create(): StringSchema { return new StringSchema(); }\n"
+            ),
+            "test/use.js": (
+                "import { create as string } from '../src/schema';\n"
+                "string().cast(undefined);\n"
+                "string()\n  .defined()\n  .cast('foo');\n"
+                "const s = string().defined();\n"
+                "s.cast(1);\n"
+            ),
+        },
+    )
+    sure = {("StringSchema.cast", 1.0, "instance")}
+    assert _vias(db, "test/use.js", 2, "cast") == sure
+    assert _vias(db, "test/use.js", 5, "cast") == sure
+    assert _vias(db, "test/use.js", 7, "cast") == sure
+
+
+def test_super_member_calls_go_to_the_base_in_typescript_javascript_and_java(repo: Path) -> None:
+    # yup's `clone(spec) { const next = super.clone(spec); ... }`: `super.clone` was a guess
+    # among every `clone` (the override itself too), at 1/their number; it is the base's, and
+    # no override's (the family of a TS method does not apply to a call that names its class).
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class Schema {\n  clone(spec?: number): Schema { return this; }\n}\n"
+                "export class ArraySchema extends Schema {\n"
+                "  clone(spec?: number) {\n    const next = super.clone(spec);\n"
+                "    return next;\n  }\n}\n"
+                "export class Other {\n  clone() { return this; }\n}\n"
+            ),
+            "shape.js": (
+                "export class Shape {\n  draw() { return 1; }\n}\n"
+                "export class Box extends Shape {\n"
+                "  draw() {\n    return super.draw() + 1;\n  }\n}\n"
+                "export class Pen {\n  draw() { return 0; }\n}\n"
+            ),
+            "p/Base.java": (
+                "package p;\n\npublic class Base {\n    public int size() { return 1; }\n}\n"
+            ),
+            "p/Child.java": (
+                "package p;\n\npublic class Child extends Base {\n"
+                "    public int size() { return super.size() + 1; }\n}\n"
+            ),
+            "p/Other.java": (
+                "package p;\n\npublic class Other {\n    public int size() { return 0; }\n}\n"
+            ),
+        },
+    )
+    assert _vias(db, "schema.ts", 6, "clone") == {("Schema.clone", 1.0, "super")}
+    assert _vias(db, "shape.js", 6, "draw") == {("Shape.draw", 1.0, "super")}
+    assert _vias(db, "p/Child.java", 4, "size") == {("Base.size", 1.0, "super")}
+
+
 def test_a_chain_headed_by_a_call_with_type_arguments_is_typed_from_its_head(repo: Path) -> None:
     # yup's type tests: `mixed<string>().strip().cast('')` and `const m =
     # mixed<string>().required(); m.cast('')`. The type arguments hid the chain's head, so the
