@@ -1445,6 +1445,8 @@ class _Builder:
         if not written.isidentifier():
             if _TYPE_NAME.fullmatch(_SPACES.sub("", written)) is None:
                 chain = "" if new else _call_chain(written)
+                if chain.startswith("super().") and python:
+                    return chain  # `return super().make()`: the bases' `make`'s
                 return headed(chain, scope) if chain and _returnable(chain) else ""
             written = _SPACES.sub("", written)
         if new or written.rsplit(".", 1)[-1][:1].isupper():

@@ -194,6 +194,7 @@ def _shared(a: str, b: str) -> int:
 
 
 _SELF = frozenset({"self", "cls", "this"})
+_SUPER = frozenset({"super", "super()"})  # TS/JS/Java `super.m`, Python `super().m`
 _OVERLOAD = "overload"  # a Java constructor call whose arity does not pick one constructor
 _UNION = "union"  # a member of one of a union's classes (`f(): A | B`), 1/classes that have it
 # A member found through a typed receiver also means the members of that name up and down its
@@ -1689,14 +1690,14 @@ class Resolver:
                 if not says:
                     return [], False  # nobody wrote what it holds
             selfish = says in ("Self", "self", "this")
-            if (selfish or says.split(".", 1)[0] in _SELF) and owner in self.classes:
+            if (selfish or says.split(".", 1)[0] in _SELF | _SUPER) and owner in self.classes:
                 # The receiver's class (a subclass's `me()`), when the chain says it or the
                 # call is on `self` in a subclass's method.
                 prefix = callee.rpartition(".")[0]
                 if prefix.endswith(")") and not prefix.startswith("("):
                     mine = self.typed(file, target, prefix, depth)[0] or [owner]
-                elif prefix in _SELF and target is not None and target in self.classes:
-                    mine = [target]
+                elif prefix in _SELF | _SUPER and target is not None and target in self.classes:
+                    mine = [target]  # (`super.clone()` returning `this`: the receiver still)
                 elif prefix and prefix[:1] != "(":
                     # `Sub.create()` (a classmethod's `return cls(...)`), `x.m()` with x typed:
                     # the receiver's written class.
@@ -1707,9 +1708,12 @@ class Resolver:
                     out.extend(mine)
                     each.append(tuple(mine))
                     continue
-                # An inferred `return this.m()`: m of the receiver's class (`this` stays it).
+                # An inferred `return this.m()`: m of the receiver's class (`this` stays it);
+                # `return super.m()`: m of the bases of the class that says it (not of the
+                # receiver's, a subclass whose base may be that class).
+                above = says.split(".", 1)[0] in _SUPER
                 found = []
-                for receiver in mine:
+                for receiver in (owner,) if above else mine:
                     part, known = self.typed(home, receiver, says, depth + 1)
                     if not known:
                         return [], False
@@ -1774,6 +1778,10 @@ class Resolver:
         first, _, rest = callee.partition(".")
         if target is not None and first in _SELF and rest and "." not in rest:
             return self.class_member(target, rest)[0], False, False
+        if target is not None and first in _SUPER and rest and "." not in rest:
+            # `next = super.clone(spec); return next` (TS/JS), `return super().make()`: the
+            # bases' method
+            return self.class_member(target, rest, skip_own=True)[0], False, False
         owner, _, member = callee.rpartition(".")
         if owner.endswith(")") and not owner.startswith("("):  # (`().m`: what any `m` returns)
             # A chain (`string().required().notRequired()`): what its head's call returns,

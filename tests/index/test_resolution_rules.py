@@ -1723,6 +1723,43 @@ def test_super_member_calls_go_to_the_base_in_typescript_javascript_and_java(rep
     assert _vias(db, "p/Child.java", 4, "size") == {("Base.size", 1.0, "super")}
 
 
+def test_what_a_super_call_returns_is_what_the_base_method_returns(repo: Path) -> None:
+    # yup's `clone(spec) { const next = super.clone(spec); ...; return next; }` (the base's
+    # `clone(): this`): `array().clone().cast(x)` is the schema's `cast`. Python's `return
+    # super().make()` alike, read from the class that says it even when the receiver is a
+    # subclass (C's `make` is B's, whose `super()` is A).
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class Schema {\n"
+                "  clone(spec?: number): this { return this; }\n"
+                "  cast(v: unknown): unknown { return v; }\n"
+                "}\n"
+                "export class ArraySchema extends Schema {\n"
+                "  clone(spec?: number) {\n    const next = super.clone(spec);\n"
+                "    return next;\n  }\n}\n"
+                "export class Lazy { cast(v: unknown): unknown { return v; } }\n"
+                "export class Ref { cast(v: unknown): unknown { return v; } }\n"
+            ),
+            "use.ts": (
+                "import { ArraySchema } from './schema';\nnew ArraySchema().clone().cast(1);\n"
+            ),
+            "shapes.py": (
+                "class Box:\n    def close(self):\n        pass\n\n\n"
+                "class Lid:\n    def close(self):\n        pass\n\n\n"
+                "class A:\n    def make(self):\n        return Box()\n\n\n"
+                "class B(A):\n    def make(self):\n        return super().make()\n\n\n"
+                "class C(B):\n    pass\n\n\n"
+                "def use():\n    C().make().close()\n    B().make().close()\n"
+            ),
+        },
+    )
+    assert _vias(db, "use.ts", 2, "cast") == {("Schema.cast", 1.0, "instance")}
+    assert _vias(db, "shapes.py", 26, "close") == {("Box.close", 1.0, "instance")}
+    assert _vias(db, "shapes.py", 27, "close") == {("Box.close", 1.0, "instance")}
+
+
 def test_a_chain_headed_by_a_call_with_type_arguments_is_typed_from_its_head(repo: Path) -> None:
     # yup's type tests: `mixed<string>().strip().cast('')` and `const m =
     # mixed<string>().required(); m.cast('')`. The type arguments hid the chain's head, so the
