@@ -78,6 +78,10 @@ LOCAL = "local:"
 # The qualifier of a Java constructor call (`new C(a, b)`, `this(a)`, `super(a, b)`): `new/2`,
 # its number of arguments (the resolver picks the constructor of that arity).
 NEW = "new/"
+# Between the qualifiers of a function's `return`s when they differ (`return this.truncate()`,
+# `return this.transform(...)`): the global pass types each, and they must agree on the classes.
+ANY_OF = ";"  # (no qualifier holds one: a `;` ends a statement)
+_MAX_ANY_OF = 3  # more different `return`s: untyped
 _FIRST_PARAMETER = re.compile(r"\(\s*([A-Za-z_]\w*)")
 # A definition's decorators, read back from its `def`: `@classmethod` among them.
 _CLASSMETHOD = re.compile(
@@ -1352,8 +1356,9 @@ class _Builder:
         self`` / ``this`` / ``cls(...)`` / ``type(self)(...)`` (``self``: the receiver's class),
         ``return make()`` / ``self.m()`` / a chain (what they return, found by the global pass),
         ``return x`` with ``x`` a local of a known type. A ``return`` that says nothing of a
-        class (``return``, ``return None``, ``return a + b``) is passed over; two that say
-        different things leave the function untyped. Not for async functions (calling one
+        class (``return``, ``return None``, ``return a + b``) is passed over; up to
+        ``_MAX_ANY_OF`` that say different things are kept, joined by ``ANY_OF`` (the global
+        pass types each: they must come to the same classes). Not for async functions (calling one
         gives a promise), a generator (``yield``: a generator) nor for a ``return`` in a
         nested function or callback; a static method's ``return this`` (the class, not an
         instance) and ``return cls()`` outside a classmethod (a local ``cls``) leave it
@@ -1392,7 +1397,7 @@ class _Builder:
             d = defs[i]
             head = d.signature.split("(", 1)[0]
             if (
-                len(agreed) != 1
+                len(agreed) > _MAX_ANY_OF
                 or "" in agreed
                 or owners[i].start_byte in generators
                 or d.name in _NO_RESULT
@@ -1401,7 +1406,7 @@ class _Builder:
                 or (not python and "):" in d.signature)
             ):
                 continue
-            defs[i] = d._replace(returned=agreed.pop())
+            defs[i] = d._replace(returned=ANY_OF.join(sorted(agreed)))
 
     def _returned_type(
         self,

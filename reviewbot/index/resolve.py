@@ -55,6 +55,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from reviewbot.index.extract import (
     ALIAS,
+    ANY_OF,
     AUGMENTS,
     GETTER,
     LITERAL,
@@ -1671,6 +1672,8 @@ class Resolver:
             said = [f for f in funcs if self._overload(f)]
             if said and len(said) < len(funcs):
                 funcs = tuple(said)
+            elif not said:
+                funcs = self._class_overloads(funcs)
         if not guessed and len(funcs) > 1:
             funcs = self._merged(funcs)
         each: list[tuple[int, ...]] = []
@@ -1689,43 +1692,16 @@ class Resolver:
                 says = self.elements.get(f, "")
                 if not says:
                     return [], False  # nobody wrote what it holds
-            selfish = says in ("Self", "self", "this")
-            if (selfish or says.split(".", 1)[0] in _SELF | _SUPER) and owner in self.classes:
-                # The receiver's class (a subclass's `me()`), when the chain says it or the
-                # call is on `self` in a subclass's method.
-                prefix = callee.rpartition(".")[0]
-                if prefix.endswith(")") and not prefix.startswith("("):
-                    mine = self.typed(file, target, prefix, depth)[0] or [owner]
-                elif prefix in _SELF | _SUPER and target is not None and target in self.classes:
-                    mine = [target]  # (`super.clone()` returning `this`: the receiver still)
-                elif prefix and prefix[:1] != "(":
-                    # `Sub.create()` (a classmethod's `return cls(...)`), `x.m()` with x typed:
-                    # the receiver's written class.
-                    mine = self.typed(file, target, prefix, depth)[0] or [owner]
-                else:
-                    mine = [owner]
-                if selfish:
-                    out.extend(mine)
-                    each.append(tuple(mine))
-                    continue
-                # An inferred `return this.m()`: m of the receiver's class (`this` stays it);
-                # `return super.m()`: m of the bases of the class that says it (not of the
-                # receiver's, a subclass whose base may be that class).
-                above = says.split(".", 1)[0] in _SUPER
-                found = []
-                for receiver in (owner,) if above else mine:
-                    part, known = self.typed(home, receiver, says, depth + 1)
-                    if not known:
-                        return [], False
-                    found.extend(part)
-                out.extend(found)
-                each.append(tuple(found))
-                continue
-            found, known = self.typed(home, None, says, depth + 1)
-            if not known or (guessed and not found):
-                # (a guess returning a library's class, `httpx.Response`, may be the one
-                # called: the repository's namesake is no surer than it)
-                return [], False
+            # (an inferred return type: the `return`s' few qualifiers, when they differ, must
+            # all come to the same classes)
+            found: list[int] = []
+            for k, alternative in enumerate(says.split(ANY_OF)):
+                part, known = self._returns_of(
+                    file, target, callee, depth, alternative, owner, home, guessed
+                )
+                if not known or (k and set(part) != set(found)):
+                    return [], False
+                found = part
             out.extend(found)
             each.append(tuple(found))
         if overloads and len(set(each)) > 1:
@@ -1734,6 +1710,54 @@ class Resolver:
             # a call fits most often (`string()`: `ZodString`, before a generic variant).
             return list(each[0]), True
         return list(dict.fromkeys(out)), True
+
+    def _returns_of(
+        self,
+        file: _File,
+        target: int | None,
+        callee: str,
+        depth: int,
+        says: str,
+        owner: int,
+        home: _File,
+        guessed: bool,
+    ) -> tuple[list[int], bool]:
+        """The classes a call of ``callee`` returns when its function (a member of ``owner``,
+        in ``home``) says it returns ``says``, and whether that is known."""
+        selfish = says in ("Self", "self", "this")
+        if (selfish or says.split(".", 1)[0] in _SELF | _SUPER) and owner in self.classes:
+            # The receiver's class (a subclass's `me()`), when the chain says it or the
+            # call is on `self` in a subclass's method.
+            prefix = callee.rpartition(".")[0]
+            if prefix.endswith(")") and not prefix.startswith("("):
+                mine = self.typed(file, target, prefix, depth)[0] or [owner]
+            elif prefix in _SELF | _SUPER and target is not None and target in self.classes:
+                mine = [target]  # (`super.clone()` returning `this`: the receiver still)
+            elif prefix and prefix[:1] != "(":
+                # `Sub.create()` (a classmethod's `return cls(...)`), `x.m()` with x typed:
+                # the receiver's written class.
+                mine = self.typed(file, target, prefix, depth)[0] or [owner]
+            else:
+                mine = [owner]
+            if selfish:
+                return mine, True
+            # An inferred `return this.m()`: m of the receiver's class (`this` stays it);
+            # `return super.m()`: m of the bases of the class that says it (not of the
+            # receiver's, a subclass whose base may be that class).
+            above = says.split(".", 1)[0] in _SUPER
+            found: list[int] = []
+            for receiver in (owner,) if above else mine:
+                part, known = self.typed(home, receiver, says, depth + 1)
+                if not known:
+                    return [], False
+                found.extend(part)
+            return found, True
+        found, known = self.typed(home, None, says, depth + 1)
+        if not known or (guessed and not found):
+            # (a guess returning a library's class, `httpx.Response`, may be the one
+            # called: the repository's namesake is no surer than it)
+            return [], False
+        return found, True
 
     def _merged(self, funcs: tuple[int, ...]) -> tuple[int, ...]:
         """Of the members of a TS class and the interface of its name in its module (one
@@ -1757,6 +1781,22 @@ class Resolver:
         if not declared or any(self._owner[f] not in declared for f in written):
             return funcs
         return written
+
+    def _class_overloads(self, funcs: tuple[int, ...]) -> tuple[int, ...]:
+        """A TS class's method declared several times (``strip(on: false): BooleanSchema;``
+        ``strip(on?: true): BooleanSchema;`` ``strip(v: any) { ... }``): its overloads, without
+        the implementation, which TypeScript requires last (callers see only the overloads;
+        a class body's overload signature keeps no ``;`` of its own, as a function's does)."""
+        funcs = tuple(dict.fromkeys(funcs))  # (a member found through two merged types)
+        parents = {self.signatures[f][1] if f in self.signatures else None for f in funcs}
+        parent = parents.pop() if len(parents) == 1 else None
+        if len(funcs) < 2 or parent is None:
+            return funcs
+        owner = self.classes.get(parent)
+        if owner is None or owner.kind != "class":
+            return funcs
+        last = max(funcs)  # (ids follow the file's order)
+        return tuple(f for f in funcs if f != last)
 
     def _overload(self, def_id: int) -> bool:
         """A TS overload's signature (``function f(x: string): Foo;``), not its

@@ -1760,6 +1760,74 @@ def test_what_a_super_call_returns_is_what_the_base_method_returns(repo: Path) -
     assert _vias(db, "shapes.py", 27, "close") == {("Box.close", 1.0, "instance")}
 
 
+def test_a_class_methods_overloads_say_what_it_returns_not_its_implementation(
+    repo: Path,
+) -> None:
+    # yup's BooleanSchema: `strip(enabled: false): BooleanSchema<...>;` `strip(enabled?:
+    # true): BooleanSchema<...>;` `strip(v: any) { return super.strip(v); }`: callers see the
+    # overloads only. (A class body's overload keeps no `;` in its signature, as a function's
+    # does, so they were read as three implementations, the last saying nothing sure.)
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class Schema {\n"
+                "  strip(v?: boolean): any { return this; }\n"
+                "  cast(v: unknown): unknown { return v; }\n"
+                "}\n"
+                "export class BooleanSchema extends Schema {\n"
+                "  strip(enabled: false): BooleanSchema;\n"
+                "  strip(enabled?: true): BooleanSchema;\n"
+                "  strip(v: any): any {\n    return super.strip(v);\n  }\n"
+                "  isTrue(): boolean { return true; }\n"
+                "}\n"
+                "export class Lazy { isTrue(): boolean { return false; } }\n"
+                "export class Ref { isTrue(): boolean { return false; } }\n"
+                "export function bool(): BooleanSchema { return new BooleanSchema(); }\n"
+            ),
+            "use.ts": ("import { bool } from './schema';\nbool().strip().isTrue();\n"),
+        },
+    )
+    assert _vias(db, "use.ts", 2, "isTrue") == {("BooleanSchema.isTrue", 1.0, "instance")}
+
+
+def test_returns_that_differ_in_words_type_a_method_when_they_come_to_one_class(
+    repo: Path,
+) -> None:
+    # yup's `round(method) { if (method === 'trunc') return this.truncate(); ...; return
+    # this.transform(...); }`: both are the schema. Returns that come to different classes
+    # still say nothing (`pick`), as a chain through them.
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class NumberSchema {\n"
+                "  transform(): NumberSchema { return this; }\n"
+                "  truncate() { return this.transform(); }\n"
+                "  round(m: string) {\n"
+                "    if (m === 'trunc') return this.truncate();\n"
+                "    return this.transform();\n"
+                "  }\n"
+                "  pick(m: string) {\n"
+                "    if (m) return new Other();\n"
+                "    return this.transform();\n"
+                "  }\n"
+                "  cast(v: unknown): number { return 1; }\n"
+                "}\n"
+                "export class Other { cast(v: unknown): unknown { return v; } }\n"
+                "export class Lazy { cast(v: unknown): unknown { return v; } }\n"
+            ),
+            "use.ts": (
+                "import { NumberSchema } from './schema';\n"
+                "new NumberSchema().round('x').cast(1);\n"
+                "new NumberSchema().pick('x').cast(1);\n"
+            ),
+        },
+    )
+    assert _vias(db, "use.ts", 2, "cast") == {("NumberSchema.cast", 1.0, "instance")}
+    assert all(v != "instance" for _q, _c, v in _vias(db, "use.ts", 3, "cast"))
+
+
 def test_a_chain_headed_by_a_call_with_type_arguments_is_typed_from_its_head(repo: Path) -> None:
     # yup's type tests: `mixed<string>().strip().cast('')` and `const m =
     # mixed<string>().required(); m.cast('')`. The type arguments hid the chain's head, so the
