@@ -1088,13 +1088,22 @@ _ALIASED = frozenset({"type_identifier", "generic_type", "nested_type_identifier
 
 
 def _alias_of(node: ts.Node, body: ts.Node, source: bytes) -> tuple[str, ...]:
-    """A TS type alias of one named type (`type AnySet = Set<any>`), without type parameters
-    of its own: that type, as its one "base" (its members are the alias's)."""
-    if body.type not in _ALIASED or node.child_by_field_name("type_parameters") is not None:
+    """A TS type alias of one named type (`type AnySet = Set<any>`, yup's `type AnySchema<T
+    = any> = Schema<T>`): that type, as its one "base" (its members are the alias's); none
+    when the type is one of the alias's own type parameters (`type Id<T> = T`)."""
+    if body.type not in _ALIASED or body.end_byte - body.start_byte > _MAX_TYPE:
         return ()
-    if body.end_byte - body.start_byte > _MAX_TYPE:
-        return ()
-    return tuple(ALIAS + b for b in _bases(_decode(source[body.start_byte : body.end_byte]))[:1])
+    named = _bases(_decode(source[body.start_byte : body.end_byte]))[:1]
+    own = node.child_by_field_name("type_parameters")
+    if own is not None and named:
+        params = {
+            _decode(source[n.start_byte : n.end_byte])
+            for p in own.named_children
+            if (n := p.child_by_field_name("name")) is not None
+        }
+        if named[0].split(".", 1)[0] in params:
+            return ()
+    return tuple(ALIAS + b for b in named)
 
 
 def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]:
@@ -1883,6 +1892,38 @@ class _Builder:
             node = call_nodes.get(at)
             if node is None:
                 return ""
+            if node.type == "parenthesized_expression":
+                return branches_receiver(node)
+            return node_receiver(node)
+
+        def branches_receiver(node: ts.Node) -> str:
+            """``(c ? this.resolve(o) : this).clone()``: each branch's qualifier (a call's,
+            ``this``), joined by ``ANY_OF`` when they differ (the global pass types each: they
+            must come to the same classes); "" when a branch is something else."""
+            inner = node.named_children[0] if node.named_child_count == 1 else None
+            if inner is None or inner.type != "ternary_expression":
+                return ""
+            parts: list[str] = []
+            for field in ("consequence", "alternative"):
+                branch = inner.child_by_field_name(field)
+                while (
+                    branch is not None
+                    and branch.type == "parenthesized_expression"
+                    and branch.named_child_count == 1
+                ):
+                    branch = branch.named_children[0]
+                if branch is None:
+                    return ""
+                if branch.type == "this":
+                    parts.append("this")
+                    continue
+                said = node_receiver(branch) if branch.type in _CALL_NODES else ""
+                if not said or ANY_OF in said:
+                    return ""
+                parts.append(said)
+            return ANY_OF.join(dict.fromkeys(parts))
+
+        def node_receiver(node: ts.Node) -> str:
             new = node.type == "new_expression"
             callee = node.child(1 if new else 0)  # `new Foo(...)`, `foo(...)`
             # A name written as a callee is short: a chained call's callee spans the whole
@@ -1992,11 +2033,12 @@ class _Builder:
                 first = receiver.split(".", 1)[0]
                 how, target, qualifier = "member", -1, ""
                 if not receiver and call_nodes:
-                    called = headed(call_receiver(at), scope)
+                    heads = [headed(p, scope) for p in call_receiver(at).split(ANY_OF)]
+                    called = ANY_OF.join(heads) if all(heads) else ""
                     if called:
                         how, qualifier = "instance", called
-                        if called.split(".", 1)[0] in self_names:  # `self.make().name`
-                            target = enclosing_class(unit)
+                        if any(h.split(".", 1)[0] in self_names for h in heads):
+                            target = enclosing_class(unit)  # `self.make().name`
                 if receiver and receiver == first and first in self_names:
                     how, target = "self", enclosing_class(unit)
                 elif first in self_names and receiver.count(".") == 1:

@@ -245,11 +245,13 @@ _JS_NAMES_COMMON = """
 (variable_declarator name: (identifier) @bind)
 (variable_declarator name: (identifier) @bind.typed
   value: (new_expression constructor: [(identifier) (member_expression)] @typed.type))
+(variable_declarator name: (identifier) @bind.typed value: (this) @typed.type)
 (variable_declarator name: (identifier) @bind.typed
   value: (call_expression function: [(identifier) (member_expression)] @typed.call))
 (member_expression object: (call_expression function: [(identifier) (member_expression)])
   @recv.obj)
 (member_expression object: (new_expression) @recv.obj)
+(member_expression object: (parenthesized_expression (ternary_expression)) @recv.obj)
 (variable_declarator name: (array_pattern (identifier) @bind))
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind))
 (arrow_function parameter: (identifier) @bind)

@@ -441,7 +441,7 @@ class Resolver:
         self._member_name: dict[int, str] = {}
         self._outside_heirs: dict[str, list[int]] | None = None
         self._literal_members: dict[tuple[int, str], list[int]] | None = None
-        self._kin: dict[int, tuple[int, ...]] = {}
+        self._kin: dict[tuple[int, int], tuple[int, ...]] = {}
         self._augmented: dict[int, tuple[int, ...]] | None = None
         self._bit: dict[int, int] = {}
         self._loaded = None  # (what reads on first use reads from ``conn``)
@@ -1078,6 +1078,14 @@ class Resolver:
                 result = (tuple(own), True)
                 self._member_memo[key] = result
                 return result
+        if self._aliases_one(class_id):
+            # `schema: AnySchema`, `type AnySchema<T = any> = Schema<T>`: Schema's members
+            # (not finding one is no proof: the caller treats a type alias as uncertain)
+            aliased = self._expand([class_id])[0]
+            found_there = [m for c in aliased for m in self.class_member(c, name)[0]]
+            result = (tuple(dict.fromkeys(found_there)), False)
+            self._member_memo[key] = result
+            return result
         bases, complete = self.bases(class_id)
         out: list[int] = []
         for b in bases:
@@ -1567,6 +1575,11 @@ class Resolver:
             return []
         return [i for i in own.get(written, ()) if i in self.classes]
 
+    def _aliases_one(self, c: int) -> bool:
+        """Whether ``c`` is a TS type alias of one named type (``type AnySet = Set<any>``)."""
+        d = self.classes[c]
+        return d.kind == "type" and len(d.bases) == 1 and d.bases[0].startswith(ALIAS)
+
     def _expand(self, classes: list[int], depth: int = 0) -> tuple[list[int], list[str]]:
         """Type aliases replaced by what they name (``type AnySet = Set<any>``, a union's
         members): the classes of the repository, and the names of classes from outside it."""
@@ -1626,6 +1639,17 @@ class Resolver:
         known (an empty known answer: a type from outside the repository, a builtin)."""
         if qualifier in TS_PRIMITIVES and file.language in _FAMILIES:
             return [], True  # `string` in a type: never a function of that name
+        if ANY_OF in qualifier:
+            # `(c ? this.resolve(o) : this).m`: each part, which must come to the same classes
+            agreed: list[int] | None = None
+            for part in qualifier.split(ANY_OF):
+                found, known = self.typed(file, target, part, depth)
+                if not known or (agreed is not None and set(found) != set(agreed)):
+                    return [], False
+                agreed = found
+            return agreed or [], True
+        if qualifier in _SELF and target is not None and target in self.classes:
+            return [target], True  # (a branch of the above: `this`)
         element = qualifier.endswith("()[]")  # `for x in make()`: what it returns holds
         if element:
             qualifier = qualifier[:-2]
@@ -2090,7 +2114,7 @@ class Resolver:
                 else:
                     weight = 1.0 / len({d >> ID_BITS for d in found})
                 kin = (
-                    self.family(found)
+                    self.family(found, self._receivers(file_id, how, target, qualifier))
                     if found
                     and via in _SURE_MEMBER
                     and language in _FAMILIES
@@ -2122,33 +2146,65 @@ class Resolver:
                 append((ref_id, d, confidence, how_built))
         return edges
 
-    def family(self, found: tuple[int, ...]) -> tuple[int, ...]:
+    def _receivers(
+        self, file_id: int, how: str, target: int | None, qualifier: str
+    ) -> tuple[int, ...]:
+        """The classes a member reference's receiver is (``self``/``this``, a class, a typed
+        instance), for its family: () when not known."""
+        if how in ("self", "class"):
+            return (target,) if target is not None and target in self.classes else ()
+        file = self.files.get(file_id)
+        if how != "instance" or file is None or not qualifier:
+            return ()
+        return tuple(self.typed(file, target, qualifier)[0])
+
+    def family(self, found: tuple[int, ...], receivers: tuple[int, ...] = ()) -> tuple[int, ...]:
         """The members of the same name up and down the class hierarchy of the members
         ``found`` (the overridden ones and the overrides), themselves left out: a call
         through a typed receiver may run any of them (TypeScript's service calls them one
-        method)."""
+        method). Below a receiver's class only, when it is a subclass of the member's: a
+        TupleSchema's inherited `clone` never runs ArraySchema's override."""
         if self._owner is None:
             self._owner, self._children = self._hierarchy()
         out: list[int] = []
         for member in found:
             if member in self.field_members:
                 continue  # a property's namesakes are other properties, not overrides
-            known = self._kin.get(member)
-            if known is None:
-                known = self._kin[member] = self._namesakes(member)
-            out.extend(known)
+            cls = self._owner.get(member)
+            below = [r for r in receivers if r != cls and cls is not None and self._under(r, cls)]
+            if not below or len(below) != len(receivers):
+                below = [-1]  # (the member's own class: all its subclasses)
+            for root in below:
+                known = self._kin.get((member, root))
+                if known is None:
+                    known = self._kin[(member, root)] = self._namesakes(member, root)
+                out.extend(known)
         return tuple(d for d in dict.fromkeys(out) if d not in found)
 
-    def _namesakes(self, member: int) -> tuple[int, ...]:
-        """The members of ``member``'s name in the classes above and below its class, and the
-        object literals' methods written under any of them."""
+    def _under(self, c: int, base: int) -> bool:
+        """Whether class ``c`` inherits from ``base`` (by the bases found, a few levels)."""
+        seen: set[int] = set()
+        todo = list(self.bases(c)[0])
+        while todo and len(seen) < _MAX_FAMILY:
+            b = todo.pop()
+            if b == base:
+                return True
+            if b not in seen:
+                seen.add(b)
+                todo.extend(self.bases(b)[0])
+        return False
+
+    def _namesakes(self, member: int, below: int = -1) -> tuple[int, ...]:
+        """The members of ``member``'s name in the classes above and below its class (below
+        class ``below`` instead, a subclass of it, when given), and the object literals'
+        methods written under any of them."""
         cls = self._owner.get(member) if self._owner is not None else None
         if cls is None:
             return ()
         name = self._member_name.get(member, "")
         literal = self.literal_members()
         out: list[int] = []
-        kin = self._kin_classes(cls)
+        kin = self._kin_classes(cls, below)
         for c in kin:
             d = self.classes[c]
             out.extend(
@@ -2158,21 +2214,13 @@ class Resolver:
             out.extend(literal.get((c, name), ()))
         return tuple(out)
 
-    def _kin_classes(self, cls: int) -> tuple[int, ...]:
-        """The classes above ``cls`` (its bases, theirs ...) and below it, up to
-        ``_MAX_FAMILY`` each way. A TS class and the interface of its name in its module are
-        one type (declaration merging: yup's `class Schema implements ISchema` and `interface
-        Schema`): the bases and subclasses of each are the type's."""
-        here = self.classes[cls]
-        same = [
-            c
-            for c in self.class_by_name.get(here.name, ())
-            if c == cls
-            or (
-                self.classes[c].file_id == here.file_id
-                and self.classes[c].qualified == here.qualified
-            )
-        ] or [cls]
+    def _kin_classes(self, cls: int, below: int = -1) -> tuple[int, ...]:
+        """The classes above ``cls`` (its bases, theirs ...) and below it (below ``below``
+        when given: a subclass of ``cls``), up to ``_MAX_FAMILY`` each way. A TS class and the
+        interface of its name in its module are one type (declaration merging: yup's `class
+        Schema implements ISchema` and `interface Schema`): the bases and subclasses of each
+        are the type's."""
+        same = self._merged_with(cls)
         up: dict[int, None] = {}
         todo = [b for c in same for b in self.bases(c)[0]]
         while todo and len(up) < _MAX_FAMILY:
@@ -2181,13 +2229,28 @@ class Resolver:
                 up[c] = None
                 todo.extend(self.bases(c)[0])
         down: dict[int, None] = {}
-        todo = [k for c in same for k in self._children.get(c, ())]
+        roots = same if below < 0 else self._merged_with(below)
+        todo = [k for c in roots for k in self._children.get(c, ())]
         while todo and len(down) < _MAX_FAMILY:
             c = todo.pop()
             if c not in down:
                 down[c] = None
                 todo.extend(self._children.get(c, ()))
         return tuple(c for c in dict.fromkeys((*up, *down)) if c not in same)
+
+    def _merged_with(self, cls: int) -> list[int]:
+        """``cls`` and the declarations merged with it (a TS class and the interface of its
+        name in its module)."""
+        here = self.classes[cls]
+        return [
+            c
+            for c in self.class_by_name.get(here.name, ())
+            if c == cls
+            or (
+                self.classes[c].file_id == here.file_id
+                and self.classes[c].qualified == here.qualified
+            )
+        ] or [cls]
 
     def augmentations(self) -> dict[int, tuple[int, ...]]:
         """Interface -> the interfaces that augment it from a ``declare module`` block of

@@ -1828,6 +1828,87 @@ def test_returns_that_differ_in_words_type_a_method_when_they_come_to_one_class(
     assert all(v != "instance" for _q, _c, v in _vias(db, "use.ts", 3, "cast"))
 
 
+def test_a_generic_type_alias_of_one_class_types_a_parameter_as_that_class(repo: Path) -> None:
+    # yup's `type AnySchema<T = any, C = any> = Schema<T, C>` and `concat(schema: AnySchema)
+    # { let combined = schema.clone(); ... }`: Schema's `clone`. An alias of its own type
+    # parameter (`type Id<T> = T`) names no class.
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class Schema<T> {\n  clone(): Schema<T> { return this; }\n}\n"
+                "export class ReferenceSet {\n  clone(): ReferenceSet { return this; }\n}\n"
+                "export type AnySchema<T = any> = Schema<T>;\n"
+                "export type Id<T> = T;\n"
+                "export function concat(schema: AnySchema, other: Id<Schema<number>>) {\n"
+                "  schema.clone();\n"
+                "  other.clone();\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "schema.ts", 10, "clone") == {("Schema.clone", 1.0, "instance")}
+    assert all(v != "instance" for _q, _c, v in _vias(db, "schema.ts", 11, "clone"))
+
+
+def test_a_subclass_receivers_family_is_below_it_not_its_siblings_overrides(repo: Path) -> None:
+    # yup: `mixed().oneOf(...)` runs Schema's `oneOf` (MixedSchema does not override it) or an
+    # override below MixedSchema, never StringSchema's: a sibling's override is no family of a
+    # call on a MixedSchema. A call through the base still reaches every override.
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class Schema {\n  oneOf(): Schema { return this; }\n}\n"
+                "export class MixedSchema extends Schema {}\n"
+                "export class StringSchema extends Schema {\n"
+                "  oneOf(): StringSchema { return this; }\n}\n"
+                "export class Strict extends MixedSchema {\n"
+                "  oneOf(): Strict { return this; }\n}\n"
+            ),
+            "use.ts": (
+                "import { Schema, MixedSchema } from './schema';\n"
+                "new MixedSchema().oneOf();\n"
+                "export function f(s: Schema) {\n  s.oneOf();\n}\n"
+            ),
+        },
+    )
+    assert _vias(db, "use.ts", 2, "oneOf") == {
+        ("Schema.oneOf", 1.0, "instance"),
+        ("Strict.oneOf", 0.5, "family"),
+    }
+    assert _vias(db, "use.ts", 4, "oneOf") == {
+        ("Schema.oneOf", 1.0, "instance"),
+        ("StringSchema.oneOf", 0.5, "family"),
+        ("Strict.oneOf", 0.5, "family"),
+    }
+
+
+def test_a_conditional_receiver_is_typed_when_its_branches_agree(repo: Path) -> None:
+    # yup's `describe(options) { const next = (options ? this.resolve(options) : this).clone();
+    # }`, with `resolve() { let schema = this; ...; return schema; }`: both branches are the
+    # schema. Branches of different classes type nothing.
+    db = build(
+        repo,
+        {
+            "schema.ts": (
+                "export class Schema {\n"
+                "  resolve(o: number) {\n    let schema = this;\n    return schema;\n  }\n"
+                "  clone(): Schema { return this; }\n"
+                "  describe(o?: number) {\n"
+                "    const next = (o ? this.resolve(o) : this).clone();\n"
+                "    (o ? new Other() : this).clone();\n"
+                "  }\n"
+                "}\n"
+                "export class Other {\n  clone(): Other { return this; }\n}\n"
+                "export class Ref {\n  clone(): Ref { return this; }\n}\n"
+            ),
+        },
+    )
+    assert _vias(db, "schema.ts", 8, "clone") == {("Schema.clone", 1.0, "instance")}
+    assert all(v != "instance" for _q, _c, v in _vias(db, "schema.ts", 9, "clone"))
+
+
 def test_a_chain_headed_by_a_call_with_type_arguments_is_typed_from_its_head(repo: Path) -> None:
     # yup's type tests: `mixed<string>().strip().cast('')` and `const m =
     # mixed<string>().required(); m.cast('')`. The type arguments hid the chain's head, so the
