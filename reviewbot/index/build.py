@@ -29,6 +29,7 @@ from typing import NamedTuple
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
 from reviewbot.index.extract import (
+    ANY_OF,
     GETTER,
     LITERAL,
     PROPERTY,
@@ -877,8 +878,10 @@ def _resolve(
         or qualifier.rsplit(".", 1)[-1] in typed_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
         or (qualifier.endswith("()[]") and qualifier[:-4].rsplit(".", 1)[-1] in typed_names)
-        or (  # a chain `f().m().n()`: again when any name along it changed
-            "()." in qualifier and any(w in typed_names for w in _WORD.findall(qualifier))
+        or (  # a chain `f().m().n()`, branches `c ? this.m() : this`: again when any name
+            # along it changed
+            ("()." in qualifier or ANY_OF in qualifier)
+            and any(w in typed_names for w in _WORD.findall(qualifier))
         )
         or (  # `f(x, p => p.m())` (`f=>T`): again when f or T changed
             CALLBACK in qualifier

@@ -556,3 +556,30 @@ def test_a_return_type_read_from_the_body_follows_an_edit(repo: Path, tmp_path: 
     for line, column in ((4, 7), (5, 17)):
         assert ("use.py", line, column, "shapes.py", 2, "close", 1.0, "instance") in old
         assert ("use.py", line, column, "shapes.py", 7, "close", 1.0, "instance") in new
+
+
+def test_a_conditional_receiver_follows_a_branch_whose_type_changed(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`(c ? this.a() : this).spin()` in a subclass: both branches are the class until the
+    base's `a` (another file) returns an `A`; then they disagree and the call is a guess,
+    as a cold build has it."""
+    files = {
+        "base.ts": (
+            "export class A { spin(): void {} }\n"
+            "export class Base {\n  a(): this { return this; }\n  spin(): void {}\n}\n"
+        ),
+        "use.ts": (
+            "import { Base } from './base';\n"
+            "export class S extends Base {\n"
+            "  m(c: boolean) {\n    (c ? this.a() : this).spin();\n  }\n}\n"
+        ),
+    }
+    edited = {
+        "base.ts": files["base.ts"].replace(
+            "a(): this { return this; }", "a(): A { return new A(); }"
+        )
+    }
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    assert ("use.ts", 4, 26, "base.ts", 4, "spin", 1.0, "instance") in old
+    assert not any(row[:3] == ("use.ts", 4, 26) and row[-1] == "instance" for row in new)
