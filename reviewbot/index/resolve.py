@@ -2230,6 +2230,10 @@ class Resolver:
                 todo.extend(self.bases(c)[0])
         down: dict[int, None] = {}
         roots = same if below < 0 else self._merged_with(below)
+        if below >= 0:
+            # the receiver's class itself too: no override of its own (else it would have been
+            # found), but the object literals written under it (zod's `inst.lt = ...`)
+            down.update(dict.fromkeys(roots))
         todo = [k for c in roots for k in self._children.get(c, ())]
         while todo and len(down) < _MAX_FAMILY:
             c = todo.pop()

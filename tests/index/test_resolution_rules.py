@@ -1884,6 +1884,29 @@ def test_a_subclass_receivers_family_is_below_it_not_its_siblings_overrides(repo
     }
 
 
+def test_a_subclass_receivers_family_keeps_the_literals_written_under_it(repo: Path) -> None:
+    # zod: `z.number().lt(5)` is `_ZodNumber`'s `lt` (ZodNumber extends it), and the object
+    # literal that implements ZodNumber (`inst.lt = ...` in zod, a literal typed ZodNumber
+    # here) is its family at 0.5, as the TypeScript service counts it.
+    db = build(
+        repo,
+        {
+            "schemas.ts": (
+                "export interface _ZodNumber {\n  lt(v: number): this;\n}\n"
+                "export interface ZodNumber extends _ZodNumber {}\n"
+                "export const impl: ZodNumber = {\n"
+                "  lt(v: number) {\n    return this;\n  },\n};\n"
+                "export function number(): ZodNumber {\n  return impl;\n}\n"
+            ),
+            "use.ts": "import { number } from './schemas';\nnumber().lt(5);\n",
+        },
+    )
+    assert _vias(db, "use.ts", 2, "lt") == {
+        ("_ZodNumber.lt", 1.0, "instance"),
+        ("impl.lt", 0.5, "family"),
+    }
+
+
 def test_a_conditional_receiver_is_typed_when_its_branches_agree(repo: Path) -> None:
     # yup's `describe(options) { const next = (options ? this.resolve(options) : this).clone();
     # }`, with `resolve() { let schema = this; ...; return schema; }`: both branches are the
