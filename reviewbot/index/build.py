@@ -80,11 +80,12 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
-# 37-42 (session 13): a chained call's type arguments no longer hide its head
+# 37-43 (session 13): a chained call's type arguments no longer hide its head
 # (`mixed<string>().strip().cast`); TS/JS and Java `super.m` look in the bases; what a
 # `super.m()` / `super().m()` call returns is the base method's; a TS class method's overloads
 # without its implementation; `return`s that differ typed when they come to one class; a
-# generic alias of one class, `(c ? a : b).m`, `x = this`; a family below a subclass receiver.
+# generic alias of one class, `(c ? a : b).m`, `x = this`; a family below a subclass receiver;
+# a function bound to a `const` typed by its body's `return`s or expression.
 # 36 (session 12, an adversarial pass): a generator (`yield`) is not typed by its `return`, nor
 # `return Model()` with Model a parameter, nor a static method's `return this`, nor a local
 # `cls`'s call.
@@ -97,7 +98,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 42
+RULES = 43
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)

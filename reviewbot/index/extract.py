@@ -850,6 +850,7 @@ _FUNCTIONS = frozenset(
 # them are the named functions and methods whose result it is, the calls it may be.
 _RETURN_OWNERS = _FUNCTIONS | {"function_definition", "lambda", "class_definition", "class_body"}
 _NAMED_FUNCTIONS = frozenset({"function_definition", "function_declaration", "method_definition"})
+_BOUND_FUNCTIONS = frozenset({"arrow_function", "function_expression"})  # (named by a `const`)
 _CALL_NODES = frozenset({"call", "call_expression", "new_expression"})
 _SELF_CLASS = frozenset({"cls", "self.__class__", "type(self)"})
 _NO_RESULT = frozenset({"constructor", "__init__", "__new__"})  # (`new C()` is a C)
@@ -1388,9 +1389,18 @@ class _Builder:
             fn = node.parent
             while fn is not None and fn.type not in _RETURN_OWNERS:
                 fn = fn.parent
-            if fn is None or fn.type not in _NAMED_FUNCTIONS:
+            if fn is None:
                 continue
-            name = fn.child_by_field_name("name")
+            if fn.type in _BOUND_FUNCTIONS and fn.parent is not None:
+                # `const make = () => new Foo()`, `let f = function () { return x; }`: the
+                # function a declarator binds, named by it
+                if fn.parent.type != "variable_declarator":
+                    continue
+                name = fn.parent.child_by_field_name("name")
+            elif fn.type not in _NAMED_FUNCTIONS:
+                continue
+            else:
+                name = fn.child_by_field_name("name")
             i = named.get(name.start_byte, -1) if name is not None else -1
             if i < 0:
                 continue

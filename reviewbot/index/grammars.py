@@ -264,6 +264,9 @@ _JS_NAMES_COMMON = """
 (for_in_statement left: (identifier) @bind)
 (arguments [(arrow_function) (function_expression)]) @cb.args
 (return_statement (_) @returned)
+(variable_declarator value: (arrow_function
+  body: [(call_expression) (new_expression) (identifier) (this) (parenthesized_expression)]
+  @returned))
 (yield_expression) @yield
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind.pick)
   value: (identifier))

@@ -1932,6 +1932,37 @@ def test_a_conditional_receiver_is_typed_when_its_branches_agree(repo: Path) -> 
     assert all(v != "instance" for _q, _c, v in _vias(db, "schema.ts", 9, "clone"))
 
 
+def test_a_function_bound_to_a_const_returns_what_its_body_returns(repo: Path) -> None:
+    # `export const makeLazy = () => new Lazy()` (an expression body) and `const f = function
+    # () { return new Lazy(); }`: a call of either is a Lazy. An async arrow's is a promise.
+    db = build(
+        repo,
+        {
+            "lazy.ts": (
+                "export class Lazy {\n  cast(v: unknown): unknown { return v; }\n}\n"
+                "export class Ref {\n  cast(v: unknown): unknown { return v; }\n}\n"
+                "export class Other {\n  cast(v: unknown): unknown { return v; }\n}\n"
+            ),
+            "make.js": (
+                "import { Lazy } from './lazy';\n"
+                "export const makeLazy = () => new Lazy();\n"
+                "export const makeLazy2 = function () {\n  return new Lazy();\n};\n"
+                "export const later = async () => new Lazy();\n"
+            ),
+            "use.ts": (
+                "import { makeLazy, makeLazy2, later } from './make';\n"
+                "makeLazy().cast(1);\n"
+                "makeLazy2().cast(2);\n"
+                "later().cast(3);\n"
+            ),
+        },
+    )
+    sure = {("Lazy.cast", 1.0, "instance")}
+    assert _vias(db, "use.ts", 2, "cast") == sure
+    assert _vias(db, "use.ts", 3, "cast") == sure
+    assert all(v != "instance" for _q, _c, v in _vias(db, "use.ts", 4, "cast"))
+
+
 def test_a_chain_headed_by_a_call_with_type_arguments_is_typed_from_its_head(repo: Path) -> None:
     # yup's type tests: `mixed<string>().strip().cast('')` and `const m =
     # mixed<string>().required(); m.cast('')`. The type arguments hid the chain's head, so the
