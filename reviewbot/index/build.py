@@ -12,6 +12,7 @@ index's text columns hold UTF-8 only; a review still analyses it, without the in
 from __future__ import annotations
 
 import fnmatch
+import functools
 import gc
 import hashlib
 import json
@@ -624,13 +625,18 @@ def _update(
             new_ids = _write(git, store, plan.read, settings, progress, kept, loaded)
             store.set_meta("settings", settings.key())
             store.set_meta("repository", identity)
+            # The files' stats, taken once every file was read: while the link workers work
+            # (when this process waits for them), else after the links.
+            record = functools.partial(_record_stats, store, git)
             if plan.read or plan.gone:
                 # Python's packages changed: other files' module names did.
                 relink = cold or _py_packages(store) != packages
-                _resolve(store, relink, new_ids, old_names, settings.jobs, kept, before, loaded)
+                jobs = settings.jobs
+                _resolve(store, relink, new_ids, old_names, jobs, kept, before, loaded, (record,))
+            else:
+                record()
             if cold:
                 store.create_indexes()
-            _record_stats(store, git)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -813,12 +819,14 @@ def _resolve(
     kept: list[LinkRow] | None = None,
     shapes: dict[str, _Shape] | None = None,
     loaded: Loaded | None = None,
+    meanwhile: Sequence[Callable[[], object]] = (),
 ) -> None:
     """``_relink`` with a resolver made for it (an update's reads the definitions it meets; a
-    cold build's has them all in ``loaded``), closed after it or left to the exit."""
+    cold build's has them all in ``loaded``), closed after it or left to the exit. The steps of
+    ``meanwhile`` run while link workers link, or after the links."""
     resolver = Resolver(store.conn, lazy=not cold, loaded=loaded if cold else None)
     try:
-        _relink(store, resolver, cold, new_ids, old_names, store_jobs, kept, shapes)
+        _relink(store, resolver, cold, new_ids, old_names, store_jobs, kept, shapes, meanwhile)
     finally:
         if _LEFT:
             _LEFT.append(resolver)
@@ -835,6 +843,7 @@ def _relink(
     store_jobs: int,
     kept: list[LinkRow] | None,
     shapes: dict[str, _Shape] | None,
+    meanwhile: Sequence[Callable[[], object]],
 ) -> None:
     """Edges for what the change can affect (everything when ``cold``): the references of
     changed files; those whose lookup a changed file defines (or an alias of it); those whose
@@ -857,8 +866,8 @@ def _relink(
             step()
         weights: dict[tuple[int, int], int] = {}
         get = weights.get
-        meanwhile = store.index_steps(skip=("edges", "file_links"))
-        for part in link_slices(resolver, rows, store_jobs, meanwhile):
+        steps = [*store.index_steps(skip=("edges", "file_links")), *meanwhile]
+        for part in link_slices(resolver, rows, store_jobs, steps):
             insert_flat(conn, "INSERT OR IGNORE INTO edges VALUES", 4, part.edges)
             for key, weight in part.weights.items():
                 weights[key] = get(key, 0) + weight
@@ -992,6 +1001,8 @@ def _relink(
         ):
             delta[(src, dst)] += weight
     adjust_links(conn, delta)
+    for step in meanwhile:
+        step()
 
 
 def apply_listing(
