@@ -12,6 +12,7 @@ index's text columns hold UTF-8 only; a review still analyses it, without the in
 from __future__ import annotations
 
 import fnmatch
+import functools
 import gc
 import hashlib
 import json
@@ -105,6 +106,20 @@ _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs mor
 _GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
 Progress = Callable[[int, int], None]
+
+# A process that exits once the index is written (``reviewbot index``: ``leave_to_exit``)
+# leaves what the build made to its exit: freed object by object, then walked by the cycle
+# collector as it came back on, the rows kept for the global pass, the definitions loaded for
+# it and the resolver were about 0.3 s of a cold build's serial tail (speed corpus, on a host
+# half as fast as the one of index_speed.md). Not empty: leaving (a marker first).
+_LEFT: list[object] = []
+
+
+def leave_to_exit() -> None:
+    """This process ends (``os._exit``, no clean-up) as soon as it has built the index: what
+    the build made stays where it is, and the cycle collector off once it is done."""
+    if not _LEFT:
+        _LEFT.append(leave_to_exit)
 
 
 class IndexSettings(NamedTuple):
@@ -577,7 +592,7 @@ def update_index(
             raise
         return _update(git, path, settings, progress, listing, fresh=True)
     finally:
-        if collecting:
+        if collecting and not _LEFT:
             gc.enable()
 
 
@@ -617,13 +632,18 @@ def _update(
             new_ids = _write(git, store, plan.read, settings, progress, kept, loaded)
             store.set_meta("settings", settings.key())
             store.set_meta("repository", identity)
+            # The files' stats, taken once every file was read: while the link workers work
+            # (when this process waits for them), else after the links.
+            record = functools.partial(_record_stats, store, git)
             if plan.read or plan.gone:
                 # Python's packages changed: other files' module names did.
                 relink = cold or _py_packages(store) != packages
-                _resolve(store, relink, new_ids, old_names, settings.jobs, kept, before, loaded)
+                jobs = settings.jobs
+                _resolve(store, relink, new_ids, old_names, jobs, kept, before, loaded, (record,))
+            else:
+                record()
             if cold:
                 store.create_indexes()
-            _record_stats(store, git)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -637,6 +657,8 @@ def _update(
             for t in ("defs", "refs", "edges")
         ]
         store.publish()
+        if _LEFT:
+            _LEFT.extend((kept, loaded))
         return UpdateStats(
             str(path),
             totals[0],
@@ -804,6 +826,31 @@ def _resolve(
     kept: list[LinkRow] | None = None,
     shapes: dict[str, _Shape] | None = None,
     loaded: Loaded | None = None,
+    meanwhile: Sequence[Callable[[], object]] = (),
+) -> None:
+    """``_relink`` with a resolver made for it (an update's reads the definitions it meets; a
+    cold build's has them all in ``loaded``), closed after it or left to the exit. The steps of
+    ``meanwhile`` run while link workers link, or after the links."""
+    resolver = Resolver(store.conn, lazy=not cold, loaded=loaded if cold else None)
+    try:
+        _relink(store, resolver, cold, new_ids, old_names, store_jobs, kept, shapes, meanwhile)
+    finally:
+        if _LEFT:
+            _LEFT.append(resolver)
+        else:
+            resolver.close()
+
+
+def _relink(
+    store: Store,
+    resolver: Resolver,
+    cold: bool,
+    new_ids: list[int],
+    old_names: _Names,
+    store_jobs: int,
+    kept: list[LinkRow] | None,
+    shapes: dict[str, _Shape] | None,
+    meanwhile: Sequence[Callable[[], object]],
 ) -> None:
     """Edges for what the change can affect (everything when ``cold``): the references of
     changed files; those whose lookup a changed file defines (or an alias of it); those whose
@@ -812,8 +859,6 @@ def _resolve(
     ``shapes`` (those of files changed in place, before), only the names ``_carry`` says changed
     count, and the other edges into the changed files move to their definitions' new ids."""
     conn = store.conn
-    # An update reads the definitions it meets; a cold build has them all in ``loaded``.
-    resolver = Resolver(conn, lazy=not cold, loaded=loaded if cold else None)
     select = "SELECT id, file_id, how, target_id, qualifier, lookup, kind FROM refs"
     if cold:  # (or every reference again, in an update)
         conn.execute("DELETE FROM edges")
@@ -828,8 +873,8 @@ def _resolve(
             step()
         weights: dict[tuple[int, int], int] = {}
         get = weights.get
-        meanwhile = store.index_steps(skip=("edges", "file_links"))
-        for part in link_slices(resolver, rows, store_jobs, meanwhile):
+        steps = [*store.index_steps(skip=("edges", "file_links")), *meanwhile]
+        for part in link_slices(resolver, rows, store_jobs, steps):
             insert_flat(conn, "INSERT OR IGNORE INTO edges VALUES", 4, part.edges)
             for key, weight in part.weights.items():
                 weights[key] = get(key, 0) + weight
@@ -965,6 +1010,8 @@ def _resolve(
         ):
             delta[(src, dst)] += weight
     adjust_links(conn, delta)
+    for step in meanwhile:
+        step()
 
 
 def apply_listing(

@@ -611,6 +611,13 @@ class Resolver:
         if found:
             self.members_by_name[name] = found
 
+    def close(self) -> None:
+        """Drops every table. They refer back to the resolver (their loaders are its
+        methods): a cycle, which only the cycle collector frees, walking all that a build
+        made on the way (0.15 s after a cold build of the speed corpus, on a slow host; the
+        tables freed here at once, 0.1 s)."""
+        self.__dict__.clear()
+
     def load_all(self) -> None:
         """Every definition now (before worker processes fork: they must not read)."""
         if self.top.complete:

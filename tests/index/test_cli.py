@@ -7,6 +7,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,33 @@ def test_index_then_queries_have_the_documented_shapes(project: Path, cli: Any) 
     # Through the main CLI too (the same door).
     run = cli("refs", "app/core.py:3", "--format", "json")
     assert run.code == 0 and json.loads(run.out) == refs
+
+
+def test_the_index_command_ends_once_its_output_is_out(project: Path) -> None:
+    """Through the launcher, `reviewbot index` leaves what it built to the process's exit:
+    no clean-up runs after its output (an exit handler), and the output is all out through a
+    pipe; a query exits as usual."""
+    script = (
+        "import atexit, sys\n"
+        "atexit.register(print, 'cleaned up')\n"
+        "sys.argv = ['reviewbot', *sys.argv[1:]]\n"
+        "from reviewbot.doors.launch import cli\n"
+        "sys.exit(cli())\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script, "index", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "cleaned up" not in run.stdout
+    assert json.loads(run.stdout)["files"] == 3
+    query = subprocess.run(
+        [sys.executable, "-c", script, "defs", "helper"], capture_output=True, text=True
+    )
+    assert query.returncode == 0, query.stderr
+    assert "app/core.py" in query.stdout and query.stdout.endswith("cleaned up\n")
 
 
 def test_a_stale_index_is_updated_unless_told_not_to(project: Path) -> None:

@@ -6,6 +6,7 @@ search finds."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import random
 import sqlite3
@@ -15,9 +16,11 @@ import pytest
 
 from reviewbot.index.build import exclusion
 from reviewbot.index.extract import _innermost
-from reviewbot.index.resolve import file_weights, rebuild_links
+from reviewbot.index.resolve import Resolver, file_weights, rebuild_links
 from reviewbot.index.store import _create, insert_flat, insert_rows
 from reviewbot.repo.files import excluded
+from tests.helpers import commit, write
+from tests.index.support import build, update
 
 SCHEMA = "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c REAL, d INTEGER)"
 
@@ -190,3 +193,21 @@ def test_the_innermost_interval_is_the_last_in_order_that_holds_the_position() -
         own = starts[1:]
         parents = [max(i for i in range(len(starts)) if starts[i] < p < ends[i]) for p in own]
         assert _innermost(own, starts, ends, strict=True) == parents
+
+
+def test_a_build_frees_its_resolver_with_no_cycle_collection(repo: Path, tmp_path: Path) -> None:
+    """The resolver's tables refer back to it (their loaders are its methods): the build
+    closes it, so that it goes when the build is done, with the collector off as during a
+    build (it was left for the collector's walk over all the build made)."""
+    collecting = gc.isenabled()
+    gc.collect()  # (what other tests left)
+    gc.disable()
+    try:
+        database = build(repo, {"a.py": "def f():\n    return 1\n", "b.py": "from a import f\n"})
+        write(repo, "b.py", "from a import f\n\nf()\n")
+        commit(repo)
+        assert update(repo, database).read == 1  # an update resolves too
+        assert not [o for o in gc.get_objects() if isinstance(o, Resolver)]
+    finally:
+        if collecting:
+            gc.enable()
