@@ -2008,6 +2008,9 @@ class _Builder:
 
         out: list[Reference] = []
         self_names = grammar.self_names
+        # A qualifier headed by one of these is read in the enclosing class (`super.clone()`
+        # returning `this`: that class's instance, not the base's).
+        classed = self_names | {"super", "super()"}
         root: list[ts.Node] = []
 
         def super_of_class(at: int) -> bool:
@@ -2105,7 +2108,7 @@ class _Builder:
                     called = ANY_OF.join(heads) if all(heads) else ""
                     if called:
                         how, qualifier = "instance", called
-                        if any(h.split(".", 1)[0] in self_names for h in heads):
+                        if any(h.split(".", 1)[0] in classed for h in heads):
                             target = enclosing_class(unit)  # `self.make().name`
                 if receiver and receiver == first and first in self_names:
                     how, target = "self", enclosing_class(unit)
@@ -2151,7 +2154,7 @@ class _Builder:
                         known = local_types.get((found_in[0], first), "")
                         if known and not local_callee(known, scope):
                             how, qualifier = "instance", known
-                            if known.split(".", 1)[0] in self_names:  # `x = self.make()`
+                            if known.split(".", 1)[0] in classed:  # `x = self.make()`
                                 target = enclosing_class(unit)
                     elif (
                         properties
@@ -2163,7 +2166,7 @@ class _Builder:
                         known = local_types.get((found_in[0], first), "")
                         if known and "=>" not in known and not local_callee(known, scope):
                             how, qualifier = "instance", _property_path(known, receiver, first)
-                            if known.split(".", 1)[0] in self_names:
+                            if known.split(".", 1)[0] in classed:
                                 target = enclosing_class(unit)
                     elif (
                         bound is None

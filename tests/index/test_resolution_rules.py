@@ -2663,3 +2663,30 @@ def test_this_and_super_only_where_they_are_the_class_instance_and_its_base(repo
     assert _vias(db, "a.ts", 12, "go") == {("A.go", 1.0, "super")}
     assert all(v != "super" for _q, _c, v in _vias(db, "B.java", 5, "go"))
     assert _vias(db, "B.java", 6, "go") == {("Base.go", 1.0, "super")}
+
+
+def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
+    # `super.clone()` where A's clone returns `this`: TypeScript gives the caller's `this`
+    # (a B), so `next.go()` is B's go, not A's. `new B().clone()` (what any clone returns:
+    # A's `this` or B's) is no overload set: TS's first-overload choice (A) does not apply.
+    db = build(
+        repo,
+        {
+            "a.ts": (
+                "class A {\n"
+                "  clone() { return this; }\n"
+                "  go(): void {}\n"
+                "}\n"
+                "class B extends A {\n"
+                "  go(): void {}\n"
+                "  clone() { const next = super.clone(); next.go(); return next; }\n"
+                "  run() { super.clone().go(); }\n"
+                "}\n"
+                "new B().clone().go();\n"
+            ),
+        },
+    )
+    for line in (7, 8):
+        assert ("B.go", 1.0, "instance") in _vias(db, "a.ts", line, "go"), line
+        assert ("A.go", 1.0, "instance") not in _vias(db, "a.ts", line, "go"), line
+    assert all(c < 1.0 for _q, c, _v in _vias(db, "a.ts", 10, "go"))
