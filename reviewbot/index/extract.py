@@ -816,6 +816,41 @@ def _in_class_method(node: ts.Node) -> bool:
     return False
 
 
+def _instance_this(node: ts.Node) -> bool:
+    """Whether ``this`` at ``node`` is an instance of the class around it: as
+    ``_in_class_method``, and neither in a ``static`` method, field or block (there it is the
+    class itself)."""
+    up = node.parent
+    while up is not None:
+        if up.type == "method_definition":
+            return up.parent is not None and up.parent.type == "class_body" and not _is_static(up)
+        if up.type in _THIS_BINDERS or up.type == "class_static_block":
+            return False
+        if up.type == "public_field_definition":
+            return not _is_static(up)
+        if up.type == "class_body":
+            return True
+        up = up.parent
+    return False
+
+
+_SUPER_USES = frozenset({"member_expression", "field_access", "method_invocation"})
+
+
+def _super_of_class(node: ts.Node, java: bool) -> bool:
+    """Whether ``super`` at ``node`` is the base of the class whose body holds it: in a TS/JS
+    class's method (not an object literal's, whose ``super`` is its prototype, nor a nested
+    ``function``'s); in Java not in an anonymous class's body (its ``super``: the type it
+    creates)."""
+    if not java:
+        return _in_class_method(node)
+    up = node.parent
+    while up is not None and up.type != "class_body":
+        up = up.parent
+    made = up.parent if up is not None else None
+    return made is not None and made.type != "object_creation_expression"
+
+
 # TS's own types a literal may be written under (`const m: Record<string, X> = {...}`): their
 # keys are no property of the repository.
 _GLOBAL_TYPES = frozenset(
@@ -1670,6 +1705,10 @@ class _Builder:
                 written = _written_type(source, pre_at, pre_nodes, call_types, at, True, True)
             elif at in typed_at:
                 written = _written_type(source, type_at, type_nodes, call_types, at, before, True)
+                if written == "this" and not before:
+                    k = bisect.bisect_left(type_at, at)
+                    if k < len(type_nodes) and not _instance_this(type_nodes[k]):
+                        written = ""  # `const self = this` in a nested `function`, a static
             elif at in iter_bind:
                 if bound_names[(scope, name)] > 1:
                     # `for p in items()` and another binding of p in the scope (`p = xs[0]`,
@@ -1925,6 +1964,8 @@ class _Builder:
                 if branch is None:
                     return ""
                 if branch.type == "this":
+                    if not _instance_this(branch):
+                        return ""
                     parts.append("this")
                     continue
                 said = node_receiver(branch) if branch.type in _CALL_NODES else ""
@@ -1967,6 +2008,24 @@ class _Builder:
 
         out: list[Reference] = []
         self_names = grammar.self_names
+        # A qualifier headed by one of these is read in the enclosing class (`super.clone()`
+        # returning `this`: that class's instance, not the base's).
+        classed = self_names | {"super", "super()"}
+        root: list[ts.Node] = []
+
+        def super_of_class(at: int) -> bool:
+            if not root:
+                some = next((ns[0] for ns in caps.values() if ns), None)
+                while some is not None and some.parent is not None:
+                    some = some.parent
+                if some is None:
+                    return True
+                root.append(some)
+            node = root[0].descendant_for_byte_range(at, at)
+            while node is not None and node.type not in _SUPER_USES:
+                node = node.parent
+            return node is None or _super_of_class(node, java)
+
         # Java: where each `new C(...)`'s class name starts -> its number of arguments.
         built: dict[int, int] = {}
         for node in caps.get("new", ()) if grammar.name == "java" else ():
@@ -2038,6 +2097,8 @@ class _Builder:
                 if receiver == "super()" or (receiver == "super" and (ecma or java)):
                     # (Python `super().m`; TS/JS and Java `super.m`)
                     cls = enclosing_class(unit)
+                    if receiver == "super" and cls >= 0 and not super_of_class(at):
+                        cls = -1  # an object literal's method, an anonymous Java class
                     out.append(_reference((name, line, col, kind, unit, "super", cls, "", name)))
                     continue
                 first = receiver.split(".", 1)[0]
@@ -2047,7 +2108,7 @@ class _Builder:
                     called = ANY_OF.join(heads) if all(heads) else ""
                     if called:
                         how, qualifier = "instance", called
-                        if any(h.split(".", 1)[0] in self_names for h in heads):
+                        if any(h.split(".", 1)[0] in classed for h in heads):
                             target = enclosing_class(unit)  # `self.make().name`
                 if receiver and receiver == first and first in self_names:
                     how, target = "self", enclosing_class(unit)
@@ -2093,7 +2154,7 @@ class _Builder:
                         known = local_types.get((found_in[0], first), "")
                         if known and not local_callee(known, scope):
                             how, qualifier = "instance", known
-                            if known.split(".", 1)[0] in self_names:  # `x = self.make()`
+                            if known.split(".", 1)[0] in classed:  # `x = self.make()`
                                 target = enclosing_class(unit)
                     elif (
                         properties
@@ -2105,7 +2166,7 @@ class _Builder:
                         known = local_types.get((found_in[0], first), "")
                         if known and "=>" not in known and not local_callee(known, scope):
                             how, qualifier = "instance", _property_path(known, receiver, first)
-                            if known.split(".", 1)[0] in self_names:
+                            if known.split(".", 1)[0] in classed:
                                 target = enclosing_class(unit)
                     elif (
                         bound is None

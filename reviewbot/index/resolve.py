@@ -1697,7 +1697,9 @@ class Resolver:
         if not funcs or depth > _MAX_RETURN_DEPTH:
             return [], outside  # a function from outside returns no class of the repository
         out: list[int] = []
-        overloads = len(funcs) > 1 and all(self._signed(f) for f in funcs)
+        # (a guess's functions, every `m` in reach, are members of different classes: no
+        # overloads of one)
+        overloads = not guessed and len(funcs) > 1 and all(self._signed(f) for f in funcs)
         if overloads:
             # TS overloads: the implementation's own signature is not one callers see.
             said = [f for f in funcs if self._overload(f)]

@@ -2620,3 +2620,73 @@ def test_a_returned_cls_call_is_the_receivers_class_only_in_a_classmethod(repo: 
     for line in (25, 26):
         assert all(c < 1.0 for _q, c, _v in _vias(db, "forms.py", line, "save")), line
     assert _vias(db, "forms.py", 27, "save") == {("Widget.save", 1.0, "instance")}
+
+
+def test_this_and_super_only_where_they_are_the_class_instance_and_its_base(repo: Path) -> None:
+    # `const x = this` and `(c ? this : this)` are the class's instance in its methods (and
+    # arrows there), not in a nested `function` (its own `this`), a static method (the class
+    # itself: `go` is no static of A) nor an object literal's method (the literal). `super.go`
+    # in an object literal's method is the literal's prototype's, in a Java anonymous class
+    # the created type's: not the enclosing class's base.
+    db = build(
+        repo,
+        {
+            "a.ts": (
+                "class A {\n"
+                "  go(): void {}\n"
+                "  run(c: boolean): object {\n"
+                "    const f = function () { const x = this; x.go(); };\n"
+                "    const g = () => { const y = this; y.go(); };\n"
+                "    const h = function () { (c ? this : this).go(); };\n"
+                "    return { go() {}, m() { const s = this; s.go(); } };\n"
+                "  }\n"
+                "  static make(): void { const z = this; z.go(); }\n"
+                "}\n"
+                "class B extends A { run(): object { return { go() { super.go(); } }; } }\n"
+                "class D extends A { go(): void { super.go(); } }\n"
+            ),
+            "B.java": (
+                "class Base { void go() {} }\n"
+                "class B extends Base {\n"
+                "  void go() {}\n"
+                "  void run() {\n"
+                "    Object o = new Object() { void f() { super.go(); } };\n"
+                "    super.go();\n"
+                "  }\n"
+                "}\n"
+            ),
+        },
+    )
+    for line in (4, 6, 7, 9, 11):
+        assert ("A.go", 1.0) not in {(q, c) for q, c, _v in _vias(db, "a.ts", line, "go")}, line
+    assert ("A.go", 1.0, "instance") in _vias(db, "a.ts", 5, "go")  # (D's: its family)
+    assert _vias(db, "a.ts", 12, "go") == {("A.go", 1.0, "super")}
+    assert all(v != "super" for _q, _c, v in _vias(db, "B.java", 5, "go"))
+    assert _vias(db, "B.java", 6, "go") == {("Base.go", 1.0, "super")}
+
+
+def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
+    # `super.clone()` where A's clone returns `this`: TypeScript gives the caller's `this`
+    # (a B), so `next.go()` is B's go, not A's. `new B().clone()` (what any clone returns:
+    # A's `this` or B's) is no overload set: TS's first-overload choice (A) does not apply.
+    db = build(
+        repo,
+        {
+            "a.ts": (
+                "class A {\n"
+                "  clone() { return this; }\n"
+                "  go(): void {}\n"
+                "}\n"
+                "class B extends A {\n"
+                "  go(): void {}\n"
+                "  clone() { const next = super.clone(); next.go(); return next; }\n"
+                "  run() { super.clone().go(); }\n"
+                "}\n"
+                "new B().clone().go();\n"
+            ),
+        },
+    )
+    for line in (7, 8):
+        assert ("B.go", 1.0, "instance") in _vias(db, "a.ts", line, "go"), line
+        assert ("A.go", 1.0, "instance") not in _vias(db, "a.ts", line, "go"), line
+    assert all(c < 1.0 for _q, c, _v in _vias(db, "a.ts", 10, "go"))
