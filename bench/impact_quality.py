@@ -616,14 +616,16 @@ def _run_corpus(
 
 
 def _print_misses(repo: Path, result: Result) -> None:
-    """The index impact's missed (-) and extra (+) references of one change, with their code
+    """The index impact's missed (-) and extra (+, x) references of one change, with their code
     (stderr; the old side: the change is undone by then)."""
     texts: dict[str, list[str]] = {}
-    # ~: missed, but reached only through a class unrelated to the changed member's
+    # ~: missed, but reached only through a class unrelated to the changed member's; x: found,
+    # and reached only so
     for sign, refs in (
         ("-", result.truth - result.found - result.unrelated),
         ("~", (result.truth & result.unrelated) - result.found),
         ("+", result.found - result.truth),
+        ("x", result.found & result.unrelated),
     ):
         for path, line in sorted(refs):
             lines = _fresh_lines(repo, path, texts)
