@@ -27,7 +27,7 @@ from pathlib import Path
 
 from index_speed import PACKAGES, corpus_repo, fetch
 
-from lib.common import ENV, ROOT, command_line, exported_tree, revision, write_result
+from lib.common import ENV, alternate_builds, command_line, revision, write_result
 
 RUNS = 4
 # Run in the subprocess: argv = [tree, repository, descriptor of the pipe's writing end].
@@ -80,20 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     out_file = Path(args.out).resolve()
     archives = [fetch(name, kind) for name, kind in PACKAGES]
     with tempfile.TemporaryDirectory(prefix="reviewbot-index-tail-") as tmp:
-        trees = {args.rev: exported_tree(args.rev, Path(tmp) / "old"), "this": ROOT}
-        for tree in trees.values():  # byte-compiled, as `pip install` leaves a package
-            subprocess.run(
-                [sys.executable, "-m", "compileall", "-q", str(tree / "reviewbot")], check=True
-            )
         repo = corpus_repo(archives, Path(tmp) / "repo")
-        results: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
-        loads: list[float] = []
-        for k in range(args.runs):
-            names = list(trees) if k % 2 == 0 else list(reversed(trees))
-            for name in names:
-                loads.append(os.getloadavg()[0])
-                results[name].append(build_once(trees[name], repo, Path(tmp) / "i.sqlite"))
-        loads.append(os.getloadavg()[0])
+        results, loads = alternate_builds(args.rev, args.runs, Path(tmp), repo, build_once)
     tails = {name: statistics.median(t for t, _ in runs) for name, runs in results.items()}
     lines = [
         "# Index: a cold build's serial tail, side by side",

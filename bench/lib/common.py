@@ -11,9 +11,9 @@ import subprocess
 import sys
 import tarfile
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 BENCH = Path(__file__).resolve().parents[1]
 ROOT = BENCH.parent
@@ -135,3 +135,29 @@ def exported_tree(rev: str, into: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(data)) as tf:
         tf.extractall(into, filter="data")
     return into
+
+
+T = TypeVar("T")
+
+
+def alternate_builds(
+    rev: str, runs: int, tmp: Path, repo: Path, build_once: Callable[[Path, Path, Path], T]
+) -> tuple[dict[str, list[T]], list[float]]:
+    """``build_once(tree, repo, database)`` for this checkout and for ``reviewbot/`` of
+    ``rev`` (exported under ``tmp``), ``runs`` times each, alternating which goes first; both
+    byte-compiled, as ``pip install`` leaves a package. The results by version (``rev`` and
+    "this"), and the load averages before each build and after the last."""
+    trees = {rev: exported_tree(rev, tmp / "old"), "this": ROOT}
+    for tree in trees.values():
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(tree / "reviewbot")], check=True
+        )
+    results: dict[str, list[T]] = {name: [] for name in trees}
+    loads: list[float] = []
+    for k in range(runs):
+        names = list(trees) if k % 2 == 0 else list(reversed(trees))
+        for name in names:
+            loads.append(os.getloadavg()[0])
+            results[name].append(build_once(trees[name], repo, tmp / "i.sqlite"))
+    loads.append(os.getloadavg()[0])
+    return results, loads
