@@ -820,18 +820,17 @@ def _instance_this(node: ts.Node) -> bool:
     """Whether ``this`` at ``node`` is an instance of the class around it: as
     ``_in_class_method``, and neither in a ``static`` method, field or block (there it is the
     class itself)."""
-    up = node.parent
-    while up is not None:
-        if up.type == "method_definition":
-            return up.parent is not None and up.parent.type == "class_body" and not _is_static(up)
-        if up.type in _THIS_BINDERS or up.type == "class_static_block":
-            return False
-        if up.type == "public_field_definition":
-            return not _is_static(up)
-        if up.type == "class_body":
-            return True
+    if not _in_class_method(node):
+        return False
+    up = node.parent  # (the method, field or block that said so: static or not)
+    while up is not None and up.type not in _THIS_HOLDERS:
         up = up.parent
-    return False
+    return up is not None and up.type != "class_static_block" and not _is_static(up)
+
+
+_THIS_HOLDERS = frozenset(
+    {"method_definition", "public_field_definition", "class_static_block", "class_body"}
+)
 
 
 _SUPER_USES = frozenset({"member_expression", "field_access", "method_invocation"})

@@ -2192,16 +2192,18 @@ class Resolver:
 
     def _under(self, c: int, base: int) -> bool:
         """Whether class ``c`` inherits from ``base`` (by the bases found, a few levels)."""
-        seen: set[int] = set()
-        todo = list(self.bases(c)[0])
-        while todo and len(seen) < _MAX_FAMILY:
-            b = todo.pop()
-            if b == base:
-                return True
-            if b not in seen:
-                seen.add(b)
-                todo.extend(self.bases(b)[0])
-        return False
+        return base in self._above([c])
+
+    def _above(self, classes: list[int]) -> dict[int, None]:
+        """The bases of ``classes``, theirs ..., up to ``_MAX_FAMILY`` of them."""
+        up: dict[int, None] = {}
+        todo = [b for c in classes for b in self.bases(c)[0]]
+        while todo and len(up) < _MAX_FAMILY:
+            c = todo.pop()
+            if c not in up:
+                up[c] = None
+                todo.extend(self.bases(c)[0])
+        return up
 
     def _namesakes(self, member: int, below: int = -1) -> tuple[int, ...]:
         """The members of ``member``'s name in the classes above and below its class (below
@@ -2230,13 +2232,7 @@ class Resolver:
         Schema implements ISchema` and `interface Schema`): the bases and subclasses of each
         are the type's."""
         same = self._merged_with(cls)
-        up: dict[int, None] = {}
-        todo = [b for c in same for b in self.bases(c)[0]]
-        while todo and len(up) < _MAX_FAMILY:
-            c = todo.pop()
-            if c not in up:
-                up[c] = None
-                todo.extend(self.bases(c)[0])
+        up = self._above(same)
         down: dict[int, None] = {}
         roots = same if below < 0 else self._merged_with(below)
         if below >= 0:
