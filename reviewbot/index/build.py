@@ -81,6 +81,8 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 45 (session 14): TS/JS plain `this.m` is the class's only where `this` is its instance or the
+# class (its methods, arrows there, static methods); a function's `this: T` parameter types it.
 # 44 (session 13, an adversarial pass): `this` (`x = this`, a ternary's branch) and `super.m`
 # only where they are the class's instance / base: not in a nested `function`, a static
 # method, an object literal's method, nor (Java `super`) an anonymous class; `super.m()`
@@ -103,7 +105,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 44
+RULES = 45
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)

@@ -828,6 +828,45 @@ def _instance_this(node: ts.Node) -> bool:
     return up is not None and up.type != "class_static_block" and not _is_static(up)
 
 
+CLASS_THIS = "this"  # (`_this_per_scope`: `this` is the class's instance, or the class)
+
+
+def _this_per_scope(nodes: list[ts.Node], parent_scope: list[int], source: bytes) -> list[str]:
+    """TS/JS: for each scope (``nodes`` sorted outer first; 0, the file, not among them), what
+    ``this`` is there: ``CLASS_THIS`` in a class's body and methods (the instance; a static
+    method's, the class), a type written as a function's ``this: T`` parameter, "" where it is
+    neither (a nested ``function``, an object literal's method, the module). An arrow function
+    or a block has the ``this`` of the scope around it."""
+    out = [""]
+    for i, node in enumerate(nodes, 1):
+        kind = node.type
+        if kind == "class_body" or (
+            kind == "method_definition"
+            and node.parent is not None
+            and node.parent.type == "class_body"
+        ):
+            out.append(CLASS_THIS)
+        elif kind in _THIS_BINDERS or kind == "method_definition":
+            out.append(_this_parameter(node, source))
+        else:
+            out.append(out[parent_scope[i]])
+    return out
+
+
+def _this_parameter(fn: ts.Node, source: bytes) -> str:
+    """The class a function's first parameter ``this: T`` names, else ""."""
+    params = fn.child_by_field_name("parameters")
+    first = params.named_children[0] if params is not None and params.named_child_count else None
+    if first is None or first.type not in ("required_parameter", "optional_parameter"):
+        return ""
+    pattern = first.child_by_field_name("pattern")
+    written = first.child_by_field_name("type")
+    if pattern is None or pattern.type != "this" or written is None or not written.named_children:
+        return ""
+    inner = written.named_children[0]
+    return clean_type(_decode(source[inner.start_byte : inner.end_byte]))
+
+
 _THIS_HOLDERS = frozenset(
     {"method_definition", "public_field_definition", "class_static_block", "class_body"}
 )
@@ -1579,8 +1618,8 @@ class _Builder:
 
         # Scopes, sorted outer before inner; 0 is the file. A definition binds its name just
         # before its own node (so in the scope around it): positions are doubled for that.
-        scope_nodes = [(n.start_byte, n.end_byte, False) for n in caps.get("scope", ())]
-        scope_nodes += [(n.start_byte, n.end_byte, True) for n in caps.get("scope.class", ())]
+        scope_nodes = [(n.start_byte, n.end_byte, False, n) for n in caps.get("scope", ())]
+        scope_nodes += [(n.start_byte, n.end_byte, True, n) for n in caps.get("scope.class", ())]
         scope_nodes.sort(key=lambda s: (s[0], -s[1]))
         starts = [-1] + [2 * s[0] for s in scope_nodes]
         ends = [2 * len(source) + 2] + [2 * s[1] for s in scope_nodes]
@@ -1590,6 +1629,9 @@ class _Builder:
             *_innermost([starts[i] for i in range(1, len(starts))], starts, ends, strict=True),
         ]
         bindings: list[dict[str, tuple[str, int]]] = [{} for _ in starts]
+        ecma = grammar.name in ("javascript", "typescript", "tsx")
+        # TS/JS: what `this` is in each scope (the class's, a written `this: T`, or unknown).
+        this_in = _this_per_scope([s[3] for s in scope_nodes], parent_scope, source) if ecma else []
 
         members = set(map(_START, caps.get("member", ())))
         spans: dict[int, int] = {}
@@ -1765,6 +1807,11 @@ class _Builder:
             chain = "()." in called
             head = _HEAD.match(called) if chain or _ONE_CALL.fullmatch(called) else None
             if head is None or head.group(0) in grammar.self_names:
+                if ecma and head is not None and head.group(0) == "this":
+                    this_is = this_in[scope]  # (`this.make().m()` in a nested `function`)
+                    if this_is != CLASS_THIS:
+                        known = this_is.split(".", 1)[0] not in type_params and this_is
+                        return known + called[4:] if known else ""
                 return called
             name_of = head.group(0)
             bound = lookup(name_of, scope)
@@ -2037,7 +2084,6 @@ class _Builder:
         go = grammar.name == "go"
         java = grammar.name == "java"
         properties = grammar.name in _PROPERTY_LANGUAGES
-        ecma = grammar.name in ("javascript", "typescript", "tsx")
         rev = source[::-1]
         receivers: dict[bytes, str] = {}
         # Lines counted as the references come, in order: the newlines since the last one (no
@@ -2109,7 +2155,18 @@ class _Builder:
                         how, qualifier = "instance", called
                         if any(h.split(".", 1)[0] in classed for h in heads):
                             target = enclosing_class(unit)  # `self.make().name`
-                if receiver and receiver == first and first in self_names:
+                this_is = this_in[scope] if ecma and first == "this" else CLASS_THIS
+                if this_is != CLASS_THIS:
+                    # `this` in a nested `function`, an object literal's method: not the class
+                    # around it; its type when the function writes a `this: T` parameter.
+                    if this_is and this_is.split(".", 1)[0] not in type_params:
+                        how = "instance"
+                        qualifier = (
+                            this_is
+                            if receiver == first
+                            else _property_path(this_is, receiver, first)
+                        )
+                elif receiver and receiver == first and first in self_names:
                     how, target = "self", enclosing_class(unit)
                 elif first in self_names and receiver.count(".") == 1:
                     cls = enclosing_class(unit)  # `self.x.name`: x's type, when written

@@ -2665,6 +2665,44 @@ def test_this_and_super_only_where_they_are_the_class_instance_and_its_base(repo
     assert _vias(db, "B.java", 6, "go") == {("Base.go", 1.0, "super")}
 
 
+def test_plain_this_member_is_the_class_only_where_this_is_its_instance(repo: Path) -> None:
+    # yup's `createValidation({ test(value) { this.resolve(x) } })` in a Schema method: the
+    # literal's `this` (a TestContext by the option's type), not the Schema. `this.m()` is the
+    # class's `m` in its methods, arrows there and static methods (the class: its static `m`);
+    # in a nested `function` or an object literal's method it is no link to the class at 1.0;
+    # a function's written `this: T` parameter says what `this` is (mobx's
+    # `function make_(this: Annotation, ...)`), also in a call chain's head.
+    db = build(
+        repo,
+        {
+            "a.ts": (
+                "class Ctx { resolve(): Ctx { return this; } go(): void {} }\n"
+                "class A {\n"
+                "  resolve(): A { return this; }\n"
+                "  go(): void {}\n"
+                "  static make(): void { this.make(); }\n"
+                "  run(): object {\n"
+                "    const g = () => { this.go(); };\n"
+                "    const f = function () { this.go(); };\n"
+                "    const t = function (this: Ctx) { this.go(); this.resolve().go(); };\n"
+                "    return { m() { this.resolve(); }, n(this: Ctx) { this.go(); } };\n"
+                "  }\n"
+                "}\n"
+                "function top(this: Ctx, n: number) { this.go(); }\n"
+                "function loose<T>(this: T) { this.go(); }\n"
+            ),
+        },
+    )
+    assert _vias(db, "a.ts", 5, "make") == {("A.make", 1.0, "self")}
+    assert _vias(db, "a.ts", 7, "go") == {("A.go", 1.0, "self")}
+    for line, name in ((8, "go"), (10, "resolve"), (14, "go")):
+        assert all(c < 1.0 for _q, c, _v in _vias(db, "a.ts", line, name)), line
+    for line in (9, 10, 13):
+        assert _vias(db, "a.ts", line, "go") == {("Ctx.go", 1.0, "instance")}, line
+    # (line 9's second `go`: the chain `this.resolve().go()` read from `this: Ctx`)
+    assert _vias(db, "a.ts", 9, "resolve") == {("Ctx.resolve", 1.0, "instance")}
+
+
 def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
     # `super.clone()` where A's clone returns `this`: TypeScript gives the caller's `this`
     # (a B), so `next.go()` is B's go, not A's. `new B().clone()` (what any clone returns:
