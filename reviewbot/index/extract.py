@@ -78,6 +78,9 @@ LOCAL = "local:"
 # The qualifier of a Java constructor call (`new C(a, b)`, `this(a)`, `super(a, b)`): `new/2`,
 # its number of arguments (the resolver picks the constructor of that arity).
 NEW = "new/"
+# The qualifier of a Java anonymous class's call of its own method (`this.go()`, `go()`): a
+# method that is no class's member, which a call means all the same.
+OWN = "own"
 # Between the qualifiers of a function's `return`s when they differ (`return this.truncate()`,
 # `return this.transform(...)`): the global pass types each, and they must agree on the classes.
 ANY_OF = ";"  # (no qualifier holds one: a `;` ends a statement)
@@ -831,26 +834,54 @@ def _instance_this(node: ts.Node) -> bool:
 CLASS_THIS = "this"  # (`_this_per_scope`: `this` is the class's instance, or the class)
 
 
-def _this_per_scope(nodes: list[ts.Node], parent_scope: list[int], source: bytes) -> list[str]:
+LITERAL_THIS = "{}"  # (`_this_per_scope`: `this` is the object literal whose method it is in)
+
+
+def _this_per_scope(
+    nodes: list[ts.Node], parent_scope: list[int], source: bytes
+) -> tuple[list[str], list[ts.Node | None]]:
     """TS/JS: for each scope (``nodes`` sorted outer first; 0, the file, not among them), what
     ``this`` is there: ``CLASS_THIS`` in a class's body and methods (the instance; a static
-    method's, the class), a type written as a function's ``this: T`` parameter, "" where it is
-    neither (a nested ``function``, an object literal's method, the module). An arrow function
+    method's, the class), a type written as a function's ``this: T`` parameter,
+    ``LITERAL_THIS`` in an object literal's method (with the literal's node in the second
+    list), "" where it is none of them (a nested ``function``, the module). An arrow function
     or a block has the ``this`` of the scope around it."""
     out = [""]
+    literal: list[ts.Node | None] = [None]
     for i, node in enumerate(nodes, 1):
         kind = node.type
+        up = node.parent
+        held: ts.Node | None = None
         if kind == "class_body" or (
-            kind == "method_definition"
-            and node.parent is not None
-            and node.parent.type == "class_body"
+            kind == "method_definition" and up is not None and up.type == "class_body"
         ):
-            out.append(CLASS_THIS)
+            this_is = CLASS_THIS
         elif kind in _THIS_BINDERS or kind == "method_definition":
-            out.append(_this_parameter(node, source))
+            this_is = _this_parameter(node, source)
+            if not this_is and kind == "method_definition" and up is not None:
+                this_is, held = LITERAL_THIS, up
         else:
-            out.append(out[parent_scope[i]])
-    return out
+            this_is, held = out[parent_scope[i]], literal[parent_scope[i]]
+        out.append(this_is)
+        literal.append(held)
+    return out, literal
+
+
+def _own_members(body: ts.Node, index_at: dict[int, int]) -> dict[str, int]:
+    """The definitions an object literal or a Java anonymous class's body declares, by name
+    (its methods; a literal's keys that are definitions too)."""
+    found: dict[str, int] = {}
+    for child in body.named_children:
+        if child.type not in _OWN_MEMBER_NODES:
+            continue
+        named = child.child_by_field_name("name") or child.child_by_field_name("key")
+        i = index_at.get(named.start_byte, -1) if named is not None else -1
+        if i >= 0 and named is not None:
+            found.setdefault(_decode(named.text or b""), i)
+    return found
+
+
+_OWN_MEMBER_NODES = frozenset({"method_definition", "pair", "method_declaration"})
 
 
 def _this_parameter(fn: ts.Node, source: bytes) -> str:
@@ -1631,7 +1662,9 @@ class _Builder:
         bindings: list[dict[str, tuple[str, int]]] = [{} for _ in starts]
         ecma = grammar.name in ("javascript", "typescript", "tsx")
         # TS/JS: what `this` is in each scope (the class's, a written `this: T`, or unknown).
-        this_in = _this_per_scope([s[3] for s in scope_nodes], parent_scope, source) if ecma else []
+        this_in, this_literal = (
+            _this_per_scope([s[3] for s in scope_nodes], parent_scope, source) if ecma else ([], [])
+        )
 
         members = set(map(_START, caps.get("member", ())))
         spans: dict[int, int] = {}
@@ -2060,17 +2093,63 @@ class _Builder:
         root: list[ts.Node] = []
 
         def super_of_class(at: int) -> bool:
+            node = node_at(at)
+            if node is None:
+                return True
+            while node is not None and node.type not in _SUPER_USES:
+                node = node.parent
+            return node is None or _super_of_class(node, java)
+
+        members_of: dict[int, dict[str, int]] = {}  # (`own_members`, by the body's start)
+        every_at: dict[int, int] = {}
+
+        def own_members(body: ts.Node) -> dict[str, int]:
+            found = members_of.get(body.start_byte)
+            if found is None:
+                if not every_at:
+                    every_at.update((d.name_at, i) for i, d in enumerate(kept))
+                found = members_of[body.start_byte] = _own_members(body, every_at)
+            return found
+
+        anonymous_of: dict[int, tuple[dict[str, int], str] | None] = {}
+
+        def anonymous(unit: int) -> tuple[dict[str, int], str] | None:
+            """Java: the own methods and the created type of the anonymous class whose method
+            encloses ``unit`` (``new Runnable() { void run() { ... } }``), None when a named
+            class is nearer."""
+            if unit in anonymous_of:
+                return anonymous_of[unit]
+            found: tuple[dict[str, int], str] | None = None
+            at = unit
+            while at >= 0 and defs[at].kind not in CLASS_KINDS:
+                d = defs[at]
+                if d.kind == "method" and d.parent >= 0 and defs[d.parent].kind not in CLASS_KINDS:
+                    node = node_at(kept[at].name_at)
+                    while node is not None and node.type != "class_body":
+                        node = node.parent
+                    made = node.parent if node is not None else None
+                    if (
+                        node is not None
+                        and made is not None
+                        and made.type == "object_creation_expression"
+                    ):
+                        written = made.child_by_field_name("type")
+                        created = clean_type(_decode(written.text or b"")) if written else ""
+                        found = (own_members(node), created)
+                    break
+                at = d.parent
+            anonymous_of[unit] = found
+            return found
+
+        def node_at(at: int) -> ts.Node | None:
             if not root:
                 some = next((ns[0] for ns in caps.values() if ns), None)
                 while some is not None and some.parent is not None:
                     some = some.parent
                 if some is None:
-                    return True
+                    return None
                 root.append(some)
-            node = root[0].descendant_for_byte_range(at, at)
-            while node is not None and node.type not in _SUPER_USES:
-                node = node.parent
-            return node is None or _super_of_class(node, java)
+            return root[0].descendant_for_byte_range(at, at)
 
         # Java: where each `new C(...)`'s class name starts -> its number of arguments.
         built: dict[int, int] = {}
@@ -2156,7 +2235,22 @@ class _Builder:
                         if any(h.split(".", 1)[0] in classed for h in heads):
                             target = enclosing_class(unit)  # `self.make().name`
                 this_is = this_in[scope] if ecma and first == "this" else CLASS_THIS
-                if this_is != CLASS_THIS:
+                if this_is == LITERAL_THIS:
+                    # `this.m()` in an object literal's method: the literal's own `m` (no
+                    # class around it), unless a type is written over the literal (then `this`
+                    # is of that type: zod's `return {...}` under `_LazyMethodsOf<ZodType>`)
+                    held = this_literal[scope]
+                    own = own_members(held).get(name, -1) if held and receiver == first else -1
+                    if own >= 0 and not defs[own].bases:
+                        how, target = "def", own
+                elif java and first == "this" and receiver == first and anonymous(unit):
+                    # `this.m()` in a Java anonymous class: its own `m`, else its type's
+                    own_of, created = anonymous(unit) or ({}, "")
+                    if name in own_of:
+                        how, target, qualifier = "def", own_of[name], OWN
+                    elif created:
+                        how, qualifier = "instance", created
+                elif this_is != CLASS_THIS:
                     # `this` in a nested `function`, an object literal's method: not the class
                     # around it; its type when the function writes a `this: T` parameter.
                     if this_is and this_is.split(".", 1)[0] not in type_params:
@@ -2245,6 +2339,12 @@ class _Builder:
             # (Java: `new C(a, b)` says how many arguments C's constructor takes)
             made = NEW + str(built[at]) if at in built else ""
             if bound is None:
+                own_of = anonymous(unit) if java else None
+                if own_of and name in own_of[0]:  # `go()` in an anonymous class declaring go
+                    out.append(
+                        _reference((name, line, col, kind, unit, "def", own_of[0][name], OWN, name))
+                    )
+                    continue
                 target = enclosing_class(unit) if grammar.members_visible else -1
                 out.append(_reference((name, line, col, kind, unit, "free", target, made, name)))
             elif bound[0] == "def":

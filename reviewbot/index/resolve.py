@@ -61,6 +61,7 @@ from reviewbot.index.extract import (
     LITERAL,
     LOCAL,
     NEW,
+    OWN,
     PROPERTY,
     PY_RETURNS,
     TS_PRIMITIVES,
@@ -2053,12 +2054,16 @@ class Resolver:
 
     # -- many references ------------------------------------------------------------------------
 
-    def _fit(self, found: tuple[int, ...], kind: str, language: str) -> tuple[int, ...]:
+    def _fit(
+        self, found: tuple[int, ...], kind: str, language: str, direct: bool = False
+    ) -> tuple[int, ...]:
         """The candidates a reference of ``kind`` can mean: a type position means a type (a
         class, an interface ...), a value position not an interface or a type alias (TS
         lets ``interface X`` and ``const X`` share a name), when both are among them. In Java
-        a member access without a call is never a method, a call never a field."""
-        if language == "java" and kind in ("call", "attribute"):
+        a member access without a call is never a method, a call never a field (but a
+        ``direct`` link, an anonymous class's call of its own method, which is no class's
+        member, is what it names)."""
+        if language == "java" and kind in ("call", "attribute") and not direct:
             methods = kind == "call"
             found = tuple(
                 d for d in found if d in self.classes or (d in self.callable_members) == methods
@@ -2108,7 +2113,7 @@ class Resolver:
                     found, via = hit
                 language = self.files[file_id].language if file_id in self.files else ""
                 ways = self._union_ways.get(found, 1) if via == _UNION else 1
-                found = self._fit(tuple(dict.fromkeys(found)), kind, language)
+                found = self._fit(tuple(dict.fromkeys(found)), kind, language, qualifier == OWN)
                 built: tuple[tuple[int, float, str], ...] = ()
                 if found and qualifier.startswith(NEW):
                     # Java `new C(...)` (C, and its constructor), `this(...)`, `super(...)`.

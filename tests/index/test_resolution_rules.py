@@ -2703,6 +2703,47 @@ def test_plain_this_member_is_the_class_only_where_this_is_its_instance(repo: Pa
     assert _vias(db, "a.ts", 9, "resolve") == {("Ctx.resolve", 1.0, "instance")}
 
 
+def test_this_in_an_object_literal_or_a_java_anonymous_class_is_its_own(repo: Path) -> None:
+    # mobx's `const arrayExtensions = { splice() {...}, replace() { this.splice() } }`: the
+    # literal's own splice (TypeScript types `this` as the literal). Under a written type
+    # (zod's `return {...}` in a function returning `_LazyMethodsOf<ZodType>`) `this` is that
+    # type, not the literal: no own link. A Java anonymous class's `this.go()` and `go()` are
+    # its own go, not the enclosing class's; a lambda's `this` stays the enclosing class's.
+    db = build(
+        repo,
+        {
+            "a.ts": (
+                "class K { splice(): void {} }\n"
+                "const ext = {\n"
+                "  splice(): void {},\n"
+                "  replace(): void { this.splice(); },\n"
+                "};\n"
+                "interface Shape { splice(): void }\n"
+                "function typed(): Shape {\n"
+                "  return { splice(): void {}, go(): void { this.splice(); } };\n"
+                "}\n"
+            ),
+            "A.java": (
+                "package p;\n\n"
+                "class A {\n"
+                "    void go() {}\n"
+                "    void run() {\n"
+                "        Runnable r = new Runnable() {\n"
+                "            public void run() { this.go(); go(); }\n"
+                "            void go() {}\n"
+                "        };\n"
+                "        Runnable q = () -> { this.go(); };\n"
+                "    }\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "a.ts", 4, "splice") == {("ext.splice", 1.0, "local")}
+    assert all(q != "typed.splice" and v == "member" for q, _c, v in _vias(db, "a.ts", 8, "splice"))
+    assert targets(db, "A.java", 7, "go") == {("A.run.go", 8)}
+    assert targets(db, "A.java", 10, "go") == {("A.go", 4)}
+
+
 def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
     # `super.clone()` where A's clone returns `this`: TypeScript gives the caller's `this`
     # (a B), so `next.go()` is B's go, not A's. `new B().clone()` (what any clone returns:
