@@ -2239,17 +2239,17 @@ class _Builder:
                     # `this.m()` in an object literal's method: the literal's own `m` (no
                     # class around it), unless a type is written over the literal (then `this`
                     # is of that type: zod's `return {...}` under `_LazyMethodsOf<ZodType>`)
-                    held = this_literal[scope]
-                    own = own_members(held).get(name, -1) if held and receiver == first else -1
+                    body = this_literal[scope]
+                    own = own_members(body).get(name, -1) if body and receiver == first else -1
                     if own >= 0 and not defs[own].bases:
                         how, target = "def", own
                 elif java and first == "this" and receiver == first and anonymous(unit):
                     # `this.m()` in a Java anonymous class: its own `m`, else its type's
-                    own_of, created = anonymous(unit) or ({}, "")
+                    own_of, anonymous_type = anonymous(unit) or ({}, "")
                     if name in own_of:
                         how, target, qualifier = "def", own_of[name], OWN
-                    elif created:
-                        how, qualifier = "instance", created
+                    elif anonymous_type:
+                        how, qualifier = "instance", anonymous_type
                 elif this_is != CLASS_THIS:
                     # `this` in a nested `function`, an object literal's method: not the class
                     # around it; its type when the function writes a `this: T` parameter.
@@ -2339,10 +2339,10 @@ class _Builder:
             # (Java: `new C(a, b)` says how many arguments C's constructor takes)
             made = NEW + str(built[at]) if at in built else ""
             if bound is None:
-                own_of = anonymous(unit) if java else None
-                if own_of and name in own_of[0]:  # `go()` in an anonymous class declaring go
+                anon = anonymous(unit) if java else None
+                if anon and name in anon[0]:  # `go()` in an anonymous class declaring go
                     out.append(
-                        _reference((name, line, col, kind, unit, "def", own_of[0][name], OWN, name))
+                        _reference((name, line, col, kind, unit, "def", anon[0][name], OWN, name))
                     )
                     continue
                 target = enclosing_class(unit) if grammar.members_visible else -1
