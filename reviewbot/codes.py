@@ -59,9 +59,9 @@ CODES: dict[str, Code] = {
             "RB106",
             "StaleCallers",
             "stale callers: a declaration's parameters changed, callers outside the change "
-            "still call it the old way",
+            "still call it the old way (or methods overriding it still take the old ones)",
             "warning",
-            "Update the listed calls to the new parameter list.",
+            "Update the listed calls (and overrides) to the new parameter list.",
         ),
     )
 }

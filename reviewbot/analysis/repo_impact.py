@@ -1279,27 +1279,73 @@ def _rb106(
         was = fits(call, old_params, language)
         if (ok is False and was) or (ok and was and reordered(old_params, new_params, call)):
             stale.append(r)
-    if not stale:
+    left = _stale_overrides(conn, new, old_params, new_params) if new.kind == "method" else []
+    if not stale and not left:
         return None
     line = next(iter(cf.line_map.added_between(new.line, new.end_line)), new.line)
     if _silenced("RB106", cf.new_text, new.line, line):
         return None
+    told = []
+    if stale:
+        told.append(
+            f"{len(stale)} caller(s) outside the change still call it the old way: {_places(stale)}"
+        )
+    if left:
+        where = ", ".join(f"{o.path}:{o.line} ({o.qualified})" for o in left[:5])
+        more = f" and {len(left) - 5} more" if len(left) > 5 else ""
+        told.append(
+            f"{len(left)} overriding method(s) still take the old parameters: {where}{more}"
+        )
     message = (
         f"{new.label} now takes {_show(new_params)} (it took {_show(old_params)}), but "
-        f"{len(stale)} caller(s) outside the change still call it the old way: "
-        f"{_places(stale)}."
+        + "; ".join(told)
+        + "."
     )
+    how = "called or overridden" if stale and left else "called" if stale else "overridden"
     return Finding(
         "RB106",
         Severity.WARNING,
         new.path,
         line,
         line,
-        f"{new.name}() is called the old way in {len(stale)} place(s)",
+        f"{new.name}() is {how} the old way in {len(stale) + len(left)} place(s)",
         message,
         MetricsChange(None, None),
         UnitRef(new.label, new.line, new.end_line),
         fingerprint("RB106", new.path, new.label, new.signature),
         cf.line_map.touches_new(new.line, new.end_line),
-        len(stale),
+        len(stale) + len(left),
     )
+
+
+def _stale_overrides(
+    conn: sqlite3.Connection,
+    new: Decl,
+    old_params: tuple[Param, ...],
+    new_params: tuple[Param, ...],
+) -> list[query.Symbol]:
+    """The methods overriding a re-signed one (in the classes below its class) whose
+    parameters still have the old shape (their kinds and which are required) where the new
+    shape differs, or the old order of the same parameters where they were reordered: a call
+    through the base the new way reaches them with arguments they do not take, or swapped.
+    (A parameter only renamed is no new shape; an override taking ``*args`` has its own.)"""
+    was, now = _shape(old_params), _shape(new_params)
+    old_names = [p.name for p in old_params]
+    moved = sorted(old_names) == sorted(p.name for p in new_params) and old_names != [
+        p.name for p in new_params
+    ]  # the same parameters in another order: an override of the old order gets them swapped
+    if was == now and not moved:
+        return []
+    out: list[query.Symbol] = []
+    for sym in _symbols(conn, new)[:1]:
+        for o in query.overrides(conn, sym):
+            params = parameters(o.signature, o.name, new.language, True)
+            if params is None or _shape(params) != was:
+                continue
+            if was != now or [p.name for p in params] == old_names:
+                out.append(o)
+    return sorted(out, key=lambda o: (o.path, o.line))
+
+
+def _shape(params: tuple[Param, ...]) -> tuple[tuple[str, bool], ...]:
+    return tuple((p.kind, p.required) for p in params)

@@ -33,10 +33,12 @@ __all__ = [
     "callees",
     "callers",
     "definitions",
+    "overrides",
     "pagerank",
     "references",
     "repo_map",
     "search",
+    "subclasses",
     "symbol_at",
     "unlinked",
 ]
@@ -237,6 +239,56 @@ def _heirs(conn: sqlite3.Connection, class_id: int, constructor: str) -> list[in
         for heir, bases, name in rows
         if any(b.rsplit(".", 1)[-1] == name for b in str(bases).split())
     ]
+
+
+def subclasses(conn: sqlite3.Connection, class_id: int, limit: int = _MAX_HEIRS) -> list[int]:
+    """The classes below ``class_id``: those whose header names it as a base (or an interface
+    they implement), a reference there resolved to it for sure, and theirs, and so on."""
+    out: list[int] = []
+    todo = [class_id]
+    while todo and len(out) < limit:
+        rows = conn.execute(
+            "SELECT DISTINCT h.id, h.bases, r.name FROM edges e JOIN refs r ON r.id = e.ref_id "
+            "JOIN defs h ON h.id = r.unit_id WHERE e.def_id = ? AND e.confidence >= 1 "
+            f"AND h.kind IN ({_CLASS_KINDS}) AND r.kind != 'call' AND r.line >= h.line "
+            "AND r.line <= COALESCE((SELECT MIN(m.line) FROM defs m WHERE m.parent_id = h.id "
+            "AND m.file_id = h.file_id), h.end_line)",
+            (todo.pop(),),
+        ).fetchall()
+        for heir, bases, name in rows:
+            named = any(b.rsplit(".", 1)[-1] == name for b in str(bases).split())
+            if named and heir != class_id and heir not in out:
+                out.append(int(heir))
+                todo.append(int(heir))
+    return out[:limit]
+
+
+def overrides(conn: sqlite3.Connection, symbol: Symbol) -> list[Symbol]:
+    """The methods of the classes below a method's class that override it (their own member
+    of its name), nearest classes first."""
+    if symbol.kind != "method":
+        return []
+    row = conn.execute(
+        f"SELECT p.id FROM defs d JOIN defs p ON p.id = d.parent_id WHERE d.id = ? "
+        f"AND p.kind IN ({_CLASS_KINDS})",
+        (symbol.id,),
+    ).fetchone()
+    if row is None:
+        return []
+    out: list[Symbol] = []
+    for heir in subclasses(conn, int(row[0])):
+        out += map(
+            _symbol,
+            conn.execute(
+                f"{_SYMBOL} WHERE d.parent_id = ? AND d.name = ? AND d.kind = 'method' "
+                "ORDER BY d.line",
+                (heir, symbol.name),
+            ),
+        )
+    return out
+
+
+_CLASS_KINDS = "'class', 'interface', 'struct'"
 
 
 def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:

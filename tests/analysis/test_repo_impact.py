@@ -1072,3 +1072,99 @@ def test_a_types_only_re_sign_comes_after_the_ones_that_break_calls(repo: Path) 
     ]
     text = review_text(rep, Style(False), width=300)
     assert text.index("function beta (signature: added c)") < text.index("function alpha")
+
+
+@pytest.mark.parametrize(
+    ("files", "path", "old", "new", "stale", "kept"),
+    [
+        (
+            {
+                "app/base.py": "class Base:\n    def save(self, path):\n        pass\n",
+                "app/sub.py": (
+                    "from app.base import Base\n\n\nclass Sub(Base):\n"
+                    "    def save(self, path):\n        pass\n\n\n"
+                    "class Loose(Base):\n    def save(self, *args, **kwargs):\n        pass\n\n\n"
+                    "class Deeper(Sub):\n    def save(self, where):\n        pass\n"
+                ),
+            },
+            "app/base.py",
+            "def save(self, path):",
+            "def save(self, path, mode):",
+            ["app/sub.py:5 (Sub.save)", "app/sub.py:15 (Deeper.save)"],
+            "Loose.save",
+        ),
+        (
+            {
+                "src/base.ts": "export class Base {\n  save(path: string): void {}\n}\n",
+                "src/sub.ts": (
+                    "import { Base } from './base';\n\n"
+                    "export class Sub extends Base {\n  save(path: string): void {}\n}\n"
+                    "export class Wide extends Base {\n"
+                    "  save(path: string, mode: string): void {}\n}\n"
+                ),
+            },
+            "src/base.ts",
+            "save(path: string): void {}",
+            "save(path: string, mode: string): void {}",
+            ["src/sub.ts:4 (Sub.save)"],
+            "Wide.save",
+        ),
+        (
+            {
+                "src/p/Base.java": (
+                    "package p;\n\npublic class Base {\n    void save(String p) {}\n}\n"
+                ),
+                "src/p/Sub.java": (
+                    "package p;\n\npublic class Sub extends Base {\n"
+                    "    @Override\n    void save(String p) {}\n}\n"
+                ),
+                "src/p/Other.java": (
+                    "package p;\n\npublic class Other {\n    void save(String p) {}\n}\n"
+                ),
+            },
+            "src/p/Base.java",
+            "void save(String p) {}",
+            "void save(String p, int mode) {}",
+            ["src/p/Sub.java:4 (Sub.save)"],  # (its annotation's line)
+            "Other.save",
+        ),
+        (
+            {
+                "m/base.py": "class Base:\n    def move(self, x, y):\n        pass\n",
+                "m/sub.py": (
+                    "from m.base import Base\n\n\nclass Sub(Base):\n"
+                    "    def move(self, x, y):\n        pass\n\n\n"
+                    "class Named(Base):\n    def move(self, a, b):\n        pass\n"
+                ),
+            },
+            "m/base.py",
+            "def move(self, x, y):",
+            "def move(self, y, x):",
+            ["m/sub.py:5 (Sub.move)"],
+            "Named.move",
+        ),
+    ],
+    ids=["python", "typescript", "java", "python-reordered"],
+)
+def test_rb106_names_overrides_left_with_the_old_parameters(
+    repo: Path,
+    files: dict[str, str],
+    path: str,
+    old: str,
+    new: str,
+    stale: list[str],
+    kept: str,
+) -> None:
+    # A method re-signed while the methods overriding it (in the classes below, however deep)
+    # still take the old parameters: a call through the base the new way reaches them with
+    # an argument they do not take. An override that takes anything (`*args`), one already
+    # re-signed, and a namesake in an unrelated class are not named. No caller at all here.
+    setup(repo, files, {path: files[path].replace(old, new)})
+    doc = review(repo)
+    (found,) = codes(doc, "RB106")
+    assert "overridden the old way in" in found["title"], found["title"]
+    assert f"in {len(stale)} place(s)" in found["title"]
+    assert "overriding method(s) still take the old parameters" in found["message"]
+    for place in stale:
+        assert place in found["message"], found["message"]
+    assert kept not in found["message"] and found["path"] == path
