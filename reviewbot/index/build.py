@@ -84,7 +84,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 45 (session 14): TS/JS plain `this.m` is the class's only where `this` is its instance or the
 # class (its methods, arrows there, static methods); a function's `this: T` parameter types it;
 # in an object literal's method (no type written over the literal) the literal's own `m`; a
-# Java anonymous class's `this.m()` / `m()` its own method.
+# Java anonymous class's `this.m()` / `m()` its own method; TS `(x as Foo).m()` Foo's.
 # 44 (session 13, an adversarial pass): `this` (`x = this`, a ternary's branch) and `super.m`
 # only where they are the class's instance / base: not in a nested `function`, a static
 # method, an object literal's method, nor (Java `super`) an anonymous class; `super.m()`

@@ -2027,8 +2027,13 @@ class _Builder:
         def branches_receiver(node: ts.Node) -> str:
             """``(c ? this.resolve(o) : this).clone()``: each branch's qualifier (a call's,
             ``this``), joined by ``ANY_OF`` when they differ (the global pass types each: they
-            must come to the same classes); "" when a branch is something else."""
+            must come to the same classes); "" when a branch is something else. ``(x as
+            Foo)``: Foo."""
             inner = node.named_children[0] if node.named_child_count == 1 else None
+            if inner is not None and inner.type == "as_expression":
+                # `(x as Foo).m()`: the type written (TSX has no `<Foo>x`)
+                written = clean_type(_decode(inner.named_children[-1].text or b""))
+                return "" if written.split(".", 1)[0] in type_params else written
             if inner is None or inner.type != "ternary_expression":
                 return ""
             parts: list[str] = []

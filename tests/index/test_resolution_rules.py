@@ -2744,6 +2744,30 @@ def test_this_in_an_object_literal_or_a_java_anonymous_class_is_its_own(repo: Pa
     assert targets(db, "A.java", 10, "go") == {("A.go", 4)}
 
 
+def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
+    # yup's `(field as ISchema<any>).cast(v)` and zod's `(payload as $RefinementCtx).addIssue`:
+    # the member of the type written (generic arguments dropped); `as any` and a type
+    # parameter say nothing; `(s as string).includes()` is the language's string's, no guess
+    # among the repository's `includes`. In a .tsx file too.
+    source = (
+        "export interface ISchema<T> { cast(v: unknown): T }\n"
+        "export class Other { cast(v: unknown): number { return 1; } }\n"
+        "export class Str { includes(x: string): boolean { return true; } }\n"
+        "export function f(field: unknown, s: unknown) {\n"
+        "  (field as ISchema<any>).cast(1);\n"
+        "  (field as any).cast(2);\n"
+        "  (s as string).includes('x');\n"
+        "}\n"
+        "export function g<T>(x: unknown) { (x as T).cast(3); }\n"
+    )
+    db = build(repo, {"a.ts": source, "b.tsx": source})
+    for path in ("a.ts", "b.tsx"):
+        assert _vias(db, path, 5, "cast") == {("ISchema.cast", 1.0, "instance")}, path
+        assert all(c < 1.0 for _q, c, _v in _vias(db, path, 6, "cast")), path
+        assert _vias(db, path, 7, "includes") == set(), path
+        assert all(c < 1.0 for _q, c, _v in _vias(db, path, 9, "cast")), path
+
+
 def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
     # `super.clone()` where A's clone returns `this`: TypeScript gives the caller's `this`
     # (a B), so `next.go()` is B's go, not A's. `new B().clone()` (what any clone returns:
