@@ -470,9 +470,13 @@ def _innermost(
     (a slice of the output per interval, found by bisection, instead of a step per position).
     """
     out = [0] * len(positions)
+    if not positions:
+        return out
     first = bisect.bisect_right if strict else bisect.bisect_left
     last = bisect.bisect_left
-    for i in range(1, len(starts)):
+    # (The intervals starting after the last position hold none: most positions asked for,
+    # imports, definitions, `self.x = ...`, are few or early in the file.)
+    for i in range(1, bisect.bisect_right(starts, positions[-1])):
         lo = first(positions, starts[i])
         hi = last(positions, ends[i], lo)
         if hi > lo:
