@@ -485,7 +485,8 @@ def _spaced_members(
         end = spans.get(at)
         if end is None:
             continue
-        root = root or _tree_root(caps)
+        if root is None:
+            root = _tree_root(caps)
         node = root.descendant_for_byte_range(at, end) if root is not None else None
         while node is not None and node.end_byte == end:
             if node.type == access:
