@@ -17,7 +17,6 @@ import gc
 import hashlib
 import json
 import multiprocessing
-import operator
 import os
 import re
 import sqlite3
@@ -25,7 +24,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
@@ -53,6 +52,7 @@ from reviewbot.index.resolve import (
 )
 from reviewbot.index.store import (
     ID_BITS,
+    REF_WIDTH,
     TARGETED,
     WEIGHT_UNIT,
     FileRows,
@@ -208,7 +208,14 @@ def _facts(path: str, text: str, language: Language) -> FileFacts:
 Job = tuple[int, str, str, str, str]  # file id, path, blob, text, language name
 # A reference as the global pass reads it: id, file id, how, target id, qualifier, lookup, kind.
 LinkRow = tuple[int, int, str, int | None, str, str, str]
-_LINK_FIELDS = operator.itemgetter(0, 1, 7, 8, 9, 10, 5)  # a reference row's, as a LinkRow
+
+
+def _link_rows(refs: list[object]) -> Iterable[LinkRow]:
+    """A file's references (``FileRows.refs``: flat, ``REF_WIDTH`` values each) as the global
+    pass reads them: their id, file id, how, target id, qualifier, lookup and kind columns."""
+    w = REF_WIDTH
+    columns = (refs[k::w] for k in (0, 1, 7, 8, 9, 10, 5))
+    return cast(Iterable[LinkRow], zip(*columns, strict=True))
 
 
 def _parse(job: Job) -> FileRows:
@@ -780,7 +787,7 @@ def _write(
     for done, rows in enumerate(_parsed(jobs(), total, settings.jobs), 1):
         batch.append(rows)
         if kept is not None:
-            kept.extend(map(_LINK_FIELDS, rows.refs))
+            kept.extend(_link_rows(rows.refs))
         if loaded is not None:
             loaded.files.append(rows.file)
             loaded.defs.extend(rows.defs)

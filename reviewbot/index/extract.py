@@ -462,6 +462,43 @@ def _receiver(rev: bytes, at: int, words: dict[bytes, str]) -> str | None:
     return known
 
 
+def _tree_root(caps: dict[str, list[ts.Node]]) -> ts.Node | None:
+    """The root of the tree the captures are from (None when there are none)."""
+    some = next((ns[0] for ns in caps.values() if ns), None)
+    while some is not None and some.parent is not None:
+        some = some.parent
+    return some
+
+
+# A dot and the white space after it (`(a.\n b)`).
+_DOT_SPACE = re.compile(rb"\.[ \t\r\n]+")
+
+
+def _spaced_members(
+    source: bytes, spans: dict[int, int], caps: dict[str, list[ts.Node]], access: str
+) -> set[int]:
+    """The names (starts of ``spans``) that end a member access, a node of type ``access``,
+    and are written after white space after its dot. Where a grammar's member names are
+    plain identifiers, only the tree tells which names are members; a name right after a dot
+    is read as one anyway (``_receiver``), so the tree is asked of these few only."""
+    out: set[int] = set()
+    root: ts.Node | None = None
+    for found in _DOT_SPACE.finditer(source):
+        at = found.end()
+        end = spans.get(at)
+        if end is None:
+            continue
+        if root is None:
+            root = _tree_root(caps)
+        node = root.descendant_for_byte_range(at, end) if root is not None else None
+        while node is not None and node.end_byte == end:
+            if node.type == access:
+                out.add(at)
+                break
+            node = node.parent
+    return out
+
+
 def _innermost(
     positions: list[int], starts: list[int], ends: list[int], *, strict: bool = False
 ) -> list[int]:
@@ -473,9 +510,13 @@ def _innermost(
     (a slice of the output per interval, found by bisection, instead of a step per position).
     """
     out = [0] * len(positions)
+    if not positions:
+        return out
     first = bisect.bisect_right if strict else bisect.bisect_left
     last = bisect.bisect_left
-    for i in range(1, len(starts)):
+    # (The intervals starting after the last position hold none: most positions asked for,
+    # imports, definitions, `self.x = ...`, are few or early in the file.)
+    for i in range(1, bisect.bisect_right(starts, positions[-1])):
         lo = first(positions, starts[i])
         hi = last(positions, ends[i], lo)
         if hi > lo:
@@ -1671,14 +1712,15 @@ class _Builder:
         for key in ("ref", "member", "type"):
             nodes = caps.get(key, ())
             spans.update(zip(map(_START, nodes), map(_END, nodes), strict=True))
-        if "member.of" in caps or "call.member.of" in caps:
+        if "call.member.of" in caps:
             # The member name is the last child of what was captured: the name ending there.
             # (of two names ending at one place, the last one's start, as before)
             starts_at = dict(zip(spans.values(), spans.keys(), strict=True))
-            for key, into in (("member.of", members), ("call.member.of", calls)):
-                found = set(map(starts_at.get, map(_END, caps.get(key, ())), repeat(-1)))
-                found.discard(-1)  # (no name ends there)
-                into.update(found)
+            found = set(map(starts_at.get, map(_END, caps["call.member.of"]), repeat(-1)))
+            found.discard(-1)  # (no name ends there)
+            calls.update(found)
+        if grammar.member_access:
+            members.update(_spaced_members(source, spans, caps, grammar.member_access))
         members.update(calls)
         # Drop names inside import statements and those that are not references.
         skip.update(binds)
@@ -2148,9 +2190,7 @@ class _Builder:
 
         def node_at(at: int) -> ts.Node | None:
             if not root:
-                some = next((ns[0] for ns in caps.values() if ns), None)
-                while some is not None and some.parent is not None:
-                    some = some.parent
+                some = _tree_root(caps)
                 if some is None:
                     return None
                 root.append(some)

@@ -9,15 +9,15 @@ tree-sitter's query cursor (its captures; no walking of nodes in Python):
   ``@body`` (the signature is the text before it), ``@bases``, ``@receiver`` (Go), and
   ``@doc`` with ``@doc.owner`` for docstrings;
 * ``names``: every identifier as ``@ref``, refined by ``@call``, ``@call.member``,
-  (``@call.member.of`` and ``@member.of``: the call's callee or the member access whose last
-  child is the member name, captured whole: a pattern that waits for a child after a deep
-  receiver stays pending down the whole chain, quadratic on `a.m().m()...`),
-  ``@member``, ``@type``; binding sites as ``@bind``; names that are neither (keyword arguments,
-  labels, object keys) as ``@skip``; TS object literals' methods whose type is written (a
-  returned literal under the function's return type, ``const x: Foo = {...}``) as
-  ``@ctx.member`` with that type as ``@ctx.type``; ``@self`` for ``this``; scopes as
-  ``@scope`` and, where a class body's names are not seen by the functions inside it
-  (Python), ``@scope.class``;
+  (``@call.member.of``: the call's callee whose last child is the member name, captured
+  whole: a pattern that waits for a child after a deep receiver stays pending down the whole
+  chain, quadratic on `a.m().m()...`), ``@member`` (not in Python, whose member names are
+  plain identifiers: ``Grammar.member_access``), ``@type``; binding sites as ``@bind``;
+  names that are neither (keyword arguments, labels, object keys) as ``@skip``; TS object
+  literals' methods whose type is written (a returned literal under the function's return
+  type, ``const x: Foo = {...}``) as ``@ctx.member`` with that type as ``@ctx.type``;
+  ``@self`` for ``this``; scopes as ``@scope`` and, where a class body's names are not seen
+  by the functions inside it (Python), ``@scope.class``;
   import statements as ``@import`` (their names are read by the language's import reader).
 """
 
@@ -65,6 +65,8 @@ class Grammar:
     members_visible: bool = False  # Java: a class's members are bare names inside it
     module_variables: bool = True  # top-level bindings are definitions
     type_before_name: bool = False  # Java: `Foo x`; the others: `x: Foo`, `x = Foo()`
+    # Python: member names are plain identifiers, the last child of this node (`a.name`)
+    member_access: str = ""
 
 
 class Compiled:
@@ -106,7 +108,6 @@ _PY_NAMES = """
 (identifier) @ref
 (call function: (identifier) @call)
 (call function: (attribute) @call.member.of)
-(attribute) @member.of
 (type (identifier) @type)
 (type (generic_type (identifier) @type))
 (keyword_argument name: (identifier) @skip)
@@ -561,6 +562,7 @@ GRAMMARS: dict[str, Grammar] = {
         _python_imports,
         self_names=frozenset({"self", "cls"}),
         class_scope_hidden=True,
+        member_access="attribute",
     ),
     "javascript": Grammar(
         "javascript",

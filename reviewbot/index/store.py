@@ -31,6 +31,7 @@ from reviewbot.index.records import FileFacts
 __all__ = [
     "ID_BITS",
     "ID_SPACE",
+    "REF_WIDTH",
     "SCHEMA",
     "TARGETED",
     "WEIGHT_UNIT",
@@ -432,7 +433,10 @@ class Store:
         chain = itertools.chain.from_iterable
         insert_rows(c, "INSERT INTO defs VALUES", 13, list(chain(r.defs for r in batch)))
         insert_rows(c, "INSERT INTO imports VALUES", 7, list(chain(r.imports for r in batch)))
-        insert_rows(c, "INSERT INTO refs VALUES", 11, list(chain(r.refs for r in batch)))
+        refs: list[object] = []
+        for r in batch:
+            refs += r.refs
+        insert_flat(c, "INSERT INTO refs VALUES", REF_WIDTH, refs)
         insert_rows(
             c,
             "INSERT INTO search(rowid, words, signature, doc) VALUES",
@@ -485,13 +489,19 @@ def insert_flat(conn: sqlite3.Connection, head: str, width: int, flat: Sequence[
         conn.execute(f"{head} {_values(width, rest // width)}", flat[full:])
 
 
+REF_WIDTH = 11  # the columns of ``refs``
+
+
 class FileRows(NamedTuple):
-    """One file's rows for every table, ids included (made in a worker process)."""
+    """One file's rows for every table, ids included (made in a worker process). ``refs``
+    holds its references' rows one after another, ``REF_WIDTH`` values each, as
+    ``insert_flat`` binds them: a file has hundreds, and a tuple each cost the worker that
+    pickles them, and this process that unpickles and flattens them again."""
 
     file: Row
     defs: list[Row]
     imports: list[Row]
-    refs: list[Row]
+    refs: list[object]
     search: list[Row]
 
 
@@ -538,24 +548,26 @@ def file_rows(file_id: int, path: str, blob: str, facts: FileFacts) -> FileRows:
         (base + k, file_id, local, module, name, line, int(export))
         for k, (local, module, name, line, export) in enumerate(facts.imports)
     ]
-    refs: list[Row] = [
-        (
-            base + k,
-            file_id,
-            line,
-            column,
-            name,
-            kind,
-            base + unit if unit >= 0 else None,
-            how,
-            None if target < 0 else base + target,
-            qualifier,
-            lookup,
+    refs: list[object] = []
+    add = refs.extend
+    for k, (name, line, column, kind, unit, how, target, qualifier, lookup) in enumerate(
+        facts.references
+    ):
+        add(
+            (
+                base + k,
+                file_id,
+                line,
+                column,
+                name,
+                kind,
+                base + unit if unit >= 0 else None,
+                how,
+                None if target < 0 else base + target,
+                qualifier,
+                lookup,
+            )
         )
-        for k, (name, line, column, kind, unit, how, target, qualifier, lookup) in enumerate(
-            facts.references
-        )
-    ]
     search: list[Row] = [
         (base + k, split_words(d.qualified), d.signature, d.doc)
         for k, d in enumerate(facts.definitions)
