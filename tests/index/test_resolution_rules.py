@@ -2744,6 +2744,57 @@ def test_this_in_an_object_literal_or_a_java_anonymous_class_is_its_own(repo: Pa
     assert targets(db, "A.java", 10, "go") == {("A.go", 4)}
 
 
+def test_a_java_anonymous_class_nested_in_one_a_static_block_or_an_enum_constant(
+    repo: Path,
+) -> None:
+    # `go()` in an anonymous class inside another: the outer one's own go when the inner one
+    # declares none (not the named class's); one in a static block (its methods are the
+    # class's members in the index) has its own go; an enum constant's body `A { ... }` is an
+    # anonymous class of the enum's type: its `help()` / `this.help()` its own help, and
+    # `this.other()` the enum's.
+    db = build(
+        repo,
+        {
+            "p/A.java": (
+                "package p;\n\n"
+                "class A {\n"
+                "    void go() {}\n"
+                "    static Runnable s;\n"
+                "    static {\n"
+                "        s = new Runnable() {\n"
+                "            public void run() { go(); }\n"
+                "            void go() {}\n"
+                "        };\n"
+                "    }\n"
+                "    void m() {\n"
+                "        Runnable r = new Runnable() {\n"
+                "            public void run() {\n"
+                "                Runnable in = new Runnable() {\n"
+                "                    public void run() { go(); }\n"
+                "                };\n"
+                "            }\n"
+                "            void go() {}\n"
+                "        };\n"
+                "    }\n"
+                "}\n"
+            ),
+            "p/E.java": (
+                "package p;\n\n"
+                "enum E {\n"
+                "    A { void go() { help(); this.help(); this.other(); } void help() {} },\n"
+                "    B;\n"
+                "    void help() {}\n"
+                "    void other() {}\n"
+                "}\n"
+            ),
+        },
+    )
+    assert targets(db, "p/A.java", 8, "go") == {("A.go", 9)}
+    assert targets(db, "p/A.java", 16, "go") == {("A.m.go", 19)}
+    assert _vias(db, "p/E.java", 4, "help") == {("E.A.help", 1.0, "local")}
+    assert _vias(db, "p/E.java", 4, "other") == {("E.other", 1.0, "instance")}
+
+
 def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
     # yup's `(field as ISchema<any>).cast(v)` and zod's `(payload as $RefinementCtx).addIssue`:
     # the member of the type written (generic arguments dropped); `as any` and a type
