@@ -886,6 +886,20 @@ _OWN_MEMBER_NODES = frozenset({"method_definition", "pair", "method_declaration"
 _ANONYMOUS_BODIES = frozenset({"object_creation_expression", "enum_constant"})
 
 
+def _one_type(node: ts.Node) -> bool:
+    """Whether a TS type node is what ``clean_type`` reads: a name (generic or not), or a
+    union or parentheses of them and ``null`` / ``undefined``; not an indexed access
+    (``Foo['k']``, the type of Foo's ``k``), an array, a function type ..."""
+    if node.type in ("union_type", "parenthesized_type"):
+        return all(_one_type(c) for c in node.named_children)
+    return node.type in _TYPE_NODES
+
+
+_TYPE_NODES = frozenset(
+    {"type_identifier", "nested_type_identifier", "generic_type", "literal_type", "predefined_type"}
+)
+
+
 def _this_parameter(fn: ts.Node, source: bytes) -> str:
     """The class a function's first parameter ``this: T`` names, else ""."""
     params = fn.child_by_field_name("parameters")
@@ -2034,7 +2048,10 @@ class _Builder:
             inner = node.named_children[0] if node.named_child_count == 1 else None
             if inner is not None and inner.type == "as_expression":
                 # `(x as Foo).m()`: the type written (TSX has no `<Foo>x`)
-                written = clean_type(_decode(inner.named_children[-1].text or b""))
+                cast = inner.named_children[-1]
+                if not _one_type(cast):
+                    return ""  # (`as Foo['k']`: Foo's k's type; `as const`: no type written)
+                written = clean_type(_decode(cast.text or b""))
                 return "" if written.split(".", 1)[0] in type_params else written
             if inner is None or inner.type != "ternary_expression":
                 return ""

@@ -2799,7 +2799,8 @@ def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
     # yup's `(field as ISchema<any>).cast(v)` and zod's `(payload as $RefinementCtx).addIssue`:
     # the member of the type written (generic arguments dropped); `as any` and a type
     # parameter say nothing; `(s as string).includes()` is the language's string's, no guess
-    # among the repository's `includes`. In a .tsx file too.
+    # among the repository's `includes`; an indexed access `as Box['inner']` is not a Box,
+    # an array `as Box[]` not one. In a .tsx file too.
     source = (
         "export interface ISchema<T> { cast(v: unknown): T }\n"
         "export class Other { cast(v: unknown): number { return 1; } }\n"
@@ -2810,6 +2811,12 @@ def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
         "  (s as string).includes('x');\n"
         "}\n"
         "export function g<T>(x: unknown) { (x as T).cast(3); }\n"
+        "export class Box { inner!: Other; cast(v: unknown): number { return 0; } }\n"
+        "export function h(x: unknown) {\n"
+        "  (x as Box['inner']).cast(4);\n"
+        "  (x as Box['inner'] | undefined).cast(5);\n"
+        "  (x as Box[]).cast(6);\n"
+        "}\n"
     )
     db = build(repo, {"a.ts": source, "b.tsx": source})
     for path in ("a.ts", "b.tsx"):
@@ -2817,6 +2824,9 @@ def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
         assert all(c < 1.0 for _q, c, _v in _vias(db, path, 6, "cast")), path
         assert _vias(db, path, 7, "includes") == set(), path
         assert all(c < 1.0 for _q, c, _v in _vias(db, path, 9, "cast")), path
+        # `Box['inner']` is the type of Box's inner (an Other), not a Box
+        for line in (12, 13, 14):
+            assert ("Box.cast", 1.0, "instance") not in _vias(db, path, line, "cast"), line
 
 
 def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
