@@ -869,9 +869,13 @@ def _this_per_scope(
 
 def _own_members(body: ts.Node, index_at: dict[int, int]) -> dict[str, int]:
     """The definitions an object literal or a Java anonymous class's body declares, by name
-    (its methods; a literal's keys that are definitions too)."""
+    (its methods; a literal's keys that are definitions too), none before a literal's spread
+    (what it spreads may replace them)."""
     found: dict[str, int] = {}
     for child in body.named_children:
+        if child.type == "spread_element":
+            found.clear()  # (`{ go() {}, ...other }`: other's go, if it has one, is the go)
+            continue
         if child.type not in _OWN_MEMBER_NODES:
             continue
         named = child.child_by_field_name("name") or child.child_by_field_name("key")

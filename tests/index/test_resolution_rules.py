@@ -2744,6 +2744,25 @@ def test_this_in_an_object_literal_or_a_java_anonymous_class_is_its_own(repo: Pa
     assert targets(db, "A.java", 10, "go") == {("A.go", 4)}
 
 
+def test_an_object_literals_own_member_is_not_one_a_later_spread_may_replace(
+    repo: Path,
+) -> None:
+    # `{ go() {}, ...base, run() { this.go() } }`: base's go, when it has one, replaces the
+    # literal's (a later key wins): no sure link to it. Spread first, the own go is the go.
+    db = build(
+        repo,
+        {
+            "a.ts": (
+                "declare const base: object;\n"
+                "const f = { go() {}, ...base, run() { this.go(); } };\n"
+                "const g = { ...base, go() {}, run() { this.go(); } };\n"
+            ),
+        },
+    )
+    assert ("f.go", 1.0, "local") not in _vias(db, "a.ts", 2, "go")
+    assert _vias(db, "a.ts", 3, "go") == {("g.go", 1.0, "local")}
+
+
 def test_a_java_anonymous_class_nested_in_one_a_static_block_or_an_enum_constant(
     repo: Path,
 ) -> None:
