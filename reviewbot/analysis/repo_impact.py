@@ -1328,7 +1328,8 @@ def _stale_overrides(
     parameters still have the old shape (their kinds and which are required) where the new
     shape differs, or the old order of the same parameters where they were reordered: a call
     through the base the new way reaches them with arguments they do not take, or swapped.
-    (A parameter only renamed is no new shape; an override taking ``*args`` has its own.)"""
+    (A parameter only renamed is no new shape; an override taking ``*args`` has its own; a
+    class that also has one taking the new parameters, a Java overload, has updated it.)"""
     was, now = _shape(old_params), _shape(new_params)
     old_names = [p.name for p in old_params]
     moved = sorted(old_names) == sorted(p.name for p in new_params) and old_names != [
@@ -1336,15 +1337,20 @@ def _stale_overrides(
     ]  # the same parameters in another order: an override of the old order gets them swapped
     if was == now and not moved:
         return []
+    new_names = [p.name for p in new_params]
     out: list[query.Symbol] = []
+    updated: set[str] = set()  # (the classes with an override already taking the new ones)
     for sym in _symbols(conn, new)[:1]:
         for o in query.overrides(conn, sym):
             params = parameters(o.signature, o.name, new.language, True)
-            if params is None or _shape(params) != was:
+            if params is None:
                 continue
-            if was != now or [p.name for p in params] == old_names:
+            names = [p.name for p in params]
+            if _shape(params) == now and (was != now or names == new_names):
+                updated.add(o.qualified)  # (Java: an overload left beside it is no override)
+            elif _shape(params) == was and (was != now or names == old_names):
                 out.append(o)
-    return sorted(out, key=lambda o: (o.path, o.line))
+    return sorted((o for o in out if o.qualified not in updated), key=lambda o: (o.path, o.line))
 
 
 def _shape(params: tuple[Param, ...]) -> tuple[tuple[str, bool], ...]:

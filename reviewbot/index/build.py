@@ -81,6 +81,10 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 46 (session 14, an adversarial pass): a Java anonymous class's `m()` is the own `m` of one
+# around it (nested ones), in a static block too, and an enum constant's body is one; TS
+# `(x as Foo['k']).m()` is no Foo's (an indexed access type); an object literal's `this.m()`
+# is no own `m` written before a spread (`{ m() {}, ...o, n() { this.m() } }`).
 # 45 (session 14): TS/JS plain `this.m` is the class's only where `this` is its instance or the
 # class (its methods, arrows there, static methods); a function's `this: T` parameter types it;
 # in an object literal's method (no type written over the literal) the literal's own `m`; a
@@ -107,7 +111,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 45
+RULES = 46
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)

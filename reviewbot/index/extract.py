@@ -910,9 +910,13 @@ def _this_per_scope(
 
 def _own_members(body: ts.Node, index_at: dict[int, int]) -> dict[str, int]:
     """The definitions an object literal or a Java anonymous class's body declares, by name
-    (its methods; a literal's keys that are definitions too)."""
+    (its methods; a literal's keys that are definitions too), none before a literal's spread
+    (what it spreads may replace them)."""
     found: dict[str, int] = {}
     for child in body.named_children:
+        if child.type == "spread_element":
+            found.clear()  # (`{ go() {}, ...other }`: other's go, if it has one, is the go)
+            continue
         if child.type not in _OWN_MEMBER_NODES:
             continue
         named = child.child_by_field_name("name") or child.child_by_field_name("key")
@@ -923,6 +927,22 @@ def _own_members(body: ts.Node, index_at: dict[int, int]) -> dict[str, int]:
 
 
 _OWN_MEMBER_NODES = frozenset({"method_definition", "pair", "method_declaration"})
+# Java: what holds an anonymous class's body (`new T() {...}`, an enum constant's `A {...}`)
+_ANONYMOUS_BODIES = frozenset({"object_creation_expression", "enum_constant"})
+
+
+def _one_type(node: ts.Node) -> bool:
+    """Whether a TS type node is what ``clean_type`` reads: a name (generic or not), or a
+    union or parentheses of them and ``null`` / ``undefined``; not an indexed access
+    (``Foo['k']``, the type of Foo's ``k``), an array, a function type ..."""
+    if node.type in ("union_type", "parenthesized_type"):
+        return all(_one_type(c) for c in node.named_children)
+    return node.type in _TYPE_NODES
+
+
+_TYPE_NODES = frozenset(
+    {"type_identifier", "nested_type_identifier", "generic_type", "literal_type", "predefined_type"}
+)
 
 
 def _this_parameter(fn: ts.Node, source: bytes) -> str:
@@ -2074,7 +2094,10 @@ class _Builder:
             inner = node.named_children[0] if node.named_child_count == 1 else None
             if inner is not None and inner.type == "as_expression":
                 # `(x as Foo).m()`: the type written (TSX has no `<Foo>x`)
-                written = clean_type(_decode(inner.named_children[-1].text or b""))
+                cast = inner.named_children[-1]
+                if not _one_type(cast):
+                    return ""  # (`as Foo['k']`: Foo's k's type; `as const`: no type written)
+                written = clean_type(_decode(cast.text or b""))
                 return "" if written.split(".", 1)[0] in type_params else written
             if inner is None or inner.type != "ternary_expression":
                 return ""
@@ -2158,32 +2181,33 @@ class _Builder:
                 found = members_of[body.start_byte] = _own_members(body, every_at)
             return found
 
-        anonymous_of: dict[int, tuple[dict[str, int], str] | None] = {}
+        anonymous_of: dict[int, list[tuple[dict[str, int], str]]] = {}
 
-        def anonymous(unit: int) -> tuple[dict[str, int], str] | None:
-            """Java: the own methods and the created type of the anonymous class whose method
-            encloses ``unit`` (``new Runnable() { void run() { ... } }``), None when a named
-            class is nearer."""
+        def anonymous(unit: int) -> list[tuple[dict[str, int], str]]:
+            """Java: the own methods and the created type of each anonymous class around
+            ``unit`` (``new Runnable() { void run() { ... } }``; an enum constant's body, of its
+            enum's type), innermost first, up to the nearest named class (none: [])."""
             if unit in anonymous_of:
                 return anonymous_of[unit]
-            found: tuple[dict[str, int], str] | None = None
+            found: list[tuple[dict[str, int], str]] = []
             at = unit
             while at >= 0 and defs[at].kind not in CLASS_KINDS:
                 d = defs[at]
-                if d.kind == "method" and d.parent >= 0 and defs[d.parent].kind not in CLASS_KINDS:
+                if d.kind in ("method", "field"):
+                    # (by the tree: a static block's anonymous class has its class's methods
+                    # as its own methods' parent)
                     node = node_at(kept[at].name_at)
                     while node is not None and node.type != "class_body":
                         node = node.parent
                     made = node.parent if node is not None else None
-                    if (
-                        node is not None
-                        and made is not None
-                        and made.type == "object_creation_expression"
-                    ):
+                    if node is None or made is None or made.type not in _ANONYMOUS_BODIES:
+                        break
+                    if made.type == "enum_constant":
+                        created = defs[enclosing_class(at)].name if enclosing_class(at) >= 0 else ""
+                    else:
                         written = made.child_by_field_name("type")
                         created = clean_type(_decode(written.text or b"")) if written else ""
-                        found = (own_members(node), created)
-                    break
+                    found.append((own_members(node), created))
                 at = d.parent
             anonymous_of[unit] = found
             return found
@@ -2290,7 +2314,7 @@ class _Builder:
                         how, target = "def", own
                 elif java and first == "this" and receiver == first and anonymous(unit):
                     # `this.m()` in a Java anonymous class: its own `m`, else its type's
-                    own_of, anonymous_type = anonymous(unit) or ({}, "")
+                    own_of, anonymous_type = anonymous(unit)[0]
                     if name in own_of:
                         how, target, qualifier = "def", own_of[name], OWN
                     elif anonymous_type:
@@ -2384,11 +2408,10 @@ class _Builder:
             # (Java: `new C(a, b)` says how many arguments C's constructor takes)
             made = NEW + str(built[at]) if at in built else ""
             if bound is None:
-                anon = anonymous(unit) if java else None
-                if anon and name in anon[0]:  # `go()` in an anonymous class declaring go
-                    out.append(
-                        _reference((name, line, col, kind, unit, "def", anon[0][name], OWN, name))
-                    )
+                # `go()` in an anonymous class declaring go (or in one around it)
+                own = next((o[name] for o, _ in anonymous(unit) if name in o), -1) if java else -1
+                if own >= 0:
+                    out.append(_reference((name, line, col, kind, unit, "def", own, OWN, name)))
                     continue
                 target = enclosing_class(unit) if grammar.members_visible else -1
                 out.append(_reference((name, line, col, kind, unit, "free", target, made, name)))

@@ -1143,8 +1143,30 @@ def test_a_types_only_re_sign_comes_after_the_ones_that_break_calls(repo: Path) 
             ["m/sub.py:5 (Sub.move)"],
             "Named.move",
         ),
+        (
+            # Impl keeps save(String) as an overload beside the new save(String, int)
+            {
+                "src/p/Api.java": (
+                    "package p;\n\npublic interface Api {\n    void save(String p);\n}\n"
+                ),
+                "src/p/Impl.java": (
+                    "package p;\n\npublic class Impl implements Api {\n"
+                    "    public void save(String p) {}\n"
+                    "    public void save(String p, int m) {}\n}\n"
+                ),
+                "src/p/Lag.java": (
+                    "package p;\n\npublic class Lag implements Api {\n"
+                    "    public void save(String p) {}\n}\n"
+                ),
+            },
+            "src/p/Api.java",
+            "void save(String p);",
+            "void save(String p, int m);",
+            ["src/p/Lag.java:4 (Lag.save)"],
+            "Impl.save",
+        ),
     ],
-    ids=["python", "typescript", "java", "python-reordered"],
+    ids=["python", "typescript", "java", "python-reordered", "java-overload-kept"],
 )
 def test_rb106_names_overrides_left_with_the_old_parameters(
     repo: Path,

@@ -2744,11 +2744,82 @@ def test_this_in_an_object_literal_or_a_java_anonymous_class_is_its_own(repo: Pa
     assert targets(db, "A.java", 10, "go") == {("A.go", 4)}
 
 
+def test_an_object_literals_own_member_is_not_one_a_later_spread_may_replace(
+    repo: Path,
+) -> None:
+    # `{ go() {}, ...base, run() { this.go() } }`: base's go, when it has one, replaces the
+    # literal's (a later key wins): no sure link to it. Spread first, the own go is the go.
+    db = build(
+        repo,
+        {
+            "a.ts": (
+                "declare const base: object;\n"
+                "const f = { go() {}, ...base, run() { this.go(); } };\n"
+                "const g = { ...base, go() {}, run() { this.go(); } };\n"
+            ),
+        },
+    )
+    assert ("f.go", 1.0, "local") not in _vias(db, "a.ts", 2, "go")
+    assert _vias(db, "a.ts", 3, "go") == {("g.go", 1.0, "local")}
+
+
+def test_a_java_anonymous_class_nested_in_one_a_static_block_or_an_enum_constant(
+    repo: Path,
+) -> None:
+    # `go()` in an anonymous class inside another: the outer one's own go when the inner one
+    # declares none (not the named class's); one in a static block (its methods are the
+    # class's members in the index) has its own go; an enum constant's body `A { ... }` is an
+    # anonymous class of the enum's type: its `help()` / `this.help()` its own help, and
+    # `this.other()` the enum's.
+    db = build(
+        repo,
+        {
+            "p/A.java": (
+                "package p;\n\n"
+                "class A {\n"
+                "    void go() {}\n"
+                "    static Runnable s;\n"
+                "    static {\n"
+                "        s = new Runnable() {\n"
+                "            public void run() { go(); }\n"
+                "            void go() {}\n"
+                "        };\n"
+                "    }\n"
+                "    void m() {\n"
+                "        Runnable r = new Runnable() {\n"
+                "            public void run() {\n"
+                "                Runnable in = new Runnable() {\n"
+                "                    public void run() { go(); }\n"
+                "                };\n"
+                "            }\n"
+                "            void go() {}\n"
+                "        };\n"
+                "    }\n"
+                "}\n"
+            ),
+            "p/E.java": (
+                "package p;\n\n"
+                "enum E {\n"
+                "    A { void go() { help(); this.help(); this.other(); } void help() {} },\n"
+                "    B;\n"
+                "    void help() {}\n"
+                "    void other() {}\n"
+                "}\n"
+            ),
+        },
+    )
+    assert targets(db, "p/A.java", 8, "go") == {("A.go", 9)}
+    assert targets(db, "p/A.java", 16, "go") == {("A.m.go", 19)}
+    assert _vias(db, "p/E.java", 4, "help") == {("E.A.help", 1.0, "local")}
+    assert _vias(db, "p/E.java", 4, "other") == {("E.other", 1.0, "instance")}
+
+
 def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
     # yup's `(field as ISchema<any>).cast(v)` and zod's `(payload as $RefinementCtx).addIssue`:
     # the member of the type written (generic arguments dropped); `as any` and a type
     # parameter say nothing; `(s as string).includes()` is the language's string's, no guess
-    # among the repository's `includes`. In a .tsx file too.
+    # among the repository's `includes`; an indexed access `as Box['inner']` is not a Box,
+    # an array `as Box[]` not one. In a .tsx file too.
     source = (
         "export interface ISchema<T> { cast(v: unknown): T }\n"
         "export class Other { cast(v: unknown): number { return 1; } }\n"
@@ -2759,6 +2830,12 @@ def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
         "  (s as string).includes('x');\n"
         "}\n"
         "export function g<T>(x: unknown) { (x as T).cast(3); }\n"
+        "export class Box { inner!: Other; cast(v: unknown): number { return 0; } }\n"
+        "export function h(x: unknown) {\n"
+        "  (x as Box['inner']).cast(4);\n"
+        "  (x as Box['inner'] | undefined).cast(5);\n"
+        "  (x as Box[]).cast(6);\n"
+        "}\n"
     )
     db = build(repo, {"a.ts": source, "b.tsx": source})
     for path in ("a.ts", "b.tsx"):
@@ -2766,6 +2843,9 @@ def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
         assert all(c < 1.0 for _q, c, _v in _vias(db, path, 6, "cast")), path
         assert _vias(db, path, 7, "includes") == set(), path
         assert all(c < 1.0 for _q, c, _v in _vias(db, path, 9, "cast")), path
+        # `Box['inner']` is the type of Box's inner (an Other), not a Box
+        for line in (12, 13, 14):
+            assert ("Box.cast", 1.0, "instance") not in _vias(db, path, line, "cast"), line
 
 
 def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
