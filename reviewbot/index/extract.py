@@ -2182,11 +2182,21 @@ class _Builder:
             return found
 
         anonymous_of: dict[int, list[tuple[dict[str, int], str]]] = {}
+        # (Java files with no `new T() {...}` and no enum, most, ask the tree nothing)
+        anonymous_bodies = grammar.name == "java" and (
+            b"enum" in source
+            or any(
+                n.named_child_count and n.named_children[-1].type == "class_body"
+                for n in caps.get("new", ())
+            )
+        )
 
         def anonymous(unit: int) -> list[tuple[dict[str, int], str]]:
             """Java: the own methods and the created type of each anonymous class around
             ``unit`` (``new Runnable() { void run() { ... } }``; an enum constant's body, of its
             enum's type), innermost first, up to the nearest named class (none: [])."""
+            if not anonymous_bodies:
+                return []
             if unit in anonymous_of:
                 return anonymous_of[unit]
             found: list[tuple[dict[str, int], str]] = []
