@@ -137,16 +137,20 @@ def _decode(data: bytes) -> str:
 def field_type(signature: str) -> str:
     """The class a TS property's declaration (its signature) names as its type, or ""."""
     found = _FIELD_TYPE.fullmatch(signature.strip().rstrip(";,"))
-    if found is None:
+    if found is None or _LOOKUP.search(found.group(1)):
         return ""
     return clean_type(found.group(1).split(" = ", 1)[0])
+
+
+# TS `Foo['k']`: the type of Foo's property k, not a Foo.
+_LOOKUP = re.compile(r"\[\s*['\"`]")
 
 
 def field_union(signature: str) -> tuple[str, ...]:
     """The classes a TS property's declared union names, one per member (``validator:
     ValidatorConstraintInterface | Function``: both), when its type is a union; else ()."""
     found = _FIELD_TYPE.fullmatch(signature.strip().rstrip(";,"))
-    if found is None:
+    if found is None or _LOOKUP.search(found.group(1)):
         return ()
     return union_types(found.group(1).split(" = ", 1)[0])
 
@@ -646,6 +650,8 @@ def _written_type(
     elif k >= len(nodes) or nodes[k].start_byte - at > 200:
         return ""
     node = nodes[k]
+    if node.type == "lookup_type":
+        return ""  # TS `x: Foo['k']`: the type of Foo's k, not a Foo
     text = _decode(source[node.start_byte : node.end_byte])
     if node.start_byte not in calls:
         return clean_type(text)

@@ -2848,6 +2848,33 @@ def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
             assert ("Box.cast", 1.0, "instance") not in _vias(db, path, line, "cast"), line
 
 
+def test_a_typescript_indexed_access_type_is_no_instance_of_its_object_type(repo: Path) -> None:
+    # `a: Options['parser']` is the type of Options' `parser` property, not an Options: its
+    # `a.parse()` is no sure link to `Options.parse` (a parameter, a local, a class field).
+    db = build(
+        repo,
+        {
+            "c.ts": (
+                "interface Options { parser: Parser; parse(): void }\n"
+                "class Parser { parse(): void {} }\n"
+                "function f(a: Options['parser'], b: Options) {\n"
+                "  a.parse();\n"
+                "  b.parse();\n"
+                "}\n"
+                "class K {\n"
+                "  opt: Options['parser'] = new Parser();\n"
+                "  run(): void { this.opt.parse(); }\n"
+                "}\n"
+            ),
+        },
+    )
+    assert _vias(db, "c.ts", 5, "parse") == {("Options.parse", 1.0, "instance")}
+    for line in (4, 9):
+        assert ("Options.parse", 1.0) not in {
+            (q, c) for q, c, _v in _vias(db, "c.ts", line, "parse")
+        }
+
+
 def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
     # `super.clone()` where A's clone returns `this`: TypeScript gives the caller's `this`
     # (a B), so `next.go()` is B's go, not A's. `new B().clone()` (what any clone returns:
