@@ -85,7 +85,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # around it (nested ones), in a static block too, and an enum constant's body is one; TS
 # `(x as Foo['k']).m()` is no Foo's (an indexed access type); an object literal's `this.m()`
 # is no own `m` written before a spread (`{ m() {}, ...o, n() { this.m() } }`); nor is a TS
-# parameter, local or field typed `Foo['k']` a Foo.
+# parameter, local or field typed `Foo['k']` a Foo; a class method's `this: T` parameter types
+# its `this` as T.
 # 45 (session 14): TS/JS plain `this.m` is the class's only where `this` is its instance or the
 # class (its methods, arrows there, static methods); a function's `this: T` parameter types it;
 # in an object literal's method (no type written over the literal) the literal's own `m`; a

@@ -889,7 +889,7 @@ def _this_per_scope(
 ) -> tuple[list[str], list[ts.Node | None]]:
     """TS/JS: for each scope (``nodes`` sorted outer first; 0, the file, not among them), what
     ``this`` is there: ``CLASS_THIS`` in a class's body and methods (the instance; a static
-    method's, the class), a type written as a function's ``this: T`` parameter,
+    method's, the class), a type written as a function's (or a method's) ``this: T`` parameter,
     ``LITERAL_THIS`` in an object literal's method (with the literal's node in the second
     list), "" where it is none of them (a nested ``function``, the module). An arrow function
     or a block has the ``this`` of the scope around it."""
@@ -899,10 +899,10 @@ def _this_per_scope(
         kind = node.type
         up = node.parent
         held: ts.Node | None = None
-        if kind == "class_body" or (
-            kind == "method_definition" and up is not None and up.type == "class_body"
-        ):
+        if kind == "class_body":
             this_is = CLASS_THIS
+        elif kind == "method_definition" and up is not None and up.type == "class_body":
+            this_is = _this_parameter(node, source) or CLASS_THIS  # (`m(this: Other)`: Other)
         elif kind in _THIS_BINDERS or kind == "method_definition":
             this_is = _this_parameter(node, source)
             if not this_is and kind == "method_definition" and up is not None:

@@ -2690,9 +2690,11 @@ def test_plain_this_member_is_the_class_only_where_this_is_its_instance(repo: Pa
                 "}\n"
                 "function top(this: Ctx, n: number) { this.go(); }\n"
                 "function loose<T>(this: T) { this.go(); }\n"
+                "class B { go(): void {} run(this: Ctx): void { this.go(); } }\n"
             ),
         },
     )
+    assert _vias(db, "a.ts", 15, "go") == {("Ctx.go", 1.0, "instance")}  # `run(this: Ctx)`
     assert _vias(db, "a.ts", 5, "make") == {("A.make", 1.0, "self")}
     assert _vias(db, "a.ts", 7, "go") == {("A.go", 1.0, "self")}
     for line, name in ((8, "go"), (10, "resolve"), (14, "go")):
