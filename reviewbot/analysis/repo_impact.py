@@ -1332,12 +1332,11 @@ def _stale_overrides(
     class that also has one taking the new parameters, a Java overload, has updated it.)"""
     was, now = _shape(old_params), _shape(new_params)
     old_names = [p.name for p in old_params]
-    moved = sorted(old_names) == sorted(p.name for p in new_params) and old_names != [
-        p.name for p in new_params
-    ]  # the same parameters in another order: an override of the old order gets them swapped
+    new_names = [p.name for p in new_params]
+    # (the same parameters in another order: an override of the old order gets them swapped)
+    moved = sorted(old_names) == sorted(new_names) and old_names != new_names
     if was == now and not moved:
         return []
-    new_names = [p.name for p in new_params]
     out: list[query.Symbol] = []
     updated: set[str] = set()  # (the classes with an override already taking the new ones)
     for sym in _symbols(conn, new)[:1]:

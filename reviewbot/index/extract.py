@@ -2219,7 +2219,8 @@ class _Builder:
                     if node is None or made is None or made.type not in _ANONYMOUS_BODIES:
                         break
                     if made.type == "enum_constant":
-                        created = defs[enclosing_class(at)].name if enclosing_class(at) >= 0 else ""
+                        enum = enclosing_class(at)
+                        created = defs[enum].name if enum >= 0 else ""
                     else:
                         written = made.child_by_field_name("type")
                         created = clean_type(_decode(written.text or b"")) if written else ""

@@ -195,6 +195,7 @@ _CONSTRUCTORS = frozenset({"constructor", "__init__"})
 
 
 _MAX_HEIRS = 200  # subclasses followed for the constructor they inherit
+_CLASS_KINDS = "'class', 'interface', 'struct'"  # (what `subclasses` walks)
 
 
 def constructed(conn: sqlite3.Connection, symbol: Symbol) -> tuple[int, ...]:
@@ -224,15 +225,28 @@ def constructed(conn: sqlite3.Connection, symbol: Symbol) -> tuple[int, ...]:
 def _heirs(conn: sqlite3.Connection, class_id: int, constructor: str) -> list[int]:
     """The classes whose header names ``class_id`` as a base (a reference there resolved to
     it) and that define no ``constructor`` of their own."""
+    return _below(
+        conn,
+        class_id,
+        "'class'",
+        "AND NOT EXISTS (SELECT 1 FROM defs m WHERE m.parent_id = h.id "
+        "AND m.file_id = h.file_id AND m.name = ?)",
+        (constructor,),
+    )
+
+
+def _below(
+    conn: sqlite3.Connection, class_id: int, kinds: str, more: str = "", args: tuple[str, ...] = ()
+) -> list[int]:
+    """The definitions of ``kinds`` whose header (before their first member) names
+    ``class_id`` as a base, a reference there resolved to it for sure, and ``more``."""
     rows = conn.execute(
         "SELECT DISTINCT h.id, h.bases, r.name FROM edges e JOIN refs r ON r.id = e.ref_id "
         "JOIN defs h ON h.id = r.unit_id WHERE e.def_id = ? AND e.confidence >= 1 "
-        "AND h.kind = 'class' AND r.kind != 'call' AND r.line >= h.line "
+        f"AND h.kind IN ({kinds}) AND r.kind != 'call' AND r.line >= h.line "
         "AND r.line <= COALESCE((SELECT MIN(m.line) FROM defs m WHERE m.parent_id = h.id "
-        "AND m.file_id = h.file_id), h.end_line) "
-        "AND NOT EXISTS (SELECT 1 FROM defs m WHERE m.parent_id = h.id AND m.file_id = h.file_id "
-        "AND m.name = ?)",
-        (class_id, constructor),
+        f"AND m.file_id = h.file_id), h.end_line) {more}",
+        (class_id, *args),
     ).fetchall()
     return [
         int(heir)
@@ -247,19 +261,10 @@ def subclasses(conn: sqlite3.Connection, class_id: int, limit: int = _MAX_HEIRS)
     out: list[int] = []
     todo = [class_id]
     while todo and len(out) < limit:
-        rows = conn.execute(
-            "SELECT DISTINCT h.id, h.bases, r.name FROM edges e JOIN refs r ON r.id = e.ref_id "
-            "JOIN defs h ON h.id = r.unit_id WHERE e.def_id = ? AND e.confidence >= 1 "
-            f"AND h.kind IN ({_CLASS_KINDS}) AND r.kind != 'call' AND r.line >= h.line "
-            "AND r.line <= COALESCE((SELECT MIN(m.line) FROM defs m WHERE m.parent_id = h.id "
-            "AND m.file_id = h.file_id), h.end_line)",
-            (todo.pop(),),
-        ).fetchall()
-        for heir, bases, name in rows:
-            named = any(b.rsplit(".", 1)[-1] == name for b in str(bases).split())
-            if named and heir != class_id and heir not in out:
-                out.append(int(heir))
-                todo.append(int(heir))
+        for heir in _below(conn, todo.pop(), _CLASS_KINDS):
+            if heir != class_id and heir not in out:
+                out.append(heir)
+                todo.append(heir)
     return out[:limit]
 
 
@@ -286,9 +291,6 @@ def overrides(conn: sqlite3.Connection, symbol: Symbol) -> list[Symbol]:
             ),
         )
     return out
-
-
-_CLASS_KINDS = "'class', 'interface', 'struct'"
 
 
 def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:
