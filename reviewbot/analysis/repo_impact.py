@@ -1215,13 +1215,15 @@ def _left_behind(
     return out
 
 
-def _overloaded(conn: sqlite3.Connection, new: Decl) -> bool:
-    row = conn.execute(
-        "SELECT COUNT(*) FROM defs d JOIN files f ON f.id = d.file_id "
-        "WHERE f.path = ? AND d.qualified = ?",
-        (new.path, new.qualified),
-    ).fetchone()
-    return bool(row and row[0] > 1)
+def _overload_params(conn: sqlite3.Connection, new: Decl) -> list[tuple[Param, ...] | None]:
+    """The parameters of a re-signed declaration's namesakes in its file on the new side (its
+    overloads; None for one whose list cannot be read)."""
+    rows = conn.execute(
+        "SELECT d.signature FROM defs d JOIN files f ON f.id = d.file_id "
+        "WHERE f.path = ? AND d.qualified = ? AND d.line != ?",
+        (new.path, new.qualified, new.line),
+    ).fetchall()
+    return [parameters(sig, new.name, new.language, new.kind == "method") for (sig,) in rows]
 
 
 def _offset(text: str, line: int, column: int) -> int | None:
@@ -1261,8 +1263,11 @@ def _rb106(
     new_params = parameters(new.whole, new.name, language, new.kind == "method")
     if old_params is None or new_params is None or old_params == new_params:
         return None
-    if language != "python" and _overloaded(conn, new):
-        return None
+    others = _overload_params(conn, new) if language != "python" else []
+    if others and (language != "java" or None in others):
+        return None  # (a TS overload set: which signature a call picks is not read here)
+    # Java: a call that fits another overload left beside it is that one's (or may be).
+    kept = [o for o in others if o is not None]
     stale: list[_Ref] = []
     for r in refs:
         if r.kind != "call" or r.in_change:
@@ -1277,9 +1282,11 @@ def _rb106(
         # its positional arguments now land in other parameters.
         ok = fits(call, new_params, language)
         was = fits(call, old_params, language)
+        if any(fits(call, o, language) is not False for o in kept):
+            continue
         if (ok is False and was) or (ok and was and reordered(old_params, new_params, call)):
             stale.append(r)
-    left = _stale_overrides(conn, new, old_params, new_params) if new.kind == "method" else []
+    left = _stale_overrides(conn, new, old_params, new_params, kept) if new.kind == "method" else []
     if not stale and not left:
         return None
     line = next(iter(cf.line_map.added_between(new.line, new.end_line)), new.line)
@@ -1323,14 +1330,19 @@ def _stale_overrides(
     new: Decl,
     old_params: tuple[Param, ...],
     new_params: tuple[Param, ...],
+    kept: list[tuple[Param, ...]],
 ) -> list[query.Symbol]:
     """The methods overriding a re-signed one (in the classes below its class) whose
     parameters still have the old shape (their kinds and which are required) where the new
     shape differs, or the old order of the same parameters where they were reordered: a call
     through the base the new way reaches them with arguments they do not take, or swapped.
     (A parameter only renamed is no new shape; an override taking ``*args`` has its own; a
-    class that also has one taking the new parameters, a Java overload, has updated it.)"""
+    class that also has one taking the new parameters, a Java overload, has updated it; one
+    shaped like another overload ``kept`` beside the re-signed one may override that one.)"""
     was, now = _shape(old_params), _shape(new_params)
+    others = {_shape(k) for k in kept}
+    if was in others:
+        return []
     old_names = [p.name for p in old_params]
     new_names = [p.name for p in new_params]
     # (the same parameters in another order: an override of the old order gets them swapped)
@@ -1345,6 +1357,8 @@ def _stale_overrides(
             if params is None:
                 continue
             names = [p.name for p in params]
+            if _shape(params) in others:
+                continue  # (it may override the other overload)
             if _shape(params) == now and (was != now or names == new_names):
                 updated.add(o.qualified)  # (Java: an overload left beside it is no override)
             elif _shape(params) == was and (was != now or names == old_names):

@@ -1190,3 +1190,40 @@ def test_rb106_names_overrides_left_with_the_old_parameters(
     for place in stale:
         assert place in found["message"], found["message"]
     assert kept not in found["message"] and found["path"] == path
+
+
+def test_java_rb106_for_an_overloaded_method_names_calls_no_overload_takes(repo: Path) -> None:
+    """A Java method with overloads re-signed: a call that fitted it and now fits neither its
+    new parameters nor another overload left beside it no longer compiles (`conv("a")` after
+    `conv(String)` became `conv(String, boolean)`, `conv(int, int)` kept), and a subclass's
+    override of the old one overrides nothing now (its override of `conv(int, int)`, shaped
+    like the new one, says nothing: it is the kept one's). A call that fits a kept overload by its
+    number of arguments (`wrap("a")` beside `wrap(int)`) may be that one's: not named."""
+    lib = (
+        "package p;\n\npublic class Lib {\n"
+        "    public int conv(String s) {\n        return s.length();\n    }\n\n"
+        "    public int conv(int n, int m) {\n        return n + m;\n    }\n\n"
+        "    public int wrap(String s) {\n        return 1;\n    }\n\n"
+        "    public int wrap(int n) {\n        return n;\n    }\n}\n"
+    )
+    sub = (
+        "package p;\n\npublic class Sub extends Lib {\n    @Override\n"
+        "    public int conv(String s) {\n        return 0;\n    }\n\n"
+        "    @Override\n    public int conv(int n, int m) {\n        return 0;\n    }\n}\n"
+    )
+    app = (
+        "package p;\n\npublic class App {\n    int run(Lib l) {\n"
+        '        int a = l.conv("a");\n        int b = l.conv(1, 2);\n'
+        '        return a + b + l.wrap("a");\n    }\n}\n'
+    )
+    resigned = lib.replace("conv(String s)", "conv(String s, boolean trim)").replace(
+        "wrap(String s)", "wrap(String s, int k)"
+    )
+    files = {"src/p/Lib.java": lib, "src/p/Sub.java": sub, "src/p/App.java": app}
+    setup(repo, files, {"src/p/Lib.java": resigned})
+    doc = review(repo)
+    (found,) = codes(doc, "RB106")
+    assert found["title"] == "conv() is called or overridden the old way in 2 place(s)"
+    assert "src/p/App.java:5" in found["message"], found["message"]
+    assert "src/p/Sub.java:4 (Sub.conv)" in found["message"], found["message"]
+    assert "App.java:6" not in found["message"]
