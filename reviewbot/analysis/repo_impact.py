@@ -542,8 +542,14 @@ def _symbols(conn: sqlite3.Connection, d: Decl) -> list[query.Symbol]:
 
 
 def _refs(
-    conn: sqlite3.Connection, d: Decl, registry: LanguageRegistry
+    conn: sqlite3.Connection,
+    d: Decl,
+    registry: LanguageRegistry,
+    inside: list[query.Hit] | None = None,
 ) -> tuple[list[query.Hit], bool]:
+    """The declaration's references (with its namesakes'), but those inside it, which go to
+    ``inside`` when given (a recursive call: no use of it elsewhere, but a call all the
+    same)."""
     symbols = _symbols(conn, d)
     merged: dict[tuple[str, int, int], query.Hit] = {}
     cut = False
@@ -552,6 +558,8 @@ def _refs(
         cut = cut or more
         for h in hits:
             if any(h.path == s.path and s.line <= h.line <= s.end_line for s in symbols):
+                if inside is not None:
+                    inside.append(h)
                 continue  # inside the declaration (or a namesake): not a reference to it
             if not_code(h.path, registry.detect(h.path).name):
                 continue
@@ -674,6 +682,7 @@ def _impact_in(
     for k, c in enumerate(changes):
         refs: list[_Ref]
         cut = False
+        recursive: list[query.Hit] = []  # its calls of itself: RB106 checks them too
         if k in old_refs:
             assert c.old is not None
             hits, cut = old_refs[k]
@@ -681,7 +690,7 @@ def _impact_in(
             refs = [r for r in refs if not _anothers_call(r, c.old, texts)]
         else:
             assert c.new is not None
-            hits, cut = _refs(conn, c.new, settings.registry)
+            hits, cut = _refs(conn, c.new, settings.registry, recursive)
             refs = [_new_ref(h, added_lines) for h in hits]
         if keep is not None:
             refs = [r for r in refs if keep(r.path)]
@@ -747,7 +756,12 @@ def _impact_in(
             if gone is not None:
                 findings.append(gone)
         if c.change == "signature" and c.old is not None and c.new is not None:
-            found = _rb106(conn, c.old, c.new, c.cf, sure, texts)
+            own = _one_per_line([_new_ref(h, added_lines) for h in recursive])
+            calls = sorted(
+                sure + [r for r in own if _confident(r)],
+                key=lambda r: (r.in_change, r.path, r.line, r.column),
+            )
+            found = _rb106(conn, c.old, c.new, c.cf, calls, texts)
             if found is not None:
                 findings.append(found)
     findings += _left_behind(conn, movers, moved_refs, by_old, by_new, added_lines, keep)

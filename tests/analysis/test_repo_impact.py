@@ -1227,3 +1227,26 @@ def test_java_rb106_for_an_overloaded_method_names_calls_no_overload_takes(repo:
     assert "src/p/App.java:5" in found["message"], found["message"]
     assert "src/p/Sub.java:4 (Sub.conv)" in found["message"], found["message"]
     assert "App.java:6" not in found["message"]
+
+
+def test_rb106_names_a_recursive_call_left_with_the_old_arguments(repo: Path) -> None:
+    """marshmallow's `set_value(dct, key, value)` calls itself on an unchanged line: re-signed
+    to take a fourth required parameter, that call breaks like any other. It is named by
+    RB106; the impact still lists no reference of a definition inside itself."""
+    util = (
+        "def set_value(dct, key, value):\n"
+        "    if '.' in key:\n"
+        "        head, rest = key.split('.', 1)\n"
+        "        set_value(dct.setdefault(head, {}), rest, value)\n"
+        "    else:\n"
+        "        dct[key] = value\n"
+    )
+    use = "from util import set_value\n\n\ndef main(d):\n    set_value(d, 'a.b', 1)\n"
+    resigned = util.replace("(dct, key, value):", "(dct, key, value, sep):")
+    setup(repo, {"util.py": util, "use.py": use}, {"util.py": resigned})
+    doc = review(repo)
+    (found,) = codes(doc, "RB106")
+    assert found["title"] == "set_value() is called the old way in 2 place(s)", found["title"]
+    assert "use.py:5" in found["message"] and "util.py:4" in found["message"]
+    listed = entry(doc, "set_value")["references"]
+    assert [(r["path"], r["line"]) for r in listed] == [("use.py", 1), ("use.py", 5)]
