@@ -29,6 +29,13 @@ def qualified_name(index: LineIndex, unit: Unit) -> str:
     return LABEL_SEP.join(reversed(chain))
 
 
+def _name_key(index: LineIndex, unit: Unit) -> str:
+    """The qualified name a unit pairs by: a callback's callee written with optional chaining
+    or a non-null assertion (`obs?.forEach(…)`, `obs!.forEach(…)`) is the same callback's as
+    plain (`obs.forEach(…)`): adding a `?.` renames nothing."""
+    return qualified_name(index, unit).replace("?.", ".").replace("!.", ".")
+
+
 def _pair_members(
     old_units: list[Unit], new_units: list[Unit], pairs: dict[int, Unit | None], matched: set[int]
 ) -> None:
@@ -79,11 +86,11 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
         by_name: dict[str, list[Unit]] = {}
         for u in old_units:
             if u.start not in matched_old:
-                by_name.setdefault(qualified_name(old, u), []).append(u)
+                by_name.setdefault(_name_key(old, u), []).append(u)
         wanting: dict[str, list[Unit]] = {}
         for u in new_units:
             if u.start not in pairs:
-                wanting.setdefault(qualified_name(new, u), []).append(u)
+                wanting.setdefault(_name_key(new, u), []).append(u)
         for name, namesakes in wanting.items():
             choices = by_name.get(name)
             if not choices:

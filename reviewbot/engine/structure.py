@@ -304,7 +304,7 @@ _CALLBACK_LANGUAGES = frozenset({"javascript", "typescript"})
 _OPENS_ARROW = re.compile(r"=>\s*\{$")
 _OPENS_FUNCTION = re.compile(r"\bfunction\b\s*\*?\s*[\w$]*\s*\([^()]*\)\s*(?::[^{]*)?\{$")
 _CALLEE = re.compile(
-    r"(?:[^\W\d]|\$)[\w$]*(?:\s*\??\.\s*(?:[^\W\d]|\$)[\w$]*)*(?=\s*(?:<[^()]*>)?\s*$)"
+    r"(?:[^\W\d]|\$)[\w$]*(?:\s*!?\??\.\s*(?:[^\W\d]|\$)[\w$]*)*(?=\s*(?:<[^()]*>)?\s*$)"
 )
 _QUOTES = "\"'`"
 _CALLBACK_TEXT = 40  # characters of the call's first string argument kept in the name

@@ -64,6 +64,21 @@ def test_a_renamed_header_line_pairs_by_qualified_name_or_is_added() -> None:
     assert kinds == ["added:class A > def g", "pair:class A", "removed:class A > def f"]
 
 
+def test_a_callback_whose_callee_gains_optional_chaining_is_the_same_unit() -> None:
+    """mobx c65a4e14 wrote `observable.observers_?.forEach(d => {...})` where it had
+    `.forEach`: three callbacks were reported as renamed. The same callback, modified (and
+    with a TS non-null assertion, `observers_!.forEach`, which the label now keeps)."""
+    body = "".join(f"    if (d.s === {i}) {{\n      d.go({i})\n    }}\n" for i in range(5))
+    old_text = f"export function f(o) {{\n  o.observers_.forEach(d => {{\n{body}  }})\n}}\n"
+    for written in ("o.observers_?.forEach", "o.observers_!.forEach"):
+        new_text = old_text.replace("o.observers_.forEach", written)
+        old, new = open_index("f.ts", old_text), open_index("f.ts", new_text)
+        pairs = pair_units(old, new, line_map(old_text, new_text))
+        callbacks = [p for p in pairs if p.new is None or "forEach" in p.new.label]
+        assert len(callbacks) == 1 and callbacks[0].old is not None, pairs
+        assert not callbacks[0].by_body and written in callbacks[0].new.label  # type: ignore[union-attr]
+
+
 def test_measures_are_local_to_the_unit() -> None:
     index = open_index("f.py", AFTER)
     apply = next(u for u in index.structure.units if u.name == "apply")
