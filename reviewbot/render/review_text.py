@@ -20,7 +20,7 @@ from reviewbot.render.style import (
     DIFF_LEGEND,
     Style,
     cut_label,
-    cut_path,
+    cut_paths,
     diff_gutter,
     ellipsize,
     fmt_metric,
@@ -203,11 +203,17 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     rows_left = MAX_UNIT_ROWS
     if analysed:
         path_w = min(max(len(one_line(fs.path)) for fs in analysed), max(20, width - 24))
+        cuts = cut_paths((one_line(fs.path) for fs in analysed), path_w)
         for fs in analysed:
             out.append(
-                f"{style(cut_path(one_line(fs.path), path_w).ljust(path_w), 'bold')}  "
+                f"{style(cuts[one_line(fs.path)].ljust(path_w), 'bold')}  "
                 f"{fs.status.value:<8} +{fs.added} -{fs.removed}"
             )
+            if fs.old_path is not None and fs.old_path != fs.path:
+                out.extend(
+                    style(line, "dim")
+                    for line in _wrap(f"from {one_line(fs.old_path)}", width, "    ")
+                )
             for w in fs.warnings:
                 out.extend(style(line, "yellow") for line in _wrap(f"note: {w}", width, "    "))
             shown = [u for u in fs.units if u.noteworthy]

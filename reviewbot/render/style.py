@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, TextIO
 
 from reviewbot.model import HunkContext, Measure, UnitChange, innermost
@@ -17,6 +18,7 @@ __all__ = [
     "bar",
     "cut_label",
     "cut_path",
+    "cut_paths",
     "diff_gutter",
     "ellipsize",
     "fmt_metric",
@@ -169,6 +171,38 @@ def cut_path(path: str, width: int) -> str:
     if cut > 0:  # whole folders where at least one fits
         head = head[: cut + 1]
     return f"{head}…/{name}"
+
+
+def cut_paths(paths: Iterable[str], width: int) -> dict[str, str]:
+    """Each path ``cut_path`` cut, told apart: paths whose cuts would read the same (a
+    folder's `test_tutorial001.py` under the same first folders) keep their last folders
+    instead (`tests/…/test_default/test_tutorial001.py`), and when even those clash, the
+    middle of the whole path goes."""
+    out = {p: cut_path(p, width) for p in dict.fromkeys(paths)}
+    for cut in (_cut_near_name, ellipsize):
+        seen = Counter(out.values())
+        out = {p: c if seen[c] == 1 else cut(p, width) for p, c in out.items()}
+    return out
+
+
+def _cut_near_name(path: str, width: int) -> str:
+    """``path`` in ``width`` characters keeping its first folder and the folders nearest its
+    name (`tests/…/test_default/test_tutorial001.py`; `…/test_default/test_tutorial001.py`
+    when the first leaves no room for one)."""
+    if len(path) <= width:
+        return path
+    parts = path.split("/")
+    if len(parts) < 3:
+        return ellipsize(path, width)
+    for head in (parts[0] + "/…/", "…/"):  # (the first folder goes when it leaves none room)
+        tail = parts[-1]
+        for folder in reversed(parts[1:-1]):
+            if len(head) + len(folder) + 1 + len(tail) > width:
+                break
+            tail = f"{folder}/{tail}"
+        if tail != parts[-1] and len(head) + len(tail) <= width:
+            return head + tail
+    return ellipsize(path, width)
 
 
 def sparkline(values: Sequence[float], width: int | None = None, top: float | None = None) -> str:

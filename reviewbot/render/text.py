@@ -15,7 +15,7 @@ from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers
 from reviewbot.engine.signal import js_strip
 from reviewbot.model import qualified_label
-from reviewbot.render.style import Style, bar, cut_label, cut_path, one_line, sparkline
+from reviewbot.render.style import Style, bar, cut_label, cut_paths, one_line, sparkline
 
 __all__ = ["context_text", "entropy_text", "heatmap_text", "hotspots_text", "positions_text"]
 
@@ -130,7 +130,7 @@ def _one_based(line: str) -> str:
 def hotspots_text(found: Hotspots, style: Style, width: int = 100) -> str:
     """The ranked files, each with its top units, within ``width`` columns (the door gives the
     terminal's, as for `review`): paths keep their file names and labels their own names
-    (``cut_path``, ``cut_label``); the bar goes first when the width runs out."""
+    (``cut_paths``, ``cut_label``); the bar goes first when the width runs out."""
     if not found.files:
         return "no history to rank (no commits touch these paths)\n"
     out = [
@@ -142,9 +142,10 @@ def hotspots_text(found: Hotspots, style: Style, width: int = 100) -> str:
     path_w = max(10, min(longest, width - 6 - numbers - bar_w))
     top = max(f.score for f in found.files) or 1.0
     out.append(style(f"  #   {'file'.ljust(path_w)}  changes  irregularity   score", "dim"))
+    cuts = cut_paths((one_line(f.path) for f in found.files), path_w)
     for rank, f in enumerate(found.files, 1):
         row = (
-            f"  {rank:<3} {style(cut_path(one_line(f.path), path_w).ljust(path_w), 'cyan')}  "
+            f"  {rank:<3} {style(cuts[one_line(f.path)].ljust(path_w), 'cyan')}  "
             f"{f.changes:>7}  {f.irregularity:>12.0f}  {f.score:>6.0f}"
         )
         if bar_w:

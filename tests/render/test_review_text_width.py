@@ -97,6 +97,38 @@ def test_a_cut_path_keeps_the_file_name_whole() -> None:
     assert head.startswith("packages/zod/src/"), head
 
 
+def test_cut_paths_stay_apart_and_a_renamed_file_says_where_it_came_from() -> None:
+    """typer 42196d47 at 80 columns: six rows read `tests/test_tutorial/…/test_tutorial001.py`,
+    each another file; mobx 02afa5b6: 50 rows `renamed +1 -2` never saying from where. Paths
+    whose cuts clash keep the folders nearest their names; a renamed file's row says its old
+    path."""
+    head = "tests/test_tutorial/test_commands_and_options"
+    paths = [f"{head}/test_{k}/test_tutorial001.py" for k in ("one", "two", "three")]
+    units = tuple(_unit(p, "def f", 1) for p in paths)
+    files = tuple(
+        FileSummary(p, None, Status.MODIFIED, None, "python", 3, 1, (u,))
+        for p, u in zip(paths, units, strict=True)
+    )
+    moved = FileSummary(
+        "packages/mobx/__tests__/base/action.js",
+        "packages/mobx/__tests__/v5/base/action.js",
+        Status.RENAMED,
+        None,
+        "javascript",
+        1,
+        2,
+        (),
+    )
+    stats = Stats(4, 4, 0, 10, 5, units_changed=3, units_measures_changed=3)
+    rows = _rows(Report("a", "b", (*files, moved), (), stats=stats), width=60)
+    heads = [r.split()[0] for r in rows if "modified +3 -1" in r]
+    assert len(heads) == 3 and len(set(heads)) == 3, heads
+    for cut, k in zip(heads, ("one", "two", "three"), strict=True):
+        assert cut.endswith(f"/test_{k}/test_tutorial001.py"), cut
+    at = next(i for i, r in enumerate(rows) if "renamed  +1 -2" in r)
+    assert rows[at + 1].strip() == "from packages/mobx/__tests__/v5/base/action.js", rows
+
+
 def test_hotspots_fit_the_width_and_cut_labels_like_the_review() -> None:
     """starlette at COLUMNS=80: unit rows of 95-113 columns, labels cut at 50 characters with
     no `…` (`def test_mounted_middleware_does_not_catch_excepti lines 1041-1093`), and
