@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -482,21 +482,27 @@ def _average_linkage(
     return sorted((sorted(g) for g in groups if g), key=lambda g: g[0])
 
 
-def _title(refs: Sequence[HunkRef], group: Sequence[int]) -> tuple[str, str, int]:
-    """The bundle's weightiest unit (by the lines its hunks change there; the product's code
-    before tests; one unit is one place, not a label: three `def test` closures in three
-    tests are three units), named with its containers (`def ServerErrorMiddleware.__init__`),
-    and its files, the unit's first; with the unit's path and line, to tell namesakes apart."""
+def _title(
+    refs: Sequence[HunkRef], group: Sequence[int], heat: Mapping[int, float]
+) -> tuple[str, str, int]:
+    """The bundle's weightiest unit (the one whose hunks hold its weightiest findings, by
+    ``heat`` per hunk; else by the lines its hunks change there; the product's code before
+    tests; one unit is one place, not a label: three `def test` closures in three tests are
+    three units), named with its containers (`def ServerErrorMiddleware.__init__`), and its
+    files, the unit's first; with the unit's path and line, to tell namesakes apart."""
     weight: Counter[tuple[bool, str, int, str]] = Counter()
+    hot: dict[tuple[bool, str, int, str], float] = defaultdict(float)
     for i in group:
         r = refs[i]
         if r.unit is not None:
             size = len(r.hunk.added) + len(r.hunk.removed)
-            weight[(not secondary(r.path), r.path, r.unit[0], r.unit[1])] += max(1, size)
+            key = (not secondary(r.path), r.path, r.unit[0], r.unit[1])
+            weight[key] += max(1, size)
+            hot[key] += heat.get(i, 0.0)
     paths = sorted({refs[i].path for i in group})
     if not weight:
         return ", ".join(paths[:3]) + (" …" if len(paths) > 3 else ""), "", 0
-    top = max(weight, key=lambda k: (k[0], weight[k]))  # ties: the first, by place
+    top = max(weight, key=lambda k: (hot[k], k[0], weight[k]))  # ties: the first, by place
     paths.remove(top[1])
     paths.insert(0, top[1])  # the title's file among those shown
     files = ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
@@ -612,10 +618,12 @@ def _bundles(
     """The groups in reading order (findings first, definitions before their uses), named."""
     where = {member: g for g, members in enumerate(groups) for member in members}
     heat: dict[int, float] = defaultdict(float)
+    hunk_heat: dict[int, float] = defaultdict(float)  # (what titles a bundle)
     for f in findings:
         for r in refs:
             if r.path == f.path and r.hunk.new_start <= f.end_line and f.line <= r.hunk.new_end:
                 heat[where[r.index]] += 3.0**f.severity.rank
+                hunk_heat[r.index] += 3.0**f.severity.rank
     before: dict[int, set[int]] = defaultdict(set)
     for d, u in uses:
         if where[d] != where[u]:
@@ -639,7 +647,7 @@ def _bundles(
         placed.add(g)
         pending.remove(g)
     out = []
-    titles = _distinct([_title(refs, groups[g]) for g in order])
+    titles = _distinct([_title(refs, groups[g], hunk_heat) for g in order])
     for number, g in enumerate(order, 1):
         members = groups[g]
         defined = sorted({n for i in members for n in refs[i].defines})

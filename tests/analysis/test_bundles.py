@@ -133,6 +133,23 @@ def test_titles_name_the_class_and_put_their_file_first(repo: Path) -> None:
     assert beta_b["title"].startswith("def Beta.__init__ (omega/beta.py"), titles
 
 
+def test_a_bundle_is_titled_by_the_unit_its_findings_are_in(repo: Path) -> None:
+    """typer 42196d47: `B1 def _print_options_panel (typer/rich_utils.py, …)` held both RB101
+    hunks, in typer/core.py, which the title did not even show. A bundle's title names the
+    unit its weightiest findings are in before the one with the most changed lines."""
+    from tests.helpers import AFTER, BEFORE
+
+    plain = "".join(f"    line_{k} = order.total({k})\n" for k in range(30))
+    report = "\n\ndef report(order):\n    rate = apply(order, 0.1)\n" + "    return rate\n"
+    write(repo, "shop.py", BEFORE + report)
+    commit(repo)
+    write(repo, "shop.py", AFTER + report.replace("    return rate\n", plain + "    return rate\n"))
+    doc = report_doc(review(GitChange(repo), Config()))
+    assert [f["code"] for f in doc["findings"]][:1] == ["RB101"], doc["findings"]
+    (found,) = doc["bundles"]
+    assert found["title"].startswith("def apply (shop.py"), found["title"]
+
+
 def test_titles_shared_by_two_bundles_say_where() -> None:
     from reviewbot.analysis.bundles import _distinct
 
