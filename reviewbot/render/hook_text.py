@@ -3,10 +3,8 @@ silence; nothing at all when there is nothing to say."""
 
 from __future__ import annotations
 
-import textwrap
-
 from reviewbot.model import Finding, Report, Severity
-from reviewbot.render.style import Style, fmt_metric, one_line, sparkline
+from reviewbot.render.style import Style, fmt_metric, one_line, sparkline, wrap
 
 __all__ = ["hook_text"]
 
@@ -79,25 +77,10 @@ def hook_text(
                     rest = tail
                 else:
                     lines.append(f"{mark}{style(place, 'cyan')}")
-                lines.extend(
-                    textwrap.wrap(
-                        rest,
-                        width=DETAIL_WIDTH,
-                        initial_indent="      ",
-                        subsequent_indent="        ",
-                        break_on_hyphens=False,
-                    )
-                )
+                lines.extend(wrap(rest, DETAIL_WIDTH, "      ", "  "))
             if not measured:  # RB105, RB106: the title alone does not say where to look
                 lines.extend(
-                    style(line, "dim")
-                    for line in textwrap.wrap(
-                        one_line(f.message),
-                        width=DETAIL_WIDTH,
-                        initial_indent="      ",
-                        subsequent_indent="      ",
-                        break_on_hyphens=False,
-                    )
+                    style(line, "dim") for line in wrap(one_line(f.message), DETAIL_WIDTH, "      ")
                 )
         if len(shown) > max_findings:
             lines.append(f"  ... and {len(shown) - max_findings} more (`{rerun}` shows all)")
@@ -118,22 +101,16 @@ def hook_text(
             lines.append(style("  (RB105, RB106: on the line the finding names)", "dim"))
     large = [fs for fs in report.files if fs.reason and fs.reason.startswith("larger than")]
     if large:  # not reviewed for its size: said (binary and generated files go unsaid)
-        lines += textwrap.wrap(
+        lines += wrap(
             f"reviewbot: {len(large)} file(s) too large to review: "
             + ", ".join(one_line(fs.path) for fs in large[:3])
             + (" …" if len(large) > 3 else "")
             + " (max_file_bytes)",
-            width=80,
-            subsequent_indent="    ",
-            break_on_hyphens=False,
+            80,
+            hang="    ",
         )
     if report.index_note:  # an index exists but did not answer: say what was not checked
-        lines += textwrap.wrap(
-            f"reviewbot: RB105/RB106 not checked: {report.index_note}",
-            width=80,
-            subsequent_indent="    ",
-            break_on_hyphens=False,
-        )
+        lines += wrap(f"reviewbot: RB105/RB106 not checked: {report.index_note}", 80, hang="    ")
     if left_out:
         lines.append(
             f"reviewbot: time budget reached: {left_out} file(s) not reviewed "

@@ -4,7 +4,6 @@ counted instead of listed."""
 
 from __future__ import annotations
 
-import textwrap
 from collections import Counter
 
 from reviewbot.model import (
@@ -28,6 +27,7 @@ from reviewbot.render.style import (
     origin_text,
     sparkline,
     units_text,
+    wrap,
 )
 
 __all__ = ["review_text"]
@@ -45,14 +45,7 @@ _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.I
 
 
 def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
-    return textwrap.wrap(
-        text,
-        width=max(40, width),
-        initial_indent=indent,
-        subsequent_indent=indent + hang,
-        break_long_words=True,
-        break_on_hyphens=False,
-    ) or [indent]
+    return wrap(text, max(40, width), indent, hang)
 
 
 _HEADS = ("decisions", "nesting", "irregularity")

@@ -30,6 +30,7 @@ __all__ = [
     "units_text",
     "use_color",
     "visible",
+    "wrap",
 ]
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -171,6 +172,45 @@ def cut_path(path: str, width: int) -> str:
     if cut > 0:  # whole folders where at least one fits
         head = head[: cut + 1]
     return f"{head}…/{name}"
+
+
+# Words between ASCII white space (a no-break space holds two words together, as for textwrap).
+_WORDS = re.compile(r"([ \t\n\r\x0b\x0c]*)([^ \t\n\r\x0b\x0c]+)")
+
+
+def wrap(text: str, width: int, indent: str = "", hang: str = "") -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken at spaces (``indent`` before the
+    first line, ``indent + hang`` before the others). A word longer than a whole line (a long
+    path with its `:12-40,` or `)` after it) breaks after one of its `/`s, so that a path's
+    file name stays with what follows it; only a part still too long is cut anywhere."""
+    room = max(1, width - len(indent + hang))
+    lines: list[str] = []
+    line, fresh = indent, True  # (fresh: nothing written on this line yet)
+    for space, word in _WORDS.findall(text):  # (the spaces between words kept)
+        for k, piece in enumerate(_pieces(word, room)):
+            glue = "" if fresh or k else " " * len(space)
+            if not fresh and len(line) + len(glue) + len(piece) > width:
+                lines.append(line)
+                line, glue = indent + hang, ""
+            line += glue + piece
+            fresh = False
+    lines.append(line)
+    return lines
+
+
+def _pieces(word: str, room: int) -> list[str]:
+    """A word in parts of at most ``room`` characters: whole when it fits; else at its `/`s
+    (each keeps its `/`), a part longer than ``room`` cut anywhere."""
+    if len(word) <= room:
+        return [word]
+    out: list[str] = []
+    for part in re.findall(r"[^/]*/|[^/]+$", word):
+        while len(part) > room:
+            out.append(part[:room])
+            part = part[room:]
+        if part:
+            out.append(part)
+    return out
 
 
 def cut_paths(paths: Iterable[str], width: int) -> dict[str, str]:

@@ -3,6 +3,9 @@ callback's last words, a file's name) and how the tables make room for their lab
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from reviewbot.analysis.hotspots import FileHotspot, Hotspots, UnitHotspot
 from reviewbot.model import (
     FileSummary,
@@ -15,7 +18,7 @@ from reviewbot.model import (
     UnitRef,
 )
 from reviewbot.render.review_text import review_text
-from reviewbot.render.style import Style
+from reviewbot.render.style import Style, wrap
 from reviewbot.render.text import hotspots_text
 
 
@@ -159,3 +162,28 @@ def test_the_header_wraps_between_its_facts_never_inside_one() -> None:
         "35 file(s), +459 -427, 315 unit(s) touched, 1 with changed measures,",
         "review profile",
     ], lines
+
+
+def test_a_long_path_wraps_after_a_slash_with_its_line_range_kept() -> None:
+    """mobx 7fd93348 at 80 columns: the review order's wrap cut `…inheritance.ts` from its
+    `)` and `…inheritance.ts:` from `1-351`: a word longer than a line breaks after one of its
+    `/`s, the file name staying with what follows it."""
+    path = "packages/mobx/__tests__/decorators_2023/stage3/long/stage3-decorators-inheritance.ts"
+    text = f"B1  def Parent.run ({path})  — defines x at {path}:1-351, and more"
+    lines = wrap(text, 60, "  ", "    ")
+    assert all(len(line) <= 60 for line in lines), lines
+    assert lines[0].startswith("  B1  def Parent.run (")  # (its own spaces kept)
+    assert sum("stage3-decorators-inheritance.ts)" in line for line in lines) == 1, lines
+    assert sum("stage3-decorators-inheritance.ts:1-351," in line for line in lines) == 1, lines
+    assert all(line.startswith("      ") for line in lines[1:]), lines
+
+
+@given(
+    st.lists(st.text(alphabet=st.sampled_from("ab/:-)( "), min_size=1, max_size=90), max_size=8),
+    st.integers(min_value=20, max_value=100),
+)
+def test_wrap_loses_no_character_and_keeps_to_the_width(words: list[str], width: int) -> None:
+    text = " ".join(words)
+    lines = wrap(text, width, "  ", "  ")
+    assert all(len(line) <= width for line in lines), lines
+    assert "".join("".join(lines).split()) == "".join(text.split())
