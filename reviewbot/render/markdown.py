@@ -24,7 +24,14 @@ from reviewbot.model import (
     UnitChange,
     innermost,
 )
-from reviewbot.render.style import diff_gutter, fmt_metric, sparkline, unit_origin, units_text
+from reviewbot.render.style import (
+    diff_gutter,
+    fmt_metric,
+    product_first,
+    sparkline,
+    unit_origin,
+    units_text,
+)
 
 __all__ = [
     "MAX_BODY",
@@ -189,7 +196,7 @@ def render_markdown(
     """The report as Markdown, within ``limit`` characters (GitHub's comment limit): the hunk
     context goes first, then units, then a cut with a note."""
     env = environment()
-    units = [(fs.path, u) for fs in report.files for u in fs.units if u.noteworthy]
+    units = [(fs.path, u) for fs in product_first(report.files) for u in fs.units if u.noteworthy]
     quiet = sum(1 for fs in report.files for u in fs.units if not u.noteworthy)
 
     def attempt(context: bool, units_max: int) -> Callable[[bool], str]:
@@ -318,7 +325,7 @@ def summary_body(
     def link(path: str, line: int, end: int) -> str:
         return url(blob_base, path, line, end)
 
-    units = [(fs.path, u) for fs in report.files for u in fs.units if u.noteworthy]
+    units = [(fs.path, u) for fs in product_first(report.files) for u in fs.units if u.noteworthy]
     quiet = sum(1 for fs in report.files for u in fs.units if not u.noteworthy)
     skipped = [fs for fs in report.files if fs.language is None]
     template = environment().get_template("summary.md.j2")

@@ -25,6 +25,7 @@ from reviewbot.render.style import (
     fmt_metric,
     one_line,
     origin_text,
+    product_first,
     sparkline,
     units_text,
     wrap,
@@ -191,7 +192,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         text = f"hotspots touched (rank, recent changes): {listed}"
         out.extend(style(line, "yellow") for line in _wrap(text, width, "  ", "    "))
     out.append("")
-    analysed = [fs for fs in report.files if fs.language is not None]
+    analysed = product_first(fs for fs in report.files if fs.language is not None)
     quiet = unlisted = 0
     rows_left = MAX_UNIT_ROWS
     if analysed:

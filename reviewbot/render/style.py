@@ -8,8 +8,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, TextIO
 
-from reviewbot.model import HunkContext, Measure, UnitChange, innermost
+from reviewbot.model import FileSummary, HunkContext, Measure, UnitChange, innermost
 from reviewbot.render.visible import one_line, visible
+from reviewbot.repo.paths import secondary
 
 __all__ = [
     "BLOCKS",
@@ -24,6 +25,7 @@ __all__ = [
     "fmt_metric",
     "one_line",
     "origin_text",
+    "product_first",
     "sparkline",
     "terminal_width",
     "unit_origin",
@@ -172,6 +174,12 @@ def cut_path(path: str, width: int) -> str:
     if cut > 0:  # whole folders where at least one fits
         head = head[: cut + 1]
     return f"{head}…/{name}"
+
+
+def product_first(files: Iterable[FileSummary]) -> list[FileSummary]:
+    """The files with the product's code first, then tests, benchmarks and examples (as the
+    findings are ordered), each part in its order: a table's first rows are what ships."""
+    return sorted(files, key=lambda fs: secondary(fs.path))
 
 
 # Words between ASCII white space (a no-break space holds two words together, as for textwrap).

@@ -17,6 +17,7 @@ from reviewbot.model import (
     UnitMetrics,
     UnitRef,
 )
+from reviewbot.render.markdown import render_markdown
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style, wrap
 from reviewbot.render.text import hotspots_text
@@ -187,3 +188,23 @@ def test_wrap_loses_no_character_and_keeps_to_the_width(words: list[str], width:
     lines = wrap(text, width, "  ", "  ")
     assert all(len(line) <= width for line in lines), lines
     assert "".join("".join(lines).split()) == "".join(text.split())
+
+
+def test_the_unit_tables_list_the_product_before_its_tests() -> None:
+    """mobx 7fd93348: 56 zero-decision test rows before the one `src` unit with the RB101, in
+    text and in the PR comment. The tables list the product's files first, tests after, as
+    the findings are ordered (the JSON keeps the diff's order)."""
+    tests = FileSummary(
+        "__tests__/a.test.ts", None, Status.MODIFIED, None, "typescript", 9, 0,
+        (_unit("__tests__/a.test.ts", "testCaseRow", 1),),
+    )  # fmt: skip
+    product = FileSummary(
+        "src/core.ts", None, Status.MODIFIED, None, "typescript", 3, 1,
+        (_unit("src/core.ts", "function endBatch", 1),),
+    )  # fmt: skip
+    stats = Stats(2, 2, 0, 12, 1, units_changed=2, units_measures_changed=2)
+    report = Report("a", "b", (tests, product), (), stats=stats)
+    text = "\n".join(_rows(report))
+    assert text.index("src/core.ts") < text.index("__tests__/a.test.ts"), text
+    markdown = render_markdown(report)
+    assert markdown.index("endBatch") < markdown.index("testCaseRow"), markdown
