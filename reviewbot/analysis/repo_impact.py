@@ -1250,16 +1250,20 @@ def _offset(text: str, line: int, column: int) -> int | None:
 
 
 def _show(params: tuple[Param, ...]) -> str:
-    return (
-        "("
-        + ", ".join(
+    """A parameter list as Python writes it: `(a, /, b=…, *, c, **kw)` (the `/` after
+    positional-only ones, a bare `*` before keyword-only ones when no `*args` is there)."""
+    words: list[str] = []
+    for k, p in enumerate(params):
+        if p.kind == "kwonly" and not any(q.kind in ("varargs", "kwonly") for q in params[:k]):
+            words.append("*")
+        words.append(
             ("*" if p.kind == "varargs" else "**" if p.kind == "varkw" else "")
             + p.name
             + ("" if p.required or p.kind in ("varargs", "varkw") else "=…")
-            for p in params
         )
-        + ")"
-    )
+        if p.kind == "posonly" and (k + 1 == len(params) or params[k + 1].kind != "posonly"):
+            words.append("/")
+    return "(" + ", ".join(words) + ")"
 
 
 def _rb106(

@@ -1250,3 +1250,19 @@ def test_rb106_names_a_recursive_call_left_with_the_old_arguments(repo: Path) ->
     assert "use.py:5" in found["message"] and "util.py:4" in found["message"]
     listed = entry(doc, "set_value")["references"]
     assert [(r["path"], r["line"]) for r in listed] == [("use.py", 1), ("use.py", 5)]
+
+
+@pytest.mark.parametrize(
+    ("header", "shown"),
+    [
+        ("def f(self, value, *, partial=None):", "(value, *, partial=…)"),
+        ("def f(self, a, b, /, c, *args, d, **kw):", "(a, b, /, c, *args, d, **kw)"),
+    ],
+)
+def test_rb106_writes_a_parameter_list_as_python_does(header: str, shown: str) -> None:
+    """marshmallow's `_validate_missing(self, value, *, partial=None)` was told as taking
+    `(value, partial)`: a keyword-only parameter looked positional."""
+    from reviewbot.analysis.repo_impact import _show
+
+    params = parameters(header, "f", "python", True)
+    assert params is not None and _show(params) == shown
