@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from reviewbot.model import (
+    TYPES_ONLY,
     Finding,
     Measure,
     Report,
@@ -43,6 +44,9 @@ def _arrow(m: Measure) -> str:
 
 
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+_TYPED_FOLD = 3  # re-signs of types or defaults only told in one line from this many
 
 
 def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
@@ -161,7 +165,13 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     else:
         text = "No findings: nothing in this change spikes the structure it touches."
         out.extend(style(line, "green") for line in _wrap(text, width, ""))
-    for item in report.impact_shown:
+    impacts = report.impact_shown
+    typed = [i for i in impacts if i.detail == TYPES_ONLY]
+    if len(typed) >= _TYPED_FOLD:  # (one re-typed overload in 9 schema classes: one line)
+        impacts = tuple(i for i in impacts if i.detail != TYPES_ONLY)
+    else:
+        typed = []
+    for item in impacts:
         outside = [r for r in item.references if not r.in_change]
         first = (outside or list(item.references))[:4]
         where = ", ".join(
@@ -178,6 +188,15 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         text = (
             f"impact: {item.unit} ({item.change_text}) is {how} in "
             f"{item.total} place(s){inside}{reach}: {where}{more}{doubt}"
+        )
+        out.extend(_wrap(text, width, "  ", "    "))
+    if typed:
+        typed.sort(key=lambda i: -i.total)
+        listed = ", ".join(f"{one_line(i.unit)} ({i.total})" for i in typed[:4])
+        more = f", … {len(typed) - 4} more" if len(typed) > 4 else ""
+        text = (
+            f"impact: {len(typed)} declarations changed types or defaults only, their calls "
+            f"still fit (places): {listed}{more}"
         )
         out.extend(_wrap(text, width, "  ", "    "))
     hot = report.stats.hotspots_touched or ()

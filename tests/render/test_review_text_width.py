@@ -8,7 +8,10 @@ from hypothesis import strategies as st
 
 from reviewbot.analysis.hotspots import FileHotspot, Hotspots, UnitHotspot
 from reviewbot.model import (
+    TYPES_ONLY,
     FileSummary,
+    Impact,
+    ImpactRef,
     MetricsChange,
     Report,
     Stats,
@@ -208,3 +211,33 @@ def test_the_unit_tables_list_the_product_before_its_tests() -> None:
     assert text.index("src/core.ts") < text.index("__tests__/a.test.ts"), text
     markdown = render_markdown(report)
     assert markdown.index("endBatch") < markdown.index("testCaseRow"), markdown
+
+
+def test_many_re_signs_of_types_only_are_told_in_one_line() -> None:
+    """yup e5c5440 re-typed `default()` in 9 schema classes: 9 impact entries of `(signature:
+    types or defaults only)`, 36 lines at 80 columns, around the one re-sign that changed what
+    a call passes. From three such entries on, one line names them, most referenced first;
+    the JSON keeps every entry."""
+
+    def impact(name: str, total: int, detail: str) -> Impact:
+        refs = tuple(
+            ImpactRef(f"test/{name}.ts", k + 1, None, "call", 1.0, False) for k in range(total)
+        )
+        return Impact("default", f"method {name}", "src/x.ts", "signature", refs, total, False,
+                      detail=detail)  # fmt: skip
+
+    typed = [impact(n, t, TYPES_ONLY) for n, t in (("A.default", 4), ("B.default", 83),
+                                                   ("C.default", 9), ("D.default", 1))]  # fmt: skip
+    moved = impact("Schema._getDefault", 3, "added options; removed _options")
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0)
+    files = (FileSummary("src/x.ts", None, Status.MODIFIED, None, "typescript", 4, 4),)
+    report = Report("a", "b", files, (), stats=stats, impact=(*typed, moved))
+    text = " ".join(line.strip() for line in _rows(report))
+    assert "impact: method Schema._getDefault (signature: added options" in text, text
+    assert text.count("impact:") == 2, text
+    assert (
+        "impact: 4 declarations changed types or defaults only, their calls still fit (places): "
+        "method B.default (83), method C.default (9), method A.default (4), method D.default (1)"
+    ) in text, text
+    two = Report("a", "b", files, (), stats=stats, impact=(typed[0], typed[1]))
+    assert " ".join(_rows(two)).count("(signature: types or defaults only)") == 2
