@@ -105,13 +105,54 @@ def not_code(path: str, language: str) -> bool:
     return suffix in _NOT_CODE_SUFFIXES or name in _NOT_CODE_NAMES or stem in _NOT_CODE_NAMES
 
 
+_DECORATOR_LINES = 40  # at most this many lines of decorators above a header are its
+
+
+def _head(index: LineIndex, unit: Unit) -> int:
+    """The unit's first line (0-based) with the decorators or annotations written above its
+    header (`@lru_cache`, a `@pytest.mark.parametrize(...)` of many lines, `@Override`):
+    they are its lines, not its class's."""
+    head, depth = unit.start, 0
+    for k in range(unit.start - 1, max(-1, unit.start - 1 - _DECORATOR_LINES), -1):
+        code = index.code[k]  # (strings blanked, comments gone)
+        if not code:
+            if depth:
+                continue  # a blank or comment line inside a decorator's brackets
+            break
+        # Read upwards: closing brackets open, opening ones close.
+        depth += sum(code.count(c) for c in ")]}") - sum(code.count(c) for c in "([{")
+        if depth < 0:
+            break
+        if depth == 0:
+            if not code.startswith("@"):
+                break
+            head = k
+    return head
+
+
+def _touched(pair: UnitPair, old: LineIndex | None, new: LineIndex | None, lm: LineMap) -> bool:
+    """Whether the change touches the unit on either side (its decorators with it)."""
+    return (
+        pair.new is not None
+        and new is not None
+        and lm.touches_new(_head(new, pair.new) + 1, pair.new.end + 1)
+    ) or (
+        pair.old is not None
+        and old is not None
+        and lm.touches_old(_head(old, pair.old) + 1, pair.old.end + 1)
+    )
+
+
 def _direct(index: LineIndex | None, unit: Unit | None, lines: list[int]) -> bool:
     """Whether any of the (1-based) changed lines belongs to the unit itself rather than to a
-    unit nested in it."""
+    unit nested in it (a member's decorators are the member's)."""
     if index is None or unit is None:
         return False
+    units = index.structure.units
+    members = [u for u in units if u.parent >= 0 and units[u.parent].start == unit.start]
+    decorators = {k for u in members for k in range(_head(index, u), u.start)}
     for n in lines:
-        if not index.code[n - 1]:
+        if not index.code[n - 1] or n - 1 in decorators:
             continue  # a blank or comment line between members is no change of the container
         owner = index.unit_at(n - 1)
         if owner is not None and owner.start == unit.start:
@@ -251,12 +292,8 @@ def measure_file(
     line_map = cf.line_map
     changes: list[UnitChange] = []
     cases: list[UnitCase] = []
-    touched = [
-        pair
-        for pair in pair_units(old, new, line_map)
-        if (pair.new is not None and line_map.touches_new(pair.new.start + 1, pair.new.end + 1))
-        or (pair.old is not None and line_map.touches_old(pair.old.start + 1, pair.old.end + 1))
-    ]
+    pairs = pair_units(old, new, line_map)
+    touched = [pair for pair in pairs if _touched(pair, old, new, line_map)]
     # Each side's touched units measured together (the heat of all of them at once).
     old_meter, old_metrics = _metrics_of(old, [pair.old for pair in touched])
     new_meter, new_metrics = _metrics_of(new, [pair.new for pair in touched])

@@ -253,3 +253,27 @@ def test_measures_taken_once_give_the_same_findings() -> None:
                 seen.add(rule(plain, t) is not None)
             assert dense_new(taken, t, 3.0) == dense_new(plain, t, 3.0)
     assert seen == {True, False}  # the combinations make findings and pass
+
+
+def test_a_decorator_edit_touches_the_unit_it_decorates_not_its_class() -> None:
+    """marshmallow 99103a67 removed `@lru_cache` above `Schema._has_processors`, and the
+    review said `class Schema modified`; rich f07a3fc5 added cases to a multi-line
+    `@pytest.mark.parametrize(...)` and said no unit changed. A decorator's lines (however
+    many) are the unit's own."""
+    cases = "".join(f"        ({k}, {k + 1}),\n" for k in range(3))
+    old_text = (
+        "class Schema:\n    x = 1\n\n    @lru_cache(maxsize=8)\n    def has(self, tag):\n"
+        "        return tag in self.hooks\n\n"
+        f'    @pytest.mark.parametrize(\n        "a, b",\n        [\n{cases}        ],\n    )\n'
+        "    def test_pairs(self, a, b):\n        assert a < b\n"
+    )
+    new_text = old_text.replace("    @lru_cache(maxsize=8)\n", "").replace(
+        "        ],\n", "        (7, 8),\n        ],\n"
+    )
+    hunks = line_map(old_text, new_text).hunks
+    cf = ChangedFile("s.py", "s.py", Status.MODIFIED, hunks, old_text, new_text)
+    done = review_file(cf, ReviewOptions(get_profile("review"), default_registry()))
+    touched = {u.label: u.noteworthy for u in done.summary.units}
+    assert "class Schema > def has" in touched, touched
+    assert "class Schema > def test_pairs" in touched, touched
+    assert touched.get("class Schema") is not True, touched  # (its own lines did not change)
