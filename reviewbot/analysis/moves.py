@@ -4,14 +4,15 @@ to and compared with their old selves."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from reviewbot.analysis.renames import Body, body_of, match_bodies
+from reviewbot.analysis.renames import Body, Match, body_of, match_bodies
 from reviewbot.analysis.review import MeasuredFile, UnitCase
 from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import Unit
-from reviewbot.model import MetricsChange, UnitChange, UnitRef, innermost
+from reviewbot.model import MetricsChange, Status, UnitChange, UnitRef, innermost
 
 __all__ = ["link_moves"]
 
@@ -46,6 +47,33 @@ def _sides(files: Sequence[MeasuredFile], kind: str) -> list[_Side]:
     return out
 
 
+def _rewritten(
+    files: Sequence[MeasuredFile],
+    removed: list[_Side],
+    added: list[_Side],
+    matches: list[Match],
+) -> list[Match]:
+    """Top-level units of a deleted file and of a file the change adds that share their kind
+    and name, each the only one of its name on its side, and whose bodies matched nothing:
+    one unit rewritten where it moved (yup 41b9c58 turned `isodate.js`'s `parseIsoDate` into
+    `parseIsoDate.ts`'s: a dense new unit to RB102, 14 decisions down to 9)."""
+
+    def named(sides: list[_Side], status: Status, used: set[int]) -> dict[tuple[str, str], int]:
+        counts = Counter((side.unit.kind, side.unit.name) for side in sides)
+        return {
+            (side.unit.kind, side.unit.name): i
+            for i, side in enumerate(sides)
+            if side.unit.parent < 0
+            and files[side.file].summary.status is status
+            and counts[(side.unit.kind, side.unit.name)] == 1
+            and i not in used
+        }
+
+    olds = named(removed, Status.DELETED, {m.old for m in matches})
+    news = named(added, Status.ADDED, {m.new for m in matches})
+    return [Match(i, news[key], 0.0) for key, i in olds.items() if key in news]
+
+
 def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
     """The measured files of one change, with each unit removed from one file and added to
     another with a matching body made one ``moved`` unit of the second file (compared with its
@@ -63,6 +91,7 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
         # Two units of one file were compared by the file's own pairing already.
         allowed=lambda i, j: removed[i].file != added[j].file,
     )
+    matches += _rewritten(files, removed, added, matches)
     if not matches:
         return list(files)
     gone: set[tuple[int, int]] = set()

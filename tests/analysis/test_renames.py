@@ -437,3 +437,28 @@ def test_a_unit_past_the_ceiling_moved_unchanged_has_no_finding(repo: Path) -> N
         {"c.py": keep, "d.py": keep + "\n\n" + denser},
     )
     assert [f.code for f in _review(repo).findings] == ["RB101"]
+
+
+def test_a_function_rewritten_into_a_new_file_that_replaces_its_old_one_is_moved(
+    repo: Path,
+) -> None:
+    """yup 41b9c58 deleted `isodate.js` and added `parseIsoDate.ts`, the same exported
+    function rewritten in TypeScript: RB102 called it a dense new unit (14 decisions down to
+    9). A top-level unit of a deleted file and one of an added file, of one kind and name and
+    each the only one of that name, is that unit moved, compared with its old self; a second
+    namesake elsewhere leaves them added and removed."""
+    rewritten = SEND.replace("def send_report", "def load_config")
+    _two_commits(repo, {"conf/old_loader.py": LOAD}, {"settings/loading.py": rewritten})
+    report = _review(repo)
+    assert _by_kind(report) == {"moved": ["settings/loading.py:def load_config"]}
+    (unit,) = _units(report)
+    assert unit.old_path == "conf/old_loader.py" and unit.metrics.before is not None
+    assert not [f for f in report.findings if f.code == "RB102"]
+    # (two new files with one: which one it became is not known)
+    _two_commits(
+        repo,
+        {"conf/second.py": LOAD},
+        {"new/a.py": rewritten, "new/b.py": rewritten.replace("rows", "lines")},
+    )
+    kinds = _by_kind(_review(repo))
+    assert "moved" not in kinds and kinds["removed"] == ["conf/second.py:def load_config"]
