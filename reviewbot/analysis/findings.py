@@ -234,7 +234,7 @@ def dense_new(d: UnitDelta, t: Thresholds, file_p90: float | None) -> Finding | 
     message = (
         f"New {d.label} (lines {d.unit.start}-{d.unit.end}) has "
         f"{_num(d.branches.after)} decision points over {_num(lines)} lines and "
-        f"{_num(d.nesting.after)} nesting levels (irregularity "
+        f"{_num(d.nesting.after)} nesting level{'' if d.nesting.after == 1 else 's'} (irregularity "
         f"{_num(d.irregularity.after)} bits); {compared}. A reviewer should read it first."
     )
     return _finding("RB102", Severity.WARNING, d, f"Dense new unit {innermost(d.label)}", message)

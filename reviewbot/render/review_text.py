@@ -116,7 +116,7 @@ def _silence_hint(f: Finding, status: Status | None) -> str:
         return f"silence: {comment} line {f.line}, the reference it names (no other is read)"
     # The deleted lines have no line on the new side: the finding sits on the line now in
     # their place, and that line alone is read for the comment.
-    return f"silence: {comment} line {f.line}, now where the deleted lines were (no other is read)"
+    return f"silence: {comment} line {f.line}, where the old declaration was (no other is read)"
 
 
 def review_text(report: Report, style: Style, *, context: bool = False, width: int = 100) -> str:

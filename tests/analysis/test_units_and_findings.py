@@ -144,6 +144,10 @@ def test_dense_new_unit_respects_the_files_own_profile() -> None:
     assert dense_new(dense, t, file_p90=2) is not None
     assert dense_new(dense, t, file_p90=12) is None  # the file's units are denser still
     assert dense_new(delta(None, UnitMetrics(5, 9, 3, 30)), t, 0) is None  # too short
+    # (yup 41b9c58: "1 nesting levels")
+    flat = dense_new(delta(None, UnitMetrics(20, 9, 1, 30)), t, file_p90=2)
+    assert flat is not None and " 1 nesting level (" in flat.message, flat
+    assert " 3 nesting levels (" in str(dense_new(dense, t, file_p90=2))
 
 
 def test_the_ceiling_flags_what_the_file_already_excuses() -> None:

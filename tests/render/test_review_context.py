@@ -88,13 +88,14 @@ def test_a_replaced_line_shows_both_its_old_and_its_new_text(repo: Path) -> None
 
 def test_rb105_says_the_one_line_its_comment_is_read_on(repo: Path) -> None:
     """The hint said "on line 5" as if it were the deleted unit's first line; it is the line
-    now where the deleted lines were, and no other line is read for it."""
+    now where the deleted lines were, and no other line is read for it (said so as to fit a
+    rename too: "where the old declaration was")."""
     rep = _deletion(repo, index=True)
     (f,) = [f for f in rep.findings if f.code == "RB105"]
     text = review_text(rep, Style(False), width=200)
     assert (
-        f"silence: add `reviewbot: ignore[RB105]` in a comment on line {f.line}, now where the "
-        "deleted lines were (no other is read)"
+        f"silence: add `reviewbot: ignore[RB105]` in a comment on line {f.line}, where the old "
+        "declaration was (no other is read)"
     ) in text
     # And it is so: a comment there silences it.
     lines = KEEP.split("\n")
