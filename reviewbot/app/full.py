@@ -70,14 +70,17 @@ def _sides(
 def explain_reviewed(
     change: Change,
     files: Sequence[tuple[ChangedFile, FileReview]],
+    summaries: Sequence[FileSummary],
     findings: list[Finding],
     config: Config,
 ) -> BundleExplanation:
     """``bundles.explain`` of reviewed files (``pipeline.explain_bundles``), with the index's
-    hunk links when the repository has an index that can answer, as ``full_extras``."""
+    hunk links when the repository has an index that can answer and the impact's findings,
+    as ``full_extras``."""
     indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None
-    return explain([cf for cf, _ in files], _sides(files), findings, links)
+    extra = _impact(change, summaries, config, indexed)[1] if change.git is not None else []
+    return explain([cf for cf, _ in files], _sides(files), [*findings, *extra], links)
 
 
 def full_extras(
@@ -99,7 +102,11 @@ def full_extras(
     # The index, when there is one, is opened once: the impact and the bundler's hunk links.
     indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None
-    explained = explain([cf for cf, _ in files], sides, findings, links)
+    # The impact's RB105/RB106 weigh in the review order as the others do.
+    found, extra = (
+        _impact(change, summaries, config, indexed) if change.git is not None else ([], [])
+    )
+    explained = explain([cf for cf, _ in files], sides, [*findings, *extra], links)
     listed = {s.path for s in summaries if s.reason == NOT_CODE}
     code, rest = attach_prose(
         explained.bundles, explained.refs, [cf for cf in change.files if cf.path in listed]
@@ -107,7 +114,6 @@ def full_extras(
     bundles = tuple(code) + _other_files(rest, len(code))
     if change.git is None:
         return Extras(context, bundles, (), [], None)
-    found, extra = _impact(change, summaries, config, indexed)
     hotspots = _hotspots_touched(change, change.git, summaries, config, cache)
     return Extras(context, bundles, tuple(found), extra, hotspots)
 

@@ -297,7 +297,7 @@ def explain_bundles(source: ChangeSource | Change, config: Config) -> BundleExpl
 
     change = source if isinstance(source, Change) else read_change(source, config)
     reviewed = _review_files(change, config, None, None, pure=False)
-    return explain_reviewed(change, reviewed.files, reviewed.findings, config)
+    return explain_reviewed(change, reviewed.files, reviewed.summaries, reviewed.findings, config)
 
 
 class _Reviewed(NamedTuple):

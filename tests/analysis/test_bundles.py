@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewbot.app.config import Config
-from reviewbot.app.pipeline import GitChange, review
+from reviewbot.app.pipeline import GitChange, explain_bundles, review
 from reviewbot.render.report_json import report_doc
 from tests.helpers import commit, write
 
@@ -159,3 +159,23 @@ def test_titles_shared_by_two_bundles_say_where() -> None:
         "def run (a.py) at a.py:40",
         "x (b.py)",
     ]
+
+
+def test_an_rb105_weighs_in_the_review_order(repo: Path) -> None:
+    """marshmallow, without an index: renaming `utils.pluck` (an RB105: still imported
+    elsewhere) and widening `Field._validate_missing` (no finding): the review order put the
+    bundle with no finding first. RB105 and RB106 come from the impact, found after the
+    bundles were ordered; they weigh as every finding does."""
+    write(repo, "utils.py", "def pluck(d, k):\n    return [x[k] for x in d]\n")
+    write(repo, "b.py", 'from utils import pluck\n\n\ndef use(d):\n    return pluck(d, "a")\n')
+    fields = "class Field:\n    def validate(self, value, partial=None):\n        return value\n"
+    write(repo, "fields.py", fields)
+    commit(repo)
+    write(repo, "utils.py", "def pluck_values(d, k):\n    return [x[k] for x in d]\n")
+    body = "".join(f"        step_{k} = {k}\n" for k in range(6))
+    write(repo, "fields.py", fields.replace("partial=None):\n", "*, partial=None):\n" + body))
+    doc = report_doc(review(GitChange(repo), Config()))
+    assert [f["code"] for f in doc["findings"]] == ["RB105"], doc["findings"]
+    assert [h["path"] for h in doc["bundles"][0]["hunks"]] == ["utils.py"], doc["bundles"]
+    explained = explain_bundles(GitChange(repo), Config())  # (the report's own order)
+    assert [b.title for b in explained.bundles] == [b["title"] for b in doc["bundles"]]
