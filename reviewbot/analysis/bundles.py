@@ -104,6 +104,7 @@ class HunkRef:
     folder: str  # the top-level folder (names are linked within one, or through an import)
     text: str  # the new side's text, to see whether it mentions another file's module
     terms: tuple[tuple[str, int], ...] = ()  # word parts of the changed lines as written, counted
+    gone: frozenset[str] = frozenset()  # of ``defines``, those only a removed header declared
 
 
 def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
@@ -150,6 +151,7 @@ def _refs(
         folder = cf.path.split("/", 1)[0] if "/" in cf.path else ""
         for h in cf.hunks:
             defines: set[str] = set()
+            declared: dict[str, set[str]] = {"new": set(), "old": set()}  # (by side)
             owns: set[str] = set()
             headers: dict[str, set[int]] = {"new": set(), "old": set()}
             unit_key: tuple[int, str] | None = None
@@ -177,6 +179,7 @@ def _refs(
                         if unit.start == n - 1:
                             headers[side_name].add(n)
                             defines.add(name)
+                            declared[side_name].add(name)
             if unit_key is None and new is not None:
                 first, _ = h.changed_new
                 unit = new.unit_at(first - 1)
@@ -210,6 +213,7 @@ def _refs(
                     folder,
                     cf.new_text or "",
                     tuple(sorted(terms.items())),
+                    frozenset(declared["old"] - declared["new"]),
                 )
             )
     return refs
@@ -650,7 +654,8 @@ def _bundles(
     titles = _distinct([_title(refs, groups[g], hunk_heat) for g in order])
     for number, g in enumerate(order, 1):
         members = groups[g]
-        defined = sorted({n for i in members for n in refs[i].defines})
+        defined = sorted({n for i in members for n in refs[i].defines - refs[i].gone})
+        removed = sorted({n for i in members for n in refs[i].gone} - set(defined))
         needs = sorted({refs[d].path for d, u in uses if where[u] == g and where[d] != g})
         reasons = []
         paths = {refs[i].path for i in members}
@@ -665,6 +670,9 @@ def _bundles(
         if defined:
             more = f" and {len(defined) - 5} more" if len(defined) > 5 else ""
             reasons.append("defines " + ", ".join(defined[:5]) + more)
+        if removed:  # (a name only a deleted or renamed declaration had)
+            more = f" and {len(removed) - 5} more" if len(removed) > 5 else ""
+            reasons.append("removes " + ", ".join(removed[:5]) + more)
         if needs:
             reasons.append("uses what " + ", ".join(needs[:3]) + " defines")
         if not reasons:

@@ -177,5 +177,7 @@ def test_an_rb105_weighs_in_the_review_order(repo: Path) -> None:
     doc = report_doc(review(GitChange(repo), Config()))
     assert [f["code"] for f in doc["findings"]] == ["RB105"], doc["findings"]
     assert [h["path"] for h in doc["bundles"][0]["hunks"]] == ["utils.py"], doc["bundles"]
+    # (rich 3c8d89cf: "defines get_cell_size, …" for a deleted file's functions)
+    assert doc["bundles"][0]["reason"] == "defines pluck_values; removes pluck"
     explained = explain_bundles(GitChange(repo), Config())  # (the report's own order)
     assert [b.title for b in explained.bundles] == [b["title"] for b in doc["bundles"]]
