@@ -47,6 +47,13 @@ def _sides(files: Sequence[MeasuredFile], kind: str) -> list[_Side]:
     return out
 
 
+# Names many modules each define for their own (entry points, hooks): sharing one says nothing.
+_COMMON = frozenset(
+    "main run setup teardown init test tests handler handle index default app cli start "
+    "stop execute process create update configure register plugin load save build".split()
+)
+
+
 def _rewritten(
     files: Sequence[MeasuredFile],
     removed: list[_Side],
@@ -54,9 +61,10 @@ def _rewritten(
     matches: list[Match],
 ) -> list[Match]:
     """Top-level units of a deleted file and of a file the change adds that share their kind
-    and name, each the only one of its name on its side, and whose bodies matched nothing:
-    one unit rewritten where it moved (yup 41b9c58 turned `isodate.js`'s `parseIsoDate` into
-    `parseIsoDate.ts`'s: a dense new unit to RB102, 14 decisions down to 9)."""
+    and name, each the only one of its name on its side, and whose bodies matched nothing (not
+    a name many modules define, `main`, `setup`): one unit rewritten where it moved (yup
+    41b9c58 turned `isodate.js`'s `parseIsoDate` into `parseIsoDate.ts`'s: a dense new unit to
+    RB102, 14 decisions down to 9)."""
 
     def named(sides: list[_Side], status: Status, used: set[int]) -> dict[tuple[str, str], int]:
         counts = Counter((side.unit.kind, side.unit.name) for side in sides)
@@ -64,6 +72,7 @@ def _rewritten(
             (side.unit.kind, side.unit.name): i
             for i, side in enumerate(sides)
             if side.unit.parent < 0
+            and side.unit.name.lower() not in _COMMON
             and files[side.file].summary.status is status
             and counts[(side.unit.kind, side.unit.name)] == 1
             and i not in used

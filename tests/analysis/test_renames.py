@@ -462,3 +462,9 @@ def test_a_function_rewritten_into_a_new_file_that_replaces_its_old_one_is_moved
     )
     kinds = _by_kind(_review(repo))
     assert "moved" not in kinds and kinds["removed"] == ["conf/second.py:def load_config"]
+    # (nor a name many modules define for their own: one script's `main` for another's)
+    main = LOAD.replace("def load_config", "def main")
+    _two_commits(
+        repo, {"tools/old.py": main}, {"tools/fresh.py": rewritten.replace("load_config", "main")}
+    )
+    assert "moved" not in _by_kind(_review(repo))
