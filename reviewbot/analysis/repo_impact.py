@@ -1246,12 +1246,13 @@ def _left_behind(
 
 
 def _overload_params(conn: sqlite3.Connection, new: Decl) -> list[tuple[Param, ...] | None]:
-    """The parameters of a re-signed declaration's namesakes in its file on the new side (its
-    overloads; None for one whose list cannot be read)."""
+    """The parameters of a re-signed declaration's namesakes of its kind in its file on the
+    new side (its overloads, not a field of its name; None for one whose list cannot be
+    read)."""
     rows = conn.execute(
         "SELECT d.signature FROM defs d JOIN files f ON f.id = d.file_id "
-        "WHERE f.path = ? AND d.qualified = ? AND d.line != ?",
-        (new.path, new.qualified, new.line),
+        "WHERE f.path = ? AND d.qualified = ? AND d.kind = ? AND d.line != ?",
+        (new.path, new.qualified, new.kind, new.line),
     ).fetchall()
     return [parameters(sig, new.name, new.language, new.kind == "method") for (sig,) in rows]
 

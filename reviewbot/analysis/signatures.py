@@ -318,6 +318,9 @@ def _top_level_default(piece: str) -> bool:
     return False
 
 
+_TYPE_ARGUMENTS = re.compile(r"[\w$.]\s*<[^<>()]*,[^<>()]*>")
+
+
 def call_at(text: str, offset: int, language: str) -> Call | None:
     """The arguments of the call whose callee name ends at ``offset`` in ``text`` (None: no
     argument list follows, e.g. a reference that is not a call)."""
@@ -332,10 +335,13 @@ def call_at(text: str, offset: int, language: str) -> Call | None:
     end = _balanced(text, k)
     if end is None:
         return None
-    pieces = _split(text[k + 1 : end], angles=False)
+    inner = text[k + 1 : end]
+    pieces = _split(inner, angles=False)
     positional = 0
     keywords: list[str] = []
-    spread = False
+    # Java/TS type arguments with a comma (`new HashMap<String, Integer>()`) split no argument
+    # here (nor could `a < b, c > d` be told from them): such a call is not judged.
+    spread = family in ("java", "js") and _TYPE_ARGUMENTS.search(inner) is not None
     for piece in pieces:
         if family == "python":
             if piece.startswith("*"):

@@ -80,7 +80,8 @@ def explain_reviewed(
     indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None
     extra = _impact(change, summaries, config, indexed)[1] if change.git is not None else []
-    return explain([cf for cf, _ in files], _sides(files), [*findings, *extra], links)
+    weighed = [f for f in [*findings, *extra] if not config.ignores(f.code, f.path)]
+    return explain([cf for cf, _ in files], _sides(files), weighed, links)
 
 
 def full_extras(
@@ -102,11 +103,13 @@ def full_extras(
     # The index, when there is one, is opened once: the impact and the bundler's hunk links.
     indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None
-    # The impact's RB105/RB106 weigh in the review order as the others do.
+    # The impact's RB105/RB106 weigh in the review order as the others do (not those the
+    # configuration ignores, as ``findings`` are not).
     found, extra = (
         _impact(change, summaries, config, indexed) if change.git is not None else ([], [])
     )
-    explained = explain([cf for cf, _ in files], sides, [*findings, *extra], links)
+    weighed = [*findings, *(f for f in extra if not config.ignores(f.code, f.path))]
+    explained = explain([cf for cf, _ in files], sides, weighed, links)
     listed = {s.path for s in summaries if s.reason == NOT_CODE}
     code, rest = attach_prose(
         explained.bundles, explained.refs, [cf for cf in change.files if cf.path in listed]

@@ -195,8 +195,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         listed = ", ".join(f"{one_line(i.unit)} ({i.total})" for i in typed[:4])
         more = f", … {len(typed) - 4} more" if len(typed) > 4 else ""
         text = (
-            f"impact: {len(typed)} declarations changed types or defaults only, their calls "
-            f"still fit (places): {listed}{more}"
+            f"impact: {len(typed)} declarations changed only types or defaults (places "
+            f"each; --format json lists them): {listed}{more}"
         )
         out.extend(_wrap(text, width, "  ", "    "))
     hot = report.stats.hotspots_touched or ()

@@ -181,3 +181,9 @@ def test_an_rb105_weighs_in_the_review_order(repo: Path) -> None:
     assert doc["bundles"][0]["reason"] == "defines pluck_values; removes pluck"
     explained = explain_bundles(GitChange(repo), Config())  # (the report's own order)
     assert [b.title for b in explained.bundles] == [b["title"] for b in doc["bundles"]]
+    # An RB105 the configuration ignores weighs nothing (as it counts nowhere).
+    quiet = Config(ignore=(("RB105", ""),))
+    doc = report_doc(review(GitChange(repo), quiet))
+    assert [h["path"] for h in doc["bundles"][0]["hunks"]] == ["fields.py"], doc["bundles"]
+    explained = explain_bundles(GitChange(repo), quiet)
+    assert [b.title for b in explained.bundles] == [b["title"] for b in doc["bundles"]]

@@ -1266,3 +1266,31 @@ def test_rb106_writes_a_parameter_list_as_python_does(header: str, shown: str) -
 
     params = parameters(header, "f", "python", True)
     assert params is not None and _show(params) == shown
+
+
+def test_java_rb106_leaves_calls_with_type_arguments_and_fields_of_the_name(repo: Path) -> None:
+    """An adversarial pass over the overload rule: `s.put(new HashMap<String, Integer>())`
+    counted two arguments (the comma in the type arguments) and was named for the re-signed
+    two-parameter `put`, though it is the kept one-parameter one's; and a field named like
+    the re-signed method (`timeout` beside `timeout(String)`, jsoup's `HttpConnection.Base`)
+    was taken for an unreadable overload, which silenced RB106."""
+    store = (
+        "package p;\n\nimport java.util.Map;\n\npublic class Store {\n"
+        "    private String timeout;\n\n"
+        "    public void put(Map<String, Integer> m) {\n    }\n\n"
+        "    public void put(Map<String, Integer> m, int n) {\n    }\n\n"
+        "    public void timeout(String t) {\n        timeout = t;\n    }\n}\n"
+    )
+    use = (
+        "package p;\n\nimport java.util.HashMap;\n\npublic class Use {\n"
+        "    void run(Store s) {\n        s.put(new HashMap<String, Integer>());\n"
+        '        s.timeout("5s");\n    }\n}\n'
+    )
+    resigned = store.replace("int n) {", "int n, boolean strict) {").replace(
+        "timeout(String t) {", "timeout(String t, int unit) {"
+    )
+    files = {"src/p/Store.java": store, "src/p/Use.java": use}
+    setup(repo, files, {"src/p/Store.java": resigned})
+    found = codes(review(repo), "RB106")
+    assert [f["title"] for f in found] == ["timeout() is called the old way in 1 place(s)"], found
+    assert "src/p/Use.java:8" in found[0]["message"]

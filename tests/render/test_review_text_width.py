@@ -236,7 +236,8 @@ def test_many_re_signs_of_types_only_are_told_in_one_line() -> None:
     assert "impact: method Schema._getDefault (signature: added options" in text, text
     assert text.count("impact:") == 2, text
     assert (
-        "impact: 4 declarations changed types or defaults only, their calls still fit (places): "
+        "impact: 4 declarations changed only types or defaults (places each; --format json "
+        "lists them): "
         "method B.default (83), method C.default (9), method A.default (4), method D.default (1)"
     ) in text, text
     two = Report("a", "b", files, (), stats=stats, impact=(typed[0], typed[1]))
