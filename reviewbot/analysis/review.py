@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from functools import cached_property
 from typing import NamedTuple
@@ -124,10 +125,36 @@ def _head(index: LineIndex, unit: Unit) -> int:
         if depth < 0:
             break
         if depth == 0:
-            if not code.startswith("@"):
-                break
+            if not _only_decorators(" ".join(index.code[k:head])):
+                break  # (`@Input() bar: string;` above a method is a member of its own)
             head = k
     return head
+
+
+_DECORATOR = re.compile(r"@\s*[\w$.]+\s*")
+
+
+def _only_decorators(code: str) -> bool:
+    """Whether masked code is decorators alone (`@a.b(x, y) @c`), not a declaration with its
+    own (`@observable accessor a = 3`, `@Override public int a() { ... }`)."""
+    at = 0
+    while at < len(code):
+        found = _DECORATOR.match(code, at)
+        if found is None:
+            return False
+        at = found.end()
+        if at < len(code) and code[at] == "(":  # its arguments, to the matching bracket
+            depth = 0
+            for i in range(at, len(code)):
+                depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(code[i], 0)
+                if depth == 0:
+                    at = i + 1
+                    break
+            else:
+                return False
+        while at < len(code) and code[at] == " ":
+            at += 1
+    return bool(code)
 
 
 def _touched(pair: UnitPair, old: LineIndex | None, new: LineIndex | None, lm: LineMap) -> bool:

@@ -281,3 +281,17 @@ def test_a_decorator_edit_touches_the_unit_it_decorates_not_its_class() -> None:
     assert "class Schema > def has" in touched, touched
     assert "class Schema > def test_pairs" in touched, touched
     assert touched.get("class Schema") is not True, touched  # (its own lines did not change)
+
+
+def test_a_decorated_member_above_a_method_is_not_its_decorator() -> None:
+    """The adversarial pass: `@Input() bar: string;` right above `onClick()` changed to
+    `number`, and the review said `onClick()` was modified (mobx's `@observable accessor a = 3`
+    above a getter, likewise). A line that declares something of its own is no decorator."""
+    method = "  onClick() {\n    if (this.bar) {\n      return 1\n    }\n    return 2\n  }\n"
+    old_text = f"class Foo {{\n  @Input() bar: string;\n{method}}}\n"
+    new_text = old_text.replace("bar: string", "bar: number")
+    hunks = line_map(old_text, new_text).hunks
+    cf = ChangedFile("f.ts", "f.ts", Status.MODIFIED, hunks, old_text, new_text)
+    done = review_file(cf, ReviewOptions(get_profile("review"), default_registry()))
+    labels = [u.label for u in done.summary.units]
+    assert not any("onClick" in label for label in labels), labels
