@@ -4,6 +4,7 @@ to and compared with their old selves."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -60,8 +61,9 @@ def _rewritten(
     added: list[_Side],
     matches: list[Match],
 ) -> list[Match]:
-    """Top-level units of a deleted file and of a file the change adds that share their kind
-    and name, each the only one of its name on its side, and whose bodies matched nothing (not
+    """Top-level units of a deleted file and of a file the change adds whose name holds the
+    deleted one's (or the other way round) that share their kind and name, each the only one
+    of its name on its side, and whose bodies matched nothing (not
     a name many modules define, `main`, `setup`): one unit rewritten where it moved (yup
     41b9c58 turned `isodate.js`'s `parseIsoDate` into `parseIsoDate.ts`'s: a dense new unit to
     RB102, 14 decisions down to 9)."""
@@ -80,7 +82,23 @@ def _rewritten(
 
     olds = named(removed, Status.DELETED, {m.old for m in matches})
     news = named(added, Status.ADDED, {m.new for m in matches})
-    return [Match(i, news[key], 0.0) for key, i in olds.items() if key in news]
+    return [
+        Match(i, news[key], 0.0)
+        for key, i in olds.items()
+        if key in news
+        and _related(files[removed[i].file].summary.path, files[added[news[key]].file].summary.path)
+    ]
+
+
+def _related(old_path: str, new_path: str) -> bool:
+    """Whether two files' names say one replaces the other: one name holds the other, case
+    and separators aside (`isodate.js`, `parseIsoDate.ts`; `loader.py`, `config_loader.py`)."""
+
+    def stem(path: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", path.rsplit("/", 1)[-1].split(".", 1)[0].lower())
+
+    a, b = stem(old_path), stem(new_path)
+    return len(min(a, b, key=len)) >= 3 and (a in b or b in a)
 
 
 def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:

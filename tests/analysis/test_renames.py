@@ -444,15 +444,16 @@ def test_a_function_rewritten_into_a_new_file_that_replaces_its_old_one_is_moved
 ) -> None:
     """yup 41b9c58 deleted `isodate.js` and added `parseIsoDate.ts`, the same exported
     function rewritten in TypeScript: RB102 called it a dense new unit (14 decisions down to
-    9). A top-level unit of a deleted file and one of an added file, of one kind and name and
-    each the only one of that name, is that unit moved, compared with its old self; a second
-    namesake elsewhere leaves them added and removed."""
+    9). A top-level unit of a deleted file and one of an added file whose name holds the old
+    one's, of one kind and name and each the only one of that name, is that unit moved,
+    compared with its old self; a second namesake elsewhere, or files whose names say nothing
+    of each other (one package's `New` and another's), leave them added and removed."""
     rewritten = SEND.replace("def send_report", "def load_config")
-    _two_commits(repo, {"conf/old_loader.py": LOAD}, {"settings/loading.py": rewritten})
+    _two_commits(repo, {"conf/loader.py": LOAD}, {"settings/config_loader.py": rewritten})
     report = _review(repo)
-    assert _by_kind(report) == {"moved": ["settings/loading.py:def load_config"]}
+    assert _by_kind(report) == {"moved": ["settings/config_loader.py:def load_config"]}
     (unit,) = _units(report)
-    assert unit.old_path == "conf/old_loader.py" and unit.metrics.before is not None
+    assert unit.old_path == "conf/loader.py" and unit.metrics.before is not None
     assert not [f for f in report.findings if f.code == "RB102"]
     # (two new files with one: which one it became is not known)
     _two_commits(
@@ -466,5 +467,12 @@ def test_a_function_rewritten_into_a_new_file_that_replaces_its_old_one_is_moved
     main = LOAD.replace("def load_config", "def main")
     _two_commits(
         repo, {"tools/old.py": main}, {"tools/fresh.py": rewritten.replace("load_config", "main")}
+    )
+    assert "moved" not in _by_kind(_review(repo))
+    unrelated = LOAD.replace("load_config", "parse_orders")
+    _two_commits(
+        repo,
+        {"legacy/email.py": unrelated},
+        {"api/orders.py": rewritten.replace("load_config", "parse_orders")},
     )
     assert "moved" not in _by_kind(_review(repo))
