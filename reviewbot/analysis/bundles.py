@@ -487,7 +487,10 @@ def _average_linkage(
 
 
 def _title(
-    refs: Sequence[HunkRef], group: Sequence[int], heat: Mapping[int, float]
+    refs: Sequence[HunkRef],
+    group: Sequence[int],
+    heat: Mapping[int, float],
+    lead: tuple[str, str, int] | None = None,
 ) -> tuple[str, str, int]:
     """The bundle's weightiest unit (the one whose hunks hold its weightiest findings, by
     ``heat`` per hunk; else by the lines its hunks change there; the product's code before
@@ -504,6 +507,12 @@ def _title(
             weight[key] += max(1, size)
             hot[key] += heat.get(i, 0.0)
     paths = sorted({refs[i].path for i in group})
+    if lead is not None:  # the unit its weightiest measured finding is about, whichever hunk
+        label, path, line = lead
+        paths.remove(path)
+        paths.insert(0, path)
+        files = ", ".join(paths[:3]) + (" …" if len(paths) > 3 else "")
+        return f"{label} ({files})", path, line
     if not weight:
         return ", ".join(paths[:3]) + (" …" if len(paths) > 3 else ""), "", 0
     top = max(weight, key=lambda k: (hot[k], k[0], weight[k]))  # ties: the first, by place
@@ -623,11 +632,24 @@ def _bundles(
     where = {member: g for g, members in enumerate(groups) for member in members}
     heat: dict[int, float] = defaultdict(float)
     hunk_heat: dict[int, float] = defaultdict(float)  # (what titles a bundle)
-    for f in findings:
+    # A group's weightiest finding on a measured unit (not an RB105's deleted one): that
+    # unit titles it, though a hunk spanning several units is another's (a new file).
+    lead: dict[int, tuple[float, int, str, str, int]] = {}
+    for k, f in enumerate(findings):
         for r in refs:
             if r.path == f.path and r.hunk.new_start <= f.end_line and f.line <= r.hunk.new_end:
                 heat[where[r.index]] += 3.0**f.severity.rank
                 hunk_heat[r.index] += 3.0**f.severity.rank
+                g = where[r.index]
+                mine = (
+                    3.0**f.severity.rank,
+                    -k,
+                    qualified_label(f.unit.label),
+                    f.path,
+                    f.unit.start,
+                )
+                if (f.metrics.before or f.metrics.after) and (g not in lead or mine > lead[g]):
+                    lead[g] = mine
     before: dict[int, set[int]] = defaultdict(set)
     for d, u in uses:
         if where[d] != where[u]:
@@ -651,7 +673,9 @@ def _bundles(
         placed.add(g)
         pending.remove(g)
     out = []
-    titles = _distinct([_title(refs, groups[g], hunk_heat) for g in order])
+    titles = _distinct(
+        [_title(refs, groups[g], hunk_heat, lead[g][2:] if g in lead else None) for g in order]
+    )
     for number, g in enumerate(order, 1):
         members = groups[g]
         defined = sorted({n for i in members for n in refs[i].defines - refs[i].gone})

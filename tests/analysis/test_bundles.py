@@ -9,7 +9,7 @@ from typing import Any
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, explain_bundles, review
 from reviewbot.render.report_json import report_doc
-from tests.helpers import commit, write
+from tests.helpers import commit, git, write
 
 
 def bundles(repo: Path) -> list[dict[str, Any]]:
@@ -187,3 +187,22 @@ def test_an_rb105_weighs_in_the_review_order(repo: Path) -> None:
     assert [h["path"] for h in doc["bundles"][0]["hunks"]] == ["fields.py"], doc["bundles"]
     explained = explain_bundles(GitChange(repo), quiet)
     assert [b.title for b in explained.bundles] == [b["title"] for b in doc["bundles"]]
+
+
+def test_a_new_files_bundle_is_titled_by_the_unit_its_finding_is_in(repo: Path) -> None:
+    """The adversarial pass: a new file holding `small` and then the dense `dense` (an RB102)
+    is one hunk, whose unit is its first: the bundle read `def small (svc.py)`. A measured
+    finding's own unit titles the bundle it falls in."""
+    branches = "".join(
+        f"    {'if' if k == 0 else 'elif'} x == {k} and y > {k}:\n        total += {k}\n"
+        for k in range(12)
+    )
+    dense = f"def dense(x, y):\n    total = 0\n{branches}    return total\n"
+    write(repo, "README.md", "x\n")
+    commit(repo)
+    write(repo, "svc.py", "def small():\n    return 1\n\n\n" + dense + "\n")
+    git(repo, "add", "-N", "svc.py")
+    doc = report_doc(review(GitChange(repo), Config()))
+    assert "RB102" in [f["code"] for f in doc["findings"]], doc["findings"]
+    (found,) = doc["bundles"]
+    assert found["title"] == "def dense (svc.py)", found["title"]
