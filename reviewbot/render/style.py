@@ -225,12 +225,39 @@ def cut_paths(paths: Iterable[str], width: int) -> dict[str, str]:
     """Each path ``cut_path`` cut, told apart: paths whose cuts would read the same (a
     folder's `test_tutorial001.py` under the same first folders) keep their last folders
     instead (`tests/…/test_default/test_tutorial001.py`), and when even those clash, the
-    middle of the whole path goes."""
+    folder where they differ (`tests/…/test_options/…/test_tutorial001.py`)."""
     out = {p: cut_path(p, width) for p in dict.fromkeys(paths)}
-    for cut in (_cut_near_name, ellipsize):
-        seen = Counter(out.values())
-        out = {p: c if seen[c] == 1 else cut(p, width) for p, c in out.items()}
+    seen = Counter(out.values())
+    out = {p: c if seen[c] == 1 else _cut_near_name(p, width) for p, c in out.items()}
+    clashing: dict[str, list[str]] = {}
+    for p, c in out.items():
+        clashing.setdefault(c, []).append(p)
+    for group in clashing.values():
+        if len(group) > 1:
+            out.update((p, _cut_apart(p, group, width)) for p in group)
     return out
+
+
+def _cut_apart(path: str, group: list[str], width: int) -> str:
+    """``path`` in ``width`` characters keeping its name and the first folder where it differs
+    from the other paths of ``group`` (`tests/…/test_options/…/test_tutorial001.py`)."""
+    parts = path.split("/")
+    others = [q.split("/") for q in group if q != path]
+    at = next(
+        (i for i in range(len(parts) - 1) if any(len(o) <= i or o[i] != parts[i] for o in others)),
+        len(parts) - 1,
+    )
+    if at < len(parts) - 1:
+        between = "/…/" if at < len(parts) - 2 else "/"
+        tail = parts[at] + between + parts[-1]
+        head = parts[0] + ("/…/" if at > 1 else "/") if at else ""
+        for cut in (head + tail, "…/" + tail):
+            if len(cut) <= width:
+                return cut
+        room = width - 2 - len(between) - len(parts[-1])  # (that folder cut, the name whole)
+        if room >= 5:
+            return "…/" + ellipsize(parts[at], room) + between + parts[-1]
+    return ellipsize(path, width)
 
 
 def _cut_near_name(path: str, width: int) -> str:

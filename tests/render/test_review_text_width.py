@@ -22,7 +22,7 @@ from reviewbot.model import (
 )
 from reviewbot.render.markdown import render_markdown
 from reviewbot.render.review_text import review_text
-from reviewbot.render.style import Style, wrap
+from reviewbot.render.style import Style, cut_paths, wrap
 from reviewbot.render.text import hotspots_text
 
 
@@ -242,3 +242,19 @@ def test_many_re_signs_of_types_only_are_told_in_one_line() -> None:
     ) in text, text
     two = Report("a", "b", files, (), stats=stats, impact=(typed[0], typed[1]))
     assert " ".join(_rows(two)).count("(signature: types or defaults only)") == 2
+
+
+def test_cut_paths_keep_the_folder_where_they_differ() -> None:
+    """The adversarial pass: `tests/test_tutorial/{test_options,test_arguments,test_commands}/
+    test_default_values/test_tutorial001.py` at 60 columns all read
+    `tests/test_tutoria…st_tutorial001.py`: the middle cut took the folder where they differ,
+    and the file's name with it."""
+    paths = [
+        f"tests/test_tutorial/{d}/test_default_values/test_tutorial001.py"
+        for d in ("test_options", "test_arguments", "test_commands")
+    ]
+    for width in (30, 36, 44):
+        cuts = cut_paths(paths, width)
+        assert len(set(cuts.values())) == 3, cuts
+        assert all(len(c) <= width and c.endswith("/test_tutorial001.py") for c in cuts.values())
+    assert cut_paths(paths, 44)[paths[0]] == "tests/…/test_options/…/test_tutorial001.py"
