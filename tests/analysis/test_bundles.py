@@ -206,3 +206,17 @@ def test_a_new_files_bundle_is_titled_by_the_unit_its_finding_is_in(repo: Path) 
     assert "RB102" in [f["code"] for f in doc["findings"]], doc["findings"]
     (found,) = doc["bundles"]
     assert found["title"] == "def dense (svc.py)", found["title"]
+
+
+def test_the_weightiest_findings_come_first_after_their_own_prerequisites_only() -> None:
+    """click 2c8cd3ac~35..: the two bundles with RB101s came 14th and 15th. Each waited for
+    a bundle defining what it uses, and meanwhile every bundle with no prerequisite (docs,
+    tests) went first. Now a bundle's prerequisites are placed right before it."""
+    from reviewbot.analysis.bundles import reading_order
+
+    # ranked best first: 0 and 1 hold findings; 0 uses what 4 defines, 4 what 5 defines
+    before = {0: {4}, 4: {5}}
+    assert reading_order([0, 1, 2, 3, 4, 5], before) == [5, 4, 0, 1, 2, 3]
+    # a cycle is cut where it closes; every group is placed once
+    assert reading_order([0, 1, 2], {0: {1}, 1: {0}}) == [1, 0, 2]
+    assert reading_order([2, 0, 1], {}) == [2, 0, 1]
