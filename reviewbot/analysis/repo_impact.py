@@ -1245,16 +1245,31 @@ def _left_behind(
     return out
 
 
-def _overload_params(conn: sqlite3.Connection, new: Decl) -> list[tuple[Param, ...] | None]:
+def _overload_params(
+    conn: sqlite3.Connection, new: Decl, text: str | None
+) -> list[tuple[tuple[Param, ...] | None, bool]]:
     """The parameters of a re-signed declaration's namesakes of its kind in its file on the
     new side (its overloads, not a field of its name; None for one whose list cannot be
-    read)."""
+    read), each with whether it has no body (a TS overload signature)."""
     rows = conn.execute(
-        "SELECT d.signature FROM defs d JOIN files f ON f.id = d.file_id "
+        "SELECT d.signature, d.line, d.end_line FROM defs d JOIN files f ON f.id = d.file_id "
         "WHERE f.path = ? AND d.qualified = ? AND d.kind = ? AND d.line != ?",
         (new.path, new.qualified, new.kind, new.line),
     ).fetchall()
-    return [parameters(sig, new.name, new.language, new.kind == "method") for (sig,) in rows]
+    return [
+        (
+            parameters(sig, new.name, new.language, new.kind == "method"),
+            _bodyless(text, line, end),
+        )
+        for sig, line, end in rows
+    ]
+
+
+def _bodyless(text: str | None, line: int, end: int) -> bool:
+    """Whether the declaration on lines ``line``-``end`` has no body (`save(p: string): void;`,
+    an overload signature; an implementation's text ends with its `}`)."""
+    lines = (text or "").split("\n")[line - 1 : end]
+    return not "\n".join(lines).rstrip().endswith("}")
 
 
 def _offset(text: str, line: int, column: int) -> int | None:
@@ -1298,11 +1313,20 @@ def _rb106(
     new_params = parameters(new.whole, new.name, language, new.kind == "method")
     if old_params is None or new_params is None or old_params == new_params:
         return None
-    others = _overload_params(conn, new) if language != "python" else []
-    if others and (language != "java" or None in others):
-        return None  # (a TS overload set: which signature a call picks is not read here)
-    # Java: a call that fits another overload left beside it is that one's (or may be).
-    kept = [o for o in others if o is not None]
+    others = _overload_params(conn, new, cf.new_text) if language != "python" else []
+    typescript = language in ("typescript", "tsx")
+    if others and (
+        language not in ("java", "typescript", "tsx")
+        or any(params is None for params, _ in others)
+        or (typescript and not _bodyless(cf.new_text, new.line, new.end_line))
+    ):
+        # (JS namesakes are redefinitions; a TS implementation is not what a call picks)
+        return None
+    # A call that fits another overload left beside it is that one's (or may be). TS: the
+    # signatures without a body are the ones a call can pick, not the implementation.
+    kept = [
+        params for params, bodyless in others if params is not None and (bodyless or not typescript)
+    ]
     stale: list[_Ref] = []
     for r in refs:
         if r.kind != "call" or r.in_change:
@@ -1321,7 +1345,11 @@ def _rb106(
             continue
         if (ok is False and was) or (ok and was and reordered(old_params, new_params, call)):
             stale.append(r)
-    left = _stale_overrides(conn, new, old_params, new_params, kept) if new.kind == "method" else []
+    left = (
+        _stale_overrides(conn, new, old_params, new_params, kept)
+        if new.kind == "method" and not (typescript and others)
+        else []
+    )
     if not stale and not left:
         return None
     line = next(iter(cf.line_map.added_between(new.line, new.end_line)), new.line)

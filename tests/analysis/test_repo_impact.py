@@ -1294,3 +1294,27 @@ def test_java_rb106_leaves_calls_with_type_arguments_and_fields_of_the_name(repo
     found = codes(review(repo), "RB106")
     assert [f["title"] for f in found] == ["timeout() is called the old way in 1 place(s)"], found
     assert "src/p/Use.java:8" in found[0]["message"]
+
+
+def test_typescript_rb106_for_a_re_signed_overload_signature(repo: Path) -> None:
+    """A TS overload signature re-signed: a call that fitted it and now fits no signature
+    left (the implementation is none a call can pick) no longer compiles; a call another
+    signature takes is that one's. Re-signing the implementation alone changes no call."""
+    lib = (
+        "export class Bus {\n"
+        "  on(ev: 'tick', cb: () => void): void;\n"
+        "  on(ev: string): void;\n"
+        "  on(ev: any, cb?: any): void {\n    return;\n  }\n}\n"
+    )
+    app = (
+        "import { Bus } from './lib';\n\nexport function go(b: Bus): void {\n"
+        "  b.on('x');\n  b.on('tick', () => {});\n}\n"
+    )
+    resigned = lib.replace("  on(ev: string): void;", "  on(ev: string, strict: boolean): void;")
+    setup(repo, {"src/lib.ts": lib, "src/app.ts": app}, {"src/lib.ts": resigned})
+    (found,) = codes(review(repo), "RB106")
+    assert found["title"] == "on() is called the old way in 1 place(s)", found["title"]
+    assert "src/app.ts:4" in found["message"] and "src/app.ts:5" not in found["message"]
+    # (the implementation re-signed alone: the calls still pick the same signatures)
+    (repo / "src/lib.ts").write_text(lib.replace("cb?: any): void {", "cb: any): void {"))
+    assert codes(review(repo), "RB106") == []
