@@ -17,6 +17,12 @@ __all__ = ["outline"]
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 _KINDS = {"interface": "interface", "enum": "enum", "protocol": "interface", "trait": "interface"}
 _VARIABLES = frozenset({"let", "var", "val", "const"})
+# JS/TS words that are keywords only in an import or export statement (immer's
+# `import {NOTHING} from "../internal"`, in a file tree-sitter could not read, was a reference
+# to a deleted member named `from`: an RB105).
+_MODULE_WORDS = frozenset({"from", "as", "type"})
+_MODULE_WORDS_IN = frozenset({"javascript", "typescript", "tsx"})
+_MODULE_LINE = re.compile(r"(?:import|export)\b")
 
 
 def _kind(word: str, in_container: bool) -> str:
@@ -58,11 +64,14 @@ def outline(text: str, language: Language, note: str = "") -> FileFacts:
         )
         heads.setdefault(unit.start, set()).add(unit.name)
     keywords = language.keywords
+    modules = language.name in _MODULE_WORDS_IN
     refs: list[Reference] = []
     for number, code in enumerate(index.code):
         if not code:
             continue
         own = heads.get(number, set())
+        if modules and _MODULE_LINE.match(code):
+            own = own | _MODULE_WORDS  # (`import {a} from "m"`: `from` is no name)
         owning = int(owner[number]) if number < len(owner) else -1
         for match in _IDENT.finditer(code):
             word = match.group(0)

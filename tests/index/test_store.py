@@ -482,3 +482,20 @@ def test_an_update_follows_typed_literals_and_call_chains(repo: Path, tmp_path: 
     edges = dump(warm)["edges"]
     parse = {(d, dl) for p, ln, _c, d, dl, n, _w, _v in edges if p == "app.ts" and n == "parse"}
     assert parse == {("schemas.ts", 3), ("methods.ts", 2)}
+
+
+def test_the_outliner_takes_no_import_keyword_for_a_name() -> None:
+    """immer b00474e: a TS file tree-sitter could not read fell back to the outliner, whose
+    `import {NOTHING} from "../internal"` held a reference named `from`: deleting a member
+    named `from` elsewhere raised an RB105 on that import line. `from`, `as` and `type` of an
+    import or export statement are keywords; elsewhere they may be names."""
+    from reviewbot.engine.languages import default_registry
+    from reviewbot.index.outline import outline
+
+    text = (
+        'import {NOTHING} from "../internal"\nexport type {A as B} from "./x"\n'
+        "const from = 1\nfoo(from)\n"
+    )
+    facts = outline(text, default_registry().detect("a.ts"))
+    found = [(r.name, r.line) for r in facts.references]
+    assert found == [("NOTHING", 1), ("A", 2), ("B", 2), ("from", 3), ("foo", 4), ("from", 4)]
