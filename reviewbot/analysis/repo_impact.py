@@ -717,6 +717,7 @@ def _impact_in(
         # Removed and renamed: the old declaration, whose references are listed.
         decl = c.old if c.change in ("removed", "renamed") else c.new
         assert decl is not None
+        doubt = len(refs) - len(sure) + _unlinked(conn, decl)  # (counted, not listed)
         impact.append(
             Impact(
                 decl.name,
@@ -729,7 +730,7 @@ def _impact_in(
                 ),
                 len(sure),
                 cut or len(sure) > MAX_SHOWN,
-                len(refs) - len(sure) + _unlinked(conn, decl),
+                doubt,
                 "index",
                 retargeted=sum(r.via in _AGAIN for r in sure),
                 now=_now(sure),
@@ -775,7 +776,7 @@ def _impact_in(
                 sure + [r for r in own if _confident(r)],
                 key=lambda r: (r.in_change, r.path, r.line, r.column),
             )
-            found = _rb106(conn, c.old, c.new, c.cf, calls, texts)
+            found = _rb106(conn, c.old, c.new, c.cf, calls, texts, doubt)
             if found is not None:
                 findings.append(found)
     findings += _left_behind(conn, movers, moved_refs, by_old, by_new, added_lines, keep)
@@ -1305,7 +1306,11 @@ def _rb106(
     cf: ChangedFile,
     refs: list[_Ref],
     texts: _Texts,
+    doubt: int = 0,
 ) -> Finding | None:
+    """RB106 for a re-signed declaration: the calls (``refs``) and overrides left with the old
+    parameters; ``doubt`` references of its name whose receiver no rule types were not checked
+    (said so: jsoup's 88 `.attr` calls on loop variables)."""
     language = new.language
     if new.kind in _CLASSES:
         return None  # a class's header lists its bases (its constructor's are its own)
@@ -1366,10 +1371,16 @@ def _rb106(
         told.append(
             f"{len(left)} overriding method(s) still take the old parameters: {where}{more}"
         )
+    unsure = (
+        f"`.{new.name}(…)` reference(s) on receivers of unknown type"
+        if new.kind == "method"
+        else f"`{new.name}` reference(s) resolved with low confidence"
+    )
+    unchecked = f" ({doubt} {unsure} were not checked)" if doubt else ""
     message = (
         f"{new.label} now takes {_show(new_params)} (it took {_show(old_params)}), but "
         + "; ".join(told)
-        + "."
+        + f".{unchecked}"
     )
     how = "called or overridden" if stale and left else "called" if stale else "overridden"
     return Finding(

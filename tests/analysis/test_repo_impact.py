@@ -1318,3 +1318,22 @@ def test_typescript_rb106_for_a_re_signed_overload_signature(repo: Path) -> None
     # (the implementation re-signed alone: the calls still pick the same signatures)
     (repo / "src/lib.ts").write_text(lib.replace("cb?: any): void {", "cb: any): void {"))
     assert codes(review(repo), "RB106") == []
+
+
+def test_rb106_says_how_many_calls_it_could_not_check(repo: Path) -> None:
+    """jsoup `Node.attr(String)` re-signed: RB106 named 9 calls, while 88 `.attr(...)` calls on
+    receivers no rule types (loop variables) went unchecked and unsaid. The message counts
+    them."""
+    lib = "class Store:\n    def put(self, key):\n        return key\n\n\nclass Other:\n    pass\n"
+    use = (
+        "from lib import Store\n\n\ndef run(s: Store, items):\n    s.put('a')\n"
+        "    for it in items:\n        it.put('b')\n"
+    )
+    resigned = lib.replace("def put(self, key):", "def put(self, key, value):")
+    setup(repo, {"lib.py": lib, "use.py": use}, {"lib.py": resigned})
+    (found,) = codes(review(repo), "RB106")
+    assert "use.py:5" in found["message"] and "use.py:7" not in found["message"]
+    assert (
+        "(1 `.put(…)` reference(s) on receivers of unknown type were not checked)"
+        in (found["message"])
+    ), found["message"]
