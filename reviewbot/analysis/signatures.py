@@ -61,7 +61,8 @@ _LISTED = 3  # names listed per kind of change
 
 def header_change(old: tuple[str, str], new: tuple[str, str], language: str, method: bool) -> str:
     """What a re-signed header changed, in a few words for a reviewer: ``added x (required);
-    removed y; now required: z; reordered``, or ``types or defaults only`` when the
+    removed y; now required: z; reordered`` (``parameters renamed (calls unaffected)`` where
+    calls pass by position and only names changed), or ``types or defaults only`` when the
     parameters are the same ones (names, kinds, whether required) and nothing before the list
     changed (a caller's arguments still fit); ``now async`` / ``no longer async``; "" when a
     list cannot be read, or only another word before it changed (a modifier, the name).
@@ -78,6 +79,14 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
             return "now async" if now_async else "no longer async"
         before = (_SPACE.sub("", h[1].split("(", 1)[0]) for h in (old, new))
         return TYPES_ONLY if len(set(before)) == 1 else ""
+    if (
+        _family(language) in ("java", "go", "js")
+        and [(p.kind, p.required) for p in olds] == [(p.kind, p.required) for p in news]
+        and all(_WORD.fullmatch(p.name) for p in (*olds, *news))  # (`{a, b}` keys do matter)
+    ):
+        # Calls there pass by position: the same shape under other names binds alike (jsoup
+        # ccd90e9c renamed `a, b`: "added endTagNameState (required), …; removed a, b").
+        return "parameters renamed (calls unaffected)"
     was = {p.name: p for p in olds}
     now = {p.name: p for p in news}
     parts: list[str] = []

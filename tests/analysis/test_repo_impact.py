@@ -1337,3 +1337,38 @@ def test_rb106_says_how_many_calls_it_could_not_check(repo: Path) -> None:
         "(1 `.put(…)` reference(s) on receivers of unknown type were not checked)"
         in (found["message"])
     ), found["message"]
+
+
+@pytest.mark.parametrize(
+    ("language", "old", "new", "detail"),
+    [
+        (
+            "java",
+            "void readEndTag(Tokeniser t, CharacterReader r)",
+            "void readEndTag(Tokeniser endTagNameState, CharacterReader textState)",
+            "parameters renamed (calls unaffected)",
+        ),
+        (
+            "go",
+            "func f(a int, b int)",
+            "func f(x int, y int)",
+            "parameters renamed (calls unaffected)",
+        ),
+        (
+            "typescript",
+            "function f({a}: O)",
+            "function f({b}: O)",
+            "added {b} (required); removed {a}",
+        ),
+        ("python", "def f(a, b)", "def f(x, y)", "added x (required), y (required); removed a, b"),
+    ],
+)
+def test_a_header_that_only_renames_positional_parameters_says_so(
+    language: str, old: str, new: str, detail: str
+) -> None:
+    """jsoup ccd90e9c renamed `readEndTag`'s `a, b`: "added endTagNameState (required),
+    textState (required); removed a, b", six lines at 80 columns for a change no Java call
+    sees. Where calls pass by position only the shape counts; Python's keywords and a TS
+    parameter's destructured keys are names a call uses."""
+    name = "readEndTag" if language == "java" else "f"
+    assert header_change((name, old), (name, new), language, language == "java") == detail
