@@ -83,6 +83,10 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         _family(language) in ("java", "go", "js")
         and [(p.kind, p.required) for p in olds] == [(p.kind, p.required) for p in news]
         and all(_WORD.fullmatch(p.name) for p in (*olds, *news))  # (`{a, b}` keys do matter)
+        and all(  # (a name kept elsewhere is a reorder: `(a, b)` -> `(b, a)`)
+            n.name == o.name or n.name not in {q.name for q in olds}
+            for o, n in zip(olds, news, strict=True)
+        )
     ):
         # Calls there pass by position: the same shape under other names binds alike (jsoup
         # ccd90e9c renamed `a, b`: "added endTagNameState (required), …; removed a, b").
