@@ -68,6 +68,7 @@ MAX_SNIPPETS = 10
 # A patch is read without a repository's new side to search: its impact is not looked up.
 NO_IMPACT = "Not looked up: a patch is reviewed without its repository's references."
 MAX_RELATED = 8  # callers (and callees) listed per snippet; the rest are counted
+SURE = 1.0  # the confidence from which the index's link is a caller or callee in the pack
 MIN_BUDGET = 200  # tokens: a header, the findings' first lines and one short snippet
 _CONTEXT_LINES = 2  # unchanged lines kept around changed code outside any unit
 MAX_USES = 3  # snippets of unchanged code using what the change removes or re-signs
@@ -240,8 +241,10 @@ def _symbol(conn: sqlite3.Connection, c: _Candidate) -> query.Symbol | None:
 def _related(
     found: list[query.Related], scope: str, *, defined: bool
 ) -> tuple[tuple[PackRelated, ...], int]:
-    """Callers at the line of their call; callees (``defined``) at their definition."""
-    inside = [r for r in found if in_scope(r.path, scope)]
+    """Callers at the line of their call; callees (``defined``) at their definition. Only sure
+    links: a guess among namesakes (immer's `SHIFTING_METHODS.has(...)` on a `Set`, linked at
+    0.5 to `DraftSet.has`) would be handed to a model as a fact."""
+    inside = [r for r in found if in_scope(r.path, scope) and r.confidence >= SURE]
     if defined:  # a call links every namesake (`@overload` stubs and the body): one is enough
         first: dict[tuple[str, str | None], query.Related] = {}
         for r in inside:

@@ -618,3 +618,23 @@ def test_one_line_cut_is_shown_when_the_note_would_be_longer(project: Path) -> N
     assert "      b," in "\n".join(body)  # shorter than "… 1 line(s) cut ...": shown
     s2 = s._replace(lines=(lines[0], lines[2], lines[3]))
     assert "… 1 line(s) cut to fit the budget" in _body(s2, {0, 2})  # longer: the note
+
+
+def test_callees_are_sure_links_only(repo: Path) -> None:
+    """immer eea464f: the pack gave `DraftSet.has` as a callee of `handleSimpleOperation`
+    for `SHIFTING_METHODS.has(...)` on a `Set`, a 0.5 guess among namesakes, with no
+    confidence shown: a model reads it as a fact. Only sure links are callers or callees."""
+    lib = (
+        "class Pipe:\n    def close(self):\n        return 1\n\n\n"
+        "class Sock:\n    def close(self):\n        return 2\n\n\n"
+        "def helper():\n    return 3\n\n\n"
+        "def shut(thing):\n    thing.close()\n    return helper()\n"
+    )
+    write(repo, "lib.py", lib)
+    commit(repo)
+    build_index(repo)
+    write(repo, "lib.py", lib.replace("    return helper()\n", "    return helper() + 1\n"))
+    snippets = {s.qualified: s for s in pack_of(repo).snippets}
+    callees = snippets["shut"].callees
+    assert callees is not None
+    assert [(r.path, r.unit) for r in callees] == [("lib.py", "function helper")], callees
