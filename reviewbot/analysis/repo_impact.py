@@ -767,7 +767,7 @@ def _impact_in(
             and not (c.old is not None and c.old.name in _CONSTRUCTORS and r.name != c.old.name)
         ]
         if c.change in ("removed", "renamed") and broken and c.old is not None:
-            gone = _rb105(c, c.old, broken)
+            gone = _rb105(c, c.old, broken, texts)
             if gone is not None:
                 findings.append(gone)
         if c.change == "signature" and c.old is not None and c.new is not None:
@@ -1135,7 +1135,7 @@ def _places(refs: Sequence[_Ref], limit: int = 5) -> str:
     return where + (f" and {len(refs) - limit} more" if len(refs) > limit else "")
 
 
-def _rb105(c: DeclChange, old: Decl, refs: list[_Ref]) -> Finding | None:
+def _rb105(c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts) -> Finding | None:
     cf = c.cf
     line = deleted_anchor(cf, old.line, old.end_line)
     if _silenced("RB105", cf.new_text, line):
@@ -1154,7 +1154,12 @@ def _rb105(c: DeclChange, old: Decl, refs: list[_Ref]) -> Finding | None:
     if again:
         reached = _now(again) or "other declarations of the name"
         some = "all" if len(again) == len(refs) else f"{len(again)} of them"
-        message += f" ({some} now reach {reached}: check that it serves them.)"
+        if all(_fits_what_is_left(r, old, texts) is False for r in again):
+            # (jsoup's deleted `padding(int, int)`: its 20 two-argument calls "now reach"
+            # `padding(int)`, which none of them fits)
+            message += f" ({some} now reach {reached}, which takes none of their calls.)"
+        else:
+            message += f" ({some} now reach {reached}: check that it serves them.)"
     return Finding(
         "RB105",
         Severity.WARNING,
@@ -1169,6 +1174,25 @@ def _rb105(c: DeclChange, old: Decl, refs: list[_Ref]) -> Finding | None:
         in_hunk(cf, line),
         len(refs),
     )
+
+
+def _fits_what_is_left(r: _Ref, old: Decl, texts: _Texts) -> bool | None:
+    """Whether a call that now reaches what is left of a deleted declaration's name fits one
+    of those declarations' parameters (None: not a call, or not to be read)."""
+    if r.kind != "call":
+        return None
+    call = _call(r, texts, old.language)
+    if call is None:
+        return None
+    answers = [
+        fits(call, params, old.language)
+        for t in r.targets
+        if (params := parameters(t.signature, old.name, old.language, t.kind == "method"))
+        is not None
+    ]
+    if not answers or None in answers:
+        return None
+    return any(answers)
 
 
 def _relocated(

@@ -1372,3 +1372,29 @@ def test_a_header_that_only_renames_positional_parameters_says_so(
     parameter's destructured keys are names a call uses."""
     name = "readEndTag" if language == "java" else "f"
     assert header_change((name, old), (name, new), language, language == "java") == detail
+
+
+def test_rb105_says_when_what_is_left_of_a_name_takes_none_of_its_calls(repo: Path) -> None:
+    """jsoup: deleting `StringUtil.padding(int, int)` said its 20 two-argument calls "now
+    reach padding(int): check that it serves them". None of them fits `padding(int)`: they
+    break, and the RB105 says so."""
+    util = (
+        "package p;\n\npublic class Util {\n"
+        "    public static String padding(int width) {\n        return padding(width, 30);\n"
+        "    }\n\n"
+        "    public static String padding(int width, int most) {\n"
+        '        return " ".repeat(Math.min(width, most));\n    }\n}\n'
+    )
+    use = (
+        "package p;\n\npublic class Use {\n    String run() {\n"
+        "        return Util.padding(2, 8);\n    }\n}\n"
+    )
+    gone = util.replace(
+        "\n    public static String padding(int width, int most) {\n"
+        '        return " ".repeat(Math.min(width, most));\n    }\n',
+        "",
+    ).replace("padding(width, 30)", '" ".repeat(width)')
+    setup(repo, {"src/p/Util.java": util, "src/p/Use.java": use}, {"src/p/Util.java": gone})
+    (found,) = codes(review(repo), "RB105")
+    assert "src/p/Use.java:5" in found["message"], found["message"]
+    assert "which takes none of their calls" in found["message"], found["message"]
