@@ -14,6 +14,18 @@ _MARK = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan
 _DEEP = 4  # nesting levels from which a new unit's line says how deep it goes
 
 
+def _no_lone_code(lines: list[str], code: str) -> list[str]:
+    """Wrapped lines whose last is not the finding's `[RB105]` alone: the word before it goes
+    down with it (`…still referenced` / `[RB105]` read as two things)."""
+    if len(lines) < 2 or lines[-1].strip() != f"[{code}]":
+        return lines
+    head, _, word = lines[-2].rstrip().rpartition(" ")
+    if not head.strip():
+        return lines
+    indent = lines[-1][: len(lines[-1]) - len(lines[-1].lstrip())]
+    return [*lines[:-2], head.rstrip(), f"{indent}{word}  [{code}]"]
+
+
 def _what(f: Finding) -> str:
     m = {x.name: x for x in f.metrics.measures()}
     if "branches" not in m:  # RB105, RB106: what the repository says, not measures
@@ -77,7 +89,7 @@ def hook_text(
                     rest = tail
                 else:
                     lines.append(f"{mark}{style(place, 'cyan')}")
-                lines.extend(wrap(rest, DETAIL_WIDTH, "      ", "  "))
+                lines.extend(_no_lone_code(wrap(rest, DETAIL_WIDTH, "      ", "  "), f.code))
             if not measured:  # RB105, RB106: the title alone does not say where to look
                 lines.extend(
                     style(line, "dim") for line in wrap(one_line(f.message), DETAIL_WIDTH, "      ")

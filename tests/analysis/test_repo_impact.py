@@ -1398,3 +1398,24 @@ def test_rb105_says_when_what_is_left_of_a_name_takes_none_of_its_calls(repo: Pa
     (found,) = codes(review(repo), "RB105")
     assert "src/p/Use.java:5" in found["message"], found["message"]
     assert "which takes none of their calls" in found["message"], found["message"]
+
+
+def test_the_hooks_code_never_stands_alone_on_a_line(repo: Path) -> None:
+    """jsoup, through the hook: `method StringUtil.padding  padding is deleted but still
+    referenced` then `[RB105]` alone on the next line. The word before goes down with it."""
+    name = "pppppppppppp"  # (the length at which the wrap left `[RB105]` alone)
+    lib = f"def {name}(w):\n    return ' ' * w\n\n\ndef keep():\n    return 1\n"
+    deep = "pkg/internal/some/deeply/nested/folder/of/helpers"
+    app = f"from {deep.replace('/', '.')}.lib import {name}\n\n\ndef run():\n    return {name}(2)\n"
+    setup(
+        repo,
+        {f"{deep}/lib.py": lib, "app.py": app},
+        {f"{deep}/lib.py": "def keep():\n    return 1\n"},
+    )
+    git(repo, "add", "-A")
+    report = pipeline.review(GitChange(repo, staged=True), Config(), mode=pipeline.Mode.FAST)
+    assert [f.code for f in report.findings] == ["RB105"]
+    lines = hook_text(report, "staged change", max_findings=50, show_info=False).splitlines()
+    at = next(k for k, line in enumerate(lines) if "[RB105]" in line)
+    assert lines[at].strip() != "[RB105]", lines
+    assert all(len(line) <= 80 for line in lines), lines
