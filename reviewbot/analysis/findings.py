@@ -177,7 +177,8 @@ def crossed(d: UnitDelta, t: Thresholds) -> list[str]:
         ((d.nesting.before, d.nesting.after), t.max_nesting, "nesting levels"),
     ):
         if _over(after, ceiling) and not _over(before, ceiling):
-            out.append(f"{_num(after)} {said} (the ceiling is {_num(ceiling)})")
+            reached = "reaching" if after == ceiling else "past"
+            out.append(f"{_num(after)} {said} ({reached} the ceiling of {_num(ceiling)})")
     return out
 
 

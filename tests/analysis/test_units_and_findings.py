@@ -154,7 +154,7 @@ def test_the_ceiling_flags_what_the_file_already_excuses() -> None:
     t = Thresholds()
     crossing = delta(UnitMetrics(20, 14, 3, 60), UnitMetrics(22, 15, 3, 62))
     found = spike(crossing, t)  # one decision point more, but past lizard's gate of 15
-    assert found is not None and "15 decision points (the ceiling is 15)" in found.message
+    assert found is not None and "15 decision points (reaching the ceiling of 15)" in found.message
     assert spike(delta(UnitMetrics(20, 15, 3, 60), UnitMetrics(22, 16, 3, 62)), t) is None
     new = delta(None, UnitMetrics(25, 15, 9, 80))
     assert dense_new(new, t, file_p90=20) is not None  # denser files never excuse new debt
@@ -164,10 +164,10 @@ def test_the_nesting_ceiling() -> None:
     t = Thresholds()
     crossing = delta(UnitMetrics(30, 7, 4, 60), UnitMetrics(34, 7, 5, 58))  # wrapped in a try
     found = spike(crossing, t)
-    assert found is not None and "5 nesting levels (the ceiling is 5)" in found.message
+    assert found is not None and "5 nesting levels (reaching the ceiling of 5)" in found.message
     assert spike(delta(UnitMetrics(30, 7, 5, 60), UnitMetrics(34, 7, 6, 58)), t) is None
     nested = dense_new(delta(None, UnitMetrics(20, 2, 5, 30)), t, file_p90=8)
-    assert nested is not None and "the ceiling is 5" in nested.message
+    assert nested is not None and "the ceiling of 5" in nested.message
     assert dense_new(delta(None, UnitMetrics(20, 2, 4, 30)), t, file_p90=8) is None
 
 
@@ -197,7 +197,7 @@ def test_the_decision_ceiling_counts_per_function_like_the_gates() -> None:
     # The same 14 -> 16 in the function's own lines crosses it.
     flat = [f"def f(x):\n    y = 0\n{_ifs(n, '    ')}    return y\n" for n in (14, 16)]
     found = _review_rb101(*flat)
-    assert len(found) == 1 and "16 decision points (the ceiling is 15)" in found[0]
+    assert len(found) == 1 and "16 decision points (past the ceiling of 15)" in found[0]
 
 
 def test_deeper_nesting_and_repetitive_growth() -> None:
