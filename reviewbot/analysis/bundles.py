@@ -687,6 +687,7 @@ def _bundles(
         return (-heat[g], tests, -size, refs[members[0]].path, members[0])
 
     order = reading_order(sorted(range(len(groups)), key=weight_of), before)
+    declared_anywhere = {n for r in refs for n in r.defines - r.gone}
     out = []
     titles = _distinct(
         [_title(refs, groups[g], hunk_heat, lead[g][2:] if g in lead else None) for g in order]
@@ -694,7 +695,8 @@ def _bundles(
     for number, g in enumerate(order, 1):
         members = groups[g]
         defined = sorted({n for i in members for n in refs[i].defines - refs[i].gone})
-        removed = sorted({n for i in members for n in refs[i].gone} - set(defined))
+        # (a name another hunk of the change declares was moved there, not removed)
+        removed = sorted({n for i in members for n in refs[i].gone} - declared_anywhere)
         needs = sorted({refs[d].path for d, u in uses if where[u] == g and where[d] != g})
         reasons = []
         paths = {refs[i].path for i in members}

@@ -101,6 +101,57 @@ def _related(old_path: str, new_path: str) -> bool:
     return len(min(a, b, key=len)) >= 3 and (a in b or b in a)
 
 
+def _members(
+    files: Sequence[MeasuredFile],
+    removed: list[_Side],
+    added: list[_Side],
+    matches: list[Match],
+) -> list[Match]:
+    """The members of moved units that their bodies did not pair (too small, or edited):
+    one removed member and one added member of the same kind and name, under a removed unit
+    and the added unit it moved to, are that member moved with it (click a391797d's nested
+    `def cli` of a moved test read removed and added, and its bundle "removes cli")."""
+
+    def parent(side: _Side, index: LineIndex | None) -> int:
+        if index is None or side.unit.parent < 0:
+            return -1
+        return index.structure.units[side.unit.parent].start
+
+    used_old = {m.old for m in matches}
+    used_new = {m.new for m in matches}
+    out: list[Match] = []
+    frontier = list(matches)
+    while frontier:  # (outer units first: their members' members next)
+        more: list[Match] = []
+        for m in frontier:
+            was, now = removed[m.old], added[m.new]
+            olds: dict[tuple[str, str], list[int]] = {}
+            for i, side in enumerate(removed):
+                if (
+                    i not in used_old
+                    and side.file == was.file
+                    and parent(side, files[side.file].old) == was.unit.start
+                ):
+                    olds.setdefault((side.unit.kind, side.unit.name), []).append(i)
+            news: dict[tuple[str, str], list[int]] = {}
+            for j, side in enumerate(added):
+                if (
+                    j not in used_new
+                    and side.file == now.file
+                    and parent(side, files[side.file].new) == now.unit.start
+                ):
+                    news.setdefault((side.unit.kind, side.unit.name), []).append(j)
+            for key, found in olds.items():
+                if len(found) == 1 and len(news.get(key, ())) == 1:
+                    pair = Match(found[0], news[key][0], 0.0)
+                    used_old.add(pair.old)
+                    used_new.add(pair.new)
+                    more.append(pair)
+        out += more
+        frontier = more
+    return out
+
+
 def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
     """The measured files of one change, with each unit removed from one file and added to
     another with a matching body made one ``moved`` unit of the second file (compared with its
@@ -121,6 +172,7 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
     matches += _rewritten(files, removed, added, matches)
     if not matches:
         return list(files)
+    matches += _members(files, removed, added, matches)
     gone: set[tuple[int, int]] = set()
     came: dict[tuple[int, int], _Side] = {}
     for m in matches:

@@ -476,3 +476,27 @@ def test_a_function_rewritten_into_a_new_file_that_replaces_its_old_one_is_moved
         {"api/orders.py": rewritten.replace("load_config", "parse_orders")},
     )
     assert "moved" not in _by_kind(_review(repo))
+
+
+def test_a_moved_units_small_members_move_with_it(repo: Path) -> None:
+    """click a391797d moved `test_echo` to a new file: its nested `def cli` (too small to pair
+    by body) read removed and added, and the old file's bundle said it "removes cli,
+    test_echo". A member of a moved unit with the only namesake of its kind under the unit it
+    moved to moved with it; a name another hunk declares is not "removed"."""
+    test = (
+        "def test_echo(runner):\n    def cli():\n        return 1\n\n"
+        "    result = runner.invoke(cli, ['--name', 'x'])\n"
+        "    assert result.exit_code == 0\n    assert result.output == 'x\\n'\n"
+        "    assert not result.exception\n"
+    )
+    _two_commits(
+        repo,
+        {"tests/test_utils.py": TAIL + "\n\n" + test},
+        {"tests/test_utils.py": TAIL, "tests/utils/test_echo.py": test},
+    )
+    report = _review(repo)
+    kinds = _by_kind(report)
+    assert "removed" not in kinds and "added" not in kinds, kinds
+    assert "tests/utils/test_echo.py:def test_echo > def cli" in kinds["moved"], kinds
+    reasons = [b.reason for b in report.bundles]
+    assert not any("removes" in r for r in reasons), reasons
