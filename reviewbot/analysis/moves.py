@@ -112,11 +112,6 @@ def _members(
     and the added unit it moved to, are that member moved with it (click a391797d's nested
     `def cli` of a moved test read removed and added, and its bundle "removes cli")."""
 
-    def parent(side: _Side, index: LineIndex | None) -> int:
-        if index is None or side.unit.parent < 0:
-            return -1
-        return index.structure.units[side.unit.parent].start
-
     used_old = {m.old for m in matches}
     used_new = {m.new for m in matches}
     out: list[Match] = []
@@ -124,23 +119,8 @@ def _members(
     while frontier:  # (outer units first: their members' members next)
         more: list[Match] = []
         for m in frontier:
-            was, now = removed[m.old], added[m.new]
-            olds: dict[tuple[str, str], list[int]] = {}
-            for i, side in enumerate(removed):
-                if (
-                    i not in used_old
-                    and side.file == was.file
-                    and parent(side, files[side.file].old) == was.unit.start
-                ):
-                    olds.setdefault((side.unit.kind, side.unit.name), []).append(i)
-            news: dict[tuple[str, str], list[int]] = {}
-            for j, side in enumerate(added):
-                if (
-                    j not in used_new
-                    and side.file == now.file
-                    and parent(side, files[side.file].new) == now.unit.start
-                ):
-                    news.setdefault((side.unit.kind, side.unit.name), []).append(j)
+            olds = _under(files, removed, used_old, removed[m.old], old=True)
+            news = _under(files, added, used_new, added[m.new], old=False)
             for key, found in olds.items():
                 if len(found) == 1 and len(news.get(key, ())) == 1:
                     pair = Match(found[0], news[key][0], 0.0)
@@ -149,6 +129,25 @@ def _members(
                     more.append(pair)
         out += more
         frontier = more
+    return out
+
+
+def _under(
+    files: Sequence[MeasuredFile], sides: list[_Side], used: set[int], unit: _Side, *, old: bool
+) -> dict[tuple[str, str], list[int]]:
+    """The unpaired ``sides`` right under ``unit`` in its file (on its old side, or its new),
+    by kind and name."""
+    out: dict[tuple[str, str], list[int]] = {}
+    for i, side in enumerate(sides):
+        index = files[side.file].old if old else files[side.file].new
+        if (
+            i not in used
+            and side.file == unit.file
+            and index is not None
+            and side.unit.parent >= 0
+            and index.structure.units[side.unit.parent].start == unit.unit.start
+        ):
+            out.setdefault((side.unit.kind, side.unit.name), []).append(i)
     return out
 
 
