@@ -175,14 +175,18 @@ def _direct(index: LineIndex | None, unit: Unit | None, lines: list[int]) -> boo
     unit nested in it (a member's decorators are the member's)."""
     if index is None or unit is None:
         return False
-    units = index.structure.units
-    members = [u for u in units if u.parent >= 0 and units[u.parent].start == unit.start]
-    decorators = {k for u in members for k in range(_head(index, u), u.start)}
+    decorators: set[int] | None = None  # (the members' decorator lines: read when needed)
     for n in lines:
-        if not index.code[n - 1] or n - 1 in decorators:
+        if not index.code[n - 1]:
             continue  # a blank or comment line between members is no change of the container
         owner = index.unit_at(n - 1)
-        if owner is not None and owner.start == unit.start:
+        if owner is None or owner.start != unit.start:
+            continue
+        if decorators is None:
+            units = index.structure.units
+            members = [u for u in units if u.parent >= 0 and units[u.parent].start == unit.start]
+            decorators = {k for u in members for k in range(_head(index, u), u.start)}
+        if n - 1 not in decorators:
             return True
     return False
 
