@@ -67,6 +67,12 @@ def _sides(
     return {cf.path: (_numeric(r.old), _numeric(r.new)) for cf, r in files}
 
 
+def _weighed(config: Config, findings: list[Finding], extra: list[Finding]) -> list[Finding]:
+    """The findings the review order weighs: the impact's RB105/RB106 as the others, none the
+    configuration ignores."""
+    return [f for f in [*findings, *extra] if not config.ignores(f.code, f.path)]
+
+
 def explain_reviewed(
     change: Change,
     files: Sequence[tuple[ChangedFile, FileReview]],
@@ -80,8 +86,7 @@ def explain_reviewed(
     indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None
     extra = _impact(change, summaries, config, indexed)[1] if change.git is not None else []
-    weighed = [f for f in [*findings, *extra] if not config.ignores(f.code, f.path)]
-    return explain([cf for cf, _ in files], _sides(files), weighed, links)
+    return explain([cf for cf, _ in files], _sides(files), _weighed(config, findings, extra), links)
 
 
 def full_extras(
@@ -103,13 +108,10 @@ def full_extras(
     # The index, when there is one, is opened once: the impact and the bundler's hunk links.
     indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None
-    # The impact's RB105/RB106 weigh in the review order as the others do (not those the
-    # configuration ignores, as ``findings`` are not).
     found, extra = (
         _impact(change, summaries, config, indexed) if change.git is not None else ([], [])
     )
-    weighed = [*findings, *(f for f in extra if not config.ignores(f.code, f.path))]
-    explained = explain([cf for cf, _ in files], sides, weighed, links)
+    explained = explain([cf for cf, _ in files], sides, _weighed(config, findings, extra), links)
     listed = {s.path for s in summaries if s.reason == NOT_CODE}
     code, rest = attach_prose(
         explained.bundles, explained.refs, [cf for cf in change.files if cf.path in listed]
