@@ -105,6 +105,9 @@ class HunkRef:
     text: str  # the new side's text, to see whether it mentions another file's module
     terms: tuple[tuple[str, int], ...] = ()  # word parts of the changed lines as written, counted
     gone: frozenset[str] = frozenset()  # of ``defines``, those only a removed header declared
+    # the added and the removed lines as written, stripped ("" when too slight to be an edit
+    # of its own, ``_edit``): hunks that add or remove the same lines are one edit repeated
+    edit: tuple[str, str] = ("", "")
 
 
 def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
@@ -121,6 +124,15 @@ def _unit_starts(index: FileIndex) -> frozenset[int]:
 
 
 _TERM = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[0-9]+")  # word parts: camelCase, snake_case
+SAME_EDIT = 16  # non-blank characters of the same added (or removed) lines that make one edit
+
+
+def _edit(lines: Sequence[str]) -> str:
+    """The lines stripped, as one text, if they are enough to be a repeated edit of its own
+    (``SAME_EDIT`` non-blank characters and a word: not a lone `}` or `return None`)."""
+    text = "\n".join(stripped for line in lines if (stripped := line.strip()))
+    enough = sum(not c.isspace() for c in text) >= SAME_EDIT
+    return text if enough and re.search(r"[A-Za-z_]{3}", text) else ""
 
 
 def _idents(lines: Sequence[str]) -> set[str]:
@@ -194,11 +206,15 @@ def _refs(
                 else _code(new, h.added, headers["new"]) + _code(old, h.removed, headers["old"])
             )
             terms: Counter[str] = Counter()
+            edit = ("", "")
             if not alone:
-                written = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
-                written += [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
+                added = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
+                removed = [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
                 # One scan: no word part spans the newline that joins two lines.
-                terms.update(w.lower() for w in _TERM.findall("\n".join(written)) if len(w) >= 3)
+                terms.update(
+                    w.lower() for w in _TERM.findall("\n".join(added + removed)) if len(w) >= 3
+                )
+                edit = (_edit(added), _edit(removed))
             refs.append(
                 HunkRef(
                     len(refs),
@@ -214,6 +230,7 @@ def _refs(
                     cf.new_text or "",
                     tuple(sorted(terms.items())),
                     frozenset(declared["old"] - declared["new"]),
+                    edit,
                 )
             )
     return refs
@@ -419,6 +436,8 @@ def _graph(
             by_unit[(r.path, r.unit[0])].append(r.index)
     for members in by_unit.values():
         strong[np.ix_(members, members)] = True
+    for members in _same_edits(refs):
+        strong[np.ix_(members, members)] = True
     np.fill_diagonal(strong, False)
     if n > MAX_PAIRWISE:  # too many pairs: the same file stands for the model
         paths = [r.path for r in refs]
@@ -429,6 +448,17 @@ def _graph(
     weight = 1.0 / (1.0 + np.exp(-(f @ (WEIGHTS if links is None else INDEX_WEIGHTS))))
     np.fill_diagonal(weight, 0.0)
     return weight, strong, uses
+
+
+def _same_edits(refs: Sequence[HunkRef]) -> list[list[int]]:
+    """The hunks that add the same lines, and those that remove the same lines (each set of
+    two or more): one edit repeated (an import rewritten the same way in 19 files)."""
+    by_edit: dict[tuple[int, str], list[int]] = defaultdict(list)
+    for r in refs:
+        for side, text in enumerate(r.edit):
+            if text:
+                by_edit[(side, text)].append(r.index)
+    return [members for members in by_edit.values() if len(members) > 1]
 
 
 def _components(strong: NDArray[np.bool_]) -> list[list[int]]:
@@ -688,6 +718,7 @@ def _bundles(
 
     order = reading_order(sorted(range(len(groups)), key=weight_of), before)
     declared_anywhere = {n for r in refs for n in r.defines - r.gone}
+    repeated = _same_edits(refs)
     out = []
     titles = _distinct(
         [_title(refs, groups[g], hunk_heat, lead[g][2:] if g in lead else None) for g in order]
@@ -700,7 +731,13 @@ def _bundles(
         needs = sorted({refs[d].path for d, u in uses if where[u] == g and where[d] != g})
         reasons = []
         paths = {refs[i].path for i in members}
-        if len(members) > 1:
+        # (an edit's hunks are one component: all of them are here, or none)
+        edits = [e for e in repeated if e[0] in members]
+        same = max((len({refs[i].path for i in e}) for e in edits), default=0)
+        if same > 1:
+            reasons.append(f"the same edit in {same} files")
+        # (when every hunk is one of the edits', they say what joins them)
+        if len(members) > 1 and set(members) - {i for e in edits for i in e}:
             block = weight[np.ix_(members, members)]
             mean = float(block.sum() / (len(members) * (len(members) - 1)))
             span = "one file" if len(paths) == 1 else f"{len(paths)} files"

@@ -110,6 +110,43 @@ def test_the_hunks_of_one_file_with_nothing_between_them_stay_together(repo: Pat
     assert "one file" in explained.bundles[0].reason  # what joins them, always said
 
 
+CHECKS = ("alpha", "ascii", "base64", "currency", "decimal", "email")
+# Each file's own code: words no other file has, so only the repeated edit can join them.
+CHECK = (
+    "{import_line}\n\n"
+    "export function is{name}(value: unknown, {name}Options?: object): boolean {{\n"
+    "  const {name}Text = String(value);\n"
+    "  return ValidatorJS.is{name}({name}Text, {name}Options);\n"
+    "}}\n"
+)
+
+
+def test_one_edit_repeated_in_many_files_is_one_bundle(repo: Path) -> None:
+    """class-validator 0042559: `import ValidatorJS from 'validator'` (in two files `import
+    type ValidatorJS ...`) became `import * as ValidatorJS from 'validator'` in 19 files, and 18
+    bundles came of it: the edit's words are in every hunk, so text similarity weighs them
+    nothing."""
+    for name in CHECKS:
+        import_line = f"import {'type ' if name == 'email' else ''}ValidatorJS from 'validator';"
+        write(repo, f"src/string/Is{name}.ts", CHECK.format(import_line=import_line, name=name))
+    write(repo, "src/other.ts", "export const version = '1.0.0';\n")
+    commit(repo)
+    for name in CHECKS:
+        import_line = "import * as ValidatorJS from 'validator';"
+        write(repo, f"src/string/Is{name}.ts", CHECK.format(import_line=import_line, name=name))
+    explained = explain_bundles(GitChange(repo), Config())
+    assert len(explained.refs) == len(CHECKS)
+    assert [len(b.hunks) for b in explained.bundles] == [len(CHECKS)]
+    assert explained.bundles[0].reason.startswith(f"the same edit in {len(CHECKS)} files")
+
+
+def test_a_slight_line_repeated_is_no_edit_of_its_own() -> None:
+    assert bundles._edit(["    }", "", "  return None"]) == ""  # too slight to be a concern
+    assert bundles._edit(["  import * as V from 'validator';", "  "]) == (
+        "import * as V from 'validator';"
+    )
+
+
 def test_average_linkage_merges_while_the_mean_link_is_above_the_bar() -> None:
     weight = np.full((4, 4), 0.1)
     weight[0, 1] = weight[1, 0] = 0.9
