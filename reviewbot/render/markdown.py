@@ -28,6 +28,8 @@ from reviewbot.render.style import (
     diff_gutter,
     fmt_metric,
     product_first,
+    quiet_tests,
+    quiet_tests_text,
     sparkline,
     unit_origin,
     units_text,
@@ -196,7 +198,7 @@ def render_markdown(
     """The report as Markdown, within ``limit`` characters (GitHub's comment limit): the hunk
     context goes first, then units, then a cut with a note."""
     env = environment()
-    units = [(fs.path, u) for fs in product_first(report.files) for u in fs.units if u.noteworthy]
+    units = unit_rows(report)
     quiet = sum(1 for fs in report.files for u in fs.units if not u.noteworthy)
 
     def attempt(context: bool, units_max: int) -> Callable[[bool], str]:
@@ -217,6 +219,18 @@ def render_markdown(
         return render
 
     return _fit([attempt(True, 200), attempt(False, 200), attempt(False, 40)], limit)
+
+
+def unit_rows(report: Report) -> list[tuple[str, UnitChange | None, str]]:
+    """The unit tables' rows, the product's files first: (path, unit, "") for a unit listed,
+    (path, None, what) for a test file's units counted instead (``quiet_tests``)."""
+    rows: list[tuple[str, UnitChange | None, str]] = []
+    for fs in product_first(report.files):
+        shown, counted = quiet_tests(fs, [u for u in fs.units if u.noteworthy], report.findings)
+        rows.extend((fs.path, u, "") for u in shown)
+        if counted:
+            rows.append((fs.path, None, quiet_tests_text(counted)))
+    return rows
 
 
 _NAMES = {"branches": "decisions"}
@@ -325,7 +339,7 @@ def summary_body(
     def link(path: str, line: int, end: int) -> str:
         return url(blob_base, path, line, end)
 
-    units = [(fs.path, u) for fs in product_first(report.files) for u in fs.units if u.noteworthy]
+    units = unit_rows(report)
     quiet = sum(1 for fs in report.files for u in fs.units if not u.noteworthy)
     skipped = [fs for fs in report.files if fs.language is None]
     template = environment().get_template("summary.md.j2")
@@ -342,7 +356,7 @@ def summary_body(
                     order_left=max(0, len(report.bundles) - order_max),
                     units=units[:units_max],
                     units_left=max(0, len(units) - units_max),
-                    shown_units=len(units),
+                    shown_units=sum(1 for fs in report.files for u in fs.units if u.noteworthy),
                     quiet_units=quiet,
                     skipped=skipped[:50],
                     truncated=truncated,

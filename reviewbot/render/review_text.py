@@ -27,6 +27,8 @@ from reviewbot.render.style import (
     one_line,
     origin_text,
     product_first,
+    quiet_tests,
+    quiet_tests_text,
     sparkline,
     units_text,
     wrap,
@@ -231,12 +233,16 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                 out.extend(style(line, "yellow") for line in _wrap(f"note: {w}", width, "    "))
             shown = [u for u in fs.units if u.noteworthy]
             quiet += len(fs.units) - len(shown)
+            shown, counted = quiet_tests(fs, shown, report.findings)
             if len(shown) > rows_left:  # a big change: the first units, the rest counted
                 unlisted += len(shown) - rows_left
                 shown = shown[:rows_left]
             rows_left -= len(shown)
             if shown:
                 out.extend(_unit_rows(shown, style, width))
+            if counted:  # (a test file's new tests: their count, not 50 rows)
+                text = f"({quiet_tests_text(counted)}: --format json lists them)"
+                out.extend(style(line, "dim") for line in _wrap(text, width, "    "))
         if quiet:
             out.append(
                 style(f"({quiet} more unit(s) touched: unchanged, or only in members above)", "dim")

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, TextIO
 
-from reviewbot.model import FileSummary, HunkContext, Measure, UnitChange, innermost
+from reviewbot.model import FileSummary, Finding, HunkContext, Measure, UnitChange, innermost
 from reviewbot.render.visible import one_line, visible
 from reviewbot.repo.paths import secondary
 
@@ -26,6 +26,8 @@ __all__ = [
     "one_line",
     "origin_text",
     "product_first",
+    "quiet_tests",
+    "quiet_tests_text",
     "sparkline",
     "terminal_width",
     "unit_origin",
@@ -180,6 +182,35 @@ def product_first(files: Iterable[FileSummary]) -> list[FileSummary]:
     """The files with the product's code first, then tests, benchmarks and examples (as the
     findings are ordered), each part in its order: a table's first rows are what ships."""
     return sorted(files, key=lambda fs: secondary(fs.path))
+
+
+QUIET_TESTS = 4  # a test file's added (or removed) units, none flagged, counted from this many
+
+
+def quiet_tests(
+    fs: FileSummary, units: Sequence[UnitChange], findings: Iterable[Finding]
+) -> tuple[list[UnitChange], dict[str, int]]:
+    """``units`` (of ``fs``) as the unit tables list them: in a test, benchmark or example
+    file, ``QUIET_TESTS`` or more units added (or removed) that no finding is about are
+    counted, not listed (a new test file's 50 `test(...)` rows say no more than their count).
+    The units listed, and how many of each kind are counted instead."""
+    if not secondary(fs.path):
+        return list(units), {}
+    flagged = {(f.path, f.unit.start) for f in findings}
+    quiet: dict[str, list[UnitChange]] = {"added": [], "removed": []}
+    for u in units:
+        side = u.new or u.old
+        if u.kind in quiet and side is not None and (fs.path, side.start) not in flagged:
+            quiet[u.kind].append(u)
+    folded = {kind: us for kind, us in quiet.items() if len(us) >= QUIET_TESTS}
+    hidden = {id(u) for us in folded.values() for u in us}
+    return [u for u in units if id(u) not in hidden], {k: len(us) for k, us in folded.items()}
+
+
+def quiet_tests_text(counts: Mapping[str, int]) -> str:
+    """`52 units added, none flagged` (and `, 3 removed`), for the row that stands for them."""
+    parts = [f"{n} {'units ' * (k == 0)}{kind}" for k, (kind, n) in enumerate(counts.items())]
+    return ", ".join(parts) + ", none flagged"
 
 
 # Words between ASCII white space (a no-break space holds two words together, as for textwrap).

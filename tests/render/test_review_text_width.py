@@ -10,17 +10,19 @@ from reviewbot.analysis.hotspots import FileHotspot, Hotspots, UnitHotspot
 from reviewbot.model import (
     TYPES_ONLY,
     FileSummary,
+    Finding,
     Impact,
     ImpactRef,
     MetricsChange,
     Report,
+    Severity,
     Stats,
     Status,
     UnitChange,
     UnitMetrics,
     UnitRef,
 )
-from reviewbot.render.markdown import render_markdown
+from reviewbot.render.markdown import render_markdown, summary_body
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style, cut_paths, wrap
 from reviewbot.render.text import hotspots_text
@@ -258,3 +260,40 @@ def test_cut_paths_keep_the_folder_where_they_differ() -> None:
         assert len(set(cuts.values())) == 3, cuts
         assert all(len(c) <= width and c.endswith("/test_tutorial001.py") for c in cuts.values())
     assert cut_paths(paths, 44)[paths[0]] == "tests/…/test_options/…/test_tutorial001.py"
+
+
+def test_a_test_files_new_units_are_counted_not_listed_unless_flagged() -> None:
+    """yup 41b9c58: a new test file's 54 `describe`/`test` callbacks were 54 rows of `added 0 0`
+    under the two product functions, in the text and in the PR comment. From ``QUIET_TESTS``
+    on, a test file's new units are one row with their count; one a finding is about stays
+    listed; the product's units and a test file's few new ones are listed as before."""
+    spec = "test/parse.test.ts"
+    labels = [f'test("case {k}")' for k in range(6)]
+    tests = FileSummary(
+        spec, None, Status.ADDED, None, "typescript", 60, 0,
+        tuple(_unit(spec, label, 10 * k + 1) for k, label in enumerate(labels)),
+    )  # fmt: skip
+    few = FileSummary(
+        "test/few.test.ts", None, Status.MODIFIED, None, "typescript", 9, 0,
+        tuple(_unit("test/few.test.ts", f'test("few {k}")', 10 * k + 1) for k in range(2)),
+    )  # fmt: skip
+    product = FileSummary(
+        "src/parse.ts", None, Status.ADDED, None, "typescript", 60, 0,
+        tuple(_unit("src/parse.ts", f"function part{k}", 10 * k + 1) for k in range(6)),
+    )  # fmt: skip
+    flagged = Finding(
+        "RB102", Severity.WARNING, spec, 21, 25, "Dense new unit", "dense",
+        MetricsChange(None, UnitMetrics(5, 3, 1, 20.0)), UnitRef(labels[2], 21, 25), "f",
+    )  # fmt: skip
+    stats = Stats(3, 3, 0, 129, 0, units_changed=14, units_measures_changed=14)
+    report = Report("a", "b", (tests, few, product), (flagged,), stats=stats)
+    text = "\n".join(_rows(report))
+    assert "(5 units added, none flagged: --format json lists them)" in text, text
+    assert labels[2] in text and labels[0] not in text and labels[5] not in text
+    assert 'test("few 0")' in text and 'test("few 1")' in text
+    assert all(f"function part{k}" in text for k in range(6))
+    for markdown in (render_markdown(report), summary_body(report, blob_base="https://x/b")):
+        table = markdown[markdown.index("Changed units") :]
+        assert f"| {spec} | _5 units added, none flagged_ |" in table, table
+        assert labels[2] in table and labels[0] not in table
+        assert "few 1" in table and "function part5" in table
