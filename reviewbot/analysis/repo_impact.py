@@ -80,10 +80,14 @@ _LIMIT = 2000  # references read per declaration
 _RENAMED = 0.75  # body similarity from which a deleted + an added declaration are a rename
 _CROSS_PAIRS = 2500  # removed x added outermost declarations compared across files, at most
 _NAME = re.compile(r"[\w$]+")
-_VALUES = frozenset({"constant"})  # a value has no parameters: never "re-signed"
-_SKIP_KINDS = frozenset({"variable", "field"})
+_VALUES = frozenset({"constant", "variable"})  # a value has no parameters: never "re-signed"
+_SKIP_KINDS = frozenset({"field"})
+# A module's variable (`export const useStore = defineStore(...)`, `logger = getLogger()`) is
+# a declaration its deletion breaks; one added is not told (most are used where they are made).
+_NOT_ADDED = frozenset({"variable"})
 _CONSTRUCTORS = frozenset({"__init__", "constructor"})  # (their classes' calls run them)
 _CLASSES = frozenset({"class", "interface", "struct", "enum", "type"})
+_BODIES = frozenset({"function", "method", "constructor", "variable", "constant"})
 _NAME_BOUND = frozenset({"def", "import", "module", "free", "class", "name"})
 
 
@@ -258,11 +262,16 @@ def declaration_changes(
             old_keys.setdefault((d.qualified, d.kind), []).append(d)
         for d in new:
             new_keys.setdefault((d.qualified, d.kind), []).append(d)
+        bodies = {d.qualified for d in old if d.kind in _BODIES}  # (what holds locals)
         for key, olds in old_keys.items():
             news = new_keys.get(key)
             if news is None:
-                if not (broken and _written(olds[-1].name, cf.new_text)):
-                    removed.append((olds[-1], cf))  # namesakes go together
+                d = olds[-1]
+                # A function's local (`function step()` now `const step = action(() => ...)`
+                # in the same function) is bound again where the index reads no declaration.
+                local = d.qualified.rpartition(".")[0] in bodies
+                if not ((broken or local) and _written(d.name, cf.new_text)):
+                    removed.append((d, cf))  # namesakes go together
             elif mending:
                 continue
             elif len(olds) == len(news):
@@ -288,7 +297,7 @@ def declaration_changes(
     _pair_renames(removed, added, out, same_file=False)
     _members_follow(removed, added, out)
     out.extend(DeclChange("removed", d, None, cf) for d, cf in removed)
-    out.extend(DeclChange("added", None, d, cf) for d, cf in added)
+    out.extend(DeclChange("added", None, d, cf) for d, cf in added if d.kind not in _NOT_ADDED)
     order = {"removed": 0, "renamed": 1, "signature": 2, "moved": 3, "added": 4}
 
     def rank(c: DeclChange) -> tuple[int, bool, int, str, int]:

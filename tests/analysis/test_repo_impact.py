@@ -1419,3 +1419,54 @@ def test_the_hooks_code_never_stands_alone_on_a_line(repo: Path) -> None:
     at = next(k for k, line in enumerate(lines) if "[RB105]" in line)
     assert lines[at].strip() != "[RB105]", lines
     assert all(len(line) <= 80 for line in lines), lines
+
+
+STORE = """import { defineStore } from 'pinia'
+
+export const useUserStore = defineStore('user', {
+  state: () => ({ name: 'Eduardo' }),
+})
+
+export const useNasaStore = defineStore('nasa', ({ action }) => {
+  function incrementDay(date: string) {
+    return new Date(date).getTime() + 86400000
+  }
+
+  return { incrementDay }
+})
+"""
+CART = """import { useUserStore } from './user'
+
+export function purchase() {
+  return useUserStore().name
+}
+"""
+
+
+def test_a_module_variable_deleted_while_imported_is_rb105(repo: Path) -> None:
+    """pinia: deleting `export const useUserStore = defineStore(...)`, imported and called in
+    cart.ts, said "No findings": a module's variables were no declarations to the review."""
+    setup(
+        repo,
+        {"src/user.ts": STORE, "src/cart.ts": CART},
+        {"src/user.ts": STORE.replace(STORE[STORE.index("export const useUser") :], "")},
+    )
+    (gone,) = codes(review(repo), "RB105")
+    assert gone["title"] == "useUserStore is deleted but still referenced"
+    assert "src/cart.ts:1" in gone["message"] and "src/cart.ts:4" in gone["message"]
+
+
+def test_a_local_function_bound_again_by_a_wrapped_callback_is_not_deleted(repo: Path) -> None:
+    """pinia a8526fc7: `function incrementDay(date) {...}` inside a store's setup became `const
+    incrementDay = action((date) => {...})` in the same function, and RB105 said it was deleted
+    but still referenced by the `return { incrementDay }` that now returns the new const."""
+    after = STORE.replace(
+        "  function incrementDay(date: string) {\n"
+        "    return new Date(date).getTime() + 86400000\n  }\n",
+        "  const incrementDay = action((date: string) => {\n"
+        "    return new Date(date).getTime() + 86400000\n  })\n",
+    )
+    setup(repo, {"src/user.ts": STORE, "src/cart.ts": CART}, {"src/user.ts": after})
+    doc = review(repo)
+    assert codes(doc, "RB105") == []
+    assert not [i for i in doc["impact"] if i["name"] == "incrementDay" and i["references"]]
