@@ -694,10 +694,13 @@ def _bundles(
                 heat[where[r.index]] += 3.0**f.severity.rank
                 hunk_heat[r.index] += 3.0**f.severity.rank
                 g = where[r.index]
+                # (the unit as the tables name it, with its containers: `def Attribute.evolve`
+                # where the file also has a `def evolve`)
+                named = r.unit[1] if r.unit and r.unit[0] == f.unit.start - 1 else None
                 mine = (
                     3.0**f.severity.rank,
                     -k,
-                    qualified_label(f.unit.label),
+                    named or qualified_label(f.unit.label),
                     f.path,
                     f.unit.start,
                 )

@@ -6,7 +6,14 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from reviewbot.model import Finding, Measure, MetricsChange, Severity, UnitRef, innermost
+from reviewbot.model import (
+    Finding,
+    Measure,
+    MetricsChange,
+    Severity,
+    UnitRef,
+    qualified_label,
+)
 
 __all__ = [
     "Thresholds",
@@ -211,7 +218,9 @@ def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
         f"{', '.join(parts)}.{ceiling} The change at {where} did it; consider splitting the "
         f"new logic out."
     )
-    return _finding("RB101", severity, d, f"Complexity spike in {innermost(d.label)}", message)
+    return _finding(
+        "RB101", severity, d, f"Complexity spike in {qualified_label(d.label)}", message
+    )
 
 
 def dense_new(d: UnitDelta, t: Thresholds, file_p90: float | None) -> Finding | None:
@@ -238,7 +247,9 @@ def dense_new(d: UnitDelta, t: Thresholds, file_p90: float | None) -> Finding | 
         f"{_num(d.nesting.after)} nesting level{'' if d.nesting.after == 1 else 's'} (irregularity "
         f"{_num(d.irregularity.after)} bits); {compared}. A reviewer should read it first."
     )
-    return _finding("RB102", Severity.WARNING, d, f"Dense new unit {innermost(d.label)}", message)
+    return _finding(
+        "RB102", Severity.WARNING, d, f"Dense new unit {qualified_label(d.label)}", message
+    )
 
 
 def deeper(d: UnitDelta, t: Thresholds) -> Finding | None:
@@ -249,7 +260,9 @@ def deeper(d: UnitDelta, t: Thresholds) -> Finding | None:
         f"{_num(d.nesting.after)} levels deep (was {_num(d.nesting.before)}); "
         f"early returns or a helper would flatten it."
     )
-    return _finding("RB103", Severity.INFO, d, f"Deeper nesting in {innermost(d.label)}", message)
+    return _finding(
+        "RB103", Severity.INFO, d, f"Deeper nesting in {qualified_label(d.label)}", message
+    )
 
 
 def repetitive(d: UnitDelta, t: Thresholds) -> Finding | None:
@@ -263,5 +276,5 @@ def repetitive(d: UnitDelta, t: Thresholds) -> Finding | None:
         f"easy to read but maybe worth a table or a loop."
     )
     return _finding(
-        "RB104", Severity.INFO, d, f"Repetitive growth in {innermost(d.label)}", message
+        "RB104", Severity.INFO, d, f"Repetitive growth in {qualified_label(d.label)}", message
     )

@@ -216,3 +216,25 @@ def test_one_scan_of_a_hunks_lines_finds_what_scanning_each_line_finds(lines: li
     assert bundles._idents(lines) == {w for w in each if w.lower() not in bundles._COMMON}
     parts = [w for text in lines for w in bundles._TERM.findall(text)]
     assert bundles._TERM.findall("\n".join(lines)) == parts
+
+
+def test_a_finding_and_its_bundle_name_the_units_class(repo: Path) -> None:
+    """attrs 862696af: `Complexity spike in def evolve` and bundle `def evolve (src/attr/_make.py
+    …)` for `Attribute.evolve`, in a file that also has a top-level `def evolve`: the title and
+    the bundle said the other one. Both name the unit as the tables do, with its class."""
+    top = "def evolve(inst, **changes):\n    return inst\n\n\n"
+    flat = top + "class Attribute:\n    def evolve(self, **changes):\n        return self\n"
+    spike = (
+        top
+        + "class Attribute:\n    def evolve(self, **changes):\n"
+        + "".join(f"        if changes.get('k{k}'):\n            return {k}\n" for k in range(8))
+    )
+    write(repo, "src/attr/_make.py", flat)
+    write(repo, "src/other.py", "def unrelated(a):\n    return a\n")
+    commit(repo)
+    write(repo, "src/attr/_make.py", spike + "        return self\n")
+    write(repo, "src/other.py", "def unrelated(a):\n    return [a, a]\n")
+    report = review(GitChange(repo), Config())
+    (spiked,) = [f for f in report.findings if f.code == "RB101"]
+    assert spiked.title == "Complexity spike in def Attribute.evolve"
+    assert report.bundles[0].title.startswith("def Attribute.evolve (src/attr/_make.py")
