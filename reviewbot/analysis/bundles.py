@@ -652,10 +652,27 @@ def bundle_change(
 
 def reading_order(ranked: Sequence[int], before: Mapping[int, set[int]]) -> list[int]:
     """The groups ``ranked`` (best first), each after the groups ``before`` it (those that
-    define what it uses: placed first, best first; a cycle is cut where it closes). So the
-    weightiest findings come at once, after their own prerequisites only (click 2c8cd3ac~35:
-    its two RB101 bundles came 14th and 15th, after every bundle that had no prerequisite)."""
+    define what it uses: placed first, best first). So the weightiest findings come at once,
+    after their own prerequisites only (click 2c8cd3ac~35: its two RB101 bundles came 14th and
+    15th, after every bundle that had no prerequisite). Groups that need each other (a cycle:
+    javapoet 4272265's two bundles each define a `modifyModifiers` the other uses) come in
+    their rank's order, each after what it needs outside them."""
     rank = {g: k for k, g in enumerate(ranked)}
+    reach: dict[int, set[int]] = {}
+
+    def reaches(g: int) -> set[int]:
+        """The groups ``g`` needs, directly or through others."""
+        if g not in reach:
+            seen: set[int] = set()
+            stack = list(before.get(g, ()))
+            while stack:
+                d = stack.pop()
+                if d not in seen:
+                    seen.add(d)
+                    stack.extend(before.get(d, ()))
+            reach[g] = seen
+        return reach[g]
+
     order: list[int] = []
     placed: set[int] = set()
 
@@ -663,7 +680,9 @@ def reading_order(ranked: Sequence[int], before: Mapping[int, set[int]]) -> list
         if g in placed or g in on_the_way:
             return
         on_the_way.add(g)
-        for d in sorted(before.get(g, set()) - placed, key=rank.__getitem__):
+        mutual = {d for d in reaches(g) if g in reaches(d)}  # (its cycle's other groups)
+        first = (set(before.get(g, set())) - mutual) | {d for d in mutual if rank[d] < rank[g]}
+        for d in sorted(first - placed, key=rank.__getitem__):
             place(d, on_the_way)
         order.append(g)
         placed.add(g)

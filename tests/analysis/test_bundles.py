@@ -217,6 +217,10 @@ def test_the_weightiest_findings_come_first_after_their_own_prerequisites_only()
     # ranked best first: 0 and 1 hold findings; 0 uses what 4 defines, 4 what 5 defines
     before = {0: {4}, 4: {5}}
     assert reading_order([0, 1, 2, 3, 4, 5], before) == [5, 4, 0, 1, 2, 3]
-    # a cycle is cut where it closes; every group is placed once
-    assert reading_order([0, 1, 2], {0: {1}, 1: {0}}) == [1, 0, 2]
+    # groups that need each other come in their rank's order (javapoet 4272265: the bundle
+    # without a finding came before the RB101's, each defining a name the other uses), each
+    # after what it needs outside them; every group is placed once
+    assert reading_order([0, 1, 2], {0: {1}, 1: {0}}) == [0, 1, 2]
+    assert reading_order([0, 1, 2, 3], {0: {1}, 1: {0, 3}}) == [0, 3, 1, 2]
+    assert reading_order([2, 0, 1, 3], {0: {1}, 1: {2}, 2: {0}, 3: {0}}) == [2, 0, 1, 3]
     assert reading_order([2, 0, 1], {}) == [2, 0, 1]
