@@ -846,6 +846,7 @@ def attach_prose(
         spans = tuple(span for span, _ in joined[k])
         named = sorted({n for _, ns in joined[k] for n in ns})
         paths = sorted({span.path for span in spans})
-        reason = f"{bundle.reason}; {', '.join(paths[:3])} name {', '.join(named[:3])}"
+        verb = "names" if len(paths) == 1 else "name"  # (`README.md names X`)
+        reason = f"{bundle.reason}; {', '.join(paths[:3])} {verb} {', '.join(named[:3])}"
         out.append(bundle._replace(hunks=bundle.hunks + spans, reason=reason))
     return out, rest

@@ -188,7 +188,7 @@ def test_a_changelog_entry_naming_new_code_joins_its_bundle(repo: Path) -> None:
     found = doc["bundles"]
     with_code = next(b for b in found if any(h["path"] == "shop/pricing.py" for h in b["hunks"]))
     assert "CHANGES.md" in {h["path"] for h in with_code["hunks"]}
-    assert "CHANGES.md name compute_discount" in with_code["reason"]
+    assert "CHANGES.md names compute_discount" in with_code["reason"]
     last = found[-1]
     assert [h["path"] for h in last["hunks"]] == ["docs/index.md"]
     assert last["reason"] == "prose, data or configuration (not code)"

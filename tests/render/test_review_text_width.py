@@ -297,3 +297,18 @@ def test_a_test_files_new_units_are_counted_not_listed_unless_flagged() -> None:
         assert f"| {spec} | _5 units added, none flagged_ |" in table, table
         assert labels[2] in table and labels[0] not in table
         assert "few 1" in table and "function part5" in table
+
+
+def test_every_format_counts_the_references_in_the_change_alike() -> None:
+    """attrs 9b98a730: the text said `referenced in 16 place(s), 7 in the change`, the Markdown
+    report and the PR summary `16 place(s)`, though the README says every format counts
+    `in_change_total` alike."""
+    refs = tuple(ImpactRef(f"tests/t{k}.py", k + 1, None, "call", 1.0, k < 7) for k in range(16))
+    item = Impact("simple_class", "function simple_class", "tests/s.py", "signature", refs, 16,
+                  False, in_change_total=7, detail="added name")  # fmt: skip
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0)
+    files = (FileSummary("tests/s.py", None, Status.MODIFIED, None, "python", 4, 4),)
+    report = Report("a", "b", files, (), stats=stats, impact=(item,))
+    assert "16 place(s), 7 in the change" in " ".join(" ".join(_rows(report)).split())
+    for markdown in (render_markdown(report), summary_body(report, blob_base="https://x/b")):
+        assert "in 16 place(s), 7 in the change:" in markdown, markdown
