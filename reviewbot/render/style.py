@@ -239,16 +239,19 @@ def wrap(text: str, width: int, indent: str = "", hang: str = "") -> list[str]:
 
 def _pieces(word: str, room: int) -> list[str]:
     """A word in parts of at most ``room`` characters: whole when it fits; else at its `/`s
-    (each keeps its `/`), a part longer than ``room`` cut anywhere."""
+    (each keeps its `/`), a part still too long at its `.`s (a qualified name,
+    `AnnotatedTypeNameTest.` and `withoutAnnotations…),`: not `…Type)` and a lone `,`), and
+    only a part longer than ``room`` even so cut anywhere."""
     if len(word) <= room:
         return [word]
     out: list[str] = []
     for part in re.findall(r"[^/]*/|[^/]+$", word):
-        while len(part) > room:
-            out.append(part[:room])
-            part = part[room:]
-        if part:
-            out.append(part)
+        for piece in re.findall(r"[^.]*\.|[^.]+$", part) if len(part) > room else [part]:
+            while len(piece) > room:
+                out.append(piece[:room])
+                piece = piece[room:]
+            if piece:
+                out.append(piece)
     return out
 
 

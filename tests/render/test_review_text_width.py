@@ -3,6 +3,8 @@ callback's last words, a file's name) and how the tables make room for their lab
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -184,8 +186,22 @@ def test_a_long_path_wraps_after_a_slash_with_its_line_range_kept() -> None:
     assert all(line.startswith("      ") for line in lines[1:]), lines
 
 
+def test_a_long_qualified_name_wraps_after_a_dot_not_before_its_comma() -> None:
+    """javapoet, the hook at 80 columns: `(method AnnotatedTypeNameTest.withoutAnnotationsOn
+    AnnotatedEnclosingAndNestedType),` is longer than a line, and was cut where the line ended:
+    the next line began with its `,`; the review order left a `)` alone the same way."""
+    name = "AnnotatedTypeNameTest.withoutAnnotationsOnAnnotatedEnclosingAndNestedType"
+    text = f"callers: src/A.java:146 (method {name}), src/B.java:153 (method B.other)"
+    lines = wrap(text, 80, "      ")
+    assert all(len(line) <= 80 for line in lines), lines
+    assert not [line for line in lines if not re.search(r"\w", line.split()[0])], lines
+    assert any(line.strip().startswith("withoutAnnotationsOn") for line in lines), lines
+    title = wrap(f"B2  {name}() (src/test/java/com/squareup/javapoet/T.java)", 80, "  ", "    ")
+    assert not [line for line in title if line.strip().startswith(")")], title
+
+
 @given(
-    st.lists(st.text(alphabet=st.sampled_from("ab/:-)( "), min_size=1, max_size=90), max_size=8),
+    st.lists(st.text(alphabet=st.sampled_from("ab/.:-)( "), min_size=1, max_size=90), max_size=8),
     st.integers(min_value=20, max_value=100),
 )
 def test_wrap_loses_no_character_and_keeps_to_the_width(words: list[str], width: int) -> None:
