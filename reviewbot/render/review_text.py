@@ -19,7 +19,7 @@ from reviewbot.model import (
 from reviewbot.render.style import (
     DIFF_LEGEND,
     Style,
-    cut_label,
+    cut_labels,
     cut_paths,
     diff_gutter,
     ellipsize,
@@ -63,8 +63,9 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     """A small table: `unit  change  decisions  nesting  irregularity  shape`, the numbers
     `1→9` under their heading. When the width runs out, the shape goes first, then the
     headings shrink to their numbers (`dec`, `nest`, `irreg`), then labels are cut
-    (``cut_label``)."""
+    (``cut_labels``)."""
     cells = []
+    places: dict[str, int] = {}  # (where each starts: what tells apart labels cut alike)
     names = Counter(one_line(qualified_label(u.label)) for u in units)
     for u in units:
         m = {x.name: x for x in u.metrics.measures()}
@@ -74,6 +75,8 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
         side = u.new or u.old
         if names[label] > 1 and side is not None:  # `@overload` stubs, redefinitions: which one
             label = f"{label} :{side.start}"
+        if side is not None:
+            places[label] = side.start
         cells.append((label, u.kind, numbers, shape, origin_text(u)))
     longest = max(4, max(len(c[0]) for c in cells))
 
@@ -89,11 +92,12 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
         heads = _SHORT_HEADS
         widths, room = room_for(heads)
     label_w = max(10, min(longest, room - (SPARK_WIDTH + 2 if spark else 0)))
+    cuts = cut_labels((c[0] for c in cells), label_w, places)
     top = "  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True))
     rows = [style(f"    {'unit'.ljust(label_w)}  {'change':<8}  {top}".rstrip(), "dim")]
     for label, kind, numbers, shape, origin in cells:
         parts = "  ".join(v.ljust(w) for v, w in zip(numbers, widths, strict=True))
-        row = f"    {cut_label(label, label_w).ljust(label_w)}  {kind:<8}  {parts}"
+        row = f"    {cuts[label].ljust(label_w)}  {kind:<8}  {parts}"
         if spark:
             row += f"  {style(shape, 'cyan')}"
         rows.append(row.rstrip())

@@ -18,6 +18,7 @@ __all__ = [
     "Style",
     "bar",
     "cut_label",
+    "cut_labels",
     "cut_path",
     "cut_paths",
     "diff_gutter",
@@ -159,6 +160,34 @@ def cut_label(label: str, width: int) -> str:
     if len(tail) + kind + 2 > width:
         return ellipsize(label, width)
     return label[: width - len(tail) - 1] + "…" + tail
+
+
+def cut_labels(
+    labels: Iterable[str], width: int, places: Mapping[str, int] | None = None
+) -> dict[str, str]:
+    """Each label ``cut_label`` cut, told apart: labels whose cuts would read the same (`def
+    T….test_noncallable_validators` in two test classes) keep the end of their containers
+    instead, where they often differ (`def …ping.test_noncallable_validators`); those that
+    still clash (`ClassNa….prefixWithAtMostOneAnnotatedClass()` in `ClassName`, and in its
+    nested `TopLevelClassName` and `NestedClassName`) say where they start, from ``places``
+    (`prefixWi…AnnotatedClass() :98`)."""
+    out = {label: cut_label(label, width) for label in dict.fromkeys(labels)}
+    for attempt in ("tail", "place"):
+        seen = Counter(out.values())
+        for label, cut in out.items():
+            if seen[cut] == 1 or cut == label:
+                continue
+            if attempt == "tail":
+                own = _OWN_NAME.search(label)
+                before = label[: own.start()] if own is not None else ""
+                kind = before[: before.find(" ") + 1] if " " in before else ""  # `def `
+                if len(kind) + 2 < width:
+                    out[label] = f"{kind}…{label[len(label) - (width - len(kind) - 1) :]}"
+            elif places is not None and label in places:
+                suffix = f" :{places[label]}"
+                if len(suffix) + 4 <= width:
+                    out[label] = ellipsize(label, width - len(suffix)) + suffix
+    return out
 
 
 def cut_path(path: str, width: int) -> str:

@@ -15,7 +15,7 @@ from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers
 from reviewbot.engine.signal import js_strip
 from reviewbot.model import qualified_label
-from reviewbot.render.style import Style, bar, cut_label, cut_paths, one_line, sparkline
+from reviewbot.render.style import Style, bar, cut_labels, cut_paths, one_line, sparkline
 
 __all__ = ["context_text", "entropy_text", "heatmap_text", "hotspots_text", "positions_text"]
 
@@ -130,7 +130,7 @@ def _one_based(line: str) -> str:
 def hotspots_text(found: Hotspots, style: Style, width: int = 100) -> str:
     """The ranked files, each with its top units, within ``width`` columns (the door gives the
     terminal's, as for `review`): paths keep their file names and labels their own names
-    (``cut_paths``, ``cut_label``); the bar goes first when the width runs out."""
+    (``cut_paths``, ``cut_labels``); the bar goes first when the width runs out."""
     if not found.files:
         return "no history to rank (no commits touch these paths)\n"
     out = [
@@ -162,14 +162,14 @@ def hotspots_text(found: Hotspots, style: Style, width: int = 100) -> str:
         longest = max(map(len, labels))
         room = width - 8 - 2 - max(map(len, facts))
         label_w = min(longest, room)
+        under = room < min(24, longest)  # too narrow to share a line: the facts go under it
+        named = cut_labels(labels, max(10, width - 8) if under else label_w)
         for label, fact in zip(labels, facts, strict=True):
-            if room < min(24, longest):  # too narrow to share a line: the facts go under it
-                out.append(style(f"        {cut_label(label, max(10, width - 8))}", "dim"))
+            if under:
+                out.append(style(f"        {named[label]}", "dim"))
                 out.append(style(f"          {fact}", "dim"))
             else:
-                out.append(
-                    style(f"        {cut_label(label, label_w).ljust(label_w)}  {fact}", "dim")
-                )
+                out.append(style(f"        {named[label].ljust(label_w)}  {fact}", "dim"))
     return style.finish("\n".join(out) + "\n")
 
 

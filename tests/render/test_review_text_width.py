@@ -26,7 +26,7 @@ from reviewbot.model import (
 )
 from reviewbot.render.markdown import render_markdown, summary_body
 from reviewbot.render.review_text import review_text
-from reviewbot.render.style import Style, cut_paths, wrap
+from reviewbot.render.style import Style, cut_labels, cut_paths, wrap
 from reviewbot.render.text import hotspots_text
 
 
@@ -328,3 +328,29 @@ def test_every_format_counts_the_references_in_the_change_alike() -> None:
     assert "16 place(s), 7 in the change" in " ".join(" ".join(_rows(report)).split())
     for markdown in (render_markdown(report), summary_body(report, blob_base="https://x/b")):
         assert "in 16 place(s), 7 in the change:" in markdown, markdown
+
+
+def test_labels_cut_alike_are_told_apart() -> None:
+    """attrs hotspots at 80 columns: `def T….test_noncallable_validators` twice (TestDeepMapping
+    and TestDeepIterable); javapoet b1e1a08: three rows `ClassNa….prefixWithAtMostOneAnnotated
+    Class()  removed` (ClassName's method and its nested classes'). Cuts that would read the
+    same keep the end of their containers, and when even those clash, say where they start."""
+    fact = "x" * 40  # (long facts leave the labels little room)
+    units = tuple(
+        UnitHotspot(f"class TestDeep{kind} > def test_noncallable_validators" + fact, s, s + 9,
+                    4, 29.0, 116.0)
+        for kind, s in (("Mapping", 692), ("Iterable", 529))
+    )  # fmt: skip
+    found = Hotspots(1000, (
+        FileHotspot("tests/test_validators.py", 10, 900, 100.0, 9000.0, units),
+        FileHotspot("tests/test_make.py", 9, 800, 90.0, 8000.0, ()),
+    ))  # fmt: skip
+    rows = Style(color=False).finish(hotspots_text(found, Style(color=False), width=80))
+    named = [row.split("lines")[0].strip() for row in rows.splitlines() if "…" in row]
+    assert len(named) == 2 and named[0] != named[1], rows
+    assert all(len(row) <= 80 for row in rows.splitlines()), rows
+    labels = ["ClassName.TopLevelClassName.prefixWithAtMostOneAnnotatedClass()",
+              "ClassName.NestedClassName.prefixWithAtMostOneAnnotatedClass()",
+              "ClassName.prefixWithAtMostOneAnnotatedClass()"]  # fmt: skip
+    cuts = cut_labels(labels, 44, dict(zip(labels, (98, 171, 255), strict=True)))
+    assert len(set(cuts.values())) == 3 and all(len(c) <= 44 for c in cuts.values()), cuts
