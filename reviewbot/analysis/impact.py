@@ -68,6 +68,8 @@ def _as_code(r: Reference, name: str, defined_in: str, member: bool, view: LineI
     unit = view.unit_at(r.line - 1)
     if unit is not None and unit.start == r.line - 1 and unit.name == name:
         return _DECLARES  # another declaration of the name
+    if all(_key(code, m) for m in found):
+        return _NO_USE  # a key of its own (`isVisible: false,` in another object's data)
     if member:
         return _USE
     parts = defined_in.split("/")
@@ -80,6 +82,15 @@ def _as_code(r: Reference, name: str, defined_in: str, member: bool, view: LineI
         if receiver is not None and receiver.group(1) in modules:
             return _USE
     return _NO_USE
+
+
+def _key(code: str, m: re.Match[str]) -> bool:
+    """Whether the name ``m`` found in ``code`` is a key written before its `:` (an object's,
+    a field's: `isVisible: false,`, `{ isVisible: x }`), not a value (`a ? isVisible : b`)."""
+    before = code[: m.start()].rstrip()
+    return (not before or before.endswith(("{", ","))) and re.match(
+        r"\s*:(?!:)", code[m.end() :]
+    ) is not None
 
 
 def _name(label: str) -> str | None:

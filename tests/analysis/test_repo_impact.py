@@ -1470,3 +1470,26 @@ def test_a_local_function_bound_again_by_a_wrapped_callback_is_not_deleted(repo:
     doc = review(repo)
     assert codes(doc, "RB105") == []
     assert not [i for i in doc["impact"] if i["name"] == "incrementDay" and i["references"]]
+
+
+def test_without_an_index_a_key_of_another_object_is_no_reference(repo: Path) -> None:
+    """pinia cb5030f9 (Vue files, which the index does not read): deleting the computed
+    `isVisible()` of one component raised an RB105 naming `isVisible: false,` in another
+    component's data: a key of its own, not a use. A real use still is one."""
+    countdown = (
+        "<script>\nexport default {\n  computed: {\n    isVisible() {\n"
+        "      return this.left > 0\n    },\n    left() {\n      return 3\n    },\n  },\n}\n"
+        "</script>\n"
+    )
+    write(repo, "src/Countdown.vue", countdown)
+    write(repo, "src/Banner.vue", "<script>\nexport default {\n  data() {\n    return {\n"
+          "      isVisible: false,\n    }\n  },\n}\n</script>\n")  # fmt: skip
+    commit(repo)
+    write(repo, "src/Countdown.vue", countdown.replace(
+        "    isVisible() {\n      return this.left > 0\n    },\n", ""))  # fmt: skip
+    assert codes(review(repo), "RB105") == []
+    write(repo, "src/show.js", "export function show(c) {\n  return isVisible(c)\n}\n")
+    git(repo, "add", "src/show.js")
+    git(repo, "commit", "-q", "-m", "show", "--", "src/show.js")
+    (gone,) = codes(review(repo), "RB105")
+    assert "src/show.js:2" in gone["message"] and "src/Banner.vue" not in gone["message"]
