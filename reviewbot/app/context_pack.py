@@ -438,6 +438,18 @@ def _code_lines(c: _Candidate, chosen: Sequence[_Candidate]) -> tuple[PackLine, 
     return tuple(out)
 
 
+def _header(c: _Candidate) -> str:
+    """The unit's own first line on the side it shows. Not the first line of its slice: that
+    may be the comment above it (a JSDoc, a javadoc) or, for a renamed or moved unit, a line
+    of the other side's span that the merged view puts first (pinia a8526fc7's
+    ``wrappedAction`` was signed by the JSDoc of the ``action`` above it)."""
+    for e in c.entries:
+        number = e.new if c.side == "new" else e.old
+        if number == c.start and e.mark != ("-" if c.side == "new" else "+"):
+            return e.text.strip()
+    return ""
+
+
 def _snippet(
     c: _Candidate,
     rank: int,
@@ -450,10 +462,7 @@ def _snippet(
     parts = c.unit.split(LABEL_SEP)
     enclosing = LABEL_SEP.join(parts[:-1]) if len(parts) > 1 else f"module {c.path}"
     lines = _code_lines(c, chosen)
-    own = [
-        e.text.strip() for e in c.entries if e.text.strip() and (e.mark != "-") == (c.side == "new")
-    ]
-    signature = looked.signature or (own[0] if own else "")
+    signature = looked.signature or _header(c)
     return Snippet(
         id=_id(c),
         path=c.path,

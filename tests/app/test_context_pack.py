@@ -638,3 +638,28 @@ def test_callees_are_sure_links_only(repo: Path) -> None:
     callees = snippets["shut"].callees
     assert callees is not None
     assert [(r.path, r.unit) for r in callees] == [("lib.py", "function helper")], callees
+
+
+def test_a_snippets_signature_is_its_own_first_line_on_the_side_it_shows(repo: Path) -> None:
+    """Without an index, a snippet's signature is the unit's own first line on its side: not
+    the comment above it that its slice starts with (javapoet b1e1a08's removed method was
+    signed by its javadoc), nor a line of the other side's span (pinia c2d0c29c's renamed
+    `it(...)` cases were signed by the code the merged view put before them)."""
+    write(
+        repo,
+        "lib.py",
+        "def keep(a):\n    return a\n\n\n# Returns the input.\ndef gone(x):\n    return x\n",
+    )
+    commit(repo)
+    write(
+        repo,
+        "lib.py",
+        "def keep(a):\n    return a\n\n\n# Doubles a number, or zero.\ndef double(n):\n"
+        "    if n:\n        return 2 * n\n    return 0\n",
+    )
+    pack = pack_of(repo)
+    signatures = {s.unit: (s.side, s.signature) for s in pack.snippets}
+    assert signatures == {
+        "def gone": ("old", "def gone(x):"),
+        "def double": ("new", "def double(n):"),
+    }
