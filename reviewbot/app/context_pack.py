@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -496,24 +497,37 @@ def _repo_bundle(saved: dict[str, object] | None, s: Snippet) -> str | None:
 
 def _uses(report: Report) -> list[tuple[Impact, ImpactRef, bool]]:
     """References outside the change to what it removes, renames or re-signs, resolved by the
-    index: those a finding (RB105, RB106) names first, then by confidence; imports left out
-    (the import line says little about how the name is used)."""
-    named = {(f.path, f.unit.label) for f in report.findings if f.code in ("RB105", "RB106")}
-    found: list[tuple[bool, float, Impact, ImpactRef]] = []
-    for imp in report.impact:
-        if imp.source != "index" or imp.change not in _BREAKING:
+    index, with whether a finding names them: the places an RB105 or RB106 names first, each
+    finding's first before any finding's second (and at most ``MAX_USES`` of one finding),
+    then the others by confidence; imports left out (the import line says little about how
+    the name is used). A re-signed declaration's calls that still fit are not named: its
+    stale calls are (attrs: ``fca = Attribute.from_counting_attr`` took the place of the
+    stale call ``tests/test_make.py:62``)."""
+    refs = [
+        (imp, r)
+        for imp in report.impact
+        if imp.source == "index" and imp.change in _BREAKING
+        for r in imp.references
+        if not r.in_change and r.kind != "import"
+    ]
+    named: list[list[tuple[Impact, ImpactRef]]] = []
+    for f in report.findings:
+        if f.code not in ("RB105", "RB106"):
             continue
-        for r in imp.references:
-            if not r.in_change and r.kind != "import":
-                flagged = (imp.path, imp.unit) in named
-                found.append((not flagged, -(r.confidence or 0.0), imp, r))
-    found.sort(key=lambda t: (t[0], t[1], t[3].path, t[3].line))
+        places = []
+        for imp, r in refs:
+            at = re.search(rf"(?<!\S){re.escape(f'{r.path}:{r.line}')}(?!\d)", f.message)
+            if at is not None and (imp.path, imp.unit) == (f.path, f.unit.label):
+                places.append((at.start(), imp, r))
+        named.append([(imp, r) for _, imp, r in sorted(places, key=lambda t: t[0])][:MAX_USES])
+    flagged = [(imp, r, True) for turn in zip_longest(*named) for imp, r in filter(None, turn)]
+    others = sorted(refs, key=lambda t: (-(t[1].confidence or 0.0), t[1].path, t[1].line))
     seen: set[tuple[str, int]] = set()
     out = []
-    for unflagged, _, imp, r in found:
+    for imp, r, by_finding in flagged + [(imp, r, False) for imp, r in others]:
         if (r.path, r.line) not in seen:
             seen.add((r.path, r.line))
-            out.append((imp, r, not unflagged))
+            out.append((imp, r, by_finding))
     return out
 
 
@@ -526,12 +540,13 @@ def _use_snippets(
     picked: Sequence[_Candidate],
 ) -> list[tuple[Snippet, bool]]:
     """Up to ``room`` snippets of unchanged code that still uses a removed, renamed or
-    re-signed declaration: the use marked ``>``, ``_USE_RADIUS`` lines around it; with
-    whether a finding names it. A use inside a unit the pack shows already is not repeated."""
+    re-signed declaration (the places a finding names; ``MAX_USES`` at most in all with the
+    others): the use marked ``>``, ``_USE_RADIUS`` lines around it; with whether a finding
+    names it. A use inside a unit the pack shows already is not repeated."""
     out: list[tuple[Snippet, bool]] = []
     texts: dict[str, list[str] | None] = {}
     for imp, r, flagged in uses:
-        if len(out) >= room:
+        if len(out) >= (room if flagged else min(room, MAX_USES)):
             break
         if not in_scope(r.path, change.scope):  # the impact is scoped already; never read past
             continue
@@ -653,7 +668,9 @@ def context_pack(
     chosen = scored[: max_snippets - reserve]
     languages = {fs.path: fs.language or "" for fs in report.files}
     picked = [c for _, _, c, _ in chosen]
-    room = min(MAX_USES, max_snippets - len(chosen))
+    # The places the findings name may take every snippet left (attrs: three RB105 / RB106
+    # findings naming 12 places got 3 snippets, none of them a stale call RB106 names).
+    room = max_snippets - len(chosen)
     uses = _use_snippets(change, report, config, room, all_uses, picked)
     # Ranks: the units with findings, then the flagged uses, then the others, then other uses.
     top = sum(1 for score, *_ in chosen if score >= _FINDING_SCORE)

@@ -663,3 +663,40 @@ def test_a_snippets_signature_is_its_own_first_line_on_the_side_it_shows(repo: P
         "def gone": ("old", "def gone(x):"),
         "def double": ("new", "def double(n):"),
     }
+
+
+def test_every_finding_gets_the_places_it_names_shown_first(repo: Path) -> None:
+    """Three findings naming places (attrs: an RB105 naming 9 and two RB106 naming 3 stale
+    calls): the places shown are each finding's first, then each one's second, not the first
+    three of one finding in path order; with snippets left, every stale call RB106 names."""
+    write(
+        repo,
+        "lib.py",
+        "def gone(x):\n    return x\n\n\ndef a(x):\n    return x\n\n\ndef b(x):\n    return x\n",
+    )
+    write(
+        repo,
+        "app.py",
+        "from lib import gone\n"
+        + "".join(f"\n\ndef g{k}():\n    return gone({k})\n" for k in range(4)),
+    )
+    write(
+        repo,
+        "main.py",
+        "from lib import a, b\n\n\ndef one():\n    return a(1)\n\n\n"
+        "def two():\n    return a(2)\n\n\ndef three():\n    return b(3)\n",
+    )
+    commit(repo)
+    build_index(repo)
+    write(repo, "lib.py", "def a(x, y):\n    return x + y\n\n\ndef b(x, y):\n    return x - y\n")
+    pack = pack_of(repo)
+    assert sorted(f.code for f in pack.findings) == ["RB105", "RB106", "RB106"]
+    uses = sorted((s for s in pack.snippets if s.kind == "uses"), key=lambda s: s.rank)
+    shown = [(s.path, next(line.line for line in s.lines if line.mark == ">")) for s in uses]
+    for f in pack.findings:
+        if f.code == "RB106":
+            named = re.findall(r"(main\.py):(\d+)", f.message)
+            assert named and all((p, int(n)) in shown for p, n in named), (f.message, shown)
+    # The first three: one place of each finding.
+    assert sorted(p for p, _ in shown[:3]) == ["app.py", "main.py", "main.py"]
+    assert sum(1 for p, _ in shown if p == "app.py") == MAX_USES  # at most 3 of one finding
