@@ -268,6 +268,10 @@ class _Looked(NamedTuple):
     callees: tuple[PackRelated, ...] | None
     more_callers: int
     more_callees: int
+    # Among its callers, what the impact leaves out of its references: its own recursive
+    # calls and its overloads' calls of it (how many, and the rank line's words for them).
+    itself: int = 0
+    itself_text: str = ""
 
 
 _NOT_LOOKED = _Looked(None, None, None, 0, 0)
@@ -280,15 +284,38 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
         symbol = _symbol(conn, c)
         if symbol is None:
             return _Looked(None, (), (), 0, 0)
-        callers, more_callers = _related(
-            query.callers(conn, symbol, limit=200), scope, defined=False
-        )
+        found = query.callers(conn, symbol, limit=200)
+        callers, more_callers = _related(found, scope, defined=False)
+        mine = [
+            r.symbol.id
+            for r in found
+            if r.symbol is not None
+            and (r.symbol.path, r.symbol.qualified) == (symbol.path, symbol.qualified)
+            and r.confidence >= SURE
+            and in_scope(r.path, scope)
+        ]
         callees, more_callees = _related(
             query.callees(conn, symbol, limit=200), scope, defined=True
         )
     except sqlite3.Error:
         return _NOT_LOOKED
-    return _Looked(symbol.signature, callers, callees, more_callers, more_callees)
+    words = [
+        w
+        for w, yes in (
+            ("itself", symbol.id in mine),
+            ("an overload", len(mine) > (symbol.id in mine)),
+        )
+        if yes
+    ]
+    return _Looked(
+        symbol.signature,
+        callers,
+        callees,
+        more_callers,
+        more_callees,
+        len(mine),
+        " and ".join(words),
+    )
 
 
 def _looked_up(
@@ -339,28 +366,55 @@ def _own_name(part: str) -> str:
     return called[-1] if called else (words[-1] if words else part)
 
 
-def _same_unit(label: str, unit: str) -> bool:
-    """Whether a finding's or an impact entry's unit (labelled by the review or by the index)
-    is this candidate's unit: the same label, qualified name, or own name."""
+def _match(label: str, unit: str) -> int:
+    """How surely a finding's or an impact entry's unit (labelled by the review or by the
+    index) is this candidate's unit: 3 the same label, 2 the same qualified name, 1 the same
+    own name, 0 not."""
     if label == unit:
-        return True
+        return 3
     (q1, n1), (q2, n2) = _names(label), _names(unit)
-    return q1 == q2 or n1 == n2
+    return 2 if q1 == q2 else 1 if n1 == n2 else 0
 
 
-def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[str]]:
+_Best = dict[tuple[str, str], int]
+
+
+def _best_matches(report: Report, candidates: Sequence[_Candidate]) -> _Best:
+    """For each unit a finding or an impact entry is about (path, label), how surely the
+    candidates best match it: only those match it (javapoet b1e1a08: the removed
+    ``TopLevelClassName.packageName()`` was also given ``NestedClassName.packageName()``'s
+    removal and the base ``ClassName.packageName()``'s re-sign, by their own name)."""
+    labels = {(f.path, f.unit.label) for f in report.findings}
+    labels |= {(imp.path, imp.unit) for imp in report.impact}
+    return {
+        (path, label): max(
+            (_match(label, c.unit) for c in candidates if c.path == path and c.kind != "module"),
+            default=0,
+        )
+        for path, label in labels
+    }
+
+
+def _same_unit(path: str, label: str, c: _Candidate, best: _Best) -> bool:
+    level = _match(label, c.unit) if path == c.path else 0
+    return level > 0 and level == best.get((path, label), level)
+
+
+def _score(c: _Candidate, report: Report, looked: _Looked, best: _Best) -> tuple[float, list[str]]:
     score, found, reasons = 0.0, 0.0, []
     for f in report.findings:
         if c.kind == "module":
             near = c.side == "new" and c.start <= f.line <= c.end and f.unit.label == "module"
+            near = near and f.path == c.path
         else:
-            near = _same_unit(f.unit.label, c.unit)
-        if f.path == c.path and near:
+            near = _same_unit(f.path, f.unit.label, c, best)
+        if near:
             found += _FINDING_SCORE * (f.severity.rank + 1)
             reasons.append(f"{f.code} {f.severity.value}: {f.title}")
-    calls = len(looked.callers or ()) + looked.more_callers
+    # Counted as the impact counts references: not its own recursive calls, nor its overloads.
+    calls = len(looked.callers or ()) + looked.more_callers - looked.itself
     for imp in report.impact:
-        if imp.path == c.path and c.kind != "module" and _same_unit(imp.unit, c.unit):
+        if c.kind != "module" and _same_unit(imp.path, imp.unit, c, best):
             # The index, when it knows the unit, counts its uses better than the impact's
             # references (which may match the name where it means something else).
             uses = min(imp.total, calls) if looked.signature is not None else imp.total
@@ -370,9 +424,15 @@ def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[
                 what += f" ({imp.detail})"
             refs = f"referenced in {imp.total} place(s)" if imp.total else "no references found"
             reasons.append(f"{what}; {refs}")
-    if calls:
+    if calls or looked.itself:
         score += min(calls, 20) / 2
-        reasons.append(f"called from {calls} place(s)")
+        by = looked.itself_text
+        if not calls:
+            reasons.append(f"called only by {by}")
+        else:
+            reasons.append(f"called from {calls} place(s)" + (f", and by {by}" if by else ""))
+    # Each fact once (two entries of one name, in overloads, may say the same).
+    reasons = list(dict.fromkeys(reasons))
     changed = sum(1 for e in c.entries if e.mark != " ")
     score += min(changed, 50) / 25 + (1.0 if c.noteworthy and c.kind != "module" else 0.0)
     if secondary(c.path):
@@ -659,7 +719,10 @@ def context_pack(
     saved = None
     if change.git is not None:
         saved = load_state((index_file or index_path(change.git)).parent / DEFAULT_STATE)
-    scored = [(*_score(c, report, lk), c, lk) for c, lk in zip(candidates, looked, strict=True)]
+    best = _best_matches(report, candidates)
+    scored = [
+        (*_score(c, report, lk, best), c, lk) for c, lk in zip(candidates, looked, strict=True)
+    ]
     scored.sort(key=lambda t: (-t[0], t[2].path, t[2].start))
     # Room is kept for the unchanged code a finding says still uses what the change removes
     # or re-signs (RB105, RB106): what a model must check first, after the findings' units.

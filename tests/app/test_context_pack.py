@@ -700,3 +700,35 @@ def test_every_finding_gets_the_places_it_names_shown_first(repo: Path) -> None:
     # The first three: one place of each finding.
     assert sorted(p for p, _ in shown[:3]) == ["app.py", "main.py", "main.py"]
     assert sum(1 for p, _ in shown if p == "app.py") == MAX_USES  # at most 3 of one finding
+
+
+def test_a_rank_line_says_each_fact_once_and_counts_calls_as_the_impact_does(
+    repo: Path,
+) -> None:
+    """javapoet: a removed override's rank line said "removed; no references found" once per
+    override of that name and added its base's re-sign; a new recursive function was
+    "referenced in 1 place(s); called from 2 place(s)" (the impact leaves out its own call)."""
+    base = "class Base:\n    def save(self):\n        return 1\n"
+    kids = "".join(
+        f"\n\nclass {k}(Base):\n    def save(self):\n        return {n}\n"
+        for n, k in enumerate("AB", 2)
+    )
+    write(repo, "lib.py", base + kids + "\n\ndef run(b):\n    return b.save()\n")
+    commit(repo)
+    build_index(repo)
+    walk = (
+        "\n\ndef walk(node):\n    for child in node:\n        walk(child)\n    return node\n"
+        "\n\ndef use(tree):\n    return walk(tree)\n"
+    )
+    after = base.replace("save(self)", "save(self, force)") + "".join(
+        f"\n\nclass {k}(Base):\n    pass\n" for k in "AB"
+    )
+    write(repo, "lib.py", after + "\n\ndef run(b):\n    return b.save(True)\n" + walk)
+    pack = pack_of(repo)
+    reasons = {s.unit: s.reasons for s in pack.snippets}
+    assert reasons["class A > def save"] == ("removed; no references found",)
+    assert reasons["class B > def save"] == ("removed; no references found",)
+    assert reasons["def walk"] == (
+        "new; referenced in 1 place(s)",
+        "called from 1 place(s), and by itself",
+    )
