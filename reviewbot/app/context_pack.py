@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -267,6 +268,10 @@ class _Looked(NamedTuple):
     callees: tuple[PackRelated, ...] | None
     more_callers: int
     more_callees: int
+    # Among its callers, what the impact leaves out of its references: its own recursive
+    # calls and its overloads' calls of it (how many, and the rank line's words for them).
+    itself: int = 0
+    itself_text: str = ""
 
 
 _NOT_LOOKED = _Looked(None, None, None, 0, 0)
@@ -279,15 +284,38 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
         symbol = _symbol(conn, c)
         if symbol is None:
             return _Looked(None, (), (), 0, 0)
-        callers, more_callers = _related(
-            query.callers(conn, symbol, limit=200), scope, defined=False
-        )
+        found = query.callers(conn, symbol, limit=200)
+        callers, more_callers = _related(found, scope, defined=False)
+        mine = [
+            r.symbol.id
+            for r in found
+            if r.symbol is not None
+            and (r.symbol.path, r.symbol.qualified) == (symbol.path, symbol.qualified)
+            and r.confidence >= SURE
+            and in_scope(r.path, scope)
+        ]
         callees, more_callees = _related(
             query.callees(conn, symbol, limit=200), scope, defined=True
         )
     except sqlite3.Error:
         return _NOT_LOOKED
-    return _Looked(symbol.signature, callers, callees, more_callers, more_callees)
+    words = [
+        w
+        for w, yes in (
+            ("itself", symbol.id in mine),
+            ("an overload", len(mine) > (symbol.id in mine)),
+        )
+        if yes
+    ]
+    return _Looked(
+        symbol.signature,
+        callers,
+        callees,
+        more_callers,
+        more_callees,
+        len(mine),
+        " and ".join(words),
+    )
 
 
 def _looked_up(
@@ -338,28 +366,55 @@ def _own_name(part: str) -> str:
     return called[-1] if called else (words[-1] if words else part)
 
 
-def _same_unit(label: str, unit: str) -> bool:
-    """Whether a finding's or an impact entry's unit (labelled by the review or by the index)
-    is this candidate's unit: the same label, qualified name, or own name."""
+def _match(label: str, unit: str) -> int:
+    """How surely a finding's or an impact entry's unit (labelled by the review or by the
+    index) is this candidate's unit: 3 the same label, 2 the same qualified name, 1 the same
+    own name, 0 not."""
     if label == unit:
-        return True
+        return 3
     (q1, n1), (q2, n2) = _names(label), _names(unit)
-    return q1 == q2 or n1 == n2
+    return 2 if q1 == q2 else 1 if n1 == n2 else 0
 
 
-def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[str]]:
+_Best = dict[tuple[str, str], int]
+
+
+def _best_matches(report: Report, candidates: Sequence[_Candidate]) -> _Best:
+    """For each unit a finding or an impact entry is about (path, label), how surely the
+    candidates best match it: only those match it (javapoet b1e1a08: the removed
+    ``TopLevelClassName.packageName()`` was also given ``NestedClassName.packageName()``'s
+    removal and the base ``ClassName.packageName()``'s re-sign, by their own name)."""
+    labels = {(f.path, f.unit.label) for f in report.findings}
+    labels |= {(imp.path, imp.unit) for imp in report.impact}
+    return {
+        (path, label): max(
+            (_match(label, c.unit) for c in candidates if c.path == path and c.kind != "module"),
+            default=0,
+        )
+        for path, label in labels
+    }
+
+
+def _same_unit(path: str, label: str, c: _Candidate, best: _Best) -> bool:
+    level = _match(label, c.unit) if path == c.path else 0
+    return level > 0 and level == best.get((path, label), level)
+
+
+def _score(c: _Candidate, report: Report, looked: _Looked, best: _Best) -> tuple[float, list[str]]:
     score, found, reasons = 0.0, 0.0, []
     for f in report.findings:
         if c.kind == "module":
             near = c.side == "new" and c.start <= f.line <= c.end and f.unit.label == "module"
+            near = near and f.path == c.path
         else:
-            near = _same_unit(f.unit.label, c.unit)
-        if f.path == c.path and near:
+            near = _same_unit(f.path, f.unit.label, c, best)
+        if near:
             found += _FINDING_SCORE * (f.severity.rank + 1)
             reasons.append(f"{f.code} {f.severity.value}: {f.title}")
-    calls = len(looked.callers or ()) + looked.more_callers
+    # Counted as the impact counts references: not its own recursive calls, nor its overloads.
+    calls = len(looked.callers or ()) + looked.more_callers - looked.itself
     for imp in report.impact:
-        if imp.path == c.path and c.kind != "module" and _same_unit(imp.unit, c.unit):
+        if c.kind != "module" and _same_unit(imp.path, imp.unit, c, best):
             # The index, when it knows the unit, counts its uses better than the impact's
             # references (which may match the name where it means something else).
             uses = min(imp.total, calls) if looked.signature is not None else imp.total
@@ -369,9 +424,15 @@ def _score(c: _Candidate, report: Report, looked: _Looked) -> tuple[float, list[
                 what += f" ({imp.detail})"
             refs = f"referenced in {imp.total} place(s)" if imp.total else "no references found"
             reasons.append(f"{what}; {refs}")
-    if calls:
+    if calls or looked.itself:
         score += min(calls, 20) / 2
-        reasons.append(f"called from {calls} place(s)")
+        by = looked.itself_text
+        if not calls:
+            reasons.append(f"called only by {by}")
+        else:
+            reasons.append(f"called from {calls} place(s)" + (f", and by {by}" if by else ""))
+    # Each fact once (two entries of one name, in overloads, may say the same).
+    reasons = list(dict.fromkeys(reasons))
     changed = sum(1 for e in c.entries if e.mark != " ")
     score += min(changed, 50) / 25 + (1.0 if c.noteworthy and c.kind != "module" else 0.0)
     if secondary(c.path):
@@ -438,6 +499,18 @@ def _code_lines(c: _Candidate, chosen: Sequence[_Candidate]) -> tuple[PackLine, 
     return tuple(out)
 
 
+def _header(c: _Candidate) -> str:
+    """The unit's own first line on the side it shows. Not the first line of its slice: that
+    may be the comment above it (a JSDoc, a javadoc) or, for a renamed or moved unit, a line
+    of the other side's span that the merged view puts first (pinia a8526fc7's
+    ``wrappedAction`` was signed by the JSDoc of the ``action`` above it)."""
+    for e in c.entries:
+        number = e.new if c.side == "new" else e.old
+        if number == c.start and e.mark != ("-" if c.side == "new" else "+"):
+            return e.text.strip()
+    return ""
+
+
 def _snippet(
     c: _Candidate,
     rank: int,
@@ -450,10 +523,7 @@ def _snippet(
     parts = c.unit.split(LABEL_SEP)
     enclosing = LABEL_SEP.join(parts[:-1]) if len(parts) > 1 else f"module {c.path}"
     lines = _code_lines(c, chosen)
-    own = [
-        e.text.strip() for e in c.entries if e.text.strip() and (e.mark != "-") == (c.side == "new")
-    ]
-    signature = looked.signature or (own[0] if own else "")
+    signature = looked.signature or _header(c)
     return Snippet(
         id=_id(c),
         path=c.path,
@@ -487,24 +557,37 @@ def _repo_bundle(saved: dict[str, object] | None, s: Snippet) -> str | None:
 
 def _uses(report: Report) -> list[tuple[Impact, ImpactRef, bool]]:
     """References outside the change to what it removes, renames or re-signs, resolved by the
-    index: those a finding (RB105, RB106) names first, then by confidence; imports left out
-    (the import line says little about how the name is used)."""
-    named = {(f.path, f.unit.label) for f in report.findings if f.code in ("RB105", "RB106")}
-    found: list[tuple[bool, float, Impact, ImpactRef]] = []
-    for imp in report.impact:
-        if imp.source != "index" or imp.change not in _BREAKING:
+    index, with whether a finding names them: the places an RB105 or RB106 names first, each
+    finding's first before any finding's second (and at most ``MAX_USES`` of one finding),
+    then the others by confidence; imports left out (the import line says little about how
+    the name is used). A re-signed declaration's calls that still fit are not named: its
+    stale calls are (attrs: ``fca = Attribute.from_counting_attr`` took the place of the
+    stale call ``tests/test_make.py:62``)."""
+    refs = [
+        (imp, r)
+        for imp in report.impact
+        if imp.source == "index" and imp.change in _BREAKING
+        for r in imp.references
+        if not r.in_change and r.kind != "import"
+    ]
+    named: list[list[tuple[Impact, ImpactRef]]] = []
+    for f in report.findings:
+        if f.code not in ("RB105", "RB106"):
             continue
-        for r in imp.references:
-            if not r.in_change and r.kind != "import":
-                flagged = (imp.path, imp.unit) in named
-                found.append((not flagged, -(r.confidence or 0.0), imp, r))
-    found.sort(key=lambda t: (t[0], t[1], t[3].path, t[3].line))
+        places = []
+        for imp, r in refs:
+            at = re.search(rf"(?<!\S){re.escape(f'{r.path}:{r.line}')}(?!\d)", f.message)
+            if at is not None and (imp.path, imp.unit) == (f.path, f.unit.label):
+                places.append((at.start(), imp, r))
+        named.append([(imp, r) for _, imp, r in sorted(places, key=lambda t: t[0])][:MAX_USES])
+    flagged = [(imp, r, True) for turn in zip_longest(*named) for imp, r in filter(None, turn)]
+    others = sorted(refs, key=lambda t: (-(t[1].confidence or 0.0), t[1].path, t[1].line))
     seen: set[tuple[str, int]] = set()
     out = []
-    for unflagged, _, imp, r in found:
+    for imp, r, by_finding in flagged + [(imp, r, False) for imp, r in others]:
         if (r.path, r.line) not in seen:
             seen.add((r.path, r.line))
-            out.append((imp, r, not unflagged))
+            out.append((imp, r, by_finding))
     return out
 
 
@@ -517,12 +600,13 @@ def _use_snippets(
     picked: Sequence[_Candidate],
 ) -> list[tuple[Snippet, bool]]:
     """Up to ``room`` snippets of unchanged code that still uses a removed, renamed or
-    re-signed declaration: the use marked ``>``, ``_USE_RADIUS`` lines around it; with
-    whether a finding names it. A use inside a unit the pack shows already is not repeated."""
+    re-signed declaration (the places a finding names; ``MAX_USES`` at most in all with the
+    others): the use marked ``>``, ``_USE_RADIUS`` lines around it; with whether a finding
+    names it. A use inside a unit the pack shows already is not repeated."""
     out: list[tuple[Snippet, bool]] = []
     texts: dict[str, list[str] | None] = {}
     for imp, r, flagged in uses:
-        if len(out) >= room:
+        if len(out) >= (room if flagged else min(room, MAX_USES)):
             break
         if not in_scope(r.path, change.scope):  # the impact is scoped already; never read past
             continue
@@ -635,7 +719,10 @@ def context_pack(
     saved = None
     if change.git is not None:
         saved = load_state((index_file or index_path(change.git)).parent / DEFAULT_STATE)
-    scored = [(*_score(c, report, lk), c, lk) for c, lk in zip(candidates, looked, strict=True)]
+    best = _best_matches(report, candidates)
+    scored = [
+        (*_score(c, report, lk, best), c, lk) for c, lk in zip(candidates, looked, strict=True)
+    ]
     scored.sort(key=lambda t: (-t[0], t[2].path, t[2].start))
     # Room is kept for the unchanged code a finding says still uses what the change removes
     # or re-signs (RB105, RB106): what a model must check first, after the findings' units.
@@ -644,7 +731,9 @@ def context_pack(
     chosen = scored[: max_snippets - reserve]
     languages = {fs.path: fs.language or "" for fs in report.files}
     picked = [c for _, _, c, _ in chosen]
-    room = min(MAX_USES, max_snippets - len(chosen))
+    # The places the findings name may take every snippet left (attrs: three RB105 / RB106
+    # findings naming 12 places got 3 snippets, none of them a stale call RB106 names).
+    room = max_snippets - len(chosen)
     uses = _use_snippets(change, report, config, room, all_uses, picked)
     # Ranks: the units with findings, then the flagged uses, then the others, then other uses.
     top = sum(1 for score, *_ in chosen if score >= _FINDING_SCORE)

@@ -638,3 +638,97 @@ def test_callees_are_sure_links_only(repo: Path) -> None:
     callees = snippets["shut"].callees
     assert callees is not None
     assert [(r.path, r.unit) for r in callees] == [("lib.py", "function helper")], callees
+
+
+def test_a_snippets_signature_is_its_own_first_line_on_the_side_it_shows(repo: Path) -> None:
+    """Without an index, a snippet's signature is the unit's own first line on its side: not
+    the comment above it that its slice starts with (javapoet b1e1a08's removed method was
+    signed by its javadoc), nor a line of the other side's span (pinia c2d0c29c's renamed
+    `it(...)` cases were signed by the code the merged view put before them)."""
+    write(
+        repo,
+        "lib.py",
+        "def keep(a):\n    return a\n\n\n# Returns the input.\ndef gone(x):\n    return x\n",
+    )
+    commit(repo)
+    write(
+        repo,
+        "lib.py",
+        "def keep(a):\n    return a\n\n\n# Doubles a number, or zero.\ndef double(n):\n"
+        "    if n:\n        return 2 * n\n    return 0\n",
+    )
+    pack = pack_of(repo)
+    signatures = {s.unit: (s.side, s.signature) for s in pack.snippets}
+    assert signatures == {
+        "def gone": ("old", "def gone(x):"),
+        "def double": ("new", "def double(n):"),
+    }
+
+
+def test_every_finding_gets_the_places_it_names_shown_first(repo: Path) -> None:
+    """Three findings naming places (attrs: an RB105 naming 9 and two RB106 naming 3 stale
+    calls): the places shown are each finding's first, then each one's second, not the first
+    three of one finding in path order; with snippets left, every stale call RB106 names."""
+    write(
+        repo,
+        "lib.py",
+        "def gone(x):\n    return x\n\n\ndef a(x):\n    return x\n\n\ndef b(x):\n    return x\n",
+    )
+    write(
+        repo,
+        "app.py",
+        "from lib import gone\n"
+        + "".join(f"\n\ndef g{k}():\n    return gone({k})\n" for k in range(4)),
+    )
+    write(
+        repo,
+        "main.py",
+        "from lib import a, b\n\n\ndef one():\n    return a(1)\n\n\n"
+        "def two():\n    return a(2)\n\n\ndef three():\n    return b(3)\n",
+    )
+    commit(repo)
+    build_index(repo)
+    write(repo, "lib.py", "def a(x, y):\n    return x + y\n\n\ndef b(x, y):\n    return x - y\n")
+    pack = pack_of(repo)
+    assert sorted(f.code for f in pack.findings) == ["RB105", "RB106", "RB106"]
+    uses = sorted((s for s in pack.snippets if s.kind == "uses"), key=lambda s: s.rank)
+    shown = [(s.path, next(line.line for line in s.lines if line.mark == ">")) for s in uses]
+    for f in pack.findings:
+        if f.code == "RB106":
+            named = re.findall(r"(main\.py):(\d+)", f.message)
+            assert named and all((p, int(n)) in shown for p, n in named), (f.message, shown)
+    # The first three: one place of each finding.
+    assert sorted(p for p, _ in shown[:3]) == ["app.py", "main.py", "main.py"]
+    assert sum(1 for p, _ in shown if p == "app.py") == MAX_USES  # at most 3 of one finding
+
+
+def test_a_rank_line_says_each_fact_once_and_counts_calls_as_the_impact_does(
+    repo: Path,
+) -> None:
+    """javapoet: a removed override's rank line said "removed; no references found" once per
+    override of that name and added its base's re-sign; a new recursive function was
+    "referenced in 1 place(s); called from 2 place(s)" (the impact leaves out its own call)."""
+    base = "class Base:\n    def save(self):\n        return 1\n"
+    kids = "".join(
+        f"\n\nclass {k}(Base):\n    def save(self):\n        return {n}\n"
+        for n, k in enumerate("AB", 2)
+    )
+    write(repo, "lib.py", base + kids + "\n\ndef run(b):\n    return b.save()\n")
+    commit(repo)
+    build_index(repo)
+    walk = (
+        "\n\ndef walk(node):\n    for child in node:\n        walk(child)\n    return node\n"
+        "\n\ndef use(tree):\n    return walk(tree)\n"
+    )
+    after = base.replace("save(self)", "save(self, force)") + "".join(
+        f"\n\nclass {k}(Base):\n    pass\n" for k in "AB"
+    )
+    write(repo, "lib.py", after + "\n\ndef run(b):\n    return b.save(True)\n" + walk)
+    pack = pack_of(repo)
+    reasons = {s.unit: s.reasons for s in pack.snippets}
+    assert reasons["class A > def save"] == ("removed; no references found",)
+    assert reasons["class B > def save"] == ("removed; no references found",)
+    assert reasons["def walk"] == (
+        "new; referenced in 1 place(s)",
+        "called from 1 place(s), and by itself",
+    )
