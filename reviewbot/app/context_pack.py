@@ -244,7 +244,9 @@ def _related(
 ) -> tuple[tuple[PackRelated, ...], int]:
     """Callers at the line of their call; callees (``defined``) at their definition. Only sure
     links: a guess among namesakes (immer's `SHIFTING_METHODS.has(...)` on a `Set`, linked at
-    0.5 to `DraftSet.has`) would be handed to a model as a fact."""
+    0.5 to `DraftSet.has`) would be handed to a model as a fact, and so would a receiver of
+    unknown type linked to the one namesake in reach (chi's `r.Context().Value(k)`, a
+    `context.Context`'s, to `endpoints.Value`: ``query.callers`` with ``typed``)."""
     inside = [r for r in found if in_scope(r.path, scope) and r.confidence >= SURE]
     if defined:  # a call links every namesake (`@overload` stubs and the body): one is enough
         first: dict[tuple[str, str | None], query.Related] = {}
@@ -284,7 +286,7 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
         symbol = _symbol(conn, c)
         if symbol is None:
             return _Looked(None, (), (), 0, 0)
-        found = query.callers(conn, symbol, limit=200)
+        found = query.callers(conn, symbol, limit=200, typed=True)
         callers, more_callers = _related(found, scope, defined=False)
         mine = [
             r.symbol.id
@@ -295,7 +297,7 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
             and in_scope(r.path, scope)
         ]
         callees, more_callees = _related(
-            query.callees(conn, symbol, limit=200), scope, defined=True
+            query.callees(conn, symbol, limit=200, typed=True), scope, defined=True
         )
     except sqlite3.Error:
         return _NOT_LOOKED

@@ -307,29 +307,39 @@ def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:
     return int(row[0])
 
 
-def callers(conn: sqlite3.Connection, symbol: Symbol, limit: int = 100) -> list[Related]:
+# Not an `obj.m` whose receiver nobody can type (``edges.via`` member): a guess by name.
+_TYPED = "AND e.via != 'member' "
+
+
+def callers(
+    conn: sqlite3.Connection, symbol: Symbol, limit: int = 100, *, typed: bool = False
+) -> list[Related]:
     """The units whose code calls ``symbol``, with the lines of the calls (a constructor's:
-    its class's calls too)."""
+    its class's calls too); ``typed``: not the calls on receivers of unknown type linked by
+    name (one `Value` method in reach is no proof that `r.Context().Value(k)` calls it)."""
     ids = (symbol.id, *constructed(conn, symbol))
     rows = conn.execute(
         "SELECT f.path, r.unit_id, r.line, e.confidence FROM edges e "
         "JOIN refs r ON r.id = e.ref_id JOIN files f ON f.id = r.file_id "
         f"WHERE e.def_id IN ({', '.join('?' * len(ids))}) AND r.kind = 'call' "
-        "ORDER BY f.path, r.line",
+        f"{_TYPED if typed else ''}ORDER BY f.path, r.line",
         ids,
     ).fetchall()
     return _group(conn, [(r[0], r[1], r[2], r[3]) for r in rows], limit)
 
 
-def callees(conn: sqlite3.Connection, symbol: Symbol, limit: int = 100) -> list[Related]:
-    """The definitions that ``symbol``'s body calls, with the lines of the calls."""
+def callees(
+    conn: sqlite3.Connection, symbol: Symbol, limit: int = 100, *, typed: bool = False
+) -> list[Related]:
+    """The definitions that ``symbol``'s body calls, with the lines of the calls; ``typed``:
+    not through receivers of unknown type (``callers``)."""
     rows = conn.execute(
         "SELECT f.path, e.def_id, r.line, e.confidence FROM refs r "
         "JOIN files rf ON rf.id = r.file_id JOIN edges e ON e.ref_id = r.id "
         "JOIN defs d ON d.id = e.def_id JOIN files f ON f.id = d.file_id "
         f"WHERE rf.path = ? AND r.id >= rf.id << {ID_BITS} AND r.id < (rf.id + 1) << {ID_BITS} "
         "AND r.line BETWEEN ? AND ? AND r.kind = 'call' AND e.def_id != ? "
-        "ORDER BY r.line",
+        f"{_TYPED if typed else ''}ORDER BY r.line",
         (symbol.path, symbol.line, symbol.end_line, symbol.id),
     ).fetchall()
     return _group(conn, [(r[0], r[1], r[2], r[3]) for r in rows], limit)

@@ -640,6 +640,28 @@ def test_callees_are_sure_links_only(repo: Path) -> None:
     assert [(r.path, r.unit) for r in callees] == [("lib.py", "function helper")], callees
 
 
+def test_a_lone_namesake_of_an_untyped_receiver_is_no_sure_callee(repo: Path) -> None:
+    """chi a52c582: `Mux.routeHTTP`'s callees listed `endpoints.Value` for `r.Context().Value(k)`,
+    a `context.Context`'s method: the one `Value` in reach, linked by name at 1.0. A receiver
+    of unknown type is a guess whatever the number of namesakes; a typed one is sure."""
+    lib = (
+        "class Store:\n    def get_value(self, k):\n        return k\n\n\n"
+        "class Cache:\n    def fetch(self, k):\n        return k\n\n\n"
+        "def route(request):\n    found = request.context().fetch(1)\n"
+        "    return Store().get_value(found)\n"
+    )
+    write(repo, "lib.py", lib)
+    commit(repo)
+    build_index(repo)
+    write(repo, "lib.py", lib.replace("get_value(found)\n", "get_value(found) or 0\n"))
+    callees = {s.qualified: s for s in pack_of(repo).snippets}["route"].callees
+    assert callees is not None
+    assert [(r.path, r.unit) for r in callees] == [
+        ("lib.py", "class Store"),
+        ("lib.py", "method Store.get_value"),
+    ], callees
+
+
 def test_a_snippets_signature_is_its_own_first_line_on_the_side_it_shows(repo: Path) -> None:
     """Without an index, a snippet's signature is the unit's own first line on its side: not
     the comment above it that its slice starts with (javapoet b1e1a08's removed method was
