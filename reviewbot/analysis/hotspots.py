@@ -171,6 +171,18 @@ def _blame_commits(git: Git, path: str) -> list[str]:
     return commits
 
 
+def _window(git: Git, paths: Sequence[str], commits: int) -> set[str]:
+    """The commits ``change_counts`` reads (the last ``commits``, no merges, touching
+    ``paths``): a unit's count is of those, as its file's is."""
+    try:
+        out = git.run(
+            "rev-list", "--no-merges", f"-n{commits}", "HEAD", "--", *paths, what="read the history"
+        )
+    except GitError:
+        return set()
+    return set(out.decode("ascii", "replace").split())
+
+
 def _contents_at(git: Git, rev: str, paths: Sequence[str]) -> dict[str, bytes]:
     """Path -> content of those files in commit ``rev`` (the ones it has)."""
     if not paths:
@@ -237,6 +249,7 @@ def find_hotspots(
     ranked.sort(key=lambda f: (-f.score, f.path))
     ranked = ranked[:limit]
     detailed = []
+    window: set[str] | None = None
     for rank, hot in enumerate(ranked):
         if rank >= unit_files or rev is not None:
             detailed.append(hot)
@@ -244,12 +257,18 @@ def find_hotspots(
         source = read_source(git.root / hot.path, hot.path, settings.max_bytes)
         assert isinstance(source, SourceText)
         summary = _summary(source, settings, cache, units=True)
-        per_line = _blame_commits(git, hot.path)
+        if window is None:
+            window = _window(git, paths, commits)
+        # (blame names the commit that last changed each line, however old: only those of
+        # the window count, as for the file: else a unit had 76 commits in a file of 63)
+        per_line = [c if c in window else "" for c in _blame_commits(git, hot.path)]
         units = []
         for start, end, label, irregularity, container in summary["units"]:
             if container:
                 continue  # a class is ranked through its members, not as 2,000 lines
-            touched = len(set(per_line[start : end + 1])) if per_line else 0
+            touched = len(set(per_line[start : end + 1]) - {""}) if per_line else 0
+            if per_line and not touched:
+                continue  # (no change of the window touched it)
             units.append(
                 UnitHotspot(
                     label,

@@ -292,3 +292,23 @@ def test_a_namesake_in_another_language_is_no_reference(repo: Path) -> None:
     (item,) = [i for i in review(repo)["impact"] if i["name"] == "rate"]
     assert {r["path"] for r in item["references"]} == {"use.js"}
     assert item["total"] == 2
+
+
+def test_a_units_commits_are_those_of_the_window_its_file_is_counted_in(repo: Path) -> None:
+    """pinia: `function createSetupStore … 76 commit(s)` under a store.ts of 63 changes in
+    "the last 1000 commits": git blame named every commit that last touched a line, however
+    old. A unit counts the window's commits, as its file does; one untouched in the window
+    is not listed."""
+    write(repo, "m.py", "def old(x):\n    return x\n\n\ndef busy(x):\n    return x\n")
+    commit(repo)
+    for i in range(3):
+        write(repo, "m.py", f"def old(x):\n    return x\n\n\ndef busy(x):\n    return x + {i}\n")
+        commit(repo)
+    settings = EngineSettings("review", default_registry(), 2**21)
+    (hot,) = find_hotspots(Git(repo), [], settings, Cache(None), commits=2).files
+    assert hot.changes == 2
+    # (blame: the last commit to touch each line; `return x + 2` is the window's, its header
+    # the first commit's)
+    assert [(u.label, u.commits) for u in hot.units] == [("def busy", 1)]
+    (whole,) = find_hotspots(Git(repo), [], settings, Cache(None)).files
+    assert [(u.label, u.commits) for u in whole.units] == [("def busy", 2), ("def old", 1)]
