@@ -30,6 +30,7 @@ __all__ = [
     "call_at",
     "fits",
     "header_change",
+    "modifier_change",
     "parameters",
     "reordered",
     "same_header",
@@ -57,6 +58,11 @@ def same_header(old: str, new: str) -> bool:
 
 _ASYNC = re.compile(r"\basync\b")
 _LISTED = 3  # names listed per kind of change
+# Words before a header's name that say what a caller, a subclass or an importer may do.
+_MODIFIERS = frozenset(
+    "public private protected internal static final abstract sealed open virtual override "
+    "readonly default export synchronized suspend inline const".split()
+)
 
 
 def header_change(old: tuple[str, str], new: tuple[str, str], language: str, method: bool) -> str:
@@ -78,7 +84,7 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         if was_async != now_async:  # (a caller must now await it, or no longer can)
             return "now async" if now_async else "no longer async"
         before = (_SPACE.sub("", h[1].split("(", 1)[0]) for h in (old, new))
-        return TYPES_ONLY if len(set(before)) == 1 else ""
+        return TYPES_ONLY if len(set(before)) == 1 else modifier_change(old[1], new[1])
     if (
         _family(language) in ("java", "go", "js")
         and [(p.kind, p.required) for p in olds] == [(p.kind, p.required) for p in news]
@@ -115,6 +121,21 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
     order = [p.name for p in olds if p.name in now and p.kind != "kwonly"]
     if order != [p.name for p in news if p.name in was and p.kind != "kwonly"]:
         parts.append("reordered")
+    return "; ".join(parts)
+
+
+def modifier_change(old: str, new: str) -> str:
+    """What the modifiers before a header's name (or parameter list) changed: `now final;
+    no longer abstract` (javapoet b1e1a08's `public abstract class` made `public final`);
+    "" when none did."""
+    was, now = (
+        {w for w in _WORD.findall(h.split("(", 1)[0]) if w in _MODIFIERS} for h in (old, new)
+    )
+    parts = []
+    if now - was:
+        parts.append("now " + ", ".join(sorted(now - was)))
+    if was - now:
+        parts.append("no longer " + ", ".join(sorted(was - now)))
     return "; ".join(parts)
 
 

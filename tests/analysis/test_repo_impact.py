@@ -986,6 +986,9 @@ def test_a_re_signed_init_lists_cls_calls_and_a_subclass_inheriting_it(repo: Pat
         ("func F(a int) error", "func F(a int64) error", "go", "types or defaults only"),
         ("int f(int a, int b)", "int f(int b, int a)", "java", "reordered"),
         ("def f(a, b", "def f(a):", "python", ""),  # a list cut short: unknown
+        # only the modifiers (javapoet: a re-sign read as a bare "(signature)")
+        ("public int f(int a)", "public static final int f(int a)", "java", "now final, static"),
+        ("public abstract int f(int a)", "int f(int a)", "java", "no longer abstract, public"),
     ],
 )
 def test_a_re_signed_headers_change_is_said_in_a_few_words(
