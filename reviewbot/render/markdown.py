@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
@@ -222,12 +223,18 @@ def render_markdown(
 
 
 def unit_rows(report: Report) -> list[tuple[str, UnitChange | None, str]]:
-    """The unit tables' rows, the product's files first: (path, unit, "") for a unit listed,
-    (path, None, what) for a test file's units counted instead (``quiet_tests``)."""
+    """The unit tables' rows, the product's files first: (path, unit, its label) for a unit
+    listed, (path, None, what) for a test file's units counted instead (``quiet_tests``)."""
     rows: list[tuple[str, UnitChange | None, str]] = []
     for fs in product_first(report.files):
         shown, counted = quiet_tests(fs, [u for u in fs.units if u.noteworthy], report.findings)
-        rows.extend((fs.path, u, "") for u in shown)
+        # (two rows of one label, Java overloads, `@overload` stubs: which one, as in text)
+        twice = Counter(u.label for u in shown)
+        rows.extend(
+            (fs.path, u, u.label + (f" :{side.start}" if twice[u.label] > 1 else ""))
+            for u in shown
+            if (side := u.new or u.old) is not None
+        )
         if counted:
             rows.append((fs.path, None, quiet_tests_text(counted)))
     return rows

@@ -354,3 +354,18 @@ def test_labels_cut_alike_are_told_apart() -> None:
               "ClassName.prefixWithAtMostOneAnnotatedClass()"]  # fmt: skip
     cuts = cut_labels(labels, 44, dict(zip(labels, (98, 171, 255), strict=True)))
     assert len(set(cuts.values())) == 3 and all(len(c) <= 44 for c in cuts.values()), cuts
+
+
+def test_the_markdown_tables_tell_two_units_of_one_label_apart() -> None:
+    """javapoet b1e1a08: two rows `class ClassName > ClassName()` (a constructor modified, an
+    overload added) in the Markdown report and the PR summary; the text said `:49` and `:53`."""
+    path = "src/ClassName.java"
+    units = (_unit(path, "class ClassName > ClassName()", 49),
+             _unit(path, "class ClassName > ClassName()", 53))  # fmt: skip
+    fs = FileSummary(path, None, Status.MODIFIED, None, "java", 9, 1, units)
+    stats = Stats(1, 1, 0, 9, 1, units_changed=2, units_measures_changed=2)
+    report = Report("a", "b", (fs,), (), stats=stats)
+    assert "ClassName() :49" in "\n".join(_rows(report))
+    for markdown in (render_markdown(report), summary_body(report, blob_base="https://x/b")):
+        table = markdown[markdown.index("Changed units") :]
+        assert "ClassName() :49" in table and "ClassName() :53" in table, table
