@@ -345,7 +345,7 @@ PROPERTY = (
 def test_units_of_one_name_are_told_apart_and_linked(repo: Path) -> None:
     """A property's getter and setter (or `@overload` stubs) share a label: the text table
     names their class and adds each one's line, and the pull request's summary links every
-    unit to its lines."""
+    unit to its lines (with its line too: the link's text alone said the same)."""
     write(repo, "box.py", PROPERTY)
     commit(repo)
     getter = "        if self._size is None:\n            return 0\n        return self._size\n"
@@ -364,8 +364,8 @@ def test_units_of_one_name_are_told_apart_and_linked(repo: Path) -> None:
     sizes = [line.split()[:3] for line in lines if line.strip().startswith("def Box.size")]
     assert sizes == [["def", "Box.size", ":3"], ["def", "Box.size", ":9"]]
     body = summary_body(rep, blob_base="https://github.com/o/r/blob/abc")
-    assert "| [class Box &gt; def size](https://github.com/o/r/blob/abc/box.py#L3-L6) |" in body
-    assert "| [class Box &gt; def size](https://github.com/o/r/blob/abc/box.py#L9-L12) |" in body
+    assert "| [class Box &gt; def size :3](https://github.com/o/r/blob/abc/box.py#L3-L6) |" in body
+    assert "| [class Box &gt; def size :9](https://github.com/o/r/blob/abc/box.py#L9-L12) |" in body
 
 
 HANDLERS = (
