@@ -1419,3 +1419,42 @@ def test_the_hooks_code_never_stands_alone_on_a_line(repo: Path) -> None:
     at = next(k for k, line in enumerate(lines) if "[RB105]" in line)
     assert lines[at].strip() != "[RB105]", lines
     assert all(len(line) <= 80 for line in lines), lines
+
+
+def test_a_java_field_moved_down_is_no_deleted_constant(repo: Path) -> None:
+    # javapoet b1e1a08: `final String simpleName;` sat above a `private static final class`;
+    # moved lower (and given a javadoc), it is the same field, not a deleted constant (RB105).
+    name = (
+        "package p;\n\npublic class Name {\n"
+        "  final String simpleName;\n  String canonicalName;\n\n"
+        "  private static final class Inner {\n  }\n\n"
+        "  Name(String s) {\n    this.simpleName = s;\n    this.canonicalName = s;\n  }\n"
+        "  public static final int LIMIT = 3;\n"
+        "}\n"
+    )
+    moved = name.replace("  final String simpleName;\n  String canonicalName;\n\n", "").replace(
+        "  Name(String s) {",
+        "  /** The simple name. */\n  final String simpleName;\n\n"
+        "  /** The canonical name. */\n  final String canonicalName;\n\n  Name(String s) {",
+    )
+    use = (
+        "package p;\n\npublic class Use {\n  String f(Name n) {\n"
+        "    return n.simpleName + n.canonicalName + Name.LIMIT + Mode.SLOW;\n"
+        "  }\n}\n"
+    )
+    mode = "package p;\n\npublic enum Mode {\n  FAST,\n  SLOW;\n  int speed;\n}\n"
+    gone = moved.replace("  public static final int LIMIT = 3;\n", "")
+    setup(
+        repo,
+        {"src/p/Name.java": name, "src/p/Use.java": use, "src/p/Mode.java": mode},
+        {
+            "src/p/Name.java": gone,
+            "src/p/Mode.java": mode.replace("  SLOW;\n", "").replace("FAST,", "FAST;"),
+        },
+    )
+    doc = review(repo)
+    # The real constants removed (static final, an enum's) are still found;
+    # the fields moved are not.
+    found = sorted(f["title"].split()[0] for f in codes(doc, "RB105"))
+    assert found == ["LIMIT", "SLOW"]
+    assert not [i for i in doc["impact"] if i["name"] in ("simpleName", "canonicalName")]
