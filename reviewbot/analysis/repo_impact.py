@@ -724,6 +724,8 @@ def _impact_in(
             assert c.new is not None
             hits, cut = _refs(conn, c.new, settings.registry, recursive)
             refs = [_new_ref(h, added_lines) for h in hits]
+            if c.change == "signature" and c.old is not None:
+                refs = _its_calls(conn, c.old, c.new, c.cf, refs, texts)
         if keep is not None:
             refs = [r for r in refs if keep(r.path)]
         # One per line, a sure one first (`other.x == self.x`: the guess on `other` must
@@ -1075,6 +1077,40 @@ def _anothers_call(r: _Ref, old: Decl, texts: _Texts) -> bool:
     params = parameters(old.whole, old.name, old.language, old.kind == "method")
     call = _call(r, texts, old.language)
     return params is not None and call is not None and fits(call, params, old.language) is False
+
+
+def _its_calls(
+    conn: sqlite3.Connection,
+    old: Decl,
+    new: Decl,
+    cf: ChangedFile,
+    refs: list[_Ref],
+    texts: _Texts,
+) -> list[_Ref]:
+    """A re-signed Java constructor or method beside overloads: of the calls of its name,
+    those that fit its old or its new parameters (javapoet 80ddc99 re-signed
+    `CodeWriter(out, indent, staticImports)`: the 8 `new CodeWriter(out)` are the unchanged
+    one-argument constructor's). Its other references, and the calls whose arguments cannot
+    be read, are kept."""
+    if new.language != "java" or new.kind not in ("constructor", "method"):
+        return refs
+    if not _overload_params(conn, new, cf.new_text):
+        return refs
+    method = new.kind == "method"
+    old_params = parameters(old.whole, old.name, old.language, method)
+    new_params = parameters(new.whole, new.name, new.language, method)
+    if old_params is None or new_params is None:
+        return refs
+    out = []
+    for r in refs:
+        call = _call(r, texts, new.language) if r.kind == "call" else None
+        if call is not None and not (
+            fits(call, new_params, new.language) is not False
+            or fits(call, old_params, new.language) is not False
+        ):
+            continue  # (another overload's)
+        out.append(r)
+    return out
 
 
 def _call(r: _Ref, texts: _Texts, language: str) -> Call | None:

@@ -1458,3 +1458,45 @@ def test_a_java_field_moved_down_is_no_deleted_constant(repo: Path) -> None:
     found = sorted(f["title"].split()[0] for f in codes(doc, "RB105"))
     assert found == ["LIMIT", "SLOW"]
     assert not [i for i in doc["impact"] if i["name"] in ("simpleName", "canonicalName")]
+
+
+def test_a_re_signed_java_overload_lists_the_calls_that_fit_it(repo: Path) -> None:
+    # javapoet 80ddc99: `CodeWriter(out, indent, imports)` took one more parameter; the 8
+    # `new CodeWriter(out)` were the one-argument constructor's, left as it was.
+    writer = (
+        "package p;\n\npublic class Writer {\n"
+        '  Writer(String out) {\n    this(out, "  ");\n  }\n\n'
+        "  Writer(String out, String indent) {\n  }\n\n"
+        "  void put(String s) {\n  }\n\n"
+        "  void put(String s, int n) {\n  }\n"
+        "}\n"
+    )
+    main = (
+        "package p;\n\npublic class Main {\n  void run() {\n"
+        '    Writer a = new Writer("x");\n    Writer b = new Writer("x", "  ");\n'
+        '    a.put("s");\n    b.put("s", 2);\n  }\n}\n'
+    )
+    setup(
+        repo,
+        {"src/p/Writer.java": writer, "src/p/Main.java": main},
+        {
+            "src/p/Writer.java": writer.replace(
+                "Writer(String out, String indent)", "Writer(String out, String indent, int w)"
+            ).replace("put(String s, int n)", "put(String s, int n, int m)")
+        },
+    )
+    doc = review(repo)
+    calls = {
+        i["unit"].split()[0]: [(r["path"], r["line"]) for r in i["references"]]
+        for i in doc["impact"]
+        if i["change"] == "signature"
+    }
+    assert calls == {
+        "constructor": [("src/p/Main.java", 6)],
+        "method": [("src/p/Main.java", 8)],
+    }
+    stale = sorted(f["title"] for f in codes(doc, "RB106"))
+    assert stale == [
+        "Writer() is called the old way in 2 place(s)",
+        "put() is called the old way in 1 place(s)",
+    ]
