@@ -1500,3 +1500,54 @@ def test_a_re_signed_java_overload_lists_the_calls_that_fit_it(repo: Path) -> No
         "Writer() is called the old way in 2 place(s)",
         "put() is called the old way in 1 place(s)",
     ]
+
+
+GO_TREE = """package tree
+
+type endpoint struct {
+	pattern string
+}
+
+type endpoints map[int]*endpoint
+
+func (s endpoints) Value(method int) *endpoint {
+	return s[method]
+}
+
+type box struct{}
+
+func (b box) Value(k int) int {
+	return k
+}
+
+type node struct {
+	endpoints endpoints
+}
+
+func (n *node) set(m int) {
+	n.endpoints.Value(m).pattern = "x"
+	n.endpoints.Value(m + 1).pattern = "y"
+}
+"""
+
+
+def test_a_renamed_method_whose_calls_no_rule_types_says_so(repo: Path, cli: Any) -> None:
+    # chi: `endpoints.Value` renamed `Lookup`; its `n.endpoints.Value(…)` calls are on a
+    # field's receiver the index cannot type: nothing sure to list, but not nothing to say.
+    setup(
+        repo,
+        {"go.mod": "module example.com/m\n\ngo 1.21\n", "tree/tree.go": GO_TREE},
+        {"tree/tree.go": GO_TREE.replace(") Value(method", ") Lookup(method")},
+    )
+    doc = review(repo)
+    found = entry(doc, "Value")
+    assert (found["change"], found["total"], found["uncertain"]) == ("renamed", 0, 2)
+    said = (
+        "method endpoints.Value (renamed): 2 `.Value(…)` reference(s) on receivers of unknown"
+        " type were not checked"
+    )
+    rep = pipeline.review(GitChange(repo), Config())
+    assert f"  impact: {said}\n" in review_text(rep, Style(False), width=300)
+    assert f"- {said}\n" in render_markdown(rep)
+    pack = cli("review", "-C", str(repo), "--format", "prompt").out
+    assert f"- {said}\n" in pack
