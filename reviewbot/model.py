@@ -49,6 +49,7 @@ __all__ = [
     "UnitRef",
     "innermost",
     "qualified_label",
+    "unchecked_line",
 ]
 
 SCHEMA = "reviewbot.report/1"
@@ -593,6 +594,32 @@ class Impact(NamedTuple):
         change are in the diff already). The JSON keeps every entry."""
         return self.total > 0 and (self.change in ("removed", "renamed") or self.outside > 0)
 
+    @property
+    def unchecked(self) -> str:
+        """For a removed, renamed or re-signed declaration no line lists (``shown``) whose
+        references the index could not check: how many, as RB106 says it ("66 `.Value(…)`
+        reference(s) on receivers of unknown type"); "" otherwise."""
+        if self.shown or not self.uncertain or self.change not in _UNCHECKED:
+            return ""
+        if self.unit.startswith("method "):
+            return f"{self.uncertain} `.{self.name}(…)` reference(s) on receivers of unknown type"
+        return f"{self.uncertain} `{self.name}` reference(s) resolved with low confidence"
+
+
+_UNCHECKED = frozenset({"removed", "renamed", "signature"})
+
+
+def unchecked_line(impact: "tuple[Impact, ...]") -> str:
+    """One line for the declarations whose references the index could not check
+    (``Impact.unchecked``), the most first: "method endpoints.Value (renamed): 66
+    `.Value(…)` reference(s) on receivers of unknown type were not checked"; "" when none."""
+    items = sorted((i for i in impact if i.unchecked), key=lambda i: -i.uncertain)
+    told = [f"{i.unit} ({i.change}): {i.unchecked}" for i in items[:3]]
+    if not told:
+        return ""
+    more = f"; … {len(items) - 3} more declaration(s)" if len(items) > 3 else ""
+    return "; ".join(told) + more + " were not checked"
+
 
 class HotspotTouch(NamedTuple):
     path: str
@@ -653,6 +680,11 @@ class Report(NamedTuple):
         ]
         # A re-sign that changed only types or defaults breaks no call: after the others.
         return tuple(sorted(shown, key=lambda i: i.detail == TYPES_ONLY))
+
+    @property
+    def impact_unchecked(self) -> str:
+        """``unchecked_line`` of the impact: what the index could not check, no entry lists."""
+        return unchecked_line(self.impact)
 
 
 # -- the context pack for LLM reviewers (app/context_pack.py builds it, render/prompt.py prints it)

@@ -161,24 +161,42 @@ def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
     facts, broken = extract_checked(compiled(grammar.name), text, whole=True)
     if facts is None:
         facts = outline(text, detected, "tree-sitter could not parse most of it")
-    decls = tuple(
-        Decl(
-            d.name,
-            d.qualified,
-            d.kind,
-            cut := cut_signature(d.signature),
-            path,
-            d.line,
-            d.end_line,
-            language,
-            d.signature if cut != d.signature else "",
-        )
-        for d in facts.definitions
-        if d.kind not in _SKIP_KINDS
-        and (d.name in _CONSTRUCTORS or not (d.name.startswith("__") and d.name.endswith("__")))
-        and _NAME.fullmatch(d.name)  # not a string key: `"validate + return": () => ...`
-    )
-    return _Side(decls, broken)
+    lines = text.split("\n")
+    decls = []
+    for d in facts.definitions:
+        kind = d.kind
+        if language == "java" and kind == "constant":
+            kind = _java_constant(d.name, d.line, lines)
+        if (
+            kind not in _SKIP_KINDS
+            and (d.name in _CONSTRUCTORS or not (d.name.startswith("__") and d.name.endswith("__")))
+            and _NAME.fullmatch(d.name)  # not a string key: `"validate + return": () => ...`
+        ):
+            cut = cut_signature(d.signature)
+            header = d.signature if cut != d.signature else ""
+            decls.append(
+                Decl(d.name, d.qualified, kind, cut, path, d.line, d.end_line, language, header)
+            )
+    return _Side(tuple(decls), broken)
+
+
+_ANNOTATION = re.compile(r"@[\w.]+(?:\s*\([^)]*\))?")
+
+
+def _java_constant(name: str, line: int, lines: list[str]) -> str:
+    """A Java "constant" as its own declaration says: an enum's constant, or a field written
+    `static` and `final`; any other is a "field". (The index's extractor reads the modifiers
+    in a window that can run on into the next declaration, `final String name;` above
+    `private static final class Inner`: a field moved away from such a neighbour would read
+    as a deleted constant.)"""
+    text = "\n".join(lines[line - 1 : line + 4])
+    at = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text)
+    head = _ANNOTATION.sub(" ", text[: at.start()] if at else text)
+    head = re.sub(r"//[^\n]*|/\*.*?\*/", " ", head, flags=re.S).strip()
+    if not head or head.endswith((",", ";", "{")):  # `A(1),` in an enum's body
+        return "constant"
+    static = re.search(r"\bstatic\b", head) and re.search(r"\bfinal\b", head)
+    return "constant" if static else "field"
 
 
 # A review's file sides already read, by ChangedFile (``_read``'s own cache keeps 32: a change
@@ -715,6 +733,8 @@ def _impact_in(
             assert c.new is not None
             hits, cut = _refs(conn, c.new, settings.registry, recursive)
             refs = [_new_ref(h, added_lines) for h in hits]
+            if c.change == "signature" and c.old is not None:
+                refs = _its_calls(conn, c.old, c.new, c.cf, refs, texts)
         if keep is not None:
             refs = [r for r in refs if keep(r.path)]
         # One per line, a sure one first (`other.x == self.x`: the guess on `other` must
@@ -1066,6 +1086,40 @@ def _anothers_call(r: _Ref, old: Decl, texts: _Texts) -> bool:
     params = parameters(old.whole, old.name, old.language, old.kind == "method")
     call = _call(r, texts, old.language)
     return params is not None and call is not None and fits(call, params, old.language) is False
+
+
+def _its_calls(
+    conn: sqlite3.Connection,
+    old: Decl,
+    new: Decl,
+    cf: ChangedFile,
+    refs: list[_Ref],
+    texts: _Texts,
+) -> list[_Ref]:
+    """A re-signed Java constructor or method beside overloads: of the calls of its name,
+    those that fit its old or its new parameters (javapoet 80ddc99 re-signed
+    `CodeWriter(out, indent, staticImports)`: the 8 `new CodeWriter(out)` are the unchanged
+    one-argument constructor's). Its other references, and the calls whose arguments cannot
+    be read, are kept."""
+    if new.language != "java" or new.kind not in ("constructor", "method"):
+        return refs
+    if not _overload_params(conn, new, cf.new_text):
+        return refs
+    method = new.kind == "method"
+    old_params = parameters(old.whole, old.name, old.language, method)
+    new_params = parameters(new.whole, new.name, new.language, method)
+    if old_params is None or new_params is None:
+        return refs
+    out = []
+    for r in refs:
+        call = _call(r, texts, new.language) if r.kind == "call" else None
+        if call is not None and not (
+            fits(call, new_params, new.language) is not False
+            or fits(call, old_params, new.language) is not False
+        ):
+            continue  # (another overload's)
+        out.append(r)
+    return out
 
 
 def _call(r: _Ref, texts: _Texts, language: str) -> Call | None:

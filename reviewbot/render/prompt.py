@@ -20,7 +20,14 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from reviewbot.model import ContextPack, Impact, PackLine, PackRelated, Snippet
+from reviewbot.model import (
+    ContextPack,
+    Impact,
+    PackLine,
+    PackRelated,
+    Snippet,
+    unchecked_line,
+)
 from reviewbot.render.style import one_line, units_text, visible
 
 __all__ = ["CHARS_PER_TOKEN", "Prompt", "prompt", "prompt_text", "tokens"]
@@ -319,7 +326,8 @@ def prompt(pack: ContextPack) -> Prompt:
         "Impact",
         # As in the report: only what a reviewer cannot see in the diff (a new declaration used
         # only where it is added is no news; nothing referenced is no impact).
-        [_impact_item(i) for i in sorted(pack.impact, key=lambda i: -i.total) if i.shown],
+        [_impact_item(i) for i in sorted(pack.impact, key=lambda i: -i.total) if i.shown]
+        + ([f"- {_safe(unchecked)}"] if (unchecked := unchecked_line(pack.impact)) else []),
         int(share * _IMPACT_SHARE),
         pack.impact_note or "Nothing referenced outside the change.",
     )

@@ -1496,3 +1496,135 @@ def test_without_an_index_a_key_of_another_object_is_no_reference(repo: Path) ->
     git(repo, "commit", "-q", "-m", "show", "--", "src/show.js")
     (gone,) = codes(review(repo), "RB105")
     assert "src/show.js:2" in gone["message"] and "src/Banner.vue" not in gone["message"]
+
+
+def test_a_java_field_moved_down_is_no_deleted_constant(repo: Path) -> None:
+    # javapoet b1e1a08: `final String simpleName;` sat above a `private static final class`;
+    # moved lower (and given a javadoc), it is the same field, not a deleted constant (RB105).
+    name = (
+        "package p;\n\npublic class Name {\n"
+        "  final String simpleName;\n  String canonicalName;\n\n"
+        "  private static final class Inner {\n  }\n\n"
+        "  Name(String s) {\n    this.simpleName = s;\n    this.canonicalName = s;\n  }\n"
+        "  public static final int LIMIT = 3;\n"
+        "}\n"
+    )
+    moved = name.replace("  final String simpleName;\n  String canonicalName;\n\n", "").replace(
+        "  Name(String s) {",
+        "  /** The simple name. */\n  final String simpleName;\n\n"
+        "  /** The canonical name. */\n  final String canonicalName;\n\n  Name(String s) {",
+    )
+    use = (
+        "package p;\n\npublic class Use {\n  String f(Name n) {\n"
+        "    return n.simpleName + n.canonicalName + Name.LIMIT + Mode.SLOW;\n"
+        "  }\n}\n"
+    )
+    mode = "package p;\n\npublic enum Mode {\n  FAST,\n  SLOW;\n  int speed;\n}\n"
+    gone = moved.replace("  public static final int LIMIT = 3;\n", "")
+    setup(
+        repo,
+        {"src/p/Name.java": name, "src/p/Use.java": use, "src/p/Mode.java": mode},
+        {
+            "src/p/Name.java": gone,
+            "src/p/Mode.java": mode.replace("  SLOW;\n", "").replace("FAST,", "FAST;"),
+        },
+    )
+    doc = review(repo)
+    # The real constants removed (static final, an enum's) are still found;
+    # the fields moved are not.
+    found = sorted(f["title"].split()[0] for f in codes(doc, "RB105"))
+    assert found == ["LIMIT", "SLOW"]
+    assert not [i for i in doc["impact"] if i["name"] in ("simpleName", "canonicalName")]
+
+
+def test_a_re_signed_java_overload_lists_the_calls_that_fit_it(repo: Path) -> None:
+    # javapoet 80ddc99: `CodeWriter(out, indent, imports)` took one more parameter; the 8
+    # `new CodeWriter(out)` were the one-argument constructor's, left as it was.
+    writer = (
+        "package p;\n\npublic class Writer {\n"
+        '  Writer(String out) {\n    this(out, "  ");\n  }\n\n'
+        "  Writer(String out, String indent) {\n  }\n\n"
+        "  void put(String s) {\n  }\n\n"
+        "  void put(String s, int n) {\n  }\n"
+        "}\n"
+    )
+    main = (
+        "package p;\n\npublic class Main {\n  void run() {\n"
+        '    Writer a = new Writer("x");\n    Writer b = new Writer("x", "  ");\n'
+        '    a.put("s");\n    b.put("s", 2);\n  }\n}\n'
+    )
+    setup(
+        repo,
+        {"src/p/Writer.java": writer, "src/p/Main.java": main},
+        {
+            "src/p/Writer.java": writer.replace(
+                "Writer(String out, String indent)", "Writer(String out, String indent, int w)"
+            ).replace("put(String s, int n)", "put(String s, int n, int m)")
+        },
+    )
+    doc = review(repo)
+    calls = {
+        i["unit"].split()[0]: [(r["path"], r["line"]) for r in i["references"]]
+        for i in doc["impact"]
+        if i["change"] == "signature"
+    }
+    assert calls == {
+        "constructor": [("src/p/Main.java", 6)],
+        "method": [("src/p/Main.java", 8)],
+    }
+    stale = sorted(f["title"] for f in codes(doc, "RB106"))
+    assert stale == [
+        "Writer() is called the old way in 2 place(s)",
+        "put() is called the old way in 1 place(s)",
+    ]
+
+
+GO_TREE = """package tree
+
+type endpoint struct {
+	pattern string
+}
+
+type endpoints map[int]*endpoint
+
+func (s endpoints) Value(method int) *endpoint {
+	return s[method]
+}
+
+type box struct{}
+
+func (b box) Value(k int) int {
+	return k
+}
+
+type node struct {
+	endpoints endpoints
+}
+
+func (n *node) set(m int) {
+	n.endpoints.Value(m).pattern = "x"
+	n.endpoints.Value(m + 1).pattern = "y"
+}
+"""
+
+
+def test_a_renamed_method_whose_calls_no_rule_types_says_so(repo: Path, cli: Any) -> None:
+    # chi: `endpoints.Value` renamed `Lookup`; its `n.endpoints.Value(…)` calls are on a
+    # field's receiver the index cannot type: nothing sure to list, but not nothing to say.
+    setup(
+        repo,
+        {"go.mod": "module example.com/m\n\ngo 1.21\n", "tree/tree.go": GO_TREE},
+        {"tree/tree.go": GO_TREE.replace(") Value(method", ") Lookup(method")},
+    )
+    doc = review(repo)
+    found = entry(doc, "Value")
+    assert (found["change"], found["total"], found["uncertain"]) == ("renamed", 0, 2)
+    said = (
+        "method endpoints.Value (renamed): 2 `.Value(…)` reference(s) on receivers of unknown"
+        " type were not checked"
+    )
+    rep = pipeline.review(GitChange(repo), Config())
+    assert f"  impact: {said}\n" in review_text(rep, Style(False), width=300)
+    assert f"- {said}\n" in render_markdown(rep)
+    pack = cli("review", "-C", str(repo), "--format", "prompt").out
+    assert f"- {said}\n" in pack

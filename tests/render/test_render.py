@@ -291,9 +291,10 @@ def test_report_json_writes_every_kind_of_unit_row_as_json_dumps(report: Report)
 
 
 def test_impact_lines_show_what_the_diff_does_not(report: Report) -> None:
-    """A new declaration used only inside the change, or a declaration with no sure reference,
-    gets no impact line in the text or Markdown report (the diff shows those uses; uncertain
-    links are never mixed in); one used outside the change does. The JSON keeps all three."""
+    """A new declaration used only inside the change gets no impact line in the text or
+    Markdown report (the diff shows those uses); one used outside the change does. A removed
+    one with no sure reference is never listed as referenced (uncertain links are never mixed
+    in), but a line counts what was not checked. The JSON keeps all three."""
 
     def ref(path: str, line: int, in_change: bool) -> ImpactRef:
         return ImpactRef(path, line, "function caller", "call", 1.0, in_change)
@@ -325,7 +326,9 @@ def test_impact_lines_show_what_the_diff_does_not(report: Report) -> None:
     for shown in (text, markdown):
         assert "helperOut" in shown and "cart.py:7" in shown
         assert "helperIn" not in shown
-        assert "Cart.gone" not in shown
+        assert "Cart.gone (removed) is" not in shown
+        said = "method Cart.gone (removed): 12 `.gone(…)` reference(s) on receivers of unknown"
+        assert said in " ".join(shown.split())
     doc = report_doc(with_impact)
     assert [i["name"] for i in doc["impact"]] == ["helperIn", "helperOut", "gone"]
 
