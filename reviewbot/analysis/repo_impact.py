@@ -37,6 +37,7 @@ from reviewbot.analysis.signatures import (
     call_at,
     fits,
     header_change,
+    modifier_change,
     parameters,
     reordered,
     same_header,
@@ -765,19 +766,7 @@ def _impact_in(
                 now=_now(sure),
                 in_change_total=sum(r.in_change for r in sure),
                 incomplete=cut,
-                detail=(
-                    header_change(
-                        (c.old.name, c.old.whole),
-                        (c.new.name, c.new.whole),
-                        c.new.language,
-                        c.new.kind == "method",
-                    )
-                    if c.change == "signature"
-                    and c.old is not None
-                    and c.new is not None
-                    and c.new.kind not in _CLASSES
-                    else ""
-                ),
+                detail=_detail(c),
             )
         )
         # A removed override's references that the method it overrode surely serves do
@@ -810,6 +799,18 @@ def _impact_in(
                 findings.append(found)
     findings += _left_behind(conn, movers, moved_refs, by_old, by_new, added_lines, keep)
     return impact, findings
+
+
+def _detail(c: DeclChange) -> str:
+    """What a re-sign changed, in a few words: the parameters (``header_change``), or for a
+    class, interface or type what its modifiers did (`now final; no longer abstract`)."""
+    if c.change != "signature" or c.old is None or c.new is None:
+        return ""
+    if c.new.kind in _CLASSES:
+        return modifier_change(c.old.whole, c.new.whole)
+    return header_change(
+        (c.old.name, c.old.whole), (c.new.name, c.new.whole), c.new.language, c.new.kind == "method"
+    )
 
 
 def with_new_side(

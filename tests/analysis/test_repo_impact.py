@@ -1628,3 +1628,20 @@ def test_a_renamed_method_whose_calls_no_rule_types_says_so(repo: Path, cli: Any
     assert f"- {said}\n" in render_markdown(rep)
     pack = cli("review", "-C", str(repo), "--format", "prompt").out
     assert f"- {said}\n" in pack
+
+
+def test_a_class_re_signed_by_its_modifiers_says_which(repo: Path) -> None:
+    """javapoet b1e1a08: `public abstract class ClassName` made `public final class
+    ClassName` read `class ClassName (signature)`, with no detail."""
+    shape = (
+        "package p;\n\npublic abstract class Shape {\n  public int sides() {\n    return 0;\n"
+        "  }\n}\n"
+    )
+    use = "package p;\n\npublic class Use {\n  Shape make(Shape s) {\n    return s;\n  }\n}\n"
+    setup(
+        repo,
+        {"src/p/Shape.java": shape, "src/p/Use.java": use},
+        {"src/p/Shape.java": shape.replace("public abstract class", "public final class")},
+    )
+    found = entry(review(repo), "Shape")
+    assert (found["change"], found["detail"]) == ("signature", "now final; no longer abstract")
