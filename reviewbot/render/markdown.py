@@ -22,6 +22,7 @@ from reviewbot.model import (
     HunkContext,
     MetricsChange,
     Report,
+    Severity,
     UnitChange,
     innermost,
 )
@@ -313,6 +314,33 @@ def _order(report: Report, limit: int) -> list[Bundle]:
     ]
 
 
+def _ordinal(n: int) -> str:
+    """`2nd`, `3rd`, `11th`, `21st`."""
+    last = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{last}"
+
+
+def _start(report: Report, order: Sequence[Bundle]) -> str:
+    """Where the summary says to start: the first bundle holding a finding to look at, and
+    its place when bundles it builds on come before it (`def Command.get_params (3rd in the
+    review order, after what it uses)`; no `#3`, which GitHub links to an issue). click
+    2c8cd3ac~35 said "start with class _SourceVarsDict", a bundle with no finding, defining
+    what the first RB101's uses."""
+    if not order:
+        return ""
+    serious = [f for f in report.findings if f.severity.rank >= Severity.WARNING.rank]
+    for k, b in enumerate(report.bundles, 1):
+        if any(
+            f.path == h.path and h.new_start <= f.line <= max(h.new_end, h.new_start)
+            for f in serious
+            for h in b.hunks
+        ):
+            return b.title + (
+                f" ({_ordinal(k)} in the review order, after what it uses)" if k > 1 else ""
+            )
+    return order[0].title
+
+
 def _fit(attempts: Sequence[Callable[[bool], str]], limit: int) -> str:
     """The first rendering that fits ``limit`` characters; the last one cut at a line with a
     note. Every Markdown output goes through this: GitHub takes at most 65,536."""
@@ -360,6 +388,7 @@ def summary_body(
                     report=report,
                     notes=list(notes),
                     order=order,
+                    start=_start(report, order),
                     order_left=max(0, len(report.bundles) - order_max),
                     units=units[:units_max],
                     units_left=max(0, len(units) - units_max),

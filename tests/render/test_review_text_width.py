@@ -11,8 +11,11 @@ from hypothesis import strategies as st
 from reviewbot.analysis.hotspots import FileHotspot, Hotspots, UnitHotspot
 from reviewbot.model import (
     TYPES_ONLY,
+    Bundle,
     FileSummary,
     Finding,
+    FindingCounts,
+    HunkSpan,
     Impact,
     ImpactRef,
     MetricsChange,
@@ -369,3 +372,31 @@ def test_the_markdown_tables_tell_two_units_of_one_label_apart() -> None:
     for markdown in (render_markdown(report), summary_body(report, blob_base="https://x/b")):
         table = markdown[markdown.index("Changed units") :]
         assert "ClassName() :49" in table and "ClassName() :53" in table, table
+
+
+def test_the_summary_starts_with_the_first_bundle_holding_a_finding() -> None:
+    """click 2c8cd3ac~35: the review order puts the bundles an RB101's bundle builds on before
+    it, and the PR summary said "start with class _SourceVarsDict", a bundle with no finding.
+    It names the first bundle holding one, and its place."""
+    spike = Finding(
+        "RB101", Severity.ERROR, "src/core.py", 40, 44, "Complexity spike in def get_params",
+        "spike", MetricsChange(None, UnitMetrics(5, 3, 1, 20.0)), UnitRef("def get_params", 40, 60),
+        "f",
+    )  # fmt: skip
+    first = Bundle("B1", "class _SourceVarsDict (src/shell.py)", "defines x",
+                   (HunkSpan("src/shell.py", 1, 30, 1, 20),))  # fmt: skip
+    second = Bundle("B2", "def Command.get_params (src/core.py)", "uses x",
+                    (HunkSpan("src/core.py", 38, 60, 30, 50),))  # fmt: skip
+    stats = Stats(2, 2, 0, 50, 40, findings=FindingCounts(error=1), findings_total=1)
+    files = (FileSummary("src/core.py", None, Status.MODIFIED, None, "python", 20, 20),
+             FileSummary("src/shell.py", None, Status.MODIFIED, None, "python", 30, 9))  # fmt: skip
+    report = Report("a", "b", files, (spike,), stats=stats, bundles=(first, second))
+    body = summary_body(report, blob_base="https://x/b")
+    assert (
+        "start with def Command.get\\_params (src/core.py) (2nd in the review order, after what it "
+        "uses)."
+    ) in body, body
+    ahead = report._replace(bundles=(second._replace(id="B1"), first._replace(id="B2")))
+    assert "start with def Command.get\\_params (src/core.py)." in summary_body(
+        ahead, blob_base="https://x/b"
+    )
