@@ -490,7 +490,7 @@ def _open(git: Git, database: Path, settings: IndexSettings, wait: float) -> sql
                 "the index was built with other settings (run `reviewbot index`)",
                 note="index built with other settings; run `reviewbot index`",
             )
-        if not same_repository(conn, git, linked=True):
+        if not same_repository(conn, git, linked=True, database=database):
             conn.close()
             raise IndexNotUsed(
                 "the index describes another repository (run `reviewbot index`)",

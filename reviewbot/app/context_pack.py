@@ -203,12 +203,13 @@ def _open_index(
     except IndexUnavailable as exc:
         return None, f"{exc}: callers and callees are not shown"
     settings = settings_of(config)
-    if not same_repository(conn, git) and not update:  # a shared REVIEWBOT_INDEX
+    mine = same_repository(conn, git, database=database)
+    if not mine and not update:  # a shared REVIEWBOT_INDEX
         conn.close()
         return None, "the index describes another repository: callers and callees are not shown"
     # Built with other settings (or for another repository), the review would not use it:
     # as stale.
-    if built_with(conn, settings.key()) and same_repository(conn, git) and looks_current(conn, git):
+    if built_with(conn, settings.key()) and mine and looks_current(conn, git):
         return conn, "callers and callees from the repository index"
     if not update:
         return conn, "callers and callees from the repository index (stale: run `reviewbot index`)"

@@ -247,7 +247,7 @@ def open_index(
         if not update:
             raise
         conn = None
-    if conn is not None and not same_repository(conn, git):  # a shared REVIEWBOT_INDEX
+    if conn is not None and not same_repository(conn, git, database=database):  # a shared one
         conn.close()
         if not update:
             raise InputError(

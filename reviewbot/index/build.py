@@ -37,7 +37,7 @@ from reviewbot.index.extract import (
     extract,
     written_element,
 )
-from reviewbot.index.fresh import git_index_file, repository_id, stat_key
+from reviewbot.index.fresh import git_index_file, own_index, repository_id, stat_key
 from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.records import FileFacts
 from reviewbot.index.resolve import (
@@ -631,9 +631,9 @@ def _update(
     started = time.perf_counter()
     identity = repository_id(git)
     with locked_writer(path, fresh=fresh) as store:
-        if store.meta("settings") != settings.key() or store.meta("repository") not in (
-            None,
-            identity,
+        moved = own_index(path, git)  # (a moved or copied repository's own index)
+        if store.meta("settings") != settings.key() or (
+            store.meta("repository") not in (None, identity) and not moved
         ):
             store.rebuild()  # other settings, rules or repository: all again, in a new file
         conn = store.conn

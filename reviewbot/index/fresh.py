@@ -46,12 +46,32 @@ def repository_id(git: Place) -> str:
     return str(git.git_dir().resolve())
 
 
-def same_repository(conn: sqlite3.Connection, git: Place, *, linked: bool = False) -> bool:
+def own_index(database: Path, git: Place) -> bool:
+    """Whether ``database`` is the index file inside ``git``'s own git directory: one that
+    came with the repository when it was moved or copied (`cp -r`, a renamed folder) describes
+    it, whatever path it recorded."""
+    try:
+        return database.resolve() == index_path(git).resolve()
+    except OSError:
+        return False
+
+
+def same_repository(
+    conn: sqlite3.Connection,
+    git: Place,
+    *,
+    linked: bool = False,
+    database: Path | None = None,
+) -> bool:
     """Whether the index was built for ``git``'s repository (an index from before this was
-    recorded is taken as it is); with ``linked``, a linked worktree takes its main worktree's
-    (a reader that re-reads the files it needs: the review's rolled-back transaction)."""
+    recorded is taken as it is; so is the ``database`` inside its git directory, ``own_index``:
+    a moved repository's index is not another's); with ``linked``, a linked worktree takes its
+    main worktree's (a reader that re-reads the files it needs: the review's rolled-back
+    transaction)."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'repository'").fetchone()
     if row is None or row[0] == repository_id(git):
+        return True
+    if database is not None and own_index(database, git):
         return True
     common = common_dir(git.git_dir())
     return linked and common is not None and row[0] == str(common.resolve())

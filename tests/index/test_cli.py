@@ -284,6 +284,33 @@ def test_an_index_shared_by_two_repositories_never_answers_for_the_other(
     assert fast("defs", "secret_a_caller")[1] == "no definition of secret_a_caller\n"
 
 
+def test_a_moved_repositorys_own_index_still_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clone copied (`cp -r`) or its folder renamed: the index inside its git directory
+    recorded the old path, and the review silently fell back to git grep (chi: a renamed
+    method's calls went unsaid). The index in the repository's own git directory describes
+    it; `reviewbot index` reuses what it read."""
+    monkeypatch.delenv("REVIEWBOT_INDEX", raising=False)
+    old = tmp_path / "old"
+    subprocess.run(["git", "init", "-q", str(old)], check=True)
+    write(old, "core.py", "def gone():\n    return 1\n\n\ndef keep():\n    return 2\n")
+    write(old, "use.py", "from core import gone\n\n\ndef caller():\n    return gone()\n")
+    commit(old)
+    monkeypatch.chdir(old)
+    assert fast("index")[0] == 0
+    moved = tmp_path / "moved"
+    old.rename(moved)
+    write(moved, "core.py", "def keep():\n    return 2\n")
+    report = pipeline.review(GitChange(moved), Config())
+    (gone,) = [i for i in report.impact if i.name == "gone"]
+    assert (gone.source, gone.fallback) == ("index", "")
+    assert [f.code for f in report.findings] == ["RB105"]
+    monkeypatch.chdir(moved)
+    code, out, _ = fast("index", "--format", "json")
+    assert code == 0 and out["reused"] >= 1, out
+
+
 def test_the_map_keeps_to_its_budget_as_printed_and_shows_overloads_once(
     repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
