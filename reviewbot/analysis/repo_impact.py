@@ -162,11 +162,12 @@ def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
     facts, broken = extract_checked(compiled(grammar.name), text, whole=True)
     if facts is None:
         facts = outline(text, detected, "tree-sitter could not parse most of it")
-    lines = text.split("\n")
+    lines: list[str] | None = None  # (split once, for a Java constant only)
     decls = []
     for d in facts.definitions:
         kind = d.kind
         if language == "java" and kind == "constant":
+            lines = text.split("\n") if lines is None else lines
             kind = _java_constant(d.name, d.line, lines)
         if (
             kind not in _SKIP_KINDS
