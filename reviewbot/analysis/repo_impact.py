@@ -162,13 +162,9 @@ def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
     facts, broken = extract_checked(compiled(grammar.name), text, whole=True)
     if facts is None:
         facts = outline(text, detected, "tree-sitter could not parse most of it")
-    lines: list[str] | None = None  # (split once, for a Java constant only)
     decls = []
     for d in facts.definitions:
         kind = d.kind
-        if language == "java" and kind == "constant":
-            lines = text.split("\n") if lines is None else lines
-            kind = _java_constant(d.name, d.line, lines)
         if (
             kind not in _SKIP_KINDS
             and (d.name in _CONSTRUCTORS or not (d.name.startswith("__") and d.name.endswith("__")))
@@ -180,25 +176,6 @@ def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
                 Decl(d.name, d.qualified, kind, cut, path, d.line, d.end_line, language, header)
             )
     return _Side(tuple(decls), broken)
-
-
-_ANNOTATION = re.compile(r"@[\w.]+(?:\s*\([^)]*\))?")
-
-
-def _java_constant(name: str, line: int, lines: list[str]) -> str:
-    """A Java "constant" as its own declaration says: an enum's constant, or a field written
-    `static` and `final`; any other is a "field". (The index's extractor reads the modifiers
-    in a window that can run on into the next declaration, `final String name;` above
-    `private static final class Inner`: a field moved away from such a neighbour would read
-    as a deleted constant.)"""
-    text = "\n".join(lines[line - 1 : line + 4])
-    at = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text)
-    head = _ANNOTATION.sub(" ", text[: at.start()] if at else text)
-    head = re.sub(r"//[^\n]*|/\*.*?\*/", " ", head, flags=re.S).strip()
-    if not head or head.endswith((",", ";", "{")):  # `A(1),` in an enum's body
-        return "constant"
-    static = re.search(r"\bstatic\b", head) and re.search(r"\bfinal\b", head)
-    return "constant" if static else "field"
 
 
 # A review's file sides already read, by ChangedFile (``_read``'s own cache keeps 32: a change

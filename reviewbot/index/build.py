@@ -81,6 +81,9 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 48 (session 17): a Java field is a constant by its own modifiers (a window of 200 bytes read
+# the next declaration's), an interface's constants are indexed; a TS header without a body is
+# cut at its first `{` outside brackets (`<S = {}>(o: { a: 1 })` was cut at `S =`).
 # 47 (session 15): the outliner (a JS/TS file tree-sitter cannot read) takes no `from`, `as` or
 # `type` of an import or export statement for a name.
 # 46 (session 14, an adversarial pass): a Java anonymous class's `m()` is the own `m` of one
@@ -115,7 +118,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 47
+RULES = 48
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)

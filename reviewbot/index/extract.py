@@ -336,6 +336,21 @@ def _without_comments(text: str, python: bool) -> str:
     return "".join(out)
 
 
+def _before_body(text: str) -> str:
+    """A header read without its body's node up to the first `{` outside its brackets: a TS
+    overload `f<S = {}>(o: { a: 1 }): { b: 2 }` keeps its type and parameter lists and its
+    return type whole (it was cut at `S =`); `type P = { ... }` stops at its `{`."""
+    depth = 0
+    for k, ch in enumerate(text):
+        if ch in "([<":
+            depth += 1
+        elif ch in ")]" or (ch == ">" and depth > 0 and text[k - 1] != "="):
+            depth = max(depth - 1, 0)
+        elif ch == "{" and depth == 0 and not text[:k].rstrip().endswith(":"):
+            return text[:k].strip()  # (`): { c: 3 }` is a return type)
+    return text
+
+
 def _signature(
     source: bytes, start: int, body: int | None, end: int, python: bool = False, whole: bool = False
 ) -> str:
@@ -347,8 +362,8 @@ def _signature(
     if ("#" in raw and python) or ("/" in raw and not python and ("//" in raw or "/*" in raw)):
         raw = _without_comments(raw, python)
     text = _SPACES.sub(" ", raw).strip()
-    if body is None:
-        text = text.split("{", 1)[0].strip() if "{" in text else text
+    if body is None and "{" in text:
+        text = _before_body(text)
     text = text.rstrip("{:= ").rstrip()
     # (Each substitution only where it can match: a template's substitution costs a call.)
     if "( " in text or "[ " in text:
@@ -1477,7 +1492,8 @@ class _Builder:
             if kind == "variable" and python and d.name.isupper():
                 kind = "constant"
             if kind == "field" and self.grammar.name == "java":
-                head = _decode(self.source[d.start : d.start + 200])
+                # Its own modifiers (before its name), not the next declaration's.
+                head = _decode(self.source[d.start : d.name_at if d.name_at > d.start else d.end])
                 if re.search(r"\bstatic\b", head) and re.search(r"\bfinal\b", head):
                     kind = "constant"
             if container:

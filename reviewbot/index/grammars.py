@@ -494,6 +494,7 @@ _JAVA_DEFS = """
 (method_declaration name: (identifier) @name body: (_)? @body) @def.method
 (constructor_declaration name: (identifier) @name body: (_) @body) @def.constructor
 (field_declaration declarator: (variable_declarator name: (identifier) @name)) @def.field
+(constant_declaration declarator: (variable_declarator name: (identifier) @name)) @def.constant
 (enum_constant name: (identifier) @name) @def.constant
 """
 _JAVA_NAMES = """

@@ -323,3 +323,80 @@ def test_go_and_java_written_types_pick_the_method_of_that_type(repo: Path) -> N
     assert targets(db, "src/p/Shop.java", 6, "add") == {("Cart.add", 4)}  # a field
     assert targets(db, "src/p/Shop.java", 7, "add") == {("Cart.add", 4)}  # this.field
     assert targets(db, "src/p/Shop.java", 8, "add") == {("Bag.add", 4)}  # a parameter
+
+
+def test_java_constants_by_their_own_modifiers_and_in_interfaces(repo: Path) -> None:
+    db = build(
+        repo,
+        {
+            "src/com/acme/Names.java": (
+                "package com.acme;\n\n"
+                "public class Names {\n"
+                "    final String name;\n"
+                "    private static final class Inner {}\n"
+                "    static final int LIMIT = 3;\n"
+                "    static int counter;\n"
+                "}\n"
+            ),
+            "src/com/acme/Keys.java": (
+                "package com.acme;\n\n"
+                "public interface Keys {\n"
+                '    String HOME = "home";\n'
+                "    int size();\n"
+                "}\n"
+            ),
+            "src/com/acme/Home.java": (
+                "package com.acme;\n\n"
+                "class Home implements Keys {\n"
+                "    public int size() { return HOME.length() + Keys.HOME.length(); }\n"
+                "}\n"
+            ),
+        },
+    )
+    home = "src/com/acme/Home.java"
+    assert targets(db, home, 4, "HOME") == {("Keys.HOME", 4)}  # inherited, and qualified
+    conn = sqlite3.connect(db)
+    try:
+        kinds = dict(
+            conn.execute("SELECT qualified, kind FROM defs WHERE kind IN ('field', 'constant')")
+        )
+    finally:
+        conn.close()
+    # `name` sits above a `static final` class, which is no modifier of its own.
+    assert kinds == {
+        "Names.name": "field",
+        "Names.LIMIT": "constant",
+        "Names.counter": "field",
+        "Keys.HOME": "constant",  # an interface's fields are static and final
+    }
+
+
+def test_ts_signatures_without_a_body_are_whole_past_their_braces(repo: Path) -> None:
+    # pinia's `defineStore` overloads: `S extends StateTree = {}` cut the stored signature at
+    # its `{`, before the parameters a re-sign would change.
+    db = build(
+        repo,
+        {
+            "src/store.ts": (
+                "export function defineStore<Id extends string, S = {}>(id: Id, o: { s: S }): Id\n"
+                "export function defineStore(id: any, o?: any): any {\n"
+                "  return id\n"
+                "}\n"
+                "interface Opts {\n"
+                "  run(cb: (x: { a: 1 }) => void): { c: 3 };\n"
+                "}\n"
+                "type Props = { a: string }\n"
+            ),
+        },
+    )
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute("SELECT qualified, line, signature FROM defs").fetchall()
+    finally:
+        conn.close()
+    signatures = {(q, line): s for q, line, s in rows}
+    assert signatures[("defineStore", 1)] == (
+        "function defineStore<Id extends string, S = {}>(id: Id, o: { s: S }): Id"
+    )
+    assert signatures[("Opts.run", 6)] == "run(cb: (x: { a: 1 }) => void): { c: 3 }"
+    assert signatures[("Props", 8)] == "type Props"  # a type's body stays out
