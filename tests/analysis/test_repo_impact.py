@@ -1516,24 +1516,31 @@ def test_a_java_field_moved_down_is_no_deleted_constant(repo: Path) -> None:
     )
     use = (
         "package p;\n\npublic class Use {\n  String f(Name n) {\n"
-        "    return n.simpleName + n.canonicalName + Name.LIMIT + Mode.SLOW;\n"
+        "    return n.simpleName + n.canonicalName + Name.LIMIT + Mode.SLOW + Keys.HOME;\n"
         "  }\n}\n"
     )
     mode = "package p;\n\npublic enum Mode {\n  FAST,\n  SLOW;\n  int speed;\n}\n"
+    keys = 'package p;\n\npublic interface Keys {\n  String HOME = "home";\n  int size();\n}\n'
     gone = moved.replace("  public static final int LIMIT = 3;\n", "")
     setup(
         repo,
-        {"src/p/Name.java": name, "src/p/Use.java": use, "src/p/Mode.java": mode},
+        {
+            "src/p/Name.java": name,
+            "src/p/Use.java": use,
+            "src/p/Mode.java": mode,
+            "src/p/Keys.java": keys,
+        },
         {
             "src/p/Name.java": gone,
             "src/p/Mode.java": mode.replace("  SLOW;\n", "").replace("FAST,", "FAST;"),
+            "src/p/Keys.java": keys.replace('  String HOME = "home";\n', ""),
         },
     )
     doc = review(repo)
-    # The real constants removed (static final, an enum's) are still found;
+    # The real constants removed (static final, an enum's, an interface's) are still found;
     # the fields moved are not.
     found = sorted(f["title"].split()[0] for f in codes(doc, "RB105"))
-    assert found == ["LIMIT", "SLOW"]
+    assert found == ["HOME", "LIMIT", "SLOW"]
     assert not [i for i in doc["impact"] if i["name"] in ("simpleName", "canonicalName")]
 
 
