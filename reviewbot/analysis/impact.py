@@ -96,10 +96,16 @@ def _key(code: str, m: re.Match[str]) -> bool:
 def _name(label: str) -> str | None:
     last = innermost(label)
     candidate = last[:-2] if last.endswith("()") else last.split(" ", 1)[-1]
-    candidate = candidate.split("::")[-1].split(" for ")[0]
+    # (`func E.Value`, a Go method, is named `Value`; `A::b` is `b`)
+    candidate = candidate.split("::")[-1].split(" for ")[0].rsplit(".", 1)[-1]
     if candidate.startswith("__") and candidate.endswith("__"):
         return None  # dunder methods are called by the language, not by name
     return candidate if _NAME.match(candidate) and len(candidate) >= 3 else None
+
+
+def _member(label: str) -> bool:
+    """A class's member: nested in its label, or named through its receiver (`func E.Value`)."""
+    return LABEL_SEP in label or "." in innermost(label).split("(", 1)[0]
 
 
 class _Wanted(NamedTuple):
@@ -232,7 +238,7 @@ def impact_of(
                     continue  # the body changed, not the signature: callers are unaffected
                 change = "signature"
                 if old is not None and new is not None and fs.language is not None:
-                    member = LABEL_SEP in u.label
+                    member = _member(u.label)
                     if not u.label.startswith(_CLASS_LABELS):
                         detail = header_change((name, old), (name, new), fs.language, member)
             else:
@@ -249,7 +255,7 @@ def impact_of(
     for name in names:
         info = wanted[name]
         family = _family(languages.get(info.path))
-        member = LABEL_SEP in info.unit
+        member = _member(info.unit)
         judged = [
             (r, _as_code(r, name, info.path, member, code_view(r.path)))
             for r in found.get(name, [])

@@ -312,3 +312,22 @@ def test_a_units_commits_are_those_of_the_window_its_file_is_counted_in(repo: Pa
     assert [(u.label, u.commits) for u in hot.units] == [("def busy", 1)]
     (whole,) = find_hotspots(Git(repo), [], settings, Cache(None)).files
     assert [(u.label, u.commits) for u in whole.units] == [("def busy", 2), ("def old", 1)]
+
+
+def test_a_go_methods_removal_is_searched_by_its_name_without_an_index(repo: Path) -> None:
+    # chi: a Go method's label is `func endpoints.Value`; its name for git grep was none, so
+    # removing a used method listed nothing. It is `Value`, a member: listed, no RB105.
+    write(repo, "go.mod", "module example.com/g\n")
+    write(
+        repo,
+        "e.go",
+        "package g\n\ntype E struct{}\n\nfunc (e *E) Value(k string) string {\n\treturn k\n}\n",
+    )
+    write(repo, "u.go", 'package g\n\nfunc use(e *E) string {\n\treturn e.Value("a")\n}\n')
+    commit(repo)
+    write(repo, "e.go", "package g\n\ntype E struct{}\n")
+    doc = review(repo)
+    (item,) = [i for i in doc["impact"] if i["name"] == "Value"]
+    assert (item["change"], item["source"], item["total"]) == ("removed", "grep", 1)
+    assert [(r["path"], r["line"]) for r in item["references"]] == [("u.go", 4)]
+    assert not [f for f in doc["findings"] if f["code"] == "RB105"]
