@@ -272,11 +272,14 @@ def declaration_changes(
             elif mending:
                 continue
             elif len(olds) == len(news):
-                # Namesakes (overloads, redefinitions) pair up in order.
+                # Namesakes (overloads, redefinitions) pair up in order. Java's overloads are
+                # told apart by their calls' arguments: each re-signed one is a change (a
+                # Python redefinition or a TS overload list is one declaration's: the first).
                 for a, b in zip(olds, news, strict=True):
                     if a.kind not in _VALUES and not same_header(a.whole, b.whole):
                         out.append(DeclChange("signature", a, b, cf))
-                        break
+                        if a.language != "java":
+                            break
             else:
                 _overloads(olds, news, cf, out)
         for key, news in new_keys.items():

@@ -143,12 +143,16 @@ class Param(NamedTuple):
     name: str
     kind: str  # positional | posonly | kwonly | varargs | varkw
     required: bool
+    type: str = ""  # Java: the type written, its generics and annotations out ("" unknown)
 
 
 class Call(NamedTuple):
     positional: int
     keywords: tuple[str, ...]
     spread: bool  # *args / **kw / ...x at the call: its count is unknown
+    # Java: what each positional argument is when it is a literal (string, char, number,
+    # boolean, null), else "" (overloads of one arity told apart: `put(1)` is no `put(String)`'s)
+    literals: tuple[str, ...] = ()
 
 
 def _family(language: str) -> str:
@@ -277,7 +281,12 @@ def parameters(signature: str, name: str, language: str, method: bool) -> tuple[
             words = _WORD.findall(piece.replace("...", " "))
             # Go: `name type` (or a type alone); Java: `Type name`.
             name = (words[0] if family == "go" else words[-1]) if words else piece
-            out.append(Param(name, "varargs" if variadic else "positional", not variadic))
+            written = ""
+            if family == "java" and len(words) >= 2:
+                head = piece.rsplit(name, 1)[0]  # (`int[] a` is no int, `List<T>` no List)
+                if "<" not in head and "[" not in piece:
+                    written = " ".join(re.sub(r"\bfinal\b", " ", head).split())
+            out.append(Param(name, "varargs" if variadic else "positional", not variadic, written))
         return tuple(out)
     return None
 
@@ -373,6 +382,7 @@ def call_at(text: str, offset: int, language: str) -> Call | None:
     pieces = _split(inner, angles=False)
     positional = 0
     keywords: list[str] = []
+    literals: list[str] = []
     # Java/TS type arguments with a comma (`new HashMap<String, Integer>()`) split no argument
     # here (nor could `a < b, c > d` be told from them): such a call is not judged.
     spread = family in ("java", "js") and _TYPE_ARGUMENTS.search(inner) is not None
@@ -391,7 +401,46 @@ def call_at(text: str, offset: int, language: str) -> Call | None:
             spread = True
             continue
         positional += 1
-    return Call(positional, tuple(keywords), spread)
+        if family == "java":
+            literals.append(_literal(piece))
+    return Call(positional, tuple(keywords), spread, tuple(literals))
+
+
+_NUMBER = re.compile(r"-?(?:0[xXbB][\da-fA-F_]+|\d[\d_]*\.?[\d_]*(?:[eE][-+]?\d+)?)[lLfFdD]?")
+
+
+def _literal(argument: str) -> str:
+    """What a Java argument is when it is a literal ("" when it is not one)."""
+    if argument.startswith('"'):
+        return "string"
+    if argument.startswith("'"):
+        return "char"
+    if argument in ("true", "false", "null"):
+        return "null" if argument == "null" else "boolean"
+    return "number" if _NUMBER.fullmatch(argument) else ""
+
+
+_NUMBERS = {"int", "long", "short", "byte", "float", "double", "char"}
+_BOXES = {"Integer", "Long", "Short", "Byte", "Float", "Double", "Number", "Character"}
+_TEXT = {"String", "CharSequence"}
+# Parameter types a literal can never be passed as (written names; anything else, a type
+# variable or a class of the repository, is taken to accept it).
+_NOT_FOR = {
+    "string": _NUMBERS | _BOXES | {"boolean", "Boolean"},
+    "char": _TEXT | {"boolean", "Boolean"},
+    "number": _TEXT | {"boolean", "Boolean"},
+    "boolean": _NUMBERS | _BOXES | _TEXT,
+    "null": _NUMBERS | {"boolean"},
+}
+
+
+def _takes_literals(call: Call, fixed: list[Param]) -> bool:
+    """Whether no literal argument of a Java call goes to a parameter that cannot take it."""
+    for literal, param in zip(call.literals, fixed, strict=False):
+        written = param.type.split(".")[-1].strip()
+        if literal and written and written in _NOT_FOR[literal]:
+            return False
+    return True
 
 
 def fits(call: Call, params: tuple[Param, ...], language: str) -> bool | None:
@@ -407,8 +456,10 @@ def fits(call: Call, params: tuple[Param, ...], language: str) -> bool | None:
         required = sum(1 for p in fixed if p.required)
         return call.positional >= required and (variadic or call.positional <= len(fixed))
     if variadic:
-        return call.positional >= len(fixed)
-    return call.positional == len(fixed)
+        arity = call.positional >= len(fixed)
+    else:
+        arity = call.positional == len(fixed)
+    return arity and (family != "java" or _takes_literals(call, fixed))
 
 
 def _fits_python(call: Call, params: tuple[Param, ...]) -> bool:

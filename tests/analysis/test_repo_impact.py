@@ -385,6 +385,34 @@ def test_calls_and_fits() -> None:
     assert not reordered(old, new, Call(0, ("a", "b"), False))
 
 
+@pytest.mark.parametrize(
+    ("argument", "header", "fit"),
+    [
+        ("1", "void f(int x)", True),
+        ('"a"', "void f(int x)", False),
+        ('"a"', "void f(final @NonNull String x)", True),
+        ("1", "void f(java.lang.String x)", False),
+        ("-2.5f", "void f(Boolean x)", False),
+        ("null", "void f(long x)", False),
+        ("null", "void f(Integer x)", True),
+        ("true", "void f(T x)", True),  # a type variable takes anything
+        ('"a"', "void f(int[] x)", True),  # an array: not read (no int)
+        ('"a"', "void f(int x[])", True),
+        ("'c'", "void f(String x)", False),
+        ("n", "void f(String x)", True),  # no literal
+        ('"a"', "void f(Object... x)", True),
+    ],
+)
+def test_a_java_literal_argument_fits_the_types_it_can_be(
+    argument: str, header: str, fit: bool
+) -> None:
+    text = f"f({argument});"
+    call = call_at(text, 1, "java")
+    params = parameters(header, "f", "java", True)
+    assert call is not None and params is not None
+    assert fits(call, params, "java") is fit
+
+
 def test_a_damaged_index_falls_back_to_grep_and_the_hook_goes_on(repo: Path) -> None:
     setup(
         repo,
@@ -1201,7 +1229,8 @@ def test_java_rb106_for_an_overloaded_method_names_calls_no_overload_takes(repo:
     `conv(String)` became `conv(String, boolean)`, `conv(int, int)` kept), and a subclass's
     override of the old one overrides nothing now (its override of `conv(int, int)`, shaped
     like the new one, says nothing: it is the kept one's). A call that fits a kept overload by its
-    number of arguments (`wrap("a")` beside `wrap(int)`) may be that one's: not named."""
+    number of arguments may be that one's, unless a literal argument cannot be: `wrap("a")`
+    beside `wrap(int)` is named, `wrap(s)` is not."""
     lib = (
         "package p;\n\npublic class Lib {\n"
         "    public int conv(String s) {\n        return s.length();\n    }\n\n"
@@ -1217,7 +1246,7 @@ def test_java_rb106_for_an_overloaded_method_names_calls_no_overload_takes(repo:
     app = (
         "package p;\n\npublic class App {\n    int run(Lib l) {\n"
         '        int a = l.conv("a");\n        int b = l.conv(1, 2);\n'
-        '        return a + b + l.wrap("a");\n    }\n}\n'
+        '        return a + b + l.wrap("a")\n            + l.wrap(String.valueOf(b));\n    }\n}\n'
     )
     resigned = lib.replace("conv(String s)", "conv(String s, boolean trim)").replace(
         "wrap(String s)", "wrap(String s, int k)"
@@ -1225,11 +1254,31 @@ def test_java_rb106_for_an_overloaded_method_names_calls_no_overload_takes(repo:
     files = {"src/p/Lib.java": lib, "src/p/Sub.java": sub, "src/p/App.java": app}
     setup(repo, files, {"src/p/Lib.java": resigned})
     doc = review(repo)
-    (found,) = codes(doc, "RB106")
+    found, wrap = codes(doc, "RB106")
     assert found["title"] == "conv() is called or overridden the old way in 2 place(s)"
     assert "src/p/App.java:5" in found["message"], found["message"]
     assert "src/p/Sub.java:4 (Sub.conv)" in found["message"], found["message"]
     assert "App.java:6" not in found["message"]
+    assert wrap["title"] == "wrap() is called the old way in 1 place(s)"
+    assert "src/p/App.java:7" in wrap["message"], wrap["message"]
+
+
+def test_two_java_overloads_re_signed_each_name_the_calls_their_literals_fit(repo: Path) -> None:
+    """Two overloads of one arity both re-signed: each is a change (only the first was), and
+    each names the calls whose literal arguments it can take (`put(1)` is no `put(String)`'s);
+    a call whose argument is no literal may be either's."""
+    w = "package a;\n\npublic class W {\n    void put(int x) {}\n    void put(String s) {}\n}\n"
+    v = (
+        "package a;\n\nclass V {\n    void n(W w, String t) {\n"
+        '        w.put(1);\n        w.put("a");\n        w.put(t);\n    }\n}\n'
+    )
+    resigned = w.replace("int x)", "int x, int y)").replace("String s)", "String s, int y)")
+    setup(repo, {"src/a/W.java": w, "src/a/V.java": v}, {"src/a/W.java": resigned})
+    found = {f["line"]: f["message"] for f in codes(review(repo), "RB106")}
+    assert sorted(found) == [4, 5]
+    assert "V.java:5" in found[4] and "V.java:6" not in found[4], found[4]
+    assert "V.java:6" in found[5] and "V.java:5" not in found[5], found[5]
+    assert "V.java:7" in found[4] and "V.java:7" in found[5]
 
 
 def test_rb106_names_a_recursive_call_left_with_the_old_arguments(repo: Path) -> None:
