@@ -455,10 +455,7 @@ def fits(call: Call, params: tuple[Param, ...], language: str) -> bool | None:
     if family == "js":
         required = sum(1 for p in fixed if p.required)
         return call.positional >= required and (variadic or call.positional <= len(fixed))
-    if variadic:
-        arity = call.positional >= len(fixed)
-    else:
-        arity = call.positional == len(fixed)
+    arity = call.positional >= len(fixed) if variadic else call.positional == len(fixed)
     return arity and (family != "java" or _takes_literals(call, fixed))
 
 
