@@ -232,8 +232,8 @@ def impact_of(
             elif u.kind in ("modified", "renamed", "moved"):
                 cf = by_path.get(fs.path)
                 was = by_path.get(u.old_path) if u.old_path is not None else cf
-                old = _line(was.old_text, u.old.start) if was and u.old else None
-                new = _line(cf.new_text, u.new.start) if cf and u.new else None
+                old = _header(was.old_text, u.old.start) if was and u.old else None
+                new = _header(cf.new_text, u.new.start) if cf and u.new else None
                 if old is not None and new is not None and same_header(old, new):
                     continue  # the body changed, not the signature: callers are unaffected
                 change = "signature"
@@ -378,8 +378,23 @@ def _unsearched(
     return [path] if whole else []
 
 
-def _line(text: str | None, number: int) -> str | None:
+_HEADER_LINES = 12  # a header wrapped over more lines is compared by its first 12
+
+
+def _header(text: str | None, number: int) -> str | None:
+    """The header starting on line ``number``: that line and those its open parentheses
+    run on to (`put(final int n,` then `final int base) {`), so that a parameter list joined
+    onto one line is the same header."""
     if text is None:
         return None
     lines = text.split("\n")
-    return lines[number - 1] if 0 < number <= len(lines) else None
+    if not 0 < number <= len(lines):
+        return None
+    out = lines[number - 1]
+    depth = out.count("(") - out.count(")")
+    k = number
+    while depth > 0 and k < len(lines) and k < number - 1 + _HEADER_LINES:
+        out += "\n" + lines[k]
+        depth += lines[k].count("(") - lines[k].count(")")
+        k += 1
+    return out

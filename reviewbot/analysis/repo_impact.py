@@ -271,15 +271,6 @@ def declaration_changes(
                     removed.append((d, cf))  # namesakes go together
             elif mending:
                 continue
-            elif len(olds) == len(news):
-                # Namesakes (overloads, redefinitions) pair up in order. Java's overloads are
-                # told apart by their calls' arguments: each re-signed one is a change (a
-                # Python redefinition or a TS overload list is one declaration's: the first).
-                for a, b in zip(olds, news, strict=True):
-                    if a.kind not in _VALUES and not same_header(a.whole, b.whole):
-                        out.append(DeclChange("signature", a, b, cf))
-                        if a.language != "java":
-                            break
             else:
                 _overloads(olds, news, cf, out)
         for key, news in new_keys.items():
@@ -311,9 +302,13 @@ def declaration_changes(
 
 
 def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[DeclChange]) -> None:
-    """Namesakes whose number changed: the headers found on both sides are unchanged; of the
-    others, an old one alone is removed, a new one alone is added (nothing to look up), one
-    on each side is re-signed, and more than that is left out."""
+    """Namesakes (overloads, redefinitions) of one scope: the headers found on both sides are
+    unchanged, wherever they now stand (commons-cli's "Sort members" re-signed nothing). Of
+    the others, when as many are left on each side, they pair in order: re-signed (Java's
+    overloads each, told apart by their calls' arguments; a Python redefinition or a TS
+    overload list is one declaration's: the first). Else an old one alone is removed, a new
+    one alone is added (nothing to look up), one on each side is re-signed, and more than
+    that is left out."""
     came = list(news)
     gone = []
     for d in olds:
@@ -322,7 +317,13 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
             gone.append(d)
         else:
             came.remove(twin)
-    if len(gone) == 1 and len(came) == 1 and gone[0].kind not in _VALUES:
+    if len(olds) == len(news):
+        for a, b in zip(gone, came, strict=True):
+            if a.kind not in _VALUES:
+                out.append(DeclChange("signature", a, b, cf))
+                if a.language != "java":
+                    break
+    elif len(gone) == 1 and len(came) == 1 and gone[0].kind not in _VALUES:
         out.append(DeclChange("signature", gone[0], came[0], cf))
     elif gone and not came:
         out.extend(DeclChange("removed", d, None, cf) for d in gone)

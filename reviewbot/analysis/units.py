@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from reviewbot.analysis.renames import body_of, match_bodies
+from reviewbot.analysis.renames import body_of, match_bodies, similarity
 from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import Unit
 from reviewbot.model import LABEL_SEP, LineMap
@@ -58,12 +58,52 @@ def _pair_members(
             matched.add(pick.start)
 
 
+def _body_over_name(
+    old: LineIndex,
+    new: LineIndex,
+    old_units: list[Unit],
+    new_units: list[Unit],
+    pairs: dict[int, Unit | None],
+    matched_old: set[int],
+    named: set[int],
+    by_body: set[int],
+) -> None:
+    """A unit paired by name whose body is another old unit's, one left unpaired, is that
+    one renamed: zustand's `const newImpl = ...` renamed `persistImpl` over the small
+    `persistImpl` it replaced was compared with that one (4 -> 15 decision points, an error).
+    Only when the body matches the left-over unit better than its namesake's."""
+    old_left = [u for u in old_units if u.start not in matched_old]
+    if not old_left:
+        return
+    edited = [
+        (u, pick)
+        for u in new_units
+        if u.start in named
+        and (pick := pairs.get(u.start)) is not None
+        and old.lines[pick.start : pick.end + 1] != new.lines[u.start : u.end + 1]
+    ]
+    if not edited:
+        return
+    news = [body_of(new, u) for u, _ in edited]
+    olds = [body_of(old, u) for u in old_left]
+    for m in match_bodies(olds, news):
+        u, namesake = edited[m.new]
+        if m.score <= similarity(body_of(old, namesake).tokens, news[m.new].tokens):
+            continue
+        pick = old_left[m.old]
+        pairs[u.start] = pick
+        matched_old.discard(namesake.start)
+        matched_old.add(pick.start)
+        by_body.add(u.start)
+
+
 def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) -> list[UnitPair]:
     """Old and new units that are the same declaration.
 
     First by the line mapping (a new header whose line maps to an old header), then by the
-    qualified name among the rest (a declaration that moved or whose header line changed), then
-    by body among the rest (a declaration renamed, maybe edited: ``renames.match_bodies``),
+    qualified name among the rest (a declaration that moved or whose header line changed;
+    namesakes with equal bodies first; one whose body is a left-over unit's is that one
+    renamed: ``_body_over_name``), then by body among the rest (a declaration renamed, maybe edited: ``renames.match_bodies``),
     then members of paired units by their own name (the methods of a renamed class).
     Units left over are added (new only) or removed (old only). New-side order.
     """
@@ -82,6 +122,7 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
         ):
             pairs[u.start] = candidate
             matched_old.add(candidate.start)
+    named: set[int] = set()  # new units paired by their qualified name
     if old is not None and new is not None:
         by_name: dict[str, list[Unit]] = {}
         for u in old_units:
@@ -104,13 +145,31 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
                     namesakes, key=lambda u: (abs((u.end - u.start) - size), u.start)
                 )
                 namesakes = sorted(namesakes[: len(choices)], key=lambda u: u.start)
+            if len(namesakes) > 1 and len(choices) > 1:
+                # Overloads (or redefinitions) reordered: equal bodies pair first, the rest in
+                # order (commons-cli's "Sort members" swapped `printHelp(Options)` and
+                # `printHelp(Iterable)`, compared with each other as spikes).
+                digests = [body_of(old, c).digest for c in choices]
+                for u in list(namesakes):
+                    digest = body_of(new, u).digest
+                    k = next((k for k, d in enumerate(digests) if d == digest), -1)
+                    if k >= 0:
+                        pick = choices.pop(k)
+                        digests.pop(k)
+                        namesakes.remove(u)
+                        pairs[u.start] = pick
+                        matched_old.add(pick.start)
+                        named.add(u.start)
             for u in namesakes:
                 if not choices:
                     break
                 pick = choices.pop(0)
                 pairs[u.start] = pick
                 matched_old.add(pick.start)
+                named.add(u.start)
     by_body: set[int] = set()
+    if old is not None and new is not None and named:
+        _body_over_name(old, new, old_units, new_units, pairs, matched_old, named, by_body)
     if old is not None and new is not None:
         old_left = [u for u in old_units if u.start not in matched_old]
         new_left = [u for u in new_units if u.start not in pairs]

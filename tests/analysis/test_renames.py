@@ -500,3 +500,53 @@ def test_a_moved_units_small_members_move_with_it(repo: Path) -> None:
     assert "tests/utils/test_echo.py:def test_echo > def cli" in kinds["moved"], kinds
     reasons = [b.reason for b in report.bundles]
     assert not any("removes" in r for r in reasons), reasons
+
+
+def test_a_unit_renamed_over_the_namesake_it_replaces_is_that_one_renamed(repo: Path) -> None:
+    """zustand e247220e: `newImpl` renamed `persistImpl` while the small old `persistImpl`
+    (which chose between the two) was deleted. The name paired the new `persistImpl` with
+    the old dispatcher (a spike, an error); its body is `newImpl`'s."""
+    small = "def classify(order, rules):\n    return old(order, rules) if rules else 0\n"
+    before = DENSE.replace("def classify", "def new_classify") + "\n\n" + small
+    _two_commits(repo, {"rules.py": before}, {"rules.py": DENSE})
+    report = _review(repo)
+    assert report.findings == ()
+    assert _by_kind(report) == {
+        "renamed": ["rules.py:def classify"],
+        "removed": ["rules.py:def classify"],  # the small one
+    }
+    (unit,) = [u for u in _units(report) if u.kind == "renamed"]
+    assert unit.old_label == "def new_classify"
+    assert unit.metrics.before == unit.metrics.after
+    # Its namesake edited, with no other body like it, is still that namesake modified.
+    edited = DENSE.replace("score -= 3", "score -= 4")
+    _two_commits(repo, {"r2.py": DENSE + "\n\n" + LOAD}, {"r2.py": edited + "\n\n" + LOAD})
+    assert _by_kind(_review(repo)) == {"modified": ["r2.py:def classify"]}
+
+
+def test_java_overloads_reordered_are_compared_with_themselves(repo: Path) -> None:
+    """commons-cli c113423a: overloads of one name swapped places, their headers joined onto
+    one line (so no header line maps to an old one); paired in order, each was compared with
+    the other (an RB101 error) and "re-signed"."""
+    big = (
+        "    public int put(final String s,\n            final int base) {\n"
+        + "".join(
+            f'        if (s.equals("{k}")) {{\n            return {k};\n        }}\n'
+            for k in range(9)
+        )
+        + "        return -1;\n    }\n"
+    )
+    small = (
+        "    public int put(final int n,\n            final int base) {\n        return n;\n    }\n"
+    )
+    head = "package p;\n\npublic class Lib {\n"
+    joined = {"src/p/Lib.java": head + big + "\n" + small + "}\n"}
+    joined = {k: v.replace(",\n            final", ", final") for k, v in joined.items()}
+    _two_commits(repo, {"src/p/Lib.java": head + small + "\n" + big + "}\n"}, joined)
+    report = _review(repo, Mode.FULL)
+    assert report.findings == ()
+    assert report.impact == ()  # (the headers are read whole: joined, they are the same)
+    for u in _units(report):
+        before, after = u.metrics.before, u.metrics.after
+        assert before is not None and after is not None
+        assert (before.decisions, before.nesting) == (after.decisions, after.nesting), u.label
