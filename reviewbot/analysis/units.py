@@ -103,9 +103,10 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
     First by the line mapping (a new header whose line maps to an old header), then by the
     qualified name among the rest (a declaration that moved or whose header line changed;
     namesakes with equal bodies first; one whose body is a left-over unit's is that one
-    renamed: ``_body_over_name``), then by body among the rest (a declaration renamed, maybe edited: ``renames.match_bodies``),
-    then members of paired units by their own name (the methods of a renamed class).
-    Units left over are added (new only) or removed (old only). New-side order.
+    renamed: ``_body_over_name``), then by body among the rest (a declaration renamed, maybe
+    edited: ``renames.match_bodies``), then members of paired units by their own name (the
+    methods of a renamed class). Units left over are added (new only) or removed (old only).
+    New-side order.
     """
     old_units = list(old.structure.units) if old else []
     new_units = list(new.structure.units) if new else []
