@@ -567,9 +567,8 @@ class Impact(NamedTuple):
         """What the references are, for readers: resolved, or whole-word matches and why."""
         if self.source == "index":
             return "referenced"
-        return (
-            f"named (git grep; {self.fallback})" if self.fallback else "named (git grep, no index)"
-        )
+        # (Why an index did not answer is said once for the review: ``Report.index_unused``.)
+        return "named (git grep)" if self.fallback else "named (git grep, no index)"
 
     @property
     def reached(self) -> str:
@@ -660,8 +659,9 @@ class Report(NamedTuple):
     profile: str = "review"
     truncated_findings: int = 0
     impact: tuple[Impact, ...] = ()
-    # The hook (FAST mode): why the repository's index could not give RB105/RB106 (busy,
-    # built with other settings, damaged, no time left); "" when it did or there is none.
+    # Why the repository's index could not give the impact, RB105 and RB106 (busy, built with
+    # other settings, damaged, no time left; NO_INDEX when there is none and the change
+    # removes, renames or re-signs something); "" when it did, or nothing asked for it.
     index_note: str = ""
 
     @property
@@ -682,9 +682,41 @@ class Report(NamedTuple):
         return tuple(sorted(shown, key=lambda i: i.detail == TYPES_ONLY))
 
     @property
+    def index_unused(self) -> str:
+        """A line saying the repository's index was not used and what that leaves unchecked
+        ("" when it answered, or nothing asked for it)."""
+        return index_line(self.index_note, self.impact)
+
+    @property
+    def index_unusable(self) -> str:
+        """``index_unused`` for an index that exists but could not answer ("" without one:
+        a pull request's runner has none, and says so on no comment)."""
+        return "" if self.index_note == NO_INDEX else self.index_unused
+
+    @property
     def impact_unchecked(self) -> str:
         """``unchecked_line`` of the impact: what the index could not check, no entry lists."""
         return unchecked_line(self.impact)
+
+
+NO_INDEX = "no index (`reviewbot index` builds one)"
+
+
+def index_line(note: str, impact: tuple[Impact, ...]) -> str:
+    """What a review without its index's answers says once: why, and what that leaves out
+    (the impact is git grep's name matches when it has entries of that source)."""
+    if not note:
+        return ""
+    if any(i.source == "grep" for i in impact):
+        if note == NO_INDEX:
+            return (
+                "impact: git grep's name matches, no index (`reviewbot index` builds one); "
+                "RB106 not checked"
+            )
+        return f"impact: git grep's name matches, not the index ({note}); RB106 not checked"
+    if note == NO_INDEX:
+        return f"RB105/RB106 not checked: {note}"
+    return f"index not used ({note}): RB105 by name only, RB106 not checked"
 
 
 # -- the context pack for LLM reviewers (app/context_pack.py builds it, render/prompt.py prints it)

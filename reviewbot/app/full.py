@@ -20,6 +20,7 @@ from reviewbot.app.config import Config
 from reviewbot.app.pipeline import Change, in_scope, index_file
 from reviewbot.engine import FileIndex, LineIndex, get_profile
 from reviewbot.model import (
+    NO_INDEX,
     Bundle,
     ChangedFile,
     FileSummary,
@@ -52,6 +53,7 @@ class Extras(NamedTuple):
     impact: tuple[Impact, ...]
     findings: list[Finding]  # RB105: references the change may break
     hotspots: tuple[HotspotTouch, ...] | None  # None: no repository to look in
+    index_note: str  # ``Report.index_note``: why no index answered, when that matters
 
 
 def _numeric(index: LineIndex | None) -> FileIndex | None:
@@ -118,9 +120,12 @@ def full_extras(
     )
     bundles = tuple(code) + _other_files(rest, len(code))
     if change.git is None:
-        return Extras(context, bundles, (), [], None)
+        return Extras(context, bundles, (), [], None, "")
     hotspots = _hotspots_touched(change, change.git, summaries, config, cache)
-    return Extras(context, bundles, tuple(found), extra, hotspots)
+    note = indexed if isinstance(indexed, str) else ""
+    if indexed == "" and any(i.change != "added" for i in found):
+        note = NO_INDEX  # (something removed, renamed or re-signed was looked for by name)
+    return Extras(context, bundles, tuple(found), extra, hotspots, note)
 
 
 def _indexed(

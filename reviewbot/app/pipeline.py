@@ -32,6 +32,7 @@ from reviewbot.engine import get_profile
 from reviewbot.engine.languages import Language
 from reviewbot.errors import InputError
 from reviewbot.model import (
+    NO_INDEX,
     Bundle,
     ChangedFile,
     FileSummary,
@@ -379,14 +380,14 @@ def _report(
         from reviewbot.app.full import full_extras
 
         more = full_extras(change, reviewed.files, summaries, findings, kept, config, cache)
-        context, bundles, impact, extra, hotspots = more
+        context, bundles, impact, extra, hotspots, index_note = more
     else:
         impact, extra, index_note = _fast_index_findings(change, config, deadline)
         # A deleted function's callers are not looked for without an index: say so.
         gone = any(u.kind in ("removed", "renamed") for s in summaries for u in s.units)
         git = change.git
         if gone and not index_note and git is not None and not index_file(git).exists():
-            index_note = "no index (`reviewbot index` builds one)"
+            index_note = NO_INDEX
     extra = [f for f in distinct_fingerprints(extra) if not config.ignores(f.code, f.path)]
     shown = sorted([*kept, *extra], key=weightiest_first)
     counts = FindingCounts(

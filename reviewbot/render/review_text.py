@@ -198,6 +198,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         out.extend(_wrap(text, width, "  ", "    "))
     if report.impact_unchecked:  # (nothing sure to list, but references nobody could check)
         out.extend(_wrap(f"impact: {report.impact_unchecked}", width, "  ", "    "))
+    if report.index_unused:  # (git grep instead, said once)
+        out.extend(style(t, "dim") for t in _wrap(report.index_unused, width, "  ", "    "))
     if typed:
         typed.sort(key=lambda i: -i.total)
         listed = ", ".join(f"{one_line(i.unit)} ({i.total})" for i in typed[:4])

@@ -331,3 +331,22 @@ def test_a_go_methods_removal_is_searched_by_its_name_without_an_index(repo: Pat
     assert (item["change"], item["source"], item["total"]) == ("removed", "grep", 1)
     assert [(r["path"], r["line"]) for r in item["references"]] == [("u.go", 4)]
     assert not [f for f in doc["findings"] if f["code"] == "RB105"]
+
+
+def test_a_review_without_an_index_says_once_what_it_did_not_check(repo: Path) -> None:
+    from reviewbot.render.formats import RenderOptions, render_report
+
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef helper_gone():\n    return 2\n")
+    write(repo, "app.py", "from lib import helper_gone\n\nhelper_gone()\n")
+    commit(repo)
+    write(repo, "lib.py", "def keep():\n    return 1\n")
+    report = pipeline.review(GitChange(repo), Config())
+    text = " ".join(render_report(report, "text", RenderOptions(width=80)).split())
+    said = "no index (`reviewbot index` builds one); RB106 not checked"
+    assert text.count(said) == 1, text
+    # A pull request's runner has no index: its comments do not say so every time.
+    assert "RB106 not checked" not in render_report(report, "markdown")
+    # A change that removes, renames or re-signs nothing has nothing unchecked to say.
+    write(repo, "lib.py", "def keep():\n    return 2\n\n\ndef helper_gone():\n    return 2\n")
+    quiet = pipeline.review(GitChange(repo), Config())
+    assert "RB106" not in render_report(quiet, "text", RenderOptions(width=80))

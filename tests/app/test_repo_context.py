@@ -109,13 +109,28 @@ def test_an_index_built_with_other_settings_is_named_not_called_missing(repo: Pa
     assert load["source"] == "grep"
     assert load["fallback"] == "index built with other settings; run `reviewbot index`"
     text = " ".join(render_report(report, "text", RenderOptions(width=80)).split())
-    assert "git grep; index built with other settings; run `reviewbot index`" in text
-    assert "no index" not in text
+    said = (
+        "git grep's name matches, not the index (index built with other settings; run "
+        "`reviewbot index`); RB106 not checked"
+    )
+    assert text.count(said) == 1  # once for the review, not once an entry
+    assert "named (git grep) in" in text and "no index" not in text
     markdown = render_report(report, "markdown")
-    assert "index built with other settings" in markdown and "no index" not in markdown
+    assert markdown.count("index built with other settings") == 1 and "no index" not in markdown
     # The command is a code span on GitHub, not backticks shown escaped.
     html = gfm.render(markdown)
     assert "run <code>reviewbot index</code>" in html and "`reviewbot index`" not in html
+    # A deleted function still called: its RB105 tells the impact (no entry is listed), and
+    # the index's silence was said nowhere (structlog, echo: a rules bump).
+    write(repo, "pkg/lib.py", "X = 1\n")
+    report = pipeline.review(GitChange(repo), Config())
+    assert [f.code for f in report.findings if f.code.startswith("RB10")] == ["RB105"]
+    assert report.impact_shown == ()
+    text = " ".join(render_report(report, "text", RenderOptions(width=80)).split())
+    assert said in text
+    markdown = render_report(report, "markdown")
+    assert "not the index (index built with other settings" in markdown
+    assert "RB106 not checked" in markdown
 
 
 def test_without_an_index_the_label_still_says_no_index(repo: Path) -> None:
