@@ -287,6 +287,7 @@ def declaration_changes(
                 break
     _pair_renames(removed, added, out, same_file=False)
     _members_follow(removed, added, out)
+    _renames_followed(out)
     out.extend(DeclChange("removed", d, None, cf) for d, cf in removed)
     out.extend(DeclChange("added", None, d, cf) for d, cf in added if d.kind not in _NOT_ADDED)
     order = {"removed": 0, "renamed": 1, "signature": 2, "moved": 3, "added": 4}
@@ -377,13 +378,38 @@ def _pair_renames(
             out.append(DeclChange("renamed", d_old, d_new, cf))
 
 
+def _renames_followed(out: list[DeclChange]) -> None:
+    """Re-signs that only follow a rename of the same change are none: a subclass's `extends
+    Writer` now `extends BaseWriter`, a parameter typed by the renamed class (commons-cli
+    8677d165: each subclass was "re-signed", with its 30 places listed)."""
+    names = {
+        c.old.name: c.new.name
+        for c in out
+        if c.change == "renamed" and c.old is not None and c.new is not None
+    }
+    if not names:
+        return
+    word = re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, names)) + r")(?![\w$])")
+    out[:] = [
+        c
+        for c in out
+        if not (
+            c.change == "signature"
+            and c.old is not None
+            and c.new is not None
+            and same_header(word.sub(lambda m: names[m.group(1)], c.old.whole), c.new.whole)
+        )
+    ]
+
+
 def _members_follow(
     removed: list[tuple[Decl, ChangedFile]],
     added: list[tuple[Decl, ChangedFile]],
     out: list[DeclChange],
 ) -> None:
     """The members of a renamed or moved declaration pair with their old selves under its
-    new name: not removed and added, re-signed only when their own header changed."""
+    new name: not removed and added, re-signed only when their own header changed. A Java
+    constructor is named as its class: `Writer.Writer` follows as `BaseWriter.BaseWriter`."""
     renamed = {
         c.old.qualified: c.new.qualified
         for c in out
@@ -399,6 +425,9 @@ def _members_follow(
             if head not in renamed:
                 continue
             qualified = ".".join([renamed[head], *parts[cut:]])
+            own = cut == len(parts) - 1 and parts[-1] == parts[-2]  # a constructor: `A.A`
+            if own and d_old.kind == "constructor":  # named as its class is now
+                qualified = f"{renamed[head]}.{renamed[head].rsplit('.', 1)[-1]}"
             match = next(
                 (v for (q, kind, _), v in new_at.items() if q == qualified and kind == d_old.kind),
                 None,
@@ -409,7 +438,10 @@ def _members_follow(
             del new_at[(d_new.qualified, d_new.kind, d_new.path)]
             added.remove(match)
             removed.remove((d_old, cf))
-            if d_old.kind not in _VALUES and not same_header(d_old.whole, d_new.whole):
+            was = d_old.whole
+            if d_new.name != d_old.name:  # (the constructor's own name followed its class's)
+                was = re.sub(rf"(?<![\w$]){re.escape(d_old.name)}(?![\w$])", d_new.name, was)
+            if d_old.kind not in _VALUES and not same_header(was, d_new.whole):
                 out.append(DeclChange("signature", d_old, d_new, cf_new))
             break
 

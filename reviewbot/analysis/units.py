@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from reviewbot.analysis.renames import body_of, match_bodies, similarity
 from reviewbot.engine import LineIndex
-from reviewbot.engine.structure import Unit
+from reviewbot.engine.structure import CONTAINERS, Unit
 from reviewbot.model import LABEL_SEP, LineMap
 
 __all__ = ["UnitPair", "pair_units", "qualified_name"]
@@ -36,6 +36,12 @@ def _name_key(index: LineIndex, unit: Unit) -> str:
     return qualified_name(index, unit).replace("?.", ".").replace("!.", ".")
 
 
+def _own_name(unit: Unit, owner: Unit) -> str:
+    """A member's name as it pairs: a constructor (named as its class, `Writer()` in class
+    Writer) is its class's constructor whatever the class is now called."""
+    return "\0constructor" if unit.name == owner.name and owner.kind in CONTAINERS else unit.name
+
+
 def _pair_members(
     old_units: list[Unit], new_units: list[Unit], pairs: dict[int, Unit | None], matched: set[int]
 ) -> None:
@@ -44,14 +50,17 @@ def _pair_members(
     left: dict[tuple[int, str, str], list[Unit]] = {}
     for u in old_units:
         if u.start not in matched and u.parent >= 0:
-            left.setdefault((old_units[u.parent].start, u.kind, u.name), []).append(u)
+            owner = old_units[u.parent]
+            left.setdefault((owner.start, u.kind, _own_name(u, owner)), []).append(u)
     if not left:
         return
     for u in new_units:
         if u.start in pairs or u.parent < 0:
             continue
-        parent = pairs.get(new_units[u.parent].start)
-        choices = left.get((parent.start, u.kind, u.name)) if parent is not None else None
+        owner = new_units[u.parent]
+        parent = pairs.get(owner.start)
+        key = (parent.start, u.kind, _own_name(u, owner)) if parent is not None else None
+        choices = left.get(key) if key is not None else None
         if choices:
             pick = choices.pop(0)
             pairs[u.start] = pick

@@ -1701,3 +1701,42 @@ def test_a_class_re_signed_by_its_modifiers_says_which(repo: Path) -> None:
     )
     found = entry(review(repo), "Shape")
     assert (found["change"], found["detail"]) == ("signature", "now final; no longer abstract")
+
+
+def test_a_java_class_renamed_takes_its_constructor_and_subclasses_along(repo: Path) -> None:
+    """commons-cli 8677d165: a class renamed (its file too). Its constructor, named as the
+    class, was "deleted but still referenced" (RB105) by the subclasses' `super(out)`, which
+    reach the renamed one; each subclass, whose `extends` followed, was "re-signed"."""
+    writer = (
+        "package a;\n\npublic abstract class Writer {\n"
+        "    protected final StringBuilder out;\n\n"
+        "    protected Writer(final StringBuilder out) {\n        this.out = out;\n    }\n\n"
+        "    public void put(String s) {\n        out.append(s);\n    }\n}\n"
+    )
+    text = (
+        "package a;\n\npublic class TextWriter extends Writer {\n"
+        "    public TextWriter(final StringBuilder out) {\n        super(out);\n    }\n}\n"
+    )
+    use = (
+        "package a;\n\nclass Use {\n"
+        "    Object make() { return new TextWriter(new StringBuilder()); }\n}\n"
+    )
+    files = {"src/a/Writer.java": writer, "src/a/TextWriter.java": text, "src/a/Use.java": use}
+    setup(
+        repo,
+        files,
+        {
+            "src/a/Writer.java": None,
+            "src/a/BaseWriter.java": writer.replace("Writer(", "BaseWriter(").replace(
+                "class Writer", "class BaseWriter"
+            ),
+            "src/a/TextWriter.java": text.replace("extends Writer", "extends BaseWriter"),
+        },
+    )
+    git(repo, "add", "-A")  # (git sees the rename)
+    doc = review(repo, staged=True)
+    assert codes(doc, "RB105") == []
+    assert [(i["name"], i["change"]) for i in doc["impact"]] == [("Writer", "renamed")]
+    units = {(u["label"], u["change"]) for f in doc["files"] for u in f["units"]}
+    assert ("class BaseWriter", "renamed") in units
+    assert not [u for u in units if u[1] in ("added", "removed")], units
