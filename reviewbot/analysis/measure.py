@@ -3,6 +3,7 @@ numbers do not move when unrelated code elsewhere in the file changes."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from functools import cached_property
@@ -43,8 +44,43 @@ class UnitMeasure(NamedTuple):
     per_line: tuple[float, ...]  # the Haar bit cost line by line (the sparkline's values)
 
 
-_DECISIONS = BRANCH_WORDS | _OPERATORS
-_PY_DECISIONS = _DECISIONS | _PY_LOGIC
+# The decision words each language has as keywords (a language not named: all of them). A
+# word that is no keyword of the language is a name there: echo's table tests write `when:`
+# in every case of a struct literal (12 "decision points" for 2), Go writes `cond`, JS
+# `.select(...)`, Rust and Java a `loop` variable.
+_KEYWORDS = {
+    "python": "if elif for while except case",
+    "javascript": "if for while case catch",
+    "typescript": "if for while case catch",
+    "go": "if for case select",
+    "java": "if for while case catch",
+    "rust": "if for while loop",
+    "ruby": "if elsif unless for while until case when rescue",
+    "php": "if for foreach while case catch",
+    "swift": "if for while guard case catch",
+    "kotlin": "if for while when catch",
+    "scala": "if for while case catch",
+    "clojure": "if when loop for cond catch",
+    "scheme": "if when unless cond case guard",
+    "lisp": "if when unless cond case loop",
+    "elisp": "if when unless cond while",
+}
+_WORDS = {name: frozenset(words.split()) for name, words in _KEYWORDS.items()}
+
+
+@functools.cache
+def _decision_words(language: str, python: bool, newline: bool = False) -> frozenset[str]:
+    """The tokens that are decision points in ``language``: its decision keywords, the
+    operators, Python's `and` / `or` where labels are Python's; "\n" too when asked."""
+    words = _WORDS.get(language, BRANCH_WORDS) | _OPERATORS
+    return words | (_PY_LOGIC if python else frozenset()) | ({"\n"} if newline else frozenset())
+
+
+@functools.cache
+def _control_words(language: str) -> frozenset[str]:
+    return _WORDS.get(language, BRANCH_WORDS) | _BLOCKS
+
+
 # Joins a unit's lines for one scan: no token spans it, a `?` before it is not followed by
 # white space (as at a line's end) and one after it follows white space (as at a line's start).
 _JOIN = "\x00\n"
@@ -54,13 +90,12 @@ _JOIN = "\x00\n"
 _FAST_TOKEN = re.compile(r"[A-Za-z_][\w-]*|&&|\|\||\?\?(?!=)|\?(?:(?<=\s\?)|(?<=^\?))(?=\s)")
 # The same with a "\n" token at each line's end, to count line by line.
 _TOKEN_OR_NEWLINE = re.compile(_FAST_TOKEN.pattern + r"|\n")
-_DECISIONS_NL = _DECISIONS | {"\n"}
-_PY_DECISIONS_NL = _PY_DECISIONS | {"\n"}
 
 
-def _branches(code: list[str], python: bool) -> int:
-    """Decision points of the lines ``code``, each line scanned as if on its own."""
-    words = _PY_DECISIONS if python else _DECISIONS
+def _branches(code: list[str], python: bool, language: str = "") -> int:
+    """Decision points of the lines ``code``, each line scanned as if on its own (the decision
+    words of ``language``; every one for a language not named)."""
+    words = _decision_words(language, python)
     return sum(1 for token in _FAST_TOKEN.findall(_JOIN.join(code)) if token in words)
 
 
@@ -82,24 +117,25 @@ def own_branch_count(index: LineIndex, unit: Unit, inside: Sequence[Unit]) -> in
     for other in nested:
         lo, hi = other.start - unit.start, other.end - unit.start + 1
         code[lo:hi] = [""] * (hi - lo)
-    return _branches(code, index.language.python_labels)
+    return _branches(code, index.language.python_labels, index.language.name)
 
 
 def branch_count(index: LineIndex, unit: Unit) -> int:
     """Decision points of a unit alone (cheaper than a full measure)."""
-    return _branches(_unit_code(index, unit), index.language.python_labels)
+    language = index.language
+    return _branches(_unit_code(index, unit), language.python_labels, language.name)
 
 
 # A line opening a block of one of these nests what is indented below it (ESLint's max-depth
 # and Sonar's nested control flow count the same blocks); `else`, `finally`, `try`, `do` and
 # `switch` open blocks too, though they add no decision point.
-_CONTROL = BRANCH_WORDS | frozenset({"else", "finally", "try", "do", "switch", "match"})
+_BLOCKS = frozenset({"else", "finally", "try", "do", "switch", "match"})
 _FIRST_WORD = re.compile(r"[^A-Za-z_]*([A-Za-z_][\w-]*)")
 # ``_FIRST_WORD`` of each line of lines joined with ``_JOIN`` ("" where none), one per line.
 _FIRST_WORDS = re.compile(r"^[^A-Za-z_\n]*([A-Za-z_][\w-]*)?.*", re.MULTILINE)
 
 
-def _control_depth(code: list[str], indents: list[int]) -> int:
+def _control_depth(code: list[str], indents: list[int], control: frozenset[str]) -> int:
     """How many control blocks (if/for/while/case/try/...) the unit's deepest line sits in,
     read from indentation: wrapped arguments, nested literals, callbacks and closures indent
     without nesting control flow, so they add nothing."""
@@ -112,9 +148,9 @@ def _control_depth(code: list[str], indents: list[int]) -> int:
             depth -= stack.pop()[1]
         deepest = max(deepest, depth)
         m = _FIRST_WORD.match(text)
-        control = m is not None and m.group(1) in _CONTROL
-        stack.append((indent, control))
-        depth += control
+        opens = m is not None and m.group(1) in control
+        stack.append((indent, opens))
+        depth += opens
     return deepest
 
 
@@ -129,8 +165,12 @@ def measure_unit(index: LineIndex, unit: Unit) -> UnitMeasure:
     return UnitMeasure(
         lines=hi - lo,
         code_lines=len(code_rows),
-        branches=_branches(own, index.language.python_labels),
-        nesting=_control_depth(own[1:], [int(i) for i in index.indent[lo + 1 : hi]]),
+        branches=_branches(own, index.language.python_labels, index.language.name),
+        nesting=_control_depth(
+            own[1:],
+            [int(i) for i in index.indent[lo + 1 : hi]],
+            _control_words(index.language.name),
+        ),
         irregularity=float(heat.total) if heat is not None else 0.0,
         per_line=heat.per_line if heat is not None else (),
     )
@@ -145,7 +185,8 @@ class _Lines:
     def __init__(self, index: LineIndex, units: Sequence[Unit]) -> None:
         n = index.line_count
         code, anchor, indent = index.code, index.anchor, index.indent
-        words = _PY_DECISIONS_NL if index.language.python_labels else _DECISIONS_NL
+        words = _decision_words(index.language.name, index.language.python_labels, True)
+        control = _control_words(index.language.name)
         rows = [0] * n
         decisions = [0] * n
         # (indentation, opens a control block) of each line with code of its own (outside
@@ -170,7 +211,7 @@ class _Lines:
             rows[lo:hi] = [1 if c else 0 for c in part]
             self.indent[lo:hi] = [i if c else None for c, i in zip(part, indents, strict=True)]
             self.control[lo:hi] = [
-                (i, w in _CONTROL) if t else None
+                (i, w in control) if t else None
                 for t, i, w in zip(own, indents, firsts, strict=True)
             ]
         self.rows = [0, *accumulate(rows)]

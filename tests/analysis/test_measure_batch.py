@@ -276,3 +276,36 @@ def test_the_meter_on_real_files_is_each_units_own_measure() -> None:
             assert meter.nesting_profile(unit) == nesting_profile(index, unit)
             nested += own is not None
     assert nested > 10
+
+
+def test_decision_words_are_the_languages_keywords() -> None:
+    """echo's table tests write `when:` in each case of a struct literal: Go has no `when`
+    keyword, so they are no decision points (12 were counted for 2); nor a `cond` variable,
+    a JS `.select(...)` or a Java `loop` label. Ruby's `when` and `unless` still count."""
+    registry = default_registry()
+    profile = get_profile("review")
+    go = (
+        "func TestParse(t *testing.T) {\n"
+        "\tcond := sync.NewCond(&mu)\n"
+        "\tcases := []struct{ when string; expect int }{\n"
+        '\t\t{\n\t\t\twhen: "one",\n\t\t\texpect: 1,\n\t\t},\n'
+        '\t\t{\n\t\t\twhen: "two",\n\t\t\texpect: 2,\n\t\t},\n'
+        "\t}\n"
+        "\tfor _, tc := range cases {\n"
+        "\t\tif tc.expect > 1 && cond != nil {\n\t\t\tt.Log(tc.when)\n\t\t}\n"
+        "\t}\n"
+        "}\n"
+    )
+    js = "function pick(q, loop) {\n  const rows = q.select('a').until(loop)\n  return rows\n}\n"
+    ruby = "def pick(x)\n  case x\n  when 1 then :a\n  end unless x.nil?\nend\n"
+    want = {"go": (go, "t.go", 3), "javascript": (js, "p.js", 0), "ruby": (ruby, "p.rb", 3)}
+    for name, (text, path, decisions) in want.items():
+        index = LineIndex(text, registry.detect(path), profile)
+        (unit,) = [u for u in index.structure.units if u.parent < 0]
+        assert measure_unit(index, unit).branches == decisions, name
+        (metrics,) = unit_metrics(index, [unit])
+        assert metrics.decisions == decisions, name
+    # A struct literal's `when:` lines open no control block either.
+    index = LineIndex(go, registry.detect("t.go"), profile)
+    (unit,) = [u for u in index.structure.units if u.parent < 0]
+    assert measure_unit(index, unit).nesting == 2  # for, if
