@@ -157,11 +157,17 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                 f"{f.code}  {style(where, 'cyan')}"
             )
             title = one_line(f.title)
-            # Nothing cut: a title that does not fit goes under the place, whole.
+            # Nothing cut: a title that does not fit goes under the place, whole; a place that
+            # does not fit after the code goes on its own line (a Java path), whole too.
             if 2 + 8 + 7 + len(where) + 2 + len(title) <= width:
                 out.append(f"{head}  {title}")
-            else:
+            elif 2 + 8 + 7 + len(where) <= width:
                 out.append(head)
+                out.extend(_wrap(title, width, "    "))
+            else:
+                severity = style(f.severity.value, _SEVERITY_STYLE[f.severity])
+                out.append(f"  {severity} {f.code}")
+                out.append(f"    {style(where, 'cyan')}")
                 out.extend(_wrap(title, width, "    "))
             out.extend(_wrap(f.message, width, "    "))
             silence = _silence_hint(f, statuses.get(f.path))

@@ -400,3 +400,20 @@ def test_the_summary_starts_with_the_first_bundle_holding_a_finding() -> None:
     assert "start with def Command.get\\_params (src/core.py)." in summary_body(
         ahead, blob_base="https://x/b"
     )
+
+
+def test_a_findings_place_too_long_for_its_line_goes_on_its_own() -> None:
+    """commons-cli 8677d165: `  warning RB105  src/main/java/org/apache/commons/cli/help/
+    FilterHelpAppendable.java:38` was 87 columns; the place goes under the code, whole."""
+    path = "src/main/java/org/apache/commons/cli/help/FilterHelpAppendable.java"
+    gone = Finding(
+        "RB105", Severity.WARNING, path, 38, 38, "AbstractHelpWriter is deleted but still "
+        "referenced", "gone", MetricsChange(None, None), UnitRef("AbstractHelpWriter()", 38, 38),
+        "f",
+    )  # fmt: skip
+    stats = Stats(1, 1, 0, 3, 3, findings=FindingCounts(warning=1), findings_total=1)
+    files = (FileSummary(path, None, Status.MODIFIED, None, "java", 3, 3),)
+    lines = _rows(Report("a", "b", files, (gone,), stats=stats))
+    at = lines.index("  warning RB105")
+    assert lines[at + 1] == f"    {path}:38"
+    assert lines[at + 2] == "    AbstractHelpWriter is deleted but still referenced"
