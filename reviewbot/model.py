@@ -681,6 +681,19 @@ class Report(NamedTuple):
         # A re-sign that changed only types or defaults breaks no call: after the others.
         return tuple(sorted(shown, key=lambda i: i.detail == TYPES_ONLY))
 
+    def unit_name(self, path: str, ref: UnitRef, old: bool = False) -> str:
+        """The unit ``ref`` (of the new side, or the ``old``) named with its containers as
+        the finding titles name it: `Fmt.help()`, not a bare `help()` of which a file can
+        hold several (``ref.label`` when no unit of the report starts there)."""
+        for fs in self.files:
+            if fs.path != path:
+                continue
+            for u in fs.units:
+                side = u.old if old else u.new
+                if side is not None and side.start == ref.start and innermost(u.label) == ref.label:
+                    return qualified_label(u.label)
+        return ref.label
+
     @property
     def index_unused(self) -> str:
         """A line saying the repository's index was not used and what that leaves unchecked

@@ -417,3 +417,20 @@ def test_a_findings_place_too_long_for_its_line_goes_on_its_own() -> None:
     at = lines.index("  warning RB105")
     assert lines[at + 1] == f"    {path}:38"
     assert lines[at + 2] == "    AbstractHelpWriter is deleted but still referenced"
+
+
+def test_the_markdown_findings_name_a_unit_with_its_class() -> None:
+    """commons-cli: the Findings table's Unit column said `printHelp()` for
+    `AbstractHelpFormatter.printHelp()`, which the finding's title names (a file can hold
+    several `printHelp()`)."""
+    path = "src/Fmt.java"
+    units = (_unit(path, "class Fmt > help()", 4), _unit(path, "class Other > help()", 20))
+    fs = FileSummary(path, None, Status.MODIFIED, None, "java", 9, 1, units)
+    spike = Finding(
+        "RB102", Severity.WARNING, path, 20, 24, "Dense new unit Other.help()", "dense",
+        MetricsChange(None, UnitMetrics(5, 3, 1, 20.0)), UnitRef("help()", 20, 24), "f",
+    )  # fmt: skip
+    stats = Stats(1, 1, 0, 9, 1, findings=FindingCounts(warning=1), findings_total=1)
+    report = Report("a", "b", (fs,), (spike,), stats=stats)
+    findings = render_markdown(report).split("Changed units")[0]
+    assert "| Other.help() |" in findings and "| help() |" not in findings, findings
