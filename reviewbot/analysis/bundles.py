@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.analysis.hunk_links import HunkKey, IndexLinks
-from reviewbot.analysis.units import qualified_name
+from reviewbot.analysis.units import owner_at, qualified_name
 from reviewbot.engine import FileIndex
 from reviewbot.engine.structure import CALLBACK
 from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan, qualified_label
@@ -180,6 +180,7 @@ def _refs(
                     if unit is None:
                         continue
                     if unit_key is None:
+                        unit = owner_at(side, n - 1) or unit
                         unit_key = (
                             unit.start if side_name == "new" else -1 - unit.start,
                             qualified_label(qualified_name(side, unit)),
@@ -194,7 +195,7 @@ def _refs(
                             declared[side_name].add(name)
             if unit_key is None and new is not None:
                 first, _ = h.changed_new
-                unit = new.unit_at(first - 1)
+                unit = owner_at(new, first - 1)  # (a decorator's line is its method's)
                 unit_key = (
                     (unit.start, qualified_label(qualified_name(new, unit))) if unit else None
                 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reviewbot.analysis.units import owner_at
 from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers, query_context
 from reviewbot.engine.entropy import heatmap
@@ -172,7 +173,7 @@ def hunk_contexts(
         if removal:  # the unit of its first line with code (not the blank lines above it)
             first = next((n for n in h.removed if index.lines[n - 1].strip()), first)
         center = max(0, min(first - 1, index.line_count - 1))
-        unit = index.unit_at(center)
+        unit = owner_at(index, center)  # (a decorator's line is its method's)
         ref = UnitRef(unit.label, unit.start + 1, unit.end + 1) if unit else None
         lo, hi = (
             (unit.start, unit.end)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from functools import cached_property
 from typing import NamedTuple
@@ -18,7 +17,7 @@ from reviewbot.analysis.findings import (
     suppressed,
 )
 from reviewbot.analysis.measure import UnitMeter, branch_count
-from reviewbot.analysis.units import UnitPair, pair_units, qualified_name
+from reviewbot.analysis.units import UnitPair, head_line, pair_units, qualified_name
 from reviewbot.engine import LineIndex, Profile
 from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.engine.structure import CONTAINERS, Unit
@@ -106,67 +105,16 @@ def not_code(path: str, language: str) -> bool:
     return suffix in _NOT_CODE_SUFFIXES or name in _NOT_CODE_NAMES or stem in _NOT_CODE_NAMES
 
 
-_DECORATOR_LINES = 40  # at most this many lines of decorators above a header are its
-
-
-def _head(index: LineIndex, unit: Unit) -> int:
-    """The unit's first line (0-based) with the decorators or annotations written above its
-    header (`@lru_cache`, a `@pytest.mark.parametrize(...)` of many lines, `@Override`):
-    they are its lines, not its class's."""
-    head, depth = unit.start, 0
-    for k in range(unit.start - 1, max(-1, unit.start - 1 - _DECORATOR_LINES), -1):
-        code = index.code[k]  # (strings blanked, comments gone)
-        if not code:
-            if depth:
-                continue  # a blank or comment line inside a decorator's brackets
-            break
-        # Read upwards: closing brackets open, opening ones close.
-        depth += sum(code.count(c) for c in ")]}") - sum(code.count(c) for c in "([{")
-        if depth < 0:
-            break
-        if depth == 0:
-            if not _only_decorators(" ".join(index.code[k:head])):
-                break  # (`@Input() bar: string;` above a method is a member of its own)
-            head = k
-    return head
-
-
-_DECORATOR = re.compile(r"@\s*[\w$.]+\s*")
-
-
-def _only_decorators(code: str) -> bool:
-    """Whether masked code is decorators alone (`@a.b(x, y) @c`), not a declaration with its
-    own (`@observable accessor a = 3`, `@Override public int a() { ... }`)."""
-    at = 0
-    while at < len(code):
-        found = _DECORATOR.match(code, at)
-        if found is None:
-            return False
-        at = found.end()
-        if at < len(code) and code[at] == "(":  # its arguments, to the matching bracket
-            depth = 0
-            for i in range(at, len(code)):
-                depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(code[i], 0)
-                if depth == 0:
-                    at = i + 1
-                    break
-            else:
-                return False
-        while at < len(code) and code[at] == " ":
-            at += 1
-    return bool(code)
-
-
 def _touched(pair: UnitPair, old: LineIndex | None, new: LineIndex | None, lm: LineMap) -> bool:
     """Whether the change touches the unit on either side (its decorators with it)."""
     return (
         pair.new is not None
         and new is not None
-        and lm.touches_new(_head(new, pair.new) + 1, pair.new.end + 1)
+        and lm.touches_new(head_line(new, pair.new) + 1, pair.new.end + 1)
     ) or (
         pair.old is not None
         and old is not None
-        and lm.touches_old(_head(old, pair.old) + 1, pair.old.end + 1)
+        and lm.touches_old(head_line(old, pair.old) + 1, pair.old.end + 1)
     )
 
 
@@ -185,7 +133,7 @@ def _direct(index: LineIndex | None, unit: Unit | None, lines: list[int]) -> boo
         if decorators is None:
             units = index.structure.units
             members = [u for u in units if u.parent >= 0 and units[u.parent].start == unit.start]
-            decorators = {k for u in members for k in range(_head(index, u), u.start)}
+            decorators = {k for u in members for k in range(head_line(index, u), u.start)}
         if n - 1 not in decorators:
             return True
     return False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import re
 from typing import NamedTuple
 
 from reviewbot.analysis.renames import body_of, match_bodies, similarity
@@ -9,7 +11,7 @@ from reviewbot.engine import LineIndex
 from reviewbot.engine.structure import CONTAINERS, Unit
 from reviewbot.model import LABEL_SEP, LineMap
 
-__all__ = ["UnitPair", "pair_units", "qualified_name"]
+__all__ = ["UnitPair", "head_line", "owner_at", "pair_units", "qualified_name"]
 
 
 class UnitPair(NamedTuple):
@@ -27,6 +29,72 @@ def qualified_name(index: LineIndex, unit: Unit) -> str:
         chain.append(current.label)
         current = units[current.parent] if current.parent >= 0 else None
     return LABEL_SEP.join(reversed(chain))
+
+
+_DECORATOR_LINES = 40  # at most this many lines of decorators above a header are its
+
+
+def head_line(index: LineIndex, unit: Unit) -> int:
+    """The unit's first line (0-based) with the decorators or annotations written above its
+    header (`@lru_cache`, a `@pytest.mark.parametrize(...)` of many lines, `@Override`):
+    they are its lines, not its class's."""
+    head, depth = unit.start, 0
+    for k in range(unit.start - 1, max(-1, unit.start - 1 - _DECORATOR_LINES), -1):
+        code = index.code[k]  # (strings blanked, comments gone)
+        if not code:
+            if depth:
+                continue  # a blank or comment line inside a decorator's brackets
+            break
+        # Read upwards: closing brackets open, opening ones close.
+        depth += sum(code.count(c) for c in ")]}") - sum(code.count(c) for c in "([{")
+        if depth < 0:
+            break
+        if depth == 0:
+            if not _only_decorators(" ".join(index.code[k:head])):
+                break  # (`@Input() bar: string;` above a method is a member of its own)
+            head = k
+    return head
+
+
+_DECORATOR = re.compile(r"@\s*[\w$.]+\s*")
+
+
+def _only_decorators(code: str) -> bool:
+    """Whether masked code is decorators alone (`@a.b(x, y) @c`), not a declaration with its
+    own (`@observable accessor a = 3`, `@Override public int a() { ... }`)."""
+    at = 0
+    while at < len(code):
+        found = _DECORATOR.match(code, at)
+        if found is None:
+            return False
+        at = found.end()
+        if at < len(code) and code[at] == "(":  # its arguments, to the matching bracket
+            depth = 0
+            for i in range(at, len(code)):
+                depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(code[i], 0)
+                if depth == 0:
+                    at = i + 1
+                    break
+            else:
+                return False
+        while at < len(code) and code[at] == " ":
+            at += 1
+    return bool(code)
+
+
+def owner_at(index: LineIndex, line: int) -> Unit | None:
+    """The unit a (0-based) line belongs to: the one whose decorators it is part of (a line
+    above a method's header, `@functools.cache`, is the method's, not its class's), else
+    the innermost unit enclosing it."""
+    unit = index.unit_at(line)
+    units = index.structure.units
+    starts = [u.start for u in units]  # (in order of their first line)
+    k = bisect.bisect_right(starts, line)
+    if k < len(units) and units[k].start - line <= _DECORATOR_LINES:
+        below = units[k]
+        if head_line(index, below) <= line:
+            return below
+    return unit
 
 
 def _name_key(index: LineIndex, unit: Unit) -> str:

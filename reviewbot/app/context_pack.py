@@ -117,10 +117,10 @@ def _slice(entries: list[DiffLine], u: UnitChange) -> tuple[DiffLine, ...]:
     if not hits:
         return ()
     lo, hi = hits[0], hits[-1]
-    # The comment right above a unit and the bracket that closes it after its last line are
-    # the unit's, not stray lines of the module (they would be snippets of their own).
-    while lo > 0 and entries[lo - 1].text.lstrip().startswith(_COMMENT_STARTS):
-        lo -= 1
+    # The comment and the decorators right above a unit and the bracket that closes it after
+    # its last line are the unit's, not stray lines of the module or of its class.
+    while lo > 0 and entries[lo - 1].text.lstrip().startswith((*_COMMENT_STARTS, "@")):
+        lo -= 1  # (and its decorators: `@functools.cache` added is the method's change)
     while hi + 1 < len(entries) and _CLOSING.fullmatch(entries[hi + 1].text.strip()):
         hi += 1
     return tuple(entries[lo : hi + 1])

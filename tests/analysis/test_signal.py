@@ -210,9 +210,9 @@ def test_text_findings_come_first_and_nothing_is_cut_at_80_columns(repo: Path) -
     assert lines[3] == "Findings (1)"
     table = next(i for i, x in enumerate(lines) if "modified" in x)
     assert lines.index("Findings (1)") < table
-    head = lines[4]
-    assert head.split() == ["info", "RB103", f"{long}:4-6"]  # the path whole, on its own
-    assert lines[5].strip() == "Deeper nesting in def Box.size"  # the title whole, under it
+    assert lines[4].split() == ["info", "RB103"]
+    assert lines[5].strip() == f"{long}:4-6"  # the path whole, on its own line
+    assert lines[6].strip() == "Deeper nesting in def Box.size"  # the title whole, under it
     assert all(len(x) <= 80 for x in lines if "/" not in x)
     assert "…" not in "\n".join(lines[:table])  # the table may cut a path: the finding did not
 

@@ -754,3 +754,25 @@ def test_a_rank_line_says_each_fact_once_and_counts_calls_as_the_impact_does(
         "new; referenced in 1 place(s)",
         "called from 1 place(s), and by itself",
     )
+
+
+def test_a_decorator_added_to_a_method_is_the_methods_change(repo: Path) -> None:
+    """structlog: `@functools.cache` added above `ConsoleRenderer._repr` put the whole class
+    first in the pack (528 of 659 lines), titled the hunk's context and its bundle `class
+    ConsoleRenderer`; the decorator's line is the method's."""
+    members = "".join(f"    def m{k}(self, x):\n        return x + {k}\n\n" for k in range(12))
+    text = (
+        "import functools\n\n\nclass Renderer:\n" + members
+        + "    def _repr(self, val):\n        if val is None:\n            return 'None'\n"
+        "        return repr(val)\n"
+    )  # fmt: skip
+    write(repo, "dev.py", text)
+    commit(repo)
+    write(repo, "dev.py", text.replace("    def _repr", "    @functools.cache\n    def _repr"))
+    pack = pack_of(repo)
+    assert [s.unit for s in pack.snippets] == ["class Renderer > def _repr"]
+    report = review(GitChange(repo), Config())
+    (hunk,) = report.context
+    assert hunk.unit is not None and hunk.unit.label == "def _repr"
+    (bundle,) = report.bundles
+    assert bundle.title.startswith("def Renderer._repr"), bundle.title
