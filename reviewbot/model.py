@@ -525,6 +525,7 @@ class ImpactRef(NamedTuple):
 
 
 TYPES_ONLY = "types or defaults only"  # ``Impact.detail`` of a re-sign whose calls all still fit
+CALLS_UNAFFECTED = "parameters renamed (calls unaffected)"  # and of one that renamed only
 
 
 class Impact(NamedTuple):
@@ -600,6 +601,8 @@ class Impact(NamedTuple):
         reference(s) on receivers of unknown type"); "" otherwise."""
         if self.shown or not self.uncertain or self.change not in _UNCHECKED:
             return ""
+        if self.change == "signature" and self.detail in (TYPES_ONLY, CALLS_UNAFFECTED):
+            return ""  # (no call of it breaks: nothing to check)
         if self.unit.startswith("method "):
             return f"{self.uncertain} `.{self.name}(…)` reference(s) on receivers of unknown type"
         return f"{self.uncertain} `{self.name}` reference(s) resolved with low confidence"
@@ -613,7 +616,7 @@ def unchecked_line(impact: "tuple[Impact, ...]") -> str:
     (``Impact.unchecked``), the most first: "method endpoints.Value (renamed): 66
     `.Value(…)` reference(s) on receivers of unknown type were not checked"; "" when none."""
     items = sorted((i for i in impact if i.unchecked), key=lambda i: -i.uncertain)
-    told = [f"{i.unit} ({i.change}): {i.unchecked}" for i in items[:3]]
+    told = [f"{i.unit} ({i.change_text}): {i.unchecked}" for i in items[:3]]
     if not told:
         return ""
     more = f"; … {len(items) - 3} more declaration(s)" if len(items) > 3 else ""

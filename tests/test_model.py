@@ -60,3 +60,18 @@ def test_insertion_shifts_what_follows() -> None:
     assert lm.new_to_old(36) == 6
     assert lm.new_to_old(20) is None
     assert lm.touches_new(1, 5) is False and lm.touches_new(30, 40) is True
+
+
+def test_the_unchecked_line_says_what_changed_and_leaves_out_what_breaks_no_call() -> None:
+    """echo: a re-signed `QueryParamOr` read "(signature)" in the text while the JSON said
+    "added trim (required)"; zustand a1c7f1c2 renamed parameters only and 20 calls "were not
+    checked", though none can break."""
+    from reviewbot.model import CALLS_UNAFFECTED, TYPES_ONLY, Impact, unchecked_line
+
+    def entry(detail: str) -> Impact:
+        return Impact("QueryParamOr", "method Context.QueryParamOr", "context.go", "signature",
+                      (), 0, False, uncertain=4, detail=detail)  # fmt: skip
+
+    line = unchecked_line((entry("added trim (required)"),))
+    assert line.startswith("method Context.QueryParamOr (signature: added trim (required)): 4 ")
+    assert unchecked_line((entry(CALLS_UNAFFECTED), entry(TYPES_ONLY))) == ""

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from reviewbot.index.extract import CUT
-from reviewbot.model import TYPES_ONLY
+from reviewbot.model import CALLS_UNAFFECTED, TYPES_ONLY
 
 __all__ = [
     "Call",
@@ -77,14 +77,17 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
     news = parameters(new[1], new[0], language, method)
     if olds is None or news is None:
         return ""
-    if olds == news:
+    if [p._replace(type="") for p in olds] == [p._replace(type="") for p in news]:
         was_async, now_async = (
             _ASYNC.search(h[1].split("(", 1)[0]) is not None for h in (old, new)
         )
         if was_async != now_async:  # (a caller must now await it, or no longer can)
             return "now async" if now_async else "no longer async"
         before = (_SPACE.sub("", h[1].split("(", 1)[0]) for h in (old, new))
-        return TYPES_ONLY if len(set(before)) == 1 else modifier_change(old[1], new[1])
+        if len(set(before)) == 1:
+            return TYPES_ONLY
+        # (a Python decorator is no annotation: `@cache` changes no call)
+        return modifier_change(old[1], new[1], annotations=_family(language) != "python")
     if (
         _family(language) in ("java", "go", "js")
         and [(p.kind, p.required) for p in olds] == [(p.kind, p.required) for p in news]
@@ -96,7 +99,7 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
     ):
         # Calls there pass by position: the same shape under other names binds alike (jsoup
         # ccd90e9c renamed `a, b`: "added endTagNameState (required), …; removed a, b").
-        return "parameters renamed (calls unaffected)"
+        return CALLS_UNAFFECTED
     was = {p.name: p for p in olds}
     now = {p.name: p for p in news}
     parts: list[str] = []
@@ -124,12 +127,17 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
     return "; ".join(parts)
 
 
-def modifier_change(old: str, new: str) -> str:
-    """What the modifiers before a header's name (or parameter list) changed: `now final;
-    no longer abstract` (javapoet b1e1a08's `public abstract class` made `public final`);
-    "" when none did."""
+_ANNOTATION = re.compile(r"@[\w.]+")
+
+
+def modifier_change(old: str, new: str, annotations: bool = True) -> str:
+    """What the modifiers and annotations before a header's name (or parameter list) changed:
+    `now final; no longer abstract` (javapoet b1e1a08's `public abstract class` made `public
+    final`), `now @Deprecated`; "" when none did."""
     was, now = (
-        {w for w in _WORD.findall(h.split("(", 1)[0]) if w in _MODIFIERS} for h in (old, new)
+        {w for w in _WORD.findall(h.split("(", 1)[0]) if w in _MODIFIERS}
+        | (set(_ANNOTATION.findall(h.split("(", 1)[0])) if annotations else set())
+        for h in (old, new)
     )
     parts = []
     if now - was:

@@ -1017,6 +1017,11 @@ def test_a_re_signed_init_lists_cls_calls_and_a_subclass_inheriting_it(repo: Pat
         # only the modifiers (javapoet: a re-sign read as a bare "(signature)")
         ("public int f(int a)", "public static final int f(int a)", "java", "now final, static"),
         ("public abstract int f(int a)", "int f(int a)", "java", "no longer abstract, public"),
+        # an annotation (commons-cli: `@Deprecated` added said a bare "(signature)")
+        ("public int f(int a)", "@Deprecated public int f(int a)", "java", "now @Deprecated"),
+        # a Java parameter's type (read for literal arguments) is still a type
+        ("int f(int a)", "int f(long a)", "java", "types or defaults only"),
+        ("int f(final String a)", "int f(java.lang.String a)", "java", "types or defaults only"),
     ],
 )
 def test_a_re_signed_headers_change_is_said_in_a_few_words(
