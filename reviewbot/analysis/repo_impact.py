@@ -1384,15 +1384,17 @@ def _offset(text: str, line: int, column: int) -> int | None:
     return start + len(prefix.decode("utf-8", "surrogateescape"))
 
 
-def _show(params: tuple[Param, ...]) -> str:
+def _show(params: tuple[Param, ...], typed: bool = False) -> str:
     """A parameter list as Python writes it: `(a, /, b=…, *, c, **kw)` (the `/` after
-    positional-only ones, a bare `*` before keyword-only ones when no `*args` is there)."""
+    positional-only ones, a bare `*` before keyword-only ones when no `*args` is there);
+    ``typed``: with the types read (Java's `(String x)`, where only a type changed)."""
     words: list[str] = []
     for k, p in enumerate(params):
         if p.kind == "kwonly" and not any(q.kind in ("varargs", "kwonly") for q in params[:k]):
             words.append("*")
         words.append(
             ("*" if p.kind == "varargs" else "**" if p.kind == "varkw" else "")
+            + (f"{p.type} " if typed and p.type else "")
             + p.name
             + ("" if p.required or p.kind in ("varargs", "varkw") else "=…")
         )
@@ -1479,8 +1481,11 @@ def _rb106(
         else f"`{new.name}` reference(s) resolved with low confidence"
     )
     unchecked = f" ({doubt} {unsure} were not checked)" if doubt else ""
+    # (the same names: a type changed, which only the types written say)
+    typed = _show(new_params) == _show(old_params)
     message = (
-        f"{new.label} now takes {_show(new_params)} (it took {_show(old_params)}), but "
+        f"{new.label} now takes {_show(new_params, typed)} (it took "
+        f"{_show(old_params, typed)}), but "
         + "; ".join(told)
         + f".{unchecked}"
     )

@@ -1745,3 +1745,26 @@ def test_a_java_class_renamed_takes_its_constructor_and_subclasses_along(repo: P
     units = {(u["label"], u["change"]) for f in doc["files"] for u in f["units"]}
     assert ("class BaseWriter", "renamed") in units
     assert not [u for u in units if u[1] in ("added", "removed")], units
+
+
+def test_a_java_parameters_type_changed_breaks_the_literal_calls_it_no_longer_takes(
+    repo: Path,
+) -> None:
+    """`put(int x)` made `put(String x)`: `w.put(1)` no longer compiles (RB106, the types
+    written: the names alone read "now takes (x) (it took (x))"); `w.put(n)` of an int
+    variable is not read, and `put(long)` would take the literal."""
+    w = "package a;\n\npublic class W {\n    void put(int x) {}\n}\n"
+    v = (
+        "package a;\n\nclass V {\n    void n(W w, int n) {\n"
+        "        w.put(1);\n        w.put(n);\n    }\n}\n"
+    )
+    setup(
+        repo,
+        {"src/a/W.java": w, "src/a/V.java": v},
+        {"src/a/W.java": w.replace("int x", "String x")},
+    )
+    (found,) = codes(review(repo), "RB106")
+    assert "now takes (String x) (it took (int x))" in found["message"], found["message"]
+    assert "V.java:5" in found["message"] and "V.java:6" not in found["message"]
+    write(repo, "src/a/W.java", w.replace("int x", "long x"))
+    assert codes(review(repo), "RB106") == []
