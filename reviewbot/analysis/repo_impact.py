@@ -1485,9 +1485,7 @@ def _rb106(
     typed = _show(new_params) == _show(old_params)
     message = (
         f"{new.label} now takes {_show(new_params, typed)} (it took "
-        f"{_show(old_params, typed)}), but "
-        + "; ".join(told)
-        + f".{unchecked}"
+        f"{_show(old_params, typed)}), but " + "; ".join(told) + f".{unchecked}"
     )
     how = "called or overridden" if stale and left else "called" if stale else "overridden"
     return Finding(

@@ -431,7 +431,14 @@ def _declaration(
         called = _callback(stripped, raw[shift:])
         if called is not None:
             return CALLBACK, called
-    if in_container and "(" in stripped and not _LABEL_LINE.match(stripped):
+    # (Python and Ruby members are `def`s: `@pytest.mark.parametrize("p", range(9))` in a
+    # class body is no method `range`.)
+    if (
+        in_container
+        and language.name not in _KEYWORD_MEMBERS
+        and "(" in stripped
+        and not _LABEL_LINE.match(stripped)
+    ):
         head = stripped.split("(", 1)[0]
         if any(ch in head for ch in "=:.") or (i < len(tokens) and tokens[i] in CONTROL):
             return None  # an assignment, an object key with a call value, a method call
@@ -445,6 +452,7 @@ def _declaration(
     return None
 
 
+_KEYWORD_MEMBERS = frozenset({"python", "ruby"})  # languages whose members all have a keyword
 # Words of a type-parameter list, never a member's name: `map<U extends (a: T) => R>(`.
 _TYPE_WORDS = frozenset({"extends", "keyof", "infer", "implements", "typeof"})
 _GENERIC_HEAD = re.compile(

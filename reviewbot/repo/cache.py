@@ -26,7 +26,9 @@ from reviewbot.repo.git import Git
 
 __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 
-CACHE_FORMAT = 1
+# What the entries hold and how they were computed: bumped when the outline (the units) or
+# the signal changes within one release (2: a decorator's call in a Python class is no unit).
+CACHE_FORMAT = 2
 T = TypeVar("T")
 
 

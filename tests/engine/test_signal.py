@@ -246,3 +246,19 @@ def test_a_call_bound_to_a_name_and_wrapped_over_lines_names_its_function() -> N
     index = open_index("a.ts", text)
     units = [(u.label, u.start + 1, u.end + 1) for u in index.structure.units]
     assert units == [("function $ZodUnion", 3, 8)]
+
+
+def test_a_decorators_call_in_a_python_class_is_no_member() -> None:
+    # structlog 3763c62: `@pytest.mark.parametrize("proto", range(...))` in a test class was
+    # read as a keyword-less method `range` (and the bundle "defines range"); a Python
+    # member is a `def`. A TS class's keyword-less member is still one.
+    text = (
+        "class TestPickle:\n"
+        '    @pytest.mark.parametrize("proto", range(pickle.HIGHEST_PROTOCOL + 1))\n'
+        "    def test_pickle(self, proto):\n"
+        "        assert pickle.loads(pickle.dumps(1, proto)) == 1\n"
+    )
+    labels = [u.label for u in open_index("t.py", text).structure.units]
+    assert labels == ["class TestPickle", "def test_pickle"]
+    ts = "class A {\n  @Input()\n  range(n: number) {\n    return n;\n  }\n}\n"
+    assert [u.label for u in open_index("a.ts", ts).structure.units] == ["class A", "range()"]
