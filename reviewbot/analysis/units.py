@@ -254,7 +254,13 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
         if old_left and new_left:
             olds = [body_of(old, u) for u in old_left]
             news = [body_of(new, u) for u in new_left]
-            for m in match_bodies(olds, news):
+
+            def alike(i: int, j: int) -> bool:
+                # (a type alias renamed is a type: zustand 8ced2719 inlined `type Combine`
+                # into a function `combine`, which was "renamed from type Combine")
+                return (old_left[i].kind == "type") == (new_left[j].kind == "type")
+
+            for m in match_bodies(olds, news, allowed=alike):
                 pick, u = old_left[m.old], new_left[m.new]
                 pairs[u.start] = pick
                 matched_old.add(pick.start)

@@ -550,3 +550,27 @@ def test_java_overloads_reordered_are_compared_with_themselves(repo: Path) -> No
         before, after = u.metrics.before, u.metrics.after
         assert before is not None and after is not None
         assert (before.decisions, before.nesting) == (after.decisions, after.nesting), u.label
+
+
+def test_a_type_alias_is_never_renamed_into_a_function(repo: Path) -> None:
+    """zustand 8ced2719: `type Combine = <T, ...>(...) => StateCreator<...>` inlined into
+    `export function combine<T, ...>(...): StateCreator<...> {...}` read "function combine
+    renamed from type Combine"; a type and a function are not one unit."""
+    params = (
+        "  T extends object,\n  U extends object,\n"
+        "  Mps extends [StoreMutatorIdentifier, unknown][] = [],\n"
+        "  Mcs extends [StoreMutatorIdentifier, unknown][] = [],\n"
+        ">(\n  initialState: T,\n  create: StateCreator<T, Mps, Mcs, U>,\n"
+    )
+    old = f"type Combine = <\n{params}) => StateCreator<Write<T, U>, Mps, Mcs>\n"
+    new = (
+        f"export function combine<\n{params}): StateCreator<Write<T, U>, Mps, Mcs> {{\n"
+        "  return (...a) => Object.assign({}, initialState, create(...a))\n}\n"
+    )
+    _two_commits(repo, {"combine.ts": old}, {"combine.ts": new})
+    kinds = _by_kind(_review(repo))
+    assert kinds.get("renamed") is None, kinds
+    assert kinds == {
+        "added": ["combine.ts:function combine"],
+        "removed": ["combine.ts:type Combine"],
+    }
