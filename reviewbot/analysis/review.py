@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from functools import cached_property
 from typing import NamedTuple
@@ -102,7 +103,15 @@ def not_code(path: str, language: str) -> bool:
     dot = name.rfind(".")
     suffix = name[dot:] if dot > 0 else ""
     stem = name.split(".", 1)[0]
-    return suffix in _NOT_CODE_SUFFIXES or name in _NOT_CODE_NAMES or stem in _NOT_CODE_NAMES
+    # (`LICENSE-APACHE`, `LICENSE_MIT`: a prose name in capitals and a qualifier)
+    written = path.rsplit("/", 1)[-1].split(".", 1)[0]
+    head = re.split(r"[-_]", stem, maxsplit=1)[0] if written.isupper() else stem
+    return (
+        suffix in _NOT_CODE_SUFFIXES
+        or name in _NOT_CODE_NAMES
+        or stem in _NOT_CODE_NAMES
+        or (head in _NOT_CODE_NAMES and head != stem)
+    )
 
 
 def _touched(pair: UnitPair, old: LineIndex | None, new: LineIndex | None, lm: LineMap) -> bool:

@@ -350,3 +350,17 @@ def test_a_review_without_an_index_says_once_what_it_did_not_check(repo: Path) -
     write(repo, "lib.py", "def keep():\n    return 2\n\n\ndef helper_gone():\n    return 2\n")
     quiet = pipeline.review(GitChange(repo), Config())
     assert "RB106" not in render_report(quiet, "text", RenderOptions(width=80))
+
+
+def test_a_licence_with_a_qualifier_in_its_name_is_no_reference(repo: Path) -> None:
+    # structlog (no index): `bind (signature)` listed LICENSE-APACHE:46, a licence's prose.
+    write(repo, "lib.py", "def bind(a):\n    return a\n")
+    write(repo, "app.py", "from lib import bind\n\nbind(1)\n")
+    write(repo, "LICENSE-APACHE", "You may not bind the licensor to anything.\n")
+    write(repo, "license-check", "#!/bin/sh\nbind 1\n")  # (no prose name in capitals: read)
+    commit(repo)
+    write(repo, "lib.py", "def bind(a, b):\n    return a + b\n")
+    (item,) = [i for i in review(repo)["impact"] if i["name"] == "bind"]
+    paths = {r["path"] for r in item["references"]}
+    assert "app.py" in paths and "LICENSE-APACHE" not in paths, paths
+    assert "license-check" in paths
