@@ -748,7 +748,13 @@ def _bundles(
     )
     for number, g in enumerate(order, 1):
         members = groups[g]
-        defined = sorted({n for i in members for n in refs[i].defines - refs[i].gone})
+        # (the product's names before those of tests and benchmarks: echo's "defines
+        # BenchmarkBind_JSON, BenchmarkBind_Query, …" hid `stringToBytes`)
+        product = {n for i in members if not secondary(refs[i].path) for n in refs[i].defines}
+        defined = sorted(
+            {n for i in members for n in refs[i].defines - refs[i].gone},
+            key=lambda n: (n not in product, n),
+        )
         # (a name another hunk of the change declares was moved there, not removed)
         removed = sorted({n for i in members for n in refs[i].gone} - declared_anywhere)
         needs = sorted({refs[d].path for d, u in uses if where[u] == g and where[d] != g})
@@ -775,7 +781,8 @@ def _bundles(
             more = f" and {len(removed) - 5} more" if len(removed) > 5 else ""
             reasons.append("removes " + ", ".join(removed[:5]) + more)
         if needs:
-            reasons.append("uses what " + ", ".join(needs[:3]) + " defines")
+            verb = "defines" if len(needs[:3]) == 1 else "define"
+            reasons.append("uses what " + ", ".join(needs[:3]) + f" {verb}")
         if not reasons:
             reasons.append("one hunk, linked to no other")
         out.append(

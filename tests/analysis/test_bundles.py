@@ -224,3 +224,23 @@ def test_the_weightiest_findings_come_first_after_their_own_prerequisites_only()
     assert reading_order([0, 1, 2, 3], {0: {1}, 1: {0, 3}}) == [0, 3, 1, 2]
     assert reading_order([2, 0, 1, 3], {0: {1}, 1: {2}, 2: {0}, 3: {0}}) == [2, 0, 1, 3]
     assert reading_order([2, 0, 1], {}) == [2, 0, 1]
+
+
+def test_a_bundle_says_first_what_the_product_defines(repo: Path) -> None:
+    """echo b1d65e40: "defines BenchmarkBind_JSON, BenchmarkBind_Query, … and 20 more" (the
+    tests' names first, alphabetically) hid the product's `stringToBytes`."""
+    write(repo, "conv.py", "def other():\n    return 0\n")
+    write(repo, "tests/test_conv.py", "import conv\n")
+    commit(repo)
+    write(
+        repo,
+        "conv.py",
+        "def other():\n    return 0\n\n\ndef to_bytes(s):\n    return s.encode()\n",
+    )
+    tests = "".join(
+        f"\n\ndef test_a{k}():\n    assert conv.to_bytes('{k}') == b'{k}'\n" for k in range(6)
+    )
+    write(repo, "tests/test_conv.py", "import conv\n" + tests)
+    (bundle,) = [b for b in review(GitChange(repo), Config()).bundles if "defines" in b.reason]
+    defined = bundle.reason.split("defines ", 1)[1]
+    assert defined.startswith("to_bytes, test_a0"), bundle.reason  # (not test_a0 first)
