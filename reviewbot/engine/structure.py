@@ -543,6 +543,27 @@ def _wrapped_binding(
     return None
 
 
+# An arrow function's (or a function expression's) first line: `(fn, opts = {}) =>`,
+# `async (x) =>`, `x =>`, `<T,>(x: T) =>`, `function (a) {`.
+_ARROW_START = re.compile(
+    r"(?:async\s+)?(?:function\b|(?:<[^()]*>\s*)?\([^()]*\)(?:\s*:[^=]+)?\s*=>|"
+    r"(?:[^\W\d]|\$)[\w$]*\s*=>)"
+)
+
+
+def _arrow_below(text: str, code: Sequence[str], first: int, last: int) -> tuple[str, str] | None:
+    """A binding whose value, a function, starts on the next line (zustand's `const
+    devtoolsImpl: DevtoolsImpl =` then `(fn, devtoolsOptions = {}) =>` and `(set, get, api)
+    => {`, the whole middleware): a function named by the binding."""
+    m = re.match(_BINDING, _ANNOTATIONS.sub("", text[:_HEAD]))
+    if m is None or m.group(2).strip():
+        return None
+    k = next((k for k in range(first, min(last, first + 2) + 1) if k < len(code) and code[k]), -1)
+    if k < 0 or _ARROW_START.match(code[k].strip()) is None:
+        return None
+    return "function", m.group(1)
+
+
 def build_structure(
     lines: Sequence[str],
     code: Sequence[str],
@@ -585,6 +606,8 @@ def build_structure(
         end = ends.get(j, j)
         if found is None and opens and callbacks and text.rstrip().endswith("("):
             found = _wrapped_binding(text, code, j + 1, min(end, j + _WRAPPED_LOOKAHEAD))
+        elif found is None and opens and callbacks and text.rstrip().endswith("="):
+            found = _arrow_below(text, code, j + 1, end)
         if found is not None:
             kind, name = found
             parent = open_units[-1] if open_units else -1

@@ -262,3 +262,22 @@ def test_a_decorators_call_in_a_python_class_is_no_member() -> None:
     assert labels == ["class TestPickle", "def test_pickle"]
     ts = "class A {\n  @Input()\n  range(n: number) {\n    return n;\n  }\n}\n"
     assert [u.label for u in open_index("a.ts", ts).structure.units] == ["class A", "range()"]
+
+
+def test_a_function_bound_on_the_line_below_its_name_is_a_unit() -> None:
+    # zustand's middleware: `const devtoolsImpl: DevtoolsImpl =` with its arrows on the lines
+    # below was no unit (the hotspot file's central function never measured); a value that
+    # is no function (an object, a call) stays none.
+    text = (
+        "const devtoolsImpl: DevtoolsImpl =\n"
+        "  (fn, devtoolsOptions = {}) =>\n"
+        "  (set, get, api) => {\n"
+        "    if (devtoolsOptions.enabled) {\n      return fn(set, get, api)\n    }\n"
+        "    return api\n"
+        "  }\n"
+        "const options: Options =\n  {\n    name: 'x',\n  }\n"
+        "export const store =\n  createStore(() => ({ a: 1 }))\n"
+    )
+    units = [(u.label, u.start + 1, u.end + 1) for u in open_index("d.ts", text).structure.units]
+    assert units[0] == ("function devtoolsImpl", 1, 8), units
+    assert not [u for u in units if u[0].endswith(("options", "store"))], units
