@@ -9,6 +9,7 @@ boundary. Nothing here is rendered: numbers stay numbers (a sparkline is drawn b
 # annotations are cheaper. Forward references are quoted.
 import bisect
 import re
+from collections.abc import Sequence
 from enum import StrEnum
 from functools import cached_property
 from typing import NamedTuple
@@ -47,7 +48,9 @@ __all__ = [
     "UnitChange",
     "UnitMetrics",
     "UnitRef",
+    "comment_like",
     "innermost",
+    "keep_order",
     "qualified_label",
     "unchecked_line",
 ]
@@ -473,6 +476,9 @@ class HunkContext(NamedTuple):
     truncated: bool
     rows: tuple[DiffLine, ...] = ()  # the fine band as a diff: removed lines in their place
     removal: bool = False  # the hunk only removes lines: unit and bands are of the old side
+    # where ``rows`` leaves lines out (cut to the budget): (how many rows come before, how many
+    # lines are left out there); a gap at len(rows) is after the last row
+    gaps: tuple[tuple[int, int], ...] = ()
 
     @property
     def where(self) -> str:
@@ -609,6 +615,47 @@ class Impact(NamedTuple):
 
 
 _UNCHECKED = frozenset({"removed", "renamed", "signature"})
+
+
+_COMMENT_OPENERS = ("//", "/*", "*/", "<!--", "-- ", "# ", "#!", '"""', "'''")
+
+
+def comment_like(text: str) -> bool:
+    """A line that reads as a comment or doc comment in most languages (`//`, `/*`, a javadoc
+    `* @param` line, `# note`): kept after code when a cut leaves room for only part of it. A
+    guess from the text alone, so ``#include`` and ``*p = 1`` stay code."""
+    t = text.strip()
+    return t in ("*", "#", "//") or t.startswith(_COMMENT_OPENERS) or t.startswith("* ")
+
+
+def keep_order(
+    changed: Sequence[bool], texts: Sequence[str], header: int | None = None
+) -> list[int]:
+    """The positions of a snippet's lines, most worth keeping first, for a cut to a budget:
+    the unit's header line (``header``), the changed lines (code before comments), then the
+    unchanged lines by their distance to the nearest changed one, code before comments (and
+    blank lines)."""
+    n = len(texts)
+    far = 10**9
+    distance = [far] * n
+    last = -far
+    for k in range(n):
+        last = k if changed[k] else last
+        distance[k] = k - last
+    last = far
+    for k in range(n - 1, -1, -1):
+        last = k if changed[k] else last
+        distance[k] = min(distance[k], last - k)
+    return sorted(
+        range(n),
+        key=lambda k: (
+            k != header,
+            not changed[k],
+            not texts[k].strip() or comment_like(texts[k]),
+            distance[k],
+            k,
+        ),
+    )
 
 
 def unchecked_line(impact: "tuple[Impact, ...]") -> str:

@@ -1,37 +1,44 @@
 """Review context for every hunk, within a token budget: the most important hunks get the most
 room (about 4 characters a token). The lines themselves are shown as a diff, removed lines in
 their place; a hunk that only removes lines is shown from the old side, in the unit it removed
-from."""
+from. Cut to its share, a hunk keeps its unit's header line and its changed lines first (code
+before comments), then the lines nearest them, and says where lines were left out; its
+sections and boundaries are cut around it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from reviewbot.analysis.units import owner_at
 from reviewbot.engine import FileIndex
 from reviewbot.engine.context import one_based_markers, query_context
 from reviewbot.engine.entropy import heatmap
-from reviewbot.model import ChangedFile, DiffLine, Finding, Hunk, HunkContext, Status, UnitRef
+from reviewbot.model import (
+    ChangedFile,
+    DiffLine,
+    Finding,
+    Hunk,
+    HunkContext,
+    Status,
+    UnitRef,
+    keep_order,
+)
 
 __all__ = ["CHARS_PER_TOKEN", "hunk_contexts", "merged_view"]
 
 CHARS_PER_TOKEN = 4
 _AROUND = 3  # unchanged lines shown above and below a hunk's changed lines
 _MIN_SHARE = 160  # characters every hunk gets at least (its unit and a sparkline)
+_GAP_NOTE = len("… 1 line(s) cut to fit the budget")  # what the renderers show for a gap
+_MARKER = re.compile(r"\[(\d+)(?:-(\d+))?\]")
 
 
-def _kept_span(
-    lines: list[str], limit: int, center: int, last: int | None = None
-) -> tuple[int, int]:
-    """The widest run of whole lines around ``center`` within ``limit`` characters; with
-    ``last``, the lines from ``center`` down to ``last`` (a hunk's changed lines) first."""
+def _kept_span(lines: list[str], limit: int, center: int) -> tuple[int, int]:
+    """The widest run of whole lines around ``center`` within ``limit`` characters."""
     center = max(0, min(center, len(lines) - 1))
     lo = hi = center
     size = len(lines[center]) + 1
-    if last is not None:
-        while hi + 1 <= min(last, len(lines) - 1) and size + len(lines[hi + 1]) + 1 <= limit:
-            hi += 1
-            size += len(lines[hi]) + 1
     while True:
         grown = False
         if hi + 1 < len(lines) and size + len(lines[hi + 1]) + 1 <= limit:
@@ -46,17 +53,76 @@ def _kept_span(
             return lo, hi
 
 
-def _trim_lines(
-    text: str, limit: int, center: int | None = None, last: int | None = None
-) -> tuple[str, bool, int]:
-    """At most ``limit`` characters of whole lines, kept around ``center`` (a line index),
-    from ``center`` down to ``last`` first; whether it was cut, and its first line's index."""
+def _trim_lines(text: str, limit: int, center: int) -> tuple[str, bool]:
+    """At most ``limit`` characters of whole lines, kept around ``center`` (a line index), and
+    whether it was cut."""
     if len(text) <= limit:
-        return text, False, 0
+        return text, False
     lines = text.split("\n")
-    lo, hi = _kept_span(lines, limit, center or 0, last)
+    lo, hi = _kept_span(lines, limit, center)
     kept = "\n".join(lines[lo : hi + 1])
-    return kept[:limit], True, lo
+    return kept[:limit], True
+
+
+def _pick_rows(
+    rows: list[DiffLine], limit: int, header: int | None
+) -> tuple[list[DiffLine], tuple[tuple[int, int], ...]]:
+    """The rows worth keeping within ``limit`` characters, in order (``model.keep_order``:
+    the unit's header line, the changed lines, code before comments, then the unchanged lines
+    nearest them), and where lines were left out: (kept rows before the gap, lines left out)."""
+    if sum(len(r.text) + 1 for r in rows) <= limit:
+        return rows, ()
+    order = keep_order([r.mark != " " for r in rows], [r.text for r in rows], header)
+    keep: set[int] = set()
+    size = 0
+    for k in order:  # in that order until one does not fit
+        cost = len(rows[k].text) + 1
+        if size + cost > limit:
+            break
+        keep.add(k)
+        size += cost
+    if not keep:  # not even the most important line fits whole: its start
+        k = order[0]
+        rows = [*rows[:k], rows[k]._replace(text=rows[k].text[: max(limit - 1, 0)]), *rows[k + 1 :]]
+        keep.add(k)
+    # A lone line left out is kept when no longer than the note that would stand for it.
+    lone = [
+        k
+        for k in range(len(rows))
+        if k not in keep
+        and (k - 1 in keep or k == 0)
+        and (k + 1 in keep or k == len(rows) - 1)
+        and len(rows[k].text) <= _GAP_NOTE
+    ]
+    keep.update(lone)
+    kept: list[DiffLine] = []
+    gaps: list[tuple[int, int]] = []
+    left = 0
+    for k, row in enumerate(rows):
+        if k in keep:
+            if left:
+                gaps.append((len(kept), left))
+                left = 0
+            kept.append(row)
+        else:
+            left += 1
+    if left:
+        gaps.append((len(kept), left))
+    return kept, tuple(gaps)
+
+
+def _band_center(band: str, line: int) -> int:
+    """The band line (``[a-b] ...`` / ``[p] ...``, 1-based) that holds ``line``, or the last
+    one before it: where a band cut to the budget is kept around."""
+    best = 0
+    for k, text in enumerate(band.split("\n")):
+        m = _MARKER.match(text)
+        if m is None:
+            continue
+        if int(m.group(1)) > line:
+            break
+        best = k
+    return best
 
 
 def _lines(text: str | None) -> list[str]:
@@ -174,6 +240,15 @@ def hunk_contexts(
             first = next((n for n in h.removed if index.lines[n - 1].strip()), first)
         center = max(0, min(first - 1, index.line_count - 1))
         unit = owner_at(index, center)  # (a decorator's line is its method's)
+        if unit is None:  # a doc comment above a unit, say: the unit the hunk's code is in
+            own = h.removed if removal else h.added
+            unit = next((u for n in own if (u := index.unit_at(n - 1)) is not None), None)
+        if unit is None:  # or the unit that starts in the hunk, below its changed lines
+            below = range(first, (h.old_end if removal else h.new_end) + 1)
+            unit = next(
+                (u for n in below if (u := index.unit_at(n - 1)) is not None and u.start == n - 1),
+                None,
+            )
         ref = UnitRef(unit.label, unit.start + 1, unit.end + 1) if unit else None
         lo, hi = (
             (unit.start, unit.end)
@@ -183,29 +258,42 @@ def hunk_contexts(
         shape = tuple(heatmap(index.signal[lo : hi + 1]).per_line.tolist())
         bands, truncated = ("", "", ""), True  # no room left: the unit and its shape only
         rows: list[DiffLine] = []
+        gaps: tuple[tuple[int, int], ...] = ()
         if share > 0:
             ctx = query_context(index, center, radius)
             # The lines themselves: the hunk's changed lines and a few around them, inside its
-            # unit, with its removed lines in their place; cut to the share from the first
-            # changed line down, then around.
-            top = max(lo, center - _AROUND)
-            bottom = max(top, min(hi, max(center, last - 1) + _AROUND, index.line_count - 1))
+            # unit, with its removed lines in their place; cut to the share keeping the unit's
+            # header line (when among them) and the changed lines first (code before comments),
+            # then the lines nearest them.
+            end = max(center, last - 1)
+            top = max(0, center - _AROUND)
+            if unit and unit.start <= center:
+                top = max(top, unit.start)
+            bottom = min(end + _AROUND, index.line_count - 1)
+            if unit and unit.end >= end:
+                bottom = min(bottom, unit.end)
             if cf.path not in merged:
                 merged[cf.path] = merged_view(cf)
             side = (cf.path, "old" if removal else "new")
             if side not in placed:
                 placed[side] = _positions(merged[cf.path], side[1])
-            rows, at, end = _rows(merged[cf.path], placed[side], h, top + 1, bottom + 1)
-            text = "\n".join(r.text for r in rows)
-            kept, t1, first_kept = _trim_lines(text, int(share * 0.6), at, end)
-            rows = [
-                r._replace(text=t)
-                for r, t in zip(rows[first_kept:], kept.split("\n") if rows else [], strict=False)
-            ]
+            rows, _, _ = _rows(merged[cf.path], placed[side], h, top + 1, bottom + 1)
+            drop = "+" if removal else "-"
+            header = next(
+                (
+                    k
+                    for k, r in enumerate(rows)
+                    if unit and r.mark != drop and (r.old if removal else r.new) == unit.start + 1
+                ),
+                None,
+            )
+            rows, gaps = _pick_rows(rows, int(share * 0.6), header)
             fine = "\n".join(r.text for r in rows if r.mark != "-")
-            medium, t2, _ = _trim_lines(one_based_markers(ctx.medium.content), int(share * 0.25))
-            coarse, t3, _ = _trim_lines(one_based_markers(ctx.coarse.content), int(share * 0.15))
-            bands, truncated = (fine, medium, coarse), t1 or t2 or t3
+            medium = one_based_markers(ctx.medium.content)
+            coarse = one_based_markers(ctx.coarse.content)
+            medium, t2 = _trim_lines(medium, int(share * 0.25), _band_center(medium, first))
+            coarse, t3 = _trim_lines(coarse, int(share * 0.15), _band_center(coarse, first))
+            bands, truncated = (fine, medium, coarse), bool(gaps) or t2 or t3
         out.append(
             HunkContext(
                 cf.path,
@@ -220,6 +308,7 @@ def hunk_contexts(
                 truncated,
                 tuple(rows),
                 removal,
+                gaps,
             )
         )
     out.sort(key=lambda c: (c.path, c.new_start))

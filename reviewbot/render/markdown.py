@@ -273,7 +273,7 @@ def _n(x: float) -> str:
 
 def gutter(context: HunkContext) -> str:
     """The fine band as a diff-style block: line numbers, `+` added, `-` removed."""
-    return "\n".join(diff_gutter(context))
+    return "\n".join(line for _, line in diff_gutter(context))
 
 
 def fingerprint_marker(fingerprint: str, version: str) -> str:

@@ -6,8 +6,9 @@ with the change marked (`+` added, `-` removed, ` ` unchanged, then the line num
 whole text obeys the pack's budget (about 4 characters a token, the estimate every budget of
 reviewbot uses): the findings and the impact get a bounded share, the snippets share the rest
 (each gets up to an equal level, short ones leave room to long ones), a snippet too long for
-its share is cut around its changed lines with a visible marker, and when even that leaves too
-little, the lowest-ranked snippets are left out and named at the end.
+its share is cut around its changed lines with a visible marker (its header line and changed
+lines kept first, code before comments), and when even that leaves too little, the
+lowest-ranked snippets are left out and named at the end.
 
 Code from the change is untrusted: it sits in fenced blocks whose fence outruns any backtick
 run inside, with control characters shown as escapes.
@@ -26,6 +27,7 @@ from reviewbot.model import (
     PackLine,
     PackRelated,
     Snippet,
+    keep_order,
     unchecked_line,
 )
 from reviewbot.render.style import one_line, units_text, visible
@@ -189,24 +191,21 @@ def _fence(s: Snippet) -> str:
     return "`" * max(3, longest + 1)
 
 
-def _priority(lines: Sequence[PackLine]) -> list[int]:
-    """Line positions, most worth keeping first: the first line, the changed lines, then
-    unchanged lines by their distance to the nearest change."""
-    changed = [k for k, line in enumerate(lines) if line.mark != " "]
-    if not changed:
-        return list(range(len(lines)))
-    distance = [0] * len(lines)
-    last = -(10**9)
-    for k in range(len(lines)):
-        if lines[k].mark != " ":
-            last = k
-        distance[k] = k - last
-    last = 10**9
-    for k in range(len(lines) - 1, -1, -1):
-        if lines[k].mark != " ":
-            last = k
-        distance[k] = min(distance[k], last - k)
-    return sorted(range(len(lines)), key=lambda k: (k != 0, distance[k], k))
+def _priority(s: Snippet) -> list[int]:
+    """Line positions, most worth keeping first: the unit's header line, the changed lines,
+    then unchanged lines by their distance to the nearest change; comments (a javadoc above
+    the unit) after code."""
+    lines = s.lines
+    drop = "-" if s.side != "old" else "+"
+    header = next(
+        (
+            k
+            for k, line in enumerate(lines)
+            if line.line == s.start and line.mark not in (drop, "~")
+        ),
+        None,
+    )
+    return keep_order([line.mark != " " for line in lines], [line.text for line in lines], header)
 
 
 def _body(s: Snippet, keep: set[int] | None) -> str:
@@ -237,7 +236,7 @@ def _body(s: Snippet, keep: set[int] | None) -> str:
 def _snippet_text(s: Snippet, bundles: dict[str, str], keep_count: int | None) -> str:
     if keep_count is None or keep_count >= len(s.lines):
         return _meta(s, bundles) + _body(s, None)
-    keep = set(_priority(s.lines)[:keep_count])
+    keep = set(_priority(s)[:keep_count])
     cut = f"{keep_count} of {len(s.lines)} lines kept (cut to fit the budget)"
     return _meta(s, bundles, cut) + _body(s, keep)
 

@@ -37,7 +37,7 @@ from reviewbot.render.style import (
 __all__ = ["review_text"]
 
 SPARK_WIDTH = 16
-_MARK_STYLE = {"+": "green", "-": "red"}
+_MARK_STYLE = {"+": "green", "-": "red", "…": "dim"}
 MAX_UNIT_ROWS = 60  # unit rows listed in all; a bigger change's others are counted
 
 
@@ -307,8 +307,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                     )
                     out.append("")
             if c.rows:
-                for row, line in zip(c.rows, diff_gutter(c), strict=True):
+                for mark, line in diff_gutter(c):
                     text = ellipsize("    " + line, width, end=True)
-                    out.append(style(text, _MARK_STYLE[row.mark]) if row.mark != " " else text)
+                    out.append(style(text, _MARK_STYLE[mark]) if mark != " " else text)
                 out.append("")
     return style.finish("\n".join(out).rstrip("\n") + "\n")

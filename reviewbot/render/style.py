@@ -44,13 +44,21 @@ BLOCKS = " ▁▂▃▄▅▆▇█"
 DIFF_LEGEND = "`+` added, `-` removed (its old line number), ` ` unchanged"
 
 
-def diff_gutter(context: HunkContext) -> list[str]:
-    """The fine band as a diff: the line number, then `+` on the lines the change added, `-`
-    on those it removed (numbered on the old side), a space on the others."""
+def diff_gutter(context: HunkContext) -> list[tuple[str, str]]:
+    """The fine band as a diff, each line with its mark: the line number, then `+` on the
+    lines the change added, `-` on those it removed (numbered on the old side), a space on the
+    others; where the budget left lines out, a line that says how many (mark `…`)."""
     if not context.rows:
         return []
     width = max(len(str(r.number)) for r in context.rows)
-    return [f"{r.number:>{width}} {r.mark} {r.text.expandtabs(4)}".rstrip() for r in context.rows]
+    gaps = dict(context.gaps)
+    out: list[tuple[str, str]] = []
+    for k, r in enumerate([*context.rows, None]):
+        if k in gaps:
+            out.append(("…", f"{'':>{width}} … {gaps[k]} line(s) cut to fit the budget"))
+        if r is not None:
+            out.append((r.mark, f"{r.number:>{width}} {r.mark} {r.text.expandtabs(4)}".rstrip()))
+    return out
 
 
 _CODES = {

@@ -4,6 +4,7 @@ the change, findings said once and in the order that matters, nothing cut at 80 
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from reviewbot.model import UnitRef as UnitRefModel
 from reviewbot.render.hook_text import hook_text
 from reviewbot.render.markdown import inline_body, render_markdown
 from reviewbot.render.review_text import review_text
-from reviewbot.render.style import Style
+from reviewbot.render.style import Style, diff_gutter
 from reviewbot.repo.paths import secondary
 from tests.analysis.test_repo_impact import build_index, entry
 from tests.analysis.test_repo_impact import review as review_doc
@@ -440,7 +441,9 @@ def test_a_hunks_context_shows_its_changed_lines_before_the_code_above(repo: Pat
     index = {"t.py": open_index("t.py", after)}
     (small,) = hunk_contexts([cf], index, [], 150, 60)
     assert small.truncated and "clear the screen" not in small.fine
-    assert small.fine.startswith("        return -0")  # the first changed line, first
+    # the unit's header line, then the changed lines (a short line between them is shown
+    # rather than a note that it was left out)
+    assert small.fine.startswith("def colour(c):\n    if c == 0:\n        return -0")
     (roomy,) = hunk_contexts([cf], index, [], 1500, 60)
     assert "raise ValueError(c)" in roomy.fine and "clear the screen" not in roomy.fine
 
@@ -986,3 +989,64 @@ def test_a_linked_worktree_without_an_index_reads_its_main_worktrees(
     assert [f.code for f in rep.findings] == ["RB105"] and rep.index_note == ""
     assert database.read_bytes() == before
     assert not (repo / ".git" / "worktrees" / "linked" / "reviewbot").exists()
+
+
+def test_a_cut_hunk_context_keeps_the_units_header_and_changed_code_before_its_doc_comment() -> (
+    None
+):
+    """echo's `RealIP`: a long doc comment rewritten above a body whose code changed too. A
+    small share keeps the unit's header line and the changed code first, the doc comment after
+    them; the lines it leaves out are said (`… N line(s) cut to fit the budget`)."""
+    body = (
+        "def real_ip(request):\n"
+        "    if request.extractor:\n"
+        "        return request.extractor(request)\n"
+        '    forwarded = request.headers.get("x-forwarded-for")\n'
+        "    if forwarded:\n"
+        '        return forwarded.split(",")[0]\n'
+        "    return request.remote\n"
+    )
+    before = "def other():\n    return 0\n\n\n# Returns the client address.\n" + body
+    doc = "".join(
+        f"# Step {k}: the client address, from the configured extractor or the peer.\n"
+        for k in range(16)
+    )
+    after = (
+        "def other():\n    return 0\n\n\n"
+        + doc
+        + body.replace(
+            '    forwarded = request.headers.get("x-forwarded-for")\n'
+            "    if forwarded:\n"
+            '        return forwarded.split(",")[0]\n',
+            "",
+        )
+    )
+    cf = changed("ip.py", before, after)
+    assert len(cf.hunks) == 1
+    (ctx,) = hunk_contexts([cf], {"ip.py": open_index("ip.py", after)}, [], 120, 60)
+    assert ctx.unit is not None and ctx.unit.label == "def real_ip"
+    texts = [(r.mark, r.text) for r in ctx.rows]
+    assert (" ", "def real_ip(request):") in texts
+    assert ("-", '    forwarded = request.headers.get("x-forwarded-for")') in texts
+    assert ("-", '        return forwarded.split(",")[0]') in texts
+    assert ctx.truncated and ctx.gaps  # the doc comment, cut to fit
+    assert sum(t.startswith("# Step") for _, t in texts) < 16
+    gutter = [line for mark, line in diff_gutter(ctx) if mark == "…"]
+    assert gutter and all(
+        re.fullmatch(r" +… \d+ line\(s\) cut to fit the budget", g) for g in gutter
+    )
+
+
+def test_a_cut_hunk_contexts_sections_and_boundaries_are_kept_around_the_hunk() -> None:
+    """echo's ip.go: the sections and boundaries cut to a small share are those around the
+    hunk, not the file's first ones."""
+    before = "".join(
+        f"def f{k}(x):\n    if x > {k}:\n        return x - {k}\n    return {k}\n\n\n"
+        for k in range(40)
+    )
+    after = before.replace("        return x - 35\n", "        return x + 35\n")
+    cf = changed("m.py", before, after)
+    (ctx,) = hunk_contexts([cf], {"m.py": open_index("m.py", after)}, [], 120, 200)
+    assert ctx.truncated
+    assert "def f35" in ctx.coarse and "def f35" in ctx.medium
+    assert "def f0" not in ctx.coarse

@@ -21,7 +21,7 @@ from reviewbot.index.build import IndexSettings, apply_listing, update_index
 from reviewbot.index.fresh import index_path
 from reviewbot.model import ContextPack, PackLine
 from reviewbot.render.formats import render_pack, render_report
-from reviewbot.render.prompt import CHARS_PER_TOKEN, _body, prompt
+from reviewbot.render.prompt import CHARS_PER_TOKEN, _body, _snippet_text, prompt
 from reviewbot.repo.git import Git
 from tests.helpers import commit, git, write
 
@@ -776,3 +776,34 @@ def test_a_decorator_added_to_a_method_is_the_methods_change(repo: Path) -> None
     assert hunk.unit is not None and hunk.unit.label == "def _repr"
     (bundle,) = report.bundles
     assert bundle.title.startswith("def Renderer._repr"), bundle.title
+
+
+def test_a_cut_snippet_keeps_its_header_and_changed_code_before_its_javadoc(
+    project: Path,
+) -> None:
+    """commons-cli c113423a: a moved method, javadoc and code all changed; cut to 3 lines it
+    kept 3 `@param` lines. Its header line and changed code come first, the javadoc after."""
+    s = pack_of(project).snippets[0]
+    javadoc = [
+        PackLine("-", 140 + k, f"     * @param p{k} the parameter number {k}") for k in range(6)
+    ]
+    lines = (
+        *javadoc,
+        PackLine("-", 146, "    public void printHelp(final String syntax) {"),
+        PackLine("-", 147, "        out.print(syntax);"),
+        PackLine("-", 148, "    }"),
+        PackLine("+", 20, "    /**"),
+        *(line._replace(mark="+", line=line.line - 119) for line in javadoc),
+        PackLine("+", 27, "    public void printHelp(final String syntax) {"),
+        PackLine("+", 28, "        out.print(syntax);"),
+        PackLine("+", 29, "    }"),
+    )
+    cut = s._replace(lines=lines, side="new", start=27, end=29)
+    text = _snippet_text(cut, {}, 3)
+    assert "- code: 3 of 19 lines kept" in text
+    kept = [line for line in text.splitlines() if re.match(r"[-+ >] +\d+ ", line)]
+    assert kept == [  # the header, then the first changed code, in their order
+        "-   146     public void printHelp(final String syntax) {",
+        "-   147         out.print(syntax);",
+        "+    27     public void printHelp(final String syntax) {",
+    ]
