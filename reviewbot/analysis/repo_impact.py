@@ -938,7 +938,8 @@ def _remaining(
     home = by_old.get(old.path)
     # What the declaration's namesakes in its scope are on the new side (the other overloads,
     # the other half of a getter and setter): the same symbol, not another definition.
-    twin = (home.path if home is not None else old.path, old.qualified)
+    # (of its kind: jsoup's field `readFully` is no twin of the method `readFully()` removed)
+    twin = (home.path if home is not None else old.path, old.qualified, old.kind)
     kept: bool | None = None  # (read on first need: most deletions reach nothing else)
     for h in hits:
         cf = by_old.get(h.path)
@@ -952,7 +953,7 @@ def _remaining(
                 reached = tuple(t for t in reached if t.kind == "constructor")
             if reached and kept is None:
                 kept = _imported_on_both_sides(home, old)
-            if reached and (kept or all((t.path, t.qualified) == twin for t in reached)):
+            if reached and (kept or all((t.path, t.qualified, t.kind) == twin for t in reached)):
                 # The overload or accessor left, or the import of the name that its module
                 # had beside it (`if win: from ._win import wrap` / `else: def wrap`): listed,
                 # and an RB105 (whether it serves where the deleted one did is not known).

@@ -1768,3 +1768,24 @@ def test_a_java_parameters_type_changed_breaks_the_literal_calls_it_no_longer_ta
     assert "V.java:5" in found["message"] and "V.java:6" not in found["message"]
     write(repo, "src/a/W.java", w.replace("int x", "long x"))
     assert codes(review(repo), "RB106") == []
+
+
+def test_a_java_method_removed_beside_a_field_of_its_name_leaves_the_fields_uses(
+    repo: Path,
+) -> None:
+    """jsoup ccd90e9c removed `boolean readFully() { return readFully; }` beside the field
+    `readFully`: the field's bare uses were "still referenced" (the field, of the same
+    qualified name, was taken for the method's other half). A call of the method is one."""
+    reader = (
+        "package p;\n\nclass Reader {\n    private boolean readFully;\n\n"
+        "    void fill() {\n        if (readFully) {\n            return;\n        }\n"
+        "        readFully = true;\n    }\n\n"
+        "    boolean readFully() {\n        return readFully;\n    }\n}\n"
+    )
+    gone = reader.replace("\n    boolean readFully() {\n        return readFully;\n    }\n", "")
+    setup(repo, {"src/p/Reader.java": reader}, {"src/p/Reader.java": gone})
+    assert codes(review(repo), "RB105") == []
+    called = gone.replace("readFully = true;", "readFully = !readFully();")
+    write(repo, "src/p/Reader.java", called)
+    (found,) = codes(review(repo), "RB105")
+    assert "src/p/Reader.java:10" in found["message"], found["message"]
