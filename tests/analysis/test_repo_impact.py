@@ -1701,3 +1701,31 @@ def test_a_class_re_signed_by_its_modifiers_says_which(repo: Path) -> None:
     )
     found = entry(review(repo), "Shape")
     assert (found["change"], found["detail"]) == ("signature", "now final; no longer abstract")
+
+
+def test_a_ts_infer_of_a_deleted_type_s_name_is_no_use_of_it(repo: Path) -> None:
+    """zustand e247220e: `setState: infer SetState` declares a type variable of its conditional
+    type (its true branch's SetState is that one); a change deleting the module's `type
+    SetState` and adding such a line named it as a place SetState was still referenced
+    (RB105: a new line naming it, left unresolved)."""
+    lib = "export type SetState<T> = (next: T) => void\n\nexport type Keep = number\n"
+    immer = (
+        "import type { Keep } from './lib'\n\n"
+        "type StoreImmer<S> = S extends {\n"
+        "  setState: infer SetState\n"
+        "}\n"
+        "  ? SetState extends (...args: infer A) => infer R\n"
+        "    ? (...args: A) => R\n"
+        "    : never\n"
+        "  : never\n\n"
+        "export type Made = StoreImmer<{ setState: () => Keep }>\n"
+    )
+    app = "import type { SetState } from './lib'\n\nexport const set: SetState<number> = () => {}\n"
+    setup(
+        repo,
+        {"src/lib.ts": lib, "src/app.ts": app, "src/immer.ts": "export type Made = number\n"},
+        {"src/lib.ts": "export type Keep = number\n", "src/immer.ts": immer},
+    )
+    (gone,) = codes(review(repo), "RB105")
+    assert "SetState" in gone["title"] and "src/app.ts:3" in gone["message"]
+    assert "src/immer.ts" not in gone["message"]

@@ -400,3 +400,36 @@ def test_ts_signatures_without_a_body_are_whole_past_their_braces(repo: Path) ->
     )
     assert signatures[("Opts.run", 6)] == "run(cb: (x: { a: 1 }) => void): { c: 3 }"
     assert signatures[("Props", 8)] == "type Props"  # a type's body stays out
+
+
+def test_ts_infer_declares_a_type_variable_of_its_conditional_s_true_branch(repo: Path) -> None:
+    # zustand's `S extends { setState: infer SetState } ? SetState extends ...`: the SetState
+    # of the `extends` clause and of the true branch is the one `infer` declares, no use of
+    # the module's `type SetState`; the false branch's is the module's.
+    db = build(
+        repo,
+        {
+            "src/types.ts": (
+                "export type SetState = { a: number }\n"
+                "export type A1 = number\n"
+                "type X<S> = S extends { setState: infer SetState }\n"
+                "  ? SetState extends { (...args: infer A1): void }\n"
+                "    ? [SetState, A1]\n"
+                "    : SetState\n"
+                "  : SetState\n"
+                "type Y<S> = S extends { k: infer SetState extends A1 } ? { v: SetState } : A1\n"
+                "type Z<S> = S extends (infer SetState)[] ? SetState : A1\n"
+                "type W<S> = S extends [infer A1] ? A1 : S extends A1 ? SetState : never\n"
+            ),
+        },
+    )
+    set_state, a1 = ("SetState", 1), ("A1", 2)
+    assert {(ln, n) for p, ln, n, *_ in links(db)} == {
+        (7, "SetState"),  # the outer false branch
+        (8, "A1"),  # `infer X extends A1`: a constraint; the false branch
+        (9, "A1"),
+        (10, "A1"),  # a conditional in a false branch: none of the outer `infer`'s
+        (10, "SetState"),
+    }
+    assert targets(db, "src/types.ts", 7, "SetState") == {set_state}
+    assert targets(db, "src/types.ts", 10, "A1") == {a1}
