@@ -81,6 +81,9 @@ NEW = "new/"
 # The qualifier of a Java anonymous class's call of its own method (`this.go()`, `go()`): a
 # method that is no class's member, which a call means all the same.
 OWN = "own"
+# The qualifier of `x.m` where x's type is a class declared in a body (a function's local
+# struct or class): the class is the reference's target; its members or nothing.
+DECLARED = "declared"
 # Between the qualifiers of a function's `return`s when they differ (`return this.truncate()`,
 # `return this.transform(...)`): the global pass types each, and they must agree on the classes.
 ANY_OF = ";"  # (no qualifier holds one: a `;` ends a statement)
@@ -1990,6 +1993,17 @@ class _Builder:
             bound = lookup(head.group(0), scope)
             return bound is not None and bound[0] == "local"
 
+        def local_class(written: str, scope: int) -> int:
+            """The class a local's written type names when the class is declared in a body
+            around ``scope`` (Go `type Opts struct` in a function), else -1: the resolver,
+            which knows a file's top-level names only, would not find it."""
+            if not written.isidentifier():
+                return -1
+            bound = lookup(written, scope)
+            if bound is None or bound[0] != "def" or found_in[0] == 0:
+                return -1
+            return bound[1] if defs[bound[1]].kind in CLASS_KINDS else -1
+
         def enclosing_class(unit: int) -> int:
             found = class_of.get(unit)
             if found is not None:
@@ -2439,6 +2453,8 @@ class _Builder:
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in classed:  # `x = self.make()`
                                 target = enclosing_class(unit)
+                            elif (declared := local_class(known, scope)) >= 0:
+                                target, qualifier = declared, DECLARED
                     elif (
                         properties
                         and bound is not None

@@ -433,3 +433,48 @@ def test_ts_infer_declares_a_type_variable_of_its_conditional_s_true_branch(repo
     }
     assert targets(db, "src/types.ts", 7, "SetState") == {set_state}
     assert targets(db, "src/types.ts", 10, "A1") == {a1}
+
+
+def test_a_receiver_typed_by_a_class_declared_in_a_function_means_its_members(repo: Path) -> None:
+    # echo's benchmarks: `type Opts struct { Param int64 }` declared in the function, then
+    # `&dest.Param` with `var dest Opts`: a field of Opts, never the package's method
+    # `Context.Param` (linked at confidence 1: the resolver, knowing only a file's top-level
+    # types, took Opts for unknown and guessed by name).
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/m\n\ngo 1.21\n",
+            "ctx.go": (
+                "package m\n\n"
+                "type Context struct{ n int }\n\n"
+                "func (c *Context) Param(name string) string { return name }\n\n"
+                "func Use(p *int64) {}\n\n"
+                "func Bench() {\n"
+                "\ttype Opts struct {\n"
+                "\t\tParam int64\n"
+                "\t}\n"
+                "\tvar dest Opts\n"
+                "\tUse(&dest.Param)\n"
+                "\td2 := Opts{}\n"
+                "\td2.Param = 2\n"
+                "\tvar c Context\n"
+                '\t_ = c.Param("x")\n'
+                "}\n"
+            ),
+            "src/shapes.ts": (
+                "export class Other { m(): number { return 1 } n(): number { return 2 } }\n"
+                "export function f(): number {\n"
+                "  class Local { m(): number { return 3 } }\n"
+                "  const l = new Local()\n"
+                "  l.n()\n"
+                "  return l.m()\n"
+                "}\n"
+            ),
+        },
+    )
+    assert targets(db, "ctx.go", 14, "Param") == set()
+    assert targets(db, "ctx.go", 16, "Param") == set()
+    assert targets(db, "ctx.go", 18, "Param") == {("Context.Param", 5)}
+    # A TS class declared in a function: its own members (none was linked), or nothing.
+    assert targets(db, "src/shapes.ts", 5, "n") == set()
+    assert targets(db, "src/shapes.ts", 6, "m") == {("f.Local.m", 3)}
