@@ -84,6 +84,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 48 (session 17): a Java field is a constant by its own modifiers (a window of 200 bytes read
 # the next declaration's), an interface's constants are indexed; a TS header without a body is
 # cut at its first `{` outside brackets (`<S = {}>(o: { a: 1 })` was cut at `S =`).
+# TS `infer X` binds X in its conditional type's `extends` clause and true branch.
+# `x.f` with x typed by a class declared in a function (Go `type Opts struct` in a body): its
+# members or none.
 # 47 (session 15): the outliner (a JS/TS file tree-sitter cannot read) takes no `from`, `as` or
 # `type` of an import or export statement for a name.
 # 46 (session 14, an adversarial pass): a Java anonymous class's `m()` is the own `m` of one

@@ -20,7 +20,7 @@ import itertools
 import operator
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import repeat
 
 import tree_sitter as ts
@@ -81,6 +81,9 @@ NEW = "new/"
 # The qualifier of a Java anonymous class's call of its own method (`this.go()`, `go()`): a
 # method that is no class's member, which a call means all the same.
 OWN = "own"
+# The qualifier of `x.m` where x's type is a class declared in a body (a function's local
+# struct or class): the class is the reference's target; its members or nothing.
+DECLARED = "declared"
 # Between the qualifiers of a function's `return`s when they differ (`return this.truncate()`,
 # `return this.transform(...)`): the global pass types each, and they must agree on the classes.
 ANY_OF = ";"  # (no qualifier holds one: a `;` ends a statement)
@@ -897,6 +900,26 @@ CLASS_THIS = "this"  # (`_this_per_scope`: `this` is the class's instance, or th
 
 
 LITERAL_THIS = "{}"  # (`_this_per_scope`: `this` is the object literal whose method it is in)
+
+
+def _inferred(names: Iterable[ts.Node], source: bytes) -> list[tuple[str, tuple[ts.Node, ts.Node]]]:
+    """TS: each ``infer X``'s name with the ``extends`` clause that declares it and the true
+    branch of that conditional type (``S extends { k: infer X } ? X : never``): X is a type
+    variable there, no use of a type X around."""
+    out: list[tuple[str, tuple[ts.Node, ts.Node]]] = []
+    for name in names:
+        inner, up = name, name.parent
+        while up is not None:
+            clause = up.child_by_field_name("right") if up.type == "conditional_type" else None
+            if clause is not None and clause.start_byte == inner.start_byte:
+                branch = up.child_by_field_name("consequence")
+                if branch is not None:
+                    said = _decode(source[name.start_byte : name.end_byte])
+                    out.append((said, (clause, branch)))
+                break
+            # (an `infer` in the checked type or a branch: of a conditional further out)
+            inner, up = up, up.parent
+    return out
 
 
 def _this_per_scope(
@@ -1734,6 +1757,10 @@ class _Builder:
         # before its own node (so in the scope around it): positions are doubled for that.
         scope_nodes = [(n.start_byte, n.end_byte, False, n) for n in caps.get("scope", ())]
         scope_nodes += [(n.start_byte, n.end_byte, True, n) for n in caps.get("scope.class", ())]
+        # (TS `infer X`: its conditional type's `extends` clause and true branch are scopes)
+        inferred = _inferred(caps.get("infer", ()), source)
+        typed_scopes = {(n.start_byte, n.end_byte): n for _, m in inferred for n in m}
+        scope_nodes += [(a, b, False, n) for (a, b), n in typed_scopes.items()]
         scope_nodes.sort(key=lambda s: (s[0], -s[1]))
         starts = [-1] + [2 * s[0] for s in scope_nodes]
         ends = [2 * len(source) + 2] + [2 * s[1] for s in scope_nodes]
@@ -1880,6 +1907,13 @@ class _Builder:
         for loose in iter_mixed:
             local_types.pop(loose, None)
             mixed.add(loose)
+        if inferred:
+            # TS `A extends { k: infer X } ? X : B`: the X of the true branch is the one
+            # `infer` declares (the `extends` clause's is, as a bind there).
+            scope_at = {(starts[k], ends[k]): k for k in range(1, len(starts))}
+            for name, (_clause, branch) in inferred:
+                at = scope_at[(2 * branch.start_byte, 2 * branch.end_byte)]
+                bindings[at].setdefault(name, ("local", -1))
 
         found_in = [0]
 
@@ -1958,6 +1992,17 @@ class _Builder:
                 return False  # (`x.m()` on a local: what the members `m` return, as before)
             bound = lookup(head.group(0), scope)
             return bound is not None and bound[0] == "local"
+
+        def local_class(written: str, scope: int) -> int:
+            """The class a local's written type names when the class is declared in a body
+            around ``scope`` (Go `type Opts struct` in a function), else -1: the resolver,
+            which knows a file's top-level names only, would not find it."""
+            if not written.isidentifier():
+                return -1
+            bound = lookup(written, scope)
+            if bound is None or bound[0] != "def" or found_in[0] == 0:
+                return -1
+            return bound[1] if defs[bound[1]].kind in CLASS_KINDS else -1
 
         def enclosing_class(unit: int) -> int:
             found = class_of.get(unit)
@@ -2408,6 +2453,8 @@ class _Builder:
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in classed:  # `x = self.make()`
                                 target = enclosing_class(unit)
+                            elif (declared := local_class(known, scope)) >= 0:
+                                target, qualifier = declared, DECLARED
                     elif (
                         properties
                         and bound is not None

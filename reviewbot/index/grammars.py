@@ -297,6 +297,7 @@ _TS_NAMES = (
 (optional_parameter pattern: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (variable_declarator name: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (type_parameter name: (type_identifier) @typeparam)
+(infer_type . (type_identifier) @bind @infer)
 (member_expression object: (parenthesized_expression (as_expression)) @recv.obj)
 (public_field_definition name: (property_identifier) @attr.typed
   type: (type_annotation (_) @typed.type))

@@ -57,6 +57,7 @@ from reviewbot.index.extract import (
     ALIAS,
     ANY_OF,
     AUGMENTS,
+    DECLARED,
     GETTER,
     LITERAL,
     LOCAL,
@@ -1658,6 +1659,10 @@ class Resolver:
             return agreed or [], True
         if qualifier in _SELF and target is not None and target in self.classes:
             return [target], True  # (a branch of the above: `this`)
+        if qualifier == DECLARED:  # a class declared in a function: the reference's target
+            return (
+                ([target], True) if target is not None and target in self.classes else ([], False)
+            )
         element = qualifier.endswith("()[]")  # `for x in make()`: what it returns holds
         if element:
             qualifier = qualifier[:-2]

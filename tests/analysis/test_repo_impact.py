@@ -1789,3 +1789,31 @@ def test_a_java_method_removed_beside_a_field_of_its_name_leaves_the_fields_uses
     write(repo, "src/p/Reader.java", called)
     (found,) = codes(review(repo), "RB105")
     assert "src/p/Reader.java:10" in found["message"], found["message"]
+
+
+def test_a_ts_infer_of_a_deleted_type_s_name_is_no_use_of_it(repo: Path) -> None:
+    """zustand e247220e: `setState: infer SetState` declares a type variable of its conditional
+    type (its true branch's SetState is that one); a change deleting the module's `type
+    SetState` and adding such a line named it as a place SetState was still referenced
+    (RB105: a new line naming it, left unresolved)."""
+    lib = "export type SetState<T> = (next: T) => void\n\nexport type Keep = number\n"
+    immer = (
+        "import type { Keep } from './lib'\n\n"
+        "type StoreImmer<S> = S extends {\n"
+        "  setState: infer SetState\n"
+        "}\n"
+        "  ? SetState extends (...args: infer A) => infer R\n"
+        "    ? (...args: A) => R\n"
+        "    : never\n"
+        "  : never\n\n"
+        "export type Made = StoreImmer<{ setState: () => Keep }>\n"
+    )
+    app = "import type { SetState } from './lib'\n\nexport const set: SetState<number> = () => {}\n"
+    setup(
+        repo,
+        {"src/lib.ts": lib, "src/app.ts": app, "src/immer.ts": "export type Made = number\n"},
+        {"src/lib.ts": "export type Keep = number\n", "src/immer.ts": immer},
+    )
+    (gone,) = codes(review(repo), "RB105")
+    assert "SetState" in gone["title"] and "src/app.ts:3" in gone["message"]
+    assert "src/immer.ts" not in gone["message"]

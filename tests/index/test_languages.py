@@ -400,3 +400,81 @@ def test_ts_signatures_without_a_body_are_whole_past_their_braces(repo: Path) ->
     )
     assert signatures[("Opts.run", 6)] == "run(cb: (x: { a: 1 }) => void): { c: 3 }"
     assert signatures[("Props", 8)] == "type Props"  # a type's body stays out
+
+
+def test_ts_infer_declares_a_type_variable_of_its_conditional_s_true_branch(repo: Path) -> None:
+    # zustand's `S extends { setState: infer SetState } ? SetState extends ...`: the SetState
+    # of the `extends` clause and of the true branch is the one `infer` declares, no use of
+    # the module's `type SetState`; the false branch's is the module's.
+    db = build(
+        repo,
+        {
+            "src/types.ts": (
+                "export type SetState = { a: number }\n"
+                "export type A1 = number\n"
+                "type X<S> = S extends { setState: infer SetState }\n"
+                "  ? SetState extends { (...args: infer A1): void }\n"
+                "    ? [SetState, A1]\n"
+                "    : SetState\n"
+                "  : SetState\n"
+                "type Y<S> = S extends { k: infer SetState extends A1 } ? { v: SetState } : A1\n"
+                "type Z<S> = S extends (infer SetState)[] ? SetState : A1\n"
+                "type W<S> = S extends [infer A1] ? A1 : S extends A1 ? SetState : never\n"
+            ),
+        },
+    )
+    set_state, a1 = ("SetState", 1), ("A1", 2)
+    assert {(ln, n) for p, ln, n, *_ in links(db)} == {
+        (7, "SetState"),  # the outer false branch
+        (8, "A1"),  # `infer X extends A1`: a constraint; the false branch
+        (9, "A1"),
+        (10, "A1"),  # a conditional in a false branch: none of the outer `infer`'s
+        (10, "SetState"),
+    }
+    assert targets(db, "src/types.ts", 7, "SetState") == {set_state}
+    assert targets(db, "src/types.ts", 10, "A1") == {a1}
+
+
+def test_a_receiver_typed_by_a_class_declared_in_a_function_means_its_members(repo: Path) -> None:
+    # echo's benchmarks: `type Opts struct { Param int64 }` declared in the function, then
+    # `&dest.Param` with `var dest Opts`: a field of Opts, never the package's method
+    # `Context.Param` (linked at confidence 1: the resolver, knowing only a file's top-level
+    # types, took Opts for unknown and guessed by name).
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/m\n\ngo 1.21\n",
+            "ctx.go": (
+                "package m\n\n"
+                "type Context struct{ n int }\n\n"
+                "func (c *Context) Param(name string) string { return name }\n\n"
+                "func Use(p *int64) {}\n\n"
+                "func Bench() {\n"
+                "\ttype Opts struct {\n"
+                "\t\tParam int64\n"
+                "\t}\n"
+                "\tvar dest Opts\n"
+                "\tUse(&dest.Param)\n"
+                "\td2 := Opts{}\n"
+                "\td2.Param = 2\n"
+                "\tvar c Context\n"
+                '\t_ = c.Param("x")\n'
+                "}\n"
+            ),
+            "src/shapes.ts": (
+                "export class Other { m(): number { return 1 } n(): number { return 2 } }\n"
+                "export function f(): number {\n"
+                "  class Local { m(): number { return 3 } }\n"
+                "  const l = new Local()\n"
+                "  l.n()\n"
+                "  return l.m()\n"
+                "}\n"
+            ),
+        },
+    )
+    assert targets(db, "ctx.go", 14, "Param") == set()
+    assert targets(db, "ctx.go", 16, "Param") == set()
+    assert targets(db, "ctx.go", 18, "Param") == {("Context.Param", 5)}
+    # A TS class declared in a function: its own members (none was linked), or nothing.
+    assert targets(db, "src/shapes.ts", 5, "n") == set()
+    assert targets(db, "src/shapes.ts", 6, "m") == {("f.Local.m", 3)}
