@@ -215,6 +215,19 @@ def _written(name: str, text: str | None) -> bool:
     return re.search(_DEFINES.format(name=re.escape(name)), text) is not None
 
 
+# A local bound again: with a declaring word, or assigned (`step = ...`); a call at a line's
+# start (`normalizeSliceIndex(args[0], n) === n ||`) binds nothing.
+_BINDS = (
+    r"(?m)^[ \t]*(?:(?:export|default|async|static)\s+)*"
+    r"(?:(?:def|class|function\*?|func|const|let|var|val)\s+{name}\b|{name}\s*(?::[^=\n]*)?=(?![=>]))"
+)
+
+
+def _rebound(name: str, text: str | None) -> bool:
+    """Whether ``text`` binds the local ``name`` again (a declaration or an assignment)."""
+    return text is not None and re.search(_BINDS.format(name=re.escape(name)), text) is not None
+
+
 def _body(text: str | None, d: Decl) -> list[str]:
     lines = (text or "").split("\n")[d.line : d.end_line]  # without the header line
     return [" ".join(x.split()).replace(d.name, "") for x in lines]
@@ -267,7 +280,10 @@ def declaration_changes(
                 # A function's local (`function step()` now `const step = action(() => ...)`
                 # in the same function) is bound again where the index reads no declaration.
                 local = d.qualified.rpartition(".")[0] in bodies
-                if not ((broken or local) and _written(d.name, cf.new_text)):
+                if not (
+                    (broken and _written(d.name, cf.new_text))
+                    or (local and _rebound(d.name, cf.new_text))
+                ):
                     removed.append((d, cf))  # namesakes go together
             elif mending:
                 continue

@@ -1817,3 +1817,23 @@ def test_a_ts_infer_of_a_deleted_type_s_name_is_no_use_of_it(repo: Path) -> None
     (gone,) = codes(review(repo), "RB105")
     assert "SetState" in gone["title"] and "src/app.ts:3" in gone["message"]
     assert "src/immer.ts" not in gone["message"]
+
+
+def test_a_local_function_deleted_while_called_at_a_lines_start_is_rb105(repo: Path) -> None:
+    """immer (the impact benchmark): a nested `function normalizeSliceIndex` deleted while
+    `normalizeSliceIndex(args[0] ?? 0, n) === n ||` still starts a line read as bound again
+    (a call is no binding): no impact, no RB105; the benchmark's recall fell 0.904 -> 0.853."""
+    calls = STORE.replace(
+        "  return { incrementDay }\n",
+        "  function later(d: string) {\n    return (\n      incrementDay(d) > 0 ||\n"
+        "      false\n    )\n  }\n\n  return { later }\n",
+    )
+    gone = calls.replace(
+        "  function incrementDay(date: string) {\n"
+        "    return new Date(date).getTime() + 86400000\n  }\n",
+        "",
+    )
+    assert gone != calls
+    setup(repo, {"src/user.ts": calls, "src/cart.ts": CART}, {"src/user.ts": gone})
+    (found,) = codes(review(repo), "RB105")
+    assert found["title"] == "incrementDay is deleted but still referenced"
