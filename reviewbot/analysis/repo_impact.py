@@ -1401,19 +1401,23 @@ def _offset(text: str, line: int, column: int) -> int | None:
     return start + len(prefix.decode("utf-8", "surrogateescape"))
 
 
-def _show(params: tuple[Param, ...], typed: bool = False) -> str:
+def _show(params: tuple[Param, ...], typed: bool = False, language: str = "python") -> str:
     """A parameter list as Python writes it: `(a, /, b=…, *, c, **kw)` (the `/` after
     positional-only ones, a bare `*` before keyword-only ones when no `*args` is there);
-    ``typed``: with the types read (Java's `(String x)`, where only a type changed)."""
+    as TypeScript and JavaScript do: `(a, b?, ...rest)`; ``typed``: with the types read
+    (Java's `(String x)`, where only a type changed)."""
+    js = language in ("typescript", "tsx", "javascript", "jsx")
     words: list[str] = []
     for k, p in enumerate(params):
         if p.kind == "kwonly" and not any(q.kind in ("varargs", "kwonly") for q in params[:k]):
             words.append("*")
+        optional = not (p.required or p.kind in ("varargs", "varkw"))
         words.append(
-            ("*" if p.kind == "varargs" else "**" if p.kind == "varkw" else "")
+            ("..." if js and p.kind == "varargs" else "*" if p.kind == "varargs" else "")
+            + ("**" if p.kind == "varkw" else "")
             + (f"{p.type} " if typed and p.type else "")
             + p.name
-            + ("" if p.required or p.kind in ("varargs", "varkw") else "=…")
+            + (("?" if js else "=…") if optional else "")
         )
         if p.kind == "posonly" and (k + 1 == len(params) or params[k + 1].kind != "posonly"):
             words.append("/")
@@ -1500,9 +1504,11 @@ def _rb106(
     unchecked = f" ({doubt} {unsure} were not checked)" if doubt else ""
     # (the same names: a type changed, which only the types written say)
     typed = _show(new_params) == _show(old_params)
+    shown = (_show(new_params, typed, language), _show(old_params, typed, language))
     message = (
-        f"{new.label} now takes {_show(new_params, typed)} (it took "
-        f"{_show(old_params, typed)}), but " + "; ".join(told) + f".{unchecked}"
+        f"{new.label} now takes {shown[0]} (it took {shown[1]}), but "
+        + "; ".join(told)
+        + f".{unchecked}"
     )
     how = "called or overridden" if stale and left else "called" if stale else "overridden"
     return Finding(

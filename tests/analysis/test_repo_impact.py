@@ -1325,6 +1325,16 @@ def test_rb106_writes_a_parameter_list_as_python_does(header: str, shown: str) -
     assert params is not None and _show(params) == shown
 
 
+def test_rb106_writes_a_ts_parameter_list_as_typescript_does() -> None:
+    """zustand: `createJSONStorage(getStorage, options?)` was told `(getStorage, options=…)`."""
+    from reviewbot.analysis.repo_impact import _show
+
+    header = "function f(getStorage: () => S, options?: Options, ...rest: any[]): void"
+    params = parameters(header, "f", "typescript", False)
+    assert params is not None
+    assert _show(params, language="typescript") == "(getStorage, options?, ...rest)"
+
+
 def test_java_rb106_leaves_calls_with_type_arguments_and_fields_of_the_name(repo: Path) -> None:
     """An adversarial pass over the overload rule: `s.put(new HashMap<String, Integer>())`
     counted two arguments (the comma in the type arguments) and was named for the re-signed
