@@ -28,6 +28,7 @@ from typing import NamedTuple, cast
 
 from reviewbot import __version__
 from reviewbot.engine.languages import Language, LanguageRegistry, default_registry
+from reviewbot.index.configs import is_module_config, summary
 from reviewbot.index.extract import (
     ANY_OF,
     GETTER,
@@ -81,6 +82,9 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
+# `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
+# resolves every reference again.
 # 48 (session 17): a Java field is a constant by its own modifiers (a window of 200 bytes read
 # the next declaration's), an interface's constants are indexed; a TS header without a body is
 # cut at its first `{` outside brackets (`<S = {}>(o: { a: 1 })` was cut at `S =`).
@@ -121,11 +125,10 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 48
+RULES = 49
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
-_GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)", re.MULTILINE)
 
 Progress = Callable[[int, int], None]
 
@@ -283,6 +286,18 @@ def _py_packages(store: Store) -> set[str]:
             "SELECT path FROM files WHERE skipped IS NULL AND path LIKE '%__init__.py%'"
         )
         if path.rsplit("/", 1)[-1] in ("__init__.py", "__init__.pyi")
+    }
+
+
+def _module_configs(store: Store) -> set[tuple[str, str]]:
+    """What the repository's ``go.mod`` and ``tsconfig.json`` files say of where imports lead:
+    when it changes, every reference is resolved again."""
+    return {
+        (path, package)
+        for path, package in store.conn.execute(
+            "SELECT path, package FROM files WHERE skipped IS NOT NULL AND package != ''"
+        )
+        if is_module_config(path)
     }
 
 
@@ -650,6 +665,7 @@ def _update(
             cold = everything or store.created
             old_names = _names_of(store, plan.gone)
             packages = _py_packages(store)
+            configs = _module_configs(store)
             before = None if cold else _before(store, plan)
             store.delete_files(plan.gone)
             if cold:
@@ -665,8 +681,11 @@ def _update(
             # (when this process waits for them), else after the links.
             record = functools.partial(_record_stats, store, git)
             if plan.read or plan.gone:
-                # Python's packages changed: other files' module names did.
-                relink = cold or _py_packages(store) != packages
+                # Python's packages changed: other files' module names did; a go.mod or a
+                # tsconfig.json changed: where other files' imports lead did.
+                relink = (
+                    cold or _py_packages(store) != packages or _module_configs(store) != configs
+                )
                 jobs = settings.jobs
                 _resolve(store, relink, new_ids, old_names, jobs, kept, before, loaded, (record,))
             else:
@@ -746,7 +765,7 @@ def _write(
             reasons[e.path] = "excluded by the configuration"
         elif _vendored(e.path):
             reasons[e.path] = "vendored"
-        elif language.name == "generic" and e.path.rsplit("/", 1)[-1] != "go.mod":
+        elif language.name == "generic" and not is_module_config(e.path):
             reasons[e.path] = "not a source language"
     wanted = [e for e in entries if e.path not in reasons]
     sizes = git.sizes(e.blob for e in wanted if e.worktree is None)
@@ -783,9 +802,8 @@ def _write(
                     reasons[e.path] = "binary"
                     continue
                 text, _warnings = decode(data)
-                if e.path.rsplit("/", 1)[-1] == "go.mod":
-                    found = _GO_MODULE.search(text)
-                    packages[e.path] = found.group(1) if found else ""
+                if is_module_config(e.path) and languages[e.path].name == "generic":
+                    packages[e.path] = summary(e.path, text)
                     reasons[e.path] = "not a source language"
                     continue
                 why = "generated (linguist-generated)" if e.path in generated else None

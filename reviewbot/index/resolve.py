@@ -53,6 +53,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
+from reviewbot.index.configs import TsConfigs, is_module_config
 from reviewbot.index.extract import (
     ALIAS,
     ANY_OF,
@@ -743,6 +744,18 @@ class Resolver:
             if posixpath.basename(path) == "go.mod":
                 found.append((posixpath.dirname(path), module))
         self.go_modules = sorted(found, key=lambda x: -len(x[1]))
+        # TypeScript's `baseUrl` and `paths` (`import { create } from 'zustand'` in zustand's
+        # own tests means `src/index.ts`).
+        self.ts_configs = TsConfigs(
+            [
+                (path, text)
+                for path, text in self.conn.execute(
+                    "SELECT path, package FROM files WHERE path LIKE '%config%.json' "
+                    "AND package != ''"
+                )
+                if is_module_config(path)
+            ]
+        )
         # Packages of the repository by their folder's name (`packages/zod/package.json`):
         # where a bare specifier (`zod/v4`, `@scope/zod`) naming one of them leads.
         self.js_packages: dict[str, list[str]] = defaultdict(list)
@@ -797,14 +810,18 @@ class Resolver:
         if lang == "python":
             return self._py_files(file, spec)
         if lang in ("javascript", "typescript", "tsx"):
-            if not spec.startswith("."):
-                return self._js_package(spec)
-            base = posixpath.normpath(posixpath.join(posixpath.dirname(file.path), spec))
-            for candidate in (base, _strip_ext(base), base + "/index"):
-                found = self.js_modules.get(candidate)
-                if found is not None:
-                    return [found]
-            return []
+            if spec.startswith("."):
+                bases = [posixpath.normpath(posixpath.join(posixpath.dirname(file.path), spec))]
+            elif self.ts_configs:
+                bases = self.ts_configs.candidates(file.path, spec)
+            else:
+                bases = []
+            for base in bases:
+                for candidate in (base, _strip_ext(base), base + "/index"):
+                    found = self.js_modules.get(candidate)
+                    if found is not None:
+                        return [found]
+            return [] if spec.startswith(".") else self._js_package(spec)
         if lang == "go":
             for folder, module in self.go_modules:
                 if spec == module or spec.startswith(module + "/"):

@@ -3,10 +3,12 @@ example shaped like the code where the benchmark met it."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
 from reviewbot.index import query
+from reviewbot.index.configs import is_module_config, summary
 from tests.index.support import build, links, targets
 
 
@@ -2902,3 +2904,104 @@ def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
         assert ("B.go", 1.0, "instance") in _vias(db, "a.ts", line, "go"), line
         assert ("A.go", 1.0, "instance") not in _vias(db, "a.ts", line, "go"), line
     assert all(c < 1.0 for _q, c, _v in _vias(db, "a.ts", 10, "go"))
+
+
+def test_tsconfig_paths_lead_bare_specifiers_to_the_repository(repo: Path) -> None:
+    # zustand's own tests import `'zustand'` and `'zustand/middleware'`, which its
+    # tsconfig.json maps (JSON with comments and a trailing comma, as TypeScript reads it) to
+    # ./src/index.ts and ./src/*.ts; no package.json is in a folder named zustand.
+    db = build(
+        repo,
+        {
+            "package.json": '{"name": "zustand"}\n',
+            "tsconfig.json": (
+                '{\n  // the compiler\'s options\n  "compilerOptions": {\n'
+                '    "strict": true /* FIXME */,\n'
+                '    "paths": {\n'
+                '      "zustand": ["./src/index.ts"],\n'
+                '      "zustand/*": ["./src/*.ts"],\n'
+                "    },\n  },\n}\n"
+            ),
+            "src/index.ts": "export { create } from './react.ts';\n",
+            "src/react.ts": "export function create(): number { return 1; }\n",
+            "src/middleware.ts": "export function persist(): number { return 2; }\n",
+            "tests/basic.test.ts": (
+                "import { create } from 'zustand';\n"
+                "import { persist } from 'zustand/middleware';\n"
+                "import { render } from 'react';\n"
+                "create();\n"
+                "persist();\n"
+                "render();\n"
+            ),
+        },
+    )
+    assert targets(db, "tests/basic.test.ts", 4, "create") == {("create", 1)}
+    assert targets(db, "tests/basic.test.ts", 5, "persist") == {("persist", 1)}
+    # A package the configuration does not map stays outside.
+    assert targets(db, "tests/basic.test.ts", 6, "render") == set()
+
+
+def test_tsconfig_extends_base_url_and_the_nearest_configuration(repo: Path) -> None:
+    # A monorepo: the root's tsconfig.base.json sets `baseUrl` and `@app/*`; the web
+    # package's tsconfig.json extends it (the substitutions stay relative to the base's
+    # `baseUrl`), and a bare `lib/money` is a path under `baseUrl`. A tool folder's own
+    # tsconfig.json, the nearest above its files, maps `@app/*` elsewhere.
+    db = build(
+        repo,
+        {
+            "tsconfig.base.json": (
+                '{"compilerOptions": {"baseUrl": ".", "paths": {"@app/*": ["packages/*/src"]}}}\n'
+            ),
+            "packages/web/tsconfig.json": '{"extends": "../../tsconfig.base"}\n',
+            "packages/shop/src/index.ts": "export function buy(): number { return 1; }\n",
+            "lib/money.ts": "export function cents(): number { return 2; }\n",
+            "tools/tsconfig.json": '{"compilerOptions": {"paths": {"@app/*": ["./fake/*"]}}}\n',
+            "tools/fake/shop.ts": "export function buy(): number { return 3; }\n",
+            "packages/web/main.ts": (
+                "import { buy } from '@app/shop';\nimport { cents } from 'lib/money';\n"
+                "buy();\ncents();\n"
+            ),
+            "tools/check.ts": "import { buy } from '@app/shop';\nbuy();\n",
+        },
+    )
+    shop = "packages/shop/src/index.ts"
+    assert _where(db, "packages/web/main.ts", 3, "buy") == {(shop, 1)}
+    assert targets(db, "packages/web/main.ts", 4, "cents") == {("cents", 1)}
+    assert _where(db, "tools/check.ts", 2, "buy") == {("tools/fake/shop.ts", 1)}
+
+
+def _where(db: Path, path: str, line: int, name: str) -> set[tuple[str, int]]:
+    """(path, line) of the definitions the reference ``name`` on ``path:line`` means."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(
+            "SELECT df.path, d.line FROM edges e "
+            "JOIN refs r ON r.id = e.ref_id JOIN files rf ON rf.id = r.file_id "
+            "JOIN defs d ON d.id = e.def_id JOIN files df ON df.id = d.file_id "
+            "WHERE rf.path = ? AND r.line = ? AND r.name = ?",
+            (path, line, name),
+        ).fetchall()
+    finally:
+        conn.close()
+    return set(rows)
+
+
+def test_a_tsconfig_is_read_as_typescript_reads_it() -> None:
+    # Comments and trailing commas go; a string holding `//`, `/*` or an escaped quote stays;
+    # what cannot be read is nothing, and only local `extends` are kept (a package's cannot
+    # be followed in the repository).
+    text = (
+        '{ "extends": ["@tsconfig/node20", "./base.json"], // a comment\n'
+        '  "compilerOptions": { "baseUrl": "src/*/x", /* */ "paths": {\n'
+        '    "a\\"//b": ["./c/*"], "two/*/stars/*": ["./d"], }, }, }'
+    )
+    assert json.loads(summary("tsconfig.json", text)) == {
+        "extends": ["./base.json"],
+        "baseUrl": "src/*/x",
+        "paths": {'a"//b': ["./c/*"]},
+    }
+    assert summary("tsconfig.json", '{"compilerOptions": {"paths": ') == ""
+    assert summary("tsconfig.json", '{"compilerOptions": {"strict": true}}') == ""
+    assert summary("go.mod", "// x\nmodule example.com/m\n") == "example.com/m"
+    assert is_module_config("a/tsconfig.app.json") and is_module_config("jsconfig.json")
+    assert not is_module_config("a/config.json") and not is_module_config("go.sum")

@@ -583,3 +583,21 @@ def test_a_conditional_receiver_follows_a_branch_whose_type_changed(
     old, new = _update_equals_cold(repo, tmp_path, files, edited)
     assert ("use.ts", 4, 26, "base.ts", 4, "spin", 1.0, "instance") in old
     assert not any(row[:3] == ("use.ts", 4, 26) and row[-1] == "instance" for row in new)
+
+
+def test_a_tsconfig_whose_paths_changed_is_followed_by_every_importer(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`paths` now maps `@lib/*` to another folder: a file that did not change follows (and a
+    go.mod, kept the same way, would too)."""
+    files = {
+        "tsconfig.json": '{"compilerOptions": {"paths": {"@lib/*": ["./old/*"]}}}\n',
+        "old/util.ts": "export function pad(): void {}\n",
+        "new/util.ts": "\nexport function pad(): void {}\n",
+        "app/use.ts": "import { pad } from '@lib/util';\npad();\n",
+    }
+    edited = {"tsconfig.json": files["tsconfig.json"].replace("./old/*", "./new/*")}
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    assert ("app/use.ts", 2, 0, "old/util.ts", 1, "pad", 1.0, "import") in old
+    assert ("app/use.ts", 2, 0, "new/util.ts", 2, "pad", 1.0, "import") in new
+    assert not any(e[3] == "old/util.ts" for e in new if e[0] == "app/use.ts")
