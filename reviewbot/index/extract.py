@@ -922,6 +922,27 @@ def _inferred(names: Iterable[ts.Node], source: bytes) -> list[tuple[str, tuple[
     return out
 
 
+def _type_parameter_scopes(caps: dict[str, list[ts.Node]]) -> dict[tuple[int, int], ts.Node]:
+    """TS: the declarations whose type parameters (``class Box<T>``, ``interface I<T>``,
+    ``type F<T> = ...``, a signature's ``get<U>(u: U): T;``, a mapped type's ``[K in keyof
+    T]``) are seen in them only, and that are no scope already (a function's, an arrow's, a
+    method's are): scopes, so that a ``T`` there is the parameter, never a type T of the
+    module."""
+    have = {(n.start_byte, n.end_byte) for n in caps.get("scope", ())}
+    out: dict[tuple[int, int], ts.Node] = {}
+    for name in caps.get("typeparam", ()):
+        up = name.parent
+        owner = up.parent if up is not None else None
+        if up is not None and up.type == "type_parameter" and owner is not None:
+            owner = owner.parent  # (type_parameter < type_parameters < the declaration)
+        if owner is None:
+            continue
+        span = (owner.start_byte, owner.end_byte)
+        if span not in have:
+            out.setdefault(span, owner)
+    return out
+
+
 def _this_per_scope(
     nodes: list[ts.Node], parent_scope: list[int], source: bytes
 ) -> tuple[list[str], list[ts.Node | None]]:
@@ -1760,6 +1781,7 @@ class _Builder:
         # (TS `infer X`: its conditional type's `extends` clause and true branch are scopes)
         inferred = _inferred(caps.get("infer", ()), source)
         typed_scopes = {(n.start_byte, n.end_byte): n for _, m in inferred for n in m}
+        typed_scopes.update(_type_parameter_scopes(caps))
         scope_nodes += [(a, b, False, n) for (a, b), n in typed_scopes.items()]
         scope_nodes.sort(key=lambda s: (s[0], -s[1]))
         starts = [-1] + [2 * s[0] for s in scope_nodes]

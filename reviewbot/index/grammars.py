@@ -296,7 +296,8 @@ _TS_NAMES = (
 (required_parameter pattern: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (optional_parameter pattern: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
 (variable_declarator name: (identifier) @bind.typed type: (type_annotation (_) @typed.type))
-(type_parameter name: (type_identifier) @typeparam)
+(type_parameter name: (type_identifier) @typeparam @bind)
+(mapped_type_clause name: (type_identifier) @typeparam @bind)
 (infer_type . (type_identifier) @bind @infer)
 (member_expression object: (parenthesized_expression (as_expression)) @recv.obj)
 (public_field_definition name: (property_identifier) @attr.typed

@@ -435,6 +435,41 @@ def test_ts_infer_declares_a_type_variable_of_its_conditional_s_true_branch(repo
     assert targets(db, "src/types.ts", 10, "A1") == {a1}
 
 
+def test_ts_type_parameters_shadow_the_module_s_types_where_they_are_declared(
+    repo: Path,
+) -> None:
+    # `<Input>` of a function, an arrow, a class, a method, an interface, its method
+    # signature, a type alias, an overload signature, and a mapped type's `[K in ...]`: each
+    # `Input` (or `K`) there is the parameter, no use of the module's `type Input`; the
+    # module's is used only where no parameter of that name is declared around it.
+    db = build(
+        repo,
+        {
+            "src/types.ts": (
+                "export type Input = { a: number }\n"
+                "export type K = string\n"
+                "export function f<Input>(x: Input): Input { return x }\n"
+                "export const g = <Input,>(y: Input): Input => y\n"
+                "export class Box<Input> extends Array<Input> {\n"
+                "  value!: Input\n"
+                "  get<Out extends Input>(o: Out): Input { return o }\n"
+                "  put(v: Input): void {}\n"
+                "}\n"
+                "interface I<Input> { one: Input; two<Z>(z: Input): Z }\n"
+                "interface J { three<Input>(i: Input): Input; four(i: Input): K }\n"
+                "type F<Input> = Input[]\n"
+                "export function h<Input>(x: Input): Input\n"
+                "type M<T> = { [K in keyof T]: K }\n"
+                "let z: Input\n"
+                "let k: K\n"
+            ),
+        },
+    )
+    used = {(ln, n) for p, ln, n, *_ in links(db)}
+    assert used == {(11, "Input"), (11, "K"), (15, "Input"), (16, "K")}
+    assert targets(db, "src/types.ts", 15, "Input") == {("Input", 1)}
+
+
 def test_a_receiver_typed_by_a_class_declared_in_a_function_means_its_members(repo: Path) -> None:
     # echo's benchmarks: `type Opts struct { Param int64 }` declared in the function, then
     # `&dest.Param` with `var dest Opts`: a field of Opts, never the package's method
