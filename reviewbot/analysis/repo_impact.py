@@ -813,6 +813,12 @@ def _impact_in(
                 and _serves(r, texts, c.old.language)
             )
             and not (c.old is not None and c.old.name in _CONSTRUCTORS and r.name != c.old.name)
+            and not (
+                r.via == _NAMESAKE
+                and c.change == "removed"
+                and c.old is not None
+                and _alternative(r, c.old, c.cf.old_text, texts)
+            )
         ]
         if c.change in ("removed", "renamed") and broken and c.old is not None:
             gone = _rb105(c, c.old, broken, texts)
@@ -1180,6 +1186,41 @@ def _overridden(old: Decl, reached: tuple[_Target, ...]) -> bool:
 
 
 _ABSTRACT = re.compile(r"@(?:abc\.)?abstract|\babstract\b")
+# Python decorators that make a function one of several meanings of its name: an overload's
+# stub, a property's accessor, an abstract method, a dispatcher's registration.
+_NOT_PLAIN = re.compile(r"^@[\w.]*\b(?:overload|property|setter|getter|deleter|abstract\w*|register)\b")
+
+
+def _alternative(r: _Ref, old: Decl, old_text: str | None, texts: _Texts) -> bool:
+    """Python: whether a deleted function's reference now reaches only plain functions of its
+    name left in its scope, which serve it: the other branch of `if sys.version_info >=
+    (3, 10): def f` / `else: def f`, or the one `def f` written instead of the two of a
+    `try` / `except ImportError` (cattrs 9e0e6ee). Python has no overloads: the name means the
+    one left, unless the deleted one or the one left is an `@overload` stub, a property's
+    accessor, abstract, or registered."""
+    if old.language != "python" or old.kind not in ("function", "method") or not r.targets:
+        return False
+    if old_text is None or _decorated(old_text, old.line):
+        return False
+    for t in r.targets:
+        if t.kind != old.kind or t.path != old.path:
+            return False
+        text = texts.get(t.path)
+        if text is None or _decorated(text, t.line):
+            return False
+    return True
+
+
+def _decorated(text: str, line: int) -> bool:
+    """Whether the decorators right above the definition at ``line`` make it one of several
+    meanings of its name (``_NOT_PLAIN``)."""
+    lines = text.split("\n")
+    k = line - 2
+    while 0 <= k < len(lines) and lines[k].lstrip().startswith("@"):
+        if _NOT_PLAIN.search(lines[k].lstrip()):
+            return True
+        k -= 1
+    return False
 
 
 def _serves(r: _Ref, texts: _Texts, language: str) -> bool:

@@ -881,6 +881,47 @@ def test_dropping_an_import_errors_fallback_is_no_rb105(repo: Path) -> None:
     assert codes(review(repo), "RB105") == []
 
 
+def test_one_of_two_conditional_definitions_dropped_is_no_rb105(repo: Path) -> None:
+    # cattrs 9e0e6ee "Remove 3.9": `if sys.version_info >= (3, 10): def is_union` /
+    # `else: def is_union` became one `def is_union`; a `try`/`except ImportError` pair of
+    # `def get_annots` became one top-level `def get_annots` further down. The name means the
+    # function left; the callers are listed, not broken. An `@overload` stub left alone
+    # (its implementation deleted) still breaks them.
+    compat = (
+        "import sys\n\nif sys.version_info >= (3, 10):\n\n    def is_union(t):\n"
+        "        return 1\n\nelse:\n\n    def is_union(t):\n        return 2\n\n\n"
+        "try:\n    import fast\n\n    def annots(c):\n        return fast.a(c)\n\n"
+        "except ImportError:\n\n    def annots(c):\n        return {}\n"
+    )
+    files = {
+        "compat.py": compat,
+        "use.py": "from compat import annots, is_union\n\n\ndef run():\n"
+        "    return is_union(1), annots(2)\n",
+    }
+    left = (
+        "import sys\n\n\ndef is_union(t):\n    return 1\n\n\n"
+        "import fast\n\n\ndef other():\n    return 0\n\n\ndef annots(c):\n"
+        "    return fast.a(c)\n"
+    )
+    setup(repo, files, {"compat.py": left})
+    doc = review(repo)
+    assert codes(doc, "RB105") == []
+    removed = {i["name"] for i in doc["impact"] if i["change"] == "removed"}
+    assert removed == {"is_union", "annots"}  # listed, as reaching the one left
+    # The implementation deleted and an `@overload` stub left: the calls break.
+    stub = (
+        "from typing import overload\n\n\n@overload\ndef size(t: int) -> int: ...\n\n\n"
+        "def size(t):\n    return t\n"
+    )
+    write(repo, "sizes.py", stub)
+    write(repo, "app.py", "from sizes import size\n\n\ndef go():\n    return size(1)\n")
+    commit(repo)
+    build_index(repo)
+    write(repo, "sizes.py", stub.replace("\n\ndef size(t):\n    return t\n", ""))
+    (found,) = codes(review(repo), "RB105")
+    assert "app.py:5" in found["message"]
+
+
 def test_references_in_the_change_are_counted_over_all_not_only_the_listed_ones(
     repo: Path, cli: Any
 ) -> None:
