@@ -1188,7 +1188,9 @@ def _overridden(old: Decl, reached: tuple[_Target, ...]) -> bool:
 _ABSTRACT = re.compile(r"@(?:abc\.)?abstract|\babstract\b")
 # Python decorators that make a function one of several meanings of its name: an overload's
 # stub, a property's accessor, an abstract method, a dispatcher's registration.
-_NOT_PLAIN = re.compile(r"^@[\w.]*\b(?:overload|property|setter|getter|deleter|abstract\w*|register)\b")
+_NOT_PLAIN = re.compile(
+    r"^@[\w.]*\b(?:overload|property|setter|getter|deleter|abstract\w*|register)\b"
+)
 
 
 def _alternative(r: _Ref, old: Decl, old_text: str | None, texts: _Texts) -> bool:
