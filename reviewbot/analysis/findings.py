@@ -206,7 +206,8 @@ def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
     parts = [f"decision points {_num(b.before)} -> {_num(b.after)}"]
     if (d.nesting.delta or 0) > 0:
         parts.append(f"nesting {_num(d.nesting.before)} -> {_num(d.nesting.after)}")
-    parts.append(f"irregularity {_num(irr.before)} -> {_num(irr.after)} bits{_pct(irr)}")
+    if (irr.delta or 0) > 0:  # (only what rose is evidence: cattrs 6bc4708 cited 384 -> 375)
+        parts.append(f"irregularity {_num(irr.before)} -> {_num(irr.after)} bits{_pct(irr)}")
     where = (
         f"lines {d.changed[0]}-{d.changed[1]}"
         if d.changed[1] > d.changed[0]

@@ -138,6 +138,17 @@ def test_spike_fires_on_new_decisions_and_scales_its_severity() -> None:
     assert "decision points 1 -> 7" in error.message
 
 
+def test_a_spike_cites_only_the_measures_that_rose() -> None:
+    # cattrs 6bc4708: "became more tangled: decision points 75 -> 79, irregularity 384 -> 375
+    # bits (-2%)": a measure that fell is no evidence of more tangle.
+    t = Thresholds()
+    fell = spike(delta(UnitMetrics(300, 75, 3, 384), UnitMetrics(310, 79, 3, 375)), t)
+    assert fell is not None and "decision points 75 -> 79." in fell.message
+    assert "irregularity" not in fell.message
+    rose = spike(delta(UnitMetrics(300, 75, 3, 384), UnitMetrics(310, 79, 3, 400)), t)
+    assert rose is not None and "irregularity 384 -> 400 bits" in rose.message
+
+
 def test_dense_new_unit_respects_the_files_own_profile() -> None:
     t = Thresholds()
     dense = delta(None, UnitMetrics(20, 9, 3, 30))
