@@ -609,6 +609,8 @@ class Impact(NamedTuple):
             return ""
         if self.change == "signature" and self.detail in (TYPES_ONLY, CALLS_UNAFFECTED):
             return ""  # (no call of it breaks: nothing to check)
+        if self.source == "grep":
+            return f"{self.uncertain} whole-word matches of `{self.name}`"
         if self.unit.startswith("method "):
             return f"{self.uncertain} `.{self.name}(…)` reference(s) on receivers of unknown type"
         return f"{self.uncertain} `{self.name}` reference(s) resolved with low confidence"

@@ -103,6 +103,18 @@ def _name(label: str) -> str | None:
     return candidate if _NAME.match(candidate) and len(candidate) >= 3 else None
 
 
+def _local(label: str) -> bool:
+    """A unit declared in a function (a test method's `class Example`, a nested `def`): its
+    name means it in that function only."""
+    return any(
+        part.endswith(")") or part.startswith(_FUNCTION_LABELS)
+        for part in label.split(LABEL_SEP)[:-1]
+    )
+
+
+_FUNCTION_LABELS = ("def ", "async def ", "function ", "func ", "fn ", "fun ", "sub ")
+
+
 def _member(label: str) -> bool:
     """A class's member: nested in its label, or named through its receiver (`func E.Value`)."""
     return LABEL_SEP in label or "." in innermost(label).split("(", 1)[0]
@@ -214,8 +226,8 @@ def impact_of(
     for fs in summaries:
         for u in fs.units:
             name = _name(u.label)
-            if name is None:
-                continue
+            if name is None or _local(u.label):
+                continue  # (a function's own class or function: no other file names it)
             detail = ""
             old_name = _name(u.old_label) if u.old_label is not None else None
             if old_name is not None and old_name != name:  # renamed: the old name is gone
@@ -271,6 +283,11 @@ def impact_of(
             and (family is None or _family(language_of(r.path)) in (None, family))
             and not (family is not None and r.path.lower().endswith(_STYLESHEETS))
         ]
+        uncertain = 0
+        if member and len(refs) > MAX_REFERENCES:
+            # A member's common name (retrofit's `get`: 491 matches): which are its uses is
+            # not known without the index; counted, not listed.
+            uncertain, refs = len(refs), []
         shown = []
         for r in refs[:MAX_REFERENCES]:
             index = indexer(r.path)
@@ -287,7 +304,7 @@ def impact_of(
                 tuple(shown),
                 len(refs),
                 cut or len(refs) > MAX_REFERENCES,
-                0,
+                uncertain,
                 "grep",
                 in_change_total=sum(r.line in changed_lines[r.path] for r in refs),
                 incomplete=cut,

@@ -92,14 +92,24 @@ _NOT_CODE_NAMES = frozenset(
     "readme contributing code_of_conduct security maintainers owners codeowners "
     "manifest.in requirements.txt".split()
 )
+# Build scripts: how the code is built, not the code (a Gradle script is Groovy or Kotlin,
+# and `libs.foo.get()` in it is no call of the repository's `get()`).
+_BUILD_NAMES = frozenset(
+    "makefile gnumakefile cmakelists.txt meson.build meson_options.txt build build.bazel "
+    "workspace workspace.bazel module.bazel".split()
+)
+_BUILD_SUFFIXES = (".gradle", ".gradle.kts", ".cmake", ".mk")
 NOT_CODE = "not code (prose, data or configuration)"
 
 
 def not_code(path: str, language: str) -> bool:
-    """Whether a file is prose, data or configuration that no language table covers."""
+    """Whether a file is prose, data or configuration that no language table covers, or a
+    build script."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if name in _BUILD_NAMES or name.endswith(_BUILD_SUFFIXES):
+        return True
     if language != "generic":
         return False
-    name = path.rsplit("/", 1)[-1].lower()
     dot = name.rfind(".")
     suffix = name[dot:] if dot > 0 else ""
     stem = name.split(".", 1)[0]

@@ -31,7 +31,7 @@ from reviewbot.model import (
     Impact,
 )
 from reviewbot.repo.cache import Cache
-from reviewbot.repo.changes import Range
+from reviewbot.repo.changes import Range, generated_reason
 from reviewbot.repo.files import Unreadable, decode, is_binary
 from reviewbot.repo.git import Git
 
@@ -232,6 +232,8 @@ def _impact(
                 continue  # outside an MCP root's folder: neither shown nor counted
             if not_code(path, config.registry.detect(path).name):
                 continue  # a changelog or a README mentioning a name is no reference
+            if generated_reason(path, text):
+                continue  # a minified file's line (`bootstrap.min.js`) is no one's code
             for name in names:
                 if re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text):
                     found.setdefault(name, []).append(Reference(path, line, text))

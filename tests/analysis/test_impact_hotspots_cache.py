@@ -364,3 +364,50 @@ def test_a_licence_with_a_qualifier_in_its_name_is_no_reference(repo: Path) -> N
     paths = {r["path"] for r in item["references"]}
     assert "app.py" in paths and "LICENSE-APACHE" not in paths, paths
     assert "license-check" in paths
+
+
+def test_without_an_index_build_scripts_and_minified_files_are_no_references(repo: Path) -> None:
+    # retrofit aa593fc4 (no index): `build.gradle:90` (`libs.googleJavaFormat.get().version`)
+    # listed as a reference of a removed Java method; cd4f8fa6 a `bootstrap.min.js` line.
+    write(repo, "lib.py", "def render(a):\n    return a\n")
+    write(repo, "app.py", "from lib import render\n\nrender(1)\n")
+    write(repo, "build.gradle", "task render { doLast { render() } }\n")
+    write(repo, "Makefile", "render:\n\trender docs\n")
+    write(repo, "site/app.min.js", "var a=" + "1+" * 1500 + "render(2);\n")
+    commit(repo)
+    write(repo, "lib.py", "def render(a, b):\n    return a + b\n")
+    (item,) = [i for i in review(repo)["impact"] if i["name"] == "render"]
+    assert {r["path"] for r in item["references"]} == {"app.py"}
+    # And a build script's own edits are configuration, not units to measure.
+    write(repo, "build.gradle", "task render { doLast { render(); render() } }\n")
+    (gradle,) = [f for f in review(repo)["files"] if f["path"] == "build.gradle"]
+    assert gradle["units"] == [] and "not code" in (gradle["reason"] or ""), gradle
+
+
+def test_without_an_index_a_functions_own_class_and_a_common_member_name_are_not_listed(
+    repo: Path,
+) -> None:
+    # retrofit 36721477 (no index): a test method's own `class Example` "(added) is named
+    # (git grep) in 206 place(s)"; aa593fc4: `Platform.get()` removed, 491 places listed.
+    calls = "".join(f"    x{k} = other.get({k})\n" for k in range(25))
+    write(repo, "lib.py", "class Box:\n    def get(self, k):\n        return k\n")
+    write(repo, "use.py", "def run(other):\n" + calls + "    return 0\n")
+    write(repo, "t.py", "def test_it():\n    return 1\n")
+    commit(repo)
+    write(repo, "lib.py", "class Box:\n    pass\n")
+    write(
+        repo,
+        "t.py",
+        "def test_it():\n    class Example:\n        def run(self):\n            return 1\n\n"
+        "    return Example().run()\n",
+    )
+    doc = review(repo)
+    assert {i["name"] for i in doc["impact"]} >= {"get"}
+    assert not {"Example", "run"} & {i["name"] for i in doc["impact"]}, doc["impact"]
+    (get,) = [i for i in doc["impact"] if i["name"] == "get"]
+    assert (get["total"], get["uncertain"], get["references"]) == (0, 25, [])
+    from reviewbot.render.formats import RenderOptions, render_report
+
+    report = pipeline.review(GitChange(repo), Config())
+    text = " ".join(render_report(report, "text", RenderOptions(width=80)).split())
+    assert "25 whole-word matches of `get` were not checked" in text, text
