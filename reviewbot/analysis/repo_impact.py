@@ -551,6 +551,13 @@ def _stored(conn: sqlite3.Connection) -> dict[str, Listed]:
     }
 
 
+# Seconds a review waits for the index while another review holds it (each applies its change
+# in a transaction it rolls back: reviews of one repository run one at a time; eight started
+# at once waited 5 s and two of them fell back to git grep, so the JSON and the Markdown of one
+# change disagreed). A deadline (the hook's budget) bounds it.
+REVIEW_WAIT = 60.0
+
+
 # Files the index may differ by from the commit a change is made on and still answer (they are
 # read again, in the rolled-back transaction and within the caller's time budget).
 _BEHIND = 300
@@ -675,7 +682,7 @@ def repo_impact(
     settings: IndexSettings,
     files: Sequence[ChangedFile],
     *,
-    wait: float = 5.0,
+    wait: float = REVIEW_WAIT,
     sides: Callable[[sqlite3.Connection, bool], None] | None = None,
     keep: Callable[[str], bool] | None = None,
     deadline: float | None = None,
@@ -690,6 +697,8 @@ def repo_impact(
     read, IndexNotUsed: the hook's time budget bounds this work too. ``base_rev``: the commit
     the change is made on (``_base``)."""
     check = None if deadline is None else _clock(deadline)
+    if deadline is not None:
+        wait = max(0.0, min(wait, deadline - time.monotonic()))
     memo: _Memo = {}
     changes = declaration_changes(files, settings.registry, check, memo)
     relocated = _relocated(files, settings.registry, memo)
@@ -856,7 +865,7 @@ def with_new_side(
     files: Sequence[ChangedFile],
     fn: Callable[[sqlite3.Connection], _T],
     *,
-    wait: float = 5.0,
+    wait: float = REVIEW_WAIT,
     base_rev: str | None = None,
 ) -> _T:
     """``fn`` asked of the index with the change's files at their new side (the reviewed

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple, TypeVar
 
 from reviewbot.analysis.hunk_links import IndexLinks, empty_links, index_links
-from reviewbot.analysis.repo_impact import IndexNotUsed, repo_impact, with_new_side
+from reviewbot.analysis.repo_impact import REVIEW_WAIT, IndexNotUsed, repo_impact, with_new_side
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import index_file
 from reviewbot.index.build import IndexSettings
@@ -44,7 +44,7 @@ def indexed_impact(
     files: tuple[ChangedFile, ...],
     config: Config,
     *,
-    wait: float = 5.0,
+    wait: float = REVIEW_WAIT,
     deadline: float | None = None,
     base_rev: str | None = None,
 ) -> tuple[list[Impact], list[Finding]]:
@@ -68,7 +68,7 @@ def indexed_context(
     files: tuple[ChangedFile, ...],
     config: Config,
     *,
-    wait: float = 5.0,
+    wait: float = REVIEW_WAIT,
     links: bool,
     keep: Callable[[str], bool] | None = None,
     deadline: float | None = None,
@@ -107,7 +107,7 @@ def on_new_side(
     fn: Callable[[sqlite3.Connection], _T],
     *,
     database: Path | None = None,
-    wait: float = 5.0,
+    wait: float = REVIEW_WAIT,
     base_rev: str | None = None,
 ) -> _T:
     """``fn`` asked of the index as it would be with the change's new side (the reviewed
