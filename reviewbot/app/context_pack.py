@@ -280,6 +280,12 @@ class _Looked(NamedTuple):
 _NOT_LOOKED = _Looked(None, None, None, 0, 0)
 
 
+def _by_name_only(conn: sqlite3.Connection, path: str) -> bool:
+    """Whether the index read the file with the language-agnostic outliner (no grammar)."""
+    row = conn.execute("SELECT parser FROM files WHERE path = ?", (path,)).fetchone()
+    return row is not None and row[0] == "outline"
+
+
 def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Looked:
     if conn is None or c.side != "new" or c.kind == "module":
         return _NOT_LOOKED
@@ -287,6 +293,11 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
         symbol = _symbol(conn, c)
         if symbol is None:
             return _Looked(None, (), (), 0, 0)
+        if _by_name_only(conn, symbol.path):
+            # A language without a grammar: its links are names matched, not resolved
+            # (retrofit's Kotlin `server.enqueue(...)`, MockWebServer's, was "calling" a
+            # test's `enqueue`): none is told as a caller or callee.
+            return _Looked(symbol.signature, None, None, 0, 0)
         found = query.callers(conn, symbol, limit=200, typed=True)
         callers, more_callers = _related(found, scope, defined=False)
         mine = [

@@ -308,7 +308,9 @@ def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:
 
 
 # Not an `obj.m` whose receiver nobody can type (``edges.via`` member): a guess by name.
-_TYPED = "AND e.via != 'member' "
+# (``typed``: not a guess on a receiver of unknown type, nor a name matched in a language
+# without a grammar)
+_TYPED = "AND e.via NOT IN ('member', 'name') "
 
 
 def callers(

@@ -807,3 +807,21 @@ def test_a_cut_snippet_keeps_its_header_and_changed_code_before_its_javadoc(
         "-   147         out.print(syntax);",
         "+    27     public void printHelp(final String syntax) {",
     ]
+
+
+def test_a_language_without_a_grammar_tells_no_callers_or_callees(repo: Path) -> None:
+    # retrofit 8c2b181e: a Kotlin sample's `server.enqueue(MockResponse())` (MockWebServer's)
+    # was told as calling a test's own `enqueue`: Kotlin's links are names matched (no
+    # grammar), not a fact to hand a model. A Python file's callees still are.
+    write(repo, "Sample.kt", "fun main() {\n  server.enqueue(1)\n}\n")
+    write(repo, "Other.kt", "fun enqueue(x: Int) {\n  println(x)\n}\n")
+    write(repo, "lib.py", "def helper():\n    return 1\n")
+    write(repo, "app.py", "from lib import helper\n\n\ndef run():\n    return 0\n")
+    commit(repo)
+    build_index(repo)
+    write(repo, "Sample.kt", "fun main() {\n  server.enqueue(1)\n  server.enqueue(2)\n}\n")
+    write(repo, "app.py", "from lib import helper\n\n\ndef run():\n    return helper()\n")
+    units = {s.path: s for s in pack_of(repo).snippets}
+    assert units["Sample.kt"].callees is None and units["Sample.kt"].callers is None
+    run = units["app.py"].callees
+    assert run is not None and [(r.path, r.unit) for r in run] == [("lib.py", "function helper")]
