@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from reviewbot.analysis.findings import fingerprint, suppressed
-from reviewbot.analysis.signatures import header_change, same_header
+from reviewbot.analysis.signatures import class_change, header_change, same_header
 from reviewbot.engine import FileIndex, LineIndex
 from reviewbot.model import (
     LABEL_SEP,
@@ -253,6 +253,8 @@ def impact_of(
                     member = _member(u.label)
                     if not u.label.startswith(_CLASS_LABELS):
                         detail = header_change((name, old), (name, new), fs.language, member)
+                    else:  # (`now public`, `now extends Reflection (was Java8)`)
+                        detail = class_change(old, new)
             else:
                 change = u.kind
             lines = (u.old.start, u.old.end) if change == "removed" and u.old else None

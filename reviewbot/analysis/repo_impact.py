@@ -35,9 +35,9 @@ from reviewbot.analysis.signatures import (
     Call,
     Param,
     call_at,
+    class_change,
     fits,
     header_change,
-    modifier_change,
     parameters,
     reordered,
     same_header,
@@ -852,7 +852,7 @@ def _detail(c: DeclChange) -> str:
     if c.change != "signature" or c.old is None or c.new is None:
         return ""
     if c.new.kind in _CLASSES:
-        return modifier_change(c.old.whole, c.new.whole)
+        return class_change(c.old.whole, c.new.whole)
     return header_change(
         (c.old.name, c.old.whole), (c.new.name, c.new.whole), c.new.language, c.new.kind == "method"
     )

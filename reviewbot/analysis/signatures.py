@@ -28,8 +28,10 @@ __all__ = [
     "Call",
     "Param",
     "call_at",
+    "class_change",
     "fits",
     "header_change",
+    "heritage_change",
     "modifier_change",
     "parameters",
     "reordered",
@@ -128,16 +130,63 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
 
 
 _ANNOTATION = re.compile(r"@[\w.]+")
+# an annotation's arguments (`@TargetApi(24)`: its `(` is no parameter list)
+_ANNOTATION_ARGS = re.compile(r"(@[\w.]+)\s*\((?:[^()]|\([^()]*\))*\)")
+_HERITAGE = re.compile(r"\b(extends|implements)\s+(.+?)(?=\s+(?:extends|implements)\b|\s*\{|$)")
+
+
+def class_change(old: str, new: str) -> str:
+    """What a class's header changed: its modifiers and annotations, and what it extends and
+    implements (`now public`; `now extends Reflection (was Java8)`); "" when none of those."""
+    told = (modifier_change(old, new), heritage_change(old, new))
+    return "; ".join(t for t in told if t)
+
+
+def _plain_head(header: str) -> str:
+    """A header without annotations' arguments and type arguments (`class A<T extends B>`:
+    no `extends` of the class's)."""
+    text = _ANNOTATION_ARGS.sub(r"\1", header)
+    while True:
+        plain = _ANGLES.sub("", text)
+        if plain == text:
+            return plain
+        text = plain
+
+
+_ANGLES = re.compile(r"<[^<>]*>")
+
+
+def heritage_change(old: str, new: str) -> str:
+    """What a class or interface header's `extends` and `implements` changed: `now extends
+    Reflection (was Java8)`, `now implements Closeable`, `no longer extends Base`; "" when
+    neither did (or the header has neither)."""
+    was, now = (
+        {m.group(1): " ".join(m.group(2).split()) for m in _HERITAGE.finditer(_plain_head(h))}
+        for h in (old, new)
+    )
+    parts = []
+    for word in ("extends", "implements"):
+        a, b = was.get(word), now.get(word)
+        if a == b:
+            continue
+        if b is None:
+            parts.append(f"no longer {word} {a}")
+        elif a is None:
+            parts.append(f"now {word} {b}")
+        else:
+            parts.append(f"now {word} {b} (was {a})")
+    return "; ".join(parts)
 
 
 def modifier_change(old: str, new: str, annotations: bool = True) -> str:
     """What the modifiers and annotations before a header's name (or parameter list) changed:
     `now final; no longer abstract` (javapoet b1e1a08's `public abstract class` made `public
     final`), `now @Deprecated`; "" when none did."""
+    heads = [_ANNOTATION_ARGS.sub(r"\1", h).split("(", 1)[0] for h in (old, new)]
     was, now = (
-        {w for w in _WORD.findall(h.split("(", 1)[0]) if w in _MODIFIERS}
-        | (set(_ANNOTATION.findall(h.split("(", 1)[0])) if annotations else set())
-        for h in (old, new)
+        {w for w in _WORD.findall(h) if w in _MODIFIERS}
+        | (set(_ANNOTATION.findall(h)) if annotations else set())
+        for h in heads
     )
     parts = []
     if now - was:

@@ -1760,6 +1760,42 @@ def test_a_class_re_signed_by_its_modifiers_says_which(repo: Path) -> None:
     assert (found["change"], found["detail"]) == ("signature", "now final; no longer abstract")
 
 
+def test_a_class_re_signed_past_an_annotation_or_by_its_base_says_which(repo: Path) -> None:
+    """retrofit d6eac54c: `@TargetApi(24) final class OptionalConverterFactory` made public
+    read `(signature)` (the annotation's `(` was taken for a parameter list); 0363ec76's
+    `extends Java8` made `extends Reflection` too."""
+    shape = (
+        "package p;\n\n@Target(24)\nfinal class Shape extends Base<String> {\n"
+        "  int sides() {\n    return 0;\n  }\n}\n"
+    )
+    files = {
+        "src/p/Base.java": "package p;\n\nclass Base<T> {}\n",
+        "src/p/Other.java": "package p;\n\nclass Other<T> {}\n",
+        "src/p/Shape.java": shape,
+        "src/p/Use.java": "package p;\n\npublic class Use {\n  Shape s;\n}\n",
+    }
+    public = shape.replace("final class", "public final class")
+    setup(repo, files, {"src/p/Shape.java": public})
+    assert entry(review(repo), "Shape")["detail"] == "now public"
+    write(repo, "src/p/Shape.java", shape.replace("extends Base<String>", "extends Other<T>"))
+    assert entry(review(repo), "Shape")["detail"] == "now extends Other (was Base)"
+
+
+def test_class_change_reads_modifiers_and_heritage_not_type_arguments() -> None:
+    from reviewbot.analysis.signatures import class_change
+
+    assert (
+        class_change("class A<T extends B> implements X", "class A<T extends C> implements X") == ""
+    )
+    assert class_change("class A extends B", "abstract class A") == (
+        "now abstract; no longer extends B"
+    )
+    assert class_change("class A implements X", "class A implements X, Y") == (
+        "now implements X, Y (was X)"
+    )
+    assert class_change("export class A", "export class A extends B {") == "now extends B"
+
+
 def test_a_java_class_renamed_takes_its_constructor_and_subclasses_along(repo: Path) -> None:
     """commons-cli 8677d165: a class renamed (its file too). Its constructor, named as the
     class, was "deleted but still referenced" (RB105) by the subclasses' `super(out)`, which
