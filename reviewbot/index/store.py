@@ -87,7 +87,7 @@ CREATE TABLE file_links(
 -- kept once in ``defs`` (a copy here was 17 MB of a 100 MB index and 0.08 s of a cold build);
 -- a row goes by the FTS5 'delete' command with the values it was added with.
 CREATE VIRTUAL TABLE search USING fts5(
-  words, signature, doc, content='', tokenize='unicode61'
+  words, signature, doc, content='', tokenize='porter unicode61'
 );
 """
 

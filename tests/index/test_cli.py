@@ -412,6 +412,25 @@ def test_search_finds_a_class_whose_name_starts_with_a_lone_capital(
     assert "Other" not in text
 
 
+def test_search_finds_a_word_in_another_form(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """cattrs: `search "disambiguate union by unique field"` never found
+    `create_default_dis_func`, whose docstring says "disambiguation function ... unique
+    fields": words are matched by their stem (SQLite's porter tokenizer)."""
+    write(
+        repo,
+        "dis.py",
+        'def create_dis_func(classes):\n    """Generate a disambiguation function from unique '
+        'fields."""\n    return classes\n\n\ndef unrelated(x):\n    return x\n',
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    for query in ("disambiguate", "disambiguators unique field"):
+        code, text, _ = fast("search", query)
+        assert code == 0 and "create_dis_func" in text.splitlines()[0], text
+        assert "unrelated" not in text
+
+
 def test_a_map_leaves_out_type_variables(
     repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
