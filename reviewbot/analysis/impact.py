@@ -223,6 +223,7 @@ def impact_of(
     languages = {fs.path: fs.language for fs in summaries}
     changed_lines = _ChangedLines(files)
     by_path = {cf.path: cf for cf in files}
+    by_old = {cf.old_path or cf.path: cf for cf in files}  # (a unit's `old_path`: before)
     for fs in summaries:
         for u in fs.units:
             name = _name(u.label)
@@ -243,7 +244,7 @@ def impact_of(
                 continue  # one entry: what still names the old name
             elif u.kind in ("modified", "renamed", "moved"):
                 cf = by_path.get(fs.path)
-                was = by_path.get(u.old_path) if u.old_path is not None else cf
+                was = by_old.get(u.old_path) if u.old_path is not None else cf
                 old = _header(was.old_text, u.old.start) if was and u.old else None
                 new = _header(cf.new_text, u.new.start) if cf and u.new else None
                 if old is not None and new is not None and same_header(old, new):
@@ -327,7 +328,7 @@ def impact_of(
             more = f" and {len(refs) - 5} more" if len(refs) > 5 else ""
             # Where the deleted lines were (as with the index), so the Action can post it on
             # the diff; a deleted file has no such line: then the first reference.
-            gone_from = by_path.get(info.path)
+            gone_from = by_path.get(info.path) or by_old.get(info.path)
             if gone_from is not None and gone_from.new_text is not None and info.old_lines:
                 at_path = gone_from.path
                 at = deleted_anchor(gone_from, *info.old_lines)

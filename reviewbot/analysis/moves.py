@@ -201,6 +201,9 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
                 and (k, mf.new.structure.units[new_unit.parent].start) in moved_starts
             )
             renamed = innermost(before.label) != innermost(uc.label)
+            # (where it was before the change: a file renamed by it had another path then)
+            source_summary = files[source.file].summary
+            was_in = source_summary.old_path or source_summary.path
             rows.append(
                 uc._replace(
                     kind="moved",
@@ -208,11 +211,11 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
                     metrics=metrics,
                     noteworthy=metrics.moved or renamed or not parent_moved,
                     old_label=before.label,
-                    old_path=files[source.file].summary.path,
+                    old_path=was_in,
                 )
             )
             if uc.new is not None:
-                was = f"moved from {files[source.file].summary.path}"
+                was = f"moved from {was_in}"
                 metrics_of[uc.new] = (metrics, was + (f", was {before.label}" if renamed else ""))
         touched = len(rows) != len(mf.summary.units) or bool(metrics_of)
         if not touched:

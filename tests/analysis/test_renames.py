@@ -574,3 +574,22 @@ def test_a_type_alias_is_never_renamed_into_a_function(repo: Path) -> None:
         "added": ["combine.ts:function combine"],
         "removed": ["combine.ts:type Combine"],
     }
+
+
+def test_a_unit_moved_out_of_a_file_the_change_renames_says_the_file_it_was_in(
+    repo: Path,
+) -> None:
+    # cattrs bc1a458: gen.py became gen/__init__.py and _generate_mapping moved to
+    # gen/_generics.py: "moved from src/cattrs/gen/__init__.py", a path that did not exist.
+    _two_commits(
+        repo,
+        {"pkg/gen.py": DENSE + "\n\n" + MERGE + "\n\n" + LOAD},
+        {"pkg/gen/__init__.py": DENSE + "\n\n" + MERGE, "pkg/gen/_load.py": LOAD},
+    )
+    report = _review(repo, Mode.FULL)
+    (unit,) = [u for u in _units(report) if u.kind == "moved"]
+    assert unit.old_path == "pkg/gen.py"
+    text = review_text(report, Style(False), width=80)
+    assert "moved from pkg/gen.py" in text and "moved from pkg/gen/__init__" not in text
+    # Its header did not change: no re-sign in the impact.
+    assert not [i for i in report.impact if i.change == "signature"]
