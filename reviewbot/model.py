@@ -487,8 +487,13 @@ class HunkContext(NamedTuple):
         if self.removal:
             gone = [r.old for r in self.rows if r.mark == "-" and r.old is not None]
             start, end = (min(gone), max(gone)) if gone else (self.old_start, self.old_end)
-            return f"{self.path}:{start}-{end} (removed)"
-        return f"{self.path}:{self.new_start}-{self.new_end}"
+            return f"{place(self.path, start, end)} (removed)"
+        return place(self.path, self.new_start, self.new_end)
+
+
+def place(path: str, start: int, end: int) -> str:
+    """`path:12-20`, or `path:12` for one line (not `path:12-12`)."""
+    return f"{path}:{start}" if end <= start else f"{path}:{start}-{end}"
 
 
 class HunkSpan(NamedTuple):
@@ -503,8 +508,8 @@ class HunkSpan(NamedTuple):
     def where(self) -> str:
         """`path:12-20`, or for a removal the old lines: `path:12-20 (removed)`."""
         if self.removal:
-            return f"{self.path}:{self.old_start}-{self.old_end} (removed)"
-        return f"{self.path}:{self.new_start}-{self.new_end}"
+            return f"{place(self.path, self.old_start, self.old_end)} (removed)"
+        return place(self.path, self.new_start, self.new_end)
 
 
 class Bundle(NamedTuple):

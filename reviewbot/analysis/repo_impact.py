@@ -59,6 +59,7 @@ from reviewbot.model import (
     MetricsChange,
     Severity,
     UnitRef,
+    place,
 )
 from reviewbot.repo.files import blob_id, decode
 from reviewbot.repo.git import Git, GitError
@@ -1294,7 +1295,7 @@ def _rb105(c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts) -> Finding
         title = f"{old.name} is deleted but still referenced"
         what = f"deletes {old.label}"
     message = (
-        f"This change {what} (was {old.path}:{old.line}-{old.end_line}), but {old.name} is "
+        f"This change {what} (was {place(old.path, old.line, old.end_line)}), but {old.name} is "
         f"still referenced in {len(refs)} place(s): {_places(refs)}."
     )
     again = [r for r in refs if r.via in _AGAIN]

@@ -28,6 +28,7 @@ from reviewbot.model import (
     PackRelated,
     Snippet,
     keep_order,
+    place,
     unchecked_line,
 )
 from reviewbot.render.style import one_line, units_text, visible
@@ -104,7 +105,7 @@ def _bounded(title: str, items: Sequence[str], limit: int, empty: str) -> str:
 
 def _finding_items(pack: ContextPack) -> list[str]:
     return [
-        f"- {f.code} {f.severity.value} at {_safe(f.path)}:{f.line}-{f.end_line} in "
+        f"- {f.code} {f.severity.value} at {_safe(place(f.path, f.line, f.end_line))} in "
         f"{_code(f.unit.label)}: {_safe(_clip(f.message, 2 * _FIELD_CUT))}"
         for f in pack.findings
     ]

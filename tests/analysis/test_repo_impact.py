@@ -1960,3 +1960,21 @@ def test_a_review_waits_its_turn_while_another_holds_the_index(repo: Path) -> No
     (gone,) = [i for i in doc["impact"] if i["name"] == "gone"]
     assert gone["source"] == "index", gone
     assert len(codes(doc, "RB105")) == 1
+
+
+def test_a_one_line_place_is_written_as_one_line(repo: Path) -> None:
+    # cattrs: "(was src/cattrs/gen.py:68-68)", "at src/cattrs/_compat.py:292-292".
+    from reviewbot.model import HunkSpan
+
+    setup(
+        repo,
+        {"lib.py": "def gone(): return 1\n\n\ndef kept():\n    return 2\n", "app.py": USE_GONE},
+        {"lib.py": "def kept():\n    return 2\n"},
+    )
+    (found,) = codes(review(repo), "RB105")
+    assert "(was lib.py:1)" in found["message"], found["message"]
+    assert HunkSpan("a.py", 3, 3, 3, 3).where == "a.py:3"
+    assert HunkSpan("a.py", 3, 5, 2, 2, True).where == "a.py:2 (removed)"
+
+
+USE_GONE = "from lib import gone\n\n\ndef run():\n    return gone()\n"
