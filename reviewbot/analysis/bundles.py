@@ -762,14 +762,19 @@ def _bundles(
         paths = {refs[i].path for i in members}
         # (an edit's hunks are one component: all of them are here, or none)
         edits = [e for e in repeated if e[0] in members]
-        same = max((len({refs[i].path for i in e}) for e in edits), default=0)
-        if same > 1:
-            reasons.append(f"the same edit in {same} files")
+        widest = max(({refs[i].path for i in e} for e in edits), key=len, default=set())
+        if len(widest) > 1:
+            # (which files: "the same edit in 2 files; 4 files" said neither)
+            names = sorted(p.rsplit("/", 1)[-1] for p in widest)
+            which = f" ({', '.join(names)})" if len(names) <= 3 else ""
+            reasons.append(f"the same edit in {len(widest)} files{which}")
         # (when every hunk is one of the edits', they say what joins them)
         if len(members) > 1 and set(members) - {i for e in edits for i in e}:
             block = weight[np.ix_(members, members)]
             mean = float(block.sum() / (len(members) * (len(members) - 1)))
             span = "one file" if len(paths) == 1 else f"{len(paths)} files"
+            if len(widest) > 1:
+                span = f"in all, {span}"
             units = {(refs[i].path, refs[i].unit) for i in members}
             if len(units) == 1 and None not in {u for _, u in units}:
                 span += ", hunks of one unit"

@@ -140,6 +140,36 @@ def test_one_edit_repeated_in_many_files_is_one_bundle(repo: Path) -> None:
     assert explained.bundles[0].reason.startswith(f"the same edit in {len(CHECKS)} files")
 
 
+def test_a_bundle_with_one_edit_in_some_of_its_files_says_which(repo: Path) -> None:
+    # cattrs 6bc4708: "the same edit in 2 files; 4 files, mean link 0.65" named neither.
+    pad = "".join(f"const pad{k} = {k};\n" for k in range(12))
+    module = (
+        "{imp}\n" + pad + "export function is{n}(value: unknown): boolean {{\n"
+        "  return ValidatorJS.check(String(value){more});\n}}\n"
+    )
+    use = (
+        "import {{ isalpha }} from './alpha';\n\n"
+        "export function run(): boolean {{\n  return isalpha({v});\n}}\n"
+    )
+    old_imp, new_imp = (
+        "import ValidatorJS from 'validator';",
+        "import * as ValidatorJS from 'validator';",
+    )
+    for n in ("alpha", "beta"):
+        write(repo, f"src/{n}.ts", module.format(imp=old_imp, n=n, more=""))
+    write(repo, "src/use.ts", use.format(v=1))
+    commit(repo)
+    write(repo, "src/alpha.ts", module.format(imp=new_imp, n="alpha", more=".trim()"))
+    write(repo, "src/beta.ts", module.format(imp=new_imp, n="beta", more=""))
+    write(repo, "src/use.ts", use.format(v=2))
+    explained = explain_bundles(GitChange(repo), Config())
+    reasons = [b.reason for b in explained.bundles]
+    (joined,) = [r for r in reasons if "the same edit" in r]
+    assert joined.startswith("the same edit in 2 files (alpha.ts, beta.ts); in all, 3 files"), (
+        reasons
+    )
+
+
 def test_a_slight_line_repeated_is_no_edit_of_its_own() -> None:
     assert bundles._edit(["    }", "", "  return None"]) == ""  # too slight to be a concern
     assert bundles._edit(["  import * as V from 'validator';", "  "]) == (
