@@ -328,8 +328,19 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
     one alone is added (nothing to look up), one on each side is re-signed, and more than
     that is left out."""
     came = list(news)
-    gone = []
+    # First the ones the diff keeps where they were (express 1574925c: of two `function no`
+    # of sibling test callbacks, the first deleted; its namesake paired with the one kept,
+    # which left the kept one "removed"), then by equal headers wherever they stand.
+    left = []
     for d in olds:
+        now = cf.line_map.old_to_new(d.line)
+        kept = next((n for n in came if n.line == now and same_header(d.whole, n.whole)), None)
+        if kept is None:
+            left.append(d)
+        else:
+            came.remove(kept)
+    gone = []
+    for d in left:
         twin = next((n for n in came if same_header(d.whole, n.whole)), None)
         if twin is None:
             gone.append(d)
@@ -617,7 +628,23 @@ def _symbols(conn: sqlite3.Connection, d: Decl) -> list[query.Symbol]:
         "WHERE f.path = ? AND d.qualified = ? AND d.kind = ? ORDER BY abs(d.line - ?)",
         (d.path, d.qualified, d.kind, d.line),
     ).fetchall()
-    return [query.Symbol(*row) for row in rows]
+    symbols = [query.Symbol(*row) for row in rows]
+    # A namesake is the same declaration when a reference means both (the stubs and the body
+    # of overloads, `if`/`else` definitions); not a local function of the same name in a
+    # sibling callback (express 1574925c: each test's own `function no`, its calls its own).
+    return symbols[:1] + [s for s in symbols[1:] if _shared(conn, symbols[0].id, s.id)]
+
+
+def _shared(conn: sqlite3.Connection, a: int, b: int) -> bool:
+    """Whether some reference is linked to both definitions."""
+    return (
+        conn.execute(
+            "SELECT 1 FROM edges x JOIN edges y ON y.ref_id = x.ref_id "
+            "WHERE x.def_id = ? AND y.def_id = ? LIMIT 1",
+            (a, b),
+        ).fetchone()
+        is not None
+    )
 
 
 def _refs(

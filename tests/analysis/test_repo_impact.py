@@ -1978,3 +1978,50 @@ def test_a_one_line_place_is_written_as_one_line(repo: Path) -> None:
 
 
 USE_GONE = "from lib import gone\n\n\ndef run():\n    return gone()\n"
+
+
+SIBLINGS = """describe('json', function () {
+  it('accepts one', function (done) {
+    function accept (req) {
+      return true
+    }
+    run(accept, 1)
+    done()
+  })
+
+  it('accepts two', function (done) {
+    function accept (req) {
+      return false
+    }
+    run(accept, 2)
+    done()
+  })
+
+  it('accepts three', function (done) {
+    function accept (req) {
+      return null
+    }
+    run(accept, 3)
+    done()
+  })
+})
+"""
+
+
+@pytest.mark.parametrize("gone", ["one", "two"])
+def test_a_deleted_callbacks_local_function_is_not_its_siblings_namesake(
+    repo: Path, gone: str
+) -> None:
+    # express 1574925c (and the hook): a test deleted with its own `function no`; the
+    # siblings' own `no` were its "references" (false RB105, "was" at a sibling's lines).
+    start = SIBLINGS.index(f"  it('accepts {gone}'")
+    end = SIBLINGS.index("  it(", start + 1)
+    setup(
+        repo,
+        {"test/json.test.js": SIBLINGS},
+        {"test/json.test.js": SIBLINGS[:start] + SIBLINGS[end:]},
+    )
+    doc = review(repo)
+    assert codes(doc, "RB105") == []
+    gone_entries = [i for i in doc["impact"] if i["name"] == "accept" and i["change"] == "removed"]
+    assert all(i["total"] == 0 for i in gone_entries), gone_entries
