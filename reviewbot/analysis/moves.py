@@ -101,6 +101,55 @@ def _related(old_path: str, new_path: str) -> bool:
     return len(min(a, b, key=len)) >= 3 and (a in b or b in a)
 
 
+def _containers(
+    files: Sequence[MeasuredFile],
+    removed: list[_Side],
+    added: list[_Side],
+    matches: list[Match],
+) -> list[Match]:
+    """The units whose members moved when their own bodies did not pair (edited where they
+    went): a removed unit and an added unit of the same kind and name holding a member that
+    moved from one to the other are that unit moved (pluggy 53eeddf moved `DistFacade` to
+    `_compat.py` with docstrings and `__slots__` added: its `__init__` and `__dir__` read
+    moved, the class and its other methods removed and added)."""
+    used_old = {m.old for m in matches}
+    used_new = {m.new for m in matches}
+    out: list[Match] = []
+    frontier = list(matches)
+    while frontier:  # (members first: their containers' containers next)
+        more: list[Match] = []
+        for m in frontier:
+            old_parent = _parent(files, removed, removed[m.old], old=True)
+            new_parent = _parent(files, added, added[m.new], old=False)
+            if old_parent is None or new_parent is None:
+                continue
+            if old_parent in used_old or new_parent in used_new:
+                continue
+            a, b = removed[old_parent].unit, added[new_parent].unit
+            if (a.kind, a.name) != (b.kind, b.name):
+                continue
+            pair = Match(old_parent, new_parent, 0.0)
+            used_old.add(old_parent)
+            used_new.add(new_parent)
+            more.append(pair)
+        out += more
+        frontier = more
+    return out
+
+
+def _parent(
+    files: Sequence[MeasuredFile], sides: list[_Side], side: _Side, *, old: bool
+) -> int | None:
+    """The position in ``sides`` of the unit right around ``side``'s (None: none is there)."""
+    index = files[side.file].old if old else files[side.file].new
+    if index is None or side.unit.parent < 0:
+        return None
+    start = index.structure.units[side.unit.parent].start
+    return next(
+        (i for i, s in enumerate(sides) if s.file == side.file and s.unit.start == start), None
+    )
+
+
 def _members(
     files: Sequence[MeasuredFile],
     removed: list[_Side],
@@ -171,6 +220,7 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
     matches += _rewritten(files, removed, added, matches)
     if not matches:
         return list(files)
+    matches += _containers(files, removed, added, matches)
     matches += _members(files, removed, added, matches)
     gone: set[tuple[int, int]] = set()
     came: dict[tuple[int, int], _Side] = {}

@@ -593,3 +593,55 @@ def test_a_unit_moved_out_of_a_file_the_change_renames_says_the_file_it_was_in(
     assert "moved from pkg/gen.py" in text and "moved from pkg/gen/__init__" not in text
     # Its header did not change: no re-sign in the impact.
     assert not [i for i in report.impact if i.change == "signature"]
+
+
+FACADE = """class Facade:
+    def __init__(self, dist, name, version, extra):
+        self._dist = dist
+        self._name = name
+        self._version = version
+        self._extra = extra
+
+    @property
+    def project_name(self):
+        name = self.metadata["name"]
+        return name
+
+    def __dir__(self):
+        names = sorted(dir(self._dist) + ["_dist", "project_name"])
+        return [n for n in names if not n.startswith("__")]
+"""
+
+
+def test_a_class_moved_with_its_body_edited_is_moved_when_its_members_moved(
+    repo: Path,
+) -> None:
+    # pluggy 53eeddf: `DistFacade` moved to `_compat.py` gaining docstrings and `__slots__`:
+    # its `__init__` and `__dir__` read moved, the class and `project_name` removed + added.
+    edited = FACADE.replace(
+        "class Facade:\n",
+        'class Facade:\n    """A facade over a distribution, as the old API had it.\n\n'
+        "    It wraps the new one and adds the project name, which the old one had and\n"
+        "    the new one does not: code written for the old API reads it.\n\n"
+        '    Every other attribute is one of the wrapped distribution.\n    """\n\n'
+        '    __slots__ = ("_dist", "_name", "_version", "_extra")\n\n'
+        "    def __getattr__(self, attr):\n        return getattr(self._dist, attr)\n\n"
+        "    def __repr__(self):\n        return f'Facade({self._name!r}, {self._version!r})'\n\n",
+    ).replace(
+        '        name = self.metadata["name"]\n',
+        '        """The project name, as the old API had it."""\n'
+        '        name = self.metadata["name"]\n',
+    )
+    _two_commits(
+        repo,
+        {"pkg/manager.py": MERGE + "\n\n" + FACADE, "pkg/compat.py": "X = 1\n"},
+        {"pkg/manager.py": MERGE, "pkg/compat.py": "X = 1\n\n\n" + edited},
+    )
+    kinds = _by_kind(_review(repo))
+    assert "removed" not in kinds, kinds
+    assert "pkg/compat.py:class Facade" in kinds["moved"], kinds
+    assert "pkg/compat.py:class Facade > def project_name" in kinds["moved"], kinds
+    assert sorted(kinds["added"]) == [  # (new methods: added to the moved class)
+        "pkg/compat.py:class Facade > def __getattr__",
+        "pkg/compat.py:class Facade > def __repr__",
+    ]
