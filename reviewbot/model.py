@@ -9,6 +9,7 @@ boundary. Nothing here is rendered: numbers stay numbers (a sparkline is drawn b
 # annotations are cheaper. Forward references are quoted.
 import bisect
 import re
+from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
 from functools import cached_property
@@ -670,7 +671,13 @@ def unchecked_line(impact: "tuple[Impact, ...]") -> str:
     (``Impact.unchecked``), the most first: "method endpoints.Value (renamed): 66
     `.Value(…)` reference(s) on receivers of unknown type were not checked"; "" when none."""
     items = sorted((i for i in impact if i.unchecked), key=lambda i: -i.uncertain)
-    told = [f"{i.unit} ({i.change_text}): {i.unchecked}" for i in items[:3]]
+    # (namesakes of several files are told apart by their file: express 18f782bb's three
+    # `function shouldHaveBody (removed)` read the same)
+    labels = Counter(i.unit for i in items[:3])
+    told = [
+        f"{i.unit}{f' in {i.path}' if labels[i.unit] > 1 else ''} ({i.change_text}): {i.unchecked}"
+        for i in items[:3]
+    ]
     if not told:
         return ""
     more = f"; … {len(items) - 3} more declaration(s)" if len(items) > 3 else ""

@@ -75,3 +75,19 @@ def test_the_unchecked_line_says_what_changed_and_leaves_out_what_breaks_no_call
     line = unchecked_line((entry("added trim (required)"),))
     assert line.startswith("method Context.QueryParamOr (signature: added trim (required)): 4 ")
     assert unchecked_line((entry(CALLS_UNAFFECTED), entry(TYPES_ONLY))) == ""
+
+
+def test_the_unchecked_line_tells_namesakes_of_several_files_apart() -> None:
+    """express 18f782bb: "function shouldHaveBody (removed): 4 …; function shouldHaveBody
+    (removed): 4 …; function shouldHaveBody (removed): 4 …", three files' copies."""
+    from reviewbot.model import Impact, unchecked_line
+
+    def gone(path: str) -> Impact:
+        return Impact("shouldHaveBody", "function shouldHaveBody", path, "removed", (), 0,
+                      False, uncertain=4)  # fmt: skip
+
+    line = unchecked_line((gone("test/a.js"), gone("test/b.js"), gone("x.js")))
+    assert "function shouldHaveBody in test/a.js (removed)" in line
+    assert "function shouldHaveBody in test/b.js (removed)" in line
+    alone = unchecked_line((gone("test/a.js"),))
+    assert alone.startswith("function shouldHaveBody (removed): 4 ")
