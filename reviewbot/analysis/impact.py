@@ -255,7 +255,7 @@ def impact_of(
                     if not u.label.startswith(_CLASS_LABELS):
                         detail = header_change((name, old), (name, new), fs.language, member)
                     else:  # (`now public`, `now extends Reflection (was Java8)`)
-                        detail = class_change(old, new)
+                        detail = class_change(old, new, fs.language)
             else:
                 change = u.kind
             lines = (u.old.start, u.old.end) if change == "removed" and u.old else None

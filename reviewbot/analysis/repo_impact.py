@@ -880,7 +880,7 @@ def _detail(c: DeclChange) -> str:
     if c.change != "signature" or c.old is None or c.new is None:
         return ""
     if c.new.kind in _CLASSES:
-        return class_change(c.old.whole, c.new.whole)
+        return class_change(c.old.whole, c.new.whole, c.new.language)
     return header_change(
         (c.old.name, c.old.whole), (c.new.name, c.new.whole), c.new.language, c.new.kind == "method"
     )

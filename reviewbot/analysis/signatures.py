@@ -135,11 +135,24 @@ _ANNOTATION_ARGS = re.compile(r"(@[\w.]+)\s*\((?:[^()]|\([^()]*\))*\)")
 _HERITAGE = re.compile(r"\b(extends|implements)\s+(.+?)(?=\s+(?:extends|implements)\b|\s*\{|$)")
 
 
-def class_change(old: str, new: str) -> str:
+def class_change(old: str, new: str, language: str = "") -> str:
     """What a class's header changed: its modifiers and annotations, and what it extends and
-    implements (`now public`; `now extends Reflection (was Java8)`); "" when none of those."""
+    implements (`now public`; `now extends Reflection (was Java8)`; Python's bases, `bases now
+    RuntimeError (were Exception)`); "" when none of those."""
+    if language == "python":
+        was, now = (_python_bases(h) for h in (old, new))
+        return f"bases now {now or 'none'} (were {was or 'none'})" if was != now else ""
     told = (modifier_change(old, new), heritage_change(old, new))
     return "; ".join(t for t in told if t)
+
+
+def _python_bases(header: str) -> str:
+    """`class A(Base, metaclass=M):` -> `Base, metaclass=M` (spaces normalised)."""
+    head = header.split(":", 1)[0] if header.rstrip().endswith(":") else header
+    if "(" not in head:
+        return ""
+    inner = head.split("(", 1)[1].rsplit(")", 1)[0]
+    return ", ".join(p.strip() for p in inner.split(",") if p.strip())
 
 
 def _plain_head(header: str) -> str:

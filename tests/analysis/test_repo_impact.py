@@ -2025,3 +2025,17 @@ def test_a_deleted_callbacks_local_function_is_not_its_siblings_namesake(
     assert codes(doc, "RB105") == []
     gone_entries = [i for i in doc["impact"] if i["name"] == "accept" and i["change"] == "removed"]
     assert all(i["total"] == 0 for i in gone_entries), gone_entries
+
+
+def test_a_python_class_whose_base_changed_says_so(repo: Path) -> None:
+    # pluggy: `class PluginValidationError(Exception)` made `(RuntimeError)` read "(signature)".
+    lib = "class Invalid(Exception):\n    pass\n"
+    use = "from lib import Invalid\n\n\ndef check():\n    raise Invalid()\n"
+    setup(
+        repo, {"lib.py": lib, "use.py": use}, {"lib.py": lib.replace("Exception", "RuntimeError")}
+    )
+    found = entry(review(repo), "Invalid")
+    assert (found["change"], found["detail"]) == (
+        "signature",
+        "bases now RuntimeError (were Exception)",
+    )
