@@ -36,6 +36,7 @@ from reviewbot.index.fresh import (
     stale_files,
 )
 from reviewbot.index.store import IndexUnavailable, connect_reader, storable
+from reviewbot.render.style import ellipsize, terminal_width
 from reviewbot.render.visible import one_line, visible
 from reviewbot.repo.locate import Located, locate
 
@@ -375,7 +376,11 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             )
         return EXIT_OK
     doc, text = _from_index(
-        git, environ, args, stderr, lambda conn: _answer(args, conn, git, limit)
+        git,
+        environ,
+        args,
+        stderr,
+        lambda conn: _answer(args, conn, git, limit, terminal_width(stdout, environ)),
     )
     stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n" if as_json else text)
     return EXIT_OK
@@ -426,8 +431,17 @@ def _unlinked_note(symbol: query.Symbol, count: int) -> list[str]:
     ]
 
 
+def _found_line(s: query.Symbol, width: int) -> str:
+    """A search result in the terminal's width: `path:line: label  signature`, or with the
+    signature on a line of its own below, cut at the end, when that does not fit."""
+    head, signature = f"{_t(s.path)}:{s.line}: {_t(s.label)}", _t(s.signature)
+    if len(head) + 2 + len(signature) <= width:
+        return f"{head}  {signature}\n"
+    return f"{head}\n    {ellipsize(signature, width - 4, end=True)}\n"
+
+
 def _answer(
-    args: argparse.Namespace, conn: sqlite3.Connection, git: Place, limit: int
+    args: argparse.Namespace, conn: sqlite3.Connection, git: Place, limit: int, width: int = 100
 ) -> tuple[dict[str, Any], str]:
     command = args.command
     if command == "defs":
@@ -505,9 +519,7 @@ def _answer(
             "query": args.text,
             "results": [{"symbol": symbol_doc(s), "score": score} for s, score in results],
         }
-        text = "".join(
-            f"{_t(s.path)}:{s.line}: {_t(s.label)}  {_t(s.signature)}\n" for s, _ in results
-        )
+        text = "".join(_found_line(s, width) for s, _ in results)
         return doc, text or "no match\n"
     # map
     if args.budget < 1:

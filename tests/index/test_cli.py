@@ -546,3 +546,25 @@ def test_a_member_whose_untyped_calls_are_linked_to_nothing_says_so(
     assert "(1 `.flush` reference(s) on receivers of unknown type: not linked)" in text
     code, doc, _ = fast("refs", "app.py:4", "--format", "json")  # a function: no such count
     assert doc["unlinked"] == 0
+
+
+def test_search_fits_the_terminal_width(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """pluggy at 80 columns: `search` printed lines of 82-170 columns (long signatures)."""
+    params = ", ".join(f"argument_number_{k}: int = {k}" for k in range(8))
+    write(
+        repo,
+        "hooks.py",
+        f"def call_hooks({params}):\n    return 0\n\n\ndef hook():\n    return 1\n",
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    monkeypatch.setenv("COLUMNS", "60")
+    code, text, _ = fast("search", "call hooks")
+    lines = text.splitlines()
+    assert code == 0 and all(len(line) <= 60 for line in lines), lines
+    assert lines[0] == "hooks.py:1: function call_hooks"
+    assert lines[1].startswith("    def call_hooks(argument_number_0: int = 0,") and lines[
+        1
+    ].endswith("…")
+    assert "hooks.py:5: function hook  def hook()" in lines
