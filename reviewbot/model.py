@@ -290,12 +290,13 @@ class ChangedFile(NamedTuple):
 LABEL_SEP = " > "  # joins a unit's label to its enclosing units': `class A > def f`
 
 
-_CALLBACK_LABEL = re.compile(r'(?:[^\W\d]|\$)[\w$.]*\((?:"[^"]*"|…)\)')
+_CALLBACK_LABEL = re.compile(r"(?:[^\W\d]|\$)[\w$.]*\((?:\"[^\"]*\"|'[^']*'|`[^`]*`|…)\)")
 
 
 def is_callback_label(part: str) -> bool:
     """Whether a unit's own label is a function literal named by the call it is passed to
-    (`describe("parses input")`, `app.use(…)`): its words are no kind and name."""
+    (`describe("parses input")`, `it('says "hi"')`, `app.use(…)`): its words are no kind and
+    name."""
     return _CALLBACK_LABEL.fullmatch(part) is not None
 
 

@@ -747,7 +747,9 @@ def _bundles(
         [_title(refs, groups[g], hunk_heat, lead[g][2:] if g in lead else None) for g in order]
     )
     for number, g in enumerate(order, 1):
-        members = groups[g]
+        # (read in order: the product's hunks a finding is about, the product's others, then
+        # tests, benchmarks and examples; each part in the diff's order)
+        members = sorted(groups[g], key=lambda i: (secondary(refs[i].path), hunk_heat[i] == 0, i))
         # (the product's names before those of tests and benchmarks: echo's "defines
         # BenchmarkBind_JSON, BenchmarkBind_Query, …" hid `stringToBytes`)
         product = {n for i in members if not secondary(refs[i].path) for n in refs[i].defines}

@@ -240,10 +240,13 @@ def hunk_contexts(
             first = next((n for n in h.removed if index.lines[n - 1].strip()), first)
         center = max(0, min(first - 1, index.line_count - 1))
         unit = owner_at(index, center)  # (a decorator's line is its method's)
+        own = h.removed if removal else h.added
         if unit is None:  # a doc comment above a unit, say: the unit the hunk's code is in
-            own = h.removed if removal else h.added
             unit = next((u for n in own if (u := index.unit_at(n - 1)) is not None), None)
-        if unit is None:  # or the unit that starts in the hunk, below its changed lines
+        code = index.code
+        if unit is None and not any(0 < n <= len(code) and code[n - 1].strip() for n in own):
+            # or, for a comment, the unit that starts in the hunk below its changed lines (a
+            # hunk of imports at a file's top is in no function, whatever its context shows)
             below = range(first, (h.old_end if removal else h.new_end) + 1)
             unit = next(
                 (u for n in below if (u := index.unit_at(n - 1)) is not None and u.start == n - 1),

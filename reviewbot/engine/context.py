@@ -86,13 +86,17 @@ def _in_scales(p: Peak, scales: tuple[int, int]) -> bool:
 
 
 def _unit_sections(index: FileIndex, units: list[Unit], start: int, end: int) -> str:
-    """Review profile: the outermost units overlapping the window, and the gaps between them."""
+    """Review profile: the outermost units overlapping the window, and the gaps between them
+    (a unit cut by the window as `[854-974] part of class A (lines 178-1055)`, 1-based)."""
     parts = []
     cursor = start
     for u in units:
         if u.start > cursor:
             parts.append(f"[{cursor}-{u.start - 1}] ...")
-        parts.append(f"[{max(u.start, start)}-{min(u.end, end)}] {u.label}")
+        # (a unit reaching past the window says its own extent: the window's is no class's)
+        whole = "" if start <= u.start and u.end <= end else f" (lines {u.start + 1}-{u.end + 1})"
+        part = "part of " if whole else ""
+        parts.append(f"[{max(u.start, start)}-{min(u.end, end)}] {part}{u.label}{whole}")
         cursor = min(u.end, end) + 1
     if cursor <= end:
         parts.append(f"[{cursor}-{end}] ...")

@@ -217,6 +217,10 @@ def _after_word(code: str, word: str) -> str:
 _GO_RECEIVER = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?$")
 
 
+# What follows a Kotlin extension's receiver type: `?.name`, `.name` (the function's name).
+_EXTENSION = re.compile(r"\??\s*\.\s*((?:[^\W\d]|\$)[\w$]*)")
+
+
 def _skip_parens(rest: str) -> str:
     return _skip_balanced(rest, "(", ")", "")
 
@@ -242,6 +246,10 @@ def _declared_name(code: str, word: str, lisp: bool) -> str | None:
         return None
     name = m.group(0)
     after = rest[m.end() :].lstrip()
+    if word == "fun":  # a Kotlin extension, `fun <T> Call<T>.await(`: `Call.await`, as Go's
+        extension = _EXTENSION.match(_skip_generics(after))
+        if extension is not None:
+            return f"{name.rstrip('?')}.{extension.group(1)}"
     if after.startswith((":", "=", ",", ")")) and word not in CONTAINERS | {"type"}:
         return None  # `function: "x"`, `type = 3`: a name that happens to be a keyword
     if after.startswith(("=", ",", ")", "]")) and word != "type":
@@ -379,9 +387,9 @@ def _callback(code: str, raw: str) -> str | None:
     ):
         # (` > ` joins a unit's label to its containers': `it("a > b")` keeps a look-alike.)
         text = " ".join(raw[at + 1 : end].split()).replace(" > ", " › ")
-        if first[0] not in text:
+        if first[0] not in text:  # (in the source's quotes: `describe('with "back"')`)
             cut = text[:_CALLBACK_TEXT] + ("…" if len(text) > _CALLBACK_TEXT else "")
-            return f'{name}("{cut}")'
+            return f"{name}({first[0]}{cut}{first[0]})"
     return f"{name}(…)"
 
 
@@ -443,6 +451,9 @@ def _declaration(
         if any(ch in head for ch in "=:.") or (i < len(tokens) and tokens[i] in CONTROL):
             return None  # an assignment, an object key with a call value, a method call
         if opens or stripped.rstrip().endswith((";", ")", "}", "{")):
+            accessor = _ACCESSOR.match(stripped) if language.name in _CALLBACK_LANGUAGES else None
+            if accessor is not None:  # `get status () {` and `set status (code) {` differ
+                return accessor.group(1), accessor.group(2)
             generic = _generic_name(stripped)
             if generic is not None:
                 return "method", generic
@@ -452,6 +463,11 @@ def _declaration(
     return None
 
 
+# A JavaScript or TypeScript accessor: `get status () {`, `static set #x(v) {` (kind `get`/`set`).
+_ACCESSOR = re.compile(
+    r"(?:(?:public|private|protected|static|readonly|override|abstract|declare)\s+)*"
+    r"(get|set)\s+(#?(?:[^\W\d]|\$)[\w$]*)\s*\("
+)
 _KEYWORD_MEMBERS = frozenset({"python", "ruby"})  # languages whose members all have a keyword
 # Words of a type-parameter list, never a member's name: `map<U extends (a: T) => R>(`.
 _TYPE_WORDS = frozenset({"extends", "keyof", "infer", "implements", "typeof"})

@@ -24,6 +24,7 @@ from reviewbot.render.style import (
     diff_gutter,
     ellipsize,
     fmt_metric,
+    moved_from,
     one_line,
     origin_text,
     product_first,
@@ -231,18 +232,26 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     quiet = unlisted = 0
     rows_left = MAX_UNIT_ROWS
     if analysed:
-        path_w = min(max(len(one_line(fs.path)) for fs in analysed), max(20, width - 24))
+        longest = max(len(one_line(fs.path)) for fs in analysed)
+        path_w = min(longest, max(20, width - 24))
+        # (room for the longest file name and a `x…/`, where the status still fits beside it)
+        names = max(len(one_line(fs.path).rpartition("/")[2]) for fs in analysed)
+        path_w = max(path_w, min(names + 3, longest, width - 18))
         cuts = cut_paths((one_line(fs.path) for fs in analysed), path_w)
         for fs in analysed:
-            out.append(
-                f"{style(cuts[one_line(fs.path)].ljust(path_w), 'bold')}  "
-                f"{fs.status.value:<8} +{fs.added} -{fs.removed}"
-            )
+            path = one_line(fs.path)
+            status = f"{fs.status.value:<8} +{fs.added} -{fs.removed}"
+            if cuts[path].endswith(path.rpartition("/")[2]):
+                out.append(f"{style(cuts[path].ljust(path_w), 'bold')}  {status}")
+            else:  # a file's name is never cut: the whole path, over lines
+                out.extend(style(line, "bold") for line in _wrap(path, width, "", "    "))
+                out.append(f"    {status}")
             if fs.old_path is not None and fs.old_path != fs.path:
-                out.extend(
-                    style(line, "dim")
-                    for line in _wrap(f"from {one_line(fs.old_path)}", width, "    ")
-                )
+                old = one_line(fs.old_path)
+                whole = f"from {old}"
+                # (a long one: what changed, `from …/test/retrofit2/… (now …/test/java/…)`)
+                text = whole if len(whole) <= width - 4 else moved_from(old, path)
+                out.extend(style(line, "dim") for line in _wrap(text, width, "    "))
             for w in fs.warnings:
                 out.extend(style(line, "yellow") for line in _wrap(f"note: {w}", width, "    "))
             shown = [u for u in fs.units if u.noteworthy]

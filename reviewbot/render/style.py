@@ -24,6 +24,7 @@ __all__ = [
     "diff_gutter",
     "ellipsize",
     "fmt_metric",
+    "moved_from",
     "one_line",
     "origin_text",
     "product_first",
@@ -133,7 +134,7 @@ def ellipsize(text: str, width: int, *, end: bool = False) -> str:
 # carry: what a cut keeps.
 _OWN_NAME = re.compile(r"\.([A-Za-z_$][\w$]*(?:\(\))?(?: :\d+)?)$")
 # A callback's label, `test("the words")` (and ` :line`): its callee, words and close.
-_CALLBACK = re.compile(r'([A-Za-z_$][\w$.]*\(")(.*)("\)(?: :\d+)?)')
+_CALLBACK = re.compile(r"([A-Za-z_$][\w$.]*\((?P<q>[\"'`]))(.*)((?P=q)\)(?: :\d+)?)")
 
 
 def cut_label(label: str, width: int) -> str:
@@ -151,7 +152,7 @@ def cut_label(label: str, width: int) -> str:
         return label
     call = _CALLBACK.fullmatch(label)
     if call is not None:
-        head, words, close = call.groups()
+        head, _, words, close = call.groups()
         keep = width - len(head) - len(close) - 1
         if keep >= 4:
             tail = words[-keep:]
@@ -165,9 +166,17 @@ def cut_label(label: str, width: int) -> str:
     kind = before.find(" ") + 1 if " " in before else 0  # `def `, `class `; none in Java
     tail = own.group(0)
     # (the kind, a character of the containers and the ellipsis before the name)
-    if len(tail) + kind + 2 > width:
+    if len(tail) + kind + 2 <= width:
+        return label[: width - len(tail) - 1] + "…" + tail
+    # The containers go first, whole (`def …register_structure_hook_factory`), then the own
+    # name's middle (`….contentTypeAnn…WithNoBodyGet()`): never its start, where the methods
+    # of one class usually differ, while the containers' start is left.
+    room = width - kind - 1
+    if room >= len(own.group(1)):
+        return f"{label[:kind]}…{own.group(1)}"
+    if room < 8:
         return ellipsize(label, width)
-    return label[: width - len(tail) - 1] + "…" + tail
+    return f"{label[:kind]}…{ellipsize(own.group(1), room)}"
 
 
 def cut_labels(
@@ -175,12 +184,13 @@ def cut_labels(
 ) -> dict[str, str]:
     """Each label ``cut_label`` cut, told apart: labels whose cuts would read the same (`def
     T….test_noncallable_validators` in two test classes) keep the end of their containers
-    instead, where they often differ (`def …ping.test_noncallable_validators`); those that
-    still clash (`ClassNa….prefixWithAtMostOneAnnotatedClass()` in `ClassName`, and in its
+    instead, where they often differ (`def …ping.test_noncallable_validators`), or, when the
+    own names were cut too, the start of their containers (`def TestDeepMapping.te…`); those
+    that still clash (`ClassNa….prefixWithAtMostOneAnnotatedClass()` in `ClassName`, and in its
     nested `TopLevelClassName` and `NestedClassName`) say where they start, from ``places``
     (`prefixWi…AnnotatedClass() :98`)."""
     out = {label: cut_label(label, width) for label in dict.fromkeys(labels)}
-    for attempt in ("tail", "place"):
+    for attempt in ("tail", "middle", "place"):
         seen = Counter(out.values())
         for label, cut in out.items():
             if seen[cut] == 1 or cut == label:
@@ -191,6 +201,8 @@ def cut_labels(
                 kind = before[: before.find(" ") + 1] if " " in before else ""  # `def `
                 if len(kind) + 2 < width:
                     out[label] = f"{kind}…{label[len(label) - (width - len(kind) - 1) :]}"
+            elif attempt == "middle":  # own names alike at both ends: their containers differ
+                out[label] = ellipsize(label, width)
             elif places is not None and label in places:
                 suffix = f" :{places[label]}"
                 if len(suffix) + 4 <= width:
@@ -213,6 +225,28 @@ def cut_path(path: str, width: int) -> str:
     if cut > 0:  # whole folders where at least one fits
         head = head[: cut + 1]
     return f"{head}…/{name}"
+
+
+def moved_from(old: str, new: str) -> str:
+    """Where a renamed file came from, short: the folders or name that changed with a folder
+    of what they share on either side, and where that now stands (retrofit e597b94f: `from
+    …/test/retrofit2/… (now …/test/java/retrofit2/…)`); the old path whole when the two share
+    no folder and no name."""
+    a, b = old.split("/"), new.split("/")
+    lead = 0
+    while lead < min(len(a), len(b)) - 1 and a[lead] == b[lead]:
+        lead += 1
+    trail = 0
+    while trail < min(len(a), len(b)) - lead and a[-1 - trail] == b[-1 - trail]:
+        trail += 1
+    if not lead and not trail:
+        return f"from {old}"
+
+    def middle(parts: list[str]) -> str:
+        shown = parts[max(0, lead - 1) : len(parts) - max(0, trail - 1)]
+        return ("…/" if lead > 1 else "") + "/".join(shown) + ("/…" if trail > 1 else "")
+
+    return f"from {middle(a)} (now {middle(b)})"
 
 
 def product_first(files: Iterable[FileSummary]) -> list[FileSummary]:

@@ -244,3 +244,26 @@ def test_a_bundle_says_first_what_the_product_defines(repo: Path) -> None:
     (bundle,) = [b for b in review(GitChange(repo), Config()).bundles if "defines" in b.reason]
     defined = bundle.reason.split("defines ", 1)[1]
     assert defined.startswith("to_bytes, test_a0"), bundle.reason  # (not test_a0 first)
+
+
+def test_a_bundle_reads_the_products_flagged_hunk_then_its_others_then_tests(repo: Path) -> None:
+    """retrofit d4121394: B1 listed RetrofitTest.java:21-27 and :1717-1805 (their folder
+    sorts first) before Retrofit.java:212-264, where the RB101 is; the prompt's snippets "in
+    reading order" came out as ranks 4, 2, 3, then 1."""
+    from tests.helpers import AFTER, BEFORE
+
+    head = "def helper(order):\n    return order\n\n\n" + "LIMIT = 1\n" * 12 + "\n\n"
+    write(repo, "zshop/shop.py", head + BEFORE)
+    write(repo, "tests/test_shop.py", "from zshop.shop import apply\n")
+    commit(repo)
+    write(repo, "zshop/shop.py", head.replace("return order", "return order or 0") + AFTER)
+    cases = "".join(f"\n\ndef test_{k}():\n    assert apply(None, {k})\n" for k in range(3))
+    write(repo, "tests/test_shop.py", "from zshop.shop import apply\n" + cases)
+    doc = report_doc(review(GitChange(repo), Config()))
+    assert [f["code"] for f in doc["findings"]] == ["RB101"], doc["findings"]
+    (found,) = [b for b in doc["bundles"] if any(h["path"] == "zshop/shop.py" for h in b["hunks"])]
+    hunks = [(h["path"], h["new_start"], h["new_end"]) for h in found["hunks"]]
+    line = doc["findings"][0]["line"]
+    assert hunks[0][0] == "zshop/shop.py" and hunks[0][1] <= line <= hunks[0][2], hunks
+    assert hunks[1][:2] == ("zshop/shop.py", 1), hunks
+    assert found["hunks"][-1]["path"] == "tests/test_shop.py", found["hunks"]

@@ -644,7 +644,7 @@ def test_a_route_callback_is_measured_and_a_test_block_is_no_finding_of_its_own(
     done = review_file(
         changed("routes.js", route, deep), ReviewOptions(get_profile("review"), default_registry())
     )
-    assert [(f.code, f.unit.label) for f in done.findings] == [("RB101", 'app.get("/x")')]
+    assert [(f.code, f.unit.label) for f in done.findings] == [("RB101", "app.get('/x')")]
     cases = "".join(
         f'  it("case {k}", () => {{\n    expect(f({k})).toBe({k});\n  }});\n' for k in range(12)
     )

@@ -434,3 +434,51 @@ def test_the_markdown_findings_name_a_unit_with_its_class() -> None:
     report = Report("a", "b", (fs,), (spike,), stats=stats)
     findings = render_markdown(report).split("Changed units")[0]
     assert "| Other.help() |" in findings and "| help() |" not in findings, findings
+
+
+def test_a_cut_drops_a_labels_containers_before_its_own_name() -> None:
+    """cattrs and retrofit hotspots at 80 columns: `def BaseConvert…e_hook_factory` (the class
+    has register_structure_ and register_unstructure_hook_factory), `RetrofitTest.unr…
+    nseTypeThrows()`: an own name too long beside its class cut the own name's start. The
+    containers go first, then the own name's middle."""
+    structure = "def BaseConverter.register_structure_hook_factory"
+    unstructure = "def BaseConverter.register_unstructure_hook_factory"
+    cuts = cut_labels([structure, unstructure], 36)
+    assert cuts == {
+        structure: "def …register_structure_hook_factory",
+        unstructure: "def …register_unstru…re_hook_factory",
+    }, cuts
+    java = "RetrofitTest.unresolvableResponseTypeThrows()"
+    assert cut_labels([java], 33)[java] == "…unresolvableResponseTypeThrows()"
+    long = "RequestFactoryTest.contentTypeAnnotationHeaderAddsHeaderWithNoBodyGet()"
+    cut = cut_labels([long], 48)[long]
+    assert cut.startswith("…contentType") and cut.endswith("WithNoBodyGet()"), cut
+    assert len(cut) == 48, cut
+
+
+def test_a_rename_only_change_shows_its_moves_with_every_file_name_whole() -> None:
+    """retrofit e597b94f (four Kotlin tests moved from src/test/ to src/test/java/): the text
+    cut a file's name (`retrofit-converters/kotlinx-…actoryContextualListTest.kt`) and the
+    other paths to `r…/`, hiding the folder that changed; the Markdown said "4 file(s), +0
+    -0, 0 unit(s) changed. No findings", no word of the moves."""
+    folder = "retrofit-converters/kotlinx-serialization/src/test/{}retrofit2/converter/kotlinx"
+    names = ["KotlinSerializationConverterFactoryBytesTest.kt",
+             "KotlinxSerializationConverterFactoryContextualListTest.kt"]  # fmt: skip
+    files = tuple(
+        FileSummary(
+            f"{folder.format('java/')}/serialization/{name}",
+            f"{folder.format('')}/serialization/{name}",
+            Status.RENAMED, None, "kotlin", 0, 0, (),
+        )
+        for name in names
+    )  # fmt: skip
+    report = Report("a", "b", files, (), stats=Stats(2, 2, 0, 0, 0))
+    lines = _rows(report, width=80)
+    for name in names:
+        at = next(i for i, line in enumerate(lines) if name in line)
+        assert "renamed  +0 -0" in lines[at], lines
+        assert lines[at + 1].strip() == "from …/test/retrofit2/… (now …/test/java/retrofit2/…)"
+    md = render_markdown(report)
+    assert "### Files renamed or moved (2)" in md, md
+    old, new = files[1].old_path, files[1].path
+    assert f"- `{old}` → `{new}` (+0 -0)" in md, md

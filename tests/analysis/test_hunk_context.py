@@ -1,0 +1,43 @@
+"""What a hunk's context says it is in: the unit holding its changed code, never one a
+window or the hunk's trailing context lines only touch."""
+
+from __future__ import annotations
+
+from reviewbot.analysis.context import hunk_contexts
+from reviewbot.engine import open_index
+from reviewbot.engine.context import one_based_markers, query_context
+from tests.analysis.test_signal import changed
+
+
+def test_a_hunk_of_imports_at_a_files_top_is_in_no_function() -> None:
+    """cattrs 0e5898a `tests/test_gen_collections.py:2-16, in def test_structuring_mappings`
+    and 9e0e6ee `src/cattrs/preconf/__init__.py:1-11, in def validate_datetime`: the def
+    starting in the hunk's trailing context titled a hunk of imports."""
+    tail = "\n\ndef test_mappings(conv):\n    assert conv\n"
+    before = '"""Tests."""\n\nfrom typing import Mapping\n\nfrom cattrs import Converter\n' + tail
+    after = before.replace(
+        "from cattrs import Converter\n",
+        "from pytest import raises\n\nfrom cattrs import Converter\nfrom cattrs import gen\n",
+    )
+    cf = changed("t.py", before, after)
+    (ctx,) = hunk_contexts([cf], {"t.py": open_index("t.py", after)}, [], 2000, 60)
+    assert ctx.new_end >= after.splitlines().index("def test_mappings(conv):") + 1, ctx
+    assert ctx.unit is None, ctx.unit
+    # (a comment rewritten above a function is still the function's)
+    commented = before.replace("\n\ndef test_", "\n\n# Maps.\ndef test_")
+    cf = changed("t.py", before, commented)
+    (ctx,) = hunk_contexts([cf], {"t.py": open_index("t.py", commented)}, [], 2000, 60)
+    assert ctx.unit is not None and ctx.unit.label == "def test_mappings", ctx.unit
+
+
+def test_a_section_cut_by_the_window_says_the_units_own_lines() -> None:
+    """cattrs 0e5898a: `Sections around it: [854-974] class BaseConverter`, a class of lines
+    178-1055: the window's lines read as the class's."""
+    methods = "".join(f"    def m{k}(self):\n        return {k}\n\n" for k in range(100))
+    text = "import os\n\n\nclass Big:\n" + methods + "\n\nx = 1\n"
+    index = open_index("big.py", text)
+    coarse = one_based_markers(query_context(index, 150, 40).coarse.content)
+    end = text.splitlines().index("x = 1") - 3  # (the class's last line, 1-based)
+    assert coarse.splitlines() == [f"[111-191] part of class Big (lines 4-{end})"], coarse
+    whole = one_based_markers(query_context(index, 150, 400).coarse.content)
+    assert "class Big\n" in whole + "\n" and "part of" not in whole, whole

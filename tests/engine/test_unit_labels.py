@@ -1,0 +1,100 @@
+"""What a unit's label says: its own name as the source writes it, never a look-alike of a
+call, a receiver's type, or quotes the source did not use."""
+
+from __future__ import annotations
+
+from reviewbot.engine import open_index
+from reviewbot.model import is_callback_label, qualified_label
+from reviewbot.render.style import cut_label
+
+ACCESSORS = """\
+module.exports = {
+  get status () {
+    return this.res.statusCode
+  },
+
+  set status (code) {
+    this.res.statusCode = code
+  },
+
+  get (field) {
+    return this.header[field]
+  },
+}
+
+class Box {
+  static get #size(): number {
+    return 1
+  }
+}
+"""
+
+
+def test_javascript_getters_and_setters_are_labelled_get_and_set() -> None:
+    """koa lib/response.js: `get status ()` and `set status (code)` both read `status()` (two
+    findings titled alike, told apart by their lines), a setter like a call."""
+    for path in ("a.js", "a.ts"):
+        labels = [u.label for u in open_index(path, ACCESSORS).structure.units]
+        assert labels[:3] == ["get status", "set status", "get()"], (path, labels)
+        assert labels[-1] == "get #size", (path, labels)
+
+
+KOTLIN = """\
+inline fun <reified T : Any> Retrofit.create(): T = create(T::class.java)
+
+suspend fun <T : Any> Call<T?>.await(): T? {
+  return null
+}
+
+suspend fun <T> Call<T>.awaitResponse(): Response<T> {
+  return execute()
+}
+
+fun String?.orBlank(): String {
+  return this ?: ""
+}
+
+fun plain(x: Int): Int {
+  return x
+}
+"""
+
+
+def test_kotlin_extension_functions_are_named_by_receiver_and_name() -> None:
+    """retrofit KotlinExtensions.kt: `await` (three overloads) and `awaitResponse` all read
+    `fun Call`, `Retrofit.create` `fun Retrofit`: the receiver's type, not the function."""
+    labels = [u.label for u in open_index("a.kt", KOTLIN).structure.units]
+    assert labels == [
+        "fun Retrofit.create",
+        "fun Call.await",
+        "fun Call.awaitResponse",
+        "fun String.orBlank",
+        "fun plain",
+    ], labels
+
+
+QUOTED = """\
+describe('with "back"', () => {
+  it('should emit "error" on the app', () => {
+    emit()
+  })
+  it("plain", () => {
+    go()
+  })
+})
+"""
+
+
+def test_a_callbacks_label_keeps_the_quotes_of_its_source() -> None:
+    """koa d601d7b and 9057541: `describe("with "back"")`, `it("should emit "error" on the
+    app")`: the source's single quotes became double quotes around double quotes."""
+    units = open_index("a.test.js", QUOTED).structure.units
+    assert [u.label for u in units] == [
+        "describe('with \"back\"')",
+        "it('should emit \"error\" on the app')",
+        'it("plain")',
+    ]
+    assert all(map(is_callback_label, (u.label for u in units)))
+    assert qualified_label(" > ".join(u.label for u in units[:2])) == units[1].label
+    cut = cut_label("it('should emit \"error\" on the app')", 30)
+    assert cut == "it('…\"error\" on the app')", cut
