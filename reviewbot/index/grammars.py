@@ -210,6 +210,21 @@ _JS_DEFS_COMMON = """
   @name) @def.attribute)
 (variable_declarator name: (identifier) @name
   value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @def.function
+(assignment_expression left: (member_expression)
+  right: (class name: (_) @name (class_heritage)? @bases body: (_) @body) @def.class)
+(assignment_expression left: (member_expression object: (identifier) @_m
+  property: (property_identifier) @_e)
+  right: (function_expression name: (identifier) @name body: (_) @body) @def.function
+  (#eq? @_m "module") (#eq? @_e "exports"))
+(assignment_expression left: (member_expression object: (identifier) @_e
+  property: (property_identifier) @name)
+  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]
+  (#eq? @_e "exports")) @def.function
+(assignment_expression left: (member_expression object: (member_expression
+  object: (identifier) @_m property: (property_identifier) @_e)
+  property: (property_identifier) @name)
+  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]
+  (#eq? @_m "module") (#eq? @_e "exports")) @def.function
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (export_statement declaration: (lexical_declaration

@@ -28,8 +28,9 @@ __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 
 # What the entries hold and how they were computed: bumped when the outline (the units) or
 # the signal changes within one release (2: a decorator's call in a Python class is no unit;
-# a TS function bound on the line below its name is one).
-CACHE_FORMAT = 2
+# a TS function bound on the line below its name is one; 3: a JS class assigned to a member,
+# `module.exports = class App {`, holds its methods, and `b: function () {` in a literal is one).
+CACHE_FORMAT = 3
 T = TypeVar("T")
 
 
