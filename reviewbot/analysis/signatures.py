@@ -32,6 +32,7 @@ __all__ = [
     "header_change",
     "modifier_change",
     "parameters",
+    "plain_header",
     "reordered",
     "same_header",
 ]
@@ -45,15 +46,21 @@ _QUALIFIER = re.compile(r"(?<![\w$.])(?:[A-Za-z_$][\w$]*\.)+(?=[A-Za-z_$])")
 _SPACE = re.compile(r"\s+")
 
 
+# A JS arrow's one parameter without parentheses (`x =>`, `async x =>`): `(x) =>` spelt short.
+_BARE_ARROW = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*=>")
+
+
+def plain_header(text: str) -> str:
+    """A header as a caller sees it: without white space, the modules that qualify names,
+    or the parentheses a JS arrow's one parameter may go without."""
+    return _SPACE.sub("", _QUALIFIER.sub("", _BARE_ARROW.sub(r"(\1)=>", text)))
+
+
 def same_header(old: str, new: str) -> bool:
-    """Two spellings of one header: the same but for white space and the modules that
-    qualify names (`typing.Any` and `Any`, `t.Optional[X]` and `Optional[X]`). A caller
-    cannot tell them apart."""
-
-    def plain(text: str) -> str:
-        return _SPACE.sub("", _QUALIFIER.sub("", text))
-
-    return plain(old) == plain(new)
+    """Two spellings of one header: the same but for white space, the modules that
+    qualify names (`typing.Any` and `Any`, `t.Optional[X]` and `Optional[X]`) and a JS
+    arrow's parentheses (`x =>` and `(x) =>`). A caller cannot tell them apart."""
+    return plain_header(old) == plain_header(new)
 
 
 _ASYNC = re.compile(r"\basync\b")
