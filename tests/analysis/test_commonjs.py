@@ -41,7 +41,7 @@ def test_a_class_assigned_to_module_exports_holds_its_methods() -> None:
     ]
     facts = extract(compiled("javascript"), APP)
     assert facts is not None
-    assert [(d.kind, d.qualified) for d in facts.definitions][1:] == [
+    assert [(d.kind, d.qualified) for d in facts.definitions] == [
         ("class", "Application"),
         ("method", "Application.constructor"),
         ("field", "Application.x"),
@@ -69,6 +69,7 @@ def test_functions_and_classes_exported_by_assignment_are_declarations() -> None
         ("function", "g", 9),
         ("function", "make", 10),
         ("method", "a", 14),
+        ("method", "b", 17),
     ]
     units = [(u.kind, u.name, u.start + 1) for u in open_index("a.js", text).structure.units]
     assert units == [
@@ -93,3 +94,22 @@ def test_a_method_of_a_class_assigned_to_module_exports_is_reviewed(repo: Path) 
     (deleted,) = codes(doc, "RB105")
     assert "Application.createContext" in deleted["message"]
     assert "lib/app.js:10 (method Application.handle)" in deleted["message"]
+
+
+def test_a_deleted_module_still_required_is_reported(repo: Path) -> None:
+    # koa: `git rm lib/is-stream.js`, required by lib/response.js and called there.
+    setup(
+        repo,
+        {
+            "lib/is-stream.js": "module.exports = (stream) => {\n  return !!stream.pipe\n}\n",
+            "lib/response.js": (
+                "const isStream = require('./is-stream.js')\n\n"
+                "exports.body = function (val) {\n  return isStream(val)\n}\n"
+            ),
+        },
+        {"lib/is-stream.js": None},
+    )
+    doc = review(repo)
+    (deleted,) = codes(doc, "RB105")
+    assert "function exports (was lib/is-stream.js:1-3)" in deleted["message"]
+    assert "lib/response.js:4" in deleted["message"]
