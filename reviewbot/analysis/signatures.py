@@ -254,6 +254,9 @@ def _skip_generics(text: str, k: int) -> int:
     return k
 
 
+_FUNCTION_KEYWORD = re.compile(r"function\b\s*\*?\s*(?:[A-Za-z_$][\w$]*)?\s*")
+
+
 def _param_text(signature: str, name: str) -> str | None:
     """The text between a header's parameter parentheses (after the declared name)."""
     found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
@@ -268,6 +271,9 @@ def _param_text(signature: str, name: str) -> str | None:
         bare = re.match(r"([A-Za-z_$][\w$]*)\s*=>", rest)
         if bare:
             return bare.group(1)
+        keyword = _FUNCTION_KEYWORD.match(rest)  # `f = function (a)`, `exports.f = function g(a)`
+        if keyword:
+            k += keyword.end()
         k = _skip_generics(signature, k)
     while k < len(signature) and signature[k].isspace():
         k += 1

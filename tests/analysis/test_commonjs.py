@@ -113,3 +113,17 @@ def test_a_deleted_module_still_required_is_reported(repo: Path) -> None:
     (deleted,) = codes(doc, "RB105")
     assert "function exports (was lib/is-stream.js:1-3)" in deleted["message"]
     assert "lib/response.js:4" in deleted["message"]
+
+
+def test_a_function_assigned_to_exports_is_re_signed(repo: Path) -> None:
+    # `exports.f = function (a) {` (and `const f = function (a) {`): its parameters are read
+    # after the `function` keyword, so its callers are checked (RB106).
+    lib = "exports.scale = function (n) {\n  return n * 2\n}\n"
+    setup(
+        repo,
+        {"lib.js": lib, "app.js": "const lib = require('./lib')\n\nlib.scale(3)\n"},
+        {"lib.js": lib.replace("(n)", "(n, factor)")},
+    )
+    doc = review(repo)
+    (stale,) = codes(doc, "RB106")
+    assert "app.js:3" in stale["message"]
