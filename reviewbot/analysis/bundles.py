@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reviewbot.analysis.hunk_links import HunkKey, IndexLinks
+from reviewbot.analysis.signatures import plain_header
 from reviewbot.analysis.units import owner_at, qualified_name
 from reviewbot.engine import FileIndex
 from reviewbot.engine.structure import CALLBACK
@@ -161,6 +162,7 @@ def _refs(
         side = new or old
         language = side.language.name if side is not None else ""
         folder = cf.path.split("/", 1)[0] if "/" in cf.path else ""
+        respelt = _Respelt(cf)
         for h in cf.hunks:
             defines: set[str] = set()
             declared: dict[str, set[str]] = {"new": set(), "old": set()}  # (by side)
@@ -191,7 +193,8 @@ def _refs(
                         owns.add(name)  # dunder methods are not called by name
                         if unit.start == n - 1:
                             headers[side_name].add(n)
-                            defines.add(name)
+                            if not respelt(h, side_name, n):
+                                defines.add(name)
                             declared[side_name].add(name)
             if unit_key is None and new is not None:
                 first, _ = h.changed_new
@@ -235,6 +238,27 @@ def _refs(
                 )
             )
     return refs
+
+
+class _Respelt:
+    """Whether a header line a hunk adds (removes) is one it also removes (adds) spelt
+    otherwise (`err =>` made `(err) =>`, white space): that declaration was there before and
+    stays as callers see it, so the hunk defines nothing by it."""
+
+    def __init__(self, cf: ChangedFile) -> None:
+        self.texts = {"new": cf.new_text or "", "old": cf.old_text or ""}
+        self.lines: dict[str, list[str]] = {}
+
+    def _line(self, side: str, n: int) -> str:
+        if side not in self.lines:
+            self.lines[side] = self.texts[side].split("\n")
+        lines = self.lines[side]
+        return plain_header(lines[n - 1]) if 0 < n <= len(lines) else ""
+
+    def __call__(self, h: Hunk, side: str, n: int) -> bool:
+        header = self._line(side, n)
+        other, numbers = ("old", h.removed) if side == "new" else ("new", h.added)
+        return bool(header) and any(self._line(other, k) == header for k in numbers)
 
 
 _WORD_RUN = re.compile(r"\w+")

@@ -21,6 +21,7 @@ import contextlib
 import contextvars
 import difflib
 import functools
+import posixpath
 import re
 import sqlite3
 import time
@@ -1048,22 +1049,94 @@ def _remaining(
                 )
             )
     # New lines of the change naming it, left unresolved on the new side.
+    local: bool | None = None  # (read on first need)
     for path, lines in added_lines.items():
         if not lines or path not in by_new:
             continue
         rows = conn.execute(
-            "SELECT r.line, r.col, r.kind, r.how FROM refs r JOIN files f ON f.id = r.file_id "
-            "WHERE f.path = ? AND r.lookup = ? AND NOT EXISTS "
+            "SELECT r.line, r.col, r.kind, r.how, i.module FROM refs r "
+            "JOIN files f ON f.id = r.file_id LEFT JOIN imports i ON i.id = r.target_id "
+            "AND r.how IN ('import', 'module') WHERE f.path = ? AND r.lookup = ? AND NOT EXISTS "
             "(SELECT 1 FROM edges e WHERE e.ref_id = r.id)",
             (path, old.name),
         ).fetchall()
-        for line, col, kind, how in rows:
+        for line, col, kind, how, module in rows:
+            if line in lines and path != old.path:
+                if module is not None and not _may_name(module, path, old):
+                    continue  # `http.request(...)`: another module's `request`
+                if local is None:
+                    local = home is not None and _in_function(home.old_text, old)
+                if local:
+                    continue  # (a function's local: nothing outside its file means it)
             if line in lines:
                 confidence = 1.0 if _could_mean(old, how) else 0.25
                 unit = _unit_at(conn, path, line)
                 out.append(_Ref(path, line, col, old.name, unit, kind, confidence, how, True))
     unique = {(r.path, r.line, r.column): r for r in out}
     return list(unique.values())
+
+
+_ECMA = frozenset({"javascript", "typescript", "tsx"})
+_FUNCTION_NODES = frozenset(
+    {
+        "arrow_function",
+        "function_expression",
+        "function_declaration",
+        "generator_function",
+        "generator_function_declaration",
+        "method_definition",
+    }
+)
+
+
+def _in_function(text: str | None, d: Decl) -> bool:
+    """Whether a JS/TS declaration the index reads as top-level (no definition holds it) is
+    written in a function's body: a function in a callback (`describe("…", () => { function
+    request() {} })`), which nothing outside that body can name."""
+    grammar = grammar_for(d.language, d.path)
+    if text is None or grammar is None or grammar.name not in _ECMA or "." in d.qualified:
+        return False
+    lines = text.split("\n")
+    if not 0 < d.line <= len(lines):
+        return False
+    row = lines[d.line - 1]
+    column = len(row.encode()) - len(row.lstrip().encode())
+    tree = compiled(grammar.name).parser.parse(text.encode("utf-8", "surrogatepass"))
+    at = (d.line - 1, column)
+    node = tree.root_node.named_descendant_for_point_range(at, at)
+    up = node.parent if node is not None else None
+    while up is not None and up.type in _FUNCTION_NODES and up.start_point[0] == d.line - 1:
+        up = up.parent  # (the declaration itself)
+    while up is not None:
+        if up.type in _FUNCTION_NODES:
+            return True
+        up = up.parent
+    return False
+
+
+def _may_name(spec: str, importer: str, d: Decl) -> bool:
+    """Whether a JS/TS module specifier written in ``importer`` may name the deleted
+    declaration's file: a relative one that leads there; a bare one whose words are in its
+    path (a package of the repository, a configured path), never a `node:` module or a
+    package whose name its path does not hold (`require('http')`)."""
+    if d.language not in _ECMA:
+        return True
+    own = _no_extension(d.path)
+    names = {own, d.path}
+    if posixpath.basename(own) == "index":
+        names.add(posixpath.dirname(own))
+    if spec.startswith("."):
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+        return base in names or _no_extension(base) in names
+    if spec.startswith("node:"):
+        return False
+    parts = set(own.split("/"))
+    return any(word in parts for word in spec.lstrip("@").split("/") if word)
+
+
+def _no_extension(path: str) -> str:
+    stem, dot, ext = path.rpartition(".")
+    return stem if dot and "/" not in ext else path
 
 
 def _imported_on_both_sides(home: ChangedFile | None, old: Decl) -> bool:

@@ -34,6 +34,7 @@ __all__ = [
     "heritage_change",
     "modifier_change",
     "parameters",
+    "plain_header",
     "reordered",
     "same_header",
 ]
@@ -47,15 +48,21 @@ _QUALIFIER = re.compile(r"(?<![\w$.])(?:[A-Za-z_$][\w$]*\.)+(?=[A-Za-z_$])")
 _SPACE = re.compile(r"\s+")
 
 
+# A JS arrow's one parameter without parentheses (`x =>`, `async x =>`): `(x) =>` spelt short.
+_BARE_ARROW = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*=>")
+
+
+def plain_header(text: str) -> str:
+    """A header as a caller sees it: without white space, the modules that qualify names,
+    or the parentheses a JS arrow's one parameter may go without."""
+    return _SPACE.sub("", _QUALIFIER.sub("", _BARE_ARROW.sub(r"(\1)=>", text)))
+
+
 def same_header(old: str, new: str) -> bool:
-    """Two spellings of one header: the same but for white space and the modules that
-    qualify names (`typing.Any` and `Any`, `t.Optional[X]` and `Optional[X]`). A caller
-    cannot tell them apart."""
-
-    def plain(text: str) -> str:
-        return _SPACE.sub("", _QUALIFIER.sub("", text))
-
-    return plain(old) == plain(new)
+    """Two spellings of one header: the same but for white space, the modules that
+    qualify names (`typing.Any` and `Any`, `t.Optional[X]` and `Optional[X]`) and a JS
+    arrow's parentheses (`x =>` and `(x) =>`). A caller cannot tell them apart."""
+    return plain_header(old) == plain_header(new)
 
 
 _ASYNC = re.compile(r"\basync\b")
@@ -309,6 +316,9 @@ def _skip_generics(text: str, k: int) -> int:
     return k
 
 
+_FUNCTION_KEYWORD = re.compile(r"function\b\s*\*?\s*(?:[A-Za-z_$][\w$]*)?\s*")
+
+
 def _param_text(signature: str, name: str) -> str | None:
     """The text between a header's parameter parentheses (after the declared name)."""
     found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
@@ -323,6 +333,9 @@ def _param_text(signature: str, name: str) -> str | None:
         bare = re.match(r"([A-Za-z_$][\w$]*)\s*=>", rest)
         if bare:
             return bare.group(1)
+        keyword = _FUNCTION_KEYWORD.match(rest)  # `f = function (a)`, `exports.f = function g(a)`
+        if keyword:
+            k += keyword.end()
         k = _skip_generics(signature, k)
     while k < len(signature) and signature[k].isspace():
         k += 1

@@ -288,6 +288,21 @@ _CALLED = re.compile(r"(?:[^\W\d]|\$)[\w$.]*\s*(?:<[^()]*>)?\s*\(")
 _BLANKED_COMMENT = re.compile(r"^[;\s]+")
 
 
+# `module.exports = class Application extends Emitter {`, `exports.Foo = class {`: a class
+# assigned to a member (named by itself, else by the member), whose body holds methods.
+_MEMBER_CLASS = re.compile(
+    r"^(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+\s*=\s*class\b"
+    r"(?:\s+(?!extends\b)((?:[^\W\d]|\$)[\w$]*))?"
+)
+
+
+def _member_class(code: str) -> str | None:
+    m = _MEMBER_CLASS.match(code)
+    if m is None:
+        return None
+    return m.group(1) or code.split("=", 1)[0].rstrip().rsplit(".", 1)[-1]
+
+
 def _member_function(code: str) -> str | None:
     """A function JavaScript assigns to a member: `res.send = function send(body) {`,
     `X.prototype.run = function () {`, `module.exports = (a) => {` (named by the function, else
@@ -431,6 +446,9 @@ def _declaration(
         if first in _CALLABLE_WORDS or first in extra:
             return None
     if "function" in heavy:
+        member_class = _member_class(stripped) if opens else None
+        if member_class is not None:
+            return "class", member_class
         bound = _binding(stripped, opens)
         if bound is not None:
             return "function", bound
@@ -447,6 +465,9 @@ def _declaration(
         and "(" in stripped
         and not _LABEL_LINE.match(stripped)
     ):
+        keyed = _KEYED_FUNCTION.match(stripped) if opens else None
+        if keyed is not None and stripped.rstrip().endswith("{"):
+            return "method", keyed.group(1)  # `b: function () {`, `b: async (x) => {`
         head = stripped.split("(", 1)[0]
         if any(ch in head for ch in "=:.") or (i < len(tokens) and tokens[i] in CONTROL):
             return None  # an assignment, an object key with a call value, a method call
@@ -467,6 +488,11 @@ def _declaration(
 _ACCESSOR = re.compile(
     r"(?:(?:public|private|protected|static|readonly|override|abstract|declare)\s+)*"
     r"(get|set)\s+(#?(?:[^\W\d]|\$)[\w$]*)\s*\("
+)
+# An object literal's key whose value is a function literal opening on the line.
+_KEYED_FUNCTION = re.compile(
+    r"((?:[^\W\d]|\$)[\w$]*)\s*:\s*(?:async\s+)?"
+    r"(?:function\b|\([^()]*\)\s*=>|(?:[^\W\d]|\$)[\w$]*\s*=>)"
 )
 _KEYWORD_MEMBERS = frozenset({"python", "ruby"})  # languages whose members all have a keyword
 # Words of a type-parameter list, never a member's name: `map<U extends (a: T) => R>(`.

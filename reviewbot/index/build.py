@@ -87,6 +87,13 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a
 # signature's, a mapped type's `[K in ...]`) shadows the module's T where it is declared;
 # the search table matches words by their stem (porter).
+# JS: a class assigned to a member (`module.exports = class Application {`, `exports.Foo =
+# class Foo {`) is a class with its methods; `exports.f = ...`, `module.exports.f = ...` and
+# `module.exports = function name () {}` define functions.
+# CommonJS `require` is an import: `const x = require('./m')` binds what m's `module.exports`
+# holds (an entry `module.exports` of m's export list: a function, a class, `require('./n')`),
+# `x.f` m's exports; `const { a, b: c } = require('./m')` and `require('./m').f` bind m's names;
+# no variable is defined by a require.
 # 48 (session 17): a Java field is a constant by its own modifiers (a window of 200 bytes read
 # the next declaration's), an interface's constants are indexed; a TS header without a body is
 # cut at its first `{` outside brackets (`<S = {}>(o: { a: 1 })` was cut at `S =`).

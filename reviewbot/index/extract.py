@@ -25,7 +25,7 @@ from itertools import repeat
 
 import tree_sitter as ts
 
-from reviewbot.index.grammars import Compiled, Grammar, ImportSite
+from reviewbot.index.grammars import Compiled, Grammar, ImportSite, commonjs_exports, required
 from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
 __all__ = [
@@ -1360,6 +1360,12 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
             name_node = _within(name_at, names, start, end)
             if name_node is None:
                 continue
+            if kind == "variable" and node.type == "variable_declarator":
+                value = node.child_by_field_name("value")
+                if value is not None and value.type == "member_expression":
+                    value = value.child_by_field_name("object")
+                if required(value) is not None:
+                    continue  # `const x = require('./m')`: an import
             d = _RawDef()
             d.kind = kind
             d.name = _decode(source[name_node.start_byte : name_node.end_byte])
@@ -1748,7 +1754,7 @@ class _Builder:
         import_sites: list[tuple[int, ImportSite, int]] = []
         skip_ranges: list[tuple[int, int]] = []
         package = ""
-        for stmt in sorted(caps.get("import", ()), key=lambda n: n.start_byte):
+        for stmt in _sorted(caps.get("import", []))[1]:
             skip_ranges.append((stmt.start_byte, stmt.end_byte))
             if stmt.type in ("package_clause", "package_declaration"):
                 words = _decode(source[stmt.start_byte : stmt.end_byte]).split()
@@ -1757,6 +1763,12 @@ class _Builder:
             for site in grammar.read_imports(stmt, source):
                 imports.append(site.entry)
                 import_sites.append((stmt.start_byte, site, len(imports) - 1))
+        # CommonJS exports (`module.exports = App`): entries of the module's export list; the
+        # names in them stay references.
+        for assignment in _sorted(caps.get("cjs.export", []))[1]:
+            for site in commonjs_exports(assignment):
+                imports.append(site.entry)
+                import_sites.append((assignment.start_byte, site, len(imports) - 1))
         skip_ranges.sort()
 
         # Positions as sets and maps, made by C loops (a Python step per node was a tenth of

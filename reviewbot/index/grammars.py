@@ -35,9 +35,18 @@ import tree_sitter_javascript
 import tree_sitter_python
 import tree_sitter_typescript
 
-from reviewbot.index.records import Import
+from reviewbot.index.records import COMMONJS, Import
 
-__all__ = ["GRAMMARS", "Compiled", "Grammar", "ImportSite", "compiled", "grammar_for"]
+__all__ = [
+    "GRAMMARS",
+    "Compiled",
+    "Grammar",
+    "ImportSite",
+    "commonjs_exports",
+    "compiled",
+    "grammar_for",
+    "required",
+]
 
 
 class ImportSite:
@@ -210,6 +219,34 @@ _JS_DEFS_COMMON = """
   @name) @def.attribute)
 (variable_declarator name: (identifier) @name
   value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @def.function
+(assignment_expression left: (member_expression)
+  right: (class name: (_) @name (class_heritage)? @bases body: (_) @body) @def.class)
+(assignment_expression left: (member_expression object: (identifier) @_m
+  property: (property_identifier) @_e)
+  right: (function_expression name: (identifier) @name body: (_) @body) @def.function
+  (#eq? @_m "module") (#eq? @_e "exports"))
+(assignment_expression left: (member_expression object: (identifier) @_e
+  property: (property_identifier) @name)
+  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]
+  (#eq? @_e "exports")) @def.function
+(assignment_expression left: (member_expression object: (member_expression
+  object: (identifier) @_m property: (property_identifier) @_e)
+  property: (property_identifier) @name)
+  right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]
+  (#eq? @_m "module") (#eq? @_e "exports")) @def.function
+(assignment_expression left: (member_expression object: (identifier) @_m
+  property: (property_identifier) @name)
+  right: [(arrow_function body: (_) @body) (function_expression !name body: (_) @body)]
+  (#eq? @_m "module") (#eq? @name "exports")) @def.function
+(assignment_expression left: (member_expression object: (identifier) @_m
+  property: (property_identifier) @name)
+  right: (class !name (class_heritage)? @bases body: (_) @body)
+  (#eq? @_m "module") (#eq? @name "exports")) @def.class
+(assignment_expression left: (member_expression object: (identifier) @_m
+  property: (property_identifier) @_e)
+  right: (object (pair key: (property_identifier) @name
+    value: [(function_expression body: (_) @body) (arrow_function body: (_) @body)]) @def.method)
+  (#eq? @_m "module") (#eq? @_e "exports"))
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (export_statement declaration: (lexical_declaration
@@ -284,6 +321,24 @@ _JS_NAMES_COMMON = """
 (catch_clause) @scope
 (class_body) @scope
 (import_statement) @import
+(program (lexical_declaration (variable_declarator value: [
+  (call_expression function: (identifier) @_req arguments: (arguments . (string) .))
+  (member_expression object: (call_expression function: (identifier) @_req
+    arguments: (arguments . (string) .)) property: (property_identifier))]))
+  @import (#eq? @_req "require"))
+(program (variable_declaration (variable_declarator value: [
+  (call_expression function: (identifier) @_req arguments: (arguments . (string) .))
+  (member_expression object: (call_expression function: (identifier) @_req
+    arguments: (arguments . (string) .)) property: (property_identifier))]))
+  @import (#eq? @_req "require"))
+(program (expression_statement (assignment_expression left: (member_expression
+  object: (identifier) @_m property: (property_identifier) @_e)) @cjs.export
+  (#eq? @_m "module") (#eq? @_e "exports")))
+(program (expression_statement (assignment_expression left: (member_expression
+  object: (member_expression object: (identifier) @_m property: (property_identifier) @_e)))
+  @cjs.export (#eq? @_m "module") (#eq? @_e "exports")))
+(program (expression_statement (assignment_expression left: (member_expression
+  object: (identifier) @_e)) @cjs.export (#eq? @_e "exports")))
 (export_statement source: (_)) @import
 (export_statement !source (export_clause)) @import
 """
@@ -328,7 +383,115 @@ def _string_value(node: ts.Node | None) -> str:
     return _text(node).strip("'\"`")
 
 
+def required(node: ts.Node | None) -> str | None:
+    """The module a `require('./m')` call names, or None when ``node`` is no such call."""
+    if node is None or node.type != "call_expression":
+        return None
+    callee = node.child_by_field_name("function")
+    args = node.child_by_field_name("arguments")
+    if callee is None or _text(callee) != "require" or args is None:
+        return None
+    named = args.named_children
+    if len(named) != 1 or named[0].type != "string":
+        return None
+    return _string_value(named[0])
+
+
+def _requires(stmt: ts.Node) -> list[ImportSite]:
+    """CommonJS imports: `const x = require('./m')` binds x to what m's `module.exports`
+    holds; `const { a, b: c } = require('./m')` and `const f = require('./m').f` bind m's
+    exports."""
+    out: list[ImportSite] = []
+    line = stmt.start_point[0] + 1
+    for decl in stmt.named_children:
+        if decl.type != "variable_declarator":
+            continue
+        name = decl.child_by_field_name("name")
+        value = decl.child_by_field_name("value")
+        if name is None or value is None:
+            continue
+        if value.type == "member_expression":
+            prop = value.child_by_field_name("property")
+            module = required(value.child_by_field_name("object"))
+            if module is None or prop is None or name.type != "identifier":
+                continue
+            entry = Import(_text(name), module, _text(prop), line, False)
+            out.append(ImportSite(entry, prop.start_byte))
+            continue
+        module = required(value)
+        if module is None:
+            continue
+        if name.type == "identifier":
+            out.append(ImportSite(Import(_text(name), module, COMMONJS, line, False)))
+            continue
+        if name.type != "object_pattern":
+            continue
+        for part in name.named_children:
+            if part.type == "object_assignment_pattern":  # `{ a = 1 }`
+                part = part.child_by_field_name("left") or part
+            if part.type == "shorthand_property_identifier_pattern":
+                entry = Import(_text(part), module, _text(part), line, False)
+                out.append(ImportSite(entry, part.start_byte))
+            elif part.type == "pair_pattern":
+                key = part.child_by_field_name("key")
+                local = part.child_by_field_name("value")
+                if key is None or local is None or key.type != "property_identifier":
+                    continue
+                if local.type == "assignment_pattern":  # `{ b: c = 1 }`
+                    local = local.child_by_field_name("left")
+                if local is None or local.type != "identifier":
+                    continue
+                entry = Import(_text(local), module, _text(key), line, False)
+                out.append(ImportSite(entry, key.start_byte))
+    return out
+
+
+def commonjs_exports(node: ts.Node) -> list[ImportSite]:
+    """What a CommonJS module's assignment exports, as entries of an export list (module
+    "", the file's own names): `module.exports = App` (a class or function, named or not:
+    an anonymous one is the definition named `exports`), `module.exports = { a, b: c }`,
+    `exports.b = c`, `module.exports.b = c`; `module.exports = require('./m')` re-exports."""
+    left = node.child_by_field_name("left")
+    right = node.child_by_field_name("right")
+    if left is None or right is None:
+        return []
+    line = node.start_point[0] + 1
+    target = _text(left).replace(" ", "")
+    if target == COMMONJS:
+        local = COMMONJS
+    elif target.startswith(("exports.", COMMONJS + ".")) and target.count(".") <= 2:
+        local = target.rsplit(".", 1)[-1]
+    else:
+        return []
+    module = required(right)
+    if module is not None:
+        return [ImportSite(Import(local, module, COMMONJS, line, True))]
+    if right.type == "identifier":
+        name = _text(right)
+    elif right.type in ("class", "function_expression", "arrow_function") and local == COMMONJS:
+        named = right.child_by_field_name("name")
+        name = _text(named) if named is not None else "exports"
+    elif right.type == "object" and local == COMMONJS:
+        out: list[ImportSite] = []
+        for pair in right.named_children:
+            key = pair.child_by_field_name("key") if pair.type == "pair" else None
+            value = pair.child_by_field_name("value") if pair.type == "pair" else None
+            if key is None or value is None or key.type != "property_identifier":
+                continue
+            module = required(value)
+            if module is not None:
+                out.append(ImportSite(Import(_text(key), module, COMMONJS, line, True)))
+            elif value.type == "identifier" and _text(value) != _text(key):
+                out.append(ImportSite(Import(_text(key), "", _text(value), line, True)))
+        return out
+    else:
+        return []
+    return [] if name == local else [ImportSite(Import(local, "", name, line, True))]
+
+
 def _es_imports(stmt: ts.Node, source: bytes) -> list[ImportSite]:
+    if stmt.type in ("lexical_declaration", "variable_declaration"):
+        return _requires(stmt)
     out: list[ImportSite] = []
     line = stmt.start_point[0] + 1
     source_node = stmt.child_by_field_name("source")

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 __all__ = [
+    "COMMONJS",
     "HOW",
     "REFERENCE_KINDS",
     "Definition",
@@ -73,10 +74,18 @@ class Definition(NamedTuple):
     returned: str = ""
 
 
+# What a CommonJS module assigns to `module.exports`: the name an `Import` of it has
+# (`const x = require('./m')`: local x, name COMMONJS), and the local of the module's own
+# entry that says what it is (`module.exports = App`: local COMMONJS, module "", name App).
+COMMONJS = "module.exports"
+
+
 class Import(NamedTuple):
     local: str  # the name bound in the file; "" binds nothing (star, side effect)
     module: str  # as written: "a.b", ".x", "./b", "fmt", "java.util"
-    name: str  # the imported name; "" = the module itself, "*" = everything
+    # the imported name; "" = the module itself, "*" = everything, COMMONJS = what a CommonJS
+    # module's `module.exports` holds (the module's exports, or one function or class)
+    name: str
     line: int
     export: bool  # re-exported to importers of this file (`export {x} from './y'`)
 

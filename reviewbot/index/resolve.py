@@ -76,6 +76,7 @@ from reviewbot.index.extract import (
     union_types,
     written_element,
 )
+from reviewbot.index.records import COMMONJS
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT
 
 __all__ = [
@@ -1941,9 +1942,10 @@ class Resolver:
             for t in targets:
                 for ns in self.namespaces(t, imp.name):
                     out.extend(self.exported(ns, lookup))
-            if not out and not named:
+            if not out and (not named or imp.name == COMMONJS):
                 # `export namespace util {...}`: the namespace is not a definition of its own,
-                # its members are the module's.
+                # its members are the module's; so are a CommonJS module's (`exports.f = ...`,
+                # `module.exports = {f}`, beside a function or class `module.exports` holds).
                 for t in targets:
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out))

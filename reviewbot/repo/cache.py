@@ -29,7 +29,9 @@ __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 # What the entries hold and how they were computed: bumped when the outline (the units) or
 # the signal changes within one release (2: a decorator's call in a Python class is no unit;
 # a TS function bound on the line below its name is one; 3: a JS/TS accessor is `get x` or
-# `set x`, no method `x()`; a Kotlin extension function is `fun Call.await`, not `fun Call`).
+# `set x`, no method `x()`; a Kotlin extension function is `fun Call.await`, not `fun Call`; a JS
+# class assigned to a member, `module.exports = class App {`, holds its methods, and
+# `b: function () {` in a literal is one).
 CACHE_FORMAT = 3
 T = TypeVar("T")
 
