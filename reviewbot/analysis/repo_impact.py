@@ -725,6 +725,9 @@ def _impact_in(
     by_new = {cf.path: cf for cf in files}
     added_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
     old_refs: dict[int, tuple[list[query.Hit], bool]] = {}
+    # A deleted member's `obj.name` references linked to nothing on the old side (the new
+    # side leaves unlinked the guesses that reached it too: those are counted already).
+    old_unlinked: dict[int, int] = {}
     # Top-level declarations moved to another file: their references through the old
     # place (an import of the old module) break unless they follow.
     movers = [
@@ -738,6 +741,7 @@ def _impact_in(
         for k, c in enumerate(changes):
             if c.change in ("removed", "renamed") and c.old is not None:
                 old_refs[k] = _refs(conn, c.old, settings.registry)
+                old_unlinked[k] = _unlinked(conn, c.old)
         for k, c in enumerate(movers):
             assert c.old is not None
             moved_refs[k] = _refs(conn, c.old, settings.registry)[0]
@@ -777,7 +781,8 @@ def _impact_in(
         # Removed and renamed: the old declaration, whose references are listed.
         decl = c.old if c.change in ("removed", "renamed") else c.new
         assert decl is not None
-        doubt = len(refs) - len(sure) + _unlinked(conn, decl)  # (counted, not listed)
+        unlinked = old_unlinked[k] if k in old_unlinked else _unlinked(conn, decl)
+        doubt = len(refs) - len(sure) + unlinked  # (counted, not listed)
         impact.append(
             Impact(
                 decl.name,

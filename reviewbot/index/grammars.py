@@ -510,9 +510,10 @@ _JAVA_NAMES = """
 (field_access field: (identifier) @member)
 (labeled_statement (identifier) @skip)
 (formal_parameter name: (identifier) @bind)
-(formal_parameter type: [(type_identifier) (scoped_type_identifier)] @typed.type
+(formal_parameter type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.type
   name: (identifier) @bind.typed)
-(local_variable_declaration type: [(type_identifier) (scoped_type_identifier)] @typed.type
+(local_variable_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)]
+  @typed.type
   declarator: (variable_declarator name: (identifier) @bind.typed))
 (field_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.type
   declarator: (variable_declarator name: (identifier) @attr.typed))

@@ -1847,3 +1847,34 @@ def test_a_local_function_deleted_while_called_at_a_lines_start_is_rb105(repo: P
     setup(repo, {"src/user.ts": calls, "src/cart.ts": CART}, {"src/user.ts": gone})
     (found,) = codes(review(repo), "RB105")
     assert found["title"] == "incrementDay is deleted but still referenced"
+
+
+def test_java_a_method_of_a_generic_class_deleted_breaks_its_typed_callers(repo: Path) -> None:
+    """retrofit: deleting `Response<T>.isSuccessful()` raised no RB105; its callers' receivers
+    are parameters and locals of a generic type (`Response<R> response`), which typed nothing,
+    and the 63 guesses by name were counted twice as "not checked" (linked on the old side,
+    left unlinked on the new)."""
+    box = (
+        "package p;\n\npublic final class Box<T> {\n"
+        "    public boolean isFull() {\n        return true;\n    }\n\n"
+        "    public T get() {\n        return null;\n    }\n}\n"
+    )
+    app = (
+        "package q;\n\nimport java.util.List;\nimport p.Box;\n\npublic class App {\n"
+        "    boolean run(Box<String> box, List<Box<String>> all) {\n"
+        "        Box<Integer> local = new Box<>();\n"
+        "        boolean a = box.isFull();\n"
+        "        boolean b = local.isFull();\n"
+        "        return a && b && all.get(0).isFull();\n    }\n}\n"
+    )
+    gone = box.replace("    public boolean isFull() {\n        return true;\n    }\n\n", "")
+    setup(repo, {"src/p/Box.java": box, "src/q/App.java": app}, {"src/p/Box.java": gone})
+    doc = review(repo)
+    (rb105,) = codes(doc, "RB105")
+    assert rb105["title"] == "isFull is deleted but still referenced"
+    full = entry(doc, "isFull")
+    assert [(r["path"], r["line"]) for r in full["references"]] == [
+        ("src/q/App.java", 9),
+        ("src/q/App.java", 10),
+    ]
+    assert full["uncertain"] == 1  # `all.get(0).isFull()`: a guess, counted once
