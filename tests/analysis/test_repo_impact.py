@@ -1878,3 +1878,81 @@ def test_java_a_method_of_a_generic_class_deleted_breaks_its_typed_callers(repo:
         ("src/q/App.java", 10),
     ]
     assert full["uncertain"] == 1  # `all.get(0).isFull()`: a guess, counted once
+
+
+def _units(doc: Any) -> list[tuple[str, str, str | None]]:
+    return [(u["label"], u["change"], u.get("old_label")) for f in doc["files"] for u in f["units"]]
+
+
+def test_a_java_getter_renamed_returning_its_field_of_the_old_name_is_renamed(
+    repo: Path,
+) -> None:
+    """retrofit: `callbackExecutor()` renamed `executor()`, its body `return
+    callbackExecutor;` (a field of the method's old name). Masking its own name in the old
+    body only, the impact saw two bodies apart: "callbackExecutor is deleted", and the table
+    (a body too small to pair) `executor() added`, `callbackExecutor() removed`."""
+    lib = (
+        "package p;\n\npublic final class Lib {\n    private final Object callbackExecutor;\n\n"
+        "    Lib(Object e) {\n        this.callbackExecutor = e;\n    }\n\n"
+        "    public Object callbackExecutor() {\n        return callbackExecutor;\n    }\n}\n"
+    )
+    app = (
+        "package p;\n\npublic class App {\n    Object run(Lib lib) {\n"
+        "        return lib.callbackExecutor();\n    }\n}\n"
+    )
+    renamed = lib.replace("Object callbackExecutor() {", "Object executor() {")
+    setup(repo, {"src/p/Lib.java": lib, "src/p/App.java": app}, {"src/p/Lib.java": renamed})
+    doc = review(repo)
+    assert ("class Lib > executor()", "renamed", "class Lib > callbackExecutor()") in _units(doc)
+    assert [(i["name"], i["change"]) for i in doc["impact"]] == [("callbackExecutor", "renamed")]
+    assert [f["title"] for f in codes(doc, "RB105")] == [
+        "callbackExecutor is renamed to executor but still referenced"
+    ]
+
+
+def test_a_go_function_grown_under_a_new_name_is_renamed_everywhere(repo: Path) -> None:
+    """mux e44017d: `requestWithRoute` grown into `requestWithRouteAndVars` (a parameter and an
+    `if` more). The table paired them (token sequences, 0.7), the impact did not (lines, 0.75):
+    "renamed from func requestWithRoute" beside an impact "removed" plus "added" and a bundle
+    that "removes requestWithRoute". All three say renamed now."""
+    old = (
+        'package mux\n\nimport (\n\t"context"\n\t"net/http"\n)\n\n'
+        "type Route struct{}\n\ntype key int\n\nconst routeKey key = 0\n\nconst varsKey key = 1\n\n"
+        "func requestWithRoute(r *http.Request, route *Route) *http.Request {\n"
+        "\tctx := context.WithValue(r.Context(), routeKey, route)\n"
+        "\treturn r.WithContext(ctx)\n}\n\n"
+        "func Serve(r *http.Request, route *Route) *http.Request {\n"
+        "\treturn requestWithRoute(r, route)\n}\n"
+    )
+    new = old.replace(
+        "func requestWithRoute(r *http.Request, route *Route) *http.Request {\n"
+        "\tctx := context.WithValue(r.Context(), routeKey, route)\n",
+        "func requestWithRouteAndVars(r *http.Request, route *Route, vars map[string]string)"
+        " *http.Request {\n"
+        "\tctx := context.WithValue(r.Context(), routeKey, route)\n"
+        "\tif len(vars) > 0 {\n\t\tctx = context.WithValue(ctx, varsKey, vars)\n\t}\n",
+    ).replace("requestWithRoute(r, route)\n}", "requestWithRouteAndVars(r, route, nil)\n}")
+    setup(repo, {"go.mod": "module example.com/mux\n", "mux.go": old}, {"mux.go": new})
+    doc = review(repo)
+    assert ("func requestWithRouteAndVars", "renamed", "func requestWithRoute") in _units(doc)
+    assert [(i["name"], i["change"]) for i in doc["impact"]] == [("requestWithRoute", "renamed")]
+    (bundle,) = doc["bundles"]
+    assert "renames requestWithRoute to requestWithRouteAndVars" in bundle["reason"]
+    assert "removes" not in bundle["reason"]
+
+
+def test_a_class_nested_in_a_renamed_function_goes_with_it(repo: Path) -> None:
+    """cattrs 5a1bb1a renamed a test holding a `class C`: the impact said `class
+    test_tuple.C (added)` (the old C, its name bound again in the file, was no deletion,
+    and so followed no rename)."""
+    old = (
+        "def make(x):\n    return x\n\n\n"
+        "def test_roundtrip(value):\n    class C:\n        a: int\n\n"
+        "    inst = C()\n    inst.a = make(value)\n    assert inst.a == value\n"
+        "    assert make(inst) is inst\n    assert isinstance(inst, C)\n"
+    )
+    new = old.replace("def test_roundtrip(value):", "def test_roundtrip_tuple(value):")
+    setup(repo, {"test_it.py": old}, {"test_it.py": new})
+    doc = review(repo)
+    assert _units(doc) == [("def test_roundtrip_tuple", "renamed", "def test_roundtrip")]
+    assert [(i["name"], i["change"]) for i in doc["impact"]] == [("test_roundtrip", "renamed")]
