@@ -87,6 +87,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a
 # signature's, a mapped type's `[K in ...]`) shadows the module's T where it is declared.
 # A Java parameter or local of a generic type (`Response<T> r`) has that type (it had none).
+# A Go call chain (`r.NewRoute().Name()`, r a method's receiver or a local) is typed through
+# each method's written return type (it was a guess by name).
 # 48 (session 17): a Java field is a constant by its own modifiers (a window of 200 bytes read
 # the next declaration's), an interface's constants are indexed; a TS header without a body is
 # cut at its first `{` outside brackets (`<S = {}>(o: { a: 1 })` was cut at `S =`).

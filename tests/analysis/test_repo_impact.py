@@ -1956,3 +1956,25 @@ def test_a_class_nested_in_a_renamed_function_goes_with_it(repo: Path) -> None:
     doc = review(repo)
     assert _units(doc) == [("def test_roundtrip_tuple", "renamed", "def test_roundtrip")]
     assert [(i["name"], i["change"]) for i in doc["impact"]] == [("test_roundtrip", "renamed")]
+
+
+def test_go_rb106_names_a_stale_call_through_a_method_chain(repo: Path) -> None:
+    """mux: `Route.Name(name)` made `Name(name, strict)`: `r.NewRoute().Name(name)` in
+    `Router.Name` (NewRoute declared `*Route`) is a stale call, not an unknown receiver."""
+    lib = (
+        "package mux\n\n"
+        "type Route struct{ name string }\n\n"
+        "type Router struct{}\n\n"
+        "func (r *Router) NewRoute() *Route { return &Route{} }\n\n"
+        "func (r *Router) Name(name string) *Route {\n\treturn r.NewRoute().Name(name)\n}\n\n"
+        "func (r *Route) Name(name string) *Route {\n\tr.name = name\n\treturn r\n}\n"
+    )
+    new = lib.replace(
+        "func (r *Route) Name(name string) *Route {",
+        "func (r *Route) Name(name string, strict bool) *Route {",
+    )
+    setup(repo, {"go.mod": "module example.com/mux\n", "mux.go": lib}, {"mux.go": new})
+    doc = review(repo)
+    (rb106,) = codes(doc, "RB106")
+    assert "mux.go:10" in rb106["message"], rb106["message"]
+    assert "not checked" not in rb106["message"]
