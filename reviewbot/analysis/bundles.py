@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 
 from reviewbot.analysis.hunk_links import HunkKey, IndexLinks
 from reviewbot.analysis.signatures import plain_header
-from reviewbot.analysis.units import owner_at, qualified_name
+from reviewbot.analysis.units import owner_at, pair_units, qualified_name
 from reviewbot.engine import FileIndex
 from reviewbot.engine.structure import CALLBACK
 from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan, qualified_label
@@ -109,6 +109,8 @@ class HunkRef:
     # the added and the removed lines as written, stripped ("" when too slight to be an edit
     # of its own, ``_edit``): hunks that add or remove the same lines are one edit repeated
     edit: tuple[str, str] = ("", "")
+    # of ``gone``, those a unit renamed in the hunk's file had, with its new name
+    renamed: tuple[tuple[str, str], ...] = ()
 
 
 def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
@@ -163,6 +165,16 @@ def _refs(
         language = side.language.name if side is not None else ""
         folder = cf.path.split("/", 1)[0] if "/" in cf.path else ""
         respelt = _Respelt(cf)
+        # (a unit renamed, as the unit table pairs it: its old name is renamed, not removed)
+        renames = (
+            {
+                _bare(p.old.name): _bare(p.new.name)
+                for p in pair_units(old, new, cf.line_map)
+                if p.old is not None and p.new is not None and p.old.name != p.new.name
+            }
+            if old is not None and new is not None
+            else {}
+        )
         for h in cf.hunks:
             defines: set[str] = set()
             declared: dict[str, set[str]] = {"new": set(), "old": set()}  # (by side)
@@ -235,6 +247,11 @@ def _refs(
                     tuple(sorted(terms.items())),
                     frozenset(declared["old"] - declared["new"]),
                     edit,
+                    tuple(
+                        (n, renames[n])
+                        for n in sorted(declared["old"] - declared["new"])
+                        if renames.get(n, n) != n
+                    ),
                 )
             )
     return refs
@@ -782,7 +799,12 @@ def _bundles(
             key=lambda n: (n not in product, n),
         )
         # (a name another hunk of the change declares was moved there, not removed)
-        removed = sorted({n for i in members for n in refs[i].gone} - declared_anywhere)
+        renamed = sorted(
+            {(a, b) for i in members for a, b in refs[i].renamed if a not in declared_anywhere}
+        )
+        removed = sorted(
+            {n for i in members for n in refs[i].gone} - declared_anywhere - {a for a, _ in renamed}
+        )
         needs = sorted({refs[d].path for d, u in uses if where[u] == g and where[d] != g})
         reasons = []
         paths = {refs[i].path for i in members}
@@ -808,9 +830,12 @@ def _bundles(
         if defined:
             more = f" and {len(defined) - 5} more" if len(defined) > 5 else ""
             reasons.append("defines " + ", ".join(defined[:5]) + more)
-        if removed:  # (a name only a deleted or renamed declaration had)
+        if removed:  # (a name only a deleted declaration had)
             more = f" and {len(removed) - 5} more" if len(removed) > 5 else ""
             reasons.append("removes " + ", ".join(removed[:5]) + more)
+        if renamed:  # (a name only a renamed declaration had: the units' tables say so too)
+            more = f" and {len(renamed) - 3} more" if len(renamed) > 3 else ""
+            reasons.append("renames " + ", ".join(f"{a} to {b}" for a, b in renamed[:3]) + more)
         if needs:
             verb = "defines" if len(needs[:3]) == 1 else "define"
             reasons.append("uses what " + ", ".join(needs[:3]) + f" {verb}")

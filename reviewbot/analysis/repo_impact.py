@@ -31,6 +31,7 @@ from typing import NamedTuple, TypeVar
 
 from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.impact import deleted_anchor, in_hunk
+from reviewbot.analysis.renames import MAX_TOKENS, MIN_TOKENS, THRESHOLD
 from reviewbot.analysis.review import not_code
 from reviewbot.analysis.signatures import (
     Call,
@@ -80,7 +81,11 @@ CONFIDENT = 0.5  # an edge's confidence from which a reference is shown (1/candi
 MAX_SHOWN = 20  # references listed per declaration (all are counted)
 MAX_DECLARATIONS = 40  # declarations looked up per change
 _LIMIT = 2000  # references read per declaration
-_RENAMED = 0.75  # body similarity from which a deleted + an added declaration are a rename
+# Line similarity from which a deleted + an added declaration, too small to compare as token
+# sequences (renames.MIN_TOKENS), are a rename.
+_RENAMED = 0.75
+_TOKEN = re.compile(r"\w+|[^\w\s]")  # (as the units' bodies are read: renames.py)
+_MASK = "\x00"
 _CROSS_PAIRS = 2500  # removed x added outermost declarations compared across files, at most
 _NAME = re.compile(r"[\w$]+")
 _VALUES = frozenset({"constant", "variable"})  # a value has no parameters: never "re-signed"
@@ -230,9 +235,37 @@ def _rebound(name: str, text: str | None) -> bool:
     return text is not None and re.search(_BINDS.format(name=re.escape(name)), text) is not None
 
 
-def _body(text: str | None, d: Decl) -> list[str]:
-    lines = (text or "").split("\n")[d.line : d.end_line]  # without the header line
-    return [" ".join(x.split()).replace(d.name, "") for x in lines]
+def _lines(text: str | None, d: Decl) -> list[str]:
+    """The declaration's lines as written, its header first."""
+    return (text or "").split("\n")[d.line - 1 : d.end_line]
+
+
+def _rename_score(old: list[str], new: list[str], names: tuple[str, str]) -> float:
+    """How much of a removed declaration's lines (``old``) an added one's (``new``) keep, with
+    both names masked as words (a getter `callbackExecutor()` renamed `executor()` still
+    returns its field `callbackExecutor`; a recursive call follows the rename). Bodies of
+    ``MIN_TOKENS`` or more, header included, compare as the units' table pairs them (token
+    sequences: mux's `requestWithRoute` grown into `requestWithRouteAndVars` is one unit
+    renamed in both); smaller ones line by line, without the header, which would make two
+    accessors alike (`int getA() { return a; }`, `int getB() { return b; }`)."""
+    word = re.compile("|".join(rf"(?<![\w$]){re.escape(n)}(?![\w$])" for n in names))
+    a = [_TOKEN.findall(word.sub(_MASK, x)) for x in old]
+    b = [_TOKEN.findall(word.sub(_MASK, x)) for x in new]
+    flat_a = [t for x in a for t in x]
+    flat_b = [t for x in b for t in x]
+    if min(len(flat_a), len(flat_b)) >= MIN_TOKENS and max(len(flat_a), len(flat_b)) <= MAX_TOKENS:
+        seqs: tuple[Sequence[object], Sequence[object]] = (flat_a, flat_b)
+        threshold = THRESHOLD
+    else:
+        seqs = ([" ".join(x) for x in a[1:]], [" ".join(x) for x in b[1:]])
+        threshold = _RENAMED
+        if not seqs[0] and not seqs[1]:
+            return 0.0
+    matcher = difflib.SequenceMatcher(None, seqs[0], seqs[1], autojunk=False)
+    if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
+        return 0.0
+    ratio = matcher.ratio()
+    return ratio if ratio >= threshold else 0.0
 
 
 def declaration_changes(
@@ -254,6 +287,7 @@ def declaration_changes(
     may raise to stop)."""
     removed: list[tuple[Decl, ChangedFile]] = []
     added: list[tuple[Decl, ChangedFile]] = []
+    rebound: list[tuple[Decl, ChangedFile]] = []  # locals gone whose name is bound again
     out: list[DeclChange] = []
     for k, cf in enumerate(files, 1):
         if check is not None:
@@ -282,10 +316,11 @@ def declaration_changes(
                 # A function's local (`function step()` now `const step = action(() => ...)`
                 # in the same function) is bound again where the index reads no declaration.
                 local = d.qualified.rpartition(".")[0] in bodies
-                if not (
-                    (broken and _written(d.name, cf.new_text))
-                    or (local and _rebound(d.name, cf.new_text))
-                ):
+                if broken and _written(d.name, cf.new_text):
+                    continue
+                if local and _rebound(d.name, cf.new_text):
+                    rebound.append((d, cf))  # (not deleted; it follows its function's rename)
+                else:
                     removed.append((d, cf))  # namesakes go together
             elif mending:
                 continue
@@ -304,7 +339,7 @@ def declaration_changes(
                 out.append(DeclChange("moved", d_old, d_new, cf_new))
                 break
     _pair_renames(removed, added, out, same_file=False)
-    _members_follow(removed, added, out)
+    _members_follow(removed, added, out, rebound)
     _renames_followed(out)
     out.extend(DeclChange("removed", d, None, cf) for d, cf in removed)
     out.extend(DeclChange("added", None, d, cf) for d, cf in added if d.kind not in _NOT_ADDED)
@@ -390,15 +425,11 @@ def _pair_renames(
             elif cf_new is cf or "." in d_new.qualified:
                 continue
             if body_old is None:
-                body_old = _body(cf.old_text, d_old)
-            body_new = _body(cf_new.new_text, d_new)
-            if not body_old and not body_new:
-                continue
-            matcher = difflib.SequenceMatcher(None, body_old, body_new, autojunk=False)
-            if matcher.real_quick_ratio() < _RENAMED or matcher.quick_ratio() < _RENAMED:
-                continue
-            ratio = matcher.ratio()
-            if ratio >= _RENAMED and (best is None or ratio > best[0]):
+                body_old = _lines(cf.old_text, d_old)
+            ratio = _rename_score(
+                body_old, _lines(cf_new.new_text, d_new), (d_old.name, d_new.name)
+            )
+            if ratio and (best is None or ratio > best[0]):
                 best = (ratio, k)
         if best is not None:
             d_new, _ = added.pop(best[1])
@@ -435,10 +466,13 @@ def _members_follow(
     removed: list[tuple[Decl, ChangedFile]],
     added: list[tuple[Decl, ChangedFile]],
     out: list[DeclChange],
+    rebound: list[tuple[Decl, ChangedFile]],
 ) -> None:
     """The members of a renamed or moved declaration pair with their old selves under its
     new name: not removed and added, re-signed only when their own header changed. A Java
-    constructor is named as its class: `Writer.Writer` follows as `BaseWriter.BaseWriter`."""
+    constructor is named as its class: `Writer.Writer` follows as `BaseWriter.BaseWriter`.
+    So do a function's locals whose names the new text binds again (``rebound``: not
+    deleted, nor added under the renamed function: cattrs' `class C` in a test renamed)."""
     renamed = {
         c.old.qualified: c.new.qualified
         for c in out
@@ -447,7 +481,7 @@ def _members_follow(
     if not renamed:
         return
     new_at = {(d.qualified, d.kind, d.path): (d, cf) for d, cf in added}
-    for d_old, cf in list(removed):
+    for d_old, cf in list(removed) + list(rebound):
         parts = d_old.qualified.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             head = ".".join(parts[:cut])
@@ -466,7 +500,7 @@ def _members_follow(
             d_new, cf_new = match
             del new_at[(d_new.qualified, d_new.kind, d_new.path)]
             added.remove(match)
-            removed.remove((d_old, cf))
+            (removed if (d_old, cf) in removed else rebound).remove((d_old, cf))
             was = d_old.whole
             if d_new.name != d_old.name:  # (the constructor's own name followed its class's)
                 was = re.sub(rf"(?<![\w$]){re.escape(d_old.name)}(?![\w$])", d_new.name, was)
@@ -763,6 +797,9 @@ def _impact_in(
     by_new = {cf.path: cf for cf in files}
     added_lines = {cf.path: set(cf.line_map.added_lines()) for cf in files}
     old_refs: dict[int, tuple[list[query.Hit], bool]] = {}
+    # A deleted member's `obj.name` references linked to nothing on the old side (the new
+    # side leaves unlinked the guesses that reached it too: those are counted already).
+    old_unlinked: dict[int, int] = {}
     # Top-level declarations moved to another file: their references through the old
     # place (an import of the old module) break unless they follow.
     movers = [
@@ -776,6 +813,7 @@ def _impact_in(
         for k, c in enumerate(changes):
             if c.change in ("removed", "renamed") and c.old is not None:
                 old_refs[k] = _refs(conn, c.old, settings.registry)
+                old_unlinked[k] = _unlinked(conn, c.old)
         for k, c in enumerate(movers):
             assert c.old is not None
             moved_refs[k] = _refs(conn, c.old, settings.registry)[0]
@@ -815,7 +853,8 @@ def _impact_in(
         # Removed and renamed: the old declaration, whose references are listed.
         decl = c.old if c.change in ("removed", "renamed") else c.new
         assert decl is not None
-        doubt = len(refs) - len(sure) + _unlinked(conn, decl)  # (counted, not listed)
+        unlinked = old_unlinked[k] if k in old_unlinked else _unlinked(conn, decl)
+        doubt = len(refs) - len(sure) + unlinked  # (counted, not listed)
         impact.append(
             Impact(
                 decl.name,

@@ -174,6 +174,56 @@ def _body_over_name(
         by_body.add(u.start)
 
 
+def _renamed_in_place(
+    old: LineIndex,
+    new: LineIndex,
+    old_units: list[Unit],
+    new_units: list[Unit],
+    pairs: dict[int, Unit | None],
+    matched_old: set[int],
+    by_body: set[int],
+    line_map: LineMap,
+) -> None:
+    """A unit left over whose lines are a left-over old unit's, in place, but the one line
+    naming it, replaced (its header, renamed), is that unit renamed: retrofit's getter
+    `callbackExecutor()` renamed `executor()`, too small to pair by body
+    (``renames.MIN_TOKENS``), was "added" and "removed"."""
+    left = {u.start: u for u in old_units if u.start not in matched_old}
+    if not left:
+        return
+    for u in new_units:
+        if u.start in pairs or u.end == u.start:
+            continue
+        olds = [line_map.new_to_old(n + 1) for n in range(u.start, u.end + 1)]
+        changed = [k for k, o in enumerate(olds) if o is None]
+        if len(changed) != 1:
+            continue
+        k = changed[0]
+        anchor = next(o - 1 - j for j, o in enumerate(olds) if o is not None)
+        pick = left.get(anchor)
+        if (
+            pick is None
+            or pick.kind != u.kind
+            or pick.name == u.name  # (its header changed, its name did not: a member's)
+            or pick.end - pick.start != u.end - u.start
+            or any(o is not None and o - 1 != anchor + j for j, o in enumerate(olds))
+            or line_map.old_to_new(anchor + k + 1) is not None  # (a line added, none replaced)
+            or not _names(old.lines[anchor + k], pick)
+            or not _names(new.lines[u.start + k], u)
+        ):
+            continue
+        pairs[u.start] = pick
+        matched_old.add(pick.start)
+        by_body.add(u.start)
+        del left[anchor]
+
+
+def _names(line: str, unit: Unit) -> bool:
+    """Whether ``line`` holds ``unit``'s own name as a word."""
+    name = unit.name.rsplit(".", 1)[-1]
+    return bool(name) and re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) is not None
+
+
 def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) -> list[UnitPair]:
     """Old and new units that are the same declaration.
 
@@ -265,6 +315,7 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
                 pairs[u.start] = pick
                 matched_old.add(pick.start)
                 by_body.add(u.start)
+        _renamed_in_place(old, new, old_units, new_units, pairs, matched_old, by_body, line_map)
     if old is not None and new is not None:
         _pair_members(old_units, new_units, pairs, matched_old)
     result = [UnitPair(pairs.get(u.start), u, u.start in by_body) for u in new_units]

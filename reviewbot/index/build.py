@@ -94,6 +94,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # holds (an entry `module.exports` of m's export list: a function, a class, `require('./n')`),
 # `x.f` m's exports; `const { a, b: c } = require('./m')` and `require('./m').f` bind m's names;
 # no variable is defined by a require.
+# A Java parameter or local of a generic type (`Response<T> r`) has that type (it had none).
+# A Go call chain (`r.NewRoute().Name()`, r a method's receiver or a local) is typed through
+# each method's written return type (it was a guess by name).
 # 48 (session 17): a Java field is a constant by its own modifiers (a window of 200 bytes read
 # the next declaration's), an interface's constants are indexed; a TS header without a body is
 # cut at its first `{` outside brackets (`<S = {}>(o: { a: 1 })` was cut at `S =`).

@@ -2236,8 +2236,8 @@ class _Builder:
                 if _TYPE_NAME.fullmatch(_SPACES.sub("", written)) is None:
                     return "" if new else (_call_chain(written) or _chain_call(written))
                 written = _SPACES.sub("", written)
-            if not new and not written.rsplit(".", 1)[-1][:1].isupper():
-                written += "()"
+            if not new and (go or not written.rsplit(".", 1)[-1][:1].isupper()):
+                written += "()"  # (Go: `c.Bag()` is a call of a method, not a type `Bag`)
             return written
 
         # `@post_load(...)` over `def post_load(...)`: a decorator runs before the definition
@@ -2409,7 +2409,15 @@ class _Builder:
                 first = receiver.split(".", 1)[0]
                 how, target, qualifier = "member", -1, ""
                 if not receiver and call_nodes:
-                    heads = [headed(p, scope) for p in call_receiver(at).split(ANY_OF)]
+                    chained = call_receiver(at).split(ANY_OF)
+                    if go:  # `r.NewRoute().Name()`, r a method's receiver: its type's NewRoute
+                        rname, rtype = go_receiver(unit)
+                        if rname:
+                            chained = [
+                                rtype + p[len(rname) :] if p.startswith(rname + ".") else p
+                                for p in chained
+                            ]
+                    heads = [headed(p, scope) for p in chained]
                     called = ANY_OF.join(heads) if all(heads) else ""
                     if called:
                         how, qualifier = "instance", called

@@ -582,6 +582,8 @@ _GO_NAMES = """
 (package_identifier) @ref
 (call_expression function: (identifier) @call)
 (call_expression function: (selector_expression) @call.member.of)
+(selector_expression operand: (call_expression function: [(identifier) (selector_expression)])
+  @recv.obj)
 (qualified_type name: (type_identifier) @type)
 (keyed_element . (literal_element (identifier) @skip))
 (labeled_statement label: (label_name) @skip)
@@ -673,9 +675,10 @@ _JAVA_NAMES = """
 (field_access field: (identifier) @member)
 (labeled_statement (identifier) @skip)
 (formal_parameter name: (identifier) @bind)
-(formal_parameter type: [(type_identifier) (scoped_type_identifier)] @typed.type
+(formal_parameter type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.type
   name: (identifier) @bind.typed)
-(local_variable_declaration type: [(type_identifier) (scoped_type_identifier)] @typed.type
+(local_variable_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)]
+  @typed.type
   declarator: (variable_declarator name: (identifier) @bind.typed))
 (field_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.type
   declarator: (variable_declarator name: (identifier) @attr.typed))

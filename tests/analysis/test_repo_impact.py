@@ -2039,3 +2039,134 @@ def test_a_python_class_whose_base_changed_says_so(repo: Path) -> None:
         "signature",
         "bases now RuntimeError (were Exception)",
     )
+
+
+def test_java_a_method_of_a_generic_class_deleted_breaks_its_typed_callers(repo: Path) -> None:
+    """retrofit: deleting `Response<T>.isSuccessful()` raised no RB105; its callers' receivers
+    are parameters and locals of a generic type (`Response<R> response`), which typed nothing,
+    and the 63 guesses by name were counted twice as "not checked" (linked on the old side,
+    left unlinked on the new)."""
+    box = (
+        "package p;\n\npublic final class Box<T> {\n"
+        "    public boolean isFull() {\n        return true;\n    }\n\n"
+        "    public T get() {\n        return null;\n    }\n}\n"
+    )
+    app = (
+        "package q;\n\nimport java.util.List;\nimport p.Box;\n\npublic class App {\n"
+        "    boolean run(Box<String> box, List<Box<String>> all) {\n"
+        "        Box<Integer> local = new Box<>();\n"
+        "        boolean a = box.isFull();\n"
+        "        boolean b = local.isFull();\n"
+        "        return a && b && all.get(0).isFull();\n    }\n}\n"
+    )
+    gone = box.replace("    public boolean isFull() {\n        return true;\n    }\n\n", "")
+    setup(repo, {"src/p/Box.java": box, "src/q/App.java": app}, {"src/p/Box.java": gone})
+    doc = review(repo)
+    (rb105,) = codes(doc, "RB105")
+    assert rb105["title"] == "isFull is deleted but still referenced"
+    full = entry(doc, "isFull")
+    assert [(r["path"], r["line"]) for r in full["references"]] == [
+        ("src/q/App.java", 9),
+        ("src/q/App.java", 10),
+    ]
+    assert full["uncertain"] == 1  # `all.get(0).isFull()`: a guess, counted once
+
+
+def _units(doc: Any) -> list[tuple[str, str, str | None]]:
+    return [(u["label"], u["change"], u.get("old_label")) for f in doc["files"] for u in f["units"]]
+
+
+def test_a_java_getter_renamed_returning_its_field_of_the_old_name_is_renamed(
+    repo: Path,
+) -> None:
+    """retrofit: `callbackExecutor()` renamed `executor()`, its body `return
+    callbackExecutor;` (a field of the method's old name). Masking its own name in the old
+    body only, the impact saw two bodies apart: "callbackExecutor is deleted", and the table
+    (a body too small to pair) `executor() added`, `callbackExecutor() removed`."""
+    lib = (
+        "package p;\n\npublic final class Lib {\n    private final Object callbackExecutor;\n\n"
+        "    Lib(Object e) {\n        this.callbackExecutor = e;\n    }\n\n"
+        "    public Object callbackExecutor() {\n        return callbackExecutor;\n    }\n}\n"
+    )
+    app = (
+        "package p;\n\npublic class App {\n    Object run(Lib lib) {\n"
+        "        return lib.callbackExecutor();\n    }\n}\n"
+    )
+    renamed = lib.replace("Object callbackExecutor() {", "Object executor() {")
+    setup(repo, {"src/p/Lib.java": lib, "src/p/App.java": app}, {"src/p/Lib.java": renamed})
+    doc = review(repo)
+    assert ("class Lib > executor()", "renamed", "class Lib > callbackExecutor()") in _units(doc)
+    assert [(i["name"], i["change"]) for i in doc["impact"]] == [("callbackExecutor", "renamed")]
+    assert [f["title"] for f in codes(doc, "RB105")] == [
+        "callbackExecutor is renamed to executor but still referenced"
+    ]
+
+
+def test_a_go_function_grown_under_a_new_name_is_renamed_everywhere(repo: Path) -> None:
+    """mux e44017d: `requestWithRoute` grown into `requestWithRouteAndVars` (a parameter and an
+    `if` more). The table paired them (token sequences, 0.7), the impact did not (lines, 0.75):
+    "renamed from func requestWithRoute" beside an impact "removed" plus "added" and a bundle
+    that "removes requestWithRoute". All three say renamed now."""
+    old = (
+        'package mux\n\nimport (\n\t"context"\n\t"net/http"\n)\n\n'
+        "type Route struct{}\n\ntype key int\n\nconst routeKey key = 0\n\nconst varsKey key = 1\n\n"
+        "func requestWithRoute(r *http.Request, route *Route) *http.Request {\n"
+        "\tctx := context.WithValue(r.Context(), routeKey, route)\n"
+        "\treturn r.WithContext(ctx)\n}\n\n"
+        "func Serve(r *http.Request, route *Route) *http.Request {\n"
+        "\treturn requestWithRoute(r, route)\n}\n"
+    )
+    new = old.replace(
+        "func requestWithRoute(r *http.Request, route *Route) *http.Request {\n"
+        "\tctx := context.WithValue(r.Context(), routeKey, route)\n",
+        "func requestWithRouteAndVars(r *http.Request, route *Route, vars map[string]string)"
+        " *http.Request {\n"
+        "\tctx := context.WithValue(r.Context(), routeKey, route)\n"
+        "\tif len(vars) > 0 {\n\t\tctx = context.WithValue(ctx, varsKey, vars)\n\t}\n",
+    ).replace("requestWithRoute(r, route)\n}", "requestWithRouteAndVars(r, route, nil)\n}")
+    setup(repo, {"go.mod": "module example.com/mux\n", "mux.go": old}, {"mux.go": new})
+    doc = review(repo)
+    assert ("func requestWithRouteAndVars", "renamed", "func requestWithRoute") in _units(doc)
+    assert [(i["name"], i["change"]) for i in doc["impact"]] == [("requestWithRoute", "renamed")]
+    (bundle,) = doc["bundles"]
+    assert "renames requestWithRoute to requestWithRouteAndVars" in bundle["reason"]
+    assert "removes" not in bundle["reason"]
+
+
+def test_a_class_nested_in_a_renamed_function_goes_with_it(repo: Path) -> None:
+    """cattrs 5a1bb1a renamed a test holding a `class C`: the impact said `class
+    test_tuple.C (added)` (the old C, its name bound again in the file, was no deletion,
+    and so followed no rename)."""
+    old = (
+        "def make(x):\n    return x\n\n\n"
+        "def test_roundtrip(value):\n    class C:\n        a: int\n\n"
+        "    inst = C()\n    inst.a = make(value)\n    assert inst.a == value\n"
+        "    assert make(inst) is inst\n    assert isinstance(inst, C)\n"
+    )
+    new = old.replace("def test_roundtrip(value):", "def test_roundtrip_tuple(value):")
+    setup(repo, {"test_it.py": old}, {"test_it.py": new})
+    doc = review(repo)
+    assert _units(doc) == [("def test_roundtrip_tuple", "renamed", "def test_roundtrip")]
+    assert [(i["name"], i["change"]) for i in doc["impact"]] == [("test_roundtrip", "renamed")]
+
+
+def test_go_rb106_names_a_stale_call_through_a_method_chain(repo: Path) -> None:
+    """mux: `Route.Name(name)` made `Name(name, strict)`: `r.NewRoute().Name(name)` in
+    `Router.Name` (NewRoute declared `*Route`) is a stale call, not an unknown receiver."""
+    lib = (
+        "package mux\n\n"
+        "type Route struct{ name string }\n\n"
+        "type Router struct{}\n\n"
+        "func (r *Router) NewRoute() *Route { return &Route{} }\n\n"
+        "func (r *Router) Name(name string) *Route {\n\treturn r.NewRoute().Name(name)\n}\n\n"
+        "func (r *Route) Name(name string) *Route {\n\tr.name = name\n\treturn r\n}\n"
+    )
+    new = lib.replace(
+        "func (r *Route) Name(name string) *Route {",
+        "func (r *Route) Name(name string, strict bool) *Route {",
+    )
+    setup(repo, {"go.mod": "module example.com/mux\n", "mux.go": lib}, {"mux.go": new})
+    doc = review(repo)
+    (rb106,) = codes(doc, "RB106")
+    assert "mux.go:10" in rb106["message"], rb106["message"]
+    assert "not checked" not in rb106["message"]

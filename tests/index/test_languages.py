@@ -513,3 +513,35 @@ def test_a_receiver_typed_by_a_class_declared_in_a_function_means_its_members(re
     # A TS class declared in a function: its own members (none was linked), or nothing.
     assert targets(db, "src/shapes.ts", 5, "n") == set()
     assert targets(db, "src/shapes.ts", 6, "m") == {("f.Local.m", 3)}
+
+
+def test_a_go_call_chain_is_typed_through_the_return_type_written(repo: Path) -> None:
+    """mux: `r.NewRoute().Name(name)` (r a `*Router`, NewRoute declared `*Route`) was a
+    guess by name (`Router.Name` or `Route.Name`), so no RB106 when `Route.Name` was
+    re-signed: 26 `.Name(…)` calls "not checked". A chain's head, a method's receiver or a
+    local, is typed, and each call by the type its method's header writes."""
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/shop\n\ngo 1.21\n",
+            "shop/shop.go": (
+                "package shop\n\n"
+                "type Cart struct{}\n\n"
+                "type Bag struct{}\n\n"
+                "func NewCart() *Cart { return &Cart{} }\n\n"
+                "func (c *Cart) Bag() *Bag { return &Bag{} }\n\n"
+                "func (c *Cart) Add() {}\n\n"
+                "func (b *Bag) Add() {}\n\n"
+                "func (c *Cart) Fill() {\n"
+                "\tc.Bag().Add()\n"
+                "}\n\n"
+                "func use() {\n"
+                "\tcart := NewCart()\n"
+                "\tcart.Bag().Add()\n"
+                "}\n"
+            ),
+        },
+    )
+    bag = {("Bag.Add", 13)}
+    assert targets(db, "shop/shop.go", 16, "Add") == bag  # through the receiver c *Cart
+    assert targets(db, "shop/shop.go", 21, "Add") == bag  # through a local
