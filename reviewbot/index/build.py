@@ -96,7 +96,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # no variable is defined by a require.
 # A Java parameter or local of a generic type (`Response<T> r`) has that type (it had none).
 # A Go call chain (`r.NewRoute().Name()`, r a method's receiver or a local) is typed through
-# each method's written return type (it was a guess by name).
+# each method's written return type (it was a guess by name). A Go unexported name means
+# its own package's definitions only; a line comment ending with a dot above a member
+# access is no part of its receiver (`// adds its own.` then `entry.log(msg)`).
 # 48 (session 17): a Java field is a constant by its own modifiers (a window of 200 bytes read
 # the next declaration's), an interface's constants are indexed; a TS header without a body is
 # cut at its first `{` outside brackets (`<S = {}>(o: { a: 1 })` was cut at `S =`).

@@ -457,6 +457,18 @@ def _comment_dot(rev: bytes, start: int, end: int) -> bool:
     return b"//" in line or line.startswith((b"#", b"*", b"/*")) or b" #" in line or b"\t#" in line
 
 
+def _comment_in_chain(rev: bytes, start: int, end: int) -> int | None:
+    """Where (in the reversed bytes) a receiver chain matched from ``start`` to ``end`` meets
+    a dot that ends a comment on a line above (None: it meets none)."""
+    p = rev.find(b".", start, end)
+    while p >= 0:
+        gap = rev[start:p]
+        if b"\n" in gap[len(gap.rstrip(b" \t\r\n")) :] and _comment_dot(rev, start, p + 1):
+            return p
+        p = rev.find(b".", p + 1, end)
+    return None
+
+
 def _receiver(rev: bytes, at: int, words: dict[bytes, str]) -> str | None:
     """The receiver written before a member name at ``at`` (``a.b`` for ``a.b.name``,
     ``super()``, ``"`` for a string literal, "" for an expression), or None when no dot
@@ -471,6 +483,14 @@ def _receiver(rev: bytes, at: int, words: dict[bytes, str]) -> str | None:
     if rev[start] != _DOT and _comment_dot(rev, start, found.end()):
         return None  # `// ... those.` ending the line above: no receiver
     chain, more = found.groups()
+    if chain is not None and b"\n" in chain:
+        # (`// logging adds its own.` on the line above `entry.log(msg)`: the comment's dot
+        # is no part of the chain, which stops there: logrus's receiver read `own.entry`)
+        cut = _comment_in_chain(rev, found.start(1), found.end(1))
+        if cut is not None:
+            chain, more = rev[found.start(1) : cut].rstrip(b" \t\r\n"), None
+    elif more is not None and b"\n" in more and _comment_dot(rev, found.end(1), found.end(2)):
+        more = None
     if chain is None:
         if _REV_STRING.match(rev, found.end()):
             return '"'  # `"{}".format(x)`: a method of the language's strings

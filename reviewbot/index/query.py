@@ -16,6 +16,7 @@ relative to the repository root.
 from __future__ import annotations
 
 import math
+import posixpath
 import re
 import sqlite3
 from collections import defaultdict
@@ -299,6 +300,20 @@ def unlinked(conn: sqlite3.Connection, symbol: Symbol) -> int:
     name or more than the resolver links a guess to. Any of them may be one of ``symbol``'s."""
     if "." not in symbol.qualified or symbol.kind not in ("method", "field", "constructor"):
         return 0
+    home = conn.execute(
+        "SELECT language, package FROM files WHERE path = ?", (symbol.path,)
+    ).fetchone()
+    if home is not None and home[0] == "go" and symbol.name[:1].islower():
+        # Go: an unexported member is reached from its own package only (its folder and
+        # package clause; logrus's `tc.log(...)` in `logrus_test` is none of `Entry.log`'s).
+        folder = posixpath.dirname(symbol.path)
+        rows = conn.execute(
+            "SELECT f.path FROM refs r JOIN files f ON f.id = r.file_id "
+            "WHERE r.lookup = ? AND r.how = 'member' AND f.package = ? "
+            "AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.ref_id = r.id)",
+            (symbol.name, home[1]),
+        ).fetchall()
+        return sum(1 for (path,) in rows if posixpath.dirname(path) == folder)
     row = conn.execute(
         "SELECT COUNT(*) FROM refs r WHERE r.lookup = ? AND r.how = 'member' "
         "AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.ref_id = r.id)",

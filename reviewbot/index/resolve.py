@@ -2138,6 +2138,8 @@ class Resolver:
                 language = self.files[file_id].language if file_id in self.files else ""
                 ways = self._union_ways.get(found, 1) if via == _UNION else 1
                 found = self._fit(tuple(dict.fromkeys(found)), kind, language, qualifier == OWN)
+                if language == "go" and found and lookup[:1].islower():
+                    found = self._go_visible(file_id, found)
                 built: tuple[tuple[int, float, str], ...] = ()
                 if found and qualifier.startswith(NEW):
                     # Java `new C(...)` (C, and its constructor), `this(...)`, `super(...)`.
@@ -2183,6 +2185,23 @@ class Resolver:
             for d, confidence, how_built in built:
                 append((ref_id, d, confidence, how_built))
         return edges
+
+    def _go_visible(self, file_id: int, found: tuple[int, ...]) -> tuple[int, ...]:
+        """Go: of the definitions an unexported name may mean, those of the referencing
+        file's own package (its folder and package clause): logrus's `tc.log(...)` in package
+        `logrus_test`, a struct's func field, was a sure call of the unexported `Entry.log`."""
+        here = self.files.get(file_id)
+        if here is None:
+            return found
+        folder = posixpath.dirname(here.path)
+        out = []
+        for d in found:
+            there = self.files.get(d >> ID_BITS)
+            if there is None or (
+                there.package == here.package and posixpath.dirname(there.path) == folder
+            ):
+                out.append(d)
+        return tuple(out)
 
     def _receivers(
         self, file_id: int, how: str, target: int | None, qualifier: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from reviewbot.index import query
 from tests.index.support import build, links, targets
 
 
@@ -545,3 +546,45 @@ def test_a_go_call_chain_is_typed_through_the_return_type_written(repo: Path) ->
     bag = {("Bag.Add", 13)}
     assert targets(db, "shop/shop.go", 16, "Add") == bag  # through the receiver c *Cart
     assert targets(db, "shop/shop.go", 21, "Add") == bag  # through a local
+
+
+def test_go_an_unexported_member_is_its_own_packages_and_a_comment_dot_is_no_receiver(
+    repo: Path,
+) -> None:
+    # logrus: `tc.log(...)` in package `logrus_test` (a test table's func field) was a sure
+    # call of the unexported `Entry.log`; and `entry.log(msg)` under a line comment ending
+    # with a dot (`// ... adds its own.`) read its receiver as `own.entry`: a guess.
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/logrus\n\ngo 1.21\n",
+            "entry.go": (
+                "package logrus\n\ntype Entry struct{}\n\n"
+                "func (entry *Entry) log(msg string) {}\n\n"
+                "func (entry *Entry) logln(msg string) {\n"
+                "\tmsg = msg[:1] // logging adds its own.\n"
+                "\tentry.log(msg)\n}\n"
+            ),
+            "entry_test.go": (
+                "package logrus_test\n\nfunc TestLog(t *testing.T) {\n"
+                '\ttc := struct{ log func(string) }{}\n\ttc.log("x")\n}\n'
+            ),
+            "inner_test.go": 'package logrus\n\nfunc helper(e *Entry, x any) {\n\tx.log("y")\n}\n',
+        },
+    )
+    assert targets(db, "entry.go", 9, "log") == {("Entry.log", 5)}
+    conn = sqlite3.connect(db)
+    try:
+        (how,) = conn.execute(
+            "SELECT r.how FROM refs r JOIN files f ON f.id = r.file_id "
+            "WHERE f.path = 'entry.go' AND r.line = 9 AND r.lookup = 'log'"
+        ).fetchone()
+        # `tc.log` of another package is no reference left unchecked either.
+        symbol = query.Symbol(0, "log", "Entry.log", "method", "entry.go", 5, 5, "")
+        assert query.unlinked(conn, symbol) == 0
+    finally:
+        conn.close()
+    assert how == "self"  # (the receiver, not a guess by the name alone)
+    assert targets(db, "entry_test.go", 5, "log") == set()
+    # In the package itself an untyped `x.log` may still be it.
+    assert targets(db, "inner_test.go", 4, "log") == {("Entry.log", 5)}
