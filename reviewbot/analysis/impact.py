@@ -227,8 +227,8 @@ def impact_of(
     for fs in summaries:
         for u in fs.units:
             name = _name(u.label)
-            if name is None or _local(u.label):
-                continue  # (a function's own class or function: no other file names it)
+            if name is None:
+                continue
             detail = ""
             old_name = _name(u.old_label) if u.old_label is not None else None
             if old_name is not None and old_name != name:  # renamed: the old name is gone
@@ -283,6 +283,8 @@ def impact_of(
             for r, said in judged
             if said == _USE
             and not (r.path == info.path and r.line in changed_lines[r.path])
+            # (a function's own class or function: no other file names it)
+            and not (r.path != info.path and _local(info.unit))
             and (family is None or _family(language_of(r.path)) in (None, family))
             and not (family is not None and r.path.lower().endswith(_STYLESHEETS))
         ]

@@ -393,6 +393,7 @@ def test_without_an_index_a_functions_own_class_and_a_common_member_name_are_not
     write(repo, "lib.py", "class Box:\n    def get(self, k):\n        return k\n")
     write(repo, "use.py", "def run(other):\n" + calls + "    return 0\n")
     write(repo, "t.py", "def test_it():\n    return 1\n")
+    write(repo, "other.py", "from shapes import Example\n\n\ndef make():\n    return Example()\n")
     commit(repo)
     write(repo, "lib.py", "class Box:\n    pass\n")
     write(
@@ -403,7 +404,9 @@ def test_without_an_index_a_functions_own_class_and_a_common_member_name_are_not
     )
     doc = review(repo)
     assert {i["name"] for i in doc["impact"]} >= {"get"}
-    assert not {"Example", "run"} & {i["name"] for i in doc["impact"]}, doc["impact"]
+    # (the test's own class is searched in its file only: `run` in use.py is another's)
+    (example,) = [i for i in doc["impact"] if i["name"] == "Example"]
+    assert (example["total"], example["references"]) == (0, []), example  # (its use: in the diff)
     (get,) = [i for i in doc["impact"] if i["name"] == "get"]
     assert (get["total"], get["uncertain"], get["references"]) == (0, 25, [])
     from reviewbot.render.formats import RenderOptions, render_report
