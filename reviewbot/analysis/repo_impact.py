@@ -1365,13 +1365,18 @@ def _alternative(r: _Ref, old: Decl, old_text: str | None, texts: _Texts) -> boo
 def _decorated(text: str, line: int) -> bool:
     """Whether the decorators right above the definition at ``line`` make it one of several
     meanings of its name (``_NOT_PLAIN``)."""
+    return any(_NOT_PLAIN.search(d) for d in _decorators(text, line))
+
+
+def _decorators(text: str, line: int) -> list[str]:
+    """The decorator (annotation) lines right above the definition at ``line``, stripped."""
     lines = text.split("\n")
+    out = []
     k = line - 2
     while 0 <= k < len(lines) and lines[k].lstrip().startswith("@"):
-        if _NOT_PLAIN.search(lines[k].lstrip()):
-            return True
+        out.append(lines[k].strip())
         k -= 1
-    return False
+    return out
 
 
 def _serves(r: _Ref, texts: _Texts, language: str) -> bool:
@@ -1381,10 +1386,7 @@ def _serves(r: _Ref, texts: _Texts, language: str) -> bool:
     for t in r.targets:
         if t.container != "class" or _ABSTRACT.search(t.signature):
             return False
-        text = texts.get(t.path)
-        lines = (text or "").split("\n")
-        above = lines[max(0, t.line - 4) : t.line - 1]
-        if any(_ABSTRACT.search(x) for x in above if x.strip().startswith("@")):
+        if any(_ABSTRACT.search(d) for d in _decorators(texts.get(t.path) or "", t.line)):
             return False
         if r.kind != "call":
             continue
