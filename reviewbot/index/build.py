@@ -82,6 +82,9 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
+# goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
+# name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition.
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a
@@ -139,7 +142,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 49
+RULES = 50
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -384,7 +387,7 @@ def _shapes(store: Store, file_ids: list[int]) -> dict[str, _Shape]:
             "returned FROM defs WHERE file_id = ? ORDER BY id",
             (file_id,),
         ):
-            returns = written_return(kind, signature, returned)
+            returns = written_return(kind, signature, returned, row[1])
             element = written_element(kind, signature) if "[" in signature else ""
             if parent_id is None:
                 parent: tuple[DefKey, int] | None = None
@@ -553,12 +556,13 @@ def _through_properties(
         return set()
     fields = [  # (and Python's `@property` getters: what their return annotation says)
         (name, written.rsplit(".", 1)[-1])
-        for name, kind, signature in conn.execute(
-            "SELECT DISTINCT name, kind, signature FROM defs WHERE (kind = 'field' "
-            "AND instr(signature, ':') > 0) OR (kind = 'method' AND instr(signature, '->') > 0 "
-            f"AND bases = '{GETTER}')"
+        for name, kind, signature, language in conn.execute(
+            "SELECT DISTINCT d.name, d.kind, d.signature, f.language FROM defs d JOIN files f "
+            "ON f.id = d.file_id WHERE (d.kind = 'field' AND (instr(d.signature, ':') > 0 "
+            "OR f.language = 'go')) OR (d.kind = 'method' AND instr(d.signature, '->') > 0 "
+            f"AND d.bases = '{GETTER}')"
         )
-        if (written := written_return(kind, signature))
+        if (written := written_return(kind, signature, "", language))
     ]
     if literals:
         fields.extend(

@@ -15,6 +15,7 @@ back to the engine's outliner.
 from __future__ import annotations
 
 import bisect
+import copy
 import functools
 import itertools
 import operator
@@ -39,6 +40,7 @@ __all__ = [
     "extract",
     "extract_checked",
     "field_type",
+    "go_field_type",
 ]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
@@ -107,7 +109,7 @@ _GETTER_DECORATOR = re.compile(
 # A qualifier's first character for a key of an object literal typed by where it stands (TS
 # contextual typing: `_literal_key`): resolved through its type only, never guessed.
 LITERAL = "{"
-_PROPERTY_LANGUAGES = frozenset({"typescript", "tsx", "javascript", "python"})
+_PROPERTY_LANGUAGES = frozenset({"typescript", "tsx", "javascript", "python", "go"})
 # A local's written type that is a call of a local's method (`x.m()`), and a plain class name.
 _LOCAL_CALL = re.compile(r"([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\(\)")
 _PLAIN_TYPE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -143,6 +145,20 @@ def field_type(signature: str) -> str:
     if found is None or _LOOKUP.search(found.group(1)):
         return ""
     return clean_type(found.group(1).split(" = ", 1)[0])
+
+
+# A Go struct field's declaration: `Logger *Logger`, `a, b int`, `mu MutexWrap `json:"mu"``.
+_GO_FIELD = re.compile(
+    r"[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*\s+\*?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)"
+    r"(?:\s+`[^`]*`)?\s*(?://.*)?"
+)
+
+
+def go_field_type(signature: str) -> str:
+    """The type a Go struct field's declaration (its signature) names (``*Logger``:
+    ``Logger``; ``time.Time``), or "" (a slice, a map, a function, an anonymous struct)."""
+    found = _GO_FIELD.fullmatch(signature.strip())
+    return found.group(1) if found else ""
 
 
 # TS `Foo['k']`: the type of Foo's property k, not a Foo.
@@ -1357,6 +1373,22 @@ def _alias_of(node: ts.Node, body: ts.Node, source: bytes) -> tuple[str, ...]:
     return tuple(ALIAS + b for b in named)
 
 
+# Declarations that may declare several names (Go `a, b int`, `var a, b = ...`; Java `int a, b;`).
+_MANY_NAMES = frozenset({"field_declaration", "var_spec", "const_spec", "constant_declaration"})
+
+
+def _other_names(node: ts.Node, first: ts.Node) -> list[ts.Node]:
+    """The names a declaration declares after its first (``first``)."""
+    found = node.children_by_field_name("name")
+    if not found:  # Java: each declarator has its name
+        found = [
+            n
+            for each in node.children_by_field_name("declarator")
+            if (n := each.child_by_field_name("name")) is not None
+        ]
+    return [n for n in found if n.start_byte > first.start_byte]
+
+
 def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]:
     """Definitions from one capture pass: each declaration's name is the first name captured
     in it (its body, bases and receiver likewise), so no second pass over the tree is needed."""
@@ -1438,6 +1470,13 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
             old = by_name.get(d.name_at)
             if old is None or _PRIORITY.get(old.kind, 9) < _PRIORITY.get(kind, 9):
                 by_name[d.name_at] = d
+            if node.type in _MANY_NAMES:
+                # `a, b int` (a Go field), `var a, b = ...`, Java `int a, b;`: one each
+                for other in _other_names(node, name_node):
+                    twin = copy.copy(d)
+                    twin.name = _decode(source[other.start_byte : other.end_byte])
+                    twin.name_at = other.start_byte
+                    by_name.setdefault(twin.name_at, twin)
     # TS: an object literal's method under a written type (`function f(): Methods<Foo> {
     # return { m() {...} } }`, `const x: Foo = { m() {...} }`) is Foo's `m`: its "bases" are
     # the type names written there (the resolver keeps those that are classes or interfaces).
@@ -1524,8 +1563,11 @@ class _Builder:
         keep: list[_RawDef] = []
         python = self.grammar.name == "python"
         for d in self.raw:
-            while stack and self.raw_kept[stack[-1]].end <= d.start:
-                stack.pop()
+            while stack and (
+                (top := self.raw_kept[stack[-1]]).end <= d.start
+                or (top.start == d.start and top.end == d.end and top.kind == d.kind)
+            ):
+                stack.pop()  # (ended; or a name declared beside it: `a, b int`)
             parent = stack[-1] if stack else -1
             if d.kind in ("variable", "constant") and parent == -1 and d.kind == "variable":
                 if d.name in seen_top:

@@ -572,6 +572,8 @@ _GO_DEFS = """
 (type_spec name: (type_identifier) @name type: (_) @body) @def.type
 (type_alias name: (type_identifier) @name) @def.type
 (method_elem name: (field_identifier) @name) @def.method
+(type_spec type: (struct_type (field_declaration_list
+  (field_declaration name: (field_identifier) @name) @def.field)))
 (source_file (const_declaration (const_spec name: (identifier) @name) @def.constant))
 (source_file (var_declaration (var_spec name: (identifier) @name) @def.variable))
 """
@@ -596,8 +598,13 @@ _GO_NAMES = """
 (const_spec name: (identifier) @bind)
 (type_switch_statement alias: (expression_list (identifier) @bind))
 (short_var_declaration left: (expression_list . (identifier) @bind.typed)
-  right: (expression_list . [(composite_literal type: (type_identifier) @typed.type)
-    (unary_expression operand: (composite_literal type: (type_identifier) @typed.type))]))
+  right: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)]
+    @typed.type) (unary_expression operand: (composite_literal
+    type: [(type_identifier) (qualified_type)] @typed.type))]))
+(var_spec name: (identifier) @bind.typed
+  value: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)]
+    @typed.type) (unary_expression operand: (composite_literal
+    type: [(type_identifier) (qualified_type)] @typed.type))]))
 (short_var_declaration left: (expression_list . (identifier) @bind.typed)
   right: (expression_list . (call_expression function: [(identifier) (selector_expression)]
     @typed.call)))

@@ -71,6 +71,7 @@ from reviewbot.index.extract import (
     constructor_arity,
     field_type,
     field_union,
+    go_field_type,
     parameter_types,
     type_parameters,
     union_types,
@@ -249,13 +250,15 @@ def _returns(signature: str) -> str:
     return written
 
 
-def written_return(kind: str, signature: str, returned: str = "") -> str:
+def written_return(kind: str, signature: str, returned: str = "", language: str = "") -> str:
     """What a definition says it returns, as the resolver reads it (``Resolver.returns``,
     ``Resolver.field_types``): a function's or method's written class (else what its body's
     `return`s say, ``returned``), a property's type, else "". An update compares these to
     know whether a changed file's functions still return (and its properties still hold)
     what they did."""
     if kind == "field":
+        if language == "go":
+            return go_field_type(signature)
         return field_type(signature) if ":" in signature else ""
     if kind not in ("function", "method"):
         return ""
@@ -544,9 +547,14 @@ class Resolver:
             declared = self._is_declared(found, "field", signature)
             if declared:
                 self._declared.add(found)
+            language = self.files[found >> ID_BITS].language
+            if language == "go":  # a struct's field: `Logger *Logger`
+                written = go_field_type(signature)
+                if written:
+                    self.field_types[found] = written
+                continue
             if ":" not in signature:
                 continue
-            language = self.files[found >> ID_BITS].language
             if language in _SIGNED and _LITERAL_TYPE.search(signature):
                 self.literal_fields.add(found)
             # TS declarations; Python class-level annotations (`x: Foo`, a dataclass's
@@ -595,7 +603,7 @@ class Resolver:
         return (
             kind == "field"
             and home is not None
-            and home.language in _FAMILIES
+            and (home.language in _FAMILIES or home.language == "go")
             and not signature.startswith("this.")
         )
 
@@ -1588,6 +1596,8 @@ class Resolver:
             ]
             if overrides:
                 return tuple(dict.fromkeys(overrides)), "family"
+        if outside and not classes and file.language == "go":
+            return (), ""  # `entry.Time.Format()`, Time a `time.Time`: the library's method
         return self.any_member(lookup, file), "member"
 
     def _nested(self, cls: int, name: str, member: int, written: str) -> list[int]:

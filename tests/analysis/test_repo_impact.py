@@ -1711,19 +1711,20 @@ func (b box) Value(k int) int {
 }
 
 type node struct {
-	endpoints endpoints
+	all []endpoints
 }
 
 func (n *node) set(m int) {
-	n.endpoints.Value(m).pattern = "x"
-	n.endpoints.Value(m + 1).pattern = "y"
+	n.all[0].Value(m).pattern = "x"
+	n.all[1].Value(m + 1).pattern = "y"
 }
 """
 
 
 def test_a_renamed_method_whose_calls_no_rule_types_says_so(repo: Path, cli: Any) -> None:
-    # chi: `endpoints.Value` renamed `Lookup`; its `n.endpoints.Value(…)` calls are on a
-    # field's receiver the index cannot type: nothing sure to list, but not nothing to say.
+    # chi: `endpoints.Value` renamed `Lookup`; its `n.all[0].Value(…)` calls are on a
+    # receiver the index cannot type (an element of a slice): nothing sure to list, but not
+    # nothing to say. (chi's own `n.endpoints.Value(…)`, a field of a written type, is typed.)
     setup(
         repo,
         {"go.mod": "module example.com/m\n\ngo 1.21\n", "tree/tree.go": GO_TREE},

@@ -508,8 +508,9 @@ def test_a_receiver_typed_by_a_class_declared_in_a_function_means_its_members(re
             ),
         },
     )
-    assert targets(db, "ctx.go", 14, "Param") == set()
-    assert targets(db, "ctx.go", 16, "Param") == set()
+    # (the field itself: a struct's fields are definitions)
+    assert targets(db, "ctx.go", 14, "Param") == {("Bench.Opts.Param", 11)}
+    assert targets(db, "ctx.go", 16, "Param") == {("Bench.Opts.Param", 11)}
     assert targets(db, "ctx.go", 18, "Param") == {("Context.Param", 5)}
     # A TS class declared in a function: its own members (none was linked), or nothing.
     assert targets(db, "src/shapes.ts", 5, "n") == set()
@@ -588,3 +589,91 @@ def test_go_an_unexported_member_is_its_own_packages_and_a_comment_dot_is_no_rec
     assert targets(db, "entry_test.go", 5, "log") == set()
     # In the package itself an untyped `x.log` may still be it.
     assert targets(db, "inner_test.go", 4, "log") == {("Entry.log", 5)}
+
+
+def test_go_struct_fields_type_the_chains_through_them(repo: Path) -> None:
+    """logrus: `t.mu.Lock()` (mu a `sync.RWMutex`) was a sure link to the repository's own
+    `mutexWrap.Lock`, `entry.Time.Format(...)` (Time a `time.Time`) a guess among the five
+    formatters' `Format`, and `formatter := &logrus.JSONFormatter{}` left `formatter.Format()`
+    a guess: struct fields were no definitions and had no type."""
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/logrus\n\ngo 1.21\n",
+            "entry.go": (
+                'package logrus\n\nimport (\n\t"sync"\n\t"time"\n)\n\n'
+                "type Entry struct {\n"
+                "\tLogger *Logger\n"
+                "\tTime   time.Time\n"
+                '\tmu, other sync.Mutex `json:"-"`\n'
+                "}\n\n"
+                "type Logger struct {\n\tFormatter *JSONFormatter\n\tmu MutexWrap\n}\n\n"
+                "type MutexWrap struct{}\n\n"
+                "func (m *MutexWrap) Lock() {}\n\n"
+                "type JSONFormatter struct{}\n\n"
+                "func (f *JSONFormatter) Format(e *Entry) string {\n"
+                '\treturn e.Time.Format("x")\n'
+                "}\n\n"
+                "func (e *Entry) log() {\n"
+                "\te.mu.Lock()\n"
+                "\te.Logger.mu.Lock()\n"
+                "\t_ = e.Logger.Formatter.Format(e)\n"
+                "}\n"
+            ),
+            "entry_test.go": (
+                'package logrus_test\n\nimport "example.com/logrus"\n\n'
+                "func TestFormat(x interface{ Format(*logrus.Entry) string }) {\n"
+                "\tformatter := &logrus.JSONFormatter{}\n"
+                "\tformatter.Format(nil)\n"
+                "\tvar other = logrus.Entry{}\n"
+                "\t_ = other.Logger\n"
+                "\tx.Format(nil)\n"
+                "}\n"
+            ),
+        },
+    )
+    fmt_, lock = {("JSONFormatter.Format", 25)}, {("MutexWrap.Lock", 21)}
+    assert targets(db, "entry.go", 26, "Format") == set()  # time.Time's own method
+    assert targets(db, "entry.go", 30, "Lock") == set()  # sync.Mutex's own method
+    assert targets(db, "entry.go", 31, "Lock") == lock  # Logger.mu is a MutexWrap
+    assert targets(db, "entry.go", 32, "Format") == fmt_  # Logger.Formatter
+    assert targets(db, "entry.go", 32, "Formatter") == {("Logger.Formatter", 15)}
+    assert targets(db, "entry.go", 30, "mu") == {("Entry.mu", 11)}  # one of two names
+    assert targets(db, "entry_test.go", 7, "Format") == fmt_  # &pkg.Type{}
+    assert targets(db, "entry_test.go", 9, "Logger") == {("Entry.Logger", 9)}  # var x = T{}
+    # A field is never a guess for a receiver nobody can type (a method may be).
+    assert targets(db, "entry_test.go", 10, "Format") == fmt_
+    conn = sqlite3.connect(db)
+    try:
+        fields = conn.execute(
+            "SELECT qualified, signature FROM defs WHERE kind = 'field' ORDER BY line"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert fields[:4] == [
+        ("Entry.Logger", "Logger *Logger"),
+        ("Entry.Time", "Time time.Time"),
+        ("Entry.mu", 'mu, other sync.Mutex `json:"-"`'),
+        ("Entry.other", 'mu, other sync.Mutex `json:"-"`'),
+    ]
+
+
+def test_every_name_of_a_declaration_of_several_is_a_definition(repo: Path) -> None:
+    """`var a, b = 1, 2` (Go) and `int a, b;` (Java) declared only their first name: a
+    reference to the second meant nothing, and deleting it was no deletion of a definition."""
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/m\n\ngo 1.21\n",
+            "m/vars.go": "package m\n\nvar first, second = 1, 2\n\nconst low, high = 0, 9\n",
+            "m/use.go": "package m\n\nfunc use() int {\n\treturn second + high\n}\n",
+            "src/p/Box.java": (
+                "package p;\n\nclass Box {\n  int width = 1, height;\n"
+                "  int area() { return width * height; }\n}\n"
+            ),
+        },
+    )
+    assert targets(db, "m/use.go", 4, "second") == {("second", 3)}
+    assert targets(db, "m/use.go", 4, "high") == {("high", 5)}
+    assert targets(db, "src/p/Box.java", 5, "height") == {("Box.height", 4)}
+    assert targets(db, "src/p/Box.java", 5, "width") == {("Box.width", 4)}
