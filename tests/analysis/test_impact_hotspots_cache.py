@@ -145,6 +145,26 @@ def test_hotspots_rank_churn_times_irregularity(repo: Path) -> None:
     assert doc["stats"]["hotspots_touched"][0]["path"] == "busy.py"
 
 
+def test_generated_files_and_notebooks_are_no_hotspots(repo: Path) -> None:
+    """axios: its committed rollup bundles (`dist/axios.js`, ending `//# sourceMappingURL=`)
+    ranked first to fourth, above every source file; tqdm: `DEMO.ipynb` (JSON) third."""
+    busy = "function busy(x) {\n" + "".join(f"  if (x > {i}) {{ x -= {i}; }}\n" for i in range(8))
+    cell = '{"cells": [{"source": ["' + "if x: y = 1\\n" * 30 + '"]}]}\n'
+    for i in range(4):
+        write(repo, "src/busy.js", busy + f"  return x + {i};\n}}\n")
+        write(repo, "dist/bundle.js", (busy + f"  return {i};\n}}\n") * 9 + MAP)
+        write(repo, "gen/out.js", (busy + f"  return {i};\n}}\n") * 9)
+        write(repo, "DEMO.ipynb", cell.replace("1", str(i)))
+        write(repo, ".gitattributes", "gen/** linguist-generated\n")
+        commit(repo)
+    settings = EngineSettings("review", default_registry(), 2**21)
+    found = find_hotspots(Git(repo), [], settings, Cache(None), limit=5)
+    assert [f.path for f in found.files] == ["src/busy.js"]
+
+
+MAP = "//# sourceMappingURL=bundle.js.map\n"
+
+
 def test_a_reviewed_commits_hotspots_are_its_historys(repo: Path) -> None:
     """`review A..B` of an old commit marks the hotspots of B's history and B's files (gin's
     2020 commit was told today's counts); the work tree's change, HEAD's."""
