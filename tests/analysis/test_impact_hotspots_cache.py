@@ -206,6 +206,26 @@ def test_cache_lives_in_the_git_dir_and_hits(repo: Path, cli: Any) -> None:
     assert nocache.out == first.out
 
 
+def test_a_review_with_no_cache_neither_reads_nor_writes_it(repo: Path, cli: Any) -> None:
+    """The README says `--no-cache` turns the cache off, which reviews' hotspot marking uses;
+    `review --no-cache` was an unknown argument."""
+    for i in range(3):
+        write(repo, "m.py", f"def f(x):\n    if x:\n        return {i}\n")
+        commit(repo)
+    write(repo, "m.py", "def f(x):\n    if x > 1:\n        return 9\n")
+    cache_dir = repo / ".git" / "reviewbot" / "cache"
+    off = cli("review", "-C", str(repo), "--no-cache", "--format", "json")
+    assert off.code == 0 and not list(cache_dir.rglob("*.json"))
+    on = cli("review", "-C", str(repo), "--format", "json")
+    assert on.code == 0 and list(cache_dir.rglob("*.json"))
+    strip = ("seconds", "elapsed")
+    same = [
+        {k: v for k, v in json.loads(run.out)["stats"].items() if k not in strip}
+        for run in (off, on)
+    ]
+    assert same[0] == same[1] and same[0]["hotspots_touched"]
+
+
 def test_cache_keys_change_with_content_and_language(tmp_path: Path) -> None:
     cache = Cache(tmp_path)
     python = default_registry().get("python")
