@@ -85,7 +85,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition; a bundler's output
-# (its last lines name a source map) is generated: skipped.
+# (its last lines name a source map) is generated: skipped. Go embedded types are a struct's or an
+# interface's bases (gin's `router.GET` through `Engine { RouterGroup }`); a member found in none of
+# a Go struct's or interface's types of the repository is an outside embedded type's: no guess.
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a

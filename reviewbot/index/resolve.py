@@ -1365,6 +1365,13 @@ class Resolver:
                         self._union_ways[members] = distinct
                         return members, _UNION
                     return members, "instance"
+                if file.language == "go" and all(
+                    self.classes[c].kind in ("struct", "interface") for c in classes
+                ):
+                    # A Go struct or interface has the methods it declares and those of the
+                    # types it embeds; not found in those of the repository, it is an outside
+                    # embedded type's (`s.Read()`, s embedding `io.Reader`): no guess.
+                    return (), "instance"
                 if file.language in _FAMILIES:
                     inside, outside = self._expand(classes)
                     if outside and not inside:  # `type AnyMap = Map<any, any>`: a Map
