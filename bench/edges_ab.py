@@ -14,7 +14,6 @@ link is a recall loss unless it was wrong), and the gained ones by name.
 from __future__ import annotations
 
 import argparse
-import os
 import sqlite3
 import subprocess
 import sys
@@ -102,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     out = [
         "# The index's links before and after a change of its rules",
         "",
-        f"`{command_line('bench/edges_ab.py', argv)}` at {revision()}, compared with "
+        f"`{command_line('edges_ab.py', argv)}` at {revision()}, compared with "
         f"{args.rev}; each repository at its mirror's newest commit. Read the lost and changed "
         "references by hand: a lost link is a recall loss unless it was wrong.",
         "",
@@ -126,8 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             out += found
             print("\n".join(found[:4]), flush=True)
-    path = write_result(args.out, out)
-    print(f"written {os.path.relpath(path, ROOT)}")
+    write_result(args.out, out)
     return 0
 
 
