@@ -229,6 +229,37 @@ _LITERAL_TYPE = re.compile(
 _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
 
 
+# Java: a method's header: annotations (`@GET("/")`), modifiers, type parameters, the type.
+_JAVA_ANNOTATION = re.compile(r'\s*@[\w$.]+(?:\s*\((?:[^()"]|"(?:[^"\\]|\\.)*")*\))?')
+_JAVA_GENERIC = re.compile(r"<[^<>]*>")
+_JAVA_PRIMITIVE = frozenset("void boolean byte char short int long float double var".split())
+
+
+def java_returns(signature: str) -> str:
+    """The class a Java method's header says it returns (``public static <T> Response<T>
+    success(T body)``: ``Response``), or "" (void, a primitive, an array, a type variable)."""
+    text = signature
+    while (found := _JAVA_ANNOTATION.match(text)) is not None and found.end():
+        text = text[found.end() :]
+    paren = text.find("(")
+    if paren < 0:
+        return ""
+    head = text[:paren]
+    own = re.match(r"\s*(?:\w+\s+)*<([^()]*)>", head)  # the method's own type parameters
+    variables = set(re.findall(r"(?:^|,)\s*([A-Za-z_$][\w$]*)", own.group(1))) if own else set()
+    for _ in range(4):
+        head, n = _JAVA_GENERIC.subn(" ", head)
+        if not n:
+            break
+    words = head.split()
+    if len(words) < 2 or "[" in words[-2] or "<" in head or ">" in head:
+        return ""
+    written = words[-2]
+    if written in _JAVA_PRIMITIVE or written in variables or len(written) == 1:
+        return ""  # (a lone capital is a type variable: the class's `T`)
+    return written
+
+
 def _returns(signature: str) -> str:
     """The class a function's signature says it returns, as written, or "" (an overload's
     signature ends with ``;``)."""
@@ -262,6 +293,8 @@ def written_return(kind: str, signature: str, returned: str = "", language: str 
         return field_type(signature) if ":" in signature else ""
     if kind not in ("function", "method"):
         return ""
+    if language == "java":
+        return java_returns(signature)
     if "->" in signature or "):" in signature or signature[:5] == "func ":
         return _returns(signature) or returned
     return returned
@@ -514,24 +547,32 @@ class Resolver:
         where = "" if def_id is None else "id = ? AND "
         rows: Iterable[tuple[Any, ...]]
         if def_id is None and self._loaded is not None:
+            java = {f.id for f in self.files.values() if f.language == "java"}
             rows = (
                 (r[0], r[8], r[5], r[11], r[12])
                 for r in self._loaded.defs
                 if r[2] in ("function", "method")
-                and ("->" in r[5] or "):" in r[5] or r[5][:5] == "func " or r[12])
+                and ("->" in r[5] or "):" in r[5] or r[5][:5] == "func " or r[12] or r[1] in java)
             )
         else:
             rows = self.conn.execute(
-                f"SELECT id, parent_id, signature, bases, returned FROM defs WHERE {where}"
-                "kind IN ('function', 'method') "
-                "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
-                "OR substr(signature, 1, 5) = 'func ' OR returned != '')",
+                "SELECT d.id, d.parent_id, d.signature, d.bases, d.returned FROM defs d "
+                f"JOIN files f ON f.id = d.file_id WHERE {where.replace('id', 'd.id')}"
+                "d.kind IN ('function', 'method') "
+                "AND (instr(d.signature, '->') > 0 OR instr(d.signature, '):') > 0 "
+                "OR substr(d.signature, 1, 5) = 'func ' OR d.returned != '' "
+                "OR f.language = 'java')",
                 () if def_id is None else (def_id,),
             )
         for found, parent_id, signature, bases, returned in rows:
             # (what the body's `return`s say, when the signature writes nothing: the
             # extractor's ``Definition.returned``)
-            written = _returns(signature)
+            home = self.files.get(found >> ID_BITS)
+            written = (
+                java_returns(signature)
+                if home is not None and home.language == "java"
+                else _returns(signature)
+            )
             if not written and returned:
                 written = returned
                 self.inferred.add(found)

@@ -721,3 +721,42 @@ def test_go_embedded_types_lend_their_methods(repo: Path) -> None:
     assert targets(db, "gin.go", 34, "base") == {("RouterGroup.base", 3)}  # a promoted field
     assert targets(db, "gin.go", 35, "Close") == {("Closer.Close", 18)}
     assert targets(db, "gin.go", 36, "Read") == set()  # io.Reader's: not the repository's
+
+
+def test_a_java_call_chain_is_typed_through_the_return_type_written(repo: Path) -> None:
+    """retrofit: `call.execute().isSuccessful()` and `subscriber.assertValue("Hi")
+    .assertComplete()` were guesses among every method of the name (a Java method's return
+    type was never read); `call.request().tag(...)` (okhttp's Request) a sure link to the
+    repository's one `tag`."""
+    db = build(
+        repo,
+        {
+            "src/p/Response.java": (
+                "package p;\n\npublic final class Response<T> {\n"
+                "  public boolean isSuccessful() { return true; }\n}\n"
+            ),
+            "src/p/Other.java": (
+                "package p;\n\nclass Other {\n  boolean isSuccessful() { return false; }\n"
+                "  Other tag(Object o) { return this; }\n}\n"
+            ),
+            "src/p/Call.java": (
+                "package p;\n\nimport okhttp3.Request;\n\npublic interface Call<T> {\n"
+                '  @Deprecated @SuppressWarnings("x") Response<T> execute() throws Exception;\n'
+                "  Request request();\n"
+                "  <R> Call<R> map(R r);\n"
+                "  Call<T> self();\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nclass Use {\n"
+                "  boolean run(Call<String> call) throws Exception {\n"
+                "    call.request().tag(null);\n"
+                "    call.self().self().execute().isSuccessful();\n"
+                "    return call.execute().isSuccessful();\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    ok = {("Response.isSuccessful", 4)}
+    assert targets(db, "src/p/Use.java", 7, "isSuccessful") == ok
+    assert targets(db, "src/p/Use.java", 6, "isSuccessful") == ok  # through two calls
+    assert targets(db, "src/p/Use.java", 5, "tag") == set()  # okhttp3.Request's
