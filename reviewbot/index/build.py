@@ -90,7 +90,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # a Go struct's or interface's types of the repository is an outside embedded type's: no guess.
 # A Python function's local functions of one name (`if`/`else` definitions) are one meaning.
 # Java methods' written return types are read, so a call chain is typed through them
-# (`call.execute().isSuccessful()`).
+# (`call.execute().isSuccessful()`; a nested or inherited member type by its simple name).
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a

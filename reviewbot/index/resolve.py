@@ -1899,12 +1899,42 @@ class Resolver:
                     return [], False
                 found.extend(part)
             return found, True
+        if home.language == "java" and "." not in says:
+            # A class nested in the method's class (or around it) is the name's meaning
+            # there: `CommandLine.builder()` returns its `Builder`, `Builder.set()` itself.
+            k: int | None = owner
+            while k is not None and k in self.classes:
+                d = self.classes[k]
+                if d.name == says:
+                    return [k], True
+                inner = self._member_type(k, says)
+                if inner:
+                    return inner, True
+                k = d.parent_id
         found, known = self.typed(home, None, says, depth + 1)
         if not known or (guessed and not found):
             # (a guess returning a library's class, `httpx.Response`, may be the one
             # called: the repository's namesake is no surer than it)
             return [], False
         return found, True
+
+    def _member_type(self, cls: int, name: str, depth: int = 0) -> list[int]:
+        """Java: the classes named ``name`` declared in ``cls`` or, inherited, in its bases
+        (`HttpConnection.Base implements Connection.Base`: Connection's `Method` is in scope
+        there through it)."""
+        found = [c for c in self.class_by_name.get(name, ()) if self.classes[c].parent_id == cls]
+        if found or depth > 3:
+            return found
+        for base in self.bases(cls)[0]:
+            found = self._member_type(base, name, depth + 1)
+            if found:
+                return found
+            outer = self.classes[base].parent_id if base in self.classes else None
+            if outer is not None and outer in self.classes:  # the base's own outer class
+                found = self._member_type(outer, name, depth + 1)
+                if found:
+                    return found
+        return []
 
     def _merged(self, funcs: tuple[int, ...]) -> tuple[int, ...]:
         """Of the members of a TS class and the interface of its name in its module (one
@@ -1977,6 +2007,16 @@ class Resolver:
             if not classes:
                 return (), (None if sure else False), False
             return tuple(m for c in classes for m in self.class_member(c, member)[0]), False, False
+        if file.language == "java" and rest and not owner.endswith(")"):
+            # `HttpConnection.Request.method()` (a local of that nested class's type): the
+            # member of the class the owner names, before any reading of it as a path
+            classes, sure = self.typed(file, target, owner, depth + 1)
+            if classes:
+                return (
+                    tuple(m for c in classes for m in self.class_member(c, member)[0]),
+                    False,
+                    False,
+                )
         funcs, known = self.in_file(file, callee)
         outside = known and not funcs and self.from_outside(file, callee)
         if not funcs and not outside and "." in rest and first not in _SELF:

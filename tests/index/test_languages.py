@@ -760,3 +760,42 @@ def test_a_java_call_chain_is_typed_through_the_return_type_written(repo: Path) 
     assert targets(db, "src/p/Use.java", 7, "isSuccessful") == ok
     assert targets(db, "src/p/Use.java", 6, "isSuccessful") == ok  # through two calls
     assert targets(db, "src/p/Use.java", 5, "tag") == set()  # okhttp3.Request's
+
+
+def test_a_java_method_returning_a_nested_class_means_that_class(repo: Path) -> None:
+    """commons-cli: `CommandLine.builder().setDeprecatedHandler(h)`: `builder()` returns
+    `Builder`, CommandLine's nested class; jsoup's `req.method().hasBody()`: `Method` is a
+    member type of the interface the class implements; `req` a `HttpConnection.Request`."""
+    db = build(
+        repo,
+        {
+            "src/p/Connection.java": (
+                "package p;\n\npublic interface Connection {\n"
+                "  enum Method { GET; public boolean hasBody() { return false; } }\n"
+                "  interface Base { Method method(); }\n}\n"
+            ),
+            "src/p/HttpConnection.java": (
+                "package p;\n\npublic class HttpConnection implements Connection {\n"
+                "  public static class Request implements Connection.Base {\n"
+                "    public Method method() { return Method.GET; }\n  }\n"
+                "  public static Builder builder() { return new Builder(); }\n"
+                "  public static final class Builder {\n"
+                "    public Builder setHandler(Object h) { return this; }\n"
+                "    public HttpConnection get() { return null; }\n  }\n"
+                "  boolean hasBody() { return true; }\n"
+                "  Builder setHandler(Object h) { return null; }\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nclass Use {\n"
+                "  void run(HttpConnection.Request req) {\n"
+                "    req.method().hasBody();\n"
+                "    HttpConnection.builder().setHandler(null).setHandler(null).get();\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    assert targets(db, "src/p/Use.java", 5, "hasBody") == {("Connection.Method.hasBody", 4)}
+    assert targets(db, "src/p/Use.java", 6, "setHandler") == {
+        ("HttpConnection.Builder.setHandler", 9)
+    }
+    assert targets(db, "src/p/Use.java", 6, "get") == {("HttpConnection.Builder.get", 10)}
