@@ -414,6 +414,9 @@ class Resolver:
         self.returns: _Lazy[int, tuple[str, int | None]] = _Lazy(_same, self._load_returns)
         self.inferred: set[int] = set()  # those of ``returns`` read from the body's `return`s
         self.getters: set[int] = set()  # (of those: Python `@property` getters, read with it)
+        # (Java methods returning a generic type written with arguments, `List<Attribute>`: a
+        # library's such class still hands out the repository's classes, its elements)
+        self.generic_returns: set[int] = set()
         # What a `for` over a function's result binds (read with ``returns``).
         self.elements: dict[int, str] = {}
         if not lazy:
@@ -580,6 +583,10 @@ class Resolver:
                 self.returns[found] = (written, parent_id)
                 if bases == GETTER:
                     self.getters.add(found)
+                if home is not None and home.language == "java" and "<" in signature:
+                    head = signature.split("(", 1)[0]
+                    if re.search(rf"\b{re.escape(written.rsplit('.', 1)[-1])}\s*<", head):
+                        self.generic_returns.add(found)
                 if "[" in signature:
                     element = written_element("function", signature)
                     if element:
@@ -1848,6 +1855,8 @@ class Resolver:
                 )
                 if not known or (k and set(part) != set(found)):
                     return [], False
+                if not part and f in self.generic_returns:
+                    return [], False  # `asList().get(0).getKey()`: a List of ours
                 found = part
             out.extend(found)
             each.append(tuple(found))

@@ -799,3 +799,32 @@ def test_a_java_method_returning_a_nested_class_means_that_class(repo: Path) -> 
         ("HttpConnection.Builder.setHandler", 9)
     }
     assert targets(db, "src/p/Use.java", 6, "get") == {("HttpConnection.Builder.get", 10)}
+
+
+def test_a_java_library_generic_returned_with_our_class_stays_a_guess(repo: Path) -> None:
+    """jsoup: `attributes.asList().get(0).getKey()` (`asList()` returns `List<Attribute>`)
+    was a sure link to `Attribute.getKey`, the one `getKey`; typing the chain through `List`
+    (a library's class: none of ours) lost it. A library's generic written with our class
+    hands it out: the member stays a guess, as before; `Request` without arguments is none."""
+    db = build(
+        repo,
+        {
+            "src/p/Attribute.java": (
+                "package p;\n\npublic class Attribute {\n"
+                "  public String getKey() { return null; }\n}\n"
+            ),
+            "src/p/Attributes.java": (
+                "package p;\n\nimport java.util.List;\nimport okhttp3.Request;\n\n"
+                "public class Attributes {\n"
+                "  public List<Attribute> asList() { return null; }\n"
+                "  public Request request() { return null; }\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nclass Use {\n  void run(Attributes attributes) {\n"
+                "    attributes.asList().get(0).getKey();\n"
+                "    attributes.request().getKey();\n  }\n}\n"
+            ),
+        },
+    )
+    assert targets(db, "src/p/Use.java", 5, "getKey") == {("Attribute.getKey", 4)}
+    assert targets(db, "src/p/Use.java", 6, "getKey") == set()
