@@ -1048,6 +1048,13 @@ def _remaining(
         if now is not None:
             # (a line the change leaves alone: the reference keeps its column)
             reached = _meant(conn, cf.path if cf else h.path, now, h.column, old.name)
+            if (old.kind == "constructor" or old.name in _CONSTRUCTORS) and (
+                h.name != old.name
+                and _builds_another(
+                    _meant(conn, cf.path if cf else h.path, now, h.column, h.name), twin, old
+                )
+            ):
+                continue  # `new C(...)` now builds another C (its import leads elsewhere)
             if old.kind == "constructor":  # (Java: `new C(...)` reaches its class C too)
                 reached = tuple(t for t in reached if t.kind == "constructor")
             if reached and kept is None:
@@ -1100,6 +1107,8 @@ def _remaining(
             (path, old.name),
         ).fetchall()
         for line, col, kind, how, module in rows:
+            if line in lines and module and path == old.path:
+                continue  # `export { X } from './m'`: m's X, never the deleted local one
             if line in lines and path != old.path:
                 if module is not None and not _may_name(module, path, old):
                     continue  # `http.request(...)`: another module's `request`
@@ -1161,6 +1170,8 @@ def _may_name(spec: str, importer: str, d: Decl) -> bool:
     if d.language not in _ECMA:
         return True
     own = _no_extension(d.path)
+    if own.endswith(".d"):
+        own = own[:-2]  # (`./types.js` names types.d.ts)
     names = {own, d.path}
     if posixpath.basename(own) == "index":
         names.add(posixpath.dirname(own))
@@ -1171,6 +1182,13 @@ def _may_name(spec: str, importer: str, d: Decl) -> bool:
         return False
     parts = set(own.split("/"))
     return any(word in parts for word in spec.lstrip("@").split("/") if word)
+
+
+def _builds_another(reached: tuple[_Target, ...], twin: tuple[str, str, str], old: Decl) -> bool:
+    """Whether the class a deleted constructor's `new C(...)` names now is another class
+    (axios's `AxiosHeaders` of index.d.ts now re-exported from index.d.cts), not its own."""
+    own = (twin[0], old.qualified.rpartition(".")[0])
+    return any(t.kind in _CLASSES and (t.path, t.qualified) != own for t in reached)
 
 
 def _no_extension(path: str) -> str:

@@ -279,6 +279,24 @@ def _strip_ext(path: str) -> str:
     return path
 
 
+# A specifier's extension names its module's flavour, and TypeScript reads the typed file of
+# that flavour first: `./index.cjs` is `index.cts` or `index.d.cts` where one exists (axios's
+# index.d.ts re-exports all from './index.cjs', its index.d.cts), `./a.js` is `a.ts`.
+_FLAVOURS = {
+    ".cjs": (".cts", ".d.cts", ".cjs"),
+    ".mjs": (".mts", ".d.mts", ".mjs"),
+    ".js": (".ts", ".tsx", ".d.ts", ".js"),
+}
+
+
+def _js_flavour(base: str) -> tuple[str, ...]:
+    """The files a specifier with a JavaScript extension names, in TypeScript's order."""
+    stem, dot, ext = base.rpartition(".")
+    if not dot or "/" in ext:
+        return ()
+    return tuple(stem + e for e in _FLAVOURS.get("." + ext, ()))
+
+
 class Resolver:
     """Everything the rules need, loaded once from the store."""
 
@@ -711,6 +729,7 @@ class Resolver:
     def _modules(self) -> None:
         self.py_modules: dict[str, list[int]] = defaultdict(list)
         self.js_modules: dict[str, int] = {}
+        self.js_paths: dict[str, int] = {}  # (by their whole path, for ``_js_flavour``)
         self.go_folders: dict[str, list[int]] = defaultdict(list)
         self.java_packages: dict[str, list[int]] = defaultdict(list)
         folders_with_init = {
@@ -740,6 +759,7 @@ class Resolver:
                     py_namespace[".".join([*above[k:], module])].append(f.id)
             elif f.language in ("javascript", "typescript", "tsx"):
                 self.js_modules.setdefault(_strip_ext(f.path), f.id)
+                self.js_paths[f.path] = f.id
             elif f.language == "go":
                 self.go_folders[posixpath.dirname(f.path)].append(f.id)
             elif f.language == "java":
@@ -826,6 +846,10 @@ class Resolver:
             else:
                 bases = []
             for base in bases:
+                for candidate in _js_flavour(base):
+                    found = self.js_paths.get(candidate)
+                    if found is not None:
+                        return [found]
                 for candidate in (base, _strip_ext(base), base + "/index"):
                     found = self.js_modules.get(candidate)
                     if found is not None:
