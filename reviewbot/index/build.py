@@ -87,6 +87,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition.
 # A JS/TS specifier's extension reads the typed file of its flavour first, as TypeScript does:
 # `./index.cjs` is `index.cts` / `index.d.cts`, `./a.mjs` `a.mts` / `a.d.mts`, `./a.js` `a.ts`.
+# A TS/JS class field holding an arrow or a function expression (`m = (a) => {`) is a method
+# (it was a TS field, no JS definition at all), so `this.m(...)` is checked on its re-sign.
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a
