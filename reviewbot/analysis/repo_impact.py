@@ -153,6 +153,7 @@ class DeclChange(NamedTuple):
 class _Side(NamedTuple):
     decls: tuple[Decl, ...]
     broken: bool  # tree-sitter found syntax errors in it (anywhere)
+    fields: frozenset[str] = frozenset()  # (qualified names: not declarations here)
 
 
 @functools.lru_cache(maxsize=32)  # a renamed file's sides are read by two passes
@@ -182,7 +183,8 @@ def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
             decls.append(
                 Decl(d.name, d.qualified, kind, cut, path, d.line, d.end_line, language, header)
             )
-    return _Side(tuple(decls), broken)
+    fields = frozenset(d.qualified for d in facts.definitions if d.kind == "field")
+    return _Side(tuple(decls), broken, fields)
 
 
 # A review's file sides already read, by ChangedFile (``_read``'s own cache keeps 32: a change
@@ -318,6 +320,8 @@ def declaration_changes(
                 local = d.qualified.rpartition(".")[0] in bodies
                 if broken and _written(d.name, cf.new_text):
                     continue
+                if d.kind == "method" and d.qualified in new_side.fields - old_side.fields:
+                    continue  # now a property (axios's `use(...)` -> `use: UseType<V>`): kept
                 if local and _rebound(d.name, cf.new_text):
                     rebound.append((d, cf))  # (not deleted; it follows its function's rename)
                 else:
