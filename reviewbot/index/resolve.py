@@ -1335,8 +1335,8 @@ class Resolver:
             return (self.imported(file, imp) if imp is not None else ()), "import"
         if how == "module":
             found = self._module_member(file, target, qualifier, lookup)
-            if not found and "." in qualifier:  # `mod.value.m()`: a value nobody can type
-                return self.any_member(lookup, file), "member"
+            if not found and "." in qualifier and not self._outside(file, target):
+                return self.any_member(lookup, file), "member"  # `mod.value.m()`: untyped
             return found, "import"
         if how in ("self", "super", "class"):
             if file.language == "go" and how == "self":
@@ -1983,6 +1983,20 @@ class Resolver:
                 for t in targets:
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out))
+
+    def _outside(self, file: _File, target: int | None) -> bool:
+        """Whether a JS/TS import names a package outside the repository (a Node built-in,
+        `node:` or bare, a dependency): what its values hold is that package's, never a
+        repository member of the name (axios's `stream.Readable.from(...)` with `import
+        stream from 'stream'` was a guess among its three `from`s)."""
+        imp = self.imports.get(target) if target is not None else None
+        return (
+            imp is not None
+            and file.language in ("javascript", "typescript", "tsx")
+            and bool(imp.module)
+            and not imp.module.startswith(".")
+            and not self.module_files(file, imp.module)
+        )
 
     def _inner_member(self, file: _File, spec: str, rest: str, lookup: str) -> tuple[int, ...]:
         """``z.Kind.member`` (``z`` a module): a member of the class the module calls
