@@ -200,6 +200,30 @@ def _under(
     return out
 
 
+def _not_in_place(removed: list[_Side], added: list[_Side], matches: list[Match]) -> list[Match]:
+    """The matches across files that are moves: not one whose removed or added unit pairs
+    as well with a unit of its own file (edited in place there), nor two that cross (A's
+    unit to B, B's to A). axios 82f94556 made the same edit to index.d.ts and index.d.cts
+    (a method `use` became a property, a type `AxiosRequestInterceptorUse` added beside it):
+    each file's type read "moved from" the other file's method."""
+    if not matches:
+        return matches
+    local = match_bodies(
+        [s.body for s in removed],
+        [s.body for s in added],
+        allowed=lambda i, j: removed[i].file == added[j].file,
+    )
+    old_best = {m.old: m.score for m in local}
+    new_best = {m.new: m.score for m in local}
+    kept = [
+        m
+        for m in matches
+        if old_best.get(m.old, -1.0) < m.score and new_best.get(m.new, -1.0) < m.score
+    ]
+    ways = Counter((removed[m.old].file, added[m.new].file) for m in kept)
+    return [m for m in kept if not ways[(added[m.new].file, removed[m.old].file)]]
+
+
 def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
     """The measured files of one change, with each unit removed from one file and added to
     another with a matching body made one ``moved`` unit of the second file (compared with its
@@ -217,6 +241,7 @@ def link_moves(files: Sequence[MeasuredFile]) -> list[MeasuredFile]:
         # Two units of one file were compared by the file's own pairing already.
         allowed=lambda i, j: removed[i].file != added[j].file,
     )
+    matches = _not_in_place(removed, added, matches)
     matches += _rewritten(files, removed, added, matches)
     if not matches:
         return list(files)

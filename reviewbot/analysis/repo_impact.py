@@ -153,6 +153,7 @@ class DeclChange(NamedTuple):
 class _Side(NamedTuple):
     decls: tuple[Decl, ...]
     broken: bool  # tree-sitter found syntax errors in it (anywhere)
+    fields: frozenset[str] = frozenset()  # (qualified names: not declarations here)
 
 
 @functools.lru_cache(maxsize=32)  # a renamed file's sides are read by two passes
@@ -182,7 +183,8 @@ def _read(text: str | None, path: str, registry: LanguageRegistry) -> _Side:
             decls.append(
                 Decl(d.name, d.qualified, kind, cut, path, d.line, d.end_line, language, header)
             )
-    return _Side(tuple(decls), broken)
+    fields = frozenset(d.qualified for d in facts.definitions if d.kind == "field")
+    return _Side(tuple(decls), broken, fields)
 
 
 # A review's file sides already read, by ChangedFile (``_read``'s own cache keeps 32: a change
@@ -318,6 +320,8 @@ def declaration_changes(
                 local = d.qualified.rpartition(".")[0] in bodies
                 if broken and _written(d.name, cf.new_text):
                     continue
+                if d.kind == "method" and d.qualified in new_side.fields - old_side.fields:
+                    continue  # now a property (axios's `use(...)` -> `use: UseType<V>`): kept
                 if local and _rebound(d.name, cf.new_text):
                     rebound.append((d, cf))  # (not deleted; it follows its function's rename)
                 else:
@@ -1048,6 +1052,13 @@ def _remaining(
         if now is not None:
             # (a line the change leaves alone: the reference keeps its column)
             reached = _meant(conn, cf.path if cf else h.path, now, h.column, old.name)
+            if (old.kind == "constructor" or old.name in _CONSTRUCTORS) and (
+                h.name != old.name
+                and _builds_another(
+                    _meant(conn, cf.path if cf else h.path, now, h.column, h.name), twin, old
+                )
+            ):
+                continue  # `new C(...)` now builds another C (its import leads elsewhere)
             if old.kind == "constructor":  # (Java: `new C(...)` reaches its class C too)
                 reached = tuple(t for t in reached if t.kind == "constructor")
             if reached and kept is None:
@@ -1100,6 +1111,8 @@ def _remaining(
             (path, old.name),
         ).fetchall()
         for line, col, kind, how, module in rows:
+            if line in lines and module and path == old.path:
+                continue  # `export { X } from './m'`: m's X, never the deleted local one
             if line in lines and path != old.path:
                 if module is not None and not _may_name(module, path, old):
                     continue  # `http.request(...)`: another module's `request`
@@ -1161,6 +1174,8 @@ def _may_name(spec: str, importer: str, d: Decl) -> bool:
     if d.language not in _ECMA:
         return True
     own = _no_extension(d.path)
+    if own.endswith(".d"):
+        own = own[:-2]  # (`./types.js` names types.d.ts)
     names = {own, d.path}
     if posixpath.basename(own) == "index":
         names.add(posixpath.dirname(own))
@@ -1171,6 +1186,13 @@ def _may_name(spec: str, importer: str, d: Decl) -> bool:
         return False
     parts = set(own.split("/"))
     return any(word in parts for word in spec.lstrip("@").split("/") if word)
+
+
+def _builds_another(reached: tuple[_Target, ...], twin: tuple[str, str, str], old: Decl) -> bool:
+    """Whether the class a deleted constructor's `new C(...)` names now is another class
+    (axios's `AxiosHeaders` of index.d.ts now re-exported from index.d.cts), not its own."""
+    own = (twin[0], old.qualified.rpartition(".")[0])
+    return any(t.kind in _CLASSES and (t.path, t.qualified) != own for t in reached)
 
 
 def _no_extension(path: str) -> str:

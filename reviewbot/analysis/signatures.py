@@ -93,6 +93,8 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         if was_async != now_async:  # (a caller must now await it, or no longer can)
             return "now async" if now_async else "no longer async"
         before = (_SPACE.sub("", h[1].split("(", 1)[0]) for h in (old, new))
+        if _family(language) == "js":  # (`<V = X>` -> `<V extends Y = X>`, `(p: T) =>` -> `p =>`)
+            before = (_js_before(*h) for h in (old, new))
         if len(set(before)) == 1:
             return TYPES_ONLY
         # (a Python decorator is no annotation: `@cache` changes no call)
@@ -295,6 +297,17 @@ def _balanced(text: str, start: int) -> int | None:
             if depth == 0:
                 return k
     return None
+
+
+def _js_before(name: str, header: str) -> str:
+    """A JS/TS header's words before its parameters, without what changes no call: its type
+    parameters (formik 96280d38's `renderFormik<V = Values>` now `<V extends FormikValues =
+    Values>`) and an arrow's lone parameter written bare (`= (props: P) =>` now `= props =>`)."""
+    head = re.sub(r"(?:[A-Za-z_$][\w$]*)\s*=>\s*$", "", header.split("(", 1)[0])
+    found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", head)
+    if found is not None:
+        head = head[: found.end()] + head[_skip_generics(head, found.end()) :]
+    return _SPACE.sub("", head)
 
 
 def _skip_generics(text: str, k: int) -> int:

@@ -451,7 +451,10 @@ def _declaration(
             return "class", member_class
         bound = _binding(stripped, opens)
         if bound is not None:
-            return "function", bound
+            # (a class's `m = (a) => {`: a method, as the index has it; a namespace's
+            # `const f = ...` is a function)
+            field = in_container and not re.match(r"(?:export\s+)?(?:const|let|var)\b", stripped)
+            return ("method" if field else "function"), bound
     if opens and language.name in _CALLBACK_LANGUAGES:
         shift = len(code[:_HEAD]) - len(stripped)  # what `_ANNOTATIONS` took from the head
         called = _callback(stripped, raw[shift:])

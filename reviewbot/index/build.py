@@ -91,6 +91,12 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # A Python function's local functions of one name (`if`/`else` definitions) are one meaning.
 # Java methods' written return types are read, so a call chain is typed through them
 # (`call.execute().isSuccessful()`; a nested or inherited member type by its simple name).
+# A JS/TS specifier's extension reads the typed file of its flavour first, as TypeScript does:
+# `./index.cjs` is `index.cts` / `index.d.cts`, `./a.mjs` `a.mts` / `a.d.mts`, `./a.js` `a.ts`.
+# A TS/JS class field holding an arrow or a function expression (`m = (a) => {`) is a method
+# (it was a TS field, no JS definition at all), so `this.m(...)` is checked on its re-sign.
+# `mod.a.m()` with `mod` a JS/TS import of a package outside the repository (`import stream
+# from 'stream'`, `node:fs`, a dependency) is that package's: no guess among the members `m`.
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a

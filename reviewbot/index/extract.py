@@ -1328,7 +1328,8 @@ class _RawDef:
         self.doc = ""
 
 
-_PRIORITY = {"variable": 0, "type": 1, "constant": 2}
+# (a class field holding an arrow or a function expression is a function: `m = () => {}`)
+_PRIORITY = {"variable": 0, "type": 1, "constant": 2, "field": 8}
 
 
 def _arguments(args: ts.Node) -> int:

@@ -269,6 +269,9 @@ _TS_DEFS = (
 (type_alias_declaration value: (object_type
   (property_signature name: (property_identifier) @name) @def.field))
 (class_body (public_field_definition name: (property_identifier) @name) @def.field)
+(class_body (public_field_definition name: (property_identifier) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)])
+  @def.function)
 """
 )
 _JS_NAMES_COMMON = """
@@ -744,7 +747,11 @@ GRAMMARS: dict[str, Grammar] = {
     "javascript": Grammar(
         "javascript",
         tree_sitter_javascript.language,
-        _JS_DEFS_COMMON,
+        _JS_DEFS_COMMON
+        + """(class_body (field_definition property: (property_identifier) @name
+  value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)])
+  @def.function)
+""",
         _JS_NAMES_COMMON + "(formal_parameters (identifier) @bind)\n",
         _es_imports,
         self_names=frozenset({"this"}),

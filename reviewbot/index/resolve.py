@@ -312,6 +312,24 @@ def _strip_ext(path: str) -> str:
     return path
 
 
+# A specifier's extension names its module's flavour, and TypeScript reads the typed file of
+# that flavour first: `./index.cjs` is `index.cts` or `index.d.cts` where one exists (axios's
+# index.d.ts re-exports all from './index.cjs', its index.d.cts), `./a.js` is `a.ts`.
+_FLAVOURS = {
+    ".cjs": (".cts", ".d.cts", ".cjs"),
+    ".mjs": (".mts", ".d.mts", ".mjs"),
+    ".js": (".ts", ".tsx", ".d.ts", ".js"),
+}
+
+
+def _js_flavour(base: str) -> tuple[str, ...]:
+    """The files a specifier with a JavaScript extension names, in TypeScript's order."""
+    stem, dot, ext = base.rpartition(".")
+    if not dot or "/" in ext:
+        return ()
+    return tuple(stem + e for e in _FLAVOURS.get("." + ext, ()))
+
+
 class Resolver:
     """Everything the rules need, loaded once from the store."""
 
@@ -768,6 +786,7 @@ class Resolver:
     def _modules(self) -> None:
         self.py_modules: dict[str, list[int]] = defaultdict(list)
         self.js_modules: dict[str, int] = {}
+        self.js_paths: dict[str, int] = {}  # (by their whole path, for ``_js_flavour``)
         self.go_folders: dict[str, list[int]] = defaultdict(list)
         self.java_packages: dict[str, list[int]] = defaultdict(list)
         folders_with_init = {
@@ -797,6 +816,7 @@ class Resolver:
                     py_namespace[".".join([*above[k:], module])].append(f.id)
             elif f.language in ("javascript", "typescript", "tsx"):
                 self.js_modules.setdefault(_strip_ext(f.path), f.id)
+                self.js_paths[f.path] = f.id
             elif f.language == "go":
                 self.go_folders[posixpath.dirname(f.path)].append(f.id)
             elif f.language == "java":
@@ -883,6 +903,10 @@ class Resolver:
             else:
                 bases = []
             for base in bases:
+                for candidate in _js_flavour(base):
+                    found = self.js_paths.get(candidate)
+                    if found is not None:
+                        return [found]
                 for candidate in (base, _strip_ext(base), base + "/index"):
                     found = self.js_modules.get(candidate)
                     if found is not None:
@@ -1368,8 +1392,8 @@ class Resolver:
             return (self.imported(file, imp) if imp is not None else ()), "import"
         if how == "module":
             found = self._module_member(file, target, qualifier, lookup)
-            if not found and "." in qualifier:  # `mod.value.m()`: a value nobody can type
-                return self.any_member(lookup, file), "member"
+            if not found and "." in qualifier and not self._outside(file, target):
+                return self.any_member(lookup, file), "member"  # `mod.value.m()`: untyped
             return found, "import"
         if how in ("self", "super", "class"):
             if file.language == "go" and how == "self":
@@ -2088,6 +2112,20 @@ class Resolver:
                 for t in targets:
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out))
+
+    def _outside(self, file: _File, target: int | None) -> bool:
+        """Whether a JS/TS import names a package outside the repository (a Node built-in,
+        `node:` or bare, a dependency): what its values hold is that package's, never a
+        repository member of the name (axios's `stream.Readable.from(...)` with `import
+        stream from 'stream'` was a guess among its three `from`s)."""
+        imp = self.imports.get(target) if target is not None else None
+        return (
+            imp is not None
+            and file.language in ("javascript", "typescript", "tsx")
+            and bool(imp.module)
+            and not imp.module.startswith(".")
+            and not self.module_files(file, imp.module)
+        )
 
     def _inner_member(self, file: _File, spec: str, rest: str, lookup: str) -> tuple[int, ...]:
         """``z.Kind.member`` (``z`` a module): a member of the class the module calls

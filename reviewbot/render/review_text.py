@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from reviewbot.model import (
+    CALLS_UNAFFECTED,
     TYPES_ONLY,
     Finding,
     Measure,
@@ -202,6 +203,12 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             f"impact: {item.unit} ({item.change_text}) is {how} in "
             f"{item.total} place(s){inside}{reach}: {where}{more}{doubt}"
         )
+        if item.change == "signature" and item.detail in (TYPES_ONLY, CALLS_UNAFFECTED):
+            # (no call of it breaks: counted, not listed; --format json lists them)
+            text = (
+                f"impact: {item.unit} ({item.change_text}) is {how} in "
+                f"{item.total} place(s){inside}, no call to change"
+            )
         out.extend(_wrap(text, width, "  ", "    "))
     if report.impact_unchecked:  # (nothing sure to list, but references nobody could check)
         out.extend(_wrap(f"impact: {report.impact_unchecked}", width, "  ", "    "))

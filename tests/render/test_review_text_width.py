@@ -482,3 +482,21 @@ def test_a_rename_only_change_shows_its_moves_with_every_file_name_whole() -> No
     assert "### Files renamed or moved (2)" in md, md
     old, new = files[1].old_path, files[1].path
     assert f"- `{old}` → `{new}` (+0 -0)" in md, md
+
+
+def test_a_re_sign_that_changes_no_call_counts_its_places() -> None:
+    """formik 96280d38: `renderFormik<V = Values>` became `<V extends FormikValues = Values>`,
+    and the text listed 4 of its 62 places and "… 58 more", for a change no call follows.
+    Below the fold, such an entry counts its places; the JSON lists them."""
+    refs = tuple(ImpactRef("test/a.ts", k + 1, None, "call", 1.0, False) for k in range(62))
+    typed = Impact("renderFormik", "function renderFormik", "src/x.ts", "signature", refs, 62,
+                   False, detail=TYPES_ONLY)  # fmt: skip
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0)
+    files = (FileSummary("src/x.ts", None, Status.MODIFIED, None, "typescript", 4, 4),)
+    report = Report("a", "b", files, (), stats=stats, impact=(typed,))
+    text = " ".join(line.strip() for line in _rows(report))
+    assert (
+        "impact: function renderFormik (signature: types or defaults only) is referenced in "
+        "62 place(s), no call to change"
+    ) in text, text
+    assert "test/a.ts" not in text, text
