@@ -29,7 +29,7 @@ from reviewbot.model import (
     innermost,
 )
 
-__all__ = ["MAX_NAMES", "MAX_REFERENCES", "Reference", "Search", "impact_of"]
+__all__ = ["MAX_NAMES", "MAX_REFERENCES", "Reference", "Search", "bound_by_import", "impact_of"]
 
 MAX_NAMES = 30
 MAX_REFERENCES = 20  # shown per name
@@ -258,6 +258,13 @@ def impact_of(
                         detail = class_change(old, new, fs.language)
             else:
                 change = u.kind
+            if (
+                change == "removed"
+                and fs.language == "python"
+                and LABEL_SEP not in u.label
+                and bound_by_import(name, _new_text(by_path.get(fs.path)))
+            ):
+                continue  # its module now imports the name (a fallback `def` dropped): bound
             lines = (u.old.start, u.old.end) if change == "removed" and u.old else None
             wanted.setdefault(name, _Wanted(name, u.label, fs.path, change, lines, None, detail))
     names = sorted(wanted)[:MAX_NAMES]
@@ -365,10 +372,45 @@ def impact_of(
     return sections, findings
 
 
+# A Python import statement at a line's start (module level, not under an `if` or a `try`): what
+# `from m import ...` imports (parenthesized over lines, or to the line's end), or `import ...`.
+_TOP_IMPORT = re.compile(
+    r"(?m)^(?:from[ \t]+[\w.]+[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))"
+)
+
+
+def bound_by_import(name: str, text: str | None) -> bool:
+    """Python: whether a module-level import of ``text`` binds ``name`` whatever runs (written
+    at the line's start: `from operator import length_hint`, `import a as name`). A module
+    function or class deleted while such an import now binds its name is not gone: tqdm
+    687f5e4 replaced `try: from operator import length_hint` / `except ImportError: def
+    length_hint` by the import alone. (One indented under an `if` or `try` may not run.)"""
+    if text is None or name not in text:
+        return False
+    for m in _TOP_IMPORT.finditer(text):
+        names, modules = m.group(1), m.group(2)
+        body = re.sub(r"#[^\n]*", "", names if names is not None else modules)
+        for part in body.strip("() \t\n\\").split(","):
+            words = part.split()
+            if len(words) == 3 and words[1] == "as":
+                bound = words[2]
+            elif len(words) == 1:
+                bound = words[0] if names is not None else words[0].split(".")[0]
+            else:
+                continue
+            if bound == name:
+                return True
+    return False
+
+
 def _what(info: _Wanted) -> str:
     if info.new_name:
         return f"renames {info.unit} to {info.new_name}"
     return f"deletes {info.unit}"
+
+
+def _new_text(cf: ChangedFile | None) -> str | None:
+    return cf.new_text if cf is not None else None
 
 
 def _unsearched(

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NamedTuple, TypeVar
 
 from reviewbot.analysis.findings import fingerprint, suppressed
-from reviewbot.analysis.impact import deleted_anchor, in_hunk
+from reviewbot.analysis.impact import bound_by_import, deleted_anchor, in_hunk
 from reviewbot.analysis.renames import MAX_TOKENS, MIN_TOKENS, THRESHOLD
 from reviewbot.analysis.review import not_code
 from reviewbot.analysis.signatures import (
@@ -341,7 +341,7 @@ def declaration_changes(
     _pair_renames(removed, added, out, same_file=False)
     _members_follow(removed, added, out, rebound)
     _renames_followed(out)
-    out.extend(DeclChange("removed", d, None, cf) for d, cf in removed)
+    out.extend(DeclChange("removed", d, None, cf) for d, cf in removed if not _imported_now(d, cf))
     out.extend(DeclChange("added", None, d, cf) for d, cf in added if d.kind not in _NOT_ADDED)
     order = {"removed": 0, "renamed": 1, "signature": 2, "moved": 3, "added": 4}
 
@@ -353,6 +353,14 @@ def declaration_changes(
 
     out.sort(key=rank)
     return out[:MAX_DECLARATIONS]
+
+
+def _imported_now(d: Decl, cf: ChangedFile) -> bool:
+    """A Python module's function, class or variable deleted whose name a module-level import
+    of its file now binds (a fallback `def` dropped for the import it stood in for): not gone."""
+    return (
+        d.language == "python" and "." not in d.qualified and bound_by_import(d.name, cf.new_text)
+    )
 
 
 def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[DeclChange]) -> None:

@@ -882,6 +882,39 @@ def test_dropping_an_import_errors_fallback_is_no_rb105(repo: Path) -> None:
     assert codes(review(repo), "RB105") == []
 
 
+def test_a_fallback_def_replaced_by_the_import_it_stood_in_for_is_no_rb105(repo: Path) -> None:
+    # tqdm 687f5e4: `try: from operator import length_hint` / `except ImportError: def
+    # length_hint(...)` became a plain `from operator import length_hint` (a module outside
+    # the repository): the name is still bound in its module; no RB105 with the index, in the
+    # hook, nor from git grep. An import under an `if` may not run: still an RB105.
+    compat = (
+        '"""Doc."""\nfrom contextlib import contextmanager\n\ntry:\n'
+        "    from operator import length_hint\nexcept ImportError:\n\n"
+        "    def length_hint(it, default=0):\n        return default\n\n\n"
+        "def run(it):\n    return length_hint(it)\n"
+    )
+    files = {"p/__init__.py": "", "p/conc.py": compat}
+    dropped = (
+        '"""Doc."""\nfrom contextlib import contextmanager\n'
+        "from operator import (\n    length_hint,  # (3.4+)\n)\n\n\n"
+        "def run(it):\n    return length_hint(it)\n"
+    )
+    setup(repo, files, {"p/conc.py": dropped})
+    doc = review(repo)
+    assert codes(doc, "RB105") == [] and "length_hint" not in {i["name"] for i in doc["impact"]}
+    git(repo, "add", "p/conc.py")
+    assert codes(review(repo, staged=True, mode=pipeline.Mode.FAST), "RB105") == []
+    index_file(Git(repo)).unlink()
+    assert codes(review(repo), "RB105") == []  # (git grep)
+    conditional = dropped.replace(
+        "from operator import (\n    length_hint,  # (3.4+)\n)\n",
+        "import sys\n\nif sys.version_info > (3,):\n    from operator import length_hint\n",
+    )
+    write(repo, "p/conc.py", conditional)
+    (found,) = codes(review(repo), "RB105")
+    assert found["title"] == "length_hint is deleted but still referenced"
+
+
 def test_one_of_two_conditional_definitions_dropped_is_no_rb105(repo: Path) -> None:
     # cattrs 9e0e6ee "Remove 3.9": `if sys.version_info >= (3, 10): def is_union` /
     # `else: def is_union` became one `def is_union`; a `try`/`except ImportError` pair of
