@@ -1660,10 +1660,19 @@ def _rb106(
         params for params, bodyless in others if params is not None and (bodyless or not typescript)
     ]
     stale: list[_Ref] = []
+    # Through the class's name (in its module, via "class"; imported, via "import": not a
+    # constructor's `Thing(1)`), a static method takes what it is written to, a class method
+    # binds `cls`; a plain one takes its receiver as an argument.
+    unbound = not any(_BOUND_TO_CLASS.match(d) for d in _decorators(cf.new_text or "", new.line))
     for r in refs:
         if r.kind != "call" or r.in_change:
             continue
-        if language == "python" and new.kind == "method" and r.via == "class":
+        if (
+            language == "python"
+            and new.kind == "method"
+            and unbound
+            and (r.via == "class" or (r.via == "import" and r.name == new.name))
+        ):
             continue  # `Class.m(obj, ...)`: the receiver is an argument there
         call = _call(r, texts, language)
         if call is None:
@@ -1727,6 +1736,9 @@ def _rb106(
         cf.line_map.touches_new(new.line, new.end_line),
         len(stale) + len(left),
     )
+
+
+_BOUND_TO_CLASS = re.compile(r"@(?:builtins\.)?(?:staticmethod|classmethod)\b")
 
 
 def _stale_overrides(

@@ -853,6 +853,35 @@ def test_removing_one_branch_of_a_conditional_definition_breaks_its_callers(repo
     assert codes(review(repo), "RB105") == []
 
 
+def test_static_and_class_methods_called_through_their_class_are_checked(repo: Path) -> None:
+    # tqdm: `def format_interval(t)` of a `@staticmethod` now `(t, sep)`; its calls
+    # `tqdm.format_interval(elapsed)` pass the parameters as written (a class method's `cls`
+    # is bound, like self). A plain method called `Thing.m(obj, 1)` takes its receiver first
+    # (its class imported: the index links it via the import; it was judged as `obj.m(obj, 3)`).
+    lib = (
+        "class Thing:\n    @staticmethod\n    def interval(t):\n        return t\n\n"
+        "    @classmethod\n    def make(cls, n):\n        return cls()\n\n"
+        "    def plain(self, a, b):\n        return a\n"
+    )
+    use = (
+        "from m import Thing\n\n\ndef use(obj):\n    Thing.interval(1)\n"
+        "    Thing.make(2)\n    return Thing.plain(obj, 3)\n"
+    )
+    after = (
+        lib.replace("interval(t)", "interval(t, sep)")
+        .replace("make(cls, n)", "make(cls, n, m)")
+        .replace("plain(self, a, b)", "plain(self, a)")
+    )
+    setup(repo, {"m.py": lib, "use.py": use}, {"m.py": after})
+    found = {f["title"]: f["message"] for f in codes(review(repo), "RB106")}
+    assert set(found) == {  # (not `Thing.plain(obj, 3)`: it passes the new way)
+        "interval() is called the old way in 1 place(s)",
+        "make() is called the old way in 1 place(s)",
+    }
+    assert "use.py:5" in found["interval() is called the old way in 1 place(s)"]
+    assert "use.py:6" in found["make() is called the old way in 1 place(s)"]
+
+
 def test_a_class_gaining_a_base_is_not_re_signed(repo: Path) -> None:
     # click 77bd81f3: `class FuncParamType(ParamType)` gained a base; a Python class's header
     # lists its bases, not what its calls pass (its `__init__` says that).
