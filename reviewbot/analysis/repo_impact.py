@@ -54,6 +54,7 @@ from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.outline import outline
 from reviewbot.index.store import SCHEMA, Store, storable
 from reviewbot.model import (
+    TYPES_ONLY,
     ChangedFile,
     Finding,
     Impact,
@@ -383,6 +384,7 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
             left.append(d)
         else:
             came.remove(kept)
+            _getter_flip(d, kept, cf, out)
     gone = []
     for d in left:
         twin = next((n for n in came if same_header(d.whole, n.whole)), None)
@@ -390,6 +392,7 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
             gone.append(d)
         else:
             came.remove(twin)
+            _getter_flip(d, twin, cf, out)
     if len(olds) == len(news):
         for a, b in zip(gone, came, strict=True):
             if a.kind not in _VALUES:
@@ -400,6 +403,40 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
         out.append(DeclChange("signature", gone[0], came[0], cf))
     elif gone and not came:
         out.extend(DeclChange("removed", d, None, cf) for d in gone)
+
+
+# A Python property's getter (as the index reads one: `@property`, `@functools.cached_property`).
+_GETTER = re.compile(
+    r"@\s*(?:(?:functools|abc)\s*\.\s*)?(?:property|cached_property|abstractproperty)\s*(?:#.*)?"
+)
+
+
+def _a_getter(text: str | None, d: Decl) -> bool:
+    """Whether the Python method at ``d`` in ``text`` is a property's getter."""
+    return (
+        d.language == "python"
+        and d.kind == "method"
+        and text is not None
+        and any(_GETTER.fullmatch(x) for x in _decorators(text, d.line))
+    )
+
+
+def _getter_flip(old: Decl, new: Decl, cf: ChangedFile, out: list[DeclChange]) -> None:
+    """A Python method that became a property's getter (or stopped being one) under the same
+    header is re-signed: `obj.total()` now calls its value, or `obj.total` is now a bound
+    method."""
+    if old.language == "python" and _a_getter(cf.old_text, old) != _a_getter(cf.new_text, new):
+        out.append(DeclChange("signature", old, new, cf))
+
+
+def _getter_change(c: DeclChange) -> str:
+    """ "now a property" / "no longer a property" for a Python method's re-sign, else ""."""
+    if c.old is None or c.new is None or c.old.path != (c.cf.old_path or c.cf.path):
+        return ""
+    was, now = _a_getter(c.cf.old_text, c.old), _a_getter(c.cf.new_text, c.new)
+    if was == now:
+        return ""
+    return "now a property" if now else "no longer a property"
 
 
 def _pair_renames(
@@ -916,6 +953,8 @@ def _impact_in(
                 key=lambda r: (r.in_change, r.path, r.line, r.column),
             )
             found = _rb106(conn, c.old, c.new, c.cf, calls, texts, doubt)
+            if found is None:
+                found = _rb106_getter(c, c.new, sure, texts, doubt)
             if found is not None:
                 findings.append(found)
     findings += _left_behind(conn, movers, moved_refs, by_old, by_new, added_lines, keep)
@@ -929,9 +968,13 @@ def _detail(c: DeclChange) -> str:
         return ""
     if c.new.kind in _CLASSES:
         return class_change(c.old.whole, c.new.whole, c.new.language)
-    return header_change(
+    said = header_change(
         (c.old.name, c.old.whole), (c.new.name, c.new.whole), c.new.language, c.new.kind == "method"
     )
+    getter = _getter_change(c)
+    if getter and said in ("", TYPES_ONLY):
+        return getter
+    return f"{getter}; {said}" if getter and said else said
 
 
 def with_new_side(
@@ -1739,6 +1782,66 @@ def _rb106(
 
 
 _BOUND_TO_CLASS = re.compile(r"@(?:builtins\.)?(?:staticmethod|classmethod)\b")
+
+
+def _rb106_getter(
+    c: DeclChange, new: Decl, refs: list[_Ref], texts: _Texts, doubt: int
+) -> Finding | None:
+    """RB106 for a Python method that became a property (its calls `obj.total()` now call
+    the value it returns) or stopped being one (`obj.total` read as a value is now a bound
+    method), its header unchanged."""
+    getter = _getter_change(c)
+    if not getter:
+        return None
+    now = getter == "now a property"
+    stale = []
+    for r in refs:
+        if r.in_change or r.name != new.name:
+            continue
+        text = texts.get(r.path)
+        start = None if text is None else _offset(text, r.line, r.column)
+        if text is None or start is None or text[start : start + len(r.name)] != r.name:
+            continue
+        called = _call(r, texts, new.language) is not None
+        if called == now:
+            stale.append(r)
+    if not stale:
+        return None
+    cf = c.cf
+    line = next(iter(cf.line_map.added_between(max(1, new.line - 1), new.line)), new.line)
+    if _silenced("RB106", cf.new_text, new.line, line):
+        return None
+    unchecked = (
+        f" ({doubt} `.{new.name}` reference(s) on receivers of unknown type were not checked)"
+        if doubt
+        else ""
+    )
+    if now:
+        title = f"{new.name} is now a property but still called in {len(stale)} place(s)"
+        said = (
+            f"`.{new.name}` is the value it returns, but {len(stale)} place(s) outside the "
+            "change still call it"
+        )
+    else:
+        title = f"{new.name} is no longer a property but still read as one in {len(stale)} place(s)"
+        said = (
+            f"`.{new.name}` is now a bound method (call it), but {len(stale)} place(s) outside "
+            "the change still read it as a value"
+        )
+    return Finding(
+        "RB106",
+        Severity.WARNING,
+        new.path,
+        line,
+        line,
+        title,
+        f"{new.label} is {getter}: {said}: {_places(stale)}.{unchecked}",
+        MetricsChange(None, None),
+        UnitRef(new.label, new.line, new.end_line),
+        fingerprint("RB106", new.path, new.label, getter),
+        cf.line_map.touches_new(max(1, new.line - 1), new.end_line),
+        len(stale),
+    )
 
 
 def _stale_overrides(

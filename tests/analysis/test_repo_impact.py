@@ -882,6 +882,36 @@ def test_static_and_class_methods_called_through_their_class_are_checked(repo: P
     assert "use.py:6" in found["make() is called the old way in 1 place(s)"]
 
 
+def test_a_method_becoming_a_property_or_ceasing_to_be_one_is_re_signed(repo: Path) -> None:
+    # `def total(self)` kept its header but gained `@property` (or `@functools.cached_property`)
+    # or lost it: every `obj.total()` (or every `obj.total` read as a value) breaks.
+    lib = (
+        "import functools\n\n\nclass Cart:\n    def total(self):\n        return 1\n\n"
+        "    @property\n    def size(self):\n        return 2\n"
+    )
+    use = (
+        "from m import Cart\n\n\ndef use():\n    cart = Cart()\n    a = cart.total()\n"
+        "    b = cart.size\n    return a + b\n"
+    )
+    after = lib.replace(
+        "    def total(self):", "    @functools.cached_property\n    def total(self):"
+    ).replace("    @property\n    def size", "    def size")
+    setup(repo, {"m.py": lib, "use.py": use}, {"m.py": after})
+    doc = review(repo)
+    found = {f["title"]: f["message"] for f in codes(doc, "RB106")}
+    assert set(found) == {
+        "total is now a property but still called in 1 place(s)",
+        "size is no longer a property but still read as one in 1 place(s)",
+    }
+    assert "use.py:6" in found["total is now a property but still called in 1 place(s)"]
+    assert "use.py:7" in found["size is no longer a property but still read as one in 1 place(s)"]
+    assert entry(doc, "total")["detail"] == "now a property"
+    assert entry(doc, "size")["detail"] == "no longer a property"
+    # Callers that follow: no finding.
+    write(repo, "use.py", use.replace("cart.total()", "cart.total").replace(".size", ".size()"))
+    assert codes(review(repo), "RB106") == []
+
+
 def test_a_class_gaining_a_base_is_not_re_signed(repo: Path) -> None:
     # click 77bd81f3: `class FuncParamType(ParamType)` gained a base; a Python class's header
     # lists its bases, not what its calls pass (its `__init__` says that).
