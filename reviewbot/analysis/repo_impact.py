@@ -1585,10 +1585,18 @@ def _left_behind(
         assert c.old is not None
         refs = sorted(_one_per_line(left), key=lambda r: (r.path, r.line))
         cf = c.cf
-        line = deleted_anchor(cf, c.old.line, c.old.end_line) if cf.new_text else 1
+        what = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        unit = None
+        if (cf.old_path or cf.path) == old_path:  # the file moved (`git mv`)
+            line = deleted_anchor(cf, c.old.line, c.old.end_line) if cf.new_text else 1
+            title = f"{old_path.rsplit('/', 1)[-1]} is moved but still reached there"
+        else:  # declarations moved out of a file that stays: on the first one's new header
+            assert c.new is not None
+            line = c.new.line
+            unit = UnitRef(c.new.label, c.new.line, c.new.end_line)
+            title = f"{what} moved to {new_path} but still imported from {old_path}"
         if _silenced("RB105", cf.new_text, line):
             continue
-        what = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         out.append(
             Finding(
                 "RB105",
@@ -1596,12 +1604,12 @@ def _left_behind(
                 cf.path,
                 line,
                 line,
-                f"{old_path.rsplit('/', 1)[-1]} is moved but still reached there",
+                title,
                 f"This change moves {what} from {old_path} to {new_path}, but "
                 f"{len(refs)} place(s) still reach {'them' if len(names) > 1 else 'it'} "
                 f"at the old place: {_places(refs)}.",
                 MetricsChange(None, None),
-                UnitRef(c.old.label, line, line),
+                unit or UnitRef(c.old.label, line, line),
                 fingerprint("RB105", old_path, new_path, ",".join(sorted(names))),
                 in_hunk(cf, line),
                 len(refs),

@@ -912,6 +912,36 @@ def test_a_method_becoming_a_property_or_ceasing_to_be_one_is_re_signed(repo: Pa
     assert codes(review(repo), "RB106") == []
 
 
+def test_functions_moved_to_a_new_file_are_named_on_their_new_header(repo: Path) -> None:
+    # tqdm: `disp_len`, `disp_trim` moved from utils.py into a new width.py while std.py
+    # still imports them from utils: the RB105 said "utils.py is moved", on width.py's last
+    # line (the old lines' place read in the new file); now it names them, on disp_len's
+    # header, and a comment there silences it.
+    utils = (
+        "import os\n\n\ndef cols():\n    return os.sep\n\n\n"
+        "def disp_len(s):\n    return len(s)\n\n\ndef disp_trim(s, n):\n    return s[:n]\n"
+    )
+    use = "from utils import disp_len, disp_trim\n\nx = disp_len('a') + len(disp_trim('a', 1))\n"
+    width = (
+        "# Widths.\n\n\ndef disp_len(s):\n    return len(s)\n\n\n"
+        "def disp_trim(s, n):\n    return s[:n]\n\n\nEND = 1\n"
+    )
+    setup(
+        repo,
+        {"utils.py": utils, "std.py": use},
+        {"utils.py": utils.split("\n\n\ndef disp_len")[0] + "\n", "width.py": width},
+    )
+    git(repo, "add", "-N", "width.py")
+    rep = pipeline.review(GitChange(repo), Config())
+    (found,) = [f for f in rep.findings if f.code == "RB105"]
+    assert found.title == "disp_len, disp_trim moved to width.py but still imported from utils.py"
+    assert (found.path, found.line) == ("width.py", 4)
+    text = " ".join(review_text(rep, Style(False), width=80).split())
+    assert "comment on line 4, the moved declaration's header" in text
+    write(repo, "width.py", width.replace("(s):", "(s):  # reviewbot: ignore[RB105]", 1))
+    assert codes(review(repo), "RB105") == []
+
+
 def test_a_class_gaining_a_base_is_not_re_signed(repo: Path) -> None:
     # click 77bd81f3: `class FuncParamType(ParamType)` gained a base; a Python class's header
     # lists its bases, not what its calls pass (its `__init__` says that).
