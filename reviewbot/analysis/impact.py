@@ -249,6 +249,15 @@ def impact_of(
                 new = _header(cf.new_text, u.new.start) if cf and u.new else None
                 if old is not None and new is not None and same_header(old, new):
                     continue  # the body changed, not the signature: callers are unaffected
+                if (
+                    old is not None
+                    and new is not None
+                    and fs.language == "python"
+                    and _same_through_imports(
+                        old, new, was.old_text if was else None, _new_text(cf)
+                    )
+                ):
+                    continue  # a base named through an import alias the change made
                 change = "signature"
                 if old is not None and new is not None and fs.language is not None:
                     member = _member(u.label)
@@ -385,22 +394,42 @@ def bound_by_import(name: str, text: str | None) -> bool:
     function or class deleted while such an import now binds its name is not gone: tqdm
     687f5e4 replaced `try: from operator import length_hint` / `except ImportError: def
     length_hint` by the import alone. (One indented under an `if` or `try` may not run.)"""
-    if text is None or name not in text:
-        return False
+    return text is not None and name in text and name in _python_imports(text)
+
+
+def _python_imports(text: str) -> dict[str, str]:
+    """What each name a Python module's top-level imports bind stands for (`m.name`, or the
+    module `m`)."""
+    out = {}
     for m in _TOP_IMPORT.finditer(text):
         names, modules = m.group(1), m.group(2)
         body = re.sub(r"#[^\n]*", "", names if names is not None else modules)
+        module = m.group(0).split()[1] if names is not None else ""
         for part in body.strip("() \t\n\\").split(","):
             words = part.split()
             if len(words) == 3 and words[1] == "as":
-                bound = words[2]
+                out[words[2]] = f"{module}.{words[0]}" if module else words[0]
+            elif len(words) == 1 and names is not None:
+                out[words[0]] = f"{module}.{words[0]}"
             elif len(words) == 1:
-                bound = words[0] if names is not None else words[0].split(".")[0]
-            else:
-                continue
-            if bound == name:
-                return True
-    return False
+                out[words[0].split(".")[0]] = words[0].split(".")[0]
+    return out
+
+
+def _same_through_imports(old: str, new: str, was: str | None, now: str | None) -> bool:
+    """Python: whether two headers are the same once each name a top-level import binds is
+    read as what it imports (`class BlackRunner(_CliRunner)` after `from click.testing import
+    CliRunner as _CliRunner`, black 9e969ddc)."""
+    if was is None or now is None:
+        return False
+    before, after = _python_imports(was), _python_imports(now)
+    if before == after:
+        return False
+
+    def origin(header: str, imports: dict[str, str]) -> str:
+        return re.sub(r"[^\W\d]\w*", lambda m: imports.get(m[0], m[0]), header)
+
+    return same_header(origin(old, before), origin(new, after))
 
 
 def _what(info: _Wanted) -> str:

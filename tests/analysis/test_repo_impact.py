@@ -942,6 +942,30 @@ def test_functions_moved_to_a_new_file_are_named_on_their_new_header(repo: Path)
     assert codes(review(repo), "RB105") == []
 
 
+def test_a_base_named_through_an_import_alias_the_change_made_is_not_re_signed(
+    repo: Path,
+) -> None:
+    # black 9e969ddc: `from click.testing import CliRunner as _CliRunner` and `class
+    # BlackRunner(_CliRunner)`: the same base; the review listed BlackRunner's 36 places as
+    # "bases now _CliRunner (were CliRunner)". Another class as its base still is a re-sign.
+    files = {
+        "ext/__init__.py": "",
+        "ext/testing.py": "class CliRunner:\n    pass\n\n\nclass Other:\n    pass\n",
+        "t.py": "from ext.testing import CliRunner\n\n\nclass Runner(CliRunner):\n    pass\n",
+        "u.py": "from t import Runner\n\nRunner()\n",
+    }
+    after = (
+        "from ext.testing import CliRunner as _CliRunner\n\n\nclass Runner(_CliRunner):\n    pass\n"
+    )
+    setup(repo, files, {"t.py": after})
+    assert [i for i in review(repo)["impact"] if i["name"] == "Runner"] == []
+    index_file(Git(repo)).unlink()
+    assert [i for i in review(repo)["impact"] if i["name"] == "Runner"] == []  # (git grep)
+    other = after.replace("CliRunner as _CliRunner", "Other as _CliRunner")
+    write(repo, "t.py", other)
+    assert entry(review(repo), "Runner")["change"] == "signature"
+
+
 def test_a_class_gaining_a_base_is_not_re_signed(repo: Path) -> None:
     # click 77bd81f3: `class FuncParamType(ParamType)` gained a base; a Python class's header
     # lists its bases, not what its calls pass (its `__init__` says that).
