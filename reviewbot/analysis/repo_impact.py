@@ -979,7 +979,7 @@ def _impact_in(
             )
         ]
         if c.change in ("removed", "renamed") and broken and c.old is not None:
-            gone = _rb105(c, c.old, broken, texts)
+            gone = _rb105(c, c.old, broken, texts, doubt)
             if gone is not None:
                 findings.append(gone)
         if c.change == "signature" and c.old is not None and c.new is not None:
@@ -1511,7 +1511,12 @@ def _places(refs: Sequence[_Ref], limit: int = 5) -> str:
     return where + (f" and {len(refs) - limit} more" if len(refs) > limit else "")
 
 
-def _rb105(c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts) -> Finding | None:
+def _rb105(
+    c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts, doubt: int = 0
+) -> Finding | None:
+    """RB105 for a deleted or renamed declaration still referenced (``refs``); ``doubt``
+    references of its name that no rule ties to it were not checked (said so, as RB106 does:
+    black's `previous_block.original_line.is_docstring` when `Line.is_docstring` went)."""
     cf = c.cf
     line = deleted_anchor(cf, old.line, old.end_line)
     if _silenced("RB105", cf.new_text, line):
@@ -1536,6 +1541,13 @@ def _rb105(c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts) -> Finding
             message += f" ({some} now reach {reached}, which takes none of their calls.)"
         else:
             message += f" ({some} now reach {reached}: check that it serves them.)"
+    if doubt:
+        unsure = (
+            f"`.{old.name}` reference(s) on receivers of unknown type"
+            if old.kind == "method"
+            else f"`{old.name}` reference(s) resolved with low confidence"
+        )
+        message += f" ({doubt} {unsure} were not checked)"
     return Finding(
         "RB105",
         Severity.WARNING,

@@ -966,6 +966,29 @@ def test_a_base_named_through_an_import_alias_the_change_made_is_not_re_signed(
     assert entry(review(repo), "Runner")["change"] == "signature"
 
 
+def test_rb105_says_how_many_references_it_could_not_check(repo: Path) -> None:
+    # black: `Line.is_docstring` deleted; `previous_block.original_line.is_docstring` (a
+    # receiver no rule types) was counted in the JSON's `uncertain` but RB105 listed only the
+    # two sure places, as if they were all.
+    lib = (
+        "class Line:\n    @property\n    def is_doc(self):\n        return True\n\n"
+        "    def other(self):\n        return 1\n"
+    )
+    use = (
+        "from m import Line\n\n\ndef sure():\n    return Line().is_doc\n\n\n"
+        "def unsure(block):\n    return block.line.is_doc\n"
+    )
+    gone = lib.replace("    @property\n    def is_doc(self):\n        return True\n\n", "")
+    setup(repo, {"m.py": lib, "use.py": use}, {"m.py": gone})
+    doc = review(repo)
+    (found,) = codes(doc, "RB105")
+    assert "use.py:5" in found["message"] and "use.py:9" not in found["message"]
+    assert found["message"].endswith(
+        "(1 `.is_doc` reference(s) on receivers of unknown type were not checked)"
+    )
+    assert entry(doc, "is_doc")["uncertain"] == 1
+
+
 def test_a_class_gaining_a_base_is_not_re_signed(repo: Path) -> None:
     # click 77bd81f3: `class FuncParamType(ParamType)` gained a base; a Python class's header
     # lists its bases, not what its calls pass (its `__init__` says that).
