@@ -989,6 +989,20 @@ def test_rb105_says_how_many_references_it_could_not_check(repo: Path) -> None:
     assert entry(doc, "is_doc")["uncertain"] == 1
 
 
+def test_another_classs_init_is_not_counted_as_unchecked(repo: Path) -> None:
+    # black 0a6396ba: a re-signed `_TopLevelStatementsVisitor.__init__` said "5 `.__init__(…)`
+    # reference(s) on receivers of unknown type were not checked": `_C.__init__.__code__` in
+    # test data, which cannot run it. A receiver that is an expression may: still counted.
+    lib = "class Visitor:\n    def __init__(self, a):\n        self.a = a\n"
+    other = (
+        "def line(_C):\n    return _C.__init__.__code__.co_firstlineno\n\n\n"
+        "def make(f):\n    return f().__init__(1)\n"
+    )
+    after = lib.replace("(self, a)", "(self, a, b)")
+    setup(repo, {"m.py": lib, "other.py": other}, {"m.py": after})
+    assert entry(review(repo), "__init__")["uncertain"] == 1
+
+
 def test_a_class_gaining_a_base_is_not_re_signed(repo: Path) -> None:
     # click 77bd81f3: `class FuncParamType(ParamType)` gained a base; a Python class's header
     # lists its bases, not what its calls pass (its `__init__` says that).
