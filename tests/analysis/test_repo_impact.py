@@ -1003,6 +1003,20 @@ def test_another_classs_init_is_not_counted_as_unchecked(repo: Path) -> None:
     assert entry(review(repo), "__init__")["uncertain"] == 1
 
 
+def test_a_reference_on_a_decorator_is_its_definitions(repo: Path) -> None:
+    # tqdm e4d9742: `@envwrap("TQDM_", is_method=True, ...)` above `def __init__` was listed
+    # in `class tqdm` (the index's scope around the method).
+    lib = "def envwrap(prefix, types=None):\n    return lambda f: f\n"
+    use = (
+        "from lib import envwrap\n\n\nclass Bar:\n    @envwrap(\n        'B_',\n"
+        "        types=None,\n    )\n    def __init__(self, a):\n        self.a = a\n\n\n"
+        "@envwrap('C_')\ndef run():\n    return 1\n"
+    )
+    setup(repo, {"lib.py": lib, "use.py": use}, {"lib.py": lib.replace("types=None", "types")})
+    units = {r["line"]: r["unit"] for r in entry(review(repo), "envwrap")["references"]}
+    assert units[5] == "method Bar.__init__" and units[13] == "function run"
+
+
 def test_a_class_gaining_a_base_is_not_re_signed(repo: Path) -> None:
     # click 77bd81f3: `class FuncParamType(ParamType)` gained a base; a Python class's header
     # lists its bases, not what its calls pass (its `__init__` says that).
