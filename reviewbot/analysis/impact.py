@@ -29,7 +29,7 @@ from reviewbot.model import (
     innermost,
 )
 
-__all__ = ["MAX_NAMES", "MAX_REFERENCES", "Reference", "Search", "impact_of"]
+__all__ = ["MAX_NAMES", "MAX_REFERENCES", "Reference", "Search", "bound_by_import", "impact_of"]
 
 MAX_NAMES = 30
 MAX_REFERENCES = 20  # shown per name
@@ -249,6 +249,15 @@ def impact_of(
                 new = _header(cf.new_text, u.new.start) if cf and u.new else None
                 if old is not None and new is not None and same_header(old, new):
                     continue  # the body changed, not the signature: callers are unaffected
+                if (
+                    old is not None
+                    and new is not None
+                    and fs.language == "python"
+                    and _same_through_imports(
+                        old, new, was.old_text if was else None, _new_text(cf)
+                    )
+                ):
+                    continue  # a base named through an import alias the change made
                 change = "signature"
                 if old is not None and new is not None and fs.language is not None:
                     member = _member(u.label)
@@ -258,6 +267,13 @@ def impact_of(
                         detail = class_change(old, new, fs.language)
             else:
                 change = u.kind
+            if (
+                change == "removed"
+                and fs.language == "python"
+                and LABEL_SEP not in u.label
+                and bound_by_import(name, _new_text(by_path.get(fs.path)))
+            ):
+                continue  # its module now imports the name (a fallback `def` dropped): bound
             lines = (u.old.start, u.old.end) if change == "removed" and u.old else None
             wanted.setdefault(name, _Wanted(name, u.label, fs.path, change, lines, None, detail))
     names = sorted(wanted)[:MAX_NAMES]
@@ -365,10 +381,65 @@ def impact_of(
     return sections, findings
 
 
+# A Python import statement at a line's start (module level, not under an `if` or a `try`): what
+# `from m import ...` imports (parenthesized over lines, or to the line's end), or `import ...`.
+_TOP_IMPORT = re.compile(
+    r"(?m)^(?:from[ \t]+[\w.]+[ \t]+import[ \t]*(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))"
+)
+
+
+def bound_by_import(name: str, text: str | None) -> bool:
+    """Python: whether a module-level import of ``text`` binds ``name`` whatever runs (written
+    at the line's start: `from operator import length_hint`, `import a as name`). A module
+    function or class deleted while such an import now binds its name is not gone: tqdm
+    687f5e4 replaced `try: from operator import length_hint` / `except ImportError: def
+    length_hint` by the import alone. (One indented under an `if` or `try` may not run.)"""
+    return text is not None and name in text and name in _python_imports(text)
+
+
+def _python_imports(text: str) -> dict[str, str]:
+    """What each name a Python module's top-level imports bind stands for (`m.name`, or the
+    module `m`)."""
+    out = {}
+    for m in _TOP_IMPORT.finditer(text):
+        names, modules = m.group(1), m.group(2)
+        body = re.sub(r"#[^\n]*", "", names if names is not None else modules)
+        module = m.group(0).split()[1] if names is not None else ""
+        for part in body.strip("() \t\n\\").split(","):
+            words = part.split()
+            if len(words) == 3 and words[1] == "as":
+                out[words[2]] = f"{module}.{words[0]}" if module else words[0]
+            elif len(words) == 1 and names is not None:
+                out[words[0]] = f"{module}.{words[0]}"
+            elif len(words) == 1:
+                out[words[0].split(".")[0]] = words[0].split(".")[0]
+    return out
+
+
+def _same_through_imports(old: str, new: str, was: str | None, now: str | None) -> bool:
+    """Python: whether two headers are the same once each name a top-level import binds is
+    read as what it imports (`class BlackRunner(_CliRunner)` after `from click.testing import
+    CliRunner as _CliRunner`, black 9e969ddc)."""
+    if was is None or now is None:
+        return False
+    before, after = _python_imports(was), _python_imports(now)
+    if before == after:
+        return False
+
+    def origin(header: str, imports: dict[str, str]) -> str:
+        return re.sub(r"[^\W\d]\w*", lambda m: imports.get(m[0], m[0]), header)
+
+    return same_header(origin(old, before), origin(new, after))
+
+
 def _what(info: _Wanted) -> str:
     if info.new_name:
         return f"renames {info.unit} to {info.new_name}"
     return f"deletes {info.unit}"
+
+
+def _new_text(cf: ChangedFile | None) -> str | None:
+    return cf.new_text if cf is not None else None
 
 
 def _unsearched(

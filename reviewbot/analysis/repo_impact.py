@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NamedTuple, TypeVar
 
 from reviewbot.analysis.findings import fingerprint, suppressed
-from reviewbot.analysis.impact import deleted_anchor, in_hunk
+from reviewbot.analysis.impact import bound_by_import, deleted_anchor, in_hunk
 from reviewbot.analysis.renames import MAX_TOKENS, MIN_TOKENS, THRESHOLD
 from reviewbot.analysis.review import not_code
 from reviewbot.analysis.signatures import (
@@ -54,6 +54,7 @@ from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.outline import outline
 from reviewbot.index.store import SCHEMA, Store, storable
 from reviewbot.model import (
+    TYPES_ONLY,
     ChangedFile,
     Finding,
     Impact,
@@ -345,7 +346,8 @@ def declaration_changes(
     _pair_renames(removed, added, out, same_file=False)
     _members_follow(removed, added, out, rebound)
     _renames_followed(out)
-    out.extend(DeclChange("removed", d, None, cf) for d, cf in removed)
+    _aliases_followed(out)
+    out.extend(DeclChange("removed", d, None, cf) for d, cf in removed if not _imported_now(d, cf))
     out.extend(DeclChange("added", None, d, cf) for d, cf in added if d.kind not in _NOT_ADDED)
     order = {"removed": 0, "renamed": 1, "signature": 2, "moved": 3, "added": 4}
 
@@ -357,6 +359,14 @@ def declaration_changes(
 
     out.sort(key=rank)
     return out[:MAX_DECLARATIONS]
+
+
+def _imported_now(d: Decl, cf: ChangedFile) -> bool:
+    """A Python module's function, class or variable deleted whose name a module-level import
+    of its file now binds (a fallback `def` dropped for the import it stood in for): not gone."""
+    return (
+        d.language == "python" and "." not in d.qualified and bound_by_import(d.name, cf.new_text)
+    )
 
 
 def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[DeclChange]) -> None:
@@ -379,6 +389,7 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
             left.append(d)
         else:
             came.remove(kept)
+            _getter_flip(d, kept, cf, out)
     gone = []
     for d in left:
         twin = next((n for n in came if same_header(d.whole, n.whole)), None)
@@ -386,6 +397,7 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
             gone.append(d)
         else:
             came.remove(twin)
+            _getter_flip(d, twin, cf, out)
     if len(olds) == len(news):
         for a, b in zip(gone, came, strict=True):
             if a.kind not in _VALUES:
@@ -396,6 +408,40 @@ def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[De
         out.append(DeclChange("signature", gone[0], came[0], cf))
     elif gone and not came:
         out.extend(DeclChange("removed", d, None, cf) for d in gone)
+
+
+# A Python property's getter (as the index reads one: `@property`, `@functools.cached_property`).
+_GETTER = re.compile(
+    r"@\s*(?:(?:functools|abc)\s*\.\s*)?(?:property|cached_property|abstractproperty)\s*(?:#.*)?"
+)
+
+
+def _a_getter(text: str | None, d: Decl) -> bool:
+    """Whether the Python method at ``d`` in ``text`` is a property's getter."""
+    return (
+        d.language == "python"
+        and d.kind == "method"
+        and text is not None
+        and any(_GETTER.fullmatch(x) for x in _decorators(text, d.line))
+    )
+
+
+def _getter_flip(old: Decl, new: Decl, cf: ChangedFile, out: list[DeclChange]) -> None:
+    """A Python method that became a property's getter (or stopped being one) under the same
+    header is re-signed: `obj.total()` now calls its value, or `obj.total` is now a bound
+    method."""
+    if old.language == "python" and _a_getter(cf.old_text, old) != _a_getter(cf.new_text, new):
+        out.append(DeclChange("signature", old, new, cf))
+
+
+def _getter_change(c: DeclChange) -> str:
+    """ "now a property" / "no longer a property" for a Python method's re-sign, else ""."""
+    if c.old is None or c.new is None or c.old.path != (c.cf.old_path or c.cf.path):
+        return ""
+    was, now = _a_getter(c.cf.old_text, c.old), _a_getter(c.cf.new_text, c.new)
+    if was == now:
+        return ""
+    return "now a property" if now else "no longer a property"
 
 
 def _pair_renames(
@@ -464,6 +510,41 @@ def _renames_followed(out: list[DeclChange]) -> None:
             and same_header(word.sub(lambda m: names[m.group(1)], c.old.whole), c.new.whole)
         )
     ]
+
+
+def _aliases_followed(out: list[DeclChange]) -> None:
+    """Re-signs that only follow an import renamed in the same file are none: `class
+    BlackRunner(CliRunner)` now `(_CliRunner)` after `from click.testing import CliRunner as
+    _CliRunner` (black 9e969ddc: 36 places listed for a class whose base is the same class)."""
+    out[:] = [c for c in out if not (c.change == "signature" and _same_through_imports(c))]
+
+
+def _same_through_imports(c: DeclChange) -> bool:
+    old, new, cf = c.old, c.new, c.cf
+    if old is None or new is None or cf.old_text is None or cf.new_text is None:
+        return False
+    if old.path != (cf.old_path or cf.path):
+        return False
+    grammar = grammar_for(new.language, new.path)
+    if grammar is None:
+        return False
+    was, now = _imports_of(grammar.name, cf.old_text), _imports_of(grammar.name, cf.new_text)
+    if was == now:
+        return False  # (no import changed: the header did)
+
+    def origin(header: str, imports: dict[str, str]) -> str:
+        return re.sub(r"[A-Za-z_$][\w$]*", lambda m: imports.get(m.group(0), m.group(0)), header)
+
+    return same_header(origin(old.whole, was), origin(new.whole, now))
+
+
+@functools.lru_cache(maxsize=16)
+def _imports_of(grammar: str, text: str) -> dict[str, str]:
+    """What each name a file's imports bind stands for (`\x00module\x00name`)."""
+    facts, _broken = extract_checked(compiled(grammar), text)
+    if facts is None:
+        return {}
+    return {i.local: f"\x00{i.module}\x00{i.name}" for i in facts.imports if i.local}
 
 
 def _members_follow(
@@ -848,6 +929,7 @@ def _impact_in(
                 refs = _its_calls(conn, c.old, c.new, c.cf, refs, texts)
         if keep is not None:
             refs = [r for r in refs if keep(r.path)]
+        refs = [_decorating(conn, r, texts) for r in refs]
         # One per line, a sure one first (`other.x == self.x`: the guess on `other` must
         # not hide the sure `self.x`).
         sure = _one_per_line([r for r in refs if _confident(r)])
@@ -857,7 +939,7 @@ def _impact_in(
         # Removed and renamed: the old declaration, whose references are listed.
         decl = c.old if c.change in ("removed", "renamed") else c.new
         assert decl is not None
-        unlinked = old_unlinked[k] if k in old_unlinked else _unlinked(conn, decl)
+        unlinked = old_unlinked[k] if k in old_unlinked else _unlinked(conn, decl, texts)
         doubt = len(refs) - len(sure) + unlinked  # (counted, not listed)
         impact.append(
             Impact(
@@ -902,7 +984,7 @@ def _impact_in(
             )
         ]
         if c.change in ("removed", "renamed") and broken and c.old is not None:
-            gone = _rb105(c, c.old, broken, texts)
+            gone = _rb105(c, c.old, broken, texts, doubt)
             if gone is not None:
                 findings.append(gone)
         if c.change == "signature" and c.old is not None and c.new is not None:
@@ -912,6 +994,8 @@ def _impact_in(
                 key=lambda r: (r.in_change, r.path, r.line, r.column),
             )
             found = _rb106(conn, c.old, c.new, c.cf, calls, texts, doubt)
+            if found is None:
+                found = _rb106_getter(c, c.new, sure, texts, doubt)
             if found is not None:
                 findings.append(found)
     findings += _left_behind(conn, movers, moved_refs, by_old, by_new, added_lines, keep)
@@ -925,9 +1009,13 @@ def _detail(c: DeclChange) -> str:
         return ""
     if c.new.kind in _CLASSES:
         return class_change(c.old.whole, c.new.whole, c.new.language)
-    return header_change(
+    said = header_change(
         (c.old.name, c.old.whole), (c.new.name, c.new.whole), c.new.language, c.new.kind == "method"
     )
+    getter = _getter_change(c)
+    if getter and said in ("", TYPES_ONLY):
+        return getter
+    return f"{getter}; {said}" if getter and said else said
 
 
 def with_new_side(
@@ -1017,6 +1105,31 @@ def _new_ref(h: query.Hit, added_lines: dict[str, set[int]]) -> _Ref:
         h.via,
         h.line in added_lines.get(h.path, set()),
     )
+
+
+def _decorating(conn: sqlite3.Connection, r: _Ref, texts: _Texts) -> _Ref:
+    """A reference on a Python decorator's lines is its definition's (`@envwrap(...)` above
+    `def __init__` is `method tqdm.__init__`'s, not `class tqdm`'s): the index places it in
+    the scope around the definition."""
+    if not (r.unit is None or r.unit.startswith("class ")) or not r.path.endswith((".py", ".pyi")):
+        return r
+    text = texts.get(r.path)
+    lines = text.split("\n") if text is not None else []
+    if not 0 < r.line <= len(lines) or not lines[r.line - 1].lstrip().startswith("@"):
+        return r
+    indent = len(lines[r.line - 1]) - len(lines[r.line - 1].lstrip())
+    for k in range(r.line, min(len(lines), r.line + 30)):
+        line = lines[k]
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith(("@", "#", ")", "]", "}")):
+            continue
+        if len(line) - len(stripped) > indent:
+            continue  # (a decorator's arguments over several lines)
+        if re.match(r"(?:async\s+)?def\s|class\s", stripped):
+            unit = _unit_at(conn, r.path, k + 1)
+            return r._replace(unit=unit) if unit is not None else r
+        return r
+    return r
 
 
 def _unit_at(conn: sqlite3.Connection, path: str, line: int) -> str | None:
@@ -1341,10 +1454,35 @@ def _call(r: _Ref, texts: _Texts, language: str) -> Call | None:
     return call_at(text, start + len(r.name), language)
 
 
-def _unlinked(conn: sqlite3.Connection, d: Decl) -> int:
+def _unlinked(conn: sqlite3.Connection, d: Decl, texts: _Texts | None = None) -> int:
     """A member's `obj.name` references on receivers of unknown type, linked to nothing (too
-    many members of the name, or none, in reach): uncertain, as a guess is."""
-    return query.unlinked(conn, query.Symbol(0, d.name, d.qualified, d.kind, d.path, 0, 0, ""))
+    many members of the name, or none, in reach): uncertain, as a guess is. With the new
+    side's ``texts``, a Python `__init__`'s are only those that may run it: `Other.__init__`
+    runs another class's (black 0a6396ba: `_C.__init__.__code__` in test data counted 5)."""
+    count = query.unlinked(conn, query.Symbol(0, d.name, d.qualified, d.kind, d.path, 0, 0, ""))
+    if not count or texts is None or d.language != "python" or d.name != "__init__":
+        return count
+    own = d.qualified.rsplit(".", 2)[-2] if "." in d.qualified else ""
+    rows = conn.execute(
+        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id "
+        "WHERE r.lookup = ? AND r.how = 'member' "
+        "AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.ref_id = r.id)",
+        (d.name,),
+    ).fetchall()
+    return sum(
+        _receiver(texts.get(path), line, col) in (None, own, "self", "cls")
+        for path, line, col in rows
+    )
+
+
+def _receiver(text: str | None, line: int, column: int) -> str | None:
+    """The plain name an `x.name` reference is read on (`_C` of `_C.__init__`), or None when
+    the receiver is an expression (`f().x`, `a[0].x`) or the text cannot be read."""
+    start = None if text is None else _offset(text, line, column)
+    if text is None or start is None:
+        return None
+    m = re.search(r"(?<![\w$)\]])([A-Za-z_]\w*)\s*\.\s*$", text[max(0, start - 200) : start])
+    return m.group(1) if m is not None else None
 
 
 def _overridden(old: Decl, reached: tuple[_Target, ...]) -> bool:
@@ -1446,7 +1584,12 @@ def _places(refs: Sequence[_Ref], limit: int = 5) -> str:
     return where + (f" and {len(refs) - limit} more" if len(refs) > limit else "")
 
 
-def _rb105(c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts) -> Finding | None:
+def _rb105(
+    c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts, doubt: int = 0
+) -> Finding | None:
+    """RB105 for a deleted or renamed declaration still referenced (``refs``); ``doubt``
+    references of its name that no rule ties to it were not checked (said so, as RB106 does:
+    black's `previous_block.original_line.is_docstring` when `Line.is_docstring` went)."""
     cf = c.cf
     line = deleted_anchor(cf, old.line, old.end_line)
     if _silenced("RB105", cf.new_text, line):
@@ -1471,6 +1614,13 @@ def _rb105(c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts) -> Finding
             message += f" ({some} now reach {reached}, which takes none of their calls.)"
         else:
             message += f" ({some} now reach {reached}: check that it serves them.)"
+    if doubt:
+        unsure = (
+            f"`.{old.name}` reference(s) on receivers of unknown type"
+            if old.kind == "method"
+            else f"`{old.name}` reference(s) resolved with low confidence"
+        )
+        message += f" ({doubt} {unsure} were not checked)"
     return Finding(
         "RB105",
         Severity.WARNING,
@@ -1556,10 +1706,18 @@ def _left_behind(
         assert c.old is not None
         refs = sorted(_one_per_line(left), key=lambda r: (r.path, r.line))
         cf = c.cf
-        line = deleted_anchor(cf, c.old.line, c.old.end_line) if cf.new_text else 1
+        what = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        unit = None
+        if (cf.old_path or cf.path) == old_path:  # the file moved (`git mv`)
+            line = deleted_anchor(cf, c.old.line, c.old.end_line) if cf.new_text else 1
+            title = f"{old_path.rsplit('/', 1)[-1]} is moved but still reached there"
+        else:  # declarations moved out of a file that stays: on the first one's new header
+            assert c.new is not None
+            line = c.new.line
+            unit = UnitRef(c.new.label, c.new.line, c.new.end_line)
+            title = f"{what} moved to {new_path} but still imported from {old_path}"
         if _silenced("RB105", cf.new_text, line):
             continue
-        what = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
         out.append(
             Finding(
                 "RB105",
@@ -1567,12 +1725,12 @@ def _left_behind(
                 cf.path,
                 line,
                 line,
-                f"{old_path.rsplit('/', 1)[-1]} is moved but still reached there",
+                title,
                 f"This change moves {what} from {old_path} to {new_path}, but "
                 f"{len(refs)} place(s) still reach {'them' if len(names) > 1 else 'it'} "
                 f"at the old place: {_places(refs)}.",
                 MetricsChange(None, None),
-                UnitRef(c.old.label, line, line),
+                unit or UnitRef(c.old.label, line, line),
                 fingerprint("RB105", old_path, new_path, ",".join(sorted(names))),
                 in_hunk(cf, line),
                 len(refs),
@@ -1674,10 +1832,19 @@ def _rb106(
         params for params, bodyless in others if params is not None and (bodyless or not typescript)
     ]
     stale: list[_Ref] = []
+    # Through the class's name (in its module, via "class"; imported, via "import": not a
+    # constructor's `Thing(1)`), a static method takes what it is written to, a class method
+    # binds `cls`; a plain one takes its receiver as an argument.
+    unbound = not any(_BOUND_TO_CLASS.match(d) for d in _decorators(cf.new_text or "", new.line))
     for r in refs:
         if r.kind != "call" or r.in_change:
             continue
-        if language == "python" and new.kind == "method" and r.via == "class":
+        if (
+            language == "python"
+            and new.kind == "method"
+            and unbound
+            and (r.via == "class" or (r.via == "import" and r.name == new.name))
+        ):
             continue  # `Class.m(obj, ...)`: the receiver is an argument there
         call = _call(r, texts, language)
         if call is None:
@@ -1740,6 +1907,69 @@ def _rb106(
         fingerprint("RB106", new.path, new.label, new.signature),
         cf.line_map.touches_new(new.line, new.end_line),
         len(stale) + len(left),
+    )
+
+
+_BOUND_TO_CLASS = re.compile(r"@(?:builtins\.)?(?:staticmethod|classmethod)\b")
+
+
+def _rb106_getter(
+    c: DeclChange, new: Decl, refs: list[_Ref], texts: _Texts, doubt: int
+) -> Finding | None:
+    """RB106 for a Python method that became a property (its calls `obj.total()` now call
+    the value it returns) or stopped being one (`obj.total` read as a value is now a bound
+    method), its header unchanged."""
+    getter = _getter_change(c)
+    if not getter:
+        return None
+    now = getter == "now a property"
+    stale = []
+    for r in refs:
+        if r.in_change or r.name != new.name:
+            continue
+        text = texts.get(r.path)
+        start = None if text is None else _offset(text, r.line, r.column)
+        if text is None or start is None or text[start : start + len(r.name)] != r.name:
+            continue
+        called = _call(r, texts, new.language) is not None
+        if called == now:
+            stale.append(r)
+    if not stale:
+        return None
+    cf = c.cf
+    line = next(iter(cf.line_map.added_between(max(1, new.line - 1), new.line)), new.line)
+    if _silenced("RB106", cf.new_text, new.line, line):
+        return None
+    unchecked = (
+        f" ({doubt} `.{new.name}` reference(s) on receivers of unknown type were not checked)"
+        if doubt
+        else ""
+    )
+    if now:
+        title = f"{new.name} is now a property but still called in {len(stale)} place(s)"
+        said = (
+            f"`.{new.name}` is the value it returns, but {len(stale)} place(s) outside the "
+            "change still call it"
+        )
+    else:
+        title = f"{new.name} is no longer a property but still read as one in {len(stale)} place(s)"
+        said = (
+            f"`.{new.name}` is now a bound method (call it), but {len(stale)} place(s) outside "
+            "the change still read it as a value"
+        )
+    return Finding(
+        "RB106",
+        Severity.WARNING,
+        new.path,
+        line,
+        line,
+        title,
+        f"{new.label} is {getter}: {said}: {_places(stale)}.{unchecked}",
+        MetricsChange(None, None),
+        UnitRef(new.label, new.line, new.end_line),
+        fingerprint("RB106", new.path, new.label, getter),
+        cf.line_map.touches_new(max(1, new.line - 1), new.end_line),
+        len(stale),
     )
 
 

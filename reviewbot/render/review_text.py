@@ -110,7 +110,8 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
 
 def _silence_hint(f: Finding, status: Status | None) -> str:
     """Where a `reviewbot: ignore` comment silences ``f``: the unit's first line or the
-    flagged one; an RB105 reads its own line only (analysis/repo_impact.py, impact.py)."""
+    flagged one; an RB105 reads its own line only (analysis/repo_impact.py, impact.py): where
+    the deleted lines were, or a moved declaration's header (its unit spans its lines)."""
     comment = f"add `reviewbot: ignore[{f.code}]` in a comment on"
     if f.code != "RB105":
         lines = f"line {f.unit.start}" + (f" or {f.line}" if f.line != f.unit.start else "")
@@ -119,6 +120,10 @@ def _silence_hint(f: Finding, status: Status | None) -> str:
         return (
             "silence: no comment can (its file is deleted): update the references, or "
             f'ignore = ["{f.code}:{f.path}"] in .reviewbot.toml'
+        )
+    if f.unit.start < f.unit.end:  # on a declaration moved to another file: its header
+        return (
+            f"silence: {comment} line {f.line}, the moved declaration's header (no other is read)"
         )
     if status is None:  # anchored on a reference outside the change (its file is deleted)
         return f"silence: {comment} line {f.line}, the reference it names (no other is read)"

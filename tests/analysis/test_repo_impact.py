@@ -853,6 +853,170 @@ def test_removing_one_branch_of_a_conditional_definition_breaks_its_callers(repo
     assert codes(review(repo), "RB105") == []
 
 
+def test_static_and_class_methods_called_through_their_class_are_checked(repo: Path) -> None:
+    # tqdm: `def format_interval(t)` of a `@staticmethod` now `(t, sep)`; its calls
+    # `tqdm.format_interval(elapsed)` pass the parameters as written (a class method's `cls`
+    # is bound, like self). A plain method called `Thing.m(obj, 1)` takes its receiver first
+    # (its class imported: the index links it via the import; it was judged as `obj.m(obj, 3)`).
+    lib = (
+        "class Thing:\n    @staticmethod\n    def interval(t):\n        return t\n\n"
+        "    @classmethod\n    def make(cls, n):\n        return cls()\n\n"
+        "    def plain(self, a, b):\n        return a\n"
+    )
+    use = (
+        "from m import Thing\n\n\ndef use(obj):\n    Thing.interval(1)\n"
+        "    Thing.make(2)\n    return Thing.plain(obj, 3)\n"
+    )
+    after = (
+        lib.replace("interval(t)", "interval(t, sep)")
+        .replace("make(cls, n)", "make(cls, n, m)")
+        .replace("plain(self, a, b)", "plain(self, a)")
+    )
+    setup(repo, {"m.py": lib, "use.py": use}, {"m.py": after})
+    found = {f["title"]: f["message"] for f in codes(review(repo), "RB106")}
+    assert set(found) == {  # (not `Thing.plain(obj, 3)`: it passes the new way)
+        "interval() is called the old way in 1 place(s)",
+        "make() is called the old way in 1 place(s)",
+    }
+    assert "use.py:5" in found["interval() is called the old way in 1 place(s)"]
+    assert "use.py:6" in found["make() is called the old way in 1 place(s)"]
+
+
+def test_a_method_becoming_a_property_or_ceasing_to_be_one_is_re_signed(repo: Path) -> None:
+    # `def total(self)` kept its header but gained `@property` (or `@functools.cached_property`)
+    # or lost it: every `obj.total()` (or every `obj.total` read as a value) breaks.
+    lib = (
+        "import functools\n\n\nclass Cart:\n    def total(self):\n        return 1\n\n"
+        "    @property\n    def size(self):\n        return 2\n"
+    )
+    use = (
+        "from m import Cart\n\n\ndef use():\n    cart = Cart()\n    a = cart.total()\n"
+        "    b = cart.size\n    return a + b\n"
+    )
+    after = lib.replace(
+        "    def total(self):", "    @functools.cached_property\n    def total(self):"
+    ).replace("    @property\n    def size", "    def size")
+    setup(repo, {"m.py": lib, "use.py": use}, {"m.py": after})
+    doc = review(repo)
+    found = {f["title"]: f["message"] for f in codes(doc, "RB106")}
+    assert set(found) == {
+        "total is now a property but still called in 1 place(s)",
+        "size is no longer a property but still read as one in 1 place(s)",
+    }
+    assert "use.py:6" in found["total is now a property but still called in 1 place(s)"]
+    assert "use.py:7" in found["size is no longer a property but still read as one in 1 place(s)"]
+    assert entry(doc, "total")["detail"] == "now a property"
+    assert entry(doc, "size")["detail"] == "no longer a property"
+    # Callers that follow: no finding.
+    write(repo, "use.py", use.replace("cart.total()", "cart.total").replace(".size", ".size()"))
+    assert codes(review(repo), "RB106") == []
+
+
+def test_functions_moved_to_a_new_file_are_named_on_their_new_header(repo: Path) -> None:
+    # tqdm: `disp_len`, `disp_trim` moved from utils.py into a new width.py while std.py
+    # still imports them from utils: the RB105 said "utils.py is moved", on width.py's last
+    # line (the old lines' place read in the new file); now it names them, on disp_len's
+    # header, and a comment there silences it.
+    utils = (
+        "import os\n\n\ndef cols():\n    return os.sep\n\n\n"
+        "def disp_len(s):\n    return len(s)\n\n\ndef disp_trim(s, n):\n    return s[:n]\n"
+    )
+    use = "from utils import disp_len, disp_trim\n\nx = disp_len('a') + len(disp_trim('a', 1))\n"
+    width = (
+        "# Widths.\n\n\ndef disp_len(s):\n    return len(s)\n\n\n"
+        "def disp_trim(s, n):\n    return s[:n]\n\n\nEND = 1\n"
+    )
+    setup(
+        repo,
+        {"utils.py": utils, "std.py": use},
+        {"utils.py": utils.split("\n\n\ndef disp_len")[0] + "\n", "width.py": width},
+    )
+    git(repo, "add", "-N", "width.py")
+    rep = pipeline.review(GitChange(repo), Config())
+    (found,) = [f for f in rep.findings if f.code == "RB105"]
+    assert found.title == "disp_len, disp_trim moved to width.py but still imported from utils.py"
+    assert (found.path, found.line) == ("width.py", 4)
+    text = " ".join(review_text(rep, Style(False), width=80).split())
+    assert "comment on line 4, the moved declaration's header" in text
+    write(repo, "width.py", width.replace("(s):", "(s):  # reviewbot: ignore[RB105]", 1))
+    assert codes(review(repo), "RB105") == []
+
+
+def test_a_base_named_through_an_import_alias_the_change_made_is_not_re_signed(
+    repo: Path,
+) -> None:
+    # black 9e969ddc: `from click.testing import CliRunner as _CliRunner` and `class
+    # BlackRunner(_CliRunner)`: the same base; the review listed BlackRunner's 36 places as
+    # "bases now _CliRunner (were CliRunner)". Another class as its base still is a re-sign.
+    files = {
+        "ext/__init__.py": "",
+        "ext/testing.py": "class CliRunner:\n    pass\n\n\nclass Other:\n    pass\n",
+        "t.py": "from ext.testing import CliRunner\n\n\nclass Runner(CliRunner):\n    pass\n",
+        "u.py": "from t import Runner\n\nRunner()\n",
+    }
+    after = (
+        "from ext.testing import CliRunner as _CliRunner\n\n\nclass Runner(_CliRunner):\n    pass\n"
+    )
+    setup(repo, files, {"t.py": after})
+    assert [i for i in review(repo)["impact"] if i["name"] == "Runner"] == []
+    index_file(Git(repo)).unlink()
+    assert [i for i in review(repo)["impact"] if i["name"] == "Runner"] == []  # (git grep)
+    other = after.replace("CliRunner as _CliRunner", "Other as _CliRunner")
+    write(repo, "t.py", other)
+    assert entry(review(repo), "Runner")["change"] == "signature"
+
+
+def test_rb105_says_how_many_references_it_could_not_check(repo: Path) -> None:
+    # black: `Line.is_docstring` deleted; `previous_block.original_line.is_docstring` (a
+    # receiver no rule types) was counted in the JSON's `uncertain` but RB105 listed only the
+    # two sure places, as if they were all.
+    lib = (
+        "class Line:\n    @property\n    def is_doc(self):\n        return True\n\n"
+        "    def other(self):\n        return 1\n"
+    )
+    use = (
+        "from m import Line\n\n\ndef sure():\n    return Line().is_doc\n\n\n"
+        "def unsure(block):\n    return block.line.is_doc\n"
+    )
+    gone = lib.replace("    @property\n    def is_doc(self):\n        return True\n\n", "")
+    setup(repo, {"m.py": lib, "use.py": use}, {"m.py": gone})
+    doc = review(repo)
+    (found,) = codes(doc, "RB105")
+    assert "use.py:5" in found["message"] and "use.py:9" not in found["message"]
+    assert found["message"].endswith(
+        "(1 `.is_doc` reference(s) on receivers of unknown type were not checked)"
+    )
+    assert entry(doc, "is_doc")["uncertain"] == 1
+
+
+def test_another_classs_init_is_not_counted_as_unchecked(repo: Path) -> None:
+    # black 0a6396ba: a re-signed `_TopLevelStatementsVisitor.__init__` said "5 `.__init__(…)`
+    # reference(s) on receivers of unknown type were not checked": `_C.__init__.__code__` in
+    # test data, which cannot run it. A receiver that is an expression may: still counted.
+    lib = "class Visitor:\n    def __init__(self, a):\n        self.a = a\n"
+    other = (
+        "def line(_C):\n    return _C.__init__.__code__.co_firstlineno\n\n\n"
+        "def make(f):\n    return f().__init__(1)\n"
+    )
+    after = lib.replace("(self, a)", "(self, a, b)")
+    setup(repo, {"m.py": lib, "other.py": other}, {"m.py": after})
+    assert entry(review(repo), "__init__")["uncertain"] == 1
+
+
+def test_a_reference_on_a_decorator_is_its_definitions(repo: Path) -> None:
+    # tqdm e4d9742: `@envwrap("TQDM_", is_method=True, ...)` above `def __init__` was listed
+    # in `class tqdm` (the index's scope around the method).
+    lib = "def envwrap(prefix, types=None):\n    return lambda f: f\n"
+    use = (
+        "from lib import envwrap\n\n\nclass Bar:\n    @envwrap(\n        'B_',\n"
+        "        types=None,\n    )\n    def __init__(self, a):\n        self.a = a\n\n\n"
+        "@envwrap('C_')\ndef run():\n    return 1\n"
+    )
+    setup(repo, {"lib.py": lib, "use.py": use}, {"lib.py": lib.replace("types=None", "types")})
+    units = {r["line"]: r["unit"] for r in entry(review(repo), "envwrap")["references"]}
+    assert units[5] == "method Bar.__init__" and units[13] == "function run"
+
+
 def test_a_class_gaining_a_base_is_not_re_signed(repo: Path) -> None:
     # click 77bd81f3: `class FuncParamType(ParamType)` gained a base; a Python class's header
     # lists its bases, not what its calls pass (its `__init__` says that).
@@ -880,6 +1044,39 @@ def test_dropping_an_import_errors_fallback_is_no_rb105(repo: Path) -> None:
     }
     setup(repo, files, {"p/compat.py": "from p._fast import wrap\n"})
     assert codes(review(repo), "RB105") == []
+
+
+def test_a_fallback_def_replaced_by_the_import_it_stood_in_for_is_no_rb105(repo: Path) -> None:
+    # tqdm 687f5e4: `try: from operator import length_hint` / `except ImportError: def
+    # length_hint(...)` became a plain `from operator import length_hint` (a module outside
+    # the repository): the name is still bound in its module; no RB105 with the index, in the
+    # hook, nor from git grep. An import under an `if` may not run: still an RB105.
+    compat = (
+        '"""Doc."""\nfrom contextlib import contextmanager\n\ntry:\n'
+        "    from operator import length_hint\nexcept ImportError:\n\n"
+        "    def length_hint(it, default=0):\n        return default\n\n\n"
+        "def run(it):\n    return length_hint(it)\n"
+    )
+    files = {"p/__init__.py": "", "p/conc.py": compat}
+    dropped = (
+        '"""Doc."""\nfrom contextlib import contextmanager\n'
+        "from operator import (\n    length_hint,  # (3.4+)\n)\n\n\n"
+        "def run(it):\n    return length_hint(it)\n"
+    )
+    setup(repo, files, {"p/conc.py": dropped})
+    doc = review(repo)
+    assert codes(doc, "RB105") == [] and "length_hint" not in {i["name"] for i in doc["impact"]}
+    git(repo, "add", "p/conc.py")
+    assert codes(review(repo, staged=True, mode=pipeline.Mode.FAST), "RB105") == []
+    index_file(Git(repo)).unlink()
+    assert codes(review(repo), "RB105") == []  # (git grep)
+    conditional = dropped.replace(
+        "from operator import (\n    length_hint,  # (3.4+)\n)\n",
+        "import sys\n\nif sys.version_info > (3,):\n    from operator import length_hint\n",
+    )
+    write(repo, "p/conc.py", conditional)
+    (found,) = codes(review(repo), "RB105")
+    assert found["title"] == "length_hint is deleted but still referenced"
 
 
 def test_one_of_two_conditional_definitions_dropped_is_no_rb105(repo: Path) -> None:
