@@ -2050,6 +2050,11 @@ class Resolver:
                     False,
                     False,
                 )
+            if sure and "." not in owner:
+                # A local of a library's class (`List<Box<String>> all; all.get(0).m()`): its
+                # type arguments are not kept, and it may hand out ours: what it returns is
+                # not known (a guess follows, as before chains were typed).
+                return (), False, False
         funcs, known = self.in_file(file, callee)
         outside = known and not funcs and self.from_outside(file, callee)
         if not funcs and not outside and "." in rest and first not in _SELF:
