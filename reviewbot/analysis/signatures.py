@@ -297,10 +297,18 @@ def _balanced(text: str, start: int) -> int | None:
     return None
 
 
-def _skip_generics(text: str, k: int) -> int:
-    """Past a ``<...>`` type argument list at ``k`` (TypeScript, Java), if there is one."""
+def _skip_generics(text: str, k: int, go: bool = False) -> int:
+    """Past a ``<...>`` type argument list at ``k`` (TypeScript, Java), if there is one; with
+    ``go``, past a Go ``[T any]`` type parameter list (or ``[int]`` type arguments) followed
+    by a parameter or argument list."""
     while k < len(text) and text[k].isspace():
         k += 1
+    if go:
+        if k < len(text) and text[k] == "[":
+            end = _balanced(text, k)
+            if end is not None and text[end + 1 :].lstrip().startswith("("):
+                return end + 1
+        return k
     if k < len(text) and text[k] == "<":
         depth = 0
         while k < len(text):
@@ -319,12 +327,13 @@ def _skip_generics(text: str, k: int) -> int:
 _FUNCTION_KEYWORD = re.compile(r"function\b\s*\*?\s*(?:[A-Za-z_$][\w$]*)?\s*")
 
 
-def _param_text(signature: str, name: str) -> str | None:
-    """The text between a header's parameter parentheses (after the declared name)."""
+def _param_text(signature: str, name: str, go: bool = False) -> str | None:
+    """The text between a header's parameter parentheses (after the declared name and its
+    type parameters: Java's and TypeScript's `<T>`, Go's `[T any]`)."""
     found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
     if found is None:
         return None
-    k = _skip_generics(signature, found.end())
+    k = _skip_generics(signature, found.end(), go)
     rest = signature[k:]
     arrow = re.match(r"\s*(?::[^=]*)?=\s*(?:async\s+)?", rest)  # `g = (x) =>` / `g = x =>`
     if arrow and not rest.lstrip().startswith("("):
@@ -347,10 +356,10 @@ def _param_text(signature: str, name: str) -> str | None:
 
 def parameters(signature: str, name: str, language: str, method: bool) -> tuple[Param, ...] | None:
     """The parameters a header declares (None: no parameter list found)."""
-    inner = _param_text(signature, name)
+    family = _family(language)
+    inner = _param_text(signature, name, go=family == "go")
     if inner is None or CUT in inner:
         return None  # (a stored signature cut short: not every parameter is there)
-    family = _family(language)
     pieces = _split(inner, angles=family in ("js", "java", "go"))
     if family == "python":
         return _python(pieces, method)
@@ -451,7 +460,7 @@ def call_at(text: str, offset: int, language: str) -> Call | None:
     """The arguments of the call whose callee name ends at ``offset`` in ``text`` (None: no
     argument list follows, e.g. a reference that is not a call)."""
     family = _family(language)
-    k = _skip_generics(text, offset) if family in ("js", "java") else offset
+    k = _skip_generics(text, offset, go=family == "go") if family != "python" else offset
     while k < len(text) and text[k] in " \t":
         k += 1
     if family == "js" and text[k : k + 2] == "?.":  # f?.(x)

@@ -2171,3 +2171,24 @@ def test_go_rb106_names_a_stale_call_through_a_method_chain(repo: Path) -> None:
     (rb106,) = codes(doc, "RB106")
     assert "mux.go:10" in rb106["message"], rb106["message"]
     assert "not checked" not in rb106["message"]
+
+
+def test_go_rb106_reads_a_generic_function_and_its_instantiated_calls(repo: Path) -> None:
+    """cli: `func arg[T any](name string, c *Command) T` reordered to `(c *Command, name
+    string)`: its 30 `arg[string](name, c)` calls were no calls, and `[T any]` hid its
+    parameters (no RB106; the detail a bare '(signature)')."""
+    lib = (
+        "package a\n\n"
+        "func arg[T any](name string, n int) T {\n\tvar t T\n\treturn t\n}\n\n"
+        "func pair[K comparable, V any](name string, n int) V {\n\tvar v V\n\treturn v\n}\n"
+    )
+    use = (
+        'package a\n\nfunc use() {\n\t_ = arg[string]("a", 1)\n\t_ = pair[string, int]("b", 2)\n}\n'
+    )
+    new = lib.replace("(name string, n int)", "(n int, name string)")
+    setup(repo, {"go.mod": "module example.com/a\n", "a.go": lib, "use.go": use}, {"a.go": new})
+    doc = review(repo)
+    found = {f["message"].split()[1]: f["message"] for f in codes(doc, "RB106")}
+    assert sorted(found) == ["arg", "pair"], found
+    assert "use.go:4" in found["arg"] and "use.go:5" in found["pair"]
+    assert entry(doc, "arg")["detail"] == "reordered"
