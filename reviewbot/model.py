@@ -614,7 +614,9 @@ class Impact(NamedTuple):
         reference(s) on receivers of unknown type"); "" otherwise."""
         if self.shown or not self.uncertain or self.change not in _UNCHECKED:
             return ""
-        if self.change == "signature" and self.detail in (TYPES_ONLY, CALLS_UNAFFECTED):
+        if self.change == "signature" and (
+            self.detail == TYPES_ONLY or self.detail.startswith(CALLS_UNAFFECTED)
+        ):
             return ""  # (no call of it breaks: nothing to check)
         if self.source == "grep":
             return f"{self.uncertain} whole-word matches of `{self.name}`"

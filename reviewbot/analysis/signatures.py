@@ -96,7 +96,11 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         if len(set(before)) == 1:
             return TYPES_ONLY
         # (a Python decorator is no annotation: `@cache` changes no call)
-        return modifier_change(old[1], new[1], annotations=_family(language) != "python")
+        modifiers = modifier_change(old[1], new[1], annotations=_family(language) != "python")
+        typed = _typed(old, new, olds, news, language)
+        if typed and modifiers:  # (`f(Field f)` made `public f(AccessibleObject f)`)
+            return f"{typed}; {modifiers}"
+        return modifiers
     if (
         _family(language) in ("java", "go", "js")
         and [(p.kind, p.required) for p in olds] == [(p.kind, p.required) for p in news]
@@ -107,8 +111,15 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         )
     ):
         # Calls there pass by position: the same shape under other names binds alike (jsoup
-        # ccd90e9c renamed `a, b`: "added endTagNameState (required), …; removed a, b").
-        return CALLS_UNAFFECTED
+        # ccd90e9c renamed `a, b`: "added endTagNameState (required), …; removed a, b"),
+        # unless the types changed too (commons-lang 7e5906fb0: `setAccessible(boolean,
+        # Field)` made `public setAccessible(boolean, AccessibleObject)`).
+        typed = _typed(old, new, olds, news, language)
+        if not typed:
+            modifiers = modifier_change(old[1], new[1])
+            return f"{CALLS_UNAFFECTED}; {modifiers}" if modifiers else CALLS_UNAFFECTED
+        told = [typed, "parameters renamed", modifier_change(old[1], new[1])]
+        return "; ".join(t for t in told if t)
     was = {p.name: p for p in olds}
     now = {p.name: p for p in news}
     parts: list[str] = []
@@ -118,11 +129,30 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
             more = f" and {len(names) - _LISTED} more" if len(names) > _LISTED else ""
             parts.append(f"{label}{', '.join(names[:_LISTED])}{more}")
 
+    # A parameter renamed in place (the same position, kind and need; neither name on the
+    # other side): `renamed prefix -> name`, not one added and one removed (tqdm e4d9742).
+    renamed = {
+        o.name: n.name
+        for o, n in zip(olds, news, strict=False)
+        if o.name != n.name
+        and o.name not in now
+        and n.name not in was
+        and (o.kind, o.required) == (n.kind, n.required)
+        and o.kind not in ("varargs", "varkw")
+        and _WORD.fullmatch(o.name) is not None  # (a TS `{a}`'s keys are what a call passes)
+        and _WORD.fullmatch(n.name) is not None
+    }
+    listed("renamed ", [f"{a} -> {b}" for a, b in renamed.items()])
+    gone = {b for b in renamed.values()}
     listed(
         "added ",
-        [p.name + (" (required)" if p.required else "") for p in news if p.name not in was],
+        [
+            p.name + (" (required)" if p.required else "")
+            for p in news
+            if p.name not in was and p.name not in gone
+        ],
     )
-    listed("removed ", [p.name for p in olds if p.name not in now])
+    listed("removed ", [p.name for p in olds if p.name not in now and p.name not in renamed])
     kept = [p for p in news if p.name in was]
     listed("now required: ", [p.name for p in kept if p.required and not was[p.name].required])
     listed("now optional: ", [p.name for p in kept if not p.required and was[p.name].required])
@@ -130,10 +160,45 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         "now keyword-only: ",
         [p.name for p in kept if p.kind == "kwonly" and was[p.name].kind != "kwonly"],
     )
-    order = [p.name for p in olds if p.name in now and p.kind != "kwonly"]
-    if order != [p.name for p in news if p.name in was and p.kind != "kwonly"]:
+    # (the order of those passed by position on both sides: `refresh` made keyword-only is
+    # no reorder)
+    both = {n for n in now if n in was and "kwonly" not in (now[n].kind, was[n].kind)}
+    both |= {a for a, b in renamed.items() if now[b].kind != "kwonly"}
+    order = [renamed.get(p.name, p.name) for p in olds if p.name in both]
+    if order != [p.name for p in news if p.name in both or p.name in gone]:
         parts.append("reordered")
     return "; ".join(parts)
+
+
+def _typed(
+    old: tuple[str, str],
+    new: tuple[str, str],
+    olds: tuple[Param, ...],
+    news: tuple[Param, ...],
+    language: str,
+) -> str:
+    """``parameter types changed (Field -> AccessibleObject)`` when the types written for a
+    parameter list of one shape differ (a Java type read: which ones; otherwise the list's
+    text without its names, when that differs); "" when they do not."""
+    changed = [(o.type, n.type) for o, n in zip(olds, news, strict=False) if o.type != n.type]
+    if changed and all(a and b for a, b in changed):
+        shown = ", ".join(f"{a} -> {b}" for a, b in changed[:_LISTED])
+        more = f" and {len(changed) - _LISTED} more" if len(changed) > _LISTED else ""
+        return f"parameter types changed ({shown}{more})"
+    if not changed and all(p.type for p in (*olds, *news)):
+        return ""
+    texts = [_param_text(h[1], h[0], go=_family(language) == "go") for h in (old, new)]
+    if None in texts:
+        return ""
+    names = [{p.name for p in ps} for ps in (olds, news)]
+    bare = [
+        [
+            " ".join(w for w in _WORD.findall(piece) if w not in names[k] and w != "final")
+            for piece in _split(t or "", angles=True)
+        ]
+        for k, t in enumerate(texts)
+    ]
+    return "parameter types changed" if bare[0] != bare[1] else ""
 
 
 _ANNOTATION = re.compile(r"@[\w.]+")

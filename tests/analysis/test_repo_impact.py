@@ -1469,7 +1469,7 @@ def test_rb106_says_how_many_calls_it_could_not_check(repo: Path) -> None:
             "function f({b}: O)",
             "added {b} (required); removed {a}",
         ),
-        ("python", "def f(a, b)", "def f(x, y)", "added x (required), y (required); removed a, b"),
+        ("python", "def f(a, b)", "def f(x, y)", "renamed a -> x, b -> y"),
     ],
 )
 def test_a_header_that_only_renames_positional_parameters_says_so(
@@ -1481,6 +1481,56 @@ def test_a_header_that_only_renames_positional_parameters_says_so(
     parameter's destructured keys are names a call uses."""
     name = "readEndTag" if language == "java" else "f"
     assert header_change((name, old), (name, new), language, language == "java") == detail
+
+
+@pytest.mark.parametrize(
+    ("language", "method", "old", "new", "detail"),
+    [
+        (  # commons-lang 7e5906fb0 said "parameters renamed (calls unaffected)"
+            "java",
+            True,
+            "static boolean setAccessible(final boolean forceAccessible, final Field field)",
+            "public static boolean setAccessible(final boolean forceAccessible, "
+            "final AccessibleObject accessibleObject)",
+            "parameter types changed (Field -> AccessibleObject); parameters renamed; now public",
+        ),
+        (  # (the names kept: it said only "now public")
+            "java",
+            True,
+            "static boolean setAccessible(boolean force, Field field)",
+            "public static boolean setAccessible(boolean force, AccessibleObject field)",
+            "parameter types changed (Field -> AccessibleObject); now public",
+        ),
+        ("go", False, "func f(a int, x string)", "func f(b int, y Other)", None),
+        (  # tqdm e4d9742: "added name (required), app; removed prefix"
+            "python",
+            False,
+            "def envwrap(prefix, types=None, is_method=False):",
+            'def envwrap(name, app="", types=None, is_method=False):',
+            "renamed prefix -> name; added app",
+        ),
+        (  # tqdm: "...; reordered", though nothing was
+            "python",
+            True,
+            "def set_description(self, desc=None, refresh=True):",
+            "def set_description(self, desc, *, refresh=True):",
+            "now required: desc; now keyword-only: refresh",
+        ),
+        (  # tqdm 90cb341: "added delay; removed waituntil"
+            "python",
+            True,
+            "def __init__(self, colour=None, waituntil=0, gui=False):",
+            "def __init__(self, colour=None, delay=0, gui=False):",
+            "renamed waituntil -> delay",
+        ),
+    ],
+)
+def test_a_re_sign_says_what_it_changed(
+    language: str, method: bool, old: str, new: str, detail: str | None
+) -> None:
+    name = old.split("(")[0].split()[-1]
+    got = header_change((name, old), (name, new), language, method)
+    assert got == (detail or "parameter types changed; parameters renamed")
 
 
 def test_rb105_says_when_what_is_left_of_a_name_takes_none_of_its_calls(repo: Path) -> None:
