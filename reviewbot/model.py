@@ -577,6 +577,24 @@ class Impact(NamedTuple):
         return f"{self.change}: {self.detail}" if self.detail else self.change
 
     @property
+    def calls_fit(self) -> bool:
+        """A re-sign under which the calls still bind as they did: types or defaults only,
+        parameters renamed where calls pass by position, parameters made optional, or
+        (resolved references, none uncertain, so RB106 checked every call and named none) a
+        parameter renamed in place. A report gives it one line with its count, not its
+        places (the JSON lists them)."""
+        if self.change != "signature" or not self.detail:
+            return False
+        checked = self.source == "index" and not self.uncertain
+        for part in self.detail.split("; "):
+            if part in (TYPES_ONLY, CALLS_UNAFFECTED, "parameters renamed", "now public"):
+                continue
+            if part.startswith("now optional: ") or (checked and part.startswith("renamed ")):
+                continue
+            return False
+        return True
+
+    @property
     def how(self) -> str:
         """What the references are, for readers: resolved, or whole-word matches and why."""
         if self.source == "index":

@@ -185,6 +185,14 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     else:
         typed = []
     for item in impacts:
+        if item.calls_fit:  # (no call breaks: its count, not its places)
+            inside = f", {item.in_change_total} in the change" if item.in_change_total else ""
+            text = (
+                f"impact: {item.unit} ({item.change_text}) is {item.how} in {item.total} "
+                f"place(s){inside}; its calls still fit"
+            )
+            out.extend(_wrap(text, width, "  ", "    "))
+            continue
         outside = [r for r in item.references if not r.in_change]
         first = (outside or list(item.references))[:4]
         where = ", ".join(
