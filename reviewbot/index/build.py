@@ -86,6 +86,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition.
 # A Go call of an instantiated generic (`arg[string](x)`, `pkg.F[int](x)`) is a call.
+# A Go type's signature says its kind: `type Command struct`, `type SchemaTyper interface`.
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a

@@ -1631,6 +1631,14 @@ class _Builder:
                     self.grammar.name == "python",
                     self.whole,
                 )
+                if (
+                    self.grammar.name == "go"
+                    and kind in ("struct", "interface", "type")
+                    and not signature.startswith("type ")
+                ):
+                    # `type Command struct`, as a Java class shows its kind (it was `Command`)
+                    tail = f" {kind}" if kind != "type" else ""
+                    signature = cut_signature(f"type {signature}{tail}")
             out.append(
                 Definition(
                     kind,

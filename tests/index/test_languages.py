@@ -677,3 +677,32 @@ def test_every_name_of_a_declaration_of_several_is_a_definition(repo: Path) -> N
     assert targets(db, "m/use.go", 4, "high") == {("high", 5)}
     assert targets(db, "src/p/Box.java", 5, "height") == {("Box.height", 4)}
     assert targets(db, "src/p/Box.java", 5, "width") == {("Box.width", 4)}
+
+
+def test_a_go_type_s_signature_says_its_kind(repo: Path) -> None:
+    """cli: `rb map` printed `23  Command` and the prompt `signature: SchemaTyper`, where a
+    Java class shows `public class Foo`: a Go type says `type Command struct`."""
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/a\n",
+            "a.go": (
+                "package a\n\n"
+                "type Command struct {\n\tName string\n}\n\n"
+                "type SchemaTyper interface {\n\tSchemaType() string\n}\n\n"
+                "type Box[T any] struct{ v T }\n\n"
+                "type Names []string\n"
+            ),
+        },
+    )
+    conn = sqlite3.connect(db)
+    try:
+        signatures = dict(conn.execute("SELECT name, signature FROM defs WHERE parent_id IS NULL"))
+    finally:
+        conn.close()
+    assert signatures == {
+        "Command": "type Command struct",
+        "SchemaTyper": "type SchemaTyper interface",
+        "Box": "type Box[T any] struct",
+        "Names": "type Names",
+    }
