@@ -31,6 +31,7 @@ from reviewbot.engine.languages import Language, LanguageRegistry, default_regis
 from reviewbot.index.configs import is_module_config, summary
 from reviewbot.index.extract import (
     ANY_OF,
+    ARGUMENTS,
     GETTER,
     LITERAL,
     PROPERTY,
@@ -87,6 +88,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition.
 # A Go call of an instantiated generic (`arg[string](x)`, `pkg.F[int](x)`) is a call.
 # A Go type's signature says its kind: `type Command struct`, `type SchemaTyper interface`.
+# A Java method call counts its arguments (`ARGUMENTS`, after its qualifier): it goes to the
+# overloads of its name that take as many, at 1/their number when several do (`via` overload).
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a
@@ -980,13 +983,15 @@ def _relink(
     # (`x = Make(); x.m()` with Make a function: what Make returns, when Make changed.)
     # The qualifiers are read once each (about 4k for 37k references, through a small partial
     # index), then the references of those that match.
-    qualifiers = [
-        q for (q,) in conn.execute("SELECT DISTINCT qualifier FROM refs WHERE how = 'instance'")
-    ]
-    through = _through_properties(conn, qualifiers, typed_names)
+    # (a Java call's argument count after its qualifier is no part of the type: `ARGUMENTS`)
+    written = {
+        q: q.partition(ARGUMENTS)[0]
+        for (q,) in conn.execute("SELECT DISTINCT qualifier FROM refs WHERE how = 'instance'")
+    }
+    through = _through_properties(conn, list(dict.fromkeys(written.values())), typed_names)
     typed = [
-        (qualifier,)
-        for qualifier in qualifiers
+        (stored,)
+        for stored, qualifier in written.items()
         if qualifier in through
         or qualifier.rsplit(".", 1)[-1] in typed_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
