@@ -20,6 +20,7 @@ from reviewbot.engine import FileIndex, get_profile
 from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.engine.structure import CONTAINERS
 from reviewbot.repo.cache import Cache
+from reviewbot.repo.changes import generated_reason
 from reviewbot.repo.files import Skipped, SourceText, read_source, source_of
 from reviewbot.repo.git import Git, GitError
 from reviewbot.repo.listing import list_tree
@@ -221,7 +222,12 @@ def find_hotspots(
     # hotspots); the pool is bounded, and the cache makes a second run cheap.
     pool = code[: max(limit * 10, 200)]
     at_rev = None if rev is None else _contents_at(git, rev, [path for path, _ in pool])
+    # Generated files are nobody's code to review (axios's committed rollup bundles ranked
+    # first to fourth): `linguist-generated`, a generated header, minified, a source map.
+    marked = git.generated_attributes([path for path, _ in pool]) if pool else set()
     for path, changes in pool:
+        if path in marked:
+            continue
         source: SourceText | Skipped
         if at_rev is not None:
             data = at_rev.get(path)
@@ -233,7 +239,7 @@ def find_hotspots(
             if not full.is_file():
                 continue  # deleted or moved since
             source = read_source(full, path, settings.max_bytes)
-        if not isinstance(source, SourceText):
+        if not isinstance(source, SourceText) or generated_reason(path, source.text):
             continue
         summary = _summary(source, settings, cache, units=False)
         ranked.append(

@@ -85,7 +85,7 @@ _NOT_CODE_SUFFIXES = frozenset(
     ".md .markdown .rst .txt .adoc .asciidoc .org .in .cfg .ini .toml .yaml .yml .json .jsonc "
     ".json5 .xml .csv .tsv .pem .crt .cer .der .key .pub .asc .sig .gpg .lock .svg .properties "
     ".env .editorconfig .gitignore .gitattributes .dockerignore .npmignore .po .pot .map "
-    ".mdx".split()
+    ".mdx .ipynb".split()
 )
 _NOT_CODE_NAMES = frozenset(
     "license licence copying notice authors contributors changelog changes history news "
@@ -111,7 +111,7 @@ def not_code(path: str, language: str) -> bool:
     if language != "generic":
         return False
     dot = name.rfind(".")
-    suffix = name[dot:] if dot > 0 else ""
+    suffix = name[dot:] if dot >= 0 else ""  # (`.gitattributes` is its own suffix)
     stem = name.split(".", 1)[0]
     # (`LICENSE-APACHE`, `LICENSE_MIT`: a prose name in capitals and a qualifier)
     written = path.rsplit("/", 1)[-1].split(".", 1)[0]

@@ -103,6 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--context", action="store_true", help="text format: show the hunk context")
     p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not read or write the cache (.git/reviewbot/cache, or REVIEWBOT_CACHE_DIR)",
+    )
+    p.add_argument(
         "-C",
         dest="directory",
         metavar="DIR",
@@ -401,7 +406,7 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
             source = PatchChange(patch_text, cwd, environ)
         else:
             source = GitChange(cwd, (args.range,), args.staged, environ=environ)
-        report = review(source, config, cache=_cache(cwd, False))
+        report = review(source, config, cache=_cache(cwd, args.no_cache))
     options = RenderOptions(
         color=style.color, context=args.context, width=terminal_width(stdout, os.environ)
     )
@@ -442,7 +447,11 @@ def _pack(
         else:
             source = GitChange(cwd, (args.range,), args.staged, environ=environ)
         pack = context_pack(
-            source, config, budget=config.budget, index_file=index_file, cache=_cache(cwd, False)
+            source,
+            config,
+            budget=config.budget,
+            index_file=index_file,
+            cache=_cache(cwd, args.no_cache),
         )
     stdout.write(render_pack(pack, args.format))
     return pack.findings

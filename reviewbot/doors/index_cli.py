@@ -36,7 +36,7 @@ from reviewbot.index.fresh import (
     stale_files,
 )
 from reviewbot.index.store import IndexUnavailable, connect_reader, storable
-from reviewbot.render.style import ellipsize, terminal_width
+from reviewbot.render.style import cut_label, cut_path, ellipsize, terminal_width, wrap
 from reviewbot.render.visible import one_line, visible
 from reviewbot.repo.locate import Located, locate
 
@@ -422,13 +422,12 @@ def _t(text: str) -> str:
     return visible(one_line(text))
 
 
-def _unlinked_note(symbol: query.Symbol, count: int) -> list[str]:
+def _unlinked_note(symbol: query.Symbol, count: int, width: int) -> list[str]:
     """A member's `obj.name` references linked to nothing: said, not silently left out."""
     if not count:
         return []
-    return [
-        f"  ({count} `.{_t(symbol.name)}` reference(s) on receivers of unknown type: not linked)"
-    ]
+    said = f"({count} `.{_t(symbol.name)}` reference(s) on receivers of unknown type: not linked)"
+    return wrap(said, width, "  ", "   ")
 
 
 def _found_line(s: query.Symbol, width: int) -> str:
@@ -437,7 +436,30 @@ def _found_line(s: query.Symbol, width: int) -> str:
     head, signature = f"{_t(s.path)}:{s.line}: {_t(s.label)}", _t(s.signature)
     if len(head) + 2 + len(signature) <= width:
         return f"{head}  {signature}\n"
+    head = _place_line(_t(s.path), f":{s.line}", _t(s.label), "", width, indent="")
     return f"{head}\n    {ellipsize(signature, width - 4, end=True)}\n"
+
+
+def _place_line(path: str, at: str, label: str, tail: str, width: int, indent: str = "  ") -> str:
+    """`  path:line: label  tail` in the terminal's width; when it does not fit, the tail on a
+    line of its own below, and the label cut (its own name kept), then the path's folders: the
+    place's file name and line never."""
+    line = f"{indent}{path}{at}: {label}{tail}"
+    if len(line) <= width:
+        return line
+    head = f"{indent}{path}{at}: "
+    if width - len(head) < 16:
+        path = cut_path(path, max(width - len(indent) - len(at) - 2 - 16, 12))
+        head = f"{indent}{path}{at}: "
+    label = cut_label(label, max(width - len(head), 16))
+    if not tail.strip():
+        return f"{head}{label}"
+    below = ellipsize(tail.strip(), width - len(indent) - 4, end=True)
+    return f"{head}{label}\n{indent}    {below}"
+
+
+def _confidence(value: float) -> str:
+    return f" (confidence {value:.2g})" if value < 1 else ""
 
 
 def _answer(
@@ -447,7 +469,7 @@ def _answer(
     if command == "defs":
         found = query.definitions(conn, args.name, limit)
         doc: dict[str, Any] = {"name": args.name, "definitions": [symbol_doc(s) for s in found]}
-        text = "".join(f"{_t(s.path)}:{s.line}: {_t(s.label)}  {_t(s.signature)}\n" for s in found)
+        text = "".join(_found_line(s, width) for s in found)
         return doc, text or f"no definition of {_t(args.name)}\n"
     if command == "refs":
         symbol = _symbol_for(conn, args.location, git)
@@ -473,14 +495,16 @@ def _answer(
         ]
         twice = Counter((h.path, h.line) for h in hits)  # two on one line: their columns
         lines += [
-            f"  {_t(h.path)}:{h.line}"
-            + (f":{h.column + 1}" if twice[(h.path, h.line)] > 1 else "")
-            + f": {h.kind}"
-            + (f" in {_t(h.unit.label)}" if h.unit else "")
-            + (f" (confidence {h.confidence:g})" if h.confidence < 1 else "")
+            _place_line(
+                _t(h.path),
+                f":{h.line}" + (f":{h.column + 1}" if twice[(h.path, h.line)] > 1 else ""),
+                f"{h.kind} in {_t(h.unit.label)}" if h.unit else h.kind,
+                _confidence(h.confidence),
+                width,
+            )
             for h in hits
         ]
-        lines += _unlinked_note(symbol, doc["unlinked"])
+        lines += _unlinked_note(symbol, doc["unlinked"], width)
         return doc, "\n".join(lines) + "\n"
     if command in ("callers", "callees"):
         symbol = _symbol_for(conn, args.location, git)
@@ -497,9 +521,15 @@ def _answer(
         for r in related[:limit]:
             where = _t(r.symbol.label) if r.symbol is not None else "(top of the file)"
             at = r.symbol.line if r.symbol is not None else r.lines[0]
+            numbers = ", ".join(map(str, r.lines))
             lines.append(
-                f"  {_t(r.path)}:{at}: {where}  lines {', '.join(map(str, r.lines))}"
-                + (f" (confidence {r.confidence:g})" if r.confidence < 1 else "")
+                _place_line(
+                    _t(r.path),
+                    f":{at}",
+                    where,
+                    f"  lines {numbers}{_confidence(r.confidence)}",
+                    width,
+                )
             )
         if not related:
             lines.append(
@@ -511,7 +541,7 @@ def _answer(
                 )
             )
         if command == "callers":
-            lines += _unlinked_note(symbol, doc["unlinked"])
+            lines += _unlinked_note(symbol, doc["unlinked"], width)
         return doc, "\n".join(lines) + "\n"
     if command == "search":
         results = query.search(conn, args.text, limit)
@@ -543,11 +573,11 @@ def _answer(
         return doc, f"{said} a budget of {args.budget} tokens\n"
     out: list[str] = []
     for f in files:
-        out.append(f"{_t(f.path)}:")
+        out.append(f"{cut_path(_t(f.path), width - 1)}:")
         shown = {s.qualified for s in f.symbols}
-        out += [
-            f"  {s.line:>5}  {' ' * query.map_depth(s, shown)}{_t(s.signature)}" for s in f.symbols
-        ]
+        for s in f.symbols:
+            head = f"  {s.line:>5}  {' ' * query.map_depth(s, shown)}"
+            out.append(head + ellipsize(_t(s.signature), max(width - len(head), 20), end=True))
     return doc, "\n".join(out) + "\n"
 
 

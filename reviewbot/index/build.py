@@ -85,7 +85,11 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # of an older extractor are not reused).
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
-# name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition.
+# name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition; a bundler's output
+# (its last lines name a source map) is generated: skipped. Go embedded types are a struct's or an
+# interface's bases (gin's `router.GET` through `Engine { RouterGroup }`); a member found in none of
+# a Go struct's or interface's types of the repository is an outside embedded type's: no guess.
+# A Python function's local functions of one name (`if`/`else` definitions) are one meaning.
 # A Go call of an instantiated generic (`arg[string](x)`, `pkg.F[int](x)`) is a call.
 # A Go type's signature says its kind: `type Command struct`, `type SchemaTyper interface`.
 # A Java method call counts its arguments (`ARGUMENTS`, after its qualifier): it goes to the

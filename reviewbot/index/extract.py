@@ -1400,6 +1400,30 @@ def _alias_of(node: ts.Node, body: ts.Node, source: bytes) -> tuple[str, ...]:
     return tuple(ALIAS + b for b in named)
 
 
+def _go_embedded(body: ts.Node, source: bytes) -> list[str]:
+    """The types a Go struct or interface embeds: a struct's fields without a name (`*Base`,
+    `pkg.Other`, `Gen[int]`), an interface's lone type elements (`io.Reader`; not a
+    constraint's union)."""
+    out: list[str] = []
+    if body.type == "struct_type":
+        for fields in body.named_children:
+            for field in fields.named_children if fields.type == "field_declaration_list" else ():
+                if field.type != "field_declaration" or field.child_by_field_name("name"):
+                    continue
+                typ = field.child_by_field_name("type")
+                if typ is not None and typ.type == "generic_type":
+                    typ = typ.child_by_field_name("type")
+                if typ is not None and typ.type in ("type_identifier", "qualified_type"):
+                    out.append(_decode(source[typ.start_byte : typ.end_byte]))
+    else:
+        for elem in body.named_children:
+            if elem.type == "type_elem" and elem.named_child_count == 1:
+                typ = elem.named_children[0]
+                if typ.type in ("type_identifier", "qualified_type"):
+                    out.append(_decode(source[typ.start_byte : typ.end_byte]))
+    return out
+
+
 # Declarations that may declare several names (Go `a, b int`, `var a, b = ...`; Java `int a, b;`).
 _MANY_NAMES = frozenset({"field_declaration", "var_spec", "const_spec", "constant_declaration"})
 
@@ -1466,6 +1490,10 @@ def _definitions(caps: dict[str, list[ts.Node]], source: bytes) -> list[_RawDef]
                 k += 1
             if written:
                 d.bases = _bases(" ".join(written))
+            elif body is not None and body.type in ("struct_type", "interface_type"):
+                # Go: embedded types (`type Engine struct { RouterGroup; ... }`, `interface {
+                # io.Reader; Close() error }`): their methods and fields are the type's own.
+                d.bases = _bases(" ".join(_go_embedded(body, source)))
             elif kind == "interface" and node.parent is not None:
                 # `declare module "zod/v4/core" { interface $ZodType {...} }` augments that
                 # module's $ZodType (TS declaration merging): the module is kept as a base.

@@ -343,6 +343,7 @@ class Resolver:
             lambda: defaultdict(list)
         )
         by_member: dict[str, list[int]] = defaultdict(list)
+        nested: dict[tuple[int, str], list[int]] = defaultdict(list)
         callable_members = self.callable_members
         go_folder = {
             f.id: ("go", posixpath.dirname(f.path))
@@ -373,6 +374,14 @@ class Resolver:
                     self.field_members.add(def_id)
             elif parent_id is None:
                 top[file_id][name].append(def_id)
+            elif kind == "function":
+                nested[(parent_id, name)].append(def_id)
+        # A function's local functions of one name (`if x: def g()` / `else: def g()`): each
+        # is the others' namesakes (``lazy``: read for each one on first use).
+        self._local_twins: dict[int, tuple[int, ...]] = {
+            d: tuple(ids) for ids in nested.values() if len(ids) > 1 for d in ids
+        }
+        self._local_twins_read = not lazy
         # What functions return, where it is written (`def f() -> Foo`, `f(): Foo`, Go's
         # `func New() *Foo`): in full, or (``lazy``) each function's on first use.
         self.returns: _Lazy[int, tuple[str, int | None]] = _Lazy(_same, self._load_returns)
@@ -1371,6 +1380,13 @@ class Resolver:
                         self._union_ways[members] = distinct
                         return members, _UNION
                     return members, "instance"
+                if file.language == "go" and all(
+                    self.classes[c].kind in ("struct", "interface") for c in classes
+                ):
+                    # A Go struct or interface has the methods it declares and those of the
+                    # types it embeds; not found in those of the repository, it is an outside
+                    # embedded type's (`s.Read()`, s embedding `io.Reader`): no guess.
+                    return (), "instance"
                 if file.language in _FAMILIES:
                     inside, outside = self._expand(classes)
                     if outside and not inside:  # `type AnyMap = Map<any, any>`: a Map
@@ -1382,6 +1398,29 @@ class Resolver:
         if how == "name":
             return self._by_name(file, lookup), "name"
         return (), ""
+
+    def local_twins(self, def_id: int) -> tuple[int, ...]:
+        """A local function and the others of its name in the same function (conditional
+        definitions), or () when it is the only one."""
+        found = self._local_twins.get(def_id)
+        if found is None and not self._local_twins_read:
+            row = self.conn.execute(
+                "SELECT parent_id, name FROM defs WHERE id = ? AND kind = 'function' "
+                "AND parent_id IS NOT NULL AND container = ''",
+                (def_id,),
+            ).fetchone()
+            ids: tuple[int, ...] = ()
+            if row is not None:
+                ids = tuple(
+                    i
+                    for (i,) in self.conn.execute(
+                        "SELECT id FROM defs WHERE parent_id = ? AND name = ? "
+                        "AND kind = 'function' AND container = '' ORDER BY id",
+                        row,
+                    )
+                )
+            found = self._local_twins[def_id] = ids if len(ids) > 1 else ()
+        return found or ()
 
     def _ways(self, cls: int, lookup: str, out: dict[str, list[int]], depth: int = 0) -> None:
         """Into ``out``, by name, the classes a receiver of class ``cls`` may be that have a
@@ -2141,11 +2180,15 @@ class Resolver:
                     found, via = ((target,) if target is not None else ()), "local"
                     # Python: a module-level name bound to several definitions of one file
                     # (`@overload`s, `if ...: def f()` / `else: def f()`) means them all, as
-                    # an import of it does. (TS: `interface X` and `const X` share names.)
+                    # an import of it does; a function's local functions so bound too
+                    # (Django's `queryset_iterator`). (TS: `interface X` and `const X` share
+                    # names.)
                     if target is not None and self.files[file_id].language == "python":
                         same = self.top.get(file_id, {}).get(lookup)
                         if same is not None and len(same) > 1 and target in same:
                             found = tuple(same)
+                        else:
+                            found = self.local_twins(target) or found
                 else:
                     key = (file_id, how, target, qualifier, lookup)
                     hit = memo.get(key)

@@ -56,6 +56,9 @@ _GENERATED_HEADER = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _MINIFIED_SUFFIXES = (".min.js", ".min.css", ".min.mjs", "-min.js", ".bundle.js")
+# A bundler's or compiler's output names its source map on its last line (rollup's
+# `dist/axios.js`, `//# sourceMappingURL=axios.js.map`; CSS `/*# sourceMappingURL=... */`).
+_SOURCE_MAP = re.compile(r"^\s*(?://|/\*)\s*[#@]\s*sourceMappingURL=\S", re.MULTILINE)
 
 
 class Range(NamedTuple):
@@ -124,6 +127,8 @@ def generated_reason(path: str, text: str) -> str | None:
     lines = text.count("\n") + 1
     if len(text) > 2000 and len(text) / lines > 500:
         return "generated (minified: very long lines)"
+    if _SOURCE_MAP.search(text[-400:]):
+        return "generated (has a source map)"
     return None
 
 

@@ -145,6 +145,26 @@ def test_hotspots_rank_churn_times_irregularity(repo: Path) -> None:
     assert doc["stats"]["hotspots_touched"][0]["path"] == "busy.py"
 
 
+def test_generated_files_and_notebooks_are_no_hotspots(repo: Path) -> None:
+    """axios: its committed rollup bundles (`dist/axios.js`, ending `//# sourceMappingURL=`)
+    ranked first to fourth, above every source file; tqdm: `DEMO.ipynb` (JSON) third."""
+    busy = "function busy(x) {\n" + "".join(f"  if (x > {i}) {{ x -= {i}; }}\n" for i in range(8))
+    cell = '{"cells": [{"source": ["' + "if x: y = 1\\n" * 30 + '"]}]}\n'
+    for i in range(4):
+        write(repo, "src/busy.js", busy + f"  return x + {i};\n}}\n")
+        write(repo, "dist/bundle.js", (busy + f"  return {i};\n}}\n") * 9 + MAP)
+        write(repo, "gen/out.js", (busy + f"  return {i};\n}}\n") * 9)
+        write(repo, "DEMO.ipynb", cell.replace("1", str(i)))
+        write(repo, ".gitattributes", "gen/** linguist-generated\n")
+        commit(repo)
+    settings = EngineSettings("review", default_registry(), 2**21)
+    found = find_hotspots(Git(repo), [], settings, Cache(None), limit=5)
+    assert [f.path for f in found.files] == ["src/busy.js"]
+
+
+MAP = "//# sourceMappingURL=bundle.js.map\n"
+
+
 def test_a_reviewed_commits_hotspots_are_its_historys(repo: Path) -> None:
     """`review A..B` of an old commit marks the hotspots of B's history and B's files (gin's
     2020 commit was told today's counts); the work tree's change, HEAD's."""
@@ -184,6 +204,26 @@ def test_cache_lives_in_the_git_dir_and_hits(repo: Path, cli: Any) -> None:
     assert all(json.loads(e.read_text())["key"] for e in cache_dir.rglob("*.json"))
     nocache = cli("positions", str(repo), "--format", "json", "--no-cache")
     assert nocache.out == first.out
+
+
+def test_a_review_with_no_cache_neither_reads_nor_writes_it(repo: Path, cli: Any) -> None:
+    """The README says `--no-cache` turns the cache off, which reviews' hotspot marking uses;
+    `review --no-cache` was an unknown argument."""
+    for i in range(3):
+        write(repo, "m.py", f"def f(x):\n    if x:\n        return {i}\n")
+        commit(repo)
+    write(repo, "m.py", "def f(x):\n    if x > 1:\n        return 9\n")
+    cache_dir = repo / ".git" / "reviewbot" / "cache"
+    off = cli("review", "-C", str(repo), "--no-cache", "--format", "json")
+    assert off.code == 0 and not list(cache_dir.rglob("*.json"))
+    on = cli("review", "-C", str(repo), "--format", "json")
+    assert on.code == 0 and list(cache_dir.rglob("*.json"))
+    strip = ("seconds", "elapsed")
+    same = [
+        {k: v for k, v in json.loads(run.out)["stats"].items() if k not in strip}
+        for run in (off, on)
+    ]
+    assert same[0] == same[1] and same[0]["hotspots_touched"]
 
 
 def test_cache_keys_change_with_content_and_language(tmp_path: Path) -> None:

@@ -379,3 +379,16 @@ def test_generated_headers_are_recognised_but_not_guessed() -> None:
     assert all(generated_reason("a.go", t) == "generated (header says so)" for t in generated)
     assert all(generated_reason("a.go", t) is None for t in written)
     assert generated_reason("pkg/yarn.lock", "x") == "generated (lock file)"
+    # A bundler's output (axios's committed `dist/axios.js`, rollup's: its four copies ranked
+    # above every source file in hotspots) names its source map on its last line.
+    bundle = "// Axios v1.7.9\nfunction bind(fn) {\n  return fn;\n}\n" * 50
+    assert generated_reason("dist/axios.js", bundle + "//# sourceMappingURL=axios.js.map\n") == (
+        "generated (has a source map)"
+    )
+    assert generated_reason("dist/a.css", "a { b: c }\n/*# sourceMappingURL=a.css.map */") == (
+        "generated (has a source map)"
+    )
+    # ... not a source that mentions source maps in its code or far above its end.
+    mentions = "const hint = '//# sourceMappingURL=' + name;\n"
+    assert generated_reason("src/maps.js", mentions) is None
+    assert generated_reason("src/early.js", "//# sourceMappingURL=x.map\n" + bundle) is None

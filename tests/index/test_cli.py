@@ -568,3 +568,40 @@ def test_search_fits_the_terminal_width(
         1
     ].endswith("…")
     assert "hooks.py:5: function hook  def hook()" in lines
+
+
+def test_refs_callers_defs_and_the_map_fit_the_terminal_width(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """axios and formik at 80 columns: `refs` and `callers` printed 85-96 columns (a long
+    unit's label and `(confidence 0.3333)`), `map` up to about 200 (a long signature)."""
+    params = ", ".join(f"argument_number_{k}: int = {k}" for k in range(8))
+    write(repo, "a/Box.py", "class Box:\n    def size(self):\n        return 1\n")
+    write(repo, "b/Bag.py", "class Bag:\n    def size(self):\n        return 2\n")
+    write(
+        repo,
+        "tests/unit/adapters/some_rather_long_folder_name/test_sizes_of_things.py",
+        "from a.Box import Box\nfrom b.Bag import Bag\n\n\n"
+        f"def a_test_whose_name_says_a_great_deal_about_what_it_does({params}):\n"
+        "    return thing.size() + thing.size()\n",
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    monkeypatch.setenv("COLUMNS", "60")
+    for argv in (
+        ("refs", "a/Box.py:2"),
+        ("callers", "a/Box.py:2"),
+        ("defs", "a_test_whose_name_says_a_great_deal_about_what_it_does"),
+        ("map", "--budget", "400"),
+    ):
+        code, text, _ = fast(*argv)
+        lines = text.splitlines()
+        assert code == 0 and all(len(line) <= 60 for line in lines), (argv, lines)
+    code, text, _ = fast("callers", "a/Box.py:2")
+    lines = text.splitlines()
+    # The place whole (the file's name and its line), the unit's own name's end, the tail
+    # below it; confidences in two digits.
+    assert lines[1].startswith("  tests/") and "/test_sizes_of_things.py:5: " in lines[1]
+    assert lines[1].endswith("_it_does"), lines
+    assert lines[2] == "      lines 6 (confidence 0.5)"
+    code, doc, _ = fast("refs", "a/Box.py:2", "--format", "json")
+    assert {r["confidence"] for r in doc["references"]} == {0.5}  # (JSON: as stored)

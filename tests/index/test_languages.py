@@ -679,6 +679,50 @@ def test_every_name_of_a_declaration_of_several_is_a_definition(repo: Path) -> N
     assert targets(db, "src/p/Box.java", 5, "width") == {("Box.width", 4)}
 
 
+def test_go_embedded_types_lend_their_methods(repo: Path) -> None:
+    """gin: `router := New(); router.GET(...)` (Engine embeds RouterGroup) linked nothing, so
+    re-signing `RouterGroup.GET` checked 19 of its 164 calls (16 of them guesses); an
+    interface embedding another declares that one's methods too."""
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/gin\n\ngo 1.21\n",
+            "group.go": (
+                "package gin\n\n"
+                "type RouterGroup struct{ base string }\n\n"
+                "func (g *RouterGroup) GET(path string) {}\n\n"
+                "type Base struct{}\n\n"
+                "func (b *Base) Use() {}\n"
+            ),
+            "kit/kit.go": "package kit\n\ntype Tool struct{}\n\nfunc (t Tool) Fix() {}\n",
+            "gin.go": (
+                'package gin\n\nimport (\n\t"io"\n\n\t"example.com/gin/kit"\n)\n\n'
+                "type Engine struct {\n\tRouterGroup\n\t*Base\n\tkit.Tool\n\tname string\n}\n\n"
+                "func New() *Engine { return &Engine{} }\n\n"
+                "type Closer interface{ Close() error }\n\n"
+                "type Stream interface {\n\tCloser\n\tio.Reader\n}\n\n"
+                "type file struct{}\n\n"
+                "func (f file) Read(p []byte) (int, error) { return 0, nil }\n\n"
+                "func use(s Stream) {\n"
+                "\trouter := New()\n"
+                '\trouter.GET("/")\n'
+                "\trouter.Use()\n"
+                "\trouter.Fix()\n"
+                "\t_ = router.base\n"
+                "\ts.Close()\n"
+                "\ts.Read(nil)\n"
+                "}\n"
+            ),
+        },
+    )
+    assert targets(db, "gin.go", 31, "GET") == {("RouterGroup.GET", 5)}
+    assert targets(db, "gin.go", 32, "Use") == {("Base.Use", 9)}  # `*Base`
+    assert targets(db, "gin.go", 33, "Fix") == {("Tool.Fix", 5)}  # another package's
+    assert targets(db, "gin.go", 34, "base") == {("RouterGroup.base", 3)}  # a promoted field
+    assert targets(db, "gin.go", 35, "Close") == {("Closer.Close", 18)}
+    assert targets(db, "gin.go", 36, "Read") == set()  # io.Reader's: not the repository's
+
+
 def test_a_go_type_s_signature_says_its_kind(repo: Path) -> None:
     """cli: `rb map` printed `23  Command` and the prompt `signature: SchemaTyper`, where a
     Java class shows `public class Foo`: a Go type says `type Command struct`."""

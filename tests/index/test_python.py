@@ -377,3 +377,52 @@ def test_an_untyped_receiver_links_to_five_members_at_most(repo: Path) -> None:
 
     assert guesses(five) == {(f"K{k}.run", 0.2) for k in range(5)}
     assert guesses(classes) == set()
+
+
+def test_a_local_function_defined_in_both_branches_means_both(repo: Path) -> None:
+    """Django's xml serializer defines `queryset_iterator` in each branch of an `if` inside a
+    method and calls it after: the call meant the first definition only (jedi: both), so a
+    re-signed second one had no caller. Module-level ones already meant both."""
+    db = build(
+        repo,
+        {
+            "ser.py": (
+                "def handle(obj, natural):\n"
+                "    if natural:\n"
+                "        def iterate(o):\n"
+                "            return o.natural()\n"
+                "    else:\n"
+                "        def iterate(o):\n"
+                "            return o.pk\n"
+                "    return iterate(obj)\n"
+                "\n"
+                "\n"
+                "def other(obj):\n"
+                "    def iterate(o):\n"
+                "        return o\n"
+                "    return iterate(obj)\n"
+            )
+        },
+    )
+    assert targets(db, "ser.py", 8, "iterate") == {("handle.iterate", 3), ("handle.iterate", 6)}
+    assert targets(db, "ser.py", 14, "iterate") == {("other.iterate", 12)}  # its own only
+
+
+def test_local_namesakes_survive_an_update(repo: Path) -> None:
+    files = {
+        "ser.py": (
+            "def handle(obj, natural):\n"
+            "    if natural:\n"
+            "        def iterate(o):\n"
+            "            return o.natural()\n"
+            "    else:\n"
+            "        def iterate(o):\n"
+            "            return o.pk\n"
+            "    return iterate(obj)\n"
+        ),
+        "use.py": "from ser import handle\n",
+    }
+    db = build(repo, files)
+    # A commit that touches the file: its references are resolved again, on their own.
+    db = build(repo, {"ser.py": "# the serializer\n" + files["ser.py"]}, db=db)
+    assert targets(db, "ser.py", 9, "iterate") == {("handle.iterate", 4), ("handle.iterate", 7)}
