@@ -94,6 +94,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # A Go type's signature says its kind: `type Command struct`, `type SchemaTyper interface`.
 # A Java method call counts its arguments (`ARGUMENTS`, after its qualifier): it goes to the
 # overloads of its name that take as many, at 1/their number when several do (`via` overload).
+# Java methods' written return types are read, so a call chain is typed through them
+# (`call.execute().isSuccessful()`; a nested or inherited member type by its simple name).
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a

@@ -2352,11 +2352,16 @@ class _Builder:
         def node_receiver(node: ts.Node) -> str:
             new = node.type == "new_expression"
             callee = node.child(1 if new else 0)  # `new Foo(...)`, `foo(...)`
+            end = callee.end_byte if callee is not None else 0
+            if java and node.type == "method_invocation":
+                # Java's `x.m(...)`: the object, the dot and the name are the callee
+                args = node.child_by_field_name("arguments")
+                end = args.start_byte if args is not None else 0
             # A name written as a callee is short: a chained call's callee spans the whole
             # chain before it (`a.m0().m1()...`), and reading each would be quadratic.
-            if callee is None or callee.end_byte - callee.start_byte > _MAX_CALLEE:
+            if callee is None or end - callee.start_byte > _MAX_CALLEE:
                 return ""
-            written = _decode(source[callee.start_byte : callee.end_byte])
+            written = _decode(source[callee.start_byte : end])
             if not written.isidentifier():
                 if _TYPE_NAME.fullmatch(_SPACES.sub("", written)) is None:
                     return "" if new else (_call_chain(written) or _chain_call(written))

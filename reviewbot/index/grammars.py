@@ -682,6 +682,7 @@ _JAVA_NAMES = """
 (object_creation_expression type: (generic_type (type_identifier) @call)) @new
 (explicit_constructor_invocation constructor: [(this) (super)]) @new
 (field_access field: (identifier) @member)
+(method_invocation object: (method_invocation) @recv.obj)
 (labeled_statement (identifier) @skip)
 (formal_parameter name: (identifier) @bind)
 (formal_parameter type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.type

@@ -232,6 +232,37 @@ _LITERAL_TYPE = re.compile(
 _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
 
 
+# Java: a method's header: annotations (`@GET("/")`), modifiers, type parameters, the type.
+_JAVA_ANNOTATION = re.compile(r'\s*@[\w$.]+(?:\s*\((?:[^()"]|"(?:[^"\\]|\\.)*")*\))?')
+_JAVA_GENERIC = re.compile(r"<[^<>]*>")
+_JAVA_PRIMITIVE = frozenset("void boolean byte char short int long float double var".split())
+
+
+def java_returns(signature: str) -> str:
+    """The class a Java method's header says it returns (``public static <T> Response<T>
+    success(T body)``: ``Response``), or "" (void, a primitive, an array, a type variable)."""
+    text = signature
+    while (found := _JAVA_ANNOTATION.match(text)) is not None and found.end():
+        text = text[found.end() :]
+    paren = text.find("(")
+    if paren < 0:
+        return ""
+    head = text[:paren]
+    own = re.match(r"\s*(?:\w+\s+)*<([^()]*)>", head)  # the method's own type parameters
+    variables = set(re.findall(r"(?:^|,)\s*([A-Za-z_$][\w$]*)", own.group(1))) if own else set()
+    for _ in range(4):
+        head, n = _JAVA_GENERIC.subn(" ", head)
+        if not n:
+            break
+    words = head.split()
+    if len(words) < 2 or "[" in words[-2] or "<" in head or ">" in head:
+        return ""
+    written = words[-2]
+    if written in _JAVA_PRIMITIVE or written in variables or len(written) == 1:
+        return ""  # (a lone capital is a type variable: the class's `T`)
+    return written
+
+
 def _returns(signature: str) -> str:
     """The class a function's signature says it returns, as written, or "" (an overload's
     signature ends with ``;``)."""
@@ -265,6 +296,8 @@ def written_return(kind: str, signature: str, returned: str = "", language: str 
         return field_type(signature) if ":" in signature else ""
     if kind not in ("function", "method"):
         return ""
+    if language == "java":
+        return java_returns(signature)
     if "->" in signature or "):" in signature or signature[:5] == "func ":
         return _returns(signature) or returned
     return returned
@@ -387,6 +420,9 @@ class Resolver:
         self.returns: _Lazy[int, tuple[str, int | None]] = _Lazy(_same, self._load_returns)
         self.inferred: set[int] = set()  # those of ``returns`` read from the body's `return`s
         self.getters: set[int] = set()  # (of those: Python `@property` getters, read with it)
+        # (Java methods returning a generic type written with arguments, `List<Attribute>`: a
+        # library's such class still hands out the repository's classes, its elements)
+        self.generic_returns: set[int] = set()
         # What a `for` over a function's result binds (read with ``returns``).
         self.elements: dict[int, str] = {}
         if not lazy:
@@ -520,24 +556,32 @@ class Resolver:
         where = "" if def_id is None else "id = ? AND "
         rows: Iterable[tuple[Any, ...]]
         if def_id is None and self._loaded is not None:
+            java = {f.id for f in self.files.values() if f.language == "java"}
             rows = (
                 (r[0], r[8], r[5], r[11], r[12])
                 for r in self._loaded.defs
                 if r[2] in ("function", "method")
-                and ("->" in r[5] or "):" in r[5] or r[5][:5] == "func " or r[12])
+                and ("->" in r[5] or "):" in r[5] or r[5][:5] == "func " or r[12] or r[1] in java)
             )
         else:
             rows = self.conn.execute(
-                f"SELECT id, parent_id, signature, bases, returned FROM defs WHERE {where}"
-                "kind IN ('function', 'method') "
-                "AND (instr(signature, '->') > 0 OR instr(signature, '):') > 0 "
-                "OR substr(signature, 1, 5) = 'func ' OR returned != '')",
+                "SELECT d.id, d.parent_id, d.signature, d.bases, d.returned FROM defs d "
+                f"JOIN files f ON f.id = d.file_id WHERE {where.replace('id', 'd.id')}"
+                "d.kind IN ('function', 'method') "
+                "AND (instr(d.signature, '->') > 0 OR instr(d.signature, '):') > 0 "
+                "OR substr(d.signature, 1, 5) = 'func ' OR d.returned != '' "
+                "OR f.language = 'java')",
                 () if def_id is None else (def_id,),
             )
         for found, parent_id, signature, bases, returned in rows:
             # (what the body's `return`s say, when the signature writes nothing: the
             # extractor's ``Definition.returned``)
-            written = _returns(signature)
+            home = self.files.get(found >> ID_BITS)
+            written = (
+                java_returns(signature)
+                if home is not None and home.language == "java"
+                else _returns(signature)
+            )
             if not written and returned:
                 written = returned
                 self.inferred.add(found)
@@ -545,6 +589,10 @@ class Resolver:
                 self.returns[found] = (written, parent_id)
                 if bases == GETTER:
                     self.getters.add(found)
+                if home is not None and home.language == "java" and "<" in signature:
+                    head = signature.split("(", 1)[0]
+                    if re.search(rf"\b{re.escape(written.rsplit('.', 1)[-1])}\s*<", head):
+                        self.generic_returns.add(found)
                 if "[" in signature:
                     element = written_element("function", signature)
                     if element:
@@ -1813,6 +1861,8 @@ class Resolver:
                 )
                 if not known or (k and set(part) != set(found)):
                     return [], False
+                if not part and f in self.generic_returns:
+                    return [], False  # `asList().get(0).getKey()`: a List of ours
                 found = part
             out.extend(found)
             each.append(tuple(found))
@@ -1864,12 +1914,42 @@ class Resolver:
                     return [], False
                 found.extend(part)
             return found, True
+        if home.language == "java" and "." not in says:
+            # A class nested in the method's class (or around it) is the name's meaning
+            # there: `CommandLine.builder()` returns its `Builder`, `Builder.set()` itself.
+            k: int | None = owner
+            while k is not None and k in self.classes:
+                d = self.classes[k]
+                if d.name == says:
+                    return [k], True
+                inner = self._member_type(k, says)
+                if inner:
+                    return inner, True
+                k = d.parent_id
         found, known = self.typed(home, None, says, depth + 1)
         if not known or (guessed and not found):
             # (a guess returning a library's class, `httpx.Response`, may be the one
             # called: the repository's namesake is no surer than it)
             return [], False
         return found, True
+
+    def _member_type(self, cls: int, name: str, depth: int = 0) -> list[int]:
+        """Java: the classes named ``name`` declared in ``cls`` or, inherited, in its bases
+        (`HttpConnection.Base implements Connection.Base`: Connection's `Method` is in scope
+        there through it)."""
+        found = [c for c in self.class_by_name.get(name, ()) if self.classes[c].parent_id == cls]
+        if found or depth > 3:
+            return found
+        for base in self.bases(cls)[0]:
+            found = self._member_type(base, name, depth + 1)
+            if found:
+                return found
+            outer = self.classes[base].parent_id if base in self.classes else None
+            if outer is not None and outer in self.classes:  # the base's own outer class
+                found = self._member_type(outer, name, depth + 1)
+                if found:
+                    return found
+        return []
 
     def _merged(self, funcs: tuple[int, ...]) -> tuple[int, ...]:
         """Of the members of a TS class and the interface of its name in its module (one
@@ -1942,6 +2022,16 @@ class Resolver:
             if not classes:
                 return (), (None if sure else False), False
             return tuple(m for c in classes for m in self.class_member(c, member)[0]), False, False
+        if file.language == "java" and rest and not owner.endswith(")"):
+            # `HttpConnection.Request.method()` (a local of that nested class's type): the
+            # member of the class the owner names, before any reading of it as a path
+            classes, sure = self.typed(file, target, owner, depth + 1)
+            if classes:
+                return (
+                    tuple(m for c in classes for m in self.class_member(c, member)[0]),
+                    False,
+                    False,
+                )
         funcs, known = self.in_file(file, callee)
         outside = known and not funcs and self.from_outside(file, callee)
         if not funcs and not outside and "." in rest and first not in _SELF:

@@ -723,6 +723,113 @@ def test_go_embedded_types_lend_their_methods(repo: Path) -> None:
     assert targets(db, "gin.go", 36, "Read") == set()  # io.Reader's: not the repository's
 
 
+def test_a_java_call_chain_is_typed_through_the_return_type_written(repo: Path) -> None:
+    """retrofit: `call.execute().isSuccessful()` and `subscriber.assertValue("Hi")
+    .assertComplete()` were guesses among every method of the name (a Java method's return
+    type was never read); `call.request().tag(...)` (okhttp's Request) a sure link to the
+    repository's one `tag`."""
+    db = build(
+        repo,
+        {
+            "src/p/Response.java": (
+                "package p;\n\npublic final class Response<T> {\n"
+                "  public boolean isSuccessful() { return true; }\n}\n"
+            ),
+            "src/p/Other.java": (
+                "package p;\n\nclass Other {\n  boolean isSuccessful() { return false; }\n"
+                "  Other tag(Object o) { return this; }\n}\n"
+            ),
+            "src/p/Call.java": (
+                "package p;\n\nimport okhttp3.Request;\n\npublic interface Call<T> {\n"
+                '  @Deprecated @SuppressWarnings("x") Response<T> execute() throws Exception;\n'
+                "  Request request();\n"
+                "  <R> Call<R> map(R r);\n"
+                "  Call<T> self();\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nclass Use {\n"
+                "  boolean run(Call<String> call) throws Exception {\n"
+                "    call.request().tag(null);\n"
+                "    call.self().self().execute().isSuccessful();\n"
+                "    return call.execute().isSuccessful();\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    ok = {("Response.isSuccessful", 4)}
+    assert targets(db, "src/p/Use.java", 7, "isSuccessful") == ok
+    assert targets(db, "src/p/Use.java", 6, "isSuccessful") == ok  # through two calls
+    assert targets(db, "src/p/Use.java", 5, "tag") == set()  # okhttp3.Request's
+
+
+def test_a_java_method_returning_a_nested_class_means_that_class(repo: Path) -> None:
+    """commons-cli: `CommandLine.builder().setDeprecatedHandler(h)`: `builder()` returns
+    `Builder`, CommandLine's nested class; jsoup's `req.method().hasBody()`: `Method` is a
+    member type of the interface the class implements; `req` a `HttpConnection.Request`."""
+    db = build(
+        repo,
+        {
+            "src/p/Connection.java": (
+                "package p;\n\npublic interface Connection {\n"
+                "  enum Method { GET; public boolean hasBody() { return false; } }\n"
+                "  interface Base { Method method(); }\n}\n"
+            ),
+            "src/p/HttpConnection.java": (
+                "package p;\n\npublic class HttpConnection implements Connection {\n"
+                "  public static class Request implements Connection.Base {\n"
+                "    public Method method() { return Method.GET; }\n  }\n"
+                "  public static Builder builder() { return new Builder(); }\n"
+                "  public static final class Builder {\n"
+                "    public Builder setHandler(Object h) { return this; }\n"
+                "    public HttpConnection get() { return null; }\n  }\n"
+                "  boolean hasBody() { return true; }\n"
+                "  Builder setHandler(Object h) { return null; }\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nclass Use {\n"
+                "  void run(HttpConnection.Request req) {\n"
+                "    req.method().hasBody();\n"
+                "    HttpConnection.builder().setHandler(null).setHandler(null).get();\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    assert targets(db, "src/p/Use.java", 5, "hasBody") == {("Connection.Method.hasBody", 4)}
+    assert targets(db, "src/p/Use.java", 6, "setHandler") == {
+        ("HttpConnection.Builder.setHandler", 9)
+    }
+    assert targets(db, "src/p/Use.java", 6, "get") == {("HttpConnection.Builder.get", 10)}
+
+
+def test_a_java_library_generic_returned_with_our_class_stays_a_guess(repo: Path) -> None:
+    """jsoup: `attributes.asList().get(0).getKey()` (`asList()` returns `List<Attribute>`)
+    was a sure link to `Attribute.getKey`, the one `getKey`; typing the chain through `List`
+    (a library's class: none of ours) lost it. A library's generic written with our class
+    hands it out: the member stays a guess, as before; `Request` without arguments is none."""
+    db = build(
+        repo,
+        {
+            "src/p/Attribute.java": (
+                "package p;\n\npublic class Attribute {\n"
+                "  public String getKey() { return null; }\n}\n"
+            ),
+            "src/p/Attributes.java": (
+                "package p;\n\nimport java.util.List;\nimport okhttp3.Request;\n\n"
+                "public class Attributes {\n"
+                "  public List<Attribute> asList() { return null; }\n"
+                "  public Request request() { return null; }\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nclass Use {\n  void run(Attributes attributes) {\n"
+                "    attributes.asList().get(0).getKey();\n"
+                "    attributes.request().getKey();\n  }\n}\n"
+            ),
+        },
+    )
+    assert targets(db, "src/p/Use.java", 5, "getKey") == {("Attribute.getKey", 4)}
+    assert targets(db, "src/p/Use.java", 6, "getKey") == set()
+
+
 def test_a_go_type_s_signature_says_its_kind(repo: Path) -> None:
     """cli: `rb map` printed `23  Command` and the prompt `signature: SchemaTyper`, where a
     Java class shows `public class Foo`: a Go type says `type Command struct`."""
