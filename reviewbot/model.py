@@ -577,6 +577,24 @@ class Impact(NamedTuple):
         return f"{self.change}: {self.detail}" if self.detail else self.change
 
     @property
+    def calls_fit(self) -> bool:
+        """A re-sign under which the calls still bind as they did: types or defaults only,
+        parameters renamed where calls pass by position, parameters made optional, or
+        (resolved references, none uncertain, so RB106 checked every call and named none) a
+        parameter renamed in place. A report gives it one line with its count, not its
+        places (the JSON lists them)."""
+        if self.change != "signature" or not self.detail:
+            return False
+        checked = self.source == "index" and not self.uncertain
+        for part in self.detail.split("; "):
+            if part in (TYPES_ONLY, CALLS_UNAFFECTED, "parameters renamed", "now public"):
+                continue
+            if part.startswith("now optional: ") or (checked and part.startswith("renamed ")):
+                continue
+            return False
+        return True
+
+    @property
     def how(self) -> str:
         """What the references are, for readers: resolved, or whole-word matches and why."""
         if self.source == "index":
@@ -614,7 +632,9 @@ class Impact(NamedTuple):
         reference(s) on receivers of unknown type"); "" otherwise."""
         if self.shown or not self.uncertain or self.change not in _UNCHECKED:
             return ""
-        if self.change == "signature" and self.detail in (TYPES_ONLY, CALLS_UNAFFECTED):
+        if self.change == "signature" and (
+            self.detail == TYPES_ONLY or self.detail.startswith(CALLS_UNAFFECTED)
+        ):
             return ""  # (no call of it breaks: nothing to check)
         if self.source == "grep":
             return f"{self.uncertain} whole-word matches of `{self.name}`"

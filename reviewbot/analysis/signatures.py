@@ -98,7 +98,11 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         if len(set(before)) == 1:
             return TYPES_ONLY
         # (a Python decorator is no annotation: `@cache` changes no call)
-        return modifier_change(old[1], new[1], annotations=_family(language) != "python")
+        modifiers = modifier_change(old[1], new[1], annotations=_family(language) != "python")
+        typed = _typed(old, new, olds, news, language)
+        if typed and modifiers:  # (`f(Field f)` made `public f(AccessibleObject f)`)
+            return f"{typed}; {modifiers}"
+        return modifiers
     if (
         _family(language) in ("java", "go", "js")
         and [(p.kind, p.required) for p in olds] == [(p.kind, p.required) for p in news]
@@ -109,8 +113,15 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         )
     ):
         # Calls there pass by position: the same shape under other names binds alike (jsoup
-        # ccd90e9c renamed `a, b`: "added endTagNameState (required), …; removed a, b").
-        return CALLS_UNAFFECTED
+        # ccd90e9c renamed `a, b`: "added endTagNameState (required), …; removed a, b"),
+        # unless the types changed too (commons-lang 7e5906fb0: `setAccessible(boolean,
+        # Field)` made `public setAccessible(boolean, AccessibleObject)`).
+        typed = _typed(old, new, olds, news, language)
+        if not typed:
+            modifiers = modifier_change(old[1], new[1])
+            return f"{CALLS_UNAFFECTED}; {modifiers}" if modifiers else CALLS_UNAFFECTED
+        told = [typed, "parameters renamed", modifier_change(old[1], new[1])]
+        return "; ".join(t for t in told if t)
     was = {p.name: p for p in olds}
     now = {p.name: p for p in news}
     parts: list[str] = []
@@ -120,11 +131,30 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
             more = f" and {len(names) - _LISTED} more" if len(names) > _LISTED else ""
             parts.append(f"{label}{', '.join(names[:_LISTED])}{more}")
 
+    # A parameter renamed in place (the same position, kind and need; neither name on the
+    # other side): `renamed prefix -> name`, not one added and one removed (tqdm e4d9742).
+    renamed = {
+        o.name: n.name
+        for o, n in zip(olds, news, strict=False)
+        if o.name != n.name
+        and o.name not in now
+        and n.name not in was
+        and (o.kind, o.required) == (n.kind, n.required)
+        and o.kind not in ("varargs", "varkw")
+        and _WORD.fullmatch(o.name) is not None  # (a TS `{a}`'s keys are what a call passes)
+        and _WORD.fullmatch(n.name) is not None
+    }
+    listed("renamed ", [f"{a} -> {b}" for a, b in renamed.items()])
+    gone = {b for b in renamed.values()}
     listed(
         "added ",
-        [p.name + (" (required)" if p.required else "") for p in news if p.name not in was],
+        [
+            p.name + (" (required)" if p.required else "")
+            for p in news
+            if p.name not in was and p.name not in gone
+        ],
     )
-    listed("removed ", [p.name for p in olds if p.name not in now])
+    listed("removed ", [p.name for p in olds if p.name not in now and p.name not in renamed])
     kept = [p for p in news if p.name in was]
     listed("now required: ", [p.name for p in kept if p.required and not was[p.name].required])
     listed("now optional: ", [p.name for p in kept if not p.required and was[p.name].required])
@@ -132,10 +162,45 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         "now keyword-only: ",
         [p.name for p in kept if p.kind == "kwonly" and was[p.name].kind != "kwonly"],
     )
-    order = [p.name for p in olds if p.name in now and p.kind != "kwonly"]
-    if order != [p.name for p in news if p.name in was and p.kind != "kwonly"]:
+    # (the order of those passed by position on both sides: `refresh` made keyword-only is
+    # no reorder)
+    both = {n for n in now if n in was and "kwonly" not in (now[n].kind, was[n].kind)}
+    both |= {a for a, b in renamed.items() if now[b].kind != "kwonly"}
+    order = [renamed.get(p.name, p.name) for p in olds if p.name in both]
+    if order != [p.name for p in news if p.name in both or p.name in gone]:
         parts.append("reordered")
     return "; ".join(parts)
+
+
+def _typed(
+    old: tuple[str, str],
+    new: tuple[str, str],
+    olds: tuple[Param, ...],
+    news: tuple[Param, ...],
+    language: str,
+) -> str:
+    """``parameter types changed (Field -> AccessibleObject)`` when the types written for a
+    parameter list of one shape differ (a Java type read: which ones; otherwise the list's
+    text without its names, when that differs); "" when they do not."""
+    changed = [(o.type, n.type) for o, n in zip(olds, news, strict=False) if o.type != n.type]
+    if changed and all(a and b for a, b in changed):
+        shown = ", ".join(f"{a} -> {b}" for a, b in changed[:_LISTED])
+        more = f" and {len(changed) - _LISTED} more" if len(changed) > _LISTED else ""
+        return f"parameter types changed ({shown}{more})"
+    if not changed and all(p.type for p in (*olds, *news)):
+        return ""
+    texts = [_param_text(h[1], h[0], go=_family(language) == "go") for h in (old, new)]
+    if None in texts:
+        return ""
+    names = [{p.name for p in ps} for ps in (olds, news)]
+    bare = [
+        [
+            " ".join(w for w in _WORD.findall(piece) if w not in names[k] and w != "final")
+            for piece in _split(t or "", angles=True)
+        ]
+        for k, t in enumerate(texts)
+    ]
+    return "parameter types changed" if bare[0] != bare[1] else ""
 
 
 _ANNOTATION = re.compile(r"@[\w.]+")
@@ -310,10 +375,18 @@ def _js_before(name: str, header: str) -> str:
     return _SPACE.sub("", head)
 
 
-def _skip_generics(text: str, k: int) -> int:
-    """Past a ``<...>`` type argument list at ``k`` (TypeScript, Java), if there is one."""
+def _skip_generics(text: str, k: int, go: bool = False) -> int:
+    """Past a ``<...>`` type argument list at ``k`` (TypeScript, Java), if there is one; with
+    ``go``, past a Go ``[T any]`` type parameter list (or ``[int]`` type arguments) followed
+    by a parameter or argument list."""
     while k < len(text) and text[k].isspace():
         k += 1
+    if go:
+        if k < len(text) and text[k] == "[":
+            end = _balanced(text, k)
+            if end is not None and text[end + 1 :].lstrip().startswith("("):
+                return end + 1
+        return k
     if k < len(text) and text[k] == "<":
         depth = 0
         while k < len(text):
@@ -332,12 +405,13 @@ def _skip_generics(text: str, k: int) -> int:
 _FUNCTION_KEYWORD = re.compile(r"function\b\s*\*?\s*(?:[A-Za-z_$][\w$]*)?\s*")
 
 
-def _param_text(signature: str, name: str) -> str | None:
-    """The text between a header's parameter parentheses (after the declared name)."""
+def _param_text(signature: str, name: str, go: bool = False) -> str | None:
+    """The text between a header's parameter parentheses (after the declared name and its
+    type parameters: Java's and TypeScript's `<T>`, Go's `[T any]`)."""
     found = re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", signature)
     if found is None:
         return None
-    k = _skip_generics(signature, found.end())
+    k = _skip_generics(signature, found.end(), go)
     rest = signature[k:]
     arrow = re.match(r"\s*(?::[^=]*)?=\s*(?:async\s+)?", rest)  # `g = (x) =>` / `g = x =>`
     if arrow and not rest.lstrip().startswith("("):
@@ -360,10 +434,10 @@ def _param_text(signature: str, name: str) -> str | None:
 
 def parameters(signature: str, name: str, language: str, method: bool) -> tuple[Param, ...] | None:
     """The parameters a header declares (None: no parameter list found)."""
-    inner = _param_text(signature, name)
+    family = _family(language)
+    inner = _param_text(signature, name, go=family == "go")
     if inner is None or CUT in inner:
         return None  # (a stored signature cut short: not every parameter is there)
-    family = _family(language)
     pieces = _split(inner, angles=family in ("js", "java", "go"))
     if family == "python":
         return _python(pieces, method)
@@ -464,7 +538,7 @@ def call_at(text: str, offset: int, language: str) -> Call | None:
     """The arguments of the call whose callee name ends at ``offset`` in ``text`` (None: no
     argument list follows, e.g. a reference that is not a call)."""
     family = _family(language)
-    k = _skip_generics(text, offset) if family in ("js", "java") else offset
+    k = _skip_generics(text, offset, go=family == "go") if family != "python" else offset
     while k < len(text) and text[k] in " \t":
         k += 1
     if family == "js" and text[k : k + 2] == "?.":  # f?.(x)

@@ -31,6 +31,7 @@ from reviewbot.engine.languages import Language, LanguageRegistry, default_regis
 from reviewbot.index.configs import is_module_config, summary
 from reviewbot.index.extract import (
     ANY_OF,
+    ARGUMENTS,
     GETTER,
     LITERAL,
     PROPERTY,
@@ -89,6 +90,10 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # interface's bases (gin's `router.GET` through `Engine { RouterGroup }`); a member found in none of
 # a Go struct's or interface's types of the repository is an outside embedded type's: no guess.
 # A Python function's local functions of one name (`if`/`else` definitions) are one meaning.
+# A Go call of an instantiated generic (`arg[string](x)`, `pkg.F[int](x)`) is a call.
+# A Go type's signature says its kind: `type Command struct`, `type SchemaTyper interface`.
+# A Java method call counts its arguments (`ARGUMENTS`, after its qualifier): it goes to the
+# overloads of its name that take as many, at 1/their number when several do (`via` overload).
 # Java methods' written return types are read, so a call chain is typed through them
 # (`call.execute().isSuccessful()`; a nested or inherited member type by its simple name).
 # A JS/TS specifier's extension reads the typed file of its flavour first, as TypeScript does:
@@ -990,13 +995,15 @@ def _relink(
     # (`x = Make(); x.m()` with Make a function: what Make returns, when Make changed.)
     # The qualifiers are read once each (about 4k for 37k references, through a small partial
     # index), then the references of those that match.
-    qualifiers = [
-        q for (q,) in conn.execute("SELECT DISTINCT qualifier FROM refs WHERE how = 'instance'")
-    ]
-    through = _through_properties(conn, qualifiers, typed_names)
+    # (a Java call's argument count after its qualifier is no part of the type: `ARGUMENTS`)
+    written = {
+        q: q.partition(ARGUMENTS)[0]
+        for (q,) in conn.execute("SELECT DISTINCT qualifier FROM refs WHERE how = 'instance'")
+    }
+    through = _through_properties(conn, list(dict.fromkeys(written.values())), typed_names)
     typed = [
-        (qualifier,)
-        for qualifier in qualifiers
+        (stored,)
+        for stored, qualifier in written.items()
         if qualifier in through
         or qualifier.rsplit(".", 1)[-1] in typed_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)

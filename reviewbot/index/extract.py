@@ -31,6 +31,7 @@ from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
 __all__ = [
     "ALIAS",
+    "ARGUMENTS",
     "AUGMENTS",
     "CLASS_KINDS",
     "LOCAL",
@@ -80,6 +81,10 @@ LOCAL = "local:"
 # The qualifier of a Java constructor call (`new C(a, b)`, `this(a)`, `super(a, b)`): `new/2`,
 # its number of arguments (the resolver picks the constructor of that arity).
 NEW = "new/"
+# After the qualifier of a Java method call, its number of arguments (`ARGUMENTS + "2"`): the
+# resolver splits the call among the overloads of its name that take as many (it was a sure
+# link to every overload). The resolver takes it off before anything reads the qualifier.
+ARGUMENTS = "\x1e"
 # The qualifier of a Java anonymous class's call of its own method (`this.go()`, `go()`): a
 # method that is no class's member, which a call means all the same.
 OWN = "own"
@@ -172,6 +177,28 @@ def field_union(signature: str) -> tuple[str, ...]:
     if found is None or _LOOKUP.search(found.group(1)):
         return ()
     return union_types(found.group(1).split(" = ", 1)[0])
+
+
+def _with_arguments(refs: list[Reference], caps: dict[str, list[ts.Node]]) -> list[Reference]:
+    """Java: each method call's reference with its number of arguments after its qualifier
+    (``ARGUMENTS``)."""
+    counts: dict[tuple[int, int], int] = {}
+    for key in ("call", "call.member"):
+        for node in caps.get(key, ()):
+            call = node.parent
+            if call is None or call.type != "method_invocation":
+                continue
+            args = call.child_by_field_name("arguments")
+            if args is not None:
+                counts[(node.start_point[0] + 1, node.start_point[1])] = _arguments(args)
+    if not counts:
+        return refs
+    return [
+        r._replace(qualifier=f"{r.qualifier}{ARGUMENTS}{counts[r.line, r.column]}")
+        if r.kind == "call" and (r.line, r.column) in counts and not r.qualifier.startswith(NEW)
+        else r
+        for r in refs
+    ]
 
 
 def constructor_arity(signature: str) -> tuple[int, int] | None:
@@ -1660,6 +1687,14 @@ class _Builder:
                     self.grammar.name == "python",
                     self.whole,
                 )
+                if (
+                    self.grammar.name == "go"
+                    and kind in ("struct", "interface", "type")
+                    and not signature.startswith("type ")
+                ):
+                    # `type Command struct`, as a Java class shows its kind (it was `Command`)
+                    tail = f" {kind}" if kind != "type" else ""
+                    signature = cut_signature(f"type {signature}{tail}")
             out.append(
                 Definition(
                     kind,
@@ -2710,6 +2745,8 @@ class _Builder:
             out.append(
                 _reference((entry.name, row + 1, col, "import", -1, "import", i, "", entry.name))
             )
+        if java:
+            out = _with_arguments(out, caps)
         out.sort(key=_LINE_COLUMN)
         return FileFacts(
             grammar.name,

@@ -587,6 +587,8 @@ _GO_NAMES = """
 (package_identifier) @ref
 (call_expression function: (identifier) @call)
 (call_expression function: (selector_expression) @call.member.of)
+(call_expression function: (index_expression operand: (identifier) @call))
+(call_expression function: (index_expression operand: (selector_expression) @call.member.of))
 (selector_expression operand: (call_expression function: [(identifier) (selector_expression)])
   @recv.obj)
 (qualified_type name: (type_identifier) @type)

@@ -21,7 +21,9 @@ of the call's one typed argument (``via = "callback"``, confidence 0.5); a membe
 union of classes (``f(): A | B``, ``type AB = A | B``) to each of its classes' that differ, at
 1/their number (``via = "union"``); a Java constructor call (``new C(...)``, ``this(...)``,
 ``super(...)``) also to the constructor whose arity fits, else to each that may be it at
-1/their number (``via = "overload"``); a class base that a local or a parameter names
+1/their number (``via = "overload"``), and a Java method call to the overloads of its name
+that take as many arguments (a variadic one, as many or more), at 1/their number when several
+do (``via = "overload"``); a class base that a local or a parameter names
 (``local:``) is unknown; ``obj.m``
 with a receiver nobody can type links to every member of that name in the files the referring
 file reaches through its imports (none when it reaches none), with confidence
@@ -57,6 +59,7 @@ from reviewbot.index.configs import TsConfigs, is_module_config
 from reviewbot.index.extract import (
     ALIAS,
     ANY_OF,
+    ARGUMENTS,
     AUGMENTS,
     DECLARED,
     GETTER,
@@ -363,6 +366,9 @@ class Resolver:
         # Java constructors' arities (fewest, most arguments; most -1: any), by id.
         self.arity: _Lazy[int, tuple[int, int]] = _Lazy(_file_part, self._load_arity)
         self.field_members: set[int] = set()  # (no family: a property is no method to override)
+        # Java methods' arities (as constructors'), read on first use by a call that counts its
+        # arguments (``ARGUMENTS``).
+        self.method_arity: dict[int, tuple[int, int]] = {}
         classy = ", ".join(f"'{k}'" for k in _CLASSY)
         rows: Iterable[tuple[Any, ...]]
         if loaded is not None and not lazy:
@@ -2299,9 +2305,10 @@ class Resolver:
         ] = {}
         found: tuple[int, ...]
         append = edges.append
-        for ref_id, file_id, how, target, qualifier, lookup, kind in rows:
-            known = fitted.get((file_id, how, target, qualifier, lookup, kind))
+        for ref_id, file_id, how, target, written, lookup, kind in rows:
+            known = fitted.get((file_id, how, target, written, lookup, kind))
             if known is None:
+                qualifier, counted, arguments = written.partition(ARGUMENTS)
                 if how == "def":
                     found, via = ((target,) if target is not None else ()), "local"
                     # Python: a module-level name bound to several definitions of one file
@@ -2354,7 +2361,20 @@ class Resolver:
                     more = tuple(a for d in found for a in augmented.get(d, ()))
                     if more:
                         found = found + tuple(a for a in more if a not in found)
-                known = fitted[(file_id, how, target, qualifier, lookup, kind)] = (
+                if counted and len(found) > 1:
+                    # Java: a method call goes to the overloads that take as many arguments,
+                    # at 1/their number when several do (which the argument types pick is
+                    # not read); to them all when none does.
+                    fit = self._taking(found, int(arguments))
+                    if fit != found and fit:
+                        found = fit
+                    if (
+                        len(found) > 1
+                        and weight == 1.0
+                        and all(d in self.callable_members for d in found)
+                    ):
+                        weight, via = 1.0 / len(found), _OVERLOAD
+                known = fitted[(file_id, how, target, written, lookup, kind)] = (
                     found,
                     weight,
                     via,
@@ -2371,6 +2391,24 @@ class Resolver:
             for d, confidence, how_built in built:
                 append((ref_id, d, confidence, how_built))
         return edges
+
+    def _taking(self, found: tuple[int, ...], arguments: int) -> tuple[int, ...]:
+        """Of ``found``, those a call with ``arguments`` arguments can mean: the methods whose
+        parameters take as many (a variadic one, as many or more), and what is no method or
+        has no parameter list read."""
+        missing = [d for d in found if d in self.callable_members and d not in self.method_arity]
+        if missing:
+            marks = ",".join("?" * len(missing))
+            for def_id, signature in self.conn.execute(
+                f"SELECT id, signature FROM defs WHERE id IN ({marks})", missing
+            ):
+                self.method_arity[def_id] = constructor_arity(signature) or (0, -1)
+        out = []
+        for d in found:
+            fewest, most = self.method_arity.get(d, (0, -1))
+            if fewest <= arguments and most in (-1, arguments):
+                out.append(d)
+        return tuple(out)
 
     def _go_visible(self, file_id: int, found: tuple[int, ...]) -> tuple[int, ...]:
         """Go: of the definitions an unexported name may mean, those of the referencing

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 
 from reviewbot.model import (
-    CALLS_UNAFFECTED,
     TYPES_ONLY,
     Finding,
     Measure,
@@ -191,6 +190,14 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     else:
         typed = []
     for item in impacts:
+        if item.calls_fit:  # (no call breaks: its count, not its places)
+            inside = f", {item.in_change_total} in the change" if item.in_change_total else ""
+            text = (
+                f"impact: {item.unit} ({item.change_text}) is {item.how} in {item.total} "
+                f"place(s){inside}; its calls still fit"
+            )
+            out.extend(_wrap(text, width, "  ", "    "))
+            continue
         outside = [r for r in item.references if not r.in_change]
         first = (outside or list(item.references))[:4]
         where = ", ".join(
@@ -208,12 +215,6 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             f"impact: {item.unit} ({item.change_text}) is {how} in "
             f"{item.total} place(s){inside}{reach}: {where}{more}{doubt}"
         )
-        if item.change == "signature" and item.detail in (TYPES_ONLY, CALLS_UNAFFECTED):
-            # (no call of it breaks: counted, not listed; --format json lists them)
-            text = (
-                f"impact: {item.unit} ({item.change_text}) is {how} in "
-                f"{item.total} place(s){inside}, no call to change"
-            )
         out.extend(_wrap(text, width, "  ", "    "))
     if report.impact_unchecked:  # (nothing sure to list, but references nobody could check)
         out.extend(_wrap(f"impact: {report.impact_unchecked}", width, "  ", "    "))

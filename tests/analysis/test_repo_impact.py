@@ -1666,7 +1666,7 @@ def test_rb106_says_how_many_calls_it_could_not_check(repo: Path) -> None:
             "function f({b}: O)",
             "added {b} (required); removed {a}",
         ),
-        ("python", "def f(a, b)", "def f(x, y)", "added x (required), y (required); removed a, b"),
+        ("python", "def f(a, b)", "def f(x, y)", "renamed a -> x, b -> y"),
     ],
 )
 def test_a_header_that_only_renames_positional_parameters_says_so(
@@ -1678,6 +1678,56 @@ def test_a_header_that_only_renames_positional_parameters_says_so(
     parameter's destructured keys are names a call uses."""
     name = "readEndTag" if language == "java" else "f"
     assert header_change((name, old), (name, new), language, language == "java") == detail
+
+
+@pytest.mark.parametrize(
+    ("language", "method", "old", "new", "detail"),
+    [
+        (  # commons-lang 7e5906fb0 said "parameters renamed (calls unaffected)"
+            "java",
+            True,
+            "static boolean setAccessible(final boolean forceAccessible, final Field field)",
+            "public static boolean setAccessible(final boolean forceAccessible, "
+            "final AccessibleObject accessibleObject)",
+            "parameter types changed (Field -> AccessibleObject); parameters renamed; now public",
+        ),
+        (  # (the names kept: it said only "now public")
+            "java",
+            True,
+            "static boolean setAccessible(boolean force, Field field)",
+            "public static boolean setAccessible(boolean force, AccessibleObject field)",
+            "parameter types changed (Field -> AccessibleObject); now public",
+        ),
+        ("go", False, "func f(a int, x string)", "func f(b int, y Other)", None),
+        (  # tqdm e4d9742: "added name (required), app; removed prefix"
+            "python",
+            False,
+            "def envwrap(prefix, types=None, is_method=False):",
+            'def envwrap(name, app="", types=None, is_method=False):',
+            "renamed prefix -> name; added app",
+        ),
+        (  # tqdm: "...; reordered", though nothing was
+            "python",
+            True,
+            "def set_description(self, desc=None, refresh=True):",
+            "def set_description(self, desc, *, refresh=True):",
+            "now required: desc; now keyword-only: refresh",
+        ),
+        (  # tqdm 90cb341: "added delay; removed waituntil"
+            "python",
+            True,
+            "def __init__(self, colour=None, waituntil=0, gui=False):",
+            "def __init__(self, colour=None, delay=0, gui=False):",
+            "renamed waituntil -> delay",
+        ),
+    ],
+)
+def test_a_re_sign_says_what_it_changed(
+    language: str, method: bool, old: str, new: str, detail: str | None
+) -> None:
+    name = old.split("(")[0].split()[-1]
+    got = header_change((name, old), (name, new), language, method)
+    assert got == (detail or "parameter types changed; parameters renamed")
 
 
 def test_rb105_says_when_what_is_left_of_a_name_takes_none_of_its_calls(repo: Path) -> None:
@@ -2368,3 +2418,24 @@ def test_go_rb106_names_a_stale_call_through_a_method_chain(repo: Path) -> None:
     (rb106,) = codes(doc, "RB106")
     assert "mux.go:10" in rb106["message"], rb106["message"]
     assert "not checked" not in rb106["message"]
+
+
+def test_go_rb106_reads_a_generic_function_and_its_instantiated_calls(repo: Path) -> None:
+    """cli: `func arg[T any](name string, c *Command) T` reordered to `(c *Command, name
+    string)`: its 30 `arg[string](name, c)` calls were no calls, and `[T any]` hid its
+    parameters (no RB106; the detail a bare '(signature)')."""
+    lib = (
+        "package a\n\n"
+        "func arg[T any](name string, n int) T {\n\tvar t T\n\treturn t\n}\n\n"
+        "func pair[K comparable, V any](name string, n int) V {\n\tvar v V\n\treturn v\n}\n"
+    )
+    use = (
+        'package a\n\nfunc use() {\n\t_ = arg[string]("a", 1)\n\t_ = pair[string, int]("b", 2)\n}\n'
+    )
+    new = lib.replace("(name string, n int)", "(n int, name string)")
+    setup(repo, {"go.mod": "module example.com/a\n", "a.go": lib, "use.go": use}, {"a.go": new})
+    doc = review(repo)
+    found = {f["message"].split()[1]: f["message"] for f in codes(doc, "RB106")}
+    assert sorted(found) == ["arg", "pair"], found
+    assert "use.go:4" in found["arg"] and "use.go:5" in found["pair"]
+    assert entry(doc, "arg")["detail"] == "reordered"

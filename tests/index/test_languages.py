@@ -828,3 +828,80 @@ def test_a_java_library_generic_returned_with_our_class_stays_a_guess(repo: Path
     )
     assert targets(db, "src/p/Use.java", 5, "getKey") == {("Attribute.getKey", 4)}
     assert targets(db, "src/p/Use.java", 6, "getKey") == set()
+
+
+def test_a_go_type_s_signature_says_its_kind(repo: Path) -> None:
+    """cli: `rb map` printed `23  Command` and the prompt `signature: SchemaTyper`, where a
+    Java class shows `public class Foo`: a Go type says `type Command struct`."""
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/a\n",
+            "a.go": (
+                "package a\n\n"
+                "type Command struct {\n\tName string\n}\n\n"
+                "type SchemaTyper interface {\n\tSchemaType() string\n}\n\n"
+                "type Box[T any] struct{ v T }\n\n"
+                "type Names []string\n"
+            ),
+        },
+    )
+    conn = sqlite3.connect(db)
+    try:
+        signatures = dict(conn.execute("SELECT name, signature FROM defs WHERE parent_id IS NULL"))
+    finally:
+        conn.close()
+    assert signatures == {
+        "Command": "type Command struct",
+        "SchemaTyper": "type SchemaTyper interface",
+        "Box": "type Box[T any] struct",
+        "Names": "type Names",
+    }
+
+
+def test_java_a_method_call_goes_to_the_overloads_of_its_arity(repo: Path) -> None:
+    """commons-lang: every call of `ArrayUtils.add` was a sure link to each of its 19
+    overloads (126 sure references of `add(T[], T)`, 4-argument calls of the private
+    `add(Object, int, Object, Class)` among them). A call goes to the overloads taking as many
+    arguments (a variadic one: as many or more), at 1/their number when several do."""
+    db = build(
+        repo,
+        {
+            "src/p/Arrays.java": (
+                "package p;\n\n"
+                "public class Arrays {\n"
+                "    public static int[] add(int[] a, int e) { return add(a, 0, e, null); }\n"
+                "    public static long[] add(long[] a, long e) { return null; }\n"
+                "    private static Object add(Object a, int i, Object e, Class<?> c) {\n"
+                "        return a;\n"
+                "    }\n"
+                "    public static String join(String... parts) { return null; }\n"
+                "    public static String join(int n) { return null; }\n"
+                "}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\n"
+                "class Use {\n"
+                "    void use() {\n"
+                "        Arrays.add(new int[0], 1);\n"
+                '        Arrays.join("a", "b");\n'
+                "    }\n"
+                "}\n"
+            ),
+        },
+    )
+    got = {(d, c) for p, ln, n, d, dl, c in links(db) if n in ("add", "join")}
+    assert got == {
+        ("Arrays.add", 1.0),  # line 4's 4-argument call: the private one only
+        ("Arrays.add", 0.5),  # Use's 2-argument call: either of two
+        ("Arrays.join", 1.0),  # two arguments: the variadic one
+    }, got
+    line4 = {
+        (dl, c) for p, ln, n, d, dl, c in links(db) if (p, ln, n) == ("src/p/Arrays.java", 4, "add")
+    }
+    assert line4 == {(6, 1.0)}, line4
+    use = {
+        (dl, c) for p, ln, n, d, dl, c in links(db) if (p, ln, n) == ("src/p/Use.java", 5, "add")
+    }
+    assert use == {(4, 0.5), (5, 0.5)}, use
+    assert targets(db, "src/p/Use.java", 6, "join") == {("Arrays.join", 9)}

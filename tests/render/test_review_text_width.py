@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from reviewbot.analysis.hotspots import FileHotspot, Hotspots, UnitHotspot
 from reviewbot.model import (
+    CALLS_UNAFFECTED,
     TYPES_ONLY,
     Bundle,
     FileSummary,
@@ -265,6 +266,34 @@ def test_many_re_signs_of_types_only_are_told_in_one_line() -> None:
     assert " ".join(_rows(two)).count("(signature: types or defaults only)") == 2
 
 
+def test_a_re_sign_no_call_breaks_is_one_line_with_its_count() -> None:
+    """tqdm a587f30 (a default changed) and 90cb341 (an optional keyword renamed, no call
+    passing it): `method tqdm.__init__ (signature: types or defaults only) is referenced in
+    144 place(s), 35 in the change: examples/7zx.py:76 …`, five lines of places no call of
+    which breaks. One line with the count; the JSON and a breaking re-sign list them."""
+
+    def impact(detail: str, uncertain: int = 0) -> Impact:
+        refs = tuple(
+            ImpactRef(f"examples/e{k}.py", k + 1, None, "call", 1.0, k < 35) for k in range(20)
+        )
+        return Impact("__init__", "method tqdm.__init__", "tqdm/std.py", "signature", refs, 144,
+                      True, uncertain, detail=detail, in_change_total=35)  # fmt: skip
+
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0)
+    files = (FileSummary("tqdm/std.py", None, Status.MODIFIED, None, "python", 4, 4),)
+    for detail in (TYPES_ONLY, "renamed waituntil -> delay", CALLS_UNAFFECTED + "; now public"):
+        report = Report("a", "b", files, (), stats=stats, impact=(impact(detail),))
+        text = " ".join(line.strip() for line in _rows(report))
+        assert (
+            f"impact: method tqdm.__init__ (signature: {detail}) is referenced in 144 place(s), "
+            "35 in the change; its calls still fit"
+        ) in text, text
+        assert "examples/" not in text and "examples/" not in render_markdown(report)
+    for breaking in (impact("added total (required)"), impact("renamed a -> b", uncertain=3)):
+        report = Report("a", "b", files, (), stats=stats, impact=(breaking,))
+        assert "examples/e0.py:1" in " ".join(_rows(report))
+
+
 def test_cut_paths_keep_the_folder_where_they_differ() -> None:
     """The adversarial pass: `tests/test_tutorial/{test_options,test_arguments,test_commands}/
     test_default_values/test_tutorial001.py` at 60 columns all read
@@ -497,6 +526,6 @@ def test_a_re_sign_that_changes_no_call_counts_its_places() -> None:
     text = " ".join(line.strip() for line in _rows(report))
     assert (
         "impact: function renderFormik (signature: types or defaults only) is referenced in "
-        "62 place(s), no call to change"
+        "62 place(s); its calls still fit"
     ) in text, text
     assert "test/a.ts" not in text, text
