@@ -172,6 +172,27 @@ def _direct_change(
     )
 
 
+def _moved_within(
+    pair: UnitPair, old: LineIndex | None, new: LineIndex | None, line_map: LineMap
+) -> bool:
+    """Whether a unit paired by its name moved within its file, its lines the same: every
+    line of it removed from one place and added at another (cli f9f0d037 moved FullName, Path
+    and Walk near Lineage; commons-lang c0159a852 "Sort members")."""
+    if pair.old is None or pair.new is None or old is None or new is None:
+        return False
+    a, b = pair.old, pair.new
+    if a.end - a.start != b.end - b.start:
+        return False
+    if len(line_map.removed_between(a.start + 1, a.end + 1)) != a.end - a.start + 1:
+        return False
+    if len(line_map.added_between(b.start + 1, b.end + 1)) != b.end - b.start + 1:
+        return False
+    return all(
+        old.lines[a.start + k].strip() == new.lines[b.start + k].strip()
+        for k in range(a.end - a.start + 1)
+    )
+
+
 def _container(pair: UnitPair, old: LineIndex | None, new: LineIndex | None) -> bool:
     """Whether the unit's members carry its findings (``Structure.container_like``)."""
     unit, side = (pair.new, new) if pair.new is not None else (pair.old, old)
@@ -304,6 +325,8 @@ def measure_file(
         label = qualified_name(side, unit)
         was = _renamed_from(old, pair, label)
         kind = "renamed" if was is not None else kind
+        moved_here = kind == "modified" and _moved_within(pair, old, new, line_map)
+        kind = "moved" if moved_here else kind
         metrics = MetricsChange(m_old, m_new)
         direct = _direct_change(pair, old, new, line_map)
         container = _container(pair, old, new)
@@ -325,7 +348,8 @@ def measure_file(
                 metrics,
                 meter.nesting_profile(unit),
                 noteworthy,
-                was,
+                label if moved_here else was,
+                (cf.old_path or cf.path) if moved_here else None,
             )
         )
         if pair.new is None or new is None:

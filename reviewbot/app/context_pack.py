@@ -97,14 +97,23 @@ class _Candidate(NamedTuple):
     noteworthy: bool
 
 
+# A snippet's kind for a unit moved within its file, its lines the same (``UnitChange.kind``
+# `moved`, its ``old_path`` its own): the words every output uses for it.
+MOVED_HERE = "moved within the file"
+
+
 def qualified_name(label: str) -> str:
     """`A.f` of `class A > def f`; `rate` of `rate()`; `A.run` of `class A > void run(int x)`."""
     return ".".join(_own_name(part) for part in label.split(LABEL_SEP))
 
 
 def _slice(entries: list[DiffLine], u: UnitChange) -> tuple[DiffLine, ...]:
-    """The unit's lines in the merged view: its new span, its old span, and what lies between."""
-    spans = [(ref.start, ref.end, side) for ref, side in ((u.new, "new"), (u.old, "old")) if ref]
+    """The unit's lines in the merged view: its new span, its old span, and what lies between;
+    a moved unit's new span only (its old one is elsewhere, in this file or another: cli
+    f9f0d037's snippets of three methods moved within their file ran from their old place to
+    their new one, about 380 unchanged lines between)."""
+    sides = ((u.new, "new"),) if u.kind == "moved" else ((u.new, "new"), (u.old, "old"))
+    spans = [(ref.start, ref.end, side) for ref, side in sides if ref]
     hits = [
         k
         for k, e in enumerate(entries)
@@ -132,9 +141,10 @@ def _unit_candidates(fs_units: Sequence[UnitChange], entries: list[DiffLine]) ->
         ref, side = (u.new, "new") if u.new is not None else (u.old, "old")
         if ref is None:
             continue
+        kind = MOVED_HERE if u.kind == "moved" and u.old_path == u.path else u.kind
         out.append(
             _Candidate(
-                u.path, u.label, u.kind, side, ref.start, ref.end, _slice(entries, u), u.noteworthy
+                u.path, u.label, kind, side, ref.start, ref.end, _slice(entries, u), u.noteworthy
             )
         )
     # A container whose changed lines all belong to members that are shown (a class around a
@@ -161,11 +171,42 @@ def _own_changes(c: _Candidate, all_units: list[_Candidate]) -> bool:
     return bool(_changed(c.entries) - inner)
 
 
+def _moved_away(fs_units: Sequence[UnitChange], entries: list[DiffLine]) -> set[int]:
+    """The lines a unit moved within its file left at its old place, its comment and the blank
+    lines around it (by identity): its snippet shows where it went, and these are no loose
+    change of the module."""
+    olds = [
+        (u.old.start, u.old.end)
+        for u in fs_units
+        if u.kind == "moved" and u.old is not None and u.old_path == u.path
+    ]
+    out: set[int] = set()
+    if not olds:
+        return out
+    at = {e.old: k for k, e in enumerate(entries) if e.mark == "-" and e.old is not None}
+    for lo, hi in olds:
+        if lo not in at or hi not in at:
+            continue
+        first, last = at[lo], at[hi]
+        while first > 0 and entries[first - 1].mark == "-":
+            text = entries[first - 1].text.strip()
+            if text and not text.startswith((*_COMMENT_STARTS, "@")):
+                break
+            first -= 1
+        while last + 1 < len(entries) and entries[last + 1].mark == "-":
+            if entries[last + 1].text.strip():
+                break
+            last += 1
+        out.update(id(e) for e in entries[first : last + 1])
+    return out
+
+
 def _module_candidates(
-    path: str, entries: list[DiffLine], units: list[_Candidate]
+    path: str, entries: list[DiffLine], units: list[_Candidate], away: set[int]
 ) -> list[_Candidate]:
-    """Changed lines outside every unit, in runs (with a little unchanged code around)."""
-    inside: set[int] = set()
+    """Changed lines outside every unit (and not left by a unit moved within the file,
+    ``away``), in runs (with a little unchanged code around)."""
+    inside: set[int] = set(away)
     for c in units:
         inside.update(id(e) for e in c.entries)
     loose = [
@@ -447,7 +488,8 @@ def _score(c: _Candidate, report: Report, looked: _Looked, best: _Best) -> tuple
             reasons.append(f"called from {calls} place(s)" + (f", and by {by}" if by else ""))
     # Each fact once (two entries of one name, in overloads, may say the same).
     reasons = list(dict.fromkeys(reasons))
-    changed = sum(1 for e in c.entries if e.mark != " ")
+    # (a unit moved within its file, its lines the same, changed none of them)
+    changed = 0 if c.kind == MOVED_HERE else sum(1 for e in c.entries if e.mark != " ")
     score += min(changed, 50) / 25 + (1.0 if c.noteworthy and c.kind != "module" else 0.0)
     if secondary(c.path):
         # Tests, benchmarks, examples: after the product's code they serve (a test helper
@@ -715,7 +757,8 @@ def context_pack(
                 continue
             entries = merged_view(cf)
             units = _unit_candidates(fs.units, entries)
-            candidates += units + _module_candidates(fs.path, entries, units)
+            away = _moved_away(fs.units, entries)
+            candidates += units + _module_candidates(fs.path, entries, units, away)
         # (the review read ``review_index``'s file: the one the pack asks, or another)
         same = change.git is not None and (
             index_file is None or index_file.resolve() == review_index(change.git).resolve()

@@ -468,10 +468,13 @@ def terminal_width(stream: TextIO, environ: Mapping[str, str], default: int = 10
 def unit_origin(u: UnitChange) -> tuple[str, str, str] | None:
     """Where a renamed or moved unit came from, as (words, name or path, aside): ("renamed
     from", "def load", ""), ("moved from", "a.py", ""), ("moved from", "a.py", "def load") when
-    it changed its name too; None for any other unit. The old name is its own label unless the
+    it changed its name too, ("moved within the file (from line 12)", "", ""); None for any
+    other unit. The old name is its own label unless the
     unit moved to another enclosing unit (then the qualified one)."""
     if u.old_label is None or u.kind not in ("renamed", "moved"):
         return None
+    if u.kind == "moved" and u.old_path == u.path:  # (its lines the same: only its place)
+        return (f"moved within the file (from line {u.old.start})" if u.old else "moved", "", "")
     own_old, own_new = innermost(u.old_label), innermost(u.label)
     parents_same = u.old_label[: -len(own_old)] == u.label[: -len(own_new)]
     name = own_old if parents_same else u.old_label
@@ -487,4 +490,4 @@ def origin_text(u: UnitChange) -> str:
     if found is None:
         return ""
     words, where, aside = found
-    return f"{words} {where}" + (f" (was {aside})" if aside else "")
+    return f"{words} {where}".rstrip() + (f" (was {aside})" if aside else "")

@@ -825,3 +825,29 @@ def test_a_language_without_a_grammar_tells_no_callers_or_callees(repo: Path) ->
     assert units["Sample.kt"].callees is None and units["Sample.kt"].callers is None
     run = units["app.py"].callees
     assert run is not None and [(r.path, r.unit) for r in run] == [("lib.py", "function helper")]
+
+
+def test_a_unit_moved_within_its_file_is_said_moved_and_shown_where_it_went(repo: Path) -> None:
+    """cli f9f0d037 moved FullName, Path and Walk near Lineage: each read `modified` (the
+    text's table: unchanged), and its snippet ran from its old place to its new one, some 380
+    unchanged lines spending the pack's budget."""
+    middle = "".join(
+        f"\n\ndef filler{k}(x):\n    y = x + {k}\n    return y * 2\n" for k in range(30)
+    )
+    moved = "\n\n# Joins the names.\ndef full_name(cmd):\n    parts = [cmd]\n"
+    moved += "    return ' '.join(parts)\n"
+    write(repo, "cmd.py", "import os\n" + moved + middle)
+    commit(repo)
+    write(repo, "cmd.py", "import os\n" + middle + moved)
+    report = review(GitChange(repo), Config())
+    (unit,) = [u for fs in report.files for u in fs.units]
+    assert (unit.kind, unit.old_path, unit.old_label) == ("moved", "cmd.py", "def full_name")
+    text = render_report(report, "text")
+    assert "moved within the file (from line 5)" in text, text
+    assert "moved within the file (from line 5)" in render_report(report, "markdown")
+    pack = pack_of(repo)
+    (snippet,) = pack.snippets  # (no snippet of the lines it left)
+    assert snippet.kind == "moved within the file", snippet
+    assert all(line.mark == "+" for line in snippet.lines), snippet.lines
+    assert len(snippet.lines) == 4, snippet.lines  # its comment and its 3 lines
+    assert "- unit: `def full_name` (moved within the file)" in render_pack(pack)
