@@ -187,6 +187,17 @@ def _moved_within(
         return False
     if len(line_map.added_between(b.start + 1, b.end + 1)) != b.end - b.start + 1:
         return False
+    # Not where it was: between the unchanged lines around its old place, it was rewritten
+    # in place (tqdm 687f5e4 took `_text_width` out of a `try: ... else:`, dedented).
+    above, below = a.start, a.end + 2  # (1-based: the lines right around it)
+    while above > 0 and line_map.old_to_new(above) is None:
+        above -= 1
+    while below <= len(old.lines) and line_map.old_to_new(below) is None:
+        below += 1
+    low = line_map.old_to_new(above) if above > 0 else 0
+    high = line_map.old_to_new(below) if below <= len(old.lines) else None
+    if (low or 0) < b.start + 1 and (high is None or b.end + 1 < high):
+        return False
     return all(
         old.lines[a.start + k].strip() == new.lines[b.start + k].strip()
         for k in range(a.end - a.start + 1)

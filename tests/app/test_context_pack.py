@@ -851,3 +851,16 @@ def test_a_unit_moved_within_its_file_is_said_moved_and_shown_where_it_went(repo
     assert all(line.mark == "+" for line in snippet.lines), snippet.lines
     assert len(snippet.lines) == 4, snippet.lines  # its comment and its 3 lines
     assert "- unit: `def full_name` (moved within the file)" in render_pack(pack)
+
+
+def test_a_unit_rewritten_in_place_is_not_moved(repo: Path) -> None:
+    """tqdm 687f5e4 took `_text_width` out of a `try: ... else:` (its lines dedented, the
+    same): not a unit moved within its file."""
+    body = "def width(s):\n    return len(str(s))\n"
+    indented = "".join(f"    {line}\n" for line in body.splitlines())
+    write(repo, "u.py", "import os\n\n\ntry:\n    import x\nexcept ImportError:\n    pass\nelse:\n")
+    write(repo, "u.py", (repo / "u.py").read_text() + indented + "\n\nY = 1\n")
+    commit(repo)
+    write(repo, "u.py", "import os\n\n\n" + body + "\n\nY = 1\n")
+    kinds = [u.kind for fs in review(GitChange(repo), Config()).files for u in fs.units]
+    assert "moved" not in kinds, kinds
