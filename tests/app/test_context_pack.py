@@ -800,12 +800,15 @@ def test_a_cut_snippet_keeps_its_header_and_changed_code_before_its_javadoc(
     )
     cut = s._replace(lines=lines, side="new", start=27, end=29)
     text = _snippet_text(cut, {}, 3)
-    assert "- code: 3 of 19 lines kept" in text
+    # (and the two short lines after the last: a note would take as much room)
+    assert "- code: 5 of 19 lines kept" in text
     kept = [line for line in text.splitlines() if re.match(r"[-+ >] +\d+ ", line)]
     assert kept == [  # the header, then the first changed code, in their order
         "-   146     public void printHelp(final String syntax) {",
         "-   147         out.print(syntax);",
         "+    27     public void printHelp(final String syntax) {",
+        "+    28         out.print(syntax);",
+        "+    29     }",
     ]
 
 
@@ -864,3 +867,35 @@ def test_a_unit_rewritten_in_place_is_not_moved(repo: Path) -> None:
     write(repo, "u.py", "import os\n\n\n" + body + "\n\nY = 1\n")
     kinds = [u.kind for fs in review(GitChange(repo), Config()).files for u in fs.units]
     assert "moved" not in kinds, kinds
+
+
+def test_a_class_whose_only_change_is_a_removed_method_has_no_snippet(repo: Path) -> None:
+    """black e8a08ac0 removed two methods of ParserGenerator: besides their snippets, the
+    class's own, 218 of its 336 unchanged lines, took most of the pack."""
+    methods = "".join(
+        f"    def m{k}(self, x):\n        y = x + {k}\n        return y\n\n" for k in range(20)
+    )
+    gone = "    def dump(self):\n        print(self)\n        return None\n\n"
+    write(
+        repo, "gen.py", "class Gen:\n" + methods + gone + "    def last(self):\n        return 1\n"
+    )
+    commit(repo)
+    write(repo, "gen.py", "class Gen:\n" + methods + "    def last(self):\n        return 1\n")
+    units = [s.unit for s in pack_of(repo).snippets]
+    assert units == ["class Gen > def dump"], units
+
+
+def test_a_cut_leaves_no_note_for_one_line(project: Path) -> None:
+    """black e8a08ac0: ladders of `… 1 line(s) cut to fit the budget`, each note as long as
+    the line it stood for (a line for a line saves nothing)."""
+    s = pack_of(project).snippets[0]
+    lines = tuple(
+        PackLine(
+            "+" if k % 2 == 0 else " ", k + 1, f"    value_{k} = compute(value_{k - 1}, 'x' * 64)"
+        )
+        for k in range(9)
+    )
+    cut = s._replace(lines=lines, side="new", start=1, end=9)
+    text = _snippet_text(cut, {}, 5)  # (the changed lines: one unchanged line between each two)
+    assert "cut to fit the budget\n" not in text.split("```", 1)[1], text
+    assert "- code: 9 of 9" not in text  # (nothing was cut: no "kept" line either)
