@@ -9,6 +9,7 @@ from collections import Counter
 from reviewbot.model import (
     TYPES_ONLY,
     Finding,
+    HunkContext,
     Measure,
     Report,
     Severity,
@@ -20,6 +21,7 @@ from reviewbot.render.style import (
     DIFF_LEGEND,
     Style,
     cut_labels,
+    cut_path,
     cut_paths,
     diff_gutter,
     ellipsize,
@@ -304,10 +306,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             for line in _wrap(f"(sections, boundaries, then the lines: {DIFF_LEGEND})", width, "  ")
         )
         for c in report.context:
-            side = "old lines" if c.removal else "lines"
-            unit = f"{c.unit.label} ({side} {c.unit.start}-{c.unit.end})" if c.unit else "top level"
-            head = f"── {one_line(c.where)}  {unit}"
-            out.append(style(ellipsize(head, width), "bold"))
+            out.append(style(_context_heading(c, width), "bold"))
             for band in (c.coarse, c.medium):
                 if band:
                     out.extend(
@@ -321,3 +320,28 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                     out.append(style(text, _MARK_STYLE[mark]) if mark != " " else text)
                 out.append("")
     return style.finish("\n".join(out).rstrip("\n") + "\n")
+
+
+def _context_heading(c: HunkContext, width: int) -> str:
+    """`── path:12-20  def f (lines 10-30)` in ``width`` columns: the folders cut first, then
+    the unit's label (its own name kept, and its lines); the file's name and the hunk's lines
+    never (commons-lang 1d6ef29ce: `── src/main/java/org/apache/commons/lang…ava:269-286`)."""
+    path = one_line(c.path)
+    rest = one_line(c.where)[len(c.path) :] if c.where.startswith(c.path) else ""
+    side = "old lines" if c.removal else "lines"
+    label = one_line(c.unit.label) if c.unit else "top level"
+    lines = f" ({side} {c.unit.start}-{c.unit.end})" if c.unit else ""
+    head = f"── {path}{rest}  {label}{lines}"
+    if len(head) <= width:
+        return head
+    name = path.rpartition("/")[2]
+    least = f"…/{name}" if "/" in path else path
+    room = width - len(f"── {rest}  {label}{lines}")
+    if room >= len(least):
+        short = cut_path(path, room) if room > len(least) else least
+        return f"── {short}{rest}  {label}{lines}"
+    room = width - len(f"── {least}{rest}  {lines}")
+    if room >= 12:
+        cut = cut_labels([label], room)[label]
+        return f"── {least}{rest}  {cut}{lines}"
+    return f"── {least}{rest}"

@@ -113,3 +113,26 @@ def test_without_an_index_rb105_is_silenced_on_its_line_too(repo: Path) -> None:
     lines[f.line - 1] += "  # reviewbot: ignore[RB105]"
     write(repo, "lib.py", "\n".join(lines))
     assert not [f for f in review(GitChange(repo), Config()).findings if f.code == "RB105"]
+
+
+def test_a_context_heading_cuts_folders_then_the_unit_never_the_name_and_lines() -> None:
+    """commons-lang 1d6ef29ce at 80 columns: `── src/main/java/org/apache/commons/lang…ava:
+    269-286 contains() (lines 263-287)`: the file's name was cut, and the test's heading lost
+    its `:lines`."""
+    from reviewbot.model import HunkContext, UnitRef
+    from reviewbot.render.review_text import _context_heading
+
+    main = "src/main/java/org/apache/commons/lang3/CharRange.java"
+    test = "src/test/java/org/apache/commons/lang3/CharRangeTest.java"
+    unit = UnitRef("contains()", 263, 287)
+    long_unit = UnitRef("testContains_CharRangeWithArgumentTouchingBounds()", 264, 288)
+    for path, ref, lines in ((main, unit, (269, 286)), (test, long_unit, (260, 292))):
+        ctx = HunkContext(path, *lines, *lines, ref, "", "", "", (), 1.0, False)
+        name = path.rsplit("/", 1)[1]
+        for width in (80, 60, 40):
+            head = _context_heading(ctx, width)
+            assert len(head) <= width and f"{name}:{lines[0]}-{lines[1]}" in head, (width, head)
+        assert f"(lines {ref.start}-{ref.end})" in _context_heading(ctx, 80)
+        assert _context_heading(ctx, 200) == f"── {path}:{lines[0]}-{lines[1]}  {ref.label} " + (
+            f"(lines {ref.start}-{ref.end})"
+        )
