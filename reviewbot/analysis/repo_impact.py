@@ -1418,10 +1418,40 @@ def _silenced(code: str, text: str | None, *lines: int) -> bool:
 
 
 def _places(refs: Sequence[_Ref], limit: int = 5) -> str:
-    where = ", ".join(
-        f"{r.path}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in refs[:limit]
-    )
-    return where + (f" and {len(refs) - limit} more" if len(refs) > limit else "")
+    """The references by file, then by unit, their lines in runs, each path once:
+    `a/T.java:310-313 (method T.testCenter), 320 (method T.testPad); b.py:4`; up to
+    ``limit`` units, the references past them counted (commons-lang: four lines of
+    StringUtilsTest.java, each with its whole path and unit, took 8 lines of an RB106)."""
+    groups: dict[str, dict[str | None, list[int]]] = {}
+    for r in refs:
+        groups.setdefault(r.path, {}).setdefault(r.unit, []).append(r.line)
+    parts, shown, told = [], 0, 0
+    for path, units in groups.items():
+        items = []
+        for unit, lines in units.items():
+            if told == limit:
+                break
+            told += 1
+            shown += len(lines)
+            items.append(_runs(sorted(set(lines))) + (f" ({unit})" if unit else ""))
+        if items:
+            parts.append(f"{path}:" + ", ".join(items))
+    more = len(refs) - shown
+    return "; ".join(parts) + (f" and {more} more" if more > 0 else "")
+
+
+def _runs(lines: Sequence[int]) -> str:
+    """`310-313, 320` of the lines 310, 311, 312, 313 and 320."""
+    out: list[str] = []
+    start = prev = lines[0]
+    for n in [*lines[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        out.append(f"{start}-{prev}" if prev > start else str(start))
+        if n is not None:
+            start = prev = n
+    return ", ".join(out)
 
 
 def _rb105(c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts) -> Finding | None:

@@ -29,6 +29,7 @@ from reviewbot.render.style import (
     moved_from,
     one_line,
     origin_text,
+    places_text,
     product_first,
     quiet_tests,
     quiet_tests_text,
@@ -59,6 +60,7 @@ def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
 
 
 _HEADS = ("decisions", "nesting", "irregularity")
+_BUNDLE_HUNKS = 6  # a bundle's hunks listed in text (by file: `a.py:1-9, 20-24`), then counted
 _SHORT_HEADS = ("dec", "nest", "irreg")  # where whole headings would cut a label
 
 
@@ -281,8 +283,11 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
-            spans = ", ".join(one_line(h.where) for h in b.hunks[:4])
-            more = f" (+{len(b.hunks) - 4} more)" if len(b.hunks) > 4 else ""
+            spans_of = b.hunks[:_BUNDLE_HUNKS]
+            more = (
+                f" (+{len(b.hunks) - len(spans_of)} more)" if len(b.hunks) > len(spans_of) else ""
+            )
+            spans = places_text([(h.path, h.where) for h in spans_of], max(40, width) - 6)
             out.extend(_wrap(f"{b.id}  {b.title}  — {b.reason}", width, "  ", "    "))
             out.extend(style(line, "dim") for line in _wrap(f"{spans}{more}", width, "      "))
     skipped = [fs for fs in report.files if fs.language is None]

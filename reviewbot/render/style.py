@@ -27,6 +27,7 @@ __all__ = [
     "moved_from",
     "one_line",
     "origin_text",
+    "places_text",
     "product_first",
     "quiet_tests",
     "quiet_tests_text",
@@ -225,6 +226,25 @@ def cut_path(path: str, width: int) -> str:
     if cut > 0:  # whole folders where at least one fits
         head = head[: cut + 1]
     return f"{head}…/{name}"
+
+
+def places_text(places: Sequence[tuple[str, str]], width: int) -> str:
+    """Places (`path`, `path:12-20` or `path:3 (removed)`) grouped by file, in the order of
+    each file's first: `a/b.py:12-20, 31-40; c.py:3 (removed)`; a path too long for ``width``
+    with its first place loses folders (``cut_path``), so that no `path:line` wraps inside
+    (commons-lang c0159a852 repeated a 60-character path for each of four hunks, wrapped)."""
+    groups: dict[str, list[str]] = {}
+    for path, where in places:
+        rest = where[len(path) :].lstrip(":") if where.startswith(path) else where
+        groups.setdefault(path, []).append(one_line(rest))
+    out = []
+    for path, rests in groups.items():
+        first = f":{rests[0]}," if rests[0] else ","
+        shown = one_line(path)
+        if len(shown) + len(first) > width:
+            shown = cut_path(shown, max(1, width - len(first)))
+        out.append(shown + (":" + ", ".join(rests) if rests[0] else ""))
+    return "; ".join(out)
 
 
 def moved_from(old: str, new: str) -> str:

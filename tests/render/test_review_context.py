@@ -136,3 +136,18 @@ def test_a_context_heading_cuts_folders_then_the_unit_never_the_name_and_lines()
         assert _context_heading(ctx, 200) == f"── {path}:{lines[0]}-{lines[1]}  {ref.label} " + (
             f"(lines {ref.start}-{ref.end})"
         )
+
+
+def test_a_bundles_places_name_each_file_once_and_never_wrap_inside_a_place() -> None:
+    """commons-lang c0159a852: `src/test/java/org/apache/commons/lang3/` /
+    `StringUtilsContainsTest.java:122-144, src/test/java/...` for each of four hunks."""
+    from reviewbot.render.style import places_text, wrap
+
+    path = "src/test/java/org/apache/commons/lang3/StringUtilsContainsTest.java"
+    spans = [(path, f"{path}:{a}-{b}") for a, b in ((122, 144), (159, 164), (345, 363))]
+    spans.append(("a.py", "a.py:3 (removed)"))
+    text = places_text(spans, 74)
+    assert text.endswith("StringUtilsContainsTest.java:122-144, 159-164, 345-363; a.py:3 (removed)")
+    assert text.count("StringUtilsContainsTest") == 1, text
+    lines = wrap(text, 80, "      ")
+    assert any(line.strip().startswith("src/") and ":122-144," in line for line in lines), lines
