@@ -1471,14 +1471,23 @@ def _rb105(c: DeclChange, old: Decl, refs: list[_Ref], texts: _Texts) -> Finding
     )
     again = [r for r in refs if r.via in _AGAIN]
     if again:
-        reached = _now(again) or "other declarations of the name"
-        some = "all" if len(again) == len(refs) else f"{len(again)} of them"
+        reached = _now(again)
+        some = "All" if len(again) == len(refs) else f"{len(again)} of them"
         if all(_fits_what_is_left(r, old, texts) is False for r in again):
             # (jsoup's deleted `padding(int, int)`: its 20 two-argument calls "now reach"
             # `padding(int)`, which none of them fits)
-            message += f" ({some} now reach {reached}, which takes none of their calls.)"
-        else:
+            what = (
+                f"{reached}, which takes none of their arguments"
+                if reached
+                else f"other overloads of {old.name}, none of which takes their arguments"
+            )
+            message += f" ({some} now reach {what}.)"
+        elif reached:
             message += f" ({some} now reach {reached}: check that it serves them.)"
+        else:
+            message += (
+                f" ({some} now reach other declarations of {old.name}: check that they serve them.)"
+            )
     return Finding(
         "RB105",
         Severity.WARNING,

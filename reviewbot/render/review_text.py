@@ -270,10 +270,13 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             if counted:  # (a test file's new tests: their count, not 50 rows)
                 text = f"({quiet_tests_text(counted)}: --format json lists them)"
                 out.extend(style(line, "dim") for line in _wrap(text, width, "    "))
-        if quiet:
-            out.append(
-                style(f"({quiet} more unit(s) touched: unchanged, or only in members above)", "dim")
+        if quiet:  # (with no row above, no "more", no "members above": tqdm d774884)
+            said = (
+                f"({quiet} more unit(s) touched: unchanged, or only in members above)"
+                if rows_left < MAX_UNIT_ROWS
+                else f"({quiet} unit(s) touched, none with changed measures)"
             )
+            out.append(style(said, "dim"))
         if unlisted:
             out.append(
                 style(

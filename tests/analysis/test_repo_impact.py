@@ -545,7 +545,7 @@ def test_removing_one_overload_or_half_of_an_accessor_lists_its_calls_with_rb105
         "spans is deleted but still referenced",
     }
     assert (
-        "(all now reach other declarations of the name: check"
+        "(All now reach other declarations of on: check that they serve them.)"
         in messages["on is deleted but still referenced"]
     )
     # (the decorator `@spans.setter` runs before the setter binds `spans`: it reaches
@@ -1506,7 +1506,8 @@ def test_rb105_says_when_what_is_left_of_a_name_takes_none_of_its_calls(repo: Pa
     setup(repo, {"src/p/Util.java": util, "src/p/Use.java": use}, {"src/p/Util.java": gone})
     (found,) = codes(review(repo), "RB105")
     assert "src/p/Use.java:5" in found["message"], found["message"]
-    assert "which takes none of their calls" in found["message"], found["message"]
+    assert "which takes none of their arguments.)" in found["message"], found["message"]
+    assert "(All now reach" in found["message"], found["message"]
 
 
 def test_the_hooks_code_never_stands_alone_on_a_line(repo: Path) -> None:

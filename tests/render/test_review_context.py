@@ -151,3 +151,14 @@ def test_a_bundles_places_name_each_file_once_and_never_wrap_inside_a_place() ->
     assert text.count("StringUtilsContainsTest") == 1, text
     lines = wrap(text, 80, "      ")
     assert any(line.strip().startswith("src/") and ":122-144," in line for line in lines), lines
+
+
+def test_units_touched_with_no_row_above_are_not_called_more(repo: Path) -> None:
+    """tqdm d774884: `(59 more unit(s) touched: unchanged, or only in members above)` with no
+    unit row above it."""
+    write(repo, "a.py", "def f():\n    return 'a'\n")
+    commit(repo)
+    write(repo, "a.py", "def f():\n    return 'b'\n")
+    text = review_text(review(GitChange(repo), Config()), Style(False), width=80)
+    assert "(1 unit(s) touched, none with changed measures)" in text, text
+    assert "more unit(s)" not in text, text
