@@ -1529,6 +1529,8 @@ def test_the_hooks_code_never_stands_alone_on_a_line(repo: Path) -> None:
     at = next(k for k, line in enumerate(lines) if "[RB105]" in line)
     assert lines[at].strip() != "[RB105]", lines
     assert all(len(line) <= 80 for line in lines), lines
+    # (the title's lines under the place start where the message's do: 6 columns, not 8)
+    assert lines[at].startswith("      ") and lines[at][6] != " ", lines
 
 
 STORE = """import { defineStore } from 'pinia'
