@@ -639,9 +639,9 @@ def _uses(report: Report) -> list[tuple[Impact, ImpactRef, bool]]:
             continue
         places = []
         for imp, r in refs:
-            at = re.search(rf"(?<!\S){re.escape(f'{r.path}:{r.line}')}(?!\d)", f.message)
+            at = _named_at(f.message, r.path, r.line)
             if at is not None and (imp.path, imp.unit) == (f.path, f.unit.label):
-                places.append((at.start(), imp, r))
+                places.append((at, imp, r))
         named.append([(imp, r) for _, imp, r in sorted(places, key=lambda t: t[0])][:MAX_USES])
     flagged = [(imp, r, True) for turn in zip_longest(*named) for imp, r in filter(None, turn)]
     others = sorted(refs, key=lambda t: (-(t[1].confidence or 0.0), t[1].path, t[1].line))
@@ -652,6 +652,36 @@ def _uses(report: Report) -> list[tuple[Impact, ImpactRef, bool]]:
             seen.add((r.path, r.line))
             out.append((imp, r, by_finding))
     return out
+
+
+_RUN = re.compile(r"(\d+)(?:-(\d+))?")
+
+
+def _named_at(message: str, path: str, line: int) -> int | None:
+    """Where a finding's message names ``path:line``, in its places grouped by file
+    (`a.py:3, 10-12 (function f), 20 (function g); b.py:4`): the position of the run that
+    holds the line, or None."""
+    for m in re.finditer(rf"(?<!\S){re.escape(path)}:", message):
+        k = m.end()
+        while True:
+            run = _RUN.match(message, k)
+            if run is None:
+                break
+            first, last = int(run.group(1)), int(run.group(2) or run.group(1))
+            if first <= line <= last:
+                return run.start()
+            k = run.end()
+            if message.startswith(" (", k):  # (its unit, brackets and all)
+                depth, k = 0, k + 1
+                while k < len(message):
+                    depth += {"(": 1, ")": -1}.get(message[k], 0)
+                    k += 1
+                    if depth == 0:
+                        break
+            if not message.startswith(", ", k):
+                break
+            k += 2
+    return None
 
 
 def _use_snippets(
