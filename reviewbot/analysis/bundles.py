@@ -111,6 +111,8 @@ class HunkRef:
     edit: tuple[str, str] = ("", "")
     # of ``gone``, those a unit renamed in the hunk's file had, with its new name
     renamed: tuple[tuple[str, str], ...] = ()
+    # of ``defines``, those whose header the hunk removes and adds spelt otherwise (re-signed)
+    resigned: frozenset[str] = frozenset()
 
 
 def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
@@ -252,6 +254,7 @@ def _refs(
                         for n in sorted(declared["old"] - declared["new"])
                         if renames.get(n, n) != n
                     ),
+                    frozenset(defines & declared["old"] & declared["new"]),
                 )
             )
     return refs
@@ -782,6 +785,7 @@ def _bundles(
 
     order = reading_order(sorted(range(len(groups)), key=weight_of), before)
     declared_anywhere = {n for r in refs for n in r.defines - r.gone}
+    gone_anywhere = {n for r in refs for n in r.gone}
     repeated = _same_edits(refs)
     out = []
     titles = _distinct(
@@ -827,9 +831,17 @@ def _bundles(
             if len(units) == 1 and None not in {u for _, u in units}:
                 span += ", hunks of one unit"
             reasons.append(f"{span}, mean link {mean:.2f}")
-        if defined:
-            more = f" and {len(defined) - 5} more" if len(defined) > 5 else ""
-            reasons.append("defines " + ", ".join(defined[:5]) + more)
+        # (a name one hunk of the change declares and another's removed header declared is
+        # moved there; one whose header a hunk rewrites is re-signed: neither is new)
+        moved = [n for n in defined if n in gone_anywhere]
+        resigned = [
+            n for n in defined if n not in moved and any(n in refs[i].resigned for i in members)
+        ]
+        defined = [n for n in defined if n not in moved and n not in resigned]
+        for verb, names in (("defines", defined), ("re-signs", resigned), ("moves", moved)):
+            if names:
+                more = f" and {len(names) - 5} more" if len(names) > 5 else ""
+                reasons.append(f"{verb} " + ", ".join(names[:5]) + more)
         if removed:  # (a name only a deleted declaration had)
             more = f" and {len(removed) - 5} more" if len(removed) > 5 else ""
             reasons.append("removes " + ", ".join(removed[:5]) + more)

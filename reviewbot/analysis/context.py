@@ -171,11 +171,20 @@ def _positions(entries: list[DiffLine], side: str) -> dict[int, int]:
 
 
 def _rows(
-    entries: list[DiffLine], at: dict[int, int], h: Hunk, top: int, bottom: int
+    entries: list[DiffLine],
+    at: dict[int, int],
+    marked: dict[tuple[str, int], int],
+    h: Hunk,
+    span: tuple[int, int],
+    side: str,
+    ceiling: int,
 ) -> tuple[list[DiffLine], int, int]:
-    """The merged lines from line ``top`` to ``bottom`` (1-based, of the side ``at`` numbers:
-    ``_positions``), with the hunk's removed lines next to them (or its added ones, on the old
-    side); the indexes of its first and last changed line among them."""
+    """The merged lines from line ``top`` to ``bottom`` (``span``, 1-based, of the ``side``
+    ``at`` numbers: ``_positions``; ``marked``: where each changed line is), with the hunk's
+    removed lines next to them (or its added ones, on the old side), all of them however far
+    the span stops short; below its last changed line, unchanged lines up to line ``ceiling``
+    (its unit's last); the indexes of its first and last changed line among them."""
+    top, bottom = span
     if top not in at or bottom not in at:
         return [], 0, 0
     first, last = at[top], at[bottom]
@@ -184,6 +193,24 @@ def _rows(
     def mine(e: DiffLine) -> bool:
         return (e.mark, e.number) in own
 
+    # Every changed line of the hunk is shown, whichever side it is on: the window was sized
+    # from one side's lines (removed lines below the last added one were left out, and the
+    # context still said it was whole), so it grows to the hunk's own lines in the merged view
+    # and keeps up to ``_AROUND`` unchanged lines past them, inside the side's bounds.
+    places = sorted(marked[m] for m in own if m in marked)
+    if places and places[-1] > last:
+        last = places[-1]
+        for _ in range(_AROUND):
+            nxt = entries[last + 1] if last + 1 < len(entries) else None
+            if (
+                nxt is None
+                or nxt.mark != " "
+                or ((nxt.new if side == "new" else nxt.old) or 0) > ceiling
+            ):
+                break
+            last += 1
+    if places and places[0] < first:
+        first = places[0]
     while first > 0 and mine(entries[first - 1]):
         first -= 1
     while last + 1 < len(entries) and mine(entries[last + 1]):
@@ -226,6 +253,7 @@ def hunk_contexts(
     remaining = total_chars
     merged: dict[str, list[DiffLine]] = {}  # each file's merged view, made once
     placed: dict[tuple[str, str], dict[int, int]] = {}  # and its lines' places, per side
+    marks: dict[str, dict[tuple[str, int], int]] = {}  # and its changed lines' places
     for w, cf, h in sorted(items, key=lambda t: (-t[0], t[1].path, t[2].new_start)):
         old_index = (old_indexes or {}).get(cf.path)
         removal = not h.added and bool(h.removed) and old_index is not None
@@ -277,10 +305,24 @@ def hunk_contexts(
                 bottom = min(bottom, unit.end)
             if cf.path not in merged:
                 merged[cf.path] = merged_view(cf)
+                marks[cf.path] = {
+                    (e.mark, e.number): k
+                    for k, e in enumerate(merged[cf.path])
+                    if e.mark != " " and e.number is not None
+                }
             side = (cf.path, "old" if removal else "new")
             if side not in placed:
                 placed[side] = _positions(merged[cf.path], side[1])
-            rows, _, _ = _rows(merged[cf.path], placed[side], h, top + 1, bottom + 1)
+            ceiling = (unit.end if unit and unit.end >= end else index.line_count - 1) + 1
+            rows, _, _ = _rows(
+                merged[cf.path],
+                placed[side],
+                marks[cf.path],
+                h,
+                (top + 1, bottom + 1),
+                side[1],
+                ceiling,
+            )
             drop = "+" if removal else "-"
             header = next(
                 (

@@ -1578,10 +1578,40 @@ def _silenced(code: str, text: str | None, *lines: int) -> bool:
 
 
 def _places(refs: Sequence[_Ref], limit: int = 5) -> str:
-    where = ", ".join(
-        f"{r.path}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in refs[:limit]
-    )
-    return where + (f" and {len(refs) - limit} more" if len(refs) > limit else "")
+    """The references by file, then by unit, their lines in runs, each path once:
+    `a/T.java:310-313 (method T.testCenter), 320 (method T.testPad); b.py:4`; up to
+    ``limit`` units, the references past them counted (commons-lang: four lines of
+    StringUtilsTest.java, each with its whole path and unit, took 8 lines of an RB106)."""
+    groups: dict[str, dict[str | None, list[int]]] = {}
+    for r in refs:
+        groups.setdefault(r.path, {}).setdefault(r.unit, []).append(r.line)
+    parts, shown, told = [], 0, 0
+    for path, units in groups.items():
+        items = []
+        for unit, lines in units.items():
+            if told == limit:
+                break
+            told += 1
+            shown += len(lines)
+            items.append(_runs(sorted(set(lines))) + (f" ({unit})" if unit else ""))
+        if items:
+            parts.append(f"{path}:" + ", ".join(items))
+    more = len(refs) - shown
+    return "; ".join(parts) + (f" and {more} more" if more > 0 else "")
+
+
+def _runs(lines: Sequence[int]) -> str:
+    """`310-313, 320` of the lines 310, 311, 312, 313 and 320."""
+    out: list[str] = []
+    start = prev = lines[0]
+    for n in [*lines[1:], None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        out.append(f"{start}-{prev}" if prev > start else str(start))
+        if n is not None:
+            start = prev = n
+    return ", ".join(out)
 
 
 def _rb105(
@@ -1606,14 +1636,23 @@ def _rb105(
     )
     again = [r for r in refs if r.via in _AGAIN]
     if again:
-        reached = _now(again) or "other declarations of the name"
-        some = "all" if len(again) == len(refs) else f"{len(again)} of them"
+        reached = _now(again)
+        some = "All" if len(again) == len(refs) else f"{len(again)} of them"
         if all(_fits_what_is_left(r, old, texts) is False for r in again):
             # (jsoup's deleted `padding(int, int)`: its 20 two-argument calls "now reach"
             # `padding(int)`, which none of them fits)
-            message += f" ({some} now reach {reached}, which takes none of their calls.)"
-        else:
+            what = (
+                f"{reached}, which takes none of their arguments"
+                if reached
+                else f"other overloads of {old.name}, none of which takes their arguments"
+            )
+            message += f" ({some} now reach {what}.)"
+        elif reached:
             message += f" ({some} now reach {reached}: check that it serves them.)"
+        else:
+            message += (
+                f" ({some} now reach other declarations of {old.name}: check that they serve them.)"
+            )
     if doubt:
         unsure = (
             f"`.{old.name}` reference(s) on receivers of unknown type"

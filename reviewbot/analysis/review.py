@@ -172,6 +172,38 @@ def _direct_change(
     )
 
 
+def _moved_within(
+    pair: UnitPair, old: LineIndex | None, new: LineIndex | None, line_map: LineMap
+) -> bool:
+    """Whether a unit paired by its name moved within its file, its lines the same: every
+    line of it removed from one place and added at another (cli f9f0d037 moved FullName, Path
+    and Walk near Lineage; commons-lang c0159a852 "Sort members")."""
+    if pair.old is None or pair.new is None or old is None or new is None:
+        return False
+    a, b = pair.old, pair.new
+    if a.end - a.start != b.end - b.start:
+        return False
+    if len(line_map.removed_between(a.start + 1, a.end + 1)) != a.end - a.start + 1:
+        return False
+    if len(line_map.added_between(b.start + 1, b.end + 1)) != b.end - b.start + 1:
+        return False
+    # Not where it was: between the unchanged lines around its old place, it was rewritten
+    # in place (tqdm 687f5e4 took `_text_width` out of a `try: ... else:`, dedented).
+    above, below = a.start, a.end + 2  # (1-based: the lines right around it)
+    while above > 0 and line_map.old_to_new(above) is None:
+        above -= 1
+    while below <= len(old.lines) and line_map.old_to_new(below) is None:
+        below += 1
+    low = line_map.old_to_new(above) if above > 0 else 0
+    high = line_map.old_to_new(below) if below <= len(old.lines) else None
+    if (low or 0) < b.start + 1 and (high is None or b.end + 1 < high):
+        return False
+    return all(
+        old.lines[a.start + k].strip() == new.lines[b.start + k].strip()
+        for k in range(a.end - a.start + 1)
+    )
+
+
 def _container(pair: UnitPair, old: LineIndex | None, new: LineIndex | None) -> bool:
     """Whether the unit's members carry its findings (``Structure.container_like``)."""
     unit, side = (pair.new, new) if pair.new is not None else (pair.old, old)
@@ -304,6 +336,8 @@ def measure_file(
         label = qualified_name(side, unit)
         was = _renamed_from(old, pair, label)
         kind = "renamed" if was is not None else kind
+        moved_here = kind == "modified" and _moved_within(pair, old, new, line_map)
+        kind = "moved" if moved_here else kind
         metrics = MetricsChange(m_old, m_new)
         direct = _direct_change(pair, old, new, line_map)
         container = _container(pair, old, new)
@@ -325,7 +359,8 @@ def measure_file(
                 metrics,
                 meter.nesting_profile(unit),
                 noteworthy,
-                was,
+                label if moved_here else was,
+                (cf.old_path or cf.path) if moved_here else None,
             )
         )
         if pair.new is None or new is None:

@@ -97,14 +97,23 @@ class _Candidate(NamedTuple):
     noteworthy: bool
 
 
+# A snippet's kind for a unit moved within its file, its lines the same (``UnitChange.kind``
+# `moved`, its ``old_path`` its own): the words every output uses for it.
+MOVED_HERE = "moved within the file"
+
+
 def qualified_name(label: str) -> str:
     """`A.f` of `class A > def f`; `rate` of `rate()`; `A.run` of `class A > void run(int x)`."""
     return ".".join(_own_name(part) for part in label.split(LABEL_SEP))
 
 
 def _slice(entries: list[DiffLine], u: UnitChange) -> tuple[DiffLine, ...]:
-    """The unit's lines in the merged view: its new span, its old span, and what lies between."""
-    spans = [(ref.start, ref.end, side) for ref, side in ((u.new, "new"), (u.old, "old")) if ref]
+    """The unit's lines in the merged view: its new span, its old span, and what lies between;
+    a moved unit's new span only (its old one is elsewhere, in this file or another: cli
+    f9f0d037's snippets of three methods moved within their file ran from their old place to
+    their new one, about 380 unchanged lines between)."""
+    sides = ((u.new, "new"),) if u.kind == "moved" else ((u.new, "new"), (u.old, "old"))
+    spans = [(ref.start, ref.end, side) for ref, side in sides if ref]
     hits = [
         k
         for k, e in enumerate(entries)
@@ -132,9 +141,10 @@ def _unit_candidates(fs_units: Sequence[UnitChange], entries: list[DiffLine]) ->
         ref, side = (u.new, "new") if u.new is not None else (u.old, "old")
         if ref is None:
             continue
+        kind = MOVED_HERE if u.kind == "moved" and u.old_path == u.path else u.kind
         out.append(
             _Candidate(
-                u.path, u.label, u.kind, side, ref.start, ref.end, _slice(entries, u), u.noteworthy
+                u.path, u.label, kind, side, ref.start, ref.end, _slice(entries, u), u.noteworthy
             )
         )
     # A container whose changed lines all belong to members that are shown (a class around a
@@ -148,10 +158,17 @@ def _changed(entries: Iterable[DiffLine]) -> set[int]:
 
 
 def _own_changes(c: _Candidate, all_units: list[_Candidate]) -> bool:
+    """Whether ``c`` has changed lines of its own, not only its members' (on either side: a
+    class whose only change is two removed methods, black e8a08ac0's ParserGenerator, had a
+    snippet of 218 unchanged lines beside theirs)."""
+    mine = {id(e) for e in c.entries}
     members = [
         o
         for o in all_units
-        if o is not c and o.side == c.side and c.start <= o.start and o.end <= c.end
+        if o is not c
+        and o.entries
+        and len(o.entries) < len(c.entries)
+        and all(id(e) in mine for e in o.entries)
     ]
     if not members:
         return True
@@ -161,11 +178,42 @@ def _own_changes(c: _Candidate, all_units: list[_Candidate]) -> bool:
     return bool(_changed(c.entries) - inner)
 
 
+def _moved_away(fs_units: Sequence[UnitChange], entries: list[DiffLine]) -> set[int]:
+    """The lines a unit moved within its file left at its old place, its comment and the blank
+    lines around it (by identity): its snippet shows where it went, and these are no loose
+    change of the module."""
+    olds = [
+        (u.old.start, u.old.end)
+        for u in fs_units
+        if u.kind == "moved" and u.old is not None and u.old_path == u.path
+    ]
+    out: set[int] = set()
+    if not olds:
+        return out
+    at = {e.old: k for k, e in enumerate(entries) if e.mark == "-" and e.old is not None}
+    for lo, hi in olds:
+        if lo not in at or hi not in at:
+            continue
+        first, last = at[lo], at[hi]
+        while first > 0 and entries[first - 1].mark == "-":
+            text = entries[first - 1].text.strip()
+            if text and not text.startswith((*_COMMENT_STARTS, "@")):
+                break
+            first -= 1
+        while last + 1 < len(entries) and entries[last + 1].mark == "-":
+            if entries[last + 1].text.strip():
+                break
+            last += 1
+        out.update(id(e) for e in entries[first : last + 1])
+    return out
+
+
 def _module_candidates(
-    path: str, entries: list[DiffLine], units: list[_Candidate]
+    path: str, entries: list[DiffLine], units: list[_Candidate], away: set[int]
 ) -> list[_Candidate]:
-    """Changed lines outside every unit, in runs (with a little unchanged code around)."""
-    inside: set[int] = set()
+    """Changed lines outside every unit (and not left by a unit moved within the file,
+    ``away``), in runs (with a little unchanged code around)."""
+    inside: set[int] = set(away)
     for c in units:
         inside.update(id(e) for e in c.entries)
     loose = [
@@ -447,7 +495,8 @@ def _score(c: _Candidate, report: Report, looked: _Looked, best: _Best) -> tuple
             reasons.append(f"called from {calls} place(s)" + (f", and by {by}" if by else ""))
     # Each fact once (two entries of one name, in overloads, may say the same).
     reasons = list(dict.fromkeys(reasons))
-    changed = sum(1 for e in c.entries if e.mark != " ")
+    # (a unit moved within its file, its lines the same, changed none of them)
+    changed = 0 if c.kind == MOVED_HERE else sum(1 for e in c.entries if e.mark != " ")
     score += min(changed, 50) / 25 + (1.0 if c.noteworthy and c.kind != "module" else 0.0)
     if secondary(c.path):
         # Tests, benchmarks, examples: after the product's code they serve (a test helper
@@ -590,9 +639,9 @@ def _uses(report: Report) -> list[tuple[Impact, ImpactRef, bool]]:
             continue
         places = []
         for imp, r in refs:
-            at = re.search(rf"(?<!\S){re.escape(f'{r.path}:{r.line}')}(?!\d)", f.message)
+            at = _named_at(f.message, r.path, r.line)
             if at is not None and (imp.path, imp.unit) == (f.path, f.unit.label):
-                places.append((at.start(), imp, r))
+                places.append((at, imp, r))
         named.append([(imp, r) for _, imp, r in sorted(places, key=lambda t: t[0])][:MAX_USES])
     flagged = [(imp, r, True) for turn in zip_longest(*named) for imp, r in filter(None, turn)]
     others = sorted(refs, key=lambda t: (-(t[1].confidence or 0.0), t[1].path, t[1].line))
@@ -603,6 +652,36 @@ def _uses(report: Report) -> list[tuple[Impact, ImpactRef, bool]]:
             seen.add((r.path, r.line))
             out.append((imp, r, by_finding))
     return out
+
+
+_RUN = re.compile(r"(\d+)(?:-(\d+))?")
+
+
+def _named_at(message: str, path: str, line: int) -> int | None:
+    """Where a finding's message names ``path:line``, in its places grouped by file
+    (`a.py:3, 10-12 (function f), 20 (function g); b.py:4`): the position of the run that
+    holds the line, or None."""
+    for m in re.finditer(rf"(?<!\S){re.escape(path)}:", message):
+        k = m.end()
+        while True:
+            run = _RUN.match(message, k)
+            if run is None:
+                break
+            first, last = int(run.group(1)), int(run.group(2) or run.group(1))
+            if first <= line <= last:
+                return run.start()
+            k = run.end()
+            if message.startswith(" (", k):  # (its unit, brackets and all)
+                depth, k = 0, k + 1
+                while k < len(message):
+                    depth += {"(": 1, ")": -1}.get(message[k], 0)
+                    k += 1
+                    if depth == 0:
+                        break
+            if not message.startswith(", ", k):
+                break
+            k += 2
+    return None
 
 
 def _use_snippets(
@@ -715,7 +794,8 @@ def context_pack(
                 continue
             entries = merged_view(cf)
             units = _unit_candidates(fs.units, entries)
-            candidates += units + _module_candidates(fs.path, entries, units)
+            away = _moved_away(fs.units, entries)
+            candidates += units + _module_candidates(fs.path, entries, units, away)
         # (the review read ``review_index``'s file: the one the pack asks, or another)
         same = change.git is not None and (
             index_file is None or index_file.resolve() == review_index(change.git).resolve()

@@ -89,7 +89,8 @@ def hook_text(
                     rest = tail
                 else:
                     lines.append(f"{mark}{style(place, 'cyan')}")
-                lines.extend(_no_lone_code(wrap(rest, DETAIL_WIDTH, "      ", "  "), f.code))
+                # (under the place, at the message's indent: a hanging one read as a third)
+                lines.extend(_no_lone_code(wrap(rest, DETAIL_WIDTH, "      "), f.code))
             if not measured:  # RB105, RB106: the title alone does not say where to look
                 lines.extend(
                     style(line, "dim") for line in wrap(one_line(f.message), DETAIL_WIDTH, "      ")

@@ -251,6 +251,8 @@ def change_cell(u: UnitChange) -> str:
     if found is None:
         return md_escape(u.kind)
     words, where, aside = found
+    if not where:
+        return md_escape(words)
     return f"{words} {cell_code(where)}" + (f" (was {cell_code(aside)})" if aside else "")
 
 

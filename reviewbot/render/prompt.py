@@ -234,11 +234,30 @@ def _body(s: Snippet, keep: set[int] | None) -> str:
     return "".join(out)
 
 
+def _filled(s: Snippet, keep: set[int]) -> set[int]:
+    """``keep`` with the short runs of lines left out between kept ones shown after all: one
+    line, or lines a note in their place would be about as long as (black e8a08ac0's ladders
+    of `… 1 line(s) cut to fit the budget`, a line for a line)."""
+    note = len(_code_line(PackLine("~", 0, "99 line(s) cut to fit the budget")))
+    out = set(keep)
+    run: list[int] = []
+    for k in range(len(s.lines) + 1):
+        if k < len(s.lines) and k not in keep:
+            run.append(k)
+            continue
+        if run and (len(run) == 1 or sum(len(_code_line(s.lines[j])) + 1 for j in run) <= 2 * note):
+            out.update(run)
+        run = []
+    return out
+
+
 def _snippet_text(s: Snippet, bundles: dict[str, str], keep_count: int | None) -> str:
     if keep_count is None or keep_count >= len(s.lines):
         return _meta(s, bundles) + _body(s, None)
-    keep = set(_priority(s)[:keep_count])
-    cut = f"{keep_count} of {len(s.lines)} lines kept (cut to fit the budget)"
+    keep = _filled(s, set(_priority(s)[:keep_count]))
+    if len(keep) >= len(s.lines):
+        return _meta(s, bundles) + _body(s, None)
+    cut = f"{len(keep)} of {len(s.lines)} lines kept (cut to fit the budget)"
     return _meta(s, bundles, cut) + _body(s, keep)
 
 

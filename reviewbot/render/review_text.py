@@ -9,6 +9,7 @@ from collections import Counter
 from reviewbot.model import (
     TYPES_ONLY,
     Finding,
+    HunkContext,
     Measure,
     Report,
     Severity,
@@ -20,6 +21,7 @@ from reviewbot.render.style import (
     DIFF_LEGEND,
     Style,
     cut_labels,
+    cut_path,
     cut_paths,
     diff_gutter,
     ellipsize,
@@ -27,6 +29,7 @@ from reviewbot.render.style import (
     moved_from,
     one_line,
     origin_text,
+    places_text,
     product_first,
     quiet_tests,
     quiet_tests_text,
@@ -57,6 +60,7 @@ def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
 
 
 _HEADS = ("decisions", "nesting", "irregularity")
+_BUNDLE_HUNKS = 6  # a bundle's hunks listed in text (by file: `a.py:1-9, 20-24`), then counted
 _SHORT_HEADS = ("dec", "nest", "irreg")  # where whole headings would cut a label
 
 
@@ -279,10 +283,13 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             if counted:  # (a test file's new tests: their count, not 50 rows)
                 text = f"({quiet_tests_text(counted)}: --format json lists them)"
                 out.extend(style(line, "dim") for line in _wrap(text, width, "    "))
-        if quiet:
-            out.append(
-                style(f"({quiet} more unit(s) touched: unchanged, or only in members above)", "dim")
+        if quiet:  # (with no row above, no "more", no "members above": tqdm d774884)
+            said = (
+                f"({quiet} more unit(s) touched: unchanged, or only in members above)"
+                if rows_left < MAX_UNIT_ROWS
+                else f"({quiet} unit(s) touched, none with changed measures)"
             )
+            out.append(style(said, "dim"))
         if unlisted:
             out.append(
                 style(
@@ -292,8 +299,11 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
-            spans = ", ".join(one_line(h.where) for h in b.hunks[:4])
-            more = f" (+{len(b.hunks) - 4} more)" if len(b.hunks) > 4 else ""
+            spans_of = b.hunks[:_BUNDLE_HUNKS]
+            more = (
+                f" (+{len(b.hunks) - len(spans_of)} more)" if len(b.hunks) > len(spans_of) else ""
+            )
+            spans = places_text([(h.path, h.where) for h in spans_of], max(40, width) - 6)
             out.extend(_wrap(f"{b.id}  {b.title}  — {b.reason}", width, "  ", "    "))
             out.extend(style(line, "dim") for line in _wrap(f"{spans}{more}", width, "      "))
     skipped = [fs for fs in report.files if fs.language is None]
@@ -317,10 +327,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             for line in _wrap(f"(sections, boundaries, then the lines: {DIFF_LEGEND})", width, "  ")
         )
         for c in report.context:
-            side = "old lines" if c.removal else "lines"
-            unit = f"{c.unit.label} ({side} {c.unit.start}-{c.unit.end})" if c.unit else "top level"
-            head = f"── {one_line(c.where)}  {unit}"
-            out.append(style(ellipsize(head, width), "bold"))
+            out.append(style(_context_heading(c, width), "bold"))
             for band in (c.coarse, c.medium):
                 if band:
                     out.extend(
@@ -334,3 +341,28 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                     out.append(style(text, _MARK_STYLE[mark]) if mark != " " else text)
                 out.append("")
     return style.finish("\n".join(out).rstrip("\n") + "\n")
+
+
+def _context_heading(c: HunkContext, width: int) -> str:
+    """`── path:12-20  def f (lines 10-30)` in ``width`` columns: the folders cut first, then
+    the unit's label (its own name kept, and its lines); the file's name and the hunk's lines
+    never (commons-lang 1d6ef29ce: `── src/main/java/org/apache/commons/lang…ava:269-286`)."""
+    path = one_line(c.path)
+    rest = one_line(c.where)[len(c.path) :] if c.where.startswith(c.path) else ""
+    side = "old lines" if c.removal else "lines"
+    label = one_line(c.unit.label) if c.unit else "top level"
+    lines = f" ({side} {c.unit.start}-{c.unit.end})" if c.unit else ""
+    head = f"── {path}{rest}  {label}{lines}"
+    if len(head) <= width:
+        return head
+    name = path.rpartition("/")[2]
+    least = f"…/{name}" if "/" in path else path
+    room = width - len(f"── {rest}  {label}{lines}")
+    if room >= len(least):
+        short = cut_path(path, room) if room > len(least) else least
+        return f"── {short}{rest}  {label}{lines}"
+    room = width - len(f"── {least}{rest}  {lines}")
+    if room >= 12:
+        cut = cut_labels([label], room)[label]
+        return f"── {least}{rest}  {cut}{lines}"
+    return f"── {least}{rest}"

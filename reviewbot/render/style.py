@@ -27,6 +27,7 @@ __all__ = [
     "moved_from",
     "one_line",
     "origin_text",
+    "places_text",
     "product_first",
     "quiet_tests",
     "quiet_tests_text",
@@ -225,6 +226,25 @@ def cut_path(path: str, width: int) -> str:
     if cut > 0:  # whole folders where at least one fits
         head = head[: cut + 1]
     return f"{head}…/{name}"
+
+
+def places_text(places: Sequence[tuple[str, str]], width: int) -> str:
+    """Places (`path`, `path:12-20` or `path:3 (removed)`) grouped by file, in the order of
+    each file's first: `a/b.py:12-20, 31-40; c.py:3 (removed)`; a path too long for ``width``
+    with its first place loses folders (``cut_path``), so that no `path:line` wraps inside
+    (commons-lang c0159a852 repeated a 60-character path for each of four hunks, wrapped)."""
+    groups: dict[str, list[str]] = {}
+    for path, where in places:
+        rest = where[len(path) :].lstrip(":") if where.startswith(path) else where
+        groups.setdefault(path, []).append(one_line(rest))
+    out = []
+    for path, rests in groups.items():
+        first = f":{rests[0]}," if rests[0] else ","
+        shown = one_line(path)
+        if len(shown) + len(first) > width:
+            shown = cut_path(shown, max(1, width - len(first)))
+        out.append(shown + (":" + ", ".join(rests) if rests[0] else ""))
+    return "; ".join(out)
 
 
 def moved_from(old: str, new: str) -> str:
@@ -468,10 +488,13 @@ def terminal_width(stream: TextIO, environ: Mapping[str, str], default: int = 10
 def unit_origin(u: UnitChange) -> tuple[str, str, str] | None:
     """Where a renamed or moved unit came from, as (words, name or path, aside): ("renamed
     from", "def load", ""), ("moved from", "a.py", ""), ("moved from", "a.py", "def load") when
-    it changed its name too; None for any other unit. The old name is its own label unless the
+    it changed its name too, ("moved within the file (from line 12)", "", ""); None for any
+    other unit. The old name is its own label unless the
     unit moved to another enclosing unit (then the qualified one)."""
     if u.old_label is None or u.kind not in ("renamed", "moved"):
         return None
+    if u.kind == "moved" and u.old_path == u.path:  # (its lines the same: only its place)
+        return (f"moved within the file (from line {u.old.start})" if u.old else "moved", "", "")
     own_old, own_new = innermost(u.old_label), innermost(u.label)
     parents_same = u.old_label[: -len(own_old)] == u.label[: -len(own_new)]
     name = own_old if parents_same else u.old_label
@@ -487,4 +510,4 @@ def origin_text(u: UnitChange) -> str:
     if found is None:
         return ""
     words, where, aside = found
-    return f"{words} {where}" + (f" (was {aside})" if aside else "")
+    return f"{words} {where}".rstrip() + (f" (was {aside})" if aside else "")

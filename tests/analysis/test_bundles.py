@@ -268,3 +268,24 @@ def test_a_bundle_reads_the_products_flagged_hunk_then_its_others_then_tests(rep
     assert hunks[0][0] == "zshop/shop.py" and hunks[0][1] <= line <= hunks[0][2], hunks
     assert hunks[1][:2] == ("zshop/shop.py", 1), hunks
     assert found["hunks"][-1]["path"] == "tests/test_shop.py", found["hunks"]
+
+
+def test_a_bundle_says_moves_and_re_signs_not_defines(repo: Path) -> None:
+    """cli f9f0d037 moved FullName, Path and Walk near Lineage: "defines FullName, Path,
+    Walk"; a re-signed `Command.Count` read "defines Count" too."""
+    middle = "".join(
+        f"\n\ndef filler{k}(x):\n    y = x + {k}\n    return y * 2\n" for k in range(8)
+    )
+    moved = "\n\ndef full_name(cmd):\n    parts = [cmd]\n    return ' '.join(parts)\n"
+    write(repo, "cmd.py", "import os\n" + moved + middle + "\n\ndef count(name):\n    return 1\n")
+    commit(repo)
+    write(repo, "cmd.py", "import os\n" + middle + moved)
+    reasons = "; ".join(b.reason for b in review(GitChange(repo), Config()).bundles)
+    assert "moves full_name" in reasons and "defines full_name" not in reasons, reasons
+    write(
+        repo,
+        "cmd.py",
+        "import os\n" + moved + middle + "\n\ndef count(name, flag):\n    return 1\n",
+    )
+    reasons = "; ".join(b.reason for b in review(GitChange(repo), Config()).bundles)
+    assert "re-signs count" in reasons and "defines" not in reasons, reasons

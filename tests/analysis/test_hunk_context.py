@@ -41,3 +41,25 @@ def test_a_section_cut_by_the_window_says_the_units_own_lines() -> None:
     assert coarse.splitlines() == [f"[111-191] part of class Big (lines 4-{end})"], coarse
     whole = one_based_markers(query_context(index, 150, 400).coarse.content)
     assert "class Big\n" in whole + "\n" and "part of" not in whole, whole
+
+
+def test_a_hunks_removed_lines_below_its_added_ones_are_all_shown() -> None:
+    """tqdm 687f5e4 `tqdm/contrib/concurrent.py` `@@ -2,28 +2,12 @@`: two imports added, then
+    18 lines removed further down; the window was sized from the added lines only, so the
+    removed ones never appeared, and the context said it was whole."""
+    fallback = "".join(f"    def f{k}(it):\n        return {k}\n" for k in range(8))
+    before = (
+        '"""Doc."""\nfrom a import b\n\nfrom c import d\nfrom e import f\n\n'
+        f"try:\n    from g import h\nexcept ImportError:\n{fallback}\n"
+        "__all__ = ['x']\n\n\ndef x():\n    return 1\n"
+    )
+    after = before.replace("from a import b\n", "from a import b\nfrom g import h\n")
+    after = after.replace(f"try:\n    from g import h\nexcept ImportError:\n{fallback}\n", "")
+    cf = changed("t.py", before, after)
+    (ctx,) = hunk_contexts([cf], {"t.py": open_index("t.py", after)}, [], 6000, 60)
+    removed = [r.text for r in ctx.rows if r.mark == "-"]
+    assert len(removed) == 20 and "try:" in removed and "        return 7" in removed, ctx.rows
+    assert not ctx.truncated and not ctx.gaps
+    # (and a few unchanged lines below the last of them, as above the first)
+    tail = [r.text for r in ctx.rows[-3:]]
+    assert all(r.mark == " " for r in ctx.rows[-3:]) and "__all__ = ['x']" in tail, tail

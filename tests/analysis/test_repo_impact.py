@@ -124,11 +124,11 @@ def test_python_rb105_rb106_and_the_impact_entries(repo: Path) -> None:
     (gone,) = codes(doc, "RB105")
     assert gone["path"] == "pkg/lib.py" and gone["in_diff"] is True
     assert "helper is deleted" in gone["title"]
-    assert "pkg/app.py:1" in gone["message"] and "pkg/app.py:6 (function main)" in gone["message"]
+    assert "pkg/app.py:1, 6 (function main)" in gone["message"]
     (stale,) = codes(doc, "RB106")
     # main() and other() call it the old way; keyworded() already passes encoding.
     assert "pkg/app.py:5 (function main)" in stale["message"]
-    assert "pkg/app.py:10 (function other)" in stale["message"]
+    assert "pkg/app.py:5 (function main), 10 (function other)" in stale["message"]
     assert "keyworded" not in stale["message"] and stale["line"] == 1
     assert "broken" not in stale["message"]  # it fits neither list: not "the old way"
     load = entry(doc, "load")
@@ -233,7 +233,7 @@ def test_typescript(repo: Path) -> None:
     setup(repo, {"src/lib.ts": TS_LIB, "src/app.ts": TS_APP}, {"src/lib.ts": new_lib})
     doc = review(repo)
     (gone,) = codes(doc, "RB105")
-    assert "helper" in gone["title"] and "src/app.ts:5 (function main)" in gone["message"]
+    assert "helper" in gone["title"] and "src/app.ts:1, 5 (function main)" in gone["message"]
     (stale,) = codes(doc, "RB106")
     assert "src/app.ts:4 (function main)" in stale["message"]
     assert "src/app.ts:9" not in stale["message"]  # a spread: its count is unknown
@@ -545,7 +545,7 @@ def test_removing_one_overload_or_half_of_an_accessor_lists_its_calls_with_rb105
         "spans is deleted but still referenced",
     }
     assert (
-        "(all now reach other declarations of the name: check"
+        "(All now reach other declarations of on: check that they serve them.)"
         in messages["on is deleted but still referenced"]
     )
     # (the decorator `@spans.setter` runs before the setter binds `spans`: it reaches
@@ -844,7 +844,7 @@ def test_removing_one_branch_of_a_conditional_definition_breaks_its_callers(repo
     gone = term.replace("else:\n\n    def wrap(text):\n        return text\n", "")
     setup(repo, files, {"pkg/term.py": gone})
     (found,) = codes(review(repo), "RB105")
-    assert "app.py:5 (function show)" in found["message"]
+    assert "app.py:1, 5 (function show)" in found["message"]
     # A move: `def wrap` leaves for pkg/_win.py, which term.py now imports it from.
     write(repo, "pkg/term.py", "def wrap(text):\n    return text\n")
     commit(repo)
@@ -1117,7 +1117,7 @@ def test_one_of_two_conditional_definitions_dropped_is_no_rb105(repo: Path) -> N
     build_index(repo)
     write(repo, "sizes.py", stub.replace("\n\ndef size(t):\n    return t\n", ""))
     (found,) = codes(review(repo), "RB105")
-    assert "app.py:5" in found["message"]
+    assert "app.py:1, 5" in found["message"]
 
 
 def test_references_in_the_change_are_counted_over_all_not_only_the_listed_ones(
@@ -1522,7 +1522,7 @@ def test_two_java_overloads_re_signed_each_name_the_calls_their_literals_fit(rep
     assert sorted(found) == [4, 5]
     assert "V.java:5" in found[4] and "V.java:6" not in found[4], found[4]
     assert "V.java:6" in found[5] and "V.java:5" not in found[5], found[5]
-    assert "V.java:7" in found[4] and "V.java:7" in found[5]
+    assert "V.java:5, 7" in found[4] and "V.java:6-7" in found[5]
 
 
 def test_rb106_names_a_recursive_call_left_with_the_old_arguments(repo: Path) -> None:
@@ -1753,7 +1753,8 @@ def test_rb105_says_when_what_is_left_of_a_name_takes_none_of_its_calls(repo: Pa
     setup(repo, {"src/p/Util.java": util, "src/p/Use.java": use}, {"src/p/Util.java": gone})
     (found,) = codes(review(repo), "RB105")
     assert "src/p/Use.java:5" in found["message"], found["message"]
-    assert "which takes none of their calls" in found["message"], found["message"]
+    assert "which takes none of their arguments.)" in found["message"], found["message"]
+    assert "(All now reach" in found["message"], found["message"]
 
 
 def test_the_hooks_code_never_stands_alone_on_a_line(repo: Path) -> None:
@@ -1775,6 +1776,8 @@ def test_the_hooks_code_never_stands_alone_on_a_line(repo: Path) -> None:
     at = next(k for k, line in enumerate(lines) if "[RB105]" in line)
     assert lines[at].strip() != "[RB105]", lines
     assert all(len(line) <= 80 for line in lines), lines
+    # (the title's lines under the place start where the message's do: 6 columns, not 8)
+    assert lines[at].startswith("      ") and lines[at][6] != " ", lines
 
 
 STORE = """import { defineStore } from 'pinia'
@@ -1809,7 +1812,7 @@ def test_a_module_variable_deleted_while_imported_is_rb105(repo: Path) -> None:
     )
     (gone,) = codes(review(repo), "RB105")
     assert gone["title"] == "useUserStore is deleted but still referenced"
-    assert "src/cart.ts:1" in gone["message"] and "src/cart.ts:4" in gone["message"]
+    assert "src/cart.ts:1, 4" in gone["message"]
 
 
 def test_a_local_function_bound_again_by_a_wrapped_callback_is_not_deleted(repo: Path) -> None:
@@ -2151,7 +2154,7 @@ def test_a_ts_infer_of_a_deleted_type_s_name_is_no_use_of_it(repo: Path) -> None
         {"src/lib.ts": "export type Keep = number\n", "src/immer.ts": immer},
     )
     (gone,) = codes(review(repo), "RB105")
-    assert "SetState" in gone["title"] and "src/app.ts:3" in gone["message"]
+    assert "SetState" in gone["title"] and "src/app.ts:1, 3" in gone["message"]
     assert "src/immer.ts" not in gone["message"]
 
 
@@ -2439,3 +2442,28 @@ def test_go_rb106_reads_a_generic_function_and_its_instantiated_calls(repo: Path
     assert sorted(found) == ["arg", "pair"], found
     assert "use.go:4" in found["arg"] and "use.go:5" in found["pair"]
     assert entry(doc, "arg")["detail"] == "reordered"
+
+
+def test_a_findings_places_are_grouped_by_file_and_unit() -> None:
+    """commons-lang's RB106 on `center`: `StringUtilsTest.java:310 (method
+    StringUtilsTest.testCenter_StringIntChar)`, then :311, :312, :313 each with its whole path
+    and unit, 8 lines of the message."""
+    from reviewbot.analysis.repo_impact import _places, _Ref
+
+    test = "src/test/java/StringUtilsTest.java"
+    unit = "method StringUtilsTest.testCenter_StringIntChar"
+
+    def ref(path: str, line: int, unit: str | None) -> _Ref:
+        return _Ref(path, line, 1, "center", unit, "call", 1.0, "", False)
+
+    refs = [ref("src/main/StringUtils.java", 596, "method StringUtils.center")]
+    refs += [ref(test, n, unit) for n in (310, 311, 312, 313, 315)]
+    refs += [ref(test, 400, "method StringUtilsTest.testPad"), ref("b.py", 4, None)]
+    assert _places(refs) == (
+        "src/main/StringUtils.java:596 (method StringUtils.center); "
+        f"{test}:310-313, 315 ({unit}), 400 (method StringUtilsTest.testPad); b.py:4"
+    )
+    assert _places(refs, 2) == (
+        f"src/main/StringUtils.java:596 (method StringUtils.center); {test}:310-313, 315 ({unit})"
+        " and 2 more"
+    )

@@ -324,3 +324,20 @@ def test_a_decorated_member_above_a_method_is_not_its_decorator() -> None:
     done = review_file(cf, ReviewOptions(get_profile("review"), default_registry()))
     labels = [u.label for u in done.summary.units]
     assert not any("onClick" in label for label in labels), labels
+
+
+def test_a_dense_new_unit_counts_its_own_decision_points() -> None:
+    """tqdm 52d7812: `New def envwrap (lines 35-86) has 9 decision points over 18 lines`,
+    4 of them its own and 5 its closure's (RB101 counts "of its own (nested functions
+    aside)"); its 18 lines were lines of code, not the 52 of its span."""
+    t = Thresholds()
+    whole = delta(None, UnitMetrics(18, 9, 2, 71))
+    assert dense_new(whole._replace(own_decisions=(None, 4)), t, file_p90=2) is None
+    found = dense_new(whole._replace(own_decisions=(None, 9)), t, file_p90=2)
+    assert found is not None and "9 decision points over 18 lines of code" in found.message
+    dense = delta(None, UnitMetrics(30, 14, 2, 71))._replace(own_decisions=(None, 9))
+    found = dense_new(dense, t, file_p90=2)
+    assert found is not None, found
+    assert "9 decision points of its own (nested functions aside) over 30 lines of code" in (
+        found.message
+    )

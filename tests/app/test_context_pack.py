@@ -800,12 +800,15 @@ def test_a_cut_snippet_keeps_its_header_and_changed_code_before_its_javadoc(
     )
     cut = s._replace(lines=lines, side="new", start=27, end=29)
     text = _snippet_text(cut, {}, 3)
-    assert "- code: 3 of 19 lines kept" in text
+    # (and the two short lines after the last: a note would take as much room)
+    assert "- code: 5 of 19 lines kept" in text
     kept = [line for line in text.splitlines() if re.match(r"[-+ >] +\d+ ", line)]
     assert kept == [  # the header, then the first changed code, in their order
         "-   146     public void printHelp(final String syntax) {",
         "-   147         out.print(syntax);",
         "+    27     public void printHelp(final String syntax) {",
+        "+    28         out.print(syntax);",
+        "+    29     }",
     ]
 
 
@@ -825,3 +828,74 @@ def test_a_language_without_a_grammar_tells_no_callers_or_callees(repo: Path) ->
     assert units["Sample.kt"].callees is None and units["Sample.kt"].callers is None
     run = units["app.py"].callees
     assert run is not None and [(r.path, r.unit) for r in run] == [("lib.py", "function helper")]
+
+
+def test_a_unit_moved_within_its_file_is_said_moved_and_shown_where_it_went(repo: Path) -> None:
+    """cli f9f0d037 moved FullName, Path and Walk near Lineage: each read `modified` (the
+    text's table: unchanged), and its snippet ran from its old place to its new one, some 380
+    unchanged lines spending the pack's budget."""
+    middle = "".join(
+        f"\n\ndef filler{k}(x):\n    y = x + {k}\n    return y * 2\n" for k in range(30)
+    )
+    moved = "\n\n# Joins the names.\ndef full_name(cmd):\n    parts = [cmd]\n"
+    moved += "    return ' '.join(parts)\n"
+    write(repo, "cmd.py", "import os\n" + moved + middle)
+    commit(repo)
+    write(repo, "cmd.py", "import os\n" + middle + moved)
+    report = review(GitChange(repo), Config())
+    (unit,) = [u for fs in report.files for u in fs.units]
+    assert (unit.kind, unit.old_path, unit.old_label) == ("moved", "cmd.py", "def full_name")
+    text = render_report(report, "text")
+    assert "moved within the file (from line 5)" in text, text
+    assert "moved within the file (from line 5)" in render_report(report, "markdown")
+    pack = pack_of(repo)
+    (snippet,) = pack.snippets  # (no snippet of the lines it left)
+    assert snippet.kind == "moved within the file", snippet
+    assert all(line.mark == "+" for line in snippet.lines), snippet.lines
+    assert len(snippet.lines) == 4, snippet.lines  # its comment and its 3 lines
+    assert "- unit: `def full_name` (moved within the file)" in render_pack(pack)
+
+
+def test_a_unit_rewritten_in_place_is_not_moved(repo: Path) -> None:
+    """tqdm 687f5e4 took `_text_width` out of a `try: ... else:` (its lines dedented, the
+    same): not a unit moved within its file."""
+    body = "def width(s):\n    return len(str(s))\n"
+    indented = "".join(f"    {line}\n" for line in body.splitlines())
+    write(repo, "u.py", "import os\n\n\ntry:\n    import x\nexcept ImportError:\n    pass\nelse:\n")
+    write(repo, "u.py", (repo / "u.py").read_text() + indented + "\n\nY = 1\n")
+    commit(repo)
+    write(repo, "u.py", "import os\n\n\n" + body + "\n\nY = 1\n")
+    kinds = [u.kind for fs in review(GitChange(repo), Config()).files for u in fs.units]
+    assert "moved" not in kinds, kinds
+
+
+def test_a_class_whose_only_change_is_a_removed_method_has_no_snippet(repo: Path) -> None:
+    """black e8a08ac0 removed two methods of ParserGenerator: besides their snippets, the
+    class's own, 218 of its 336 unchanged lines, took most of the pack."""
+    methods = "".join(
+        f"    def m{k}(self, x):\n        y = x + {k}\n        return y\n\n" for k in range(20)
+    )
+    gone = "    def dump(self):\n        print(self)\n        return None\n\n"
+    write(
+        repo, "gen.py", "class Gen:\n" + methods + gone + "    def last(self):\n        return 1\n"
+    )
+    commit(repo)
+    write(repo, "gen.py", "class Gen:\n" + methods + "    def last(self):\n        return 1\n")
+    units = [s.unit for s in pack_of(repo).snippets]
+    assert units == ["class Gen > def dump"], units
+
+
+def test_a_cut_leaves_no_note_for_one_line(project: Path) -> None:
+    """black e8a08ac0: ladders of `… 1 line(s) cut to fit the budget`, each note as long as
+    the line it stood for (a line for a line saves nothing)."""
+    s = pack_of(project).snippets[0]
+    lines = tuple(
+        PackLine(
+            "+" if k % 2 == 0 else " ", k + 1, f"    value_{k} = compute(value_{k - 1}, 'x' * 64)"
+        )
+        for k in range(9)
+    )
+    cut = s._replace(lines=lines, side="new", start=1, end=9)
+    text = _snippet_text(cut, {}, 5)  # (the changed lines: one unchanged line between each two)
+    assert "cut to fit the budget\n" not in text.split("```", 1)[1], text
+    assert "- code: 9 of 9" not in text  # (nothing was cut: no "kept" line either)

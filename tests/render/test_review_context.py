@@ -113,3 +113,52 @@ def test_without_an_index_rb105_is_silenced_on_its_line_too(repo: Path) -> None:
     lines[f.line - 1] += "  # reviewbot: ignore[RB105]"
     write(repo, "lib.py", "\n".join(lines))
     assert not [f for f in review(GitChange(repo), Config()).findings if f.code == "RB105"]
+
+
+def test_a_context_heading_cuts_folders_then_the_unit_never_the_name_and_lines() -> None:
+    """commons-lang 1d6ef29ce at 80 columns: `── src/main/java/org/apache/commons/lang…ava:
+    269-286 contains() (lines 263-287)`: the file's name was cut, and the test's heading lost
+    its `:lines`."""
+    from reviewbot.model import HunkContext, UnitRef
+    from reviewbot.render.review_text import _context_heading
+
+    main = "src/main/java/org/apache/commons/lang3/CharRange.java"
+    test = "src/test/java/org/apache/commons/lang3/CharRangeTest.java"
+    unit = UnitRef("contains()", 263, 287)
+    long_unit = UnitRef("testContains_CharRangeWithArgumentTouchingBounds()", 264, 288)
+    for path, ref, lines in ((main, unit, (269, 286)), (test, long_unit, (260, 292))):
+        ctx = HunkContext(path, *lines, *lines, ref, "", "", "", (), 1.0, False)
+        name = path.rsplit("/", 1)[1]
+        for width in (80, 60, 40):
+            head = _context_heading(ctx, width)
+            assert len(head) <= width and f"{name}:{lines[0]}-{lines[1]}" in head, (width, head)
+        assert f"(lines {ref.start}-{ref.end})" in _context_heading(ctx, 80)
+        assert _context_heading(ctx, 200) == f"── {path}:{lines[0]}-{lines[1]}  {ref.label} " + (
+            f"(lines {ref.start}-{ref.end})"
+        )
+
+
+def test_a_bundles_places_name_each_file_once_and_never_wrap_inside_a_place() -> None:
+    """commons-lang c0159a852: `src/test/java/org/apache/commons/lang3/` /
+    `StringUtilsContainsTest.java:122-144, src/test/java/...` for each of four hunks."""
+    from reviewbot.render.style import places_text, wrap
+
+    path = "src/test/java/org/apache/commons/lang3/StringUtilsContainsTest.java"
+    spans = [(path, f"{path}:{a}-{b}") for a, b in ((122, 144), (159, 164), (345, 363))]
+    spans.append(("a.py", "a.py:3 (removed)"))
+    text = places_text(spans, 74)
+    assert text.endswith("StringUtilsContainsTest.java:122-144, 159-164, 345-363; a.py:3 (removed)")
+    assert text.count("StringUtilsContainsTest") == 1, text
+    lines = wrap(text, 80, "      ")
+    assert any(line.strip().startswith("src/") and ":122-144," in line for line in lines), lines
+
+
+def test_units_touched_with_no_row_above_are_not_called_more(repo: Path) -> None:
+    """tqdm d774884: `(59 more unit(s) touched: unchanged, or only in members above)` with no
+    unit row above it."""
+    write(repo, "a.py", "def f():\n    return 'a'\n")
+    commit(repo)
+    write(repo, "a.py", "def f():\n    return 'b'\n")
+    text = review_text(review(GitChange(repo), Config()), Style(False), width=80)
+    assert "(1 unit(s) touched, none with changed measures)" in text, text
+    assert "more unit(s)" not in text, text
