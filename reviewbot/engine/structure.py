@@ -39,6 +39,13 @@ _BINDING = (
     r"^(?:(?:export|default|const|let|var|static|public|private|protected|readonly|async|"
     r"declare|override)\s+)*((?:[^\W\d]|\$)[\w$]*)\s*(?:[:!?].*?)?(?<![=!<>])=(?![=>])\s*(?:async\s+)?(.*)$"
 )
+# `export default COND && function httpAdapter(config) {`, `export default COND && (async (c)
+# => {` (axios' adapters), `export default (config) => {`: the function exported (when COND
+# holds), by its own name or `default`.
+_DEFAULT_FUNCTION = (
+    r"^export\s+default\s+(?:[^=;{}()]*?(?:&&|\|\||\?\?)\s*)?\(?\s*(?:async\s+)?"
+    r"(?:function\b\s*\*?\s*((?:[^\W\d]|\$)[\w$]*)?\s*\(|(?:\([^()]*\)|(?:[^\W\d]|\$)[\w$]*)\s*=>)"
+)
 _TYPE_PARAMETERS = r"<\s*(?:[^\W\d]|\$)[\w$]*\s*(?:[,>=]|extends\b)"  # `<T,>(`; not `<div on…`
 # Keywords that only modify a declaration that follows them.
 MODIFIERS = frozenset(
@@ -445,6 +452,10 @@ def _declaration(
             return first, "default"  # `export default function (...) {`
         if first in _CALLABLE_WORDS or first in extra:
             return None
+    if opens and language.name in _CALLBACK_LANGUAGES:
+        exported = re.match(_DEFAULT_FUNCTION, stripped)
+        if exported is not None:
+            return "function", exported.group(1) or "default"
     if "function" in heavy:
         member_class = _member_class(stripped) if opens else None
         if member_class is not None:

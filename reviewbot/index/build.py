@@ -85,6 +85,10 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition.
+# JS/TS `export default COND && function httpAdapter(config) {` is the function httpAdapter (axios'
+# adapters: 695 lines of the file's top), an anonymous default export (`export default function (`,
+# `(c) => {`, `COND && (async (c) => {`) the function `default`, which a default import of its
+# module binds when the module has no definition of the import's local name.
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a

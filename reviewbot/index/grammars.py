@@ -247,6 +247,16 @@ _JS_DEFS_COMMON = """
   right: (object (pair key: (property_identifier) @name
     value: [(function_expression body: (_) @body) (arrow_function body: (_) @body)]) @def.method)
   (#eq? @_m "module") (#eq? @_e "exports"))
+(program (export_statement value: (binary_expression
+  right: (function_expression name: (identifier) @name body: (_) @body) @def.function)))
+(program (export_statement "default" @name value: [
+  (function_expression !name body: (_) @body)
+  (arrow_function body: (_) @body)
+  (binary_expression right: [
+    (function_expression !name body: (_) @body)
+    (arrow_function body: (_) @body)
+    (parenthesized_expression [(function_expression !name body: (_) @body)
+      (arrow_function body: (_) @body)])])]) @def.function)
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (export_statement declaration: (lexical_declaration

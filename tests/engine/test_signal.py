@@ -253,6 +253,24 @@ def test_backticks_in_a_go_string_open_no_raw_string() -> None:
     ]
 
 
+def test_a_default_export_behind_a_condition_is_a_unit() -> None:
+    # axios lib/adapters: `export default isHttpAdapterSupported && function httpAdapter(` was
+    # no unit (695 lines of the file's top); xhr.js's and fetch.js's are anonymous.
+    text = (
+        "export default ok && function httpAdapter(config) {\n  if (a) {\n    b();\n  }\n}\n"
+        "export default ok && function (config) {\n  return 1;\n}\n"
+        "export default isFetchSupported && (async (config) => {\n  return 2;\n});\n"
+        "export default (config) => {\n  return 3;\n};\n"
+        "export default {\n  a: 1,\n};\n"
+    )
+    assert _units("a.js", text) == [
+        ("function httpAdapter", 1, 5),
+        ("function default", 6, 8),
+        ("function default", 9, 11),
+        ("function default", 12, 14),
+    ]
+
+
 def test_a_go_method_is_named_by_its_receivers_type() -> None:
     # gin 074b669a: `func (w *nonFlusherWriter) Header()` was the unit `func Header`, the same
     # label as any other type's Header; generic receivers lose their type parameters.
