@@ -271,6 +271,28 @@ def test_a_default_export_behind_a_condition_is_a_unit() -> None:
     ]
 
 
+def test_interface_methods_with_default_type_parameters_and_function_types_are_units() -> None:
+    # formik f075a0cf: `remove<T>(index)` became `remove<X extends T[number] = T[number]>(index)`
+    # and was "removed" (the `=` of a default type parameter read as an assignment);
+    # `push: (obj: T) => void` became `push<X = T[number]>(obj: X): void`, a method both times.
+    text = (
+        "export interface ArrayHelpers<T extends any[] = any[]> {\n"
+        "  push: (obj: T) => void;\n"
+        "  remove<X extends T[number] = T[number]>(index: number): X | undefined;\n"
+        "  readonly handle?: <X>(x: X) => () => void;\n"
+        "  name: string;\n"
+        "  map<U extends (a: T) => R = (a: T) => R>(fn: U): void;\n"
+        "}\n"
+    )
+    assert _units("a.ts", text) == [
+        ("interface ArrayHelpers", 1, 7),
+        ("push()", 2, 2),
+        ("remove()", 3, 3),
+        ("handle()", 4, 4),
+        ("map()", 6, 6),
+    ]
+
+
 def test_a_go_method_is_named_by_its_receivers_type() -> None:
     # gin 074b669a: `func (w *nonFlusherWriter) Header()` was the unit `func Header`, the same
     # label as any other type's Header; generic receivers lose their type parameters.
