@@ -268,3 +268,23 @@ def test_a_bundle_reads_the_products_flagged_hunk_then_its_others_then_tests(rep
     assert hunks[0][0] == "zshop/shop.py" and hunks[0][1] <= line <= hunks[0][2], hunks
     assert hunks[1][:2] == ("zshop/shop.py", 1), hunks
     assert found["hunks"][-1]["path"] == "tests/test_shop.py", found["hunks"]
+
+
+def test_a_unit_only_re_indented_does_not_title_a_bundle(repo: Path) -> None:
+    """formik 41720c2f: B1 was titled `interface FieldConfig`, whose union lines were only
+    re-indented (no row of the unit table), over `function Field`'s edits."""
+    members = "".join(f"    | Kind{k}\n" for k in range(8))
+    fields = "".join(f"  field{k}: number;\n" for k in range(8))
+    old = (
+        f"export interface Config {{\n  component?:\n{members}  ;\n{fields}}}\n\n"
+        "export function field(config: Config, name: string) {\n"
+        "  const props = { config };\n  return props;\n}\n"
+    )
+    write(repo, "field.ts", old)
+    commit(repo)
+    new = old.replace("    | Kind", "  | Kind").replace(
+        "  const props = { config };\n", "  const props = { config, name };\n  log(name);\n"
+    )
+    write(repo, "field.ts", new)
+    found = bundles(repo)
+    assert found[0]["title"].startswith("function field (field.ts"), [b["title"] for b in found]
