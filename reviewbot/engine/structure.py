@@ -276,6 +276,9 @@ def _binding(code: str, opens: bool) -> str | None:
     rhs = m.group(2)
     if rhs.startswith(("function", "function*")):
         return m.group(1)
+    guarded = re.match(_GUARD[:-1] + r"(?:async\s+)?(?:function\b|\([^()]*\)\s*=>)", rhs)
+    if guarded is not None and guarded.group().strip() and opens:
+        return m.group(1)  # `const f = ok && function f(y) {`, `= ok && (async (c) => {`
     arrow_like = (
         rhs.startswith("(")
         or re.match(_TYPE_PARAMETERS, rhs)  # `<T,>(x: T) => {`; not JSX's `<div onClick={`
@@ -286,8 +289,10 @@ def _binding(code: str, opens: bool) -> str | None:
     return _bound_callback(m, code, opens)
 
 
+# (after `=`, a guard: `module.exports = ok && function handler(req) {`)
+_GUARD = r"(?:[^=;{}()]*?(?:&&|\|\||\?\?)\s*\(?\s*)?"
 _MEMBER_FUNCTION = re.compile(
-    r"^((?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+)\s*=\s*(?:async\s+)?"
+    r"^((?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+)\s*=\s*" + _GUARD + r"(?:async\s+)?"
     r"(?:function\b\s*\*?\s*((?:[^\W\d]|\$)[\w$]*)?\s*\(|(?:\([^()]*\)|(?:[^\W\d]|\$)[\w$]*)\s*=>)"
 )
 _CALLED = re.compile(r"(?:[^\W\d]|\$)[\w$.]*\s*(?:<[^()]*>)?\s*\(")

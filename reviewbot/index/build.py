@@ -88,7 +88,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # JS/TS `export default COND && function httpAdapter(config) {` is the function httpAdapter (axios'
 # adapters: 695 lines of the file's top), an anonymous default export (`export default function (`,
 # `(c) => {`, `COND && (async (c) => {`) the function `default`, which a default import of its
-# module binds when the module has no definition of the import's local name.
+# module binds when the module has no definition of the import's local name; `const f = ok &&
+# function g(c) {` is the function f.
 # JS/TS: a function literal a wrapping call binds to a name is a function (formik's `const
 # resetForm = React.useCallback((nextState) => {...}, [...])`, `useEventCallback(fn)`, `memo(fn)`,
 # `forwardRef(fn)`, `debounce`, `throttle`, `once`; not `xs.map(fn)`), local to its function.

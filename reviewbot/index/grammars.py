@@ -257,6 +257,10 @@ _JS_DEFS_COMMON = """
   @def.function
 (program (export_statement value: (binary_expression
   right: (function_expression name: (identifier) @name body: (_) @body) @def.function)))
+(variable_declarator name: (identifier) @name value: (binary_expression right: [
+  (function_expression body: (_) @body) (arrow_function body: (_) @body)
+  (parenthesized_expression [(function_expression body: (_) @body)
+    (arrow_function body: (_) @body)])])) @def.function
 (program (export_statement "default" @name value: [
   (function_expression !name body: (_) @body)
   (arrow_function body: (_) @body)

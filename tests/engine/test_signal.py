@@ -262,12 +262,17 @@ def test_a_default_export_behind_a_condition_is_a_unit() -> None:
         "export default isFetchSupported && (async (config) => {\n  return 2;\n});\n"
         "export default (config) => {\n  return 3;\n};\n"
         "export default {\n  a: 1,\n};\n"
+        "module.exports = ok && function handler(req) {\n  return req;\n};\n"
+        "const httpAdapter = ok && function httpAdapter(config) {\n  return 4;\n};\n"
+        "const both = a || b;\n"
     )
     assert _units("a.js", text) == [
         ("function httpAdapter", 1, 5),
         ("function default", 6, 8),
         ("function default", 9, 11),
         ("function default", 12, 14),
+        ("function handler", 18, 20),
+        ("function httpAdapter", 21, 23),
     ]
 
 

@@ -84,6 +84,7 @@ def test_a_default_export_behind_a_condition_is_a_function(repo: Path) -> None:
                 "export default ok && (async (config) => {\n  return helper(config)\n})\n"
             ),
             "plain.js": "export default (config) => {\n  return config\n}\n",
+            "guard.js": "const guarded = ok && function inner(c) {\n  return c\n}\n",
             "main.js": (
                 "import httpAdapter from './http.js'\nimport xhrAdapter from './xhr.js'\n"
                 "httpAdapter(1)\nxhrAdapter(2)\n"
@@ -112,6 +113,7 @@ def test_a_default_export_behind_a_condition_is_a_function(repo: Path) -> None:
         ("xhr.js", "function", "default", 3, 5),
         ("fetch.js", "function", "default", 3, 5),
         ("plain.js", "function", "default", 1, 3),
+        ("guard.js", "function", "guarded", 1, 3),
     }
     assert units == {("http.js", "httpAdapter"), ("xhr.js", "default"), ("fetch.js", "default")}
     assert targets(db, "main.js", 3, "httpAdapter") == {("httpAdapter", 3)}
