@@ -113,6 +113,7 @@ class HunkRef:
     renamed: tuple[tuple[str, str], ...] = ()
     # of ``defines``, those whose header the hunk removes and adds spelt otherwise (re-signed)
     resigned: frozenset[str] = frozenset()
+    layout: bool = False  # the hunk changes whitespace only (a re-indented block)
 
 
 def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
@@ -225,6 +226,7 @@ def _refs(
             )
             terms: Counter[str] = Counter()
             edit = ("", "")
+            layout = False
             if not alone:
                 added = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
                 removed = [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
@@ -233,6 +235,7 @@ def _refs(
                     w.lower() for w in _TERM.findall("\n".join(added + removed)) if len(w) >= 3
                 )
                 edit = (_edit(added), _edit(removed))
+                layout = "".join("".join(added).split()) == "".join("".join(removed).split())
             refs.append(
                 HunkRef(
                     len(refs),
@@ -255,6 +258,7 @@ def _refs(
                         if renames.get(n, n) != n
                     ),
                     frozenset(defines & declared["old"] & declared["new"]),
+                    layout,
                 )
             )
     return refs
@@ -570,11 +574,14 @@ def _title(
     """The bundle's weightiest unit (the one whose hunks hold its weightiest findings, by
     ``heat`` per hunk; else by the lines its hunks change there; the product's code before
     tests; one unit is one place, not a label: three `def test` closures in three tests are
-    three units), named with its containers (`def ServerErrorMiddleware.__init__`), and its
-    files, the unit's first; with the unit's path and line, to tell namesakes apart."""
+    three units; a hunk changing whitespace only counts when the bundle has nothing else),
+    named with its containers (`def ServerErrorMiddleware.__init__`), and its files, the
+    unit's first; with the unit's path and line, to tell namesakes apart."""
     weight: Counter[tuple[bool, str, int, str]] = Counter()
     hot: dict[tuple[bool, str, int, str], float] = defaultdict(float)
-    for i in group:
+    # (A unit only re-indented is no row of the unit table: it titles a bundle of nothing else.)
+    edits = [i for i in group if not refs[i].layout and refs[i].unit is not None]
+    for i in edits or group:
         r = refs[i]
         if r.unit is not None:
             size = len(r.hunk.added) + len(r.hunk.removed)

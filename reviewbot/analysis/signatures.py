@@ -402,6 +402,12 @@ def _skip_generics(text: str, k: int, go: bool = False) -> int:
     return k
 
 
+# A call wrapping the function literal a name is bound to (the index's call-wrapped functions:
+# `React.useCallback(`, `useEventCallback(`, `memo(`), up to the literal.
+_WRAPPER_CALL = re.compile(
+    r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\s*(?:<[^()]*>)?\s*\(\s*(?:async\s+)?"
+    r"(?=\(|function\b|[A-Za-z_$][\w$]*\s*=>)"
+)
 _FUNCTION_KEYWORD = re.compile(r"function\b\s*\*?\s*(?:[A-Za-z_$][\w$]*)?\s*")
 
 
@@ -416,6 +422,9 @@ def _param_text(signature: str, name: str, go: bool = False) -> str | None:
     arrow = re.match(r"\s*(?::[^=]*)?=\s*(?:async\s+)?", rest)  # `g = (x) =>` / `g = x =>`
     if arrow and not rest.lstrip().startswith("("):
         rest = rest[arrow.end() :]
+        wrapped = _WRAPPER_CALL.match(rest)  # `f = useCallback((a) => {`, `M = memo(function (p)`
+        if wrapped:
+            rest = rest[wrapped.end() :]
         k = len(signature) - len(rest)
         bare = re.match(r"([A-Za-z_$][\w$]*)\s*=>", rest)
         if bare:

@@ -42,8 +42,11 @@ def head_line(index: LineIndex, unit: Unit) -> int:
     for k in range(unit.start - 1, max(-1, unit.start - 1 - _DECORATOR_LINES), -1):
         code = index.code[k]  # (strings blanked, comments gone)
         if not code:
-            if depth:
-                continue  # a blank or comment line inside a decorator's brackets
+            if depth or index.lines[k].strip():
+                # A blank or comment line inside a decorator's brackets, or a comment line
+                # between decorators (commons-lang's `// @formatter:on` below a `@ValueSource(`
+                # of eight lines): the decorators above are still the unit's.
+                continue
             break
         # Read upwards: closing brackets open, opening ones close.
         depth += sum(code.count(c) for c in ")]}") - sum(code.count(c) for c in "([{")

@@ -306,9 +306,10 @@ class Scan(NamedTuple):
 
 
 def _template_lines(lines: Sequence[str], code: list[str], anchor: list[bool]) -> None:
-    """Lines inside a multi-line backtick string (a JavaScript template, a Go raw string) say
-    nothing about structure, even at column 0. Strings are masked per line (section 2.2), so
-    the signal is unchanged; only the anchors for structure are."""
+    """Lines inside a multi-line backtick string say nothing about structure, even at column 0
+    (languages whose backticks are no multi-line strings of a known shape: an odd count opens
+    or closes one). Strings are masked per line (section 2.2), so the signal is unchanged; only
+    the anchors for structure are."""
     inside = False
     for i, raw in enumerate(lines):
         if inside:
@@ -316,7 +317,102 @@ def _template_lines(lines: Sequence[str], code: list[str], anchor: list[bool]) -
             if (raw.count("`") - raw.count("\\`")) % 2 == 1:
                 inside = False
         elif code[i].count("`") % 2 == 1 and raw.count("`") % 2 == 1:
-            inside = True  # (a Go raw string `\` has an even count: it closes on its line)
+            inside = True
+
+
+# Languages whose backtick strings span lines, lexed whole (`_lexed_template_lines`): a JS/TS
+# template (escapes, `${...}` holding code, regular expression literals around it) and a Go raw
+# string (no escapes).
+_TEMPLATE_LANGUAGES = frozenset({"javascript", "typescript", "go"})
+_JS_CODE_STOP = re.compile(r"[`'\"/{}]")
+_GO_CODE_STOP = re.compile(r"[`'\"/]")
+_JS_TEMPLATE_STOP = re.compile(r"`|\\|\$\{")
+_GO_TEMPLATE_STOP = re.compile(r"`")
+_QUOTED = {q: re.compile(f"(?:[^\\\\{q}]|\\\\.)*{q}") for q in "'\""}
+# A regular expression literal's body and closing slash, on its line (`[...]` holds a `/`).
+_REGEX_LITERAL = re.compile(r"(?:[^\\/\[]|\\.|\[(?:[^\\\]]|\\.)*\])+/")
+_REGEX_AFTER = frozenset(
+    "return typeof instanceof in of new delete void throw case do else yield await".split()
+)
+_WORD_END = re.compile(r"[\w$]+$")
+
+
+def _regex_may_start(before: str) -> bool:
+    """Whether a `/` after this text (the line before it, stripped) starts a regular expression
+    literal rather than a division: after an operator, a bracket that opens, a keyword such as
+    `return`, or at the line's start (the literal must close on its line)."""
+    if not before:
+        return True
+    last = before[-1]
+    if last in ")]}\"'`":
+        return False
+    if last.isalnum() or last in "_$":
+        word = _WORD_END.search(before)
+        return word is not None and word.group() in _REGEX_AFTER
+    return not before.endswith(("++", "--"))
+
+
+def _lexed_template_lines(lines: Sequence[str], anchor: list[bool], language: Language) -> None:
+    """As ``_template_lines``, from a lexer over the raw lines: quoted strings, comments and (JS,
+    TS) regular expression literals open no backtick string. axios' `/^[-_a-zA-Z0-9^`|~]+$/`
+    and urfave/cli's `` `...` + "```" + `...` `` hid every unit below them."""
+    go = language.name == "go"
+    code_stop = _GO_CODE_STOP if go else _JS_CODE_STOP
+    template_stop = _GO_TEMPLATE_STOP if go else _JS_TEMPLATE_STOP
+    # -1: inside a backtick string's text; n >= 0: inside its `${`, n braces deep.
+    stack: list[int] = []
+    in_block = False
+    for i, raw in enumerate(lines):
+        if stack and stack[-1] < 0:
+            anchor[i] = False
+        elif not stack and not in_block and "`" not in raw and "/*" not in raw:
+            continue
+        j, n = 0, len(raw)
+        while j < n:
+            if in_block:
+                close = raw.find("*/", j)
+                if close < 0:
+                    break
+                in_block, j = False, close + 2
+                continue
+            if stack and stack[-1] < 0:
+                found = template_stop.search(raw, j)
+                if found is None:
+                    break
+                token, j = found.group(), found.end()
+                if token == "`":
+                    stack.pop()
+                elif token == "\\":
+                    j += 1  # an escaped character
+                else:
+                    stack.append(0)  # `${`
+                continue
+            found = code_stop.search(raw, j)
+            if found is None:
+                break
+            k = found.start()
+            char, j = raw[k], k + 1
+            if char == "`":
+                stack.append(-1)
+            elif char in "'\"":
+                quoted = _QUOTED[char].match(raw, j)
+                j = quoted.end() if quoted is not None else n
+            elif char == "/":
+                if raw.startswith("//", k):
+                    break
+                if raw.startswith("/*", k):
+                    in_block, j = True, k + 2
+                elif not go and _regex_may_start(raw[:k].rstrip()):
+                    literal = _REGEX_LITERAL.match(raw, j)
+                    if literal is not None:
+                        j = literal.end()
+            elif stack:  # a brace inside `${...}`
+                if char == "{":
+                    stack[-1] += 1
+                elif stack[-1] == 0:
+                    stack.pop()  # back in the string's text
+                else:
+                    stack[-1] -= 1
 
 
 def scan_lines(
@@ -442,5 +538,8 @@ def scan_text(
                 continue
         code[i] = js_strip(masked[:comment]) if comment >= 0 else masked
     if "`" in language.string_delimiters and any("`" in c for c in code):
-        _template_lines(lines, code, anchor)
+        if language.name in _TEMPLATE_LANGUAGES:
+            _lexed_template_lines(lines, anchor, language)
+        else:
+            _template_lines(lines, code, anchor)
     return TextScan(code, anchor, indent)

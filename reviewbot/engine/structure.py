@@ -39,6 +39,13 @@ _BINDING = (
     r"^(?:(?:export|default|const|let|var|static|public|private|protected|readonly|async|"
     r"declare|override)\s+)*((?:[^\W\d]|\$)[\w$]*)\s*(?:[:!?].*?)?(?<![=!<>])=(?![=>])\s*(?:async\s+)?(.*)$"
 )
+# `export default COND && function httpAdapter(config) {`, `export default COND && (async (c)
+# => {` (axios' adapters), `export default (config) => {`: the function exported (when COND
+# holds), by its own name or `default`.
+_DEFAULT_FUNCTION = (
+    r"^export\s+default\s+(?:[^=;{}()]*?(?:&&|\|\||\?\?)\s*)?\(?\s*(?:async\s+)?"
+    r"(?:function\b\s*\*?\s*((?:[^\W\d]|\$)[\w$]*)?\s*\(|(?:\([^()]*\)|(?:[^\W\d]|\$)[\w$]*)\s*=>)"
+)
 _TYPE_PARAMETERS = r"<\s*(?:[^\W\d]|\$)[\w$]*\s*(?:[,>=]|extends\b)"  # `<T,>(`; not `<div on…`
 # Keywords that only modify a declaration that follows them.
 MODIFIERS = frozenset(
@@ -269,6 +276,9 @@ def _binding(code: str, opens: bool) -> str | None:
     rhs = m.group(2)
     if rhs.startswith(("function", "function*")):
         return m.group(1)
+    guarded = re.match(_GUARD[:-1] + r"(?:async\s+)?(?:function\b|\([^()]*\)\s*=>)", rhs)
+    if guarded is not None and guarded.group().strip() and opens:
+        return m.group(1)  # `const f = ok && function f(y) {`, `= ok && (async (c) => {`
     arrow_like = (
         rhs.startswith("(")
         or re.match(_TYPE_PARAMETERS, rhs)  # `<T,>(x: T) => {`; not JSX's `<div onClick={`
@@ -279,8 +289,10 @@ def _binding(code: str, opens: bool) -> str | None:
     return _bound_callback(m, code, opens)
 
 
+# (after `=`, a guard: `module.exports = ok && function handler(req) {`)
+_GUARD = r"(?:[^=;{}()]*?(?:&&|\|\||\?\?)\s*\(?\s*)?"
 _MEMBER_FUNCTION = re.compile(
-    r"^((?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+)\s*=\s*(?:async\s+)?"
+    r"^((?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+)\s*=\s*" + _GUARD + r"(?:async\s+)?"
     r"(?:function\b\s*\*?\s*((?:[^\W\d]|\$)[\w$]*)?\s*\(|(?:\([^()]*\)|(?:[^\W\d]|\$)[\w$]*)\s*=>)"
 )
 _CALLED = re.compile(r"(?:[^\W\d]|\$)[\w$.]*\s*(?:<[^()]*>)?\s*\(")
@@ -445,6 +457,10 @@ def _declaration(
             return first, "default"  # `export default function (...) {`
         if first in _CALLABLE_WORDS or first in extra:
             return None
+    if opens and language.name in _CALLBACK_LANGUAGES:
+        exported = re.match(_DEFAULT_FUNCTION, stripped)
+        if exported is not None:
+            return "function", exported.group(1) or "default"
     if "function" in heavy:
         member_class = _member_class(stripped) if opens else None
         if member_class is not None:
@@ -471,7 +487,12 @@ def _declaration(
         keyed = _KEYED_FUNCTION.match(stripped) if opens else None
         if keyed is not None and stripped.rstrip().endswith("{"):
             return "method", keyed.group(1)  # `b: function () {`, `b: async (x) => {`
-        head = stripped.split("(", 1)[0]
+        typed = _FUNCTION_TYPED.match(stripped) if language.name == "typescript" else None
+        if typed is not None:
+            return "method", typed.group(1)  # `push: (obj: T) => void;`, a method's signature
+        # (`remove<X extends T[number] = T[number]>(index: number)`: its type parameters' `=`
+        # is no assignment.)
+        head = _without_type_parameters(stripped).split("(", 1)[0]
         if any(ch in head for ch in "=:.") or (i < len(tokens) and tokens[i] in CONTROL):
             return None  # an assignment, an object key with a call value, a method call
         if opens or stripped.rstrip().endswith((";", ")", "}", "{")):
@@ -506,10 +527,17 @@ _GENERIC_HEAD = re.compile(
 )
 
 
-def _generic_name(line: str) -> str | None:
-    """The member a line declares with type parameters before its parameter list, `name<...>(`,
-    when that list holds parentheses of its own (a function-typed constraint), which the
-    one-pattern search cannot skip."""
+# A TypeScript member whose type is a function's, written on its line: `push: (obj: T) => void;`,
+# `readonly handle?: <X>(x: X) => () => void;` (an interface's method signature in effect).
+_FUNCTION_TYPED = re.compile(
+    r"(?:(?:public|private|protected|static|readonly|abstract|override|declare)\s+)*"
+    r"((?:[^\W\d]|\$)[\w$]*)\??\s*:\s*(?:<[^()]*>\s*)?\((?:[^()]|\([^()]*\))*\)\s*=>"
+)
+
+
+def _type_parameters(line: str) -> tuple[str, int] | None:
+    """The name of a member declared with type parameters, `name<...>`, and where its list
+    closes (the index of its `>`), or None."""
     m = _GENERIC_HEAD.match(line)
     if m is None or m.group(1) in _TYPE_WORDS:
         return None
@@ -521,11 +549,28 @@ def _generic_name(line: str) -> str | None:
         elif ch == ">" and line[i - 1] != "=":  # `=>` of a function type is no closing bracket
             depth -= 1
             if depth == 0:
-                break
+                return m.group(1), i
         i += 1
-    if depth != 0 or not line[i + 1 :].lstrip().startswith("("):
+    return None
+
+
+def _without_type_parameters(line: str) -> str:
+    """The line without a member's type-parameter list (`remove<X = T[number]>(i)`: `remove(i)`)."""
+    found = _type_parameters(line)
+    if found is None:
+        return line
+    name, close = found
+    return line[: line.index(name) + len(name)] + line[close + 1 :]
+
+
+def _generic_name(line: str) -> str | None:
+    """The member a line declares with type parameters before its parameter list, `name<...>(`,
+    when that list holds parentheses of its own (a function-typed constraint), which the
+    one-pattern search cannot skip."""
+    found = _type_parameters(line)
+    if found is None or not line[found[1] + 1 :].lstrip().startswith("("):
         return None
-    return m.group(1)
+    return found[0]
 
 
 _ANONYMOUS_CLASS = r"\bnew\s+[\w.$<>?, \[\]]+\(.*\)\s*\{$"  # a string: as _BINDING

@@ -102,6 +102,14 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # (it was a TS field, no JS definition at all), so `this.m(...)` is checked on its re-sign.
 # `mod.a.m()` with `mod` a JS/TS import of a package outside the repository (`import stream
 # from 'stream'`, `node:fs`, a dependency) is that package's: no guess among the members `m`.
+# JS/TS `export default COND && function httpAdapter(config) {` is the function httpAdapter (axios'
+# adapters: 695 lines of the file's top), an anonymous default export (`export default function (`,
+# `(c) => {`, `COND && (async (c) => {`) the function `default`, which a default import of its
+# module binds when the module has no definition of the import's local name; `const f = ok &&
+# function g(c) {` is the function f.
+# JS/TS: a function literal a wrapping call binds to a name is a function (formik's `const
+# resetForm = React.useCallback((nextState) => {...}, [...])`, `useEventCallback(fn)`, `memo(fn)`,
+# `forwardRef(fn)`, `debounce`, `throttle`, `once`; not `xs.map(fn)`), local to its function.
 # 49 (session 18): TypeScript's `paths` and `baseUrl` (tsconfig.json / jsconfig.json, through
 # `extends`) lead bare specifiers to the repository's files; a changed go.mod or tsconfig
 # resolves every reference again; a TS type parameter (`class Box<T>`, `type F<T>`, a

@@ -247,6 +247,28 @@ _JS_DEFS_COMMON = """
   right: (object (pair key: (property_identifier) @name
     value: [(function_expression body: (_) @body) (arrow_function body: (_) @body)]) @def.method)
   (#eq? @_m "module") (#eq? @_e "exports"))
+(variable_declarator name: (identifier) @name
+  value: (call_expression
+    function: [(identifier) @_w (member_expression property: (property_identifier) @_w)]
+    arguments: (arguments .
+      [(arrow_function body: (_) @body) (function_expression body: (_) @body)]))
+  (#match? @_w
+    "^(useCallback|use[A-Za-z]*(Callback|Event|Fn)|memo|forwardRef|debounce|throttle|once)$"))
+  @def.function
+(program (export_statement value: (binary_expression
+  right: (function_expression name: (identifier) @name body: (_) @body) @def.function)))
+(variable_declarator name: (identifier) @name value: (binary_expression right: [
+  (function_expression body: (_) @body) (arrow_function body: (_) @body)
+  (parenthesized_expression [(function_expression body: (_) @body)
+    (arrow_function body: (_) @body)])])) @def.function
+(program (export_statement "default" @name value: [
+  (function_expression !name body: (_) @body)
+  (arrow_function body: (_) @body)
+  (binary_expression right: [
+    (function_expression !name body: (_) @body)
+    (arrow_function body: (_) @body)
+    (parenthesized_expression [(function_expression !name body: (_) @body)
+      (arrow_function body: (_) @body)])])]) @def.function)
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (export_statement declaration: (lexical_declaration

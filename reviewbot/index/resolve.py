@@ -1101,7 +1101,12 @@ class Resolver:
             return tuple(out)
         out = []
         for target in self.module_files(file, imp.module):
-            out.extend(self.exported(target, name, depth + 1))
+            found = self.exported(target, name, depth + 1)
+            if not found and imp.name == "default" and file.language != "python":
+                # `import xhrAdapter from './xhr.js'` of an anonymous default export
+                # (`export default COND && function (config) {`): its definition `default`.
+                found = tuple(self.top.get(target, {}).get("default", []))
+            out.extend(found)
         return tuple(dict.fromkeys(out))
 
     def in_file(self, file: _File, dotted: str, depth: int = 0) -> tuple[tuple[int, ...], bool]:

@@ -31,8 +31,10 @@ __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 # a TS function bound on the line below its name is one; 3: a JS/TS accessor is `get x` or
 # `set x`, no method `x()`; a Kotlin extension function is `fun Call.await`, not `fun Call`; a JS
 # class assigned to a member, `module.exports = class App {`, holds its methods, and
-# `b: function () {` in a literal is one).
-CACHE_FORMAT = 3
+# `b: function () {` in a literal is one; 4: a JS/TS regular expression literal's or a Go quoted
+# string's backtick opens no multi-line string that hid the units below it; `export default ok &&
+# function f(` is a unit; a TS member typed as a function or with default type parameters is one).
+CACHE_FORMAT = 4
 T = TypeVar("T")
 
 

@@ -289,3 +289,23 @@ def test_a_bundle_says_moves_and_re_signs_not_defines(repo: Path) -> None:
     )
     reasons = "; ".join(b.reason for b in review(GitChange(repo), Config()).bundles)
     assert "re-signs count" in reasons and "defines" not in reasons, reasons
+
+
+def test_a_unit_only_re_indented_does_not_title_a_bundle(repo: Path) -> None:
+    """formik 41720c2f: B1 was titled `interface FieldConfig`, whose union lines were only
+    re-indented (no row of the unit table), over `function Field`'s edits."""
+    members = "".join(f"    | Kind{k}\n" for k in range(8))
+    fields = "".join(f"  field{k}: number;\n" for k in range(8))
+    old = (
+        f"export interface Config {{\n  component?:\n{members}  ;\n{fields}}}\n\n"
+        "export function field(config: Config, name: string) {\n"
+        "  const props = { config };\n  return props;\n}\n"
+    )
+    write(repo, "field.ts", old)
+    commit(repo)
+    new = old.replace("    | Kind", "  | Kind").replace(
+        "  const props = { config };\n", "  const props = { config, name };\n  log(name);\n"
+    )
+    write(repo, "field.ts", new)
+    found = bundles(repo)
+    assert found[0]["title"].startswith("function field (field.ts"), [b["title"] for b in found]

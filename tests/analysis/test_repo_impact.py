@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -16,6 +17,7 @@ import pytest
 
 from reviewbot.analysis.signatures import (
     Call,
+    Param,
     call_at,
     fits,
     header_change,
@@ -2466,4 +2468,49 @@ def test_a_findings_places_are_grouped_by_file_and_unit() -> None:
     assert _places(refs, 2) == (
         f"src/main/StringUtils.java:596 (method StringUtils.center); {test}:310-313, 315 ({unit})"
         " and 2 more"
+    )
+
+
+FORM = """import React from 'react'
+
+export function useForm(init) {
+  const reset = React.useCallback((next) => {
+    return next
+  }, [])
+  const setValue = useEventCallback((field, value) => {
+    return field + value
+  })
+  const rows = init.map((x) => {
+    return x
+  })
+  const change = (e) => {
+    setValue(e.name, e.value)
+    reset(init)
+  }
+  return { change, rows }
+}
+"""
+
+
+def test_a_call_wrapped_function_is_a_definition_and_re_signed(repo: Path) -> None:
+    # formik's useFormik: `const setFieldValue = useEventCallback((field, value, ...) => {`
+    # and `const resetForm = React.useCallback((nextState) => {...}, [...])` were units
+    # (`useFormik.resetForm`) but no definitions: re-signing them said nothing. A call that is
+    # no wrapper (`init.map(...)`) defines no function.
+    new = FORM.replace("(field, value)", "(field, value, touch)")
+    setup(repo, {"form.js": FORM}, {"form.js": new})
+    conn = sqlite3.connect(index_file(Git(repo)))
+    try:
+        defs = set(conn.execute("SELECT kind, qualified, line FROM defs"))
+    finally:
+        conn.close()
+    assert ("function", "useForm.reset", 4) in defs
+    assert ("function", "useForm.setValue", 7) in defs
+    assert not any(q == "useForm.rows" for _, q, _ in defs)
+    doc = review(repo)
+    (stale,) = codes(doc, "RB106")
+    assert "form.js:14 (function useForm.change)" in stale["message"]
+    assert entry(doc, "setValue")["detail"] == "added touch (required)"
+    assert parameters("reset = React.useCallback((next) =>", "reset", "javascript", False) == (
+        Param("next", "positional", True),
     )

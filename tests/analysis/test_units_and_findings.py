@@ -18,7 +18,7 @@ from reviewbot.analysis.findings import (
 )
 from reviewbot.analysis.measure import measure_unit
 from reviewbot.analysis.review import ReviewOptions, review_file
-from reviewbot.analysis.units import pair_units, qualified_name
+from reviewbot.analysis.units import head_line, pair_units, qualified_name
 from reviewbot.engine import get_profile, open_index
 from reviewbot.engine.languages import default_registry
 from reviewbot.model import ChangedFile, LineMap, MetricsChange, Status, UnitMetrics, UnitRef
@@ -310,6 +310,30 @@ def test_a_decorator_edit_touches_the_unit_it_decorates_not_its_class() -> None:
     assert "class Schema > def has" in touched, touched
     assert "class Schema > def test_pairs" in touched, touched
     assert touched.get("class Schema") is not True, touched  # (its own lines did not change)
+
+
+def test_a_comment_line_between_annotations_keeps_them_the_methods() -> None:
+    """commons-lang 03636f3e9: a whitespace edit inside `@ValueSource(chars = {...})` between
+    `// @formatter:off` and `// @formatter:on` was a row `class ConversionTest modified` (the
+    comment line stopped the search for the method's annotations); a comment line above a
+    method with no annotation brings none of the code above it."""
+    old_text = (
+        "class ConversionTest {\n    int x = 1;\n    // a note\n    void plain() {\n    }\n\n"
+        "    @ParameterizedTest\n    // @formatter:off\n    @ValueSource(chars = {\n"
+        "            'G', \n            'H'\n    })\n    // @formatter:on\n"
+        "    void testIllegal(final char ch) {\n        if (ch > 0) {\n            fail();\n"
+        "        }\n    }\n}\n"
+    )
+    new_text = old_text.replace("'G', \n", "'G',\n").replace("int x = 1", "int x = 2")
+    hunks = line_map(old_text, new_text).hunks
+    cf = ChangedFile("C.java", "C.java", Status.MODIFIED, hunks, old_text, new_text)
+    done = review_file(cf, ReviewOptions(get_profile("review"), default_registry()))
+    touched = {u.label for u in done.summary.units}
+    assert "class ConversionTest > testIllegal()" in touched, touched
+    assert "class ConversionTest > plain()" not in touched, touched
+    new_index = open_index("C.java", new_text)
+    method = next(u for u in new_index.structure.units if u.name == "testIllegal")
+    assert head_line(new_index, method) == 6  # (0-based: `@ParameterizedTest`)
 
 
 def test_a_decorated_member_above_a_method_is_not_its_decorator() -> None:

@@ -206,6 +206,98 @@ def test_multi_line_template_strings_do_not_end_a_class() -> None:
     assert index.signal[3] == 0.05  # the signal still scores the line (WaveScope's semantics)
 
 
+def _units(path: str, text: str) -> list[tuple[str, int, int]]:
+    index = open_index(path, text)
+    return [(u.label, u.start + 1, u.end + 1) for u in index.structure.units]
+
+
+def test_a_backtick_in_a_regular_expression_opens_no_template() -> None:
+    # axios lib/core/AxiosHeaders.js:32, `/^[-_a-zA-Z0-9^`|~,!#$%&'*+.]+$/`: the backtick was
+    # taken for a template's start, and class AxiosHeaders (lines 74-302) was no unit.
+    text = (
+        "const valid = (s) => /^[-_a-z^`|~,!#$%&'*+.]+$/.test(s.trim());\n"
+        "function a(x) {\n  return x / 2 / 3;\n}\n"
+        "function b(y) {\n  if (/[/`]/.test(y)) {\n    return `${y}`;\n  }\n  return 2;\n}\n"
+        "const c = (z) => `a ${z.map((w) => `${w}`).join('`')} b\n"
+        "still inside`;\n"
+        "// a comment's `\n"
+        "/* a block comment's `\n   over lines */\n"
+        "class D {\n  m() {\n    return 1;\n  }\n}\n"
+    )
+    assert _units("a.js", text) == [
+        ("function valid", 1, 1),
+        ("function a", 2, 4),
+        ("function b", 5, 10),
+        ("function c", 11, 11),  # (an arrow without braces: its first line)
+        ("class D", 16, 20),
+        ("m()", 17, 19),
+    ]
+    assert _units("a.ts", text) == _units("a.js", text)
+
+
+def test_backticks_in_a_go_string_open_no_raw_string() -> None:
+    # urfave/cli command_test.go: `Usage` + "```" + `...` hid every unit from line 122 on
+    # (6,476 lines); a rune '`' and a comment's backtick open nothing either.
+    text = (
+        'package a\n\nfunc A() string {\n\treturn `\nUsage\n` + "```" + `\nend\n`\n}\n\n'
+        "func B(x int) int {\n\tif x > 1 {\n\t\treturn 2\n\t}\n\treturn 3\n}\n\n"
+        "func C() rune {\n\t// a `\n\treturn '`'\n}\n\n"
+        "func D() string {\n\treturn `a\\`\n}\n\nfunc E() {\n}\n"
+    )
+    assert _units("a.go", text) == [
+        ("func A", 3, 9),
+        ("func B", 11, 16),
+        ("func C", 18, 21),
+        ("func D", 23, 25),
+        ("func E", 27, 28),
+    ]
+
+
+def test_a_default_export_behind_a_condition_is_a_unit() -> None:
+    # axios lib/adapters: `export default isHttpAdapterSupported && function httpAdapter(` was
+    # no unit (695 lines of the file's top); xhr.js's and fetch.js's are anonymous.
+    text = (
+        "export default ok && function httpAdapter(config) {\n  if (a) {\n    b();\n  }\n}\n"
+        "export default ok && function (config) {\n  return 1;\n}\n"
+        "export default isFetchSupported && (async (config) => {\n  return 2;\n});\n"
+        "export default (config) => {\n  return 3;\n};\n"
+        "export default {\n  a: 1,\n};\n"
+        "module.exports = ok && function handler(req) {\n  return req;\n};\n"
+        "const httpAdapter = ok && function httpAdapter(config) {\n  return 4;\n};\n"
+        "const both = a || b;\n"
+    )
+    assert _units("a.js", text) == [
+        ("function httpAdapter", 1, 5),
+        ("function default", 6, 8),
+        ("function default", 9, 11),
+        ("function default", 12, 14),
+        ("function handler", 18, 20),
+        ("function httpAdapter", 21, 23),
+    ]
+
+
+def test_interface_methods_with_default_type_parameters_and_function_types_are_units() -> None:
+    # formik f075a0cf: `remove<T>(index)` became `remove<X extends T[number] = T[number]>(index)`
+    # and was "removed" (the `=` of a default type parameter read as an assignment);
+    # `push: (obj: T) => void` became `push<X = T[number]>(obj: X): void`, a method both times.
+    text = (
+        "export interface ArrayHelpers<T extends any[] = any[]> {\n"
+        "  push: (obj: T) => void;\n"
+        "  remove<X extends T[number] = T[number]>(index: number): X | undefined;\n"
+        "  readonly handle?: <X>(x: X) => () => void;\n"
+        "  name: string;\n"
+        "  map<U extends (a: T) => R = (a: T) => R>(fn: U): void;\n"
+        "}\n"
+    )
+    assert _units("a.ts", text) == [
+        ("interface ArrayHelpers", 1, 7),
+        ("push()", 2, 2),
+        ("remove()", 3, 3),
+        ("handle()", 4, 4),
+        ("map()", 6, 6),
+    ]
+
+
 def test_a_go_method_is_named_by_its_receivers_type() -> None:
     # gin 074b669a: `func (w *nonFlusherWriter) Header()` was the unit `func Header`, the same
     # label as any other type's Header; generic receivers lose their type parameters.

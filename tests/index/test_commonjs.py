@@ -4,6 +4,7 @@ repository."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from tests.index.support import build, targets
@@ -60,3 +61,60 @@ def test_require_binds_what_module_exports_holds(repo: Path) -> None:
     assert targets(db, "main.js", 16, "make") == {("App.make", 2)}
     # A package outside the repository links nothing.
     assert targets(db, "main.js", 17, "Emitter") == set()
+
+
+def test_a_default_export_behind_a_condition_is_a_function(repo: Path) -> None:
+    # axios lib/adapters/http.js: `export default isHttpAdapterSupported && function
+    # httpAdapter(config) {` (695 lines) was no definition, its calls were the file's top's;
+    # xhr.js's and fetch.js's anonymous ones are `default`, as `export default function () {`.
+    db = build(
+        repo,
+        {
+            "h.js": "export function helper(c) {\n  return c\n}\n",
+            "http.js": (
+                "import { helper } from './h.js'\nconst ok = true\n"
+                "export default ok && function httpAdapter(config) {\n  return helper(config)\n}\n"
+            ),
+            "xhr.js": (
+                "import { helper } from './h.js'\nconst ok = true\n"
+                "export default ok && function (config) {\n  return helper(config)\n}\n"
+            ),
+            "fetch.js": (
+                "import { helper } from './h.js'\nconst ok = true\n"
+                "export default ok && (async (config) => {\n  return helper(config)\n})\n"
+            ),
+            "plain.js": "export default (config) => {\n  return config\n}\n",
+            "guard.js": "const guarded = ok && function inner(c) {\n  return c\n}\n",
+            "main.js": (
+                "import httpAdapter from './http.js'\nimport xhrAdapter from './xhr.js'\n"
+                "httpAdapter(1)\nxhrAdapter(2)\n"
+            ),
+        },
+    )
+    conn = sqlite3.connect(db)
+    try:
+        defs = set(
+            conn.execute(
+                "SELECT f.path, d.kind, d.name, d.line, d.end_line FROM defs d"
+                " JOIN files f ON f.id = d.file_id WHERE d.kind = 'function'"
+            )
+        )
+        units = set(  # the unit each call of helper is in
+            conn.execute(
+                "SELECT f.path, u.name FROM refs r JOIN files f ON f.id = r.file_id"
+                " LEFT JOIN defs u ON u.id = r.unit_id WHERE r.name = 'helper' AND r.line > 1"
+            )
+        )
+    finally:
+        conn.close()
+    assert defs == {
+        ("h.js", "function", "helper", 1, 3),
+        ("http.js", "function", "httpAdapter", 3, 5),
+        ("xhr.js", "function", "default", 3, 5),
+        ("fetch.js", "function", "default", 3, 5),
+        ("plain.js", "function", "default", 1, 3),
+        ("guard.js", "function", "guarded", 1, 3),
+    }
+    assert units == {("http.js", "httpAdapter"), ("xhr.js", "default"), ("fetch.js", "default")}
+    assert targets(db, "main.js", 3, "httpAdapter") == {("httpAdapter", 3)}
+    assert targets(db, "main.js", 4, "xhrAdapter") == {("default", 3)}
