@@ -379,6 +379,18 @@ def test_an_untyped_receiver_links_to_five_members_at_most(repo: Path) -> None:
     assert guesses(classes) == set()
 
 
+HANDLE = (
+    "def handle(obj, natural):\n"
+    "    if natural:\n"
+    "        def iterate(o):\n"
+    "            return o.natural()\n"
+    "    else:\n"
+    "        def iterate(o):\n"
+    "            return o.pk\n"
+    "    return iterate(obj)\n"
+)
+
+
 def test_a_local_function_defined_in_both_branches_means_both(repo: Path) -> None:
     """Django's xml serializer defines `queryset_iterator` in each branch of an `if` inside a
     method and calls it after: the call meant the first definition only (jedi: both), so a
@@ -387,15 +399,7 @@ def test_a_local_function_defined_in_both_branches_means_both(repo: Path) -> Non
         repo,
         {
             "ser.py": (
-                "def handle(obj, natural):\n"
-                "    if natural:\n"
-                "        def iterate(o):\n"
-                "            return o.natural()\n"
-                "    else:\n"
-                "        def iterate(o):\n"
-                "            return o.pk\n"
-                "    return iterate(obj)\n"
-                "\n"
+                HANDLE + "\n"
                 "\n"
                 "def other(obj):\n"
                 "    def iterate(o):\n"
@@ -410,16 +414,7 @@ def test_a_local_function_defined_in_both_branches_means_both(repo: Path) -> Non
 
 def test_local_namesakes_survive_an_update(repo: Path) -> None:
     files = {
-        "ser.py": (
-            "def handle(obj, natural):\n"
-            "    if natural:\n"
-            "        def iterate(o):\n"
-            "            return o.natural()\n"
-            "    else:\n"
-            "        def iterate(o):\n"
-            "            return o.pk\n"
-            "    return iterate(obj)\n"
-        ),
+        "ser.py": HANDLE,
         "use.py": "from ser import handle\n",
     }
     db = build(repo, files)
