@@ -1486,10 +1486,14 @@ def _receiver(text: str | None, line: int, column: int) -> str | None:
 
 
 def _overridden(old: Decl, reached: tuple[_Target, ...]) -> bool:
-    """Whether a deleted method's reference now reaches only methods of its name in other
-    classes: the ones it overrode (a reference that surely resolves names its class)."""
+    """Whether a deleted method's reference now reaches only members of its name in other
+    classes: the ones it overrode or implemented (a reference that surely resolves names its
+    class), an interface's property typed as a function among them (immer's `produce:
+    IProduce` in `ProducersFns`, which `Immer.produce = (...) => {...}` implements)."""
     return old.kind == "method" and all(
-        t.kind == "method" and "." in t.qualified and t.qualified.rsplit(".", 1)[1] == old.name
+        t.kind in ("method", "field")
+        and "." in t.qualified
+        and t.qualified.rsplit(".", 1)[1] == old.name
         for t in reached
     )
 

@@ -2514,3 +2514,34 @@ def test_a_call_wrapped_function_is_a_definition_and_re_signed(repo: Path) -> No
     assert parameters("reset = React.useCallback((next) =>", "reset", "javascript", False) == (
         Param("next", "positional", True),
     )
+
+
+def test_a_removed_class_field_method_whose_calls_reach_the_interface_is_still_referenced(
+    repo: Path,
+) -> None:
+    """immer: `Immer.produce = (base, recipe) => {...}` implements `produce: IProduce` of the
+    interface `ProducersFns`; removing it, its calls (`immer.produce(...)`) now reach the
+    interface's property, and the impact dropped them all (total 0: "now means another
+    declaration") where a method of the interface was listed as still reached."""
+    lib = (
+        "export type IProduce = (base: any, recipe: any) => any\n\n"
+        "interface ProducersFns {\n  produce: IProduce\n}\n\n"
+        "export class Immer implements ProducersFns {\n"
+        "  produce: IProduce = (base: any, recipe: any) => {\n    return recipe(base)\n  }\n\n"
+        "  other(): number {\n    return 1\n  }\n}\n"
+    )
+    use = (
+        "import { Immer } from './immer'\n\nconst immer = new Immer()\n\n"
+        "export function run(x: number) {\n  return immer.produce(x, (d: number) => d)\n}\n"
+    )
+    gone = lib.replace(
+        "  produce: IProduce = (base: any, recipe: any) => {\n    return recipe(base)\n  }\n\n",
+        "",
+    )
+    setup(repo, {"src/immer.ts": lib, "src/use.ts": use}, {"src/immer.ts": gone})
+    doc = review(repo)
+    found = entry(doc, "produce")
+    assert found["change"] == "removed" and found["total"] == 1, found
+    assert [(r["path"], r["line"]) for r in found["references"]] == [("src/use.ts", 6)]
+    (rb105,) = codes(doc, "RB105")
+    assert rb105["title"] == "produce is deleted but still referenced"
