@@ -15,29 +15,31 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
-import subprocess
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-from lib.common import ENV, ROOT, command_line, exported_tree, git, revision, write_result
+from lib.common import (
+    ROOT,
+    clone_mirror,
+    command_line,
+    exported_tree,
+    git,
+    revision,
+    run_version,
+    write_result,
+)
 
-MIRRORS = Path("/work/.mirror")
 SHOWN = 12  # lost and changed references listed per repository
 
 Links = dict[tuple[str, int, int, str], dict[str, float]]
 
 
 def build(tree: Path, repo: Path, database: Path) -> None:
-    env = dict(ENV, PYTHONPATH=str(tree), REVIEWBOT_INDEX=str(database))
-    subprocess.run(  # (in the repository: `-m` puts the current folder first on the path)
-        [sys.executable, "-m", "reviewbot", "index", str(repo)],
-        env=env,
-        cwd=repo,
-        check=True,
-        capture_output=True,
-    )
+    done = run_version(tree, repo, database, "index", str(repo))
+    if done.returncode:
+        raise SystemExit(f"{repo.name}: reviewbot index failed: {done.stderr.strip()[-300:]}")
 
 
 def links(database: Path) -> Links:
@@ -110,11 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         base = Path(tmp)
         old_tree = exported_tree(args.rev, base / "old")
         for name in args.repos:
-            mirror = MIRRORS / name / "repo"
-            if not mirror.exists():
-                raise SystemExit(f"{mirror}: no such mirror")
-            repo = base / name
-            subprocess.run(["git", "clone", "-q", str(mirror), str(repo)], check=True)
+            repo = clone_mirror(name, base)
             head = git(repo, "rev-parse", "--short=12", "HEAD")
             build(old_tree, repo, base / f"{name}.old.sqlite")
             build(ROOT, repo, base / f"{name}.new.sqlite")

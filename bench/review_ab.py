@@ -15,27 +15,25 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from lib.common import ENV, ROOT, command_line, exported_tree, git, revision, write_result
-
-MIRRORS = Path("/work/.mirror")
+from lib.common import (
+    ROOT,
+    clone_mirror,
+    command_line,
+    exported_tree,
+    git,
+    revision,
+    run_version,
+    write_result,
+)
 
 
 def run(tree: Path, repo: Path, database: Path, *argv: str) -> str:
-    env = dict(ENV, PYTHONPATH=str(tree), REVIEWBOT_INDEX=str(database), COLUMNS="80")
-    done = subprocess.run(  # (in the repository: `-m` puts the current folder first)
-        [sys.executable, "-m", "reviewbot", *argv],
-        env=env,
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_version(tree, repo, database, *argv)
     if done.returncode not in (0, 1):
         return f"exit {done.returncode}: {done.stderr.strip()[-300:]}"
     return done.stdout
@@ -74,11 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         base = Path(tmp)
         trees = {args.rev: exported_tree(args.rev, base / "old"), "this": ROOT}
         for name in args.repos:
-            mirror = MIRRORS / name / "repo"
-            if not mirror.exists():
-                raise SystemExit(f"{mirror}: no such mirror")
-            repo = base / name
-            subprocess.run(["git", "clone", "-q", str(mirror), str(repo)], check=True)
+            repo = clone_mirror(name, base)
             for label, tree in trees.items():
                 run(tree, repo, base / f"{name}.{label}.sqlite", "index")
             commits = git(

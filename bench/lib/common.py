@@ -161,3 +161,33 @@ def alternate_builds(
             results[name].append(build_once(trees[name], repo, tmp / "i.sqlite"))
     loads.append(os.getloadavg()[0])
     return results, loads
+
+
+MIRRORS = Path("/work/.mirror")  # local git mirrors of real repositories (`fetch`)
+
+
+def clone_mirror(name: str, into: Path) -> Path:
+    """A fresh clone of the mirror ``owner+name`` at its newest commit, as ``into/name``."""
+    mirror = MIRRORS / name / "repo"
+    if not mirror.exists():
+        raise SystemExit(f"{mirror}: no such mirror")
+    repo = into / name
+    subprocess.run(["git", "clone", "-q", str(mirror), str(repo)], check=True)
+    return repo
+
+
+def run_version(
+    tree: Path, repo: Path, database: Path, *argv: str
+) -> subprocess.CompletedProcess[str]:
+    """``reviewbot ARGV`` of the version whose ``reviewbot/`` is under ``tree``, in ``repo``
+    (`-m` puts the current folder first on the path: run elsewhere, this checkout would win),
+    with its own index ``database``, at 80 columns."""
+    env = dict(ENV, PYTHONPATH=str(tree), REVIEWBOT_INDEX=str(database), COLUMNS="80")
+    return subprocess.run(
+        [sys.executable, "-m", "reviewbot", *argv],
+        env=env,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
