@@ -79,7 +79,8 @@ CONTROL = frozenset(
     "match select loop unless until begin rescue ensure when guard defer go return yield throw "
     "raise await new assert del print super this self sizeof typeof delete".split()
 )
-_CLOSERS = ("}", ")", "]", ">", "end")
+_CONTINUES = re.compile(r"[})\]>{]|(?:end|where)\b")
+_GOES_ON = re.compile(r"\{|where\b")
 _HEAD = 400  # a declaration shows in a line's first characters (minified lines are long)
 _CALLABLE_WORDS = frozenset({"function", "func", "fn", "fun", "def"})
 
@@ -137,8 +138,16 @@ def _indent_columns(raw: str) -> int:
 
 
 def _continues(code: str) -> bool:
-    """A line at the opener's indentation that still belongs to its block."""
-    return code.startswith(_CLOSERS) or code.startswith("{")
+    """A line at the opener's indentation that still belongs to its block: a closer (`}`,
+    Ruby's `end`: the word, not `endpoint = 2`), an Allman `{`, or a Rust/C#/Swift `where`
+    clause between a header and its body."""
+    return _CONTINUES.match(code) is not None
+
+
+def _goes_on(code: str) -> bool:
+    """A line at a header's indentation that carries the header on to its body: an Allman
+    `{`, or a `where` clause (`fn f<T>(x: T) -> T` / `where` / `T: Copy,` / `{`)."""
+    return _GOES_ON.match(code) is not None
 
 
 def _blocks(lines: list[int], indents: list[int], code: Sequence[str]) -> dict[int, int]:
@@ -160,7 +169,9 @@ def _blocks(lines: list[int], indents: list[int], code: Sequence[str]) -> dict[i
             top = stack[-1]
             if c == indents[top] and _continues(text):
                 ends[top] = j
-                if opens:  # `) -> int:`, `} else {`, Allman `{`: the same block goes on
+                if opens or (nxt >= 0 and indents[nxt] == c and _goes_on(code[nxt])):
+                    # `) -> int:`, `} else {`, Allman `{`, `) -> T` then `where`: the same
+                    # block goes on
                     continued = True
                     break
                 stack.pop()
@@ -177,9 +188,10 @@ def _blocks(lines: list[int], indents: list[int], code: Sequence[str]) -> dict[i
             and text
             and _continues(code[nxt])
             and not _continues(text)
-            and (text.endswith(("{", "(", "[")) or code[nxt].startswith("{"))
+            and (text.endswith(("{", "(", "[")) or _goes_on(code[nxt]))
         ):
-            # `f() {` then `}`; or `void f()` then an Allman `{`: a block at one indentation.
+            # `f() {` then `}`; `void f()` then an Allman `{`; `fn f<T>()` then `where`: a
+            # block at one indentation.
             stack.append(j)
     last = lines[-1] if lines else 0
     for top in stack:
@@ -426,8 +438,10 @@ def _declaration(
     """(kind, name) when the code line declares something, else None (``raw``: the line as
     written, from the column where ``code`` starts)."""
     stripped = _ANNOTATIONS.sub("", code[:_HEAD])
-    if not stripped or stripped.startswith(("}", ")", "]", ">", ".", "&&", "||", "+", "?", "|")):
-        return None
+    if not stripped or stripped.startswith(
+        ("}", ")", "]", ">", ".", "&&", "||", "+", "?", "|", "#[", "#![")
+    ):
+        return None  # (`#[cfg(all(` over lines: a Rust attribute, no member named `cfg`)
     tokens = [t for t in _LABEL_SPLIT.split(stripped) if t]
     if not tokens:
         return None

@@ -33,8 +33,10 @@ __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 # class assigned to a member, `module.exports = class App {`, holds its methods, and
 # `b: function () {` in a literal is one; 4: a JS/TS regular expression literal's or a Go quoted
 # string's backtick opens no multi-line string that hid the units below it; `export default ok &&
-# function f(` is a unit; a TS member typed as a function or with default type parameters is one).
-CACHE_FORMAT = 4
+# function f(` is a unit; a TS member typed as a function or with default type parameters is one;
+# 5: a Rust `where` clause at its header's indentation keeps the body in the unit, a `#[cfg(all(`
+# attribute over lines is no member, a name starting with `end` closes no block).
+CACHE_FORMAT = 5
 T = TypeVar("T")
 
 

@@ -98,3 +98,70 @@ def test_a_callbacks_label_keeps_the_quotes_of_its_source() -> None:
     assert qualified_label(" > ".join(u.label for u in units[:2])) == units[1].label
     cut = cut_label("it('should emit \"error\" on the app')", 30)
     assert cut == "it('…\"error\" on the app')", cut
+
+
+RUST = """\
+struct ErrorVTable {
+    object_drop: unsafe fn(Own<ErrorImpl>),
+    #[cfg(all(
+        not(error_generic_member_access),
+        any(std_backtrace, feature = "backtrace")
+    ))]
+    object_backtrace: unsafe fn(Ref<ErrorImpl>) -> Option<&Backtrace>,
+}
+
+// Safety: requires layout of *e to match ErrorImpl<ContextError<C, E>>.
+#[cfg(any(feature = "std", not(anyhow_no_core_error)))]
+unsafe fn context_downcast<C, E>(e: Ref<ErrorImpl>, target: TypeId) -> Option<Ref<()>>
+where
+    C: 'static,
+    E: 'static,
+{
+    if TypeId::of::<C>() == target {
+        Some(e)
+    } else {
+        None
+    }
+}
+
+impl<C, E> Debug for ContextError<C, E>
+where
+    C: Display,
+    E: Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("Error").finish()
+    }
+}
+
+fn plain(x: u8) -> u8 {
+    x
+}
+"""
+
+
+def test_rust_where_clauses_and_attributes() -> None:
+    """anyhow src/error.rs: a function or impl whose `where` clause stands at its own
+    indentation is one unit from its header to its closing brace (was: a one-line unit, its
+    body a block of the `where` line, so an edit in it touched no unit); a multi-line
+    `#[cfg(all(` attribute in a struct is no member named `cfg`."""
+    units = open_index("a.rs", RUST).structure.units
+    got = [(u.label, u.start + 1, u.end + 1) for u in units]
+    assert got == [
+        ("struct ErrorVTable", 1, 8),
+        ("fn context_downcast", 12, 22),
+        ("impl Debug for ContextError", 24, 32),
+        ("fn fmt", 29, 31),
+        ("fn plain", 34, 36),
+    ], got
+
+
+def test_a_name_starting_with_end_closes_no_block() -> None:
+    """Ruby's `end` closes a block at its opener's indentation; a module-level `endpoint = 2`
+    after a function is not part of it (the word, not the prefix)."""
+    py = "def f():\n    return 1\nendpoint = 2\n\n\ndef g():\n    return 2\n"
+    got = [(u.label, u.start + 1, u.end + 1) for u in open_index("a.py", py).structure.units]
+    assert got == [("def f", 1, 2), ("def g", 6, 7)], got
+    rb = "class A\n  def f\n    1\n  end\nend\nendpoint = 2\n"
+    got = [(u.label, u.start + 1, u.end + 1) for u in open_index("a.rb", rb).structure.units]
+    assert got == [("class A", 1, 5), ("def f", 2, 4)], got
