@@ -599,6 +599,8 @@ class Impact(NamedTuple):
         """What the references are, for readers: resolved, or whole-word matches and why."""
         if self.source == "index":
             return "referenced"
+        if self.fallback == NO_PARSER:  # (an index answered for the other languages)
+            return "named (git grep: no parser for its language)"
         # (Why an index did not answer is said once for the review: ``Report.index_unused``.)
         return "named (git grep)" if self.fallback else "named (git grep, no index)"
 
@@ -798,6 +800,9 @@ class Report(NamedTuple):
 
 
 NO_INDEX = "no index (`reviewbot index` builds one)"
+# ``Impact.fallback`` of a declaration in a language the index links by name only (Ruby, Rust,
+# C#...): git grep's matches stand in for its references, with an index as without one.
+NO_PARSER = "a language the index reads by name only"
 
 
 def index_line(note: str, impact: tuple[Impact, ...]) -> str:

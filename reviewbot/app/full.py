@@ -21,6 +21,7 @@ from reviewbot.app.pipeline import Change, in_scope, index_file
 from reviewbot.engine import FileIndex, LineIndex, get_profile
 from reviewbot.model import (
     NO_INDEX,
+    NO_PARSER,
     Bundle,
     ChangedFile,
     FileSummary,
@@ -198,8 +199,36 @@ def _impact(
     repository takes tens of seconds, too long to do unasked)."""
     git = change.git
     assert git is not None
-    if not isinstance(indexed, str):
-        return _scoped(change, indexed.impact, indexed.findings)
+    if isinstance(indexed, str):
+        found, findings = _grep_impact(change, summaries, config)
+        if indexed:  # an index that could not answer: say why, not "no index"
+            found = [i._replace(fallback=indexed) for i in found]
+        return _scoped(change, found, findings)
+    found, findings = list(indexed.impact), list(indexed.findings)
+    # The index resolves the languages it has a parser for; a declaration of another (Ruby,
+    # Rust, C#: the outliner's units) is no entry of its impact, and the grep's name matches
+    # say where it is still named, as they would without an index (marked so).
+    from reviewbot.index.grammars import grammar_for
+
+    unparsed = [
+        fs
+        for fs in summaries
+        if fs.units and fs.language and grammar_for(fs.language, fs.path) is None
+    ]
+    if unparsed:
+        more, extra = _grep_impact(change, unparsed, config)
+        found += [i._replace(fallback=NO_PARSER) for i in more]
+        findings += extra
+    return _scoped(change, found, findings)
+
+
+def _grep_impact(
+    change: Change, summaries: Sequence[FileSummary], config: Config
+) -> tuple[list[Impact], list[Finding]]:
+    """The impact of ``summaries``' declarations from whole-word matches of a bounded
+    `git grep` on the change's new side."""
+    git = change.git
+    assert git is not None
     where = _new_side_where(change.new_side)
     indexes: dict[str, FileIndex | None] = {}
     profile = get_profile(config.profile)
@@ -239,7 +268,7 @@ def _impact(
                     found.setdefault(name, []).append(Reference(path, line, text))
         return found, cut
 
-    found, findings = impact_of(
+    return impact_of(
         summaries,
         change.files,
         search,
@@ -247,9 +276,6 @@ def _impact(
         language_of=lambda path: config.registry.detect(path).name,
         code_view=code_view,
     )
-    if indexed:  # an index that could not answer: say why, not "no index"
-        found = [i._replace(fallback=indexed) for i in found]
-    return _scoped(change, found, findings)
 
 
 def _scoped(

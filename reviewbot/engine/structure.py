@@ -265,6 +265,10 @@ def _declared_name(code: str, word: str, lisp: bool) -> str | None:
         return None
     name = m.group(0)
     after = rest[m.end() :].lstrip()
+    if word == "def" and after.startswith("."):  # Ruby's `def self.parse(` / `def Foo.parse(`
+        method = _WORD.match(after[1:].lstrip())
+        if method is not None:
+            return method.group(0) if name == "self" else f"{name}.{method.group(0)}"
     if word == "fun":  # a Kotlin extension, `fun <T> Call<T>.await(`: `Call.await`, as Go's
         extension = _EXTENSION.match(_skip_generics(after))
         if extension is not None:

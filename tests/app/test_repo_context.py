@@ -146,6 +146,45 @@ def test_without_an_index_the_label_still_says_no_index(repo: Path) -> None:
     assert "git grep, no index" in text
 
 
+RUBY = """module Util
+  def self.q_values(header)
+    header.split(",")
+  end
+
+  def self.best(header)
+    q_values(header).first
+  end
+end
+"""
+
+
+def test_a_language_without_a_parser_keeps_the_grep_impact_with_an_index(repo: Path) -> None:
+    """rack: deleting a Ruby method still called listed its references without an index
+    (git grep) and nothing once `reviewbot index` had run (the index's impact reads the
+    languages it has a parser for). With an index, such a declaration's impact is the grep's,
+    marked so; a Python declaration's beside it is still the index's."""
+    _repo(repo, Config())
+    write(repo, "util.rb", RUBY)
+    commit(repo)
+    update_index(Git(repo), index_file(Git(repo)), settings_of(Config()))
+    start = RUBY.index("  def self.q_values")
+    end = RUBY.index("  def self.best")
+    write(repo, "util.rb", RUBY[:start] + RUBY[end:])
+    write(repo, "pkg/lib.py", LIB.replace("(path, mode):", "(path, mode, encoding):"))
+    report = pipeline.review(GitChange(repo), Config())
+    doc = report_doc(report)
+    jsonschema.validate(doc, load_schema())
+    by_name = {i["name"]: i for i in doc["impact"]}
+    assert by_name["load"]["source"] == "index"
+    q = by_name["q_values"]
+    assert q["source"] == "grep" and q["change"] == "removed"
+    assert q["fallback"] == "a language the index reads by name only"
+    assert [(r["path"], r["line"]) for r in q["references"]] == [("util.rb", 3)]
+    text = " ".join(render_report(report, "text", RenderOptions(width=80)).split())
+    assert "is still named (git grep: no parser for its language) in 1 place(s)" in text
+    assert "no index" not in text  # the index answered for the Python file
+
+
 def test_an_index_link_joins_what_names_alone_cannot(repo: Path) -> None:
     # A call in b/y.py of a function of a/x.py whose parameters change: the module's name is
     # too short for the name-based link and the two hunks share no rare word, so without the

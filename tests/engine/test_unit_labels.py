@@ -165,3 +165,14 @@ def test_a_name_starting_with_end_closes_no_block() -> None:
     rb = "class A\n  def f\n    1\n  end\nend\nendpoint = 2\n"
     got = [(u.label, u.start + 1, u.end + 1) for u in open_index("a.rb", rb).structure.units]
     assert got == [("class A", 1, 5), ("def f", 2, 4)], got
+
+
+def test_ruby_singleton_methods_are_named_by_their_method() -> None:
+    """`def self.q_values(h)` defines `q_values` on the module (was a unit named `self`, so
+    every class method of a file had one name); `def Util.parse` names its receiver."""
+    rb = (
+        "module Util\n  def self.q_values(h)\n    h\n  end\n\n"
+        "  def Util.parse(s)\n    s\n  end\nend\n"
+    )
+    got = [(u.label, u.start + 1, u.end + 1) for u in open_index("a.rb", rb).structure.units]
+    assert got == [("module Util", 1, 9), ("def q_values", 2, 4), ("def Util.parse", 6, 8)], got
