@@ -21,6 +21,7 @@ import contextlib
 import contextvars
 import difflib
 import functools
+import os
 import posixpath
 import re
 import sqlite3
@@ -635,9 +636,14 @@ def _open(git: Git, database: Path, settings: IndexSettings, wait: float) -> sql
         )
     if not database.is_file():
         raise IndexNotUsed("no index (run `reviewbot index`)", note="no index")
+    # An index small enough to copy is copied rather than waited for past ``COPY_AFTER``:
+    # another review holding it (an old commit's, re-reading hundreds of files: 10-40 s) kept
+    # the hook from RB105/RB106 ("index busy") and made reviews wait their turn.
+    copyable = _index_bytes(database) <= COPY_AT_MOST
     try:
         conn = sqlite3.connect(database, isolation_level=None, timeout=wait)
-        conn.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+        turn = min(wait, COPY_AFTER) if copyable else wait
+        conn.execute(f"PRAGMA busy_timeout = {int(turn * 1000)}")
         conn.execute("PRAGMA temp_store = MEMORY")
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None or row[0] != SCHEMA:
@@ -658,7 +664,12 @@ def _open(git: Git, database: Path, settings: IndexSettings, wait: float) -> sql
                 "the index describes another repository (run `reviewbot index`)",
                 note="index of another repository; run `reviewbot index`",
             )
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if not (copyable and "locked" in str(exc)):
+                raise
+            conn = _private_copy(conn)
     except sqlite3.OperationalError as exc:
         if "no such table" in str(exc):  # SQLite, but none of our tables: not our file
             raise IndexNotUsed(
@@ -676,6 +687,34 @@ def _open(git: Git, database: Path, settings: IndexSettings, wait: float) -> sql
     return conn
 
 
+# Bytes of index (with its write-ahead log) a review copies into memory rather than wait for
+# another process writing to it (Django + Pygments' index: 82 MB), and the seconds it waits first.
+COPY_AT_MOST = 256 << 20
+COPY_AFTER = 2.0
+
+
+def _index_bytes(database: Path) -> int:
+    total = 0
+    for name in (str(database), f"{database}-wal"):
+        with contextlib.suppress(OSError):
+            total += os.stat(name).st_size
+    return total
+
+
+def _private_copy(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """The index as last committed, copied into memory (a WAL reader's snapshot: the writer
+    holding it is not waited for, nor does it wait), in a transaction rolled back like the
+    file's: a review's work on it never reaches the file."""
+    copy = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        conn.backup(copy)
+    finally:
+        conn.close()
+    copy.execute("PRAGMA temp_store = MEMORY")
+    copy.execute("BEGIN IMMEDIATE")
+    return copy
+
+
 def _stored(conn: sqlite3.Connection) -> dict[str, Listed]:
     return {
         path: Listed(path, blob, None, "")
@@ -684,9 +723,9 @@ def _stored(conn: sqlite3.Connection) -> dict[str, Listed]:
 
 
 # Seconds a review waits for the index while another review holds it (each applies its change
-# in a transaction it rolls back: reviews of one repository run one at a time; eight started
-# at once waited 5 s and two of them fell back to git grep, so the JSON and the Markdown of one
-# change disagreed). A deadline (the hook's budget) bounds it.
+# in a transaction it rolls back; eight started at once waited 5 s and two of them fell back to
+# git grep, so the JSON and the Markdown of one change disagreed). A deadline (the hook's
+# budget) bounds it; an index of at most ``COPY_AT_MOST`` is copied after ``COPY_AFTER``.
 REVIEW_WAIT = 60.0
 
 

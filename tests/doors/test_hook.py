@@ -494,3 +494,56 @@ def test_a_staged_file_too_large_to_review_is_said(
     git(spiked, "add", "big.py", ".reviewbot.toml")
     out = run_hook(spiked, monkeypatch=monkeypatch)[1]
     assert "reviewbot: 1 file(s) too large to review: big.py (max_file_bytes)" in out, out
+
+
+def test_the_hook_checks_rb105_while_a_long_review_holds_the_index(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """commons-io: a review of an old commit held the index's write lock for 10-40 s (it
+    applies the change in a transaction it rolls back); the hook, waiting 0.5 s, said
+    "RB105/RB106 not checked: index busy or unreadable" and let a staged deletion of a
+    function still called pass unwarned. It reads a copy of the index as last committed
+    instead (what the holder has written but not committed is not in it), and the index file
+    is left as it was."""
+    import threading
+    import time
+
+    from reviewbot.app.config import Config
+    from reviewbot.app.pipeline import index_file
+    from reviewbot.app.repo_context import settings_of
+    from reviewbot.index.build import update_index
+    from reviewbot.repo.git import Git
+
+    write(repo, "lib.py", "def keep():\n    return 1\n\n\ndef gone():\n    return 2\n")
+    write(repo, "app.py", "from lib import gone\n\ngone()\n")
+    commit(repo)
+    database = index_file(Git(repo))
+    update_index(Git(repo), database, settings_of(Config()))
+    before = database.read_bytes()
+    write(repo, "lib.py", "def keep():\n    return 1\n")
+    git(repo, "add", "lib.py")
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        conn = sqlite3.connect(database, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("DELETE FROM refs")  # the holder's uncommitted work: never seen
+        held.set()
+        done.wait(30)
+        conn.execute("ROLLBACK")
+        conn.close()
+
+    other = threading.Thread(target=hold)
+    other.start()
+    held.wait()
+    try:
+        began = time.monotonic()
+        code, out, _ = run_hook(repo, monkeypatch=monkeypatch)
+        took = time.monotonic() - began
+    finally:
+        done.set()
+        other.join()
+    assert code == 0 and "[RB105]" in out and "gone" in out, out
+    assert "not checked" not in out, out
+    assert took < 20, took  # not the holder's 30 s
+    assert database.read_bytes() == before
