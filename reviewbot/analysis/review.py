@@ -172,6 +172,29 @@ def _direct_change(
     )
 
 
+SMALL_EDIT = 2  # a unit's own changed lines that make a small edit (``UnitChange.edit``)
+SMALL_EDIT_CHARS = 60  # and at most this long, each
+
+
+def _small_edit(
+    pair: UnitPair, old: LineIndex | None, new: LineIndex | None, line_map: LineMap
+) -> str:
+    """``UnitChange.edit``: a modified unit's changed lines when they are at most
+    ``SMALL_EDIT`` short ones (blank lines aside), "" otherwise."""
+    if pair.old is None or pair.new is None or old is None or new is None:
+        return ""
+    added = line_map.added_between(pair.new.start + 1, pair.new.end + 1)
+    removed = line_map.removed_between(pair.old.start + 1, pair.old.end + 1)
+    if len(added) + len(removed) > 2 * SMALL_EDIT:  # (a quick no before reading lines)
+        return ""
+    lines = [("-", old.lines[n - 1].strip()) for n in removed]
+    lines += [("+", new.lines[n - 1].strip()) for n in added]
+    lines = [(mark, text) for mark, text in lines if text]
+    if not lines or len(lines) > SMALL_EDIT or any(len(t) > SMALL_EDIT_CHARS for _, t in lines):
+        return ""
+    return "\n".join(mark + text for mark, text in lines)
+
+
 def _moved_within(
     pair: UnitPair, old: LineIndex | None, new: LineIndex | None, line_map: LineMap
 ) -> bool:
@@ -361,6 +384,7 @@ def measure_file(
                 noteworthy,
                 label if moved_here else was,
                 (cf.old_path or cf.path) if moved_here else None,
+                _small_edit(pair, old, new, line_map) if kind == "modified" and direct else "",
             )
         )
         if pair.new is None or new is None:

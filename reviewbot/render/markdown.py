@@ -32,6 +32,8 @@ from reviewbot.render.style import (
     product_first,
     quiet_tests,
     quiet_tests_text,
+    same_edit_text,
+    same_edits,
     sparkline,
     unit_origin,
     units_text,
@@ -229,6 +231,7 @@ def unit_rows(report: Report) -> list[tuple[str, UnitChange | None, str]]:
     rows: list[tuple[str, UnitChange | None, str]] = []
     for fs in product_first(report.files):
         shown, counted = quiet_tests(fs, [u for u in fs.units if u.noteworthy], report.findings)
+        shown, alike = same_edits(shown, report.findings)
         # (two rows of one label, Java overloads, `@overload` stubs: which one, as in text)
         twice = Counter(u.label for u in shown)
         rows.extend(
@@ -238,6 +241,7 @@ def unit_rows(report: Report) -> list[tuple[str, UnitChange | None, str]]:
         )
         if counted:
             rows.append((fs.path, None, quiet_tests_text(counted)))
+        rows.extend((fs.path, None, same_edit_text(n, edit)) for n, edit in alike)
     return rows
 
 

@@ -33,6 +33,8 @@ from reviewbot.render.style import (
     product_first,
     quiet_tests,
     quiet_tests_text,
+    same_edit_text,
+    same_edits,
     sparkline,
     units_text,
     wrap,
@@ -274,6 +276,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             shown = [u for u in fs.units if u.noteworthy]
             quiet += len(fs.units) - len(shown)
             shown, counted = quiet_tests(fs, shown, report.findings)
+            shown, alike = same_edits(shown, report.findings)
             if len(shown) > rows_left:  # a big change: the first units, the rest counted
                 unlisted += len(shown) - rows_left
                 shown = shown[:rows_left]
@@ -282,6 +285,9 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                 out.extend(_unit_rows(shown, style, width))
             if counted:  # (a test file's new tests: their count, not 50 rows)
                 text = f"({quiet_tests_text(counted)}: --format json lists them)"
+                out.extend(style(line, "dim") for line in _wrap(text, width, "    "))
+            for count, edit in alike:  # (48 tests that each gained `t.Parallel()`: one line)
+                text = f"({one_line(same_edit_text(count, edit))})"
                 out.extend(style(line, "dim") for line in _wrap(text, width, "    "))
         if quiet:  # (with no row above, no "more", no "members above": tqdm d774884)
             said = (

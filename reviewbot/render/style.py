@@ -31,6 +31,8 @@ __all__ = [
     "product_first",
     "quiet_tests",
     "quiet_tests_text",
+    "same_edit_text",
+    "same_edits",
     "sparkline",
     "terminal_width",
     "unit_origin",
@@ -276,6 +278,9 @@ def product_first(files: Iterable[FileSummary]) -> list[FileSummary]:
 
 
 QUIET_TESTS = 4  # a test file's added (or removed) units, none flagged, counted from this many
+SAME_EDITS = (
+    3  # a file's units changed by one same small edit, none flagged, counted from this many
+)
 
 
 def quiet_tests(
@@ -296,6 +301,29 @@ def quiet_tests(
     folded = {kind: us for kind, us in quiet.items() if len(us) >= QUIET_TESTS}
     hidden = {id(u) for us in folded.values() for u in us}
     return [u for u in units if id(u) not in hidden], {k: len(us) for k, us in folded.items()}
+
+
+def same_edits(
+    units: Sequence[UnitChange], findings: Iterable[Finding]
+) -> tuple[list[UnitChange], list[tuple[int, str]]]:
+    """``units`` as the unit tables list them: ``SAME_EDITS`` or more modified only by the
+    same small edit (``UnitChange.edit``: testify's `t.Parallel()` added to 196 tests, 48 of
+    them in one file) and no finding is about are counted, not listed. The units listed, and
+    (how many, the edit's lines) for each edit counted instead."""
+    flagged = {(f.path, f.unit.start) for f in findings}
+    alike: dict[str, list[UnitChange]] = {}
+    for u in units:
+        if u.edit and u.new is not None and (u.path, u.new.start) not in flagged:
+            alike.setdefault(u.edit, []).append(u)
+    folded = [(edit, us) for edit, us in alike.items() if len(us) >= SAME_EDITS]
+    hidden = {id(u) for _, us in folded for u in us}
+    return [u for u in units if id(u) not in hidden], [(len(us), edit) for edit, us in folded]
+
+
+def same_edit_text(count: int, edit: str) -> str:
+    """`48 units changed alike, only by: + t.Parallel()` (the lines as one, `/` between)."""
+    lines = " / ".join(f"{line[0]} {line[1:]}" for line in edit.split("\n"))
+    return f"{count} units changed alike, only by: {lines}"
 
 
 def quiet_tests_text(counts: Mapping[str, int]) -> str:
