@@ -22,9 +22,7 @@ def _tests(count: int, extra: str) -> str:
         "        else:\n            t.skip(case)\n    result = t.run()\n"
         "    assert result.ok, result.errors\n    return result\n"
     )
-    return "\n\n".join(
-        f"def test_{i}(t):\n{extra}" + body.format(i=i) for i in range(count)
-    )
+    return "\n\n".join(f"def test_{i}(t):\n{extra}" + body.format(i=i) for i in range(count))
 
 
 def test_units_changed_alike_are_counted_once_and_the_rest_listed(repo: Path) -> None:
