@@ -86,7 +86,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 51 (session 20): the outliner (languages without a grammar: Rust, Ruby, C#, ...) keeps a
 # header whose `where` clause stands at its indentation one unit with its body, reads no
 # member in a multi-line Rust attribute (`#[cfg(all(`), and closes no block at a name that
-# starts with `end` (`endpoint = 2`).
+# starts with `end` (`endpoint = 2`); Ruby's `def self.parse(` defines `parse`.
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition; a bundler's output
