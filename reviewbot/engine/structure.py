@@ -79,7 +79,12 @@ CONTROL = frozenset(
     "match select loop unless until begin rescue ensure when guard defer go return yield throw "
     "raise await new assert del print super this self sizeof typeof delete".split()
 )
-_CONTINUES = re.compile(r"[})\]>{]|(?:end|where)\b")
+# (`end` and its compounds: Ruby, Lua, PHP's `endif;`, Verilog's `endmodule`, Fortran's `enddo`)
+_CONTINUES = re.compile(
+    r"[})\]>{]|(?:end(?:if|for|foreach|while|switch|do|function|module|class|case|macro|block"
+    r"|task|generate|package|interface|program|select|subroutine|procedure|type|struct|sub"
+    r"|enum)?|where)\b"
+)
 _GOES_ON = re.compile(r"\{|where\b")
 _HEAD = 400  # a declaration shows in a line's first characters (minified lines are long)
 _CALLABLE_WORDS = frozenset({"function", "func", "fn", "fun", "def"})

@@ -162,6 +162,9 @@ def test_a_name_starting_with_end_closes_no_block() -> None:
     py = "def f():\n    return 1\nendpoint = 2\n\n\ndef g():\n    return 2\n"
     got = [(u.label, u.start + 1, u.end + 1) for u in open_index("a.py", py).structure.units]
     assert got == [("def f", 1, 2), ("def g", 6, 7)], got
+    php = "<?php\nfunction f($x) {\n    if ($x):\n        echo 1;\n    endif;\n    return 2;\n}\n"
+    got = [(u.label, u.start + 1, u.end + 1) for u in open_index("a.php", php).structure.units]
+    assert got == [("function f", 2, 7)], got  # (PHP's `endif;` still closes its `if`)
     rb = "class A\n  def f\n    1\n  end\nend\nendpoint = 2\n"
     got = [(u.label, u.start + 1, u.end + 1) for u in open_index("a.rb", rb).structure.units]
     assert got == [("class A", 1, 5), ("def f", 2, 4)], got
