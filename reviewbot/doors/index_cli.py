@@ -483,6 +483,8 @@ def _answer(
                     "kind": h.kind,
                     "confidence": h.confidence,
                     "unit": _unit_doc(h.unit),
+                    # (a language without a parser: a name-level link, said so)
+                    **({"by_name": True} if h.via == "name" else {}),
                 }
                 for h in hits
             ],
@@ -499,7 +501,7 @@ def _answer(
                 _t(h.path),
                 f":{h.line}" + (f":{h.column + 1}" if twice[(h.path, h.line)] > 1 else ""),
                 f"{h.kind} in {_t(h.unit.label)}" if h.unit else h.kind,
-                _confidence(h.confidence),
+                _confidence(h.confidence) + (" by name" if h.via == "name" else ""),
                 width,
             )
             for h in hits

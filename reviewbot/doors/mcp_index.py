@@ -120,6 +120,7 @@ def register(
                     "kind": h.kind,
                     "confidence": h.confidence,
                     "unit": unit,
+                    **({"by_name": True} if h.via == "name" else {}),
                 }
             )
         doc = {

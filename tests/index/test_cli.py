@@ -605,3 +605,25 @@ def test_refs_callers_defs_and_the_map_fit_the_terminal_width(
     assert lines[2] == "      lines 6 (confidence 0.5)"
     code, doc, _ = fast("refs", "a/Box.py:2", "--format", "json")
     assert {r["confidence"] for r in doc["references"]} == {0.5}  # (JSON: as stored)
+
+
+def test_a_name_level_link_is_marked_as_such(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Ruby has no parser here: the index links its names only, and `refs` said so nowhere
+    (rack's `q_values`: two references at confidence 1, like resolved ones). Now each is
+    `by name` in the text and `"by_name": true` in the JSON; a Python one is neither."""
+    write(repo, "util.rb", "module Util\n  def self.q_values(h)\n    h\n  end\nend\n")
+    write(repo, "use.rb", "def best(h)\n  Util.q_values(h).first\nend\n")
+    write(repo, "app/core.py", "def helper(x):\n    return x + 1\n")
+    write(repo, "app/use.py", "from app.core import helper\n\nhelper(2)\n")
+    index_here(repo, monkeypatch, tmp_path)
+    code, doc, _ = fast("refs", "util.rb:2", "--format", "json")
+    assert code == 0 and [(r["path"], r["by_name"]) for r in doc["references"]] == [
+        ("use.rb", True)
+    ], doc
+    code, text, _ = fast("refs", "util.rb:2")
+    assert "use.rb:2: call in function best by name" in text, text
+    code, doc, _ = fast("refs", "app/core.py:1", "--format", "json")
+    assert {r["path"] for r in doc["references"]} == {"app/use.py"}
+    assert all("by_name" not in r for r in doc["references"]), doc
