@@ -528,6 +528,47 @@ def test_search_finds_the_product_before_the_tests_that_exercise_it(
     assert first.startswith("pkg/retry.py:1:"), first
 
 
+def test_search_ranks_the_definition_named_by_the_words_first(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Typing the words of a name asks for that definition: `reset_form` first, above a much
+    called unit whose docstring says "reset the form" over and over, the functions nested in
+    `reset_form` (their qualified names hold its words) and a class whose name has one word
+    more (formik's "reset form" put `resetForm` below units that only mention the words)."""
+    write(
+        repo,
+        "forms/reset.py",
+        "def reset_form(state):\n"
+        "    def clear_touched():\n        return {}\n\n"
+        "    def clear_errors():\n        return {}\n\n"
+        "    return clear_touched(), clear_errors(), state\n",
+    )
+    write(
+        repo,
+        "forms/helpers.py",
+        "def clear_after_submit(form, reset=True):\n"
+        '    """Reset the form: reset form values, reset form errors, reset form touched, so\n'
+        '    that after a reset the form is as new (reset form state)."""\n'
+        "    return form\n\n\n"
+        "class ResetFormButton:\n    def click(self):\n        return 1\n",
+    )
+    calls = "".join(f"    clear_after_submit(x{k})\n" for k in range(25))
+    write(
+        repo,
+        "forms/use.py",
+        f"from forms.helpers import clear_after_submit\n\n\ndef go(x):\n{calls}",
+    )
+    for k in range(30):  # words common to a few definitions only, as in a real repository
+        write(repo, f"pkg/f{k}.py", f'def filler_{k}(value):\n    """Value {k}."""\n    return 1\n')
+    index_here(repo, monkeypatch, tmp_path)
+    for query in ("reset form", "resetForm", "reset_form"):
+        code, found, err = fast("search", query, "--format", "json")
+        assert code == 0, err
+        first = [r["symbol"]["qualified"] for r in found["results"]]
+        assert first[0] == "reset_form", (query, first)
+        assert first.index("ResetFormButton") < first.index("reset_form.clear_touched"), first
+
+
 def test_a_member_whose_untyped_calls_are_linked_to_nothing_says_so(
     repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
