@@ -7,7 +7,8 @@ relative to the repository root.
   enclosing unit and the edge's confidence;
 * ``callers`` / ``callees``: the units that call it, and the definitions its body calls;
 * ``search(text)``: BM25 (SQLite FTS5) over split identifiers, signatures and docstrings,
-  boosted by how much the definition is referenced;
+  times how well the definition's own name is the query's words, how much it is referenced
+  breaking ties;
 * ``repo_map(path, budget)``: the most central definitions (PageRank over the file graph,
   personalised to ``path``; a file's share goes to its most referenced definitions) with their
   signatures, grouped by file, within ``budget`` tokens (4 characters a token).
@@ -465,6 +466,29 @@ def _name_match(asked: frozenset[str], joined: str, name: str) -> float:
     return hit / len(stems) * (_PARTIAL + _PARTIAL * hit / len(own))
 
 
+def _spellings(text: str) -> list[str]:
+    """The names the query's words make as identifiers are written (`reset form`:
+    `resetForm`, `ResetForm`, `reset_form`, `RESET_FORM`, `resetform`), and its identifiers
+    of several words as typed (`AbortWithStatusJSON`)."""
+    parts = [w for w in word_parts(text) if len(w) > 1]
+    tokens = [t for t in re.findall(r"[\w$]+", text) if len(word_parts(t)) > 1]
+    if not parts:
+        return tokens
+    pascal = "".join(w.capitalize() for w in parts)
+    return list(
+        dict.fromkeys(
+            [
+                parts[0] + pascal[len(parts[0]) :],
+                pascal,
+                "_".join(parts),
+                "_".join(parts).upper(),
+                "".join(parts),
+                *tokens,
+            ]
+        )
+    )
+
+
 def search(
     conn: sqlite3.Connection, text: str, limit: int = 10, *, within: str = ""
 ) -> list[tuple[Symbol, float]]:
@@ -491,17 +515,27 @@ def search(
             (anyword, *pattern, pool),
         ).fetchall()
     )
-    # And every definition whose qualified name holds all the query's words (the best of them
-    # by BM25), scored as the others are: a name asked for is ranked, however many units
-    # mention its words more often.
+    # And the definitions named by the query's words as written, `resetForm`, `ResetForm`,
+    # `reset_form`, and the best by BM25 of those whose qualified name holds all the words,
+    # scored as the others are: a name asked for is ranked, however many units mention its
+    # words more often (marshmallow's 194 test members under `TestValidatesSchemaDecorator`
+    # held the words of "validates schema" and left `validates_schema` out).
+    spelled = _spellings(text)
     named = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT d.id FROM defs d JOIN files f ON f.id = d.file_id "
+            f"WHERE d.name IN ({','.join('?' * len(spelled))}){folder} LIMIT ?",
+            (*spelled, *pattern, pool),
+        )
+    ] + [
         r[0]
         for r in conn.execute(
             f"SELECT s.rowid FROM {source} WHERE search MATCH ?{folder} ORDER BY {rank} LIMIT ?",
             (f"words : ({_fts_query(words, ' AND ')})", *pattern, pool),
         )
-        if r[0] not in rows
     ]
+    named = list(dict.fromkeys(i for i in named if i not in rows))
     if named:
         marks = ",".join("?" * len(named))
         rows.update(

@@ -569,6 +569,38 @@ def test_search_ranks_the_definition_named_by_the_words_first(
         assert first.index("ResetFormButton") < first.index("reset_form.clear_touched"), first
 
 
+def test_search_ranks_a_name_however_many_units_mention_its_words(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """marshmallow's "validates schema" left `validates_schema` out of the results: the 194
+    test members under `TestValidatesSchemaDecorator` hold the words in their qualified names
+    and docstrings and filled the candidates BM25 ranks."""
+    prose = " ".join(f"word{k}" for k in range(60))
+    write(
+        repo,
+        "lib/decorators.py",
+        f'def validates_schema(fn=None):\n    """Register a hook. {prose}."""\n    return fn\n',
+    )
+    members = "".join(
+        f"    def test_validates_schema_{k}(self):\n"
+        "        class ValidatingSchema:\n"
+        "            def validate_schema(self):\n"
+        '                """Validates the schema."""\n'
+        "                return 1\n\n"
+        "        return ValidatingSchema\n\n"
+        for k in range(40)
+    )
+    write(repo, "tests/test_decorators.py", f"class TestValidatesSchemaDecorator:\n{members}")
+    for k in range(10):  # the words in under half of the definitions, as in marshmallow
+        fillers = "".join(f"def filler_{k}_{j}(value):\n    return {j}\n\n\n" for j in range(30))
+        write(repo, f"pkg/f{k}.py", fillers)
+    index_here(repo, monkeypatch, tmp_path)
+    code, found, err = fast("search", "validates schema", "--limit", "5", "--format", "json")
+    assert code == 0, err
+    first = [r["symbol"]["qualified"] for r in found["results"]]
+    assert first[0] == "validates_schema", first
+
+
 def test_a_member_whose_untyped_calls_are_linked_to_nothing_says_so(
     repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
