@@ -16,6 +16,7 @@ relative to the repository root.
 
 from __future__ import annotations
 
+import functools
 import math
 import posixpath
 import re
@@ -444,22 +445,25 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("e") and len(word) > 3 else word
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(w for w in word_parts(text) if len(w) > 1)
+@functools.lru_cache(maxsize=4096)
+def _name_words(name: str) -> tuple[frozenset[str], frozenset[str], str]:
+    """A name's (or the query's) words, their stems, and its letters and digits lowercased."""
+    raw = frozenset(w for w in word_parts(name) if len(w) > 1)
+    return raw, frozenset(map(_stem, raw)), re.sub(r"[\W_]", "", name).lower()
 
 
-def _name_match(asked: frozenset[str], joined: str, name: str) -> float:
-    """How well ``name`` is what the query names, 0 to 1: 1 for its words exactly (or the query
-    written as the name: `getIn`, `reset_form`), 0.9 for them in other forms (`queryBinding`
-    for "bind query"), else the share of the query's words it has times 0.4 to 0.8 by the share
-    of its own words the query has (`WithFormikConfig` for "with formik": 0.67)."""
-    raw = _words(name)
-    if not raw or not asked:
+def _name_match(asked: tuple[frozenset[str], frozenset[str], str], name: str) -> float:
+    """How well ``name`` is what the query (its ``_name_words``) names, 0 to 1: 1 for its words
+    exactly (or the query written as the name: `getIn`, `reset_form`), 0.9 for them in other
+    forms (`queryBinding` for "bind query"), else the share of the query's words it has times
+    0.4 to 0.8 by the share of its own words the query has (`WithFormikConfig` for "with
+    formik": 0.67)."""
+    words, stems, joined = asked
+    raw, own, letters = _name_words(name)
+    if not raw or not words:
         return 0.0
-    if raw == asked or re.sub(r"[\W_]", "", name).lower() == joined:
+    if raw == words or letters == joined:
         return 1.0
-    own = frozenset(map(_stem, raw))
-    stems = frozenset(map(_stem, asked))
     if own == stems:
         return 0.9
     hit = len(own & stems)
@@ -515,35 +519,21 @@ def search(
             (anyword, *pattern, pool),
         ).fetchall()
     )
-    # And the definitions named by the query's words as written, `resetForm`, `ResetForm`,
-    # `reset_form`, and the best by BM25 of those whose qualified name holds all the words,
-    # scored as the others are: a name asked for is ranked, however many units mention its
-    # words more often (marshmallow's 194 test members under `TestValidatesSchemaDecorator`
-    # held the words of "validates schema" and left `validates_schema` out).
     spelled = _spellings(text)
-    named = [
-        r[0]
-        for r in conn.execute(
+    if len(rows) == pool and spelled:
+        # The pool is full: the definitions named by the query's words as identifiers are
+        # written (`resetForm`, `reset_form`) may be left out of it, however exactly they are
+        # what was asked for, when many units mention the words more often (marshmallow's 194
+        # test members under `TestValidatesSchemaDecorator` for "validates schema"). They join
+        # with the pool's weakest text score (theirs is no higher; computing it would cost a
+        # second pass over every match) and their name's weight on top.
+        floor = max(rows.values())  # (FTS5's bm25 is negative: better is lower)
+        for (found,) in conn.execute(
             f"SELECT d.id FROM defs d JOIN files f ON f.id = d.file_id "
             f"WHERE d.name IN ({','.join('?' * len(spelled))}){folder} LIMIT ?",
             (*spelled, *pattern, pool),
-        )
-    ] + [
-        r[0]
-        for r in conn.execute(
-            f"SELECT s.rowid FROM {source} WHERE search MATCH ?{folder} ORDER BY {rank} LIMIT ?",
-            (f"words : ({_fts_query(words, ' AND ')})", *pattern, pool),
-        )
-    ]
-    named = list(dict.fromkeys(i for i in named if i not in rows))
-    if named:
-        marks = ",".join("?" * len(named))
-        rows.update(
-            conn.execute(
-                f"SELECT rowid, {rank} FROM search WHERE search MATCH ? AND rowid IN ({marks})",
-                (anyword, *named),
-            ).fetchall()
-        )
+        ):
+            rows.setdefault(found, floor)
     if not rows:
         return []
     ids = list(rows)
@@ -555,17 +545,16 @@ def search(
         ).fetchall()
     )
     symbols = {r[0]: _symbol(r) for r in conn.execute(f"{_SYMBOL} WHERE d.id IN ({marks})", ids)}
-    asked = _words(text)
-    joined = re.sub(r"[\W_]", "", text).lower()
+    asked = _name_words(text)
 
     def score(i: int) -> float:
         symbol = symbols[i]
-        named = _name_match(asked, joined, symbol.name)
+        named = _name_match(asked, symbol.name)
         if named and symbol.qualified != symbol.name:
             # Its containers' words count too (`AxiosHeaders.normalize` for "axios headers
             # normalize"), but only for a name that matches itself: words that name only
             # its container (`withFormik.C`, `wrap_text._flush_par`) ask for the container.
-            named = max(named, _QUALIFIED_SHARE * _name_match(asked, joined, symbol.qualified))
+            named = max(named, _QUALIFIED_SHARE * _name_match(asked, symbol.qualified))
         # A test is named after the words of what it tests (`test_retry_failed_requests`):
         # its name counts for less, as its code does.
         down = _SECONDARY_WEIGHT if secondary(symbol.path) else 1.0
