@@ -116,8 +116,8 @@ def add_parsers(sub: Any) -> None:
         _common(p)
     p = sub.add_parser(
         "search",
-        help="definitions ranked by BM25 over identifiers, "
-        "signatures and docstrings, boosted by centrality",
+        help="definitions ranked by BM25 over identifiers, signatures and docstrings, "
+        "the one the query's words name first, centrality breaking ties",
     )
     p.add_argument("text", metavar="QUERY")
     _common(p)

@@ -180,7 +180,8 @@ def register(
     @guard
     def search_code(query: str, limit: Limit = 10) -> dict[str, Any]:
         """Definitions ranked by BM25 over their identifiers (camelCase and snake_case
-        split), signatures and docstrings, boosted by how much the code references them."""
+        split), signatures and docstrings; the one whose name is the query's words first
+        ("reset form" finds resetForm), how much the code references them breaking ties."""
         conn, _git, scope = connection()
         try:
             found = index_query.search(conn, query, limit, within=scope)

@@ -7,7 +7,8 @@ relative to the repository root.
   enclosing unit and the edge's confidence;
 * ``callers`` / ``callees``: the units that call it, and the definitions its body calls;
 * ``search(text)``: BM25 (SQLite FTS5) over split identifiers, signatures and docstrings,
-  boosted by how much the definition is referenced;
+  times how well the definition's own name is the query's words, how much it is referenced
+  breaking ties;
 * ``repo_map(path, budget)``: the most central definitions (PageRank over the file graph,
   personalised to ``path``; a file's share goes to its most referenced definitions) with their
   signatures, grouped by file, within ``budget`` tokens (4 characters a token).
@@ -15,6 +16,7 @@ relative to the repository root.
 
 from __future__ import annotations
 
+import functools
 import math
 import posixpath
 import re
@@ -22,7 +24,7 @@ import sqlite3
 from collections import defaultdict
 from typing import Any, NamedTuple
 
-from reviewbot.index.store import ID_BITS, WEIGHT_UNIT, split_words, storable
+from reviewbot.index.store import ID_BITS, WEIGHT_UNIT, split_words, storable, word_parts
 from reviewbot.repo.paths import secondary
 
 __all__ = [
@@ -392,15 +394,19 @@ def _group(
     return out[:limit]
 
 
-def _fts_query(text: str) -> str:
-    """The query's words OR-ed: identifiers split as the index splits them, words of other
-    scripts whole (`größe`, `処理`: the index's tokenizer reads them in signatures and
-    docstrings), one-letter fragments left out (`n` matched every `n: int`)."""
+def _query_words(text: str) -> list[str]:
+    """The query's words: identifiers split as the index splits them, words of other scripts
+    whole (`größe`, `処理`: the index's tokenizer reads them in signatures and docstrings),
+    one-letter fragments left out (`n` matched every `n: int`)."""
     words: list[str] = []
     for token in re.findall(r"[\w$]+", text):
         words += split_words(token).split() if token.isascii() else [token.lower()]
-    kept = dict.fromkeys(w for w in words if len(w) > 1)
-    return " OR ".join('"' + w.replace('"', '""') + '"' for w in kept)
+    return list(dict.fromkeys(w for w in words if len(w) > 1))
+
+
+def _fts_query(words: list[str], joiner: str = " OR ") -> str:
+    """FTS5 words joined by ``joiner``, each quoted."""
+    return joiner.join('"' + w.replace('"', '""') + '"' for w in words)
 
 
 # A search asks for code to read: a field or variable whose qualified name repeats the words of
@@ -412,35 +418,125 @@ _DATA_WEIGHT = 0.4
 # (scrapy's "retry failed requests" found `TestCrawl.test_retry_conn_failed` first and
 # `RetryMiddleware` fourth): the product's own code first, when it matches about as well.
 _SECONDARY_WEIGHT = 0.5
+# Someone who types the words of a name means the definition of that name: BM25 over the
+# qualified name, signature and docstring counts mentions, so a nested function
+# (`useFormik.resetForm.dispatchFn`), a member (`wrap_text._flush_par`, `HelpFormatter.getvalue`)
+# or a unit whose docstring repeats the words came level with or above `resetForm`, `wrap_text`
+# or `HelpFormatter` themselves. A definition's own name matching the query's words multiplies
+# its score by up to 1 + ``_NAME_BOOST`` (all the query's words and nothing else: the most); its
+# qualified name, containers included, counts ``_QUALIFIED_SHARE`` as much.
+_NAME_BOOST = 3.0
+_QUALIFIED_SHARE = 0.75
+_PARTIAL = 0.4
+# How much being referenced counts: a tie breaker between definitions that match alike, not a
+# multiplier that lifts a much used helper over the name asked for.
+_CENTRALITY = 0.1
+_SUFFIXES = (("ies", "y"), ("sses", "ss"), ("s", ""), ("ing", ""), ("ed", ""), ("ion", ""))
+
+
+def _stem(word: str) -> str:
+    """A word without its plural, verb or noun ending, and a final `e` (`proxies` -> `proxy`,
+    `binding` -> `bind`, `completion` and `complete` -> `complet`): the name's words and the
+    query's compared alike."""
+    for suffix, replacement in _SUFFIXES:
+        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)] + replacement
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_words(name: str) -> tuple[frozenset[str], frozenset[str], str]:
+    """A name's (or the query's) words, their stems, and its letters and digits lowercased."""
+    raw = frozenset(w for w in word_parts(name) if len(w) > 1)
+    return raw, frozenset(map(_stem, raw)), re.sub(r"[\W_]", "", name).lower()
+
+
+def _name_match(asked: tuple[frozenset[str], frozenset[str], str], name: str) -> float:
+    """How well ``name`` is what the query (its ``_name_words``) names, 0 to 1: 1 for its words
+    exactly (or the query written as the name: `getIn`, `reset_form`), 0.9 for them in other
+    forms (`queryBinding` for "bind query"), else the share of the query's words it has times
+    0.4 to 0.8 by the share of its own words the query has (`WithFormikConfig` for "with
+    formik": 0.67)."""
+    words, stems, joined = asked
+    raw, own, letters = _name_words(name)
+    if not raw or not words:
+        return 0.0
+    if raw == words or letters == joined:
+        return 1.0
+    if own == stems:
+        return 0.9
+    hit = len(own & stems)
+    return hit / len(stems) * (_PARTIAL + _PARTIAL * hit / len(own))
+
+
+def _spellings(text: str) -> list[str]:
+    """The names the query's words make as identifiers are written (`reset form`:
+    `resetForm`, `ResetForm`, `reset_form`, `RESET_FORM`, `resetform`), and its identifiers
+    of several words as typed (`AbortWithStatusJSON`)."""
+    parts = [w for w in word_parts(text) if len(w) > 1]
+    tokens = [t for t in re.findall(r"[\w$]+", text) if len(word_parts(t)) > 1]
+    if not parts:
+        return tokens
+    pascal = "".join(w.capitalize() for w in parts)
+    return list(
+        dict.fromkeys(
+            [
+                parts[0] + pascal[len(parts[0]) :],
+                pascal,
+                "_".join(parts),
+                "_".join(parts).upper(),
+                "".join(parts),
+                *tokens,
+            ]
+        )
+    )
 
 
 def search(
     conn: sqlite3.Connection, text: str, limit: int = 10, *, within: str = ""
 ) -> list[tuple[Symbol, float]]:
-    """Definitions ranked by BM25 over words, signature and docstring (weights 4, 2, 1),
-    boosted by how referenced each is; data members (``_DATA_WEIGHT``) and tests, benchmarks
-    and examples (``_SECONDARY_WEIGHT``) weighted down.
-    ``within``: only under that folder."""
-    match = _fts_query(text)
-    if not match:
+    """Definitions ranked by BM25 over words, signature and docstring (weights 4, 2, 1), times
+    how well the definition's own name matches the query's words (``_name_match``), with how
+    referenced each is as a small boost; data members (``_DATA_WEIGHT``) and tests, benchmarks
+    and examples (``_SECONDARY_WEIGHT``) weighted down. ``within``: only under that folder."""
+    words = _query_words(text)
+    if not words:
         return []
-    if within:
-        folder, pattern = _within(within)
-        rows = conn.execute(
-            "SELECT s.rowid, bm25(search, 4.0, 2.0, 1.0) FROM search s "
-            "JOIN defs d ON d.id = s.rowid JOIN files f ON f.id = d.file_id "
-            f"WHERE search MATCH ?{folder} ORDER BY bm25(search, 4.0, 2.0, 1.0) LIMIT ?",
-            (match, *pattern, max(limit * 5, 50)),
+    folder, pattern = _within(within)
+    source = (
+        "search s JOIN defs d ON d.id = s.rowid JOIN files f ON f.id = d.file_id"
+        if folder
+        else "search s"
+    )
+    rank = "bm25(search, 4.0, 2.0, 1.0)"
+    pool = max(limit * 5, 50)
+    anyword = _fts_query(words)
+    rows: dict[int, float] = dict(
+        conn.execute(
+            f"SELECT s.rowid, {rank} FROM {source} WHERE search MATCH ?{folder} "
+            f"ORDER BY {rank} LIMIT ?",
+            (anyword, *pattern, pool),
         ).fetchall()
-    else:
-        rows = conn.execute(
-            "SELECT rowid, bm25(search, 4.0, 2.0, 1.0) FROM search WHERE search MATCH ? "
-            "ORDER BY bm25(search, 4.0, 2.0, 1.0) LIMIT ?",
-            (match, max(limit * 5, 50)),
-        ).fetchall()
+    )
+    spelled = _spellings(text)
+    if len(rows) == pool and spelled:
+        # The pool is full: the definitions named by the query's words as identifiers are
+        # written (`resetForm`, `reset_form`) may be left out of it, however exactly they are
+        # what was asked for, when many units mention the words more often (marshmallow's 194
+        # test members under `TestValidatesSchemaDecorator` for "validates schema"). They join
+        # with the pool's weakest text score (theirs is no higher; computing it would cost a
+        # second pass over every match) and their name's weight on top.
+        floor = max(rows.values())  # (FTS5's bm25 is negative: better is lower)
+        for (found,) in conn.execute(
+            f"SELECT d.id FROM defs d JOIN files f ON f.id = d.file_id "
+            f"WHERE d.name IN ({','.join('?' * len(spelled))}){folder} LIMIT ?",
+            (*spelled, *pattern, pool),
+        ):
+            rows.setdefault(found, floor)
     if not rows:
         return []
-    ids = [r[0] for r in rows]
+    ids = list(rows)
     marks = ",".join("?" * len(ids))
     degree = dict(
         conn.execute(
@@ -449,20 +545,29 @@ def search(
         ).fetchall()
     )
     symbols = {r[0]: _symbol(r) for r in conn.execute(f"{_SYMBOL} WHERE d.id IN ({marks})", ids)}
-    scored = [
-        (
-            symbols[i],
-            round(
-                -bm
-                * (1.0 + 0.25 * math.log1p(degree.get(i, 0.0)))
-                * (_DATA_WEIGHT if symbols[i].kind in _DATA_KINDS else 1.0)
-                * (_SECONDARY_WEIGHT if secondary(symbols[i].path) else 1.0),
-                4,
-            ),
+    asked = _name_words(text)
+
+    def score(i: int) -> float:
+        symbol = symbols[i]
+        named = _name_match(asked, symbol.name)
+        if named and symbol.qualified != symbol.name:
+            # Its containers' words count too (`AxiosHeaders.normalize` for "axios headers
+            # normalize"), but only for a name that matches itself: words that name only
+            # its container (`withFormik.C`, `wrap_text._flush_par`) ask for the container.
+            named = max(named, _QUALIFIED_SHARE * _name_match(asked, symbol.qualified))
+        # A test is named after the words of what it tests (`test_retry_failed_requests`):
+        # its name counts for less, as its code does.
+        down = _SECONDARY_WEIGHT if secondary(symbol.path) else 1.0
+        return round(
+            -rows[i]
+            * (1.0 + _NAME_BOOST * named * down)
+            * (1.0 + _CENTRALITY * math.log1p(degree.get(i, 0.0)))
+            * (_DATA_WEIGHT if symbol.kind in _DATA_KINDS else 1.0)
+            * down,
+            4,
         )
-        for i, bm in rows
-        if i in symbols
-    ]
+
+    scored = [(symbols[i], score(i)) for i in ids if i in symbols]
     scored.sort(key=lambda x: (-x[1], x[0].path, x[0].line))
     return scored[:limit]
 

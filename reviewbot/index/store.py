@@ -46,6 +46,7 @@ __all__ = [
     "row_id",
     "split_words",
     "storable",
+    "word_parts",
 ]
 
 SCHEMA = "reviewbot.index/4"
@@ -580,6 +581,17 @@ def split_words(text: str) -> str:
     """Identifiers as words: ``parseHTTPRequest_v2`` -> ``parse http request v2``, and the
     identifier itself."""
     return " ".join(filter(None, map(_token_words, _TOKEN.findall(text))))
+
+
+def word_parts(text: str) -> list[str]:
+    """The words of the identifiers in ``text``, lowercased, without the joined forms
+    ``split_words`` adds: ``parseHTTPRequest_v2`` -> ``parse``, ``http``, ``request``, ``v``,
+    ``2``."""
+    return [
+        part.lower()
+        for token in _TOKEN.findall(text)
+        for part in _CAMEL.findall(token.replace("_", " "))
+    ]
 
 
 @functools.lru_cache(maxsize=65536)

@@ -528,6 +528,79 @@ def test_search_finds_the_product_before_the_tests_that_exercise_it(
     assert first.startswith("pkg/retry.py:1:"), first
 
 
+def test_search_ranks_the_definition_named_by_the_words_first(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Typing the words of a name asks for that definition: `reset_form` first, above a much
+    called unit whose docstring says "reset the form" over and over, the functions nested in
+    `reset_form` (their qualified names hold its words) and a class whose name has one word
+    more (formik's "reset form" put `resetForm` below units that only mention the words)."""
+    write(
+        repo,
+        "forms/reset.py",
+        "def reset_form(state):\n"
+        "    def clear_touched():\n        return {}\n\n"
+        "    def clear_errors():\n        return {}\n\n"
+        "    return clear_touched(), clear_errors(), state\n",
+    )
+    write(
+        repo,
+        "forms/helpers.py",
+        "def clear_after_submit(form, reset=True):\n"
+        '    """Reset the form: reset form values, reset form errors, reset form touched, so\n'
+        '    that after a reset the form is as new (reset form state)."""\n'
+        "    return form\n\n\n"
+        "class ResetFormButton:\n    def click(self):\n        return 1\n",
+    )
+    calls = "".join(f"    clear_after_submit(x{k})\n" for k in range(25))
+    write(
+        repo,
+        "forms/use.py",
+        f"from forms.helpers import clear_after_submit\n\n\ndef go(x):\n{calls}",
+    )
+    for k in range(30):  # words common to a few definitions only, as in a real repository
+        write(repo, f"pkg/f{k}.py", f'def filler_{k}(value):\n    """Value {k}."""\n    return 1\n')
+    index_here(repo, monkeypatch, tmp_path)
+    for query in ("reset form", "resetForm", "reset_form"):
+        code, found, err = fast("search", query, "--format", "json")
+        assert code == 0, err
+        first = [r["symbol"]["qualified"] for r in found["results"]]
+        assert first[0] == "reset_form", (query, first)
+        assert first.index("ResetFormButton") < first.index("reset_form.clear_touched"), first
+
+
+def test_search_ranks_a_name_however_many_units_mention_its_words(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """marshmallow's "validates schema" left `validates_schema` out of the results: the 194
+    test members under `TestValidatesSchemaDecorator` hold the words in their qualified names
+    and docstrings and filled the candidates BM25 ranks."""
+    prose = " ".join(f"word{k}" for k in range(60))
+    write(
+        repo,
+        "lib/decorators.py",
+        f'def validates_schema(fn=None):\n    """Register a hook. {prose}."""\n    return fn\n',
+    )
+    members = "".join(
+        f"    def test_validates_schema_{k}(self):\n"
+        "        class ValidatingSchema:\n"
+        "            def validate_schema(self):\n"
+        '                """Validates the schema."""\n'
+        "                return 1\n\n"
+        "        return ValidatingSchema\n\n"
+        for k in range(40)
+    )
+    write(repo, "tests/test_decorators.py", f"class TestValidatesSchemaDecorator:\n{members}")
+    for k in range(10):  # the words in under half of the definitions, as in marshmallow
+        fillers = "".join(f"def filler_{k}_{j}(value):\n    return {j}\n\n\n" for j in range(30))
+        write(repo, f"pkg/f{k}.py", fillers)
+    index_here(repo, monkeypatch, tmp_path)
+    code, found, err = fast("search", "validates schema", "--limit", "5", "--format", "json")
+    assert code == 0, err
+    first = [r["symbol"]["qualified"] for r in found["results"]]
+    assert first[0] == "validates_schema", first
+
+
 def test_a_member_whose_untyped_calls_are_linked_to_nothing_says_so(
     repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
