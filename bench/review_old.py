@@ -85,6 +85,9 @@ def behind(repo: Path, commit: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rev", required=True, help="the version to compare with")
+    parser.add_argument(
+        "--new", default=None, help="a revision to run as this version (default: this checkout)"
+    )
     parser.add_argument("--depths", default="5,20,100,200", help="commits back from HEAD")
     parser.add_argument("--repeat", type=int, default=3, help="runs per review and version")
     parser.add_argument("--out", default=None, help="write the table here (Markdown)")
@@ -92,7 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     depths = [int(d) for d in args.depths.split(",")]
     lines = [
-        f"`{command_line('review_old.py', argv)}` at {revision()}, compared with {args.rev}; "
+        f"`{command_line('review_old.py', argv)}` at {revision()}"
+        + (f" (this: {args.new})" if args.new else "")
+        + f", compared with {args.rev}; "
         f"medians of {args.repeat} alternating runs per version; load average "
         f"{os.getloadavg()[0]:.1f} at the start.",
         "",
@@ -103,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     differ = 0
     with tempfile.TemporaryDirectory(prefix="review-old-") as tmp:
         base = Path(tmp)
-        trees = {args.rev: exported_tree(args.rev, base / "old"), "this": ROOT}
+        this = ROOT if args.new is None else exported_tree(args.new, base / "new")
+        trees = {args.rev: exported_tree(args.rev, base / "old"), "this": this}
         for tree in trees.values():
             subprocess.run(
                 [sys.executable, "-m", "compileall", "-q", str(tree / "reviewbot")], check=True
