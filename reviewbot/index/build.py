@@ -483,11 +483,14 @@ def _carry(
     before: dict[str, _Shape],
     after: dict[str, _Shape],
     deps: Callable[[int, list[tuple[str, str, str, int]]], set[int]],
+    whole: bool = False,
 ) -> _Carry | None:
     """Which names a change of files in place (none added or removed, each of the same
     language) can make mean something else, and the new id of every definition that stayed as
     it was; None when the change is not of that kind (then every name the files define or
-    import counts as changed).
+    import counts as changed). With ``whole``, files added or removed may come with those
+    changed in place: every name each of them defines or imports counts as changed (as
+    without a carry), and the others' as below.
 
     A definition stayed when one of the same key (``_shapes``) is there before and after, as
     many times. The others' names changed. Imports added or removed change the names they bind
@@ -497,13 +500,17 @@ def _carry(
     mean), changed a name its own bases, return types or imports mention (a definition
     shadowing an import), changed a star import or the files it imports, counts all its names
     as changed, as before."""
-    if set(before) != set(after):
+    if set(before) != set(after) and not whole:
         return None
     names = _Names(set(), set(), set())
     new_id: dict[int, int] = {}
     reimported: list[tuple[int, list[tuple[str, str, str, int]]]] = []
+    for path in sorted(before.keys() ^ after.keys()):  # (added or removed: all its names)
+        names = names | (before[path] if path in before else after[path]).names
     for path, old in before.items():
-        new = after[path]
+        new = after.get(path)
+        if new is None:
+            continue
         if old.meta != new.meta:
             return None
         changed: set[str] = set()
@@ -545,10 +552,11 @@ def _carry(
     return _Carry(names, new_id, reimported)
 
 
-def _before(store: Store, plan: _Plan) -> dict[str, _Shape] | None:
+def _before(store: Store, plan: _Plan, whole: bool = False) -> dict[str, _Shape] | None:
     """The changed files' shapes and the edges into them, before their rows go, when the
-    change is of files in place (none added or removed)."""
-    if plan.removed or len(plan.gone) != len(plan.read) or not plan.gone:
+    change is of files in place (none added or removed; with ``whole``, some may be: see
+    ``_carry``)."""
+    if not plan.gone or (not whole and (plan.removed or len(plan.gone) != len(plan.read))):
         return None
     _keep_incoming(store, plan.gone)
     return _shapes(store, plan.gone)
@@ -921,13 +929,17 @@ def _resolve(
     shapes: dict[str, _Shape] | None = None,
     loaded: Loaded | None = None,
     meanwhile: Sequence[Callable[[], object]] = (),
+    whole: bool = False,
 ) -> None:
     """``_relink`` with a resolver made for it (an update's reads the definitions it meets; a
     cold build's has them all in ``loaded``), closed after it or left to the exit. The steps of
-    ``meanwhile`` run while link workers link, or after the links."""
+    ``meanwhile`` run while link workers link, or after the links. ``whole``: ``shapes`` may
+    hold files added or removed (``_carry``)."""
     resolver = Resolver(store.conn, lazy=not cold, loaded=loaded if cold else None)
     try:
-        _relink(store, resolver, cold, new_ids, old_names, store_jobs, kept, shapes, meanwhile)
+        _relink(
+            store, resolver, cold, new_ids, old_names, store_jobs, kept, shapes, meanwhile, whole
+        )
     finally:
         if _LEFT:
             _LEFT.append(resolver)
@@ -945,6 +957,7 @@ def _relink(
     kept: list[LinkRow] | None,
     shapes: dict[str, _Shape] | None,
     meanwhile: Sequence[Callable[[], object]],
+    whole: bool = False,
 ) -> None:
     """Edges for what the change can affect (everything when ``cold``): the references of
     changed files; those whose lookup a changed file defines (or an alias of it); those whose
@@ -980,7 +993,9 @@ def _relink(
             [(src, dst, weight) for (src, dst), weight in sorted(weights.items())],
         )
         return
-    carry = None if shapes is None else _carry(shapes, _shapes(store, new_ids), resolver.deps_of)
+    carry = (
+        None if shapes is None else _carry(shapes, _shapes(store, new_ids), resolver.deps_of, whole)
+    )
     changed = carry.names if carry is not None else old_names | _names_of(store, new_ids)
     if carry is not None and carry.reimported:
         # A file imports other files than before: the `obj.m` guesses of all code that reaches
@@ -1125,10 +1140,10 @@ def apply_listing(
     plan = _plan(store, _storable(listing), False)
     old_names = _names_of(store, plan.gone)
     packages = _py_packages(store)
-    before = _before(store, plan)
+    before = _before(store, plan, whole=True)
     store.delete_files(plan.gone)
     new_ids = _write(git, store, plan.read, settings, progress)
     if plan.read or plan.gone:
         relink = _py_packages(store) != packages
-        _resolve(store, relink, new_ids, old_names, settings.jobs, shapes=before)
+        _resolve(store, relink, new_ids, old_names, settings.jobs, shapes=before, whole=True)
     return len(plan.read)

@@ -39,8 +39,10 @@ references in classes that inherit (by name) from a class of a changed file. Whe
 in place (none added or removed), the names are narrowed to those whose definitions or imports
 changed (``build._carry``; the other edges move to the new ids), and a file that imports other
 files than before re-resolves the guesses for the members of the files its closure gained or
-lost. (Not re-resolved when files are added or removed: ``obj.m`` guesses whose reach changed
-only through other files' imports.) An update that adds or removes a Python package's
+lost. A review bringing the index to its change's base narrows them so too when some files
+are also added or removed (each of those counts all its names; ``build.apply_listing``). (Not
+re-resolved when files are added or removed: ``obj.m`` guesses whose reach changed only through
+other files' imports.) An update that adds or removes a Python package's
 ``__init__`` changes module names: it re-resolves everything.
 """
 
@@ -496,6 +498,8 @@ class Resolver:
                 self.name_defs[name].append((def_id, file_id))
         self._modules()
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
+        # (language, folder or package, name) -> (file, definition) of every file there
+        self._package_memo: dict[tuple[str, str, str], list[tuple[int, int]]] = {}
         self._active: dict[tuple[int, str], int] = {}  # exports being worked out: stack place
         self._low = _NO_CYCLE  # the lowest stack place the answer being worked out read
         self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
@@ -983,14 +987,23 @@ class Resolver:
         return [p for p in peers if p != file.id]
 
     def package_top(self, file: _File, name: str) -> list[int]:
-        """Top-level definitions of ``name`` in the other files of a Go or Java package."""
+        """Top-level definitions of ``name`` in the other files of a Go or Java package. (Each
+        package's are read once per name: a relink asks for the same name from every file of
+        a package, each time through all of its files.)"""
         if file.language == "go":
-            peers = self.go_folders.get(posixpath.dirname(file.path), [])
+            scope = posixpath.dirname(file.path)
+            peers = self.go_folders.get(scope, [])
         elif file.language == "java":
-            peers = self.java_packages.get(file.package, [])
+            scope = file.package
+            peers = self.java_packages.get(scope, [])
         else:
             return []
-        return [d for p in peers if p != file.id for d in self.top.get(p, {}).get(name, [])]
+        key = (file.language, scope, name)
+        found = self._package_memo.get(key)
+        if found is None:
+            found = [(p, d) for p in peers for d in self.top.get(p, {}).get(name, [])]
+            self._package_memo[key] = found
+        return [d for p, d in found if p != file.id]
 
     def exported(self, file_id: int, name: str, depth: int = 0) -> tuple[int, ...]:
         """The definitions ``name`` means in a module: its own, else what it imports under
