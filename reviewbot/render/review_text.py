@@ -139,11 +139,15 @@ def _silence_hint(f: Finding, status: Status | None) -> str:
 
 def review_text(report: Report, style: Style, *, context: bool = False, width: int = 100) -> str:
     s = report.stats
-    out = [
-        style("reviewbot review", "bold")
-        + "  "
-        + ellipsize(f"{report.base} .. {report.head}", max(20, width - 18)),
-    ]
+    title = style("reviewbot review", "bold") + "  "
+    span = f"{report.base} .. {report.head}"
+    if len(span) <= max(20, width - 18):
+        out = [title + span]
+    else:  # (a full SHA's `..` and head were cut off: the head goes on a line of its own)
+        out = [
+            title + ellipsize(report.base, max(20, width - 18)),
+            "  .. " + ellipsize(report.head, max(20, width - 5)),
+        ]
     facts = [
         f"{s.files} file(s)",
         f"+{s.lines_added} -{s.lines_removed}",

@@ -62,3 +62,24 @@ def test_two_units_alike_and_units_changed_by_more_keep_their_rows(repo: Path) -
     text = render_report(report, "text", RenderOptions(width=80))
     assert "changed alike" not in text, text
     assert sum("def test_" in x for x in text.splitlines()) == 4, text
+
+
+def test_a_long_range_keeps_its_two_ends_at_80_columns(repo: Path) -> None:
+    """`reviewbot review SHA~1..SHA` with a full SHA: the header was cut in its middle
+    (`c9145c9adcd0…ba293a44cc4af4a (c9145c9adcd0)`), hiding the `..` and which side is
+    which. The head goes on a line of its own, both whole."""
+    from tests.helpers import git
+
+    write(repo, "a.py", "def f():\n    return 1\n")
+    commit(repo)
+    write(repo, "a.py", "def f():\n    return 2\n")
+    commit(repo)
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    report = pipeline.review(GitChange(repo, (f"{sha}~1..{sha}",)), Config())
+    lines = render_report(report, "text", RenderOptions(width=80)).splitlines()
+    assert lines[0].startswith(f"reviewbot review  {sha}~1 (") and "…" not in lines[0]
+    assert lines[1].startswith(f"  .. {sha} ("), lines[:3]
+    assert all(len(x) <= 80 for x in lines)
+    short = pipeline.review(GitChange(repo, ("HEAD~1..HEAD",)), Config())
+    first = render_report(short, "text", RenderOptions(width=80)).splitlines()[0]
+    assert first.startswith("reviewbot review  HEAD~1 (") and " .. HEAD (" in first
