@@ -1140,10 +1140,13 @@ def apply_listing(
     plan = _plan(store, _storable(listing), False)
     old_names = _names_of(store, plan.gone)
     packages = _py_packages(store)
+    configs = _module_configs(store)
     before = _before(store, plan, whole=True)
     store.delete_files(plan.gone)
     new_ids = _write(git, store, plan.read, settings, progress)
     if plan.read or plan.gone:
-        relink = _py_packages(store) != packages
+        # (as an update: a go.mod or a tsconfig.json that differs leads other files' imports
+        # elsewhere; a review whose base or change has another one resolves everything again)
+        relink = _py_packages(store) != packages or _module_configs(store) != configs
         _resolve(store, relink, new_ids, old_names, settings.jobs, shapes=before, whole=True)
     return len(plan.read)

@@ -2545,3 +2545,36 @@ def test_a_removed_class_field_method_whose_calls_reach_the_interface_is_still_r
     assert [(r["path"], r["line"]) for r in found["references"]] == [("src/use.ts", 6)]
     (rb105,) = codes(doc, "RB105")
     assert rb105["title"] == "produce is deleted but still referenced"
+
+
+def test_a_review_whose_base_has_another_tsconfig_resolves_everything_again(repo: Path) -> None:
+    """A review brings the index to the change's base in a rolled-back transaction, as an
+    update does, but did not resolve every reference again when a tsconfig.json (or go.mod)
+    differed, as an update does: an unchanged file's `@lib/x` import kept the index's
+    meaning (lib2/x.ts, mapped since), and the deletion of lib/x.ts's `helper`, which it still
+    calls at the commit, was no RB105."""
+    from tests.helpers import git
+
+    def tsconfig(folder: str) -> str:
+        return (
+            '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["' + folder + '/*"]}}}\n'
+        )
+
+    lib = "export function helper(): number { return 1; }\nexport const keep = 2;\n"
+    write(repo, "tsconfig.json", tsconfig("lib"))
+    write(repo, "lib/x.ts", lib)
+    write(repo, "lib2/x.ts", lib)
+    write(repo, "use.ts", "import { helper } from '@lib/x';\n\nexport const y = helper();\n")
+    commit(repo)
+    write(repo, "lib/x.ts", "export const keep = 2;\n")
+    commit(repo)
+    deleted = git(repo, "rev-parse", "HEAD").strip()
+    write(repo, "tsconfig.json", tsconfig("lib2"))
+    write(repo, "lib/x.ts", lib)  # (back: only the tsconfig differs from the base)
+    commit(repo)
+    build_index(repo)  # at HEAD: `@lib/x` is lib2/x.ts
+    report = pipeline.review(GitChange(repo, (f"{deleted}~1..{deleted}",)), Config())
+    doc = report_doc(report)
+    (gone,) = codes(doc, "RB105")
+    assert gone["title"] == "helper is deleted but still referenced", gone
+    assert "use.ts:1, 3 (variable y)" in gone["message"], gone["message"]
