@@ -2556,9 +2556,7 @@ def test_a_review_whose_base_has_another_tsconfig_resolves_everything_again(repo
     from tests.helpers import git
 
     def tsconfig(folder: str) -> str:
-        return (
-            '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["' + folder + '/*"]}}}\n'
-        )
+        return '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["' + folder + '/*"]}}}\n'
 
     lib = "export function helper(): number { return 1; }\nexport const keep = 2;\n"
     write(repo, "tsconfig.json", tsconfig("lib"))
