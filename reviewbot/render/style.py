@@ -15,7 +15,9 @@ from reviewbot.repo.paths import secondary
 __all__ = [
     "BLOCKS",
     "DIFF_LEGEND",
+    "MAX_UNIT_ROWS",
     "Style",
+    "UnitTable",
     "bar",
     "cut_label",
     "cut_labels",
@@ -34,7 +36,9 @@ __all__ = [
     "sparkline",
     "terminal_width",
     "unit_origin",
+    "unit_table",
     "units_text",
+    "unlisted_text",
     "use_color",
     "visible",
     "wrap",
@@ -302,6 +306,44 @@ def quiet_tests_text(counts: Mapping[str, int]) -> str:
     """`52 units added, none flagged` (and `, 3 removed`), for the row that stands for them."""
     parts = [f"{n} {'units ' * (k == 0)}{kind}" for k, (kind, n) in enumerate(counts.items())]
     return ", ".join(parts) + ", none flagged"
+
+
+MAX_UNIT_ROWS = 60  # unit rows the text and Markdown tables list in all; the others counted
+
+
+class UnitTable(NamedTuple):
+    """The unit tables as text and Markdown list them: per analysed file (the product's
+    first), the units listed and the test units counted instead (``quiet_tests``); at most
+    ``MAX_UNIT_ROWS`` listed in all, the rest counted in ``unlisted`` (the JSON lists them)."""
+
+    files: list[tuple[FileSummary, list[UnitChange], dict[str, int]]]
+    unlisted: int  # units with changed measures left out by the cap
+    quiet: int  # units touched whose own measures did not move (never rows)
+
+
+def unit_table(
+    files: Iterable[FileSummary], findings: Sequence[Finding], limit: int = MAX_UNIT_ROWS
+) -> UnitTable:
+    """The rows of every unit table, capped alike (commons-lang 56e830a23 deletes 223 units:
+    the text listed 60 and counted 65, the Markdown listed all 125 removed rows)."""
+    out: list[tuple[FileSummary, list[UnitChange], dict[str, int]]] = []
+    left = limit
+    unlisted = quiet = 0
+    for fs in product_first(f for f in files if f.language is not None):
+        shown = [u for u in fs.units if u.noteworthy]
+        quiet += len(fs.units) - len(shown)
+        shown, counted = quiet_tests(fs, shown, findings)
+        if len(shown) > left:  # a big change: the first units, the rest counted
+            unlisted += len(shown) - left
+            shown = shown[:left]
+        left -= len(shown)
+        out.append((fs, shown, counted))
+    return UnitTable(out, unlisted, quiet)
+
+
+def unlisted_text(n: int) -> str:
+    """What the text and Markdown tables say of the units the cap left out."""
+    return f"{n} more changed unit(s) not listed: `--format json` lists all"
 
 
 # Words between ASCII white space (a no-break space holds two words together, as for textwrap).
