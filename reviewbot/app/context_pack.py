@@ -475,6 +475,11 @@ def _score(c: _Candidate, report: Report, looked: _Looked, best: _Best) -> tuple
             reasons.append(f"{f.code} {f.severity.value}: {f.title}")
     # Counted as the impact counts references: not its own recursive calls, nor its overloads.
     calls = len(looked.callers or ()) + looked.more_callers - looked.itself
+    by = looked.itself_text
+    # One count of its uses (commons-lang e66ad3dd2: "new; referenced in 5 place(s); called
+    # from 3 place(s)", the calls and the calling units of one method): the impact's, as the
+    # report's says it, when the change adds, removes, renames or re-signs it; else its callers.
+    counted = False
     for imp in report.impact:
         if c.kind != "module" and _same_unit(imp.path, imp.unit, c, best):
             # The index, when it knows the unit, counts its uses better than the impact's
@@ -484,14 +489,19 @@ def _score(c: _Candidate, report: Report, looked: _Looked, best: _Best) -> tuple
             what = {"signature": "signature changed", "added": "new"}.get(imp.change, imp.change)
             if imp.detail:
                 what += f" ({imp.detail})"
-            refs = f"referenced in {imp.total} place(s)" if imp.total else "no references found"
-            reasons.append(f"{what}; {refs}")
+            if imp.total:
+                itself = f", and called by {by}" if by else ""
+                reasons.append(f"{what}; referenced in {imp.total} place(s){itself}")
+                counted = True
+            elif calls or by:  # (the callers' count says it)
+                reasons.append(what)
+            else:
+                reasons.append(f"{what}; no references found")
     if calls or looked.itself:
         score += min(calls, 20) / 2
-        by = looked.itself_text
-        if not calls:
+        if not counted and not calls:
             reasons.append(f"called only by {by}")
-        else:
+        elif not counted:
             reasons.append(f"called from {calls} place(s)" + (f", and by {by}" if by else ""))
     # Each fact once (two entries of one name, in overloads, may say the same).
     reasons = list(dict.fromkeys(reasons))

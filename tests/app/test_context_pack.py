@@ -164,7 +164,8 @@ def test_callers_and_callees_come_from_the_index(project: Path) -> None:
     assert [(r.path, r.unit) for r in load.callees] == [("lib.py", "function helper")]
     # The most called unit comes first among equals: helper has the callers.
     assert helper.rank < load.rank
-    assert any("called from 3 place(s)" in r for r in helper.reasons)
+    # One count of its uses: the impact's references (4), whose 3 calling units are listed.
+    assert helper.reasons == ("signature changed (added strict); referenced in 4 place(s)",)
     text = render_pack(pack)
     assert "- callers: main.py:" in text and "`function run`" in text
     assert "- callees: lib.py:1 `function helper`" in text
@@ -550,7 +551,7 @@ def test_tests_come_after_the_product_code_they_serve(repo: Path) -> None:
     ranked = sorted(pack.snippets, key=lambda s: s.rank)
     assert (ranked[0].path, ranked[0].unit) == ("src/calc.py", "def total")
     run = next(s for s in ranked if s.unit == "def run")
-    assert any("called from 6 place(s)" in r for r in run.reasons)  # still said, ranked lower
+    assert run.reasons == ("new; referenced in 6 place(s)",)  # still said, ranked lower
 
 
 def removal_with_callers(repo: Path, units: int) -> None:
@@ -750,10 +751,30 @@ def test_a_rank_line_says_each_fact_once_and_counts_calls_as_the_impact_does(
     reasons = {s.unit: s.reasons for s in pack.snippets}
     assert reasons["class A > def save"] == ("removed; no references found",)
     assert reasons["class B > def save"] == ("removed; no references found",)
-    assert reasons["def walk"] == (
-        "new; referenced in 1 place(s)",
-        "called from 1 place(s), and by itself",
+    assert reasons["def walk"] == ("new; referenced in 1 place(s), and called by itself",)
+
+
+def test_a_rank_line_gives_one_count_of_uses(repo: Path) -> None:
+    """commons-lang e66ad3dd2: a new `CharRange.isStartMin()` ranked "1 (new; referenced in 5
+    place(s); called from 3 place(s))", its 5 calls and the 3 units making them: three
+    counts where one is meant. The impact's count stays (the report says it); a unit the
+    impact has no entry for keeps its callers' count."""
+    write(repo, "lib.py", "def run(x):\n    return x\n\n\ndef other(x):\n    return run(x)\n")
+    commit(repo)
+    build_index(repo)
+    uses = "".join(f"\n\ndef use{k}(x):\n    a = start(x)\n    return start(a)\n" for k in range(3))
+    write(
+        repo,
+        "lib.py",
+        "def start(x):\n    return x + 1\n\n\ndef run(x):\n    return x * 2\n"
+        "\n\ndef other(x):\n    return run(x)\n" + uses,
     )
+    pack = pack_of(repo)
+    reasons = {s.unit: s.reasons for s in pack.snippets}
+    assert reasons["def start"] == ("new; referenced in 6 place(s)",)
+    assert reasons["def run"] == ("called from 1 place(s)",)
+    line = next(x for x in render_pack(pack).splitlines() if x.startswith("- rank: ") and "6" in x)
+    assert line.count("place(s)") == 1
 
 
 def test_a_decorator_added_to_a_method_is_the_methods_change(repo: Path) -> None:
