@@ -27,9 +27,11 @@ from reviewbot.model import (
     innermost,
 )
 from reviewbot.render.style import (
+    BUNDLE_PLACES,
     MAX_UNIT_ROWS,
     diff_gutter,
     fmt_metric,
+    place_groups,
     quiet_tests_text,
     sparkline,
     unit_origin,
@@ -191,6 +193,7 @@ def environment() -> jinja2.Environment:
     env.filters["changes"] = _changes
     env.filters["change"] = change_cell
     env.filters["gutter"] = gutter
+    env.filters["places"] = bundle_places
     env.globals["units_text"] = units_text
     return env
 
@@ -279,6 +282,20 @@ def _changes(metrics: MetricsChange) -> str:
 
 def _n(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+def bundle_places(bundle: Bundle) -> str:
+    """A bundle's places as the text lists them: grouped by file, in code, the first
+    ``BUNDLE_PLACES`` hunks and the others counted (`a/b.py:12-20, 31-40`; `c.py:3 (removed)`
+    (+2 more)); commons-lang ae85262f0 repeated `src/main/java/…/StringUtils.java` for each of
+    four hunks and cut the rest to `…`."""
+    shown = bundle.hunks[:BUNDLE_PLACES]
+    groups = place_groups([(h.path, h.where) for h in shown])
+    text = "; ".join(
+        inline_code(path + (":" + ", ".join(rests) if rests[0] else "")) for path, rests in groups
+    )
+    more = len(bundle.hunks) - len(shown)
+    return text + (f" (+{more} more)" if more else "")
 
 
 def gutter(context: HunkContext) -> str:

@@ -18,6 +18,7 @@ from reviewbot.model import (
     qualified_label,
 )
 from reviewbot.render.style import (
+    BUNDLE_PLACES,
     DIFF_LEGEND,
     Style,
     cut_labels,
@@ -59,7 +60,6 @@ def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
 
 
 _HEADS = ("decisions", "nesting", "irregularity")
-_BUNDLE_HUNKS = 6  # a bundle's hunks listed in text (by file: `a.py:1-9, 20-24`), then counted
 _SHORT_HEADS = ("dec", "nest", "irreg")  # where whole headings would cut a label
 
 
@@ -287,7 +287,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
-            spans_of = b.hunks[:_BUNDLE_HUNKS]
+            spans_of = b.hunks[:BUNDLE_PLACES]
             more = (
                 f" (+{len(b.hunks) - len(spans_of)} more)" if len(b.hunks) > len(spans_of) else ""
             )

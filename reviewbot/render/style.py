@@ -14,6 +14,7 @@ from reviewbot.repo.paths import secondary
 
 __all__ = [
     "BLOCKS",
+    "BUNDLE_PLACES",
     "DIFF_LEGEND",
     "MAX_UNIT_ROWS",
     "Style",
@@ -29,6 +30,7 @@ __all__ = [
     "moved_from",
     "one_line",
     "origin_text",
+    "place_groups",
     "places_text",
     "product_first",
     "quiet_tests",
@@ -232,17 +234,26 @@ def cut_path(path: str, width: int) -> str:
     return f"{head}…/{name}"
 
 
-def places_text(places: Sequence[tuple[str, str]], width: int) -> str:
+BUNDLE_PLACES = 6  # a bundle's hunks listed (text and Markdown), then counted: `(+4 more)`
+
+
+def place_groups(places: Sequence[tuple[str, str]]) -> list[tuple[str, list[str]]]:
     """Places (`path`, `path:12-20` or `path:3 (removed)`) grouped by file, in the order of
-    each file's first: `a/b.py:12-20, 31-40; c.py:3 (removed)`; a path too long for ``width``
-    with its first place loses folders (``cut_path``), so that no `path:line` wraps inside
-    (commons-lang c0159a852 repeated a 60-character path for each of four hunks, wrapped)."""
+    each file's first: (`a/b.py`, [`12-20`, `31-40`]), (`c.py`, [`3 (removed)`])."""
     groups: dict[str, list[str]] = {}
     for path, where in places:
         rest = where[len(path) :].lstrip(":") if where.startswith(path) else where
         groups.setdefault(path, []).append(one_line(rest))
+    return list(groups.items())
+
+
+def places_text(places: Sequence[tuple[str, str]], width: int) -> str:
+    """Places grouped by file (``place_groups``): `a/b.py:12-20, 31-40; c.py:3 (removed)`; a
+    path too long for ``width`` with its first place loses folders (``cut_path``), so that no
+    `path:line` wraps inside (commons-lang c0159a852 repeated a 60-character path for each of
+    four hunks, wrapped)."""
     out = []
-    for path, rests in groups.items():
+    for path, rests in place_groups(places):
         first = f":{rests[0]}," if rests[0] else ","
         shown = one_line(path)
         if len(shown) + len(first) > width:

@@ -51,3 +51,33 @@ def test_markdown_caps_the_unit_table_as_the_text_does(repo: Path) -> None:
     doc = report_doc(rep)
     assert sum(len(f["units"]) for f in doc["files"]) == 75
     json.dumps(doc)
+
+
+def test_markdown_groups_a_bundles_places_by_file_as_the_text_does(repo: Path) -> None:
+    """commons-lang ae85262f0: the text listed B1's places by file (`StringUtils.java:5194-5201,
+    5232-5239, …; StringUtilsTest.java:1323-1329, 1334-1340 (+4 more)`), the Markdown repeated
+    the whole path for each of four hunks and cut the rest to `…`. The Markdown groups them the
+    same way now, each file's places in one code span, and counts the same rest."""
+    name = "we`ird|li)b.py"  # a name that could close a code span or a link, or split a table
+    funcs = [
+        f"def f{k}(x):\n    y = x + {k}\n" + "    y += 1\n" * 8 + "    return y\n" for k in range(8)
+    ]
+    write(repo, name, "\n\n".join(funcs))
+    write(repo, "notes.txt", "one\ntwo\n")
+    commit(repo)
+    changed = [f.replace("    return y\n", "    return helper(y)\n") for f in funcs]
+    write(repo, name, "def helper(y):\n    return y\n\n\n" + "\n\n".join(changed))
+    write(repo, "notes.txt", "one\ntwo\nthree\n")
+    rep = review(GitChange(repo), Config())
+    assert len(rep.bundles) > 1
+    big = next(b for b in rep.bundles if len(b.hunks) > 6)
+    text = review_text(rep, Style(color=False), width=400)
+    md = render_markdown(rep)
+    html = check_markdown(md, markers=0)
+    said = next(line for line in text.splitlines() if line.startswith(f"      {name}:"))
+    assert said.strip().endswith(f"(+{len(big.hunks) - 6} more)")
+    line = next(x for x in md.splitlines() if x.startswith("1. ") or big.title in x)
+    assert line.count(f"{name}:") == 1  # the path once among its places
+    spans = said.strip().removeprefix(name + ":").split(" (+")[0]
+    assert f"{name}:{spans}" in html.replace("&amp;", "&")
+    assert f"(+{len(big.hunks) - 6} more)" in line
