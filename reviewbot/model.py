@@ -19,7 +19,9 @@ from reviewbot.errors import ConfigError
 
 __all__ = [
     "LABEL_SEP",
+    "MOVED_HERE",
     "SCHEMA",
+    "SNIPPET_KINDS",
     "TYPES_ONLY",
     "UNIT_CHANGES",
     "Bundle",
@@ -415,6 +417,14 @@ class Finding(NamedTuple):
 # What happened to a unit (UnitChange.kind): ``renamed`` is the same body under another name in
 # the same file, ``moved`` the same body in another file (under the same name or not).
 UNIT_CHANGES = ("added", "removed", "modified", "renamed", "moved")
+
+
+# What a context-pack snippet shows (Snippet.kind): a changed unit, as UNIT_CHANGES says, or a
+# unit moved within its file, its lines the same (``UnitChange.kind`` `moved`, its
+# ``old_path`` its own); changed code outside every unit (`module`); unchanged code that uses
+# what the change removes, renames or re-signs (`uses`). The words every output uses for them.
+MOVED_HERE = "moved within the file"
+SNIPPET_KINDS = (*UNIT_CHANGES, MOVED_HERE, "module", "uses")
 
 
 class UnitChange(NamedTuple):
@@ -850,7 +860,7 @@ class Snippet(NamedTuple):
     unit: str  # the unit's label (`class A > def f`), or `module` for top-level code
     qualified: str  # `A.f`
     enclosing: str  # `class A`, or `module a.py`
-    kind: str  # added | removed | modified | module | uses (unchanged code using the change)
+    kind: str  # one of SNIPPET_KINDS
     signature: str
     side: str  # new | old: the side ``start``/``end`` and the code come from
     start: int

@@ -39,6 +39,7 @@ from reviewbot.index.fresh import built_with, index_path, looks_current, same_re
 from reviewbot.index.store import IndexUnavailable, connect_reader
 from reviewbot.model import (
     LABEL_SEP,
+    MOVED_HERE,
     Bundle,
     ContextPack,
     DiffLine,
@@ -95,11 +96,6 @@ class _Candidate(NamedTuple):
     end: int
     entries: tuple[DiffLine, ...]
     noteworthy: bool
-
-
-# A snippet's kind for a unit moved within its file, its lines the same (``UnitChange.kind``
-# `moved`, its ``old_path`` its own): the words every output uses for it.
-MOVED_HERE = "moved within the file"
 
 
 def qualified_name(label: str) -> str:

@@ -19,7 +19,7 @@ from reviewbot.doors import index_cli
 from reviewbot.errors import UsageError
 from reviewbot.index.build import IndexSettings, apply_listing, update_index
 from reviewbot.index.fresh import index_path
-from reviewbot.model import ContextPack, PackLine
+from reviewbot.model import MOVED_HERE, SNIPPET_KINDS, ContextPack, PackLine
 from reviewbot.render.formats import render_pack, render_report
 from reviewbot.render.prompt import CHARS_PER_TOKEN, _body, _snippet_text, prompt
 from reviewbot.repo.git import Git
@@ -920,3 +920,41 @@ def test_a_cut_leaves_no_note_for_one_line(project: Path) -> None:
     text = _snippet_text(cut, {}, 5)  # (the changed lines: one unchanged line between each two)
     assert "cut to fit the budget\n" not in text.split("```", 1)[1], text
     assert "- code: 9 of 9" not in text  # (nothing was cut: no "kept" line either)
+
+
+def test_every_snippet_kind_is_one_the_model_readme_and_pack_name(repo: Path) -> None:
+    """`moved within the file` (session 19) was missing from the model's list of a snippet's
+    kinds (`added | removed | modified | module | uses`), and `renamed` and `moved` too; the
+    README named none. One change makes each kind; each is in ``SNIPPET_KINDS``, and the
+    README's context-pack section and the pack's `- unit:` line name it."""
+    filler = "".join(
+        f"\n\ndef filler{k}(x):\n    y = x + {k}\n    return y * 2\n" for k in range(12)
+    )
+    moved = "\n\ndef full_name(cmd):\n    parts = [cmd, 'x']\n    return ' '.join(parts)\n"
+    gone = "\n\ndef gone(x):\n    return x * 3\n"
+    old = "def load_all(path):\n    data = open(path).read()\n    return data.split()\n"
+    write(repo, "cmd.py", "import os\n\nLIMIT = 1\n" + moved + filler + gone + "\n\n" + old)
+    write(repo, "use.py", "from cmd import gone\n\n\ndef run(x):\n    return gone(x)\n")
+    commit(repo)
+    build_index(repo)
+    new = old.replace("load_all", "read_all")
+    added = "\n\ndef fresh(x):\n    if x:\n        return 1\n    return 2\n"
+    write(repo, "cmd.py", "import os\n\nLIMIT = 2\n" + filler + moved + "\n\n" + new + added)
+    pack = pack_of(repo)
+    kinds = {s.kind for s in pack.snippets}
+    assert kinds <= set(SNIPPET_KINDS), kinds
+    assert {MOVED_HERE, "renamed", "added", "uses"} <= kinds, kinds
+    text = render_pack(pack)
+    assert "- unit: `def full_name` (moved within the file)" in text
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("#### Context pack for LLM reviewers", 1)[1].split("\n#### ", 1)[0]
+    said = " ".join(section.split())
+    for kind in SNIPPET_KINDS:
+        word = (
+            "unchanged: uses what the change removes, renames or re-signs"
+            if kind == "uses"
+            else kind
+        )
+        assert f"`{word}`" in said, kind
+        if kind == "uses":
+            assert f"({word})" in text
