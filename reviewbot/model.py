@@ -443,6 +443,9 @@ class UnitChange(NamedTuple):
     noteworthy: bool = True  # new, removed, renamed, or its numbers moved (not only a member's)
     old_label: str | None = None  # renamed or moved: the qualified name it had
     old_path: str | None = None  # moved: the file it came from
+    # class-like (a class, a struct, a callback holding units): its members carry its findings,
+    # and its snippet in a context pack is its header and its own changed lines' surroundings
+    container: bool = False
 
 
 class FileSummary(NamedTuple):

@@ -361,6 +361,7 @@ def measure_file(
                 noteworthy,
                 label if moved_here else was,
                 (cf.old_path or cf.path) if moved_here else None,
+                container,
             )
         )
         if pair.new is None or new is None:

@@ -96,6 +96,7 @@ class _Candidate(NamedTuple):
     end: int
     entries: tuple[DiffLine, ...]
     noteworthy: bool
+    container: bool = False  # class-like: shown as its header and its changes' surroundings
 
 
 def qualified_name(label: str) -> str:
@@ -140,7 +141,15 @@ def _unit_candidates(fs_units: Sequence[UnitChange], entries: list[DiffLine]) ->
         kind = MOVED_HERE if u.kind == "moved" and u.old_path == u.path else u.kind
         out.append(
             _Candidate(
-                u.path, u.label, kind, side, ref.start, ref.end, _slice(entries, u), u.noteworthy
+                u.path,
+                u.label,
+                kind,
+                side,
+                ref.start,
+                ref.end,
+                _slice(entries, u),
+                u.noteworthy,
+                u.container,
             )
         )
     # A container whose changed lines all belong to members that are shown (a class around a
@@ -565,6 +574,54 @@ def _code_lines(c: _Candidate, chosen: Sequence[_Candidate]) -> tuple[PackLine, 
             note = f"lines {inner.start}-{inner.end}, {inner.unit}: shown as snippet {_id(inner)}"
             out.append(PackLine("~", inner.start, note))
         last = inner
+    return _around_changes(c, out) if c.container else tuple(out)
+
+
+_NEAR = 3  # unchanged lines a class-like unit's snippet keeps on each side of its changes
+_OPENS = re.compile(r"[{:]\s*(?:(?://|#).*)?$")  # a header's last line: `{` or `:` (a comment)
+
+
+def _around_changes(c: _Candidate, lines: list[PackLine]) -> tuple[PackLine, ...]:
+    """A class-like unit's code as a reviewer wants it: its header (with the decorators right
+    above it) and its changed lines with ``_NEAR`` lines around each, the rest one line saying
+    how many were left out, whatever the budget (jsoup c4b27405 changed two fields of
+    HtmlTreeBuilder: its snippet ran to 277 of its 1,048 lines, the budget's whole share)."""
+    drop = "-" if c.side != "old" else "+"
+    keep: set[int] = set()
+    head = next(
+        (k for k, x in enumerate(lines) if x.line == c.start and x.mark not in (drop, "~")), None
+    )
+    if head is not None:
+        k = head
+        while k > 0 and lines[k - 1].mark != "~" and lines[k - 1].text.lstrip().startswith("@"):
+            k -= 1
+        keep.update(range(k, head))
+        k = head
+        while k + 1 < len(lines) and k - head < 5 and not _OPENS.search(lines[k].text):
+            k += 1  # (a header over lines: `class A(` ... `):`)
+        keep.update(range(head, k + 1))
+    for k, x in enumerate(lines):
+        if x.mark == "~":  # (a member shown as a snippet of its own: where it is)
+            keep.add(k)
+        elif x.mark != " ":
+            keep.update(range(max(0, k - _NEAR), min(len(lines), k + _NEAR + 1)))
+    out: list[PackLine] = []
+    run: list[PackLine] = []
+
+    def flush() -> None:
+        if len(run) == 1:  # (a note for one line takes as much room as the line)
+            out.append(run[0])
+        elif run:
+            out.append(PackLine("~", run[0].line, f"{len(run)} unchanged line(s) left out"))
+        run.clear()
+
+    for k, x in enumerate(lines):
+        if k in keep:
+            flush()
+            out.append(x)
+        else:
+            run.append(x)
+    flush()
     return tuple(out)
 
 

@@ -958,3 +958,34 @@ def test_every_snippet_kind_is_one_the_model_readme_and_pack_name(repo: Path) ->
         assert f"`{word}`" in said, kind
         if kind == "uses":
             assert f"({word})" in text
+
+
+def test_a_class_with_its_own_line_changed_shows_its_header_and_that_change(repo: Path) -> None:
+    """jsoup c4b27405 changed two of HtmlTreeBuilder's fields (lines 32 and 44 of a class of
+    1,048 lines): its snippet ran to 277 lines, the budget's whole share, and with more budget
+    would have been the whole class. A reviewer wants its header and the changed lines with
+    a few lines around them; the rest is one line saying how many were left out."""
+    methods = "".join(
+        f"    def m{k}(self, x):\n        y = x + {k}\n        return y * 2\n\n" for k in range(60)
+    )
+    before = "@register\nclass Parser(Base):\n    LIMIT = 10\n    NAME = 'p'\n\n" + methods
+    write(
+        repo, "parse.py", "def register(c):\n    return c\n\n\nclass Base:\n    pass\n\n\n" + before
+    )
+    commit(repo)
+    write(
+        repo,
+        "parse.py",
+        "def register(c):\n    return c\n\n\nclass Base:\n    pass\n\n\n"
+        + before.replace("LIMIT = 10", "LIMIT = 20"),
+    )
+    pack = pack_of(repo, budget=12000)
+    (snippet,) = [s for s in pack.snippets if s.unit == "class Parser"]
+    kept = [(x.mark, x.text.strip()) for x in snippet.lines]
+    assert kept[:2] == [(" ", "@register"), (" ", "class Parser(Base):")]
+    assert ("-", "LIMIT = 10") in kept and ("+", "LIMIT = 20") in kept
+    assert len(snippet.lines) <= 12, kept  # not 250 lines of unchanged methods
+    assert kept[-1][0] == "~" and kept[-1][1].endswith("unchanged line(s) left out"), kept
+    text = render_pack(pack)
+    assert re.search(r"^… \d+ unchanged line\(s\) left out$", text, re.M)
+    assert "def m30" not in text
