@@ -19,7 +19,9 @@ from reviewbot.errors import ConfigError
 
 __all__ = [
     "LABEL_SEP",
+    "MOVED_HERE",
     "SCHEMA",
+    "SNIPPET_KINDS",
     "TYPES_ONLY",
     "UNIT_CHANGES",
     "Bundle",
@@ -417,6 +419,14 @@ class Finding(NamedTuple):
 UNIT_CHANGES = ("added", "removed", "modified", "renamed", "moved")
 
 
+# What a context-pack snippet shows (Snippet.kind): a changed unit, as UNIT_CHANGES says, or a
+# unit moved within its file, its lines the same (``UnitChange.kind`` `moved`, its
+# ``old_path`` its own); changed code outside every unit (`module`); unchanged code that uses
+# what the change removes, renames or re-signs (`uses`). The words every output uses for them.
+MOVED_HERE = "moved within the file"
+SNIPPET_KINDS = (*UNIT_CHANGES, MOVED_HERE, "module", "uses")
+
+
 class UnitChange(NamedTuple):
     """A unit the change touches, with its measures on both sides.
 
@@ -437,6 +447,9 @@ class UnitChange(NamedTuple):
     # and `-` removed, stripped (the unit tables count units changed alike instead of listing
     # them: testify's `t.Parallel()` added to 196 tests); "" otherwise
     edit: str = ""
+    # class-like (a class, a struct, a callback holding units): its members carry its findings,
+    # and its snippet in a context pack is its header and its own changed lines' surroundings
+    container: bool = False
 
 
 class FileSummary(NamedTuple):
@@ -859,7 +872,7 @@ class Snippet(NamedTuple):
     unit: str  # the unit's label (`class A > def f`), or `module` for top-level code
     qualified: str  # `A.f`
     enclosing: str  # `class A`, or `module a.py`
-    kind: str  # added | removed | modified | module | uses (unchanged code using the change)
+    kind: str  # one of SNIPPET_KINDS
     signature: str
     side: str  # new | old: the side ``start``/``end`` and the code come from
     start: int

@@ -385,6 +385,7 @@ def measure_file(
                 label if moved_here else was,
                 (cf.old_path or cf.path) if moved_here else None,
                 _small_edit(pair, old, new, line_map) if kind == "modified" and direct else "",
+                container,
             )
         )
         if pair.new is None or new is None:

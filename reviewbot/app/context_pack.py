@@ -39,6 +39,7 @@ from reviewbot.index.fresh import built_with, index_path, looks_current, same_re
 from reviewbot.index.store import IndexUnavailable, connect_reader
 from reviewbot.model import (
     LABEL_SEP,
+    MOVED_HERE,
     Bundle,
     ContextPack,
     DiffLine,
@@ -95,11 +96,7 @@ class _Candidate(NamedTuple):
     end: int
     entries: tuple[DiffLine, ...]
     noteworthy: bool
-
-
-# A snippet's kind for a unit moved within its file, its lines the same (``UnitChange.kind``
-# `moved`, its ``old_path`` its own): the words every output uses for it.
-MOVED_HERE = "moved within the file"
+    container: bool = False  # class-like: shown as its header and its changes' surroundings
 
 
 def qualified_name(label: str) -> str:
@@ -144,7 +141,15 @@ def _unit_candidates(fs_units: Sequence[UnitChange], entries: list[DiffLine]) ->
         kind = MOVED_HERE if u.kind == "moved" and u.old_path == u.path else u.kind
         out.append(
             _Candidate(
-                u.path, u.label, kind, side, ref.start, ref.end, _slice(entries, u), u.noteworthy
+                u.path,
+                u.label,
+                kind,
+                side,
+                ref.start,
+                ref.end,
+                _slice(entries, u),
+                u.noteworthy,
+                u.container,
             )
         )
     # A container whose changed lines all belong to members that are shown (a class around a
@@ -475,6 +480,11 @@ def _score(c: _Candidate, report: Report, looked: _Looked, best: _Best) -> tuple
             reasons.append(f"{f.code} {f.severity.value}: {f.title}")
     # Counted as the impact counts references: not its own recursive calls, nor its overloads.
     calls = len(looked.callers or ()) + looked.more_callers - looked.itself
+    by = looked.itself_text
+    # One count of its uses (commons-lang e66ad3dd2: "new; referenced in 5 place(s); called
+    # from 3 place(s)", the calls and the calling units of one method): the impact's, as the
+    # report's says it, when the change adds, removes, renames or re-signs it; else its callers.
+    counted = False
     for imp in report.impact:
         if c.kind != "module" and _same_unit(imp.path, imp.unit, c, best):
             # The index, when it knows the unit, counts its uses better than the impact's
@@ -484,14 +494,19 @@ def _score(c: _Candidate, report: Report, looked: _Looked, best: _Best) -> tuple
             what = {"signature": "signature changed", "added": "new"}.get(imp.change, imp.change)
             if imp.detail:
                 what += f" ({imp.detail})"
-            refs = f"referenced in {imp.total} place(s)" if imp.total else "no references found"
-            reasons.append(f"{what}; {refs}")
+            if imp.total:
+                itself = f", and called by {by}" if by else ""
+                reasons.append(f"{what}; referenced in {imp.total} place(s){itself}")
+                counted = True
+            elif calls or by:  # (the callers' count says it)
+                reasons.append(what)
+            else:
+                reasons.append(f"{what}; no references found")
     if calls or looked.itself:
         score += min(calls, 20) / 2
-        by = looked.itself_text
-        if not calls:
+        if not counted and not calls:
             reasons.append(f"called only by {by}")
-        else:
+        elif not counted:
             reasons.append(f"called from {calls} place(s)" + (f", and by {by}" if by else ""))
     # Each fact once (two entries of one name, in overloads, may say the same).
     reasons = list(dict.fromkeys(reasons))
@@ -559,6 +574,54 @@ def _code_lines(c: _Candidate, chosen: Sequence[_Candidate]) -> tuple[PackLine, 
             note = f"lines {inner.start}-{inner.end}, {inner.unit}: shown as snippet {_id(inner)}"
             out.append(PackLine("~", inner.start, note))
         last = inner
+    return _around_changes(c, out) if c.container else tuple(out)
+
+
+_NEAR = 3  # unchanged lines a class-like unit's snippet keeps on each side of its changes
+_OPENS = re.compile(r"[{:]\s*(?:(?://|#).*)?$")  # a header's last line: `{` or `:` (a comment)
+
+
+def _around_changes(c: _Candidate, lines: list[PackLine]) -> tuple[PackLine, ...]:
+    """A class-like unit's code as a reviewer wants it: its header (with the decorators right
+    above it) and its changed lines with ``_NEAR`` lines around each, the rest one line saying
+    how many were left out, whatever the budget (jsoup c4b27405 changed two fields of
+    HtmlTreeBuilder: its snippet ran to 277 of its 1,048 lines, the budget's whole share)."""
+    drop = "-" if c.side != "old" else "+"
+    keep: set[int] = set()
+    head = next(
+        (k for k, x in enumerate(lines) if x.line == c.start and x.mark not in (drop, "~")), None
+    )
+    if head is not None:
+        k = head
+        while k > 0 and lines[k - 1].mark != "~" and lines[k - 1].text.lstrip().startswith("@"):
+            k -= 1
+        keep.update(range(k, head))
+        k = head
+        while k + 1 < len(lines) and k - head < 5 and not _OPENS.search(lines[k].text):
+            k += 1  # (a header over lines: `class A(` ... `):`)
+        keep.update(range(head, k + 1))
+    for k, x in enumerate(lines):
+        if x.mark == "~":  # (a member shown as a snippet of its own: where it is)
+            keep.add(k)
+        elif x.mark != " ":
+            keep.update(range(max(0, k - _NEAR), min(len(lines), k + _NEAR + 1)))
+    out: list[PackLine] = []
+    run: list[PackLine] = []
+
+    def flush() -> None:
+        if len(run) == 1:  # (a note for one line takes as much room as the line)
+            out.append(run[0])
+        elif run:
+            out.append(PackLine("~", run[0].line, f"{len(run)} unchanged line(s) left out"))
+        run.clear()
+
+    for k, x in enumerate(lines):
+        if k in keep:
+            flush()
+            out.append(x)
+        else:
+            run.append(x)
+    flush()
     return tuple(out)
 
 

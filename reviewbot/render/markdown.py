@@ -27,16 +27,18 @@ from reviewbot.model import (
     innermost,
 )
 from reviewbot.render.style import (
+    BUNDLE_PLACES,
+    MAX_UNIT_ROWS,
     diff_gutter,
     fmt_metric,
-    product_first,
-    quiet_tests,
+    place_groups,
     quiet_tests_text,
     same_edit_text,
-    same_edits,
     sparkline,
     unit_origin,
+    unit_table,
     units_text,
+    unlisted_text,
 )
 
 __all__ = [
@@ -192,6 +194,7 @@ def environment() -> jinja2.Environment:
     env.filters["changes"] = _changes
     env.filters["change"] = change_cell
     env.filters["gutter"] = gutter
+    env.filters["places"] = bundle_places
     env.globals["units_text"] = units_text
     return env
 
@@ -202,18 +205,20 @@ def render_markdown(
     """The report as Markdown, within ``limit`` characters (GitHub's comment limit): the hunk
     context goes first, then units, then a cut with a note."""
     env = environment()
-    units = unit_rows(report)
     quiet = sum(1 for fs in report.files for u in fs.units if not u.noteworthy)
 
     def attempt(context: bool, units_max: int) -> Callable[[bool], str]:
+        units, units_left = unit_rows(report, units_max)
+
         def render(truncated: bool) -> str:
             return str(
                 env.get_template(template).render(
                     report=report,
                     codes=describe(),
                     contexts=list(report.context) if context else [],
-                    units=units[:units_max],
-                    units_left=max(0, len(units) - units_max),
+                    units=units,
+                    units_left=units_left,
+                    units_left_text=unlisted_text(units_left),
                     quiet_units=quiet,
                     truncated=truncated,
                     **extra,
@@ -222,16 +227,20 @@ def render_markdown(
 
         return render
 
-    return _fit([attempt(True, 200), attempt(False, 200), attempt(False, 40)], limit)
+    return _fit(
+        [attempt(True, MAX_UNIT_ROWS), attempt(False, MAX_UNIT_ROWS), attempt(False, 40)], limit
+    )
 
 
-def unit_rows(report: Report) -> list[tuple[str, UnitChange | None, str]]:
-    """The unit tables' rows, the product's files first: (path, unit, its label) for a unit
-    listed, (path, None, what) for a test file's units counted instead (``quiet_tests``)."""
+def unit_rows(
+    report: Report, limit: int = MAX_UNIT_ROWS
+) -> tuple[list[tuple[str, UnitChange | None, str]], int]:
+    """The unit tables' rows, capped as the text's (``unit_table``): (path, unit, its label)
+    for a unit listed, (path, None, what) for a test file's units counted instead
+    (``quiet_tests``); and how many units the cap left out."""
+    table = unit_table(report.files, report.findings, limit)
     rows: list[tuple[str, UnitChange | None, str]] = []
-    for fs in product_first(report.files):
-        shown, counted = quiet_tests(fs, [u for u in fs.units if u.noteworthy], report.findings)
-        shown, alike = same_edits(shown, report.findings)
+    for fs, shown, counted, alike in table.files:
         # (two rows of one label, Java overloads, `@overload` stubs: which one, as in text)
         twice = Counter(u.label for u in shown)
         rows.extend(
@@ -242,7 +251,7 @@ def unit_rows(report: Report) -> list[tuple[str, UnitChange | None, str]]:
         if counted:
             rows.append((fs.path, None, quiet_tests_text(counted)))
         rows.extend((fs.path, None, same_edit_text(n, edit)) for n, edit in alike)
-    return rows
+    return rows, table.unlisted
 
 
 _NAMES = {"branches": "decisions"}
@@ -275,6 +284,20 @@ def _changes(metrics: MetricsChange) -> str:
 
 def _n(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+def bundle_places(bundle: Bundle) -> str:
+    """A bundle's places as the text lists them: grouped by file, in code, the first
+    ``BUNDLE_PLACES`` hunks and the others counted (`a/b.py:12-20, 31-40`; `c.py:3 (removed)`
+    (+2 more)); commons-lang ae85262f0 repeated `src/main/java/…/StringUtils.java` for each of
+    four hunks and cut the rest to `…`."""
+    shown = bundle.hunks[:BUNDLE_PLACES]
+    groups = place_groups([(h.path, h.where) for h in shown])
+    text = "; ".join(
+        inline_code(path + (":" + ", ".join(rests) if rests[0] else "")) for path, rests in groups
+    )
+    more = len(bundle.hunks) - len(shown)
+    return text + (f" (+{more} more)" if more else "")
 
 
 def gutter(context: HunkContext) -> str:
@@ -380,12 +403,13 @@ def summary_body(
     def link(path: str, line: int, end: int) -> str:
         return url(blob_base, path, line, end)
 
-    units = unit_rows(report)
     quiet = sum(1 for fs in report.files for u in fs.units if not u.noteworthy)
     skipped = [fs for fs in report.files if fs.language is None]
     template = environment().get_template("summary.md.j2")
 
     def attempt(units_max: int, order_max: int) -> Callable[[bool], str]:
+        units, units_left = unit_rows(report, units_max) if units_max else ([], 0)
+
         def render(truncated: bool) -> str:
             order = _order(report, order_max)
             return str(
@@ -396,8 +420,9 @@ def summary_body(
                     order=order,
                     start=_start(report, order),
                     order_left=max(0, len(report.bundles) - order_max),
-                    units=units[:units_max],
-                    units_left=max(0, len(units) - units_max),
+                    units=units,
+                    units_left=units_left,
+                    units_left_text=unlisted_text(units_left),
                     shown_units=sum(1 for fs in report.files for u in fs.units if u.noteworthy),
                     quiet_units=quiet,
                     skipped=skipped[:50],
@@ -409,4 +434,4 @@ def summary_body(
 
         return render
 
-    return _fit([attempt(100, 15), attempt(30, 10), attempt(10, 5), attempt(0, 3)], limit)
+    return _fit([attempt(MAX_UNIT_ROWS, 15), attempt(30, 10), attempt(10, 5), attempt(0, 3)], limit)

@@ -148,7 +148,7 @@ def _related(items: tuple[PackRelated, ...] | None, more: int, what: str) -> str
     return shown + (f" (+{more} more)" if more else "")
 
 
-_KIND = {"uses": "unchanged: uses what the change removes or re-signs"}
+_KIND = {"uses": "unchanged: uses what the change removes, renames or re-signs"}
 
 
 def _meta(s: Snippet, bundles: dict[str, str], cut: str = "") -> str:

@@ -18,6 +18,7 @@ from reviewbot.model import (
     qualified_label,
 )
 from reviewbot.render.style import (
+    BUNDLE_PLACES,
     DIFF_LEGEND,
     Style,
     cut_labels,
@@ -30,13 +31,12 @@ from reviewbot.render.style import (
     one_line,
     origin_text,
     places_text,
-    product_first,
-    quiet_tests,
     quiet_tests_text,
     same_edit_text,
-    same_edits,
     sparkline,
+    unit_table,
     units_text,
+    unlisted_text,
     wrap,
 )
 
@@ -44,7 +44,6 @@ __all__ = ["review_text"]
 
 SPARK_WIDTH = 16
 _MARK_STYLE = {"+": "green", "-": "red", "…": "dim"}
-MAX_UNIT_ROWS = 60  # unit rows listed in all; a bigger change's others are counted
 
 
 def _arrow(m: Measure) -> str:
@@ -62,7 +61,6 @@ def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
 
 
 _HEADS = ("decisions", "nesting", "irregularity")
-_BUNDLE_HUNKS = 6  # a bundle's hunks listed in text (by file: `a.py:1-9, 20-24`), then counted
 _SHORT_HEADS = ("dec", "nest", "irreg")  # where whole headings would cut a label
 
 
@@ -251,9 +249,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         text = f"hotspots touched (rank, recent changes): {listed}"
         out.extend(style(line, "yellow") for line in _wrap(text, width, "  ", "    "))
     out.append("")
-    analysed = product_first(fs for fs in report.files if fs.language is not None)
-    quiet = unlisted = 0
-    rows_left = MAX_UNIT_ROWS
+    table = unit_table(report.files, report.findings)
+    analysed = [fs for fs, _, _, _ in table.files]
     if analysed:
         longest = max(len(one_line(fs.path)) for fs in analysed)
         path_w = min(longest, max(20, width - 24))
@@ -261,7 +258,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         names = max(len(one_line(fs.path).rpartition("/")[2]) for fs in analysed)
         path_w = max(path_w, min(names + 3, longest, width - 18))
         cuts = cut_paths((one_line(fs.path) for fs in analysed), path_w)
-        for fs in analysed:
+        for fs, shown, counted, alike in table.files:
             path = one_line(fs.path)
             status = f"{fs.status.value:<8} +{fs.added} -{fs.removed}"
             if cuts[path].endswith(path.rpartition("/")[2]):
@@ -277,14 +274,6 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                 out.extend(style(line, "dim") for line in _wrap(text, width, "    "))
             for w in fs.warnings:
                 out.extend(style(line, "yellow") for line in _wrap(f"note: {w}", width, "    "))
-            shown = [u for u in fs.units if u.noteworthy]
-            quiet += len(fs.units) - len(shown)
-            shown, counted = quiet_tests(fs, shown, report.findings)
-            shown, alike = same_edits(shown, report.findings)
-            if len(shown) > rows_left:  # a big change: the first units, the rest counted
-                unlisted += len(shown) - rows_left
-                shown = shown[:rows_left]
-            rows_left -= len(shown)
             if shown:
                 out.extend(_unit_rows(shown, style, width))
             if counted:  # (a test file's new tests: their count, not 50 rows)
@@ -293,23 +282,20 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             for count, edit in alike:  # (48 tests that each gained `t.Parallel()`: one line)
                 text = f"({one_line(same_edit_text(count, edit))})"
                 out.extend(style(line, "dim") for line in _wrap(text, width, "    "))
-        if quiet:  # (with no row above, no "more", no "members above": tqdm d774884)
+        if table.quiet:  # (with no row above, no "more", no "members above": tqdm d774884)
             said = (
-                f"({quiet} more unit(s) touched: unchanged, or only in members above)"
-                if rows_left < MAX_UNIT_ROWS
-                else f"({quiet} unit(s) touched, none with changed measures)"
+                f"({table.quiet} more unit(s) touched: unchanged, or only in members above)"
+                if any(shown or alike for _, shown, _, alike in table.files)
+                else f"({table.quiet} unit(s) touched, none with changed measures)"
             )
             out.append(style(said, "dim"))
-        if unlisted:
-            out.append(
-                style(
-                    f"({unlisted} more changed unit(s) not listed: --format json lists all)", "dim"
-                )
-            )
+        if table.unlisted:
+            said = f"({unlisted_text(table.unlisted).replace('`', '')})"
+            out.extend(style(line, "dim") for line in _wrap(said, width, ""))
     if len(report.bundles) > 1:
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
-            spans_of = b.hunks[:_BUNDLE_HUNKS]
+            spans_of = b.hunks[:BUNDLE_PLACES]
             more = (
                 f" (+{len(b.hunks) - len(spans_of)} more)" if len(b.hunks) > len(spans_of) else ""
             )

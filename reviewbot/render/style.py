@@ -14,8 +14,11 @@ from reviewbot.repo.paths import secondary
 
 __all__ = [
     "BLOCKS",
+    "BUNDLE_PLACES",
     "DIFF_LEGEND",
+    "MAX_UNIT_ROWS",
     "Style",
+    "UnitTable",
     "bar",
     "cut_label",
     "cut_labels",
@@ -27,6 +30,7 @@ __all__ = [
     "moved_from",
     "one_line",
     "origin_text",
+    "place_groups",
     "places_text",
     "product_first",
     "quiet_tests",
@@ -36,7 +40,9 @@ __all__ = [
     "sparkline",
     "terminal_width",
     "unit_origin",
+    "unit_table",
     "units_text",
+    "unlisted_text",
     "use_color",
     "visible",
     "wrap",
@@ -230,17 +236,26 @@ def cut_path(path: str, width: int) -> str:
     return f"{head}…/{name}"
 
 
-def places_text(places: Sequence[tuple[str, str]], width: int) -> str:
+BUNDLE_PLACES = 6  # a bundle's hunks listed (text and Markdown), then counted: `(+4 more)`
+
+
+def place_groups(places: Sequence[tuple[str, str]]) -> list[tuple[str, list[str]]]:
     """Places (`path`, `path:12-20` or `path:3 (removed)`) grouped by file, in the order of
-    each file's first: `a/b.py:12-20, 31-40; c.py:3 (removed)`; a path too long for ``width``
-    with its first place loses folders (``cut_path``), so that no `path:line` wraps inside
-    (commons-lang c0159a852 repeated a 60-character path for each of four hunks, wrapped)."""
+    each file's first: (`a/b.py`, [`12-20`, `31-40`]), (`c.py`, [`3 (removed)`])."""
     groups: dict[str, list[str]] = {}
     for path, where in places:
         rest = where[len(path) :].lstrip(":") if where.startswith(path) else where
         groups.setdefault(path, []).append(one_line(rest))
+    return list(groups.items())
+
+
+def places_text(places: Sequence[tuple[str, str]], width: int) -> str:
+    """Places grouped by file (``place_groups``): `a/b.py:12-20, 31-40; c.py:3 (removed)`; a
+    path too long for ``width`` with its first place loses folders (``cut_path``), so that no
+    `path:line` wraps inside (commons-lang c0159a852 repeated a 60-character path for each of
+    four hunks, wrapped)."""
     out = []
-    for path, rests in groups.items():
+    for path, rests in place_groups(places):
         first = f":{rests[0]}," if rests[0] else ","
         shown = one_line(path)
         if len(shown) + len(first) > width:
@@ -330,6 +345,47 @@ def quiet_tests_text(counts: Mapping[str, int]) -> str:
     """`52 units added, none flagged` (and `, 3 removed`), for the row that stands for them."""
     parts = [f"{n} {'units ' * (k == 0)}{kind}" for k, (kind, n) in enumerate(counts.items())]
     return ", ".join(parts) + ", none flagged"
+
+
+MAX_UNIT_ROWS = 60  # unit rows the text and Markdown tables list in all; the others counted
+
+
+class UnitTable(NamedTuple):
+    """The unit tables as text and Markdown list them: per analysed file (the product's
+    first), the units listed and the test units counted instead (``quiet_tests``); at most
+    ``MAX_UNIT_ROWS`` listed in all, the rest counted in ``unlisted`` (the JSON lists them)."""
+
+    # (a file, the units listed, the test units counted by kind, the units changed alike
+    # counted by edit: ``same_edits``)
+    files: list[tuple[FileSummary, list[UnitChange], dict[str, int], list[tuple[int, str]]]]
+    unlisted: int  # units with changed measures left out by the cap
+    quiet: int  # units touched whose own measures did not move (never rows)
+
+
+def unit_table(
+    files: Iterable[FileSummary], findings: Sequence[Finding], limit: int = MAX_UNIT_ROWS
+) -> UnitTable:
+    """The rows of every unit table, capped alike (commons-lang 56e830a23 deletes 223 units:
+    the text listed 60 and counted 65, the Markdown listed all 125 removed rows)."""
+    out: list[tuple[FileSummary, list[UnitChange], dict[str, int], list[tuple[int, str]]]] = []
+    left = limit
+    unlisted = quiet = 0
+    for fs in product_first(f for f in files if f.language is not None):
+        shown = [u for u in fs.units if u.noteworthy]
+        quiet += len(fs.units) - len(shown)
+        shown, counted = quiet_tests(fs, shown, findings)
+        shown, alike = same_edits(shown, findings)
+        if len(shown) > left:  # a big change: the first units, the rest counted
+            unlisted += len(shown) - left
+            shown = shown[:left]
+        left -= len(shown)
+        out.append((fs, shown, counted, alike))
+    return UnitTable(out, unlisted, quiet)
+
+
+def unlisted_text(n: int) -> str:
+    """What the text and Markdown tables say of the units the cap left out."""
+    return f"{n} more changed unit(s) not listed: `--format json` lists all"
 
 
 # Words between ASCII white space (a no-break space holds two words together, as for textwrap).

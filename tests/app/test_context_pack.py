@@ -19,7 +19,7 @@ from reviewbot.doors import index_cli
 from reviewbot.errors import UsageError
 from reviewbot.index.build import IndexSettings, apply_listing, update_index
 from reviewbot.index.fresh import index_path
-from reviewbot.model import ContextPack, PackLine
+from reviewbot.model import MOVED_HERE, SNIPPET_KINDS, ContextPack, PackLine
 from reviewbot.render.formats import render_pack, render_report
 from reviewbot.render.prompt import CHARS_PER_TOKEN, _body, _snippet_text, prompt
 from reviewbot.repo.git import Git
@@ -164,7 +164,8 @@ def test_callers_and_callees_come_from_the_index(project: Path) -> None:
     assert [(r.path, r.unit) for r in load.callees] == [("lib.py", "function helper")]
     # The most called unit comes first among equals: helper has the callers.
     assert helper.rank < load.rank
-    assert any("called from 3 place(s)" in r for r in helper.reasons)
+    # One count of its uses: the impact's references (4), whose 3 calling units are listed.
+    assert helper.reasons == ("signature changed (added strict); referenced in 4 place(s)",)
     text = render_pack(pack)
     assert "- callers: main.py:" in text and "`function run`" in text
     assert "- callees: lib.py:1 `function helper`" in text
@@ -550,7 +551,7 @@ def test_tests_come_after_the_product_code_they_serve(repo: Path) -> None:
     ranked = sorted(pack.snippets, key=lambda s: s.rank)
     assert (ranked[0].path, ranked[0].unit) == ("src/calc.py", "def total")
     run = next(s for s in ranked if s.unit == "def run")
-    assert any("called from 6 place(s)" in r for r in run.reasons)  # still said, ranked lower
+    assert run.reasons == ("new; referenced in 6 place(s)",)  # still said, ranked lower
 
 
 def removal_with_callers(repo: Path, units: int) -> None:
@@ -750,10 +751,30 @@ def test_a_rank_line_says_each_fact_once_and_counts_calls_as_the_impact_does(
     reasons = {s.unit: s.reasons for s in pack.snippets}
     assert reasons["class A > def save"] == ("removed; no references found",)
     assert reasons["class B > def save"] == ("removed; no references found",)
-    assert reasons["def walk"] == (
-        "new; referenced in 1 place(s)",
-        "called from 1 place(s), and by itself",
+    assert reasons["def walk"] == ("new; referenced in 1 place(s), and called by itself",)
+
+
+def test_a_rank_line_gives_one_count_of_uses(repo: Path) -> None:
+    """commons-lang e66ad3dd2: a new `CharRange.isStartMin()` ranked "1 (new; referenced in 5
+    place(s); called from 3 place(s))", its 5 calls and the 3 units making them: three
+    counts where one is meant. The impact's count stays (the report says it); a unit the
+    impact has no entry for keeps its callers' count."""
+    write(repo, "lib.py", "def run(x):\n    return x\n\n\ndef other(x):\n    return run(x)\n")
+    commit(repo)
+    build_index(repo)
+    uses = "".join(f"\n\ndef use{k}(x):\n    a = start(x)\n    return start(a)\n" for k in range(3))
+    write(
+        repo,
+        "lib.py",
+        "def start(x):\n    return x + 1\n\n\ndef run(x):\n    return x * 2\n"
+        "\n\ndef other(x):\n    return run(x)\n" + uses,
     )
+    pack = pack_of(repo)
+    reasons = {s.unit: s.reasons for s in pack.snippets}
+    assert reasons["def start"] == ("new; referenced in 6 place(s)",)
+    assert reasons["def run"] == ("called from 1 place(s)",)
+    line = next(x for x in render_pack(pack).splitlines() if x.startswith("- rank: ") and "6" in x)
+    assert line.count("place(s)") == 1
 
 
 def test_a_decorator_added_to_a_method_is_the_methods_change(repo: Path) -> None:
@@ -899,3 +920,72 @@ def test_a_cut_leaves_no_note_for_one_line(project: Path) -> None:
     text = _snippet_text(cut, {}, 5)  # (the changed lines: one unchanged line between each two)
     assert "cut to fit the budget\n" not in text.split("```", 1)[1], text
     assert "- code: 9 of 9" not in text  # (nothing was cut: no "kept" line either)
+
+
+def test_every_snippet_kind_is_one_the_model_readme_and_pack_name(repo: Path) -> None:
+    """`moved within the file` (session 19) was missing from the model's list of a snippet's
+    kinds (`added | removed | modified | module | uses`), and `renamed` and `moved` too; the
+    README named none. One change makes each kind; each is in ``SNIPPET_KINDS``, and the
+    README's context-pack section and the pack's `- unit:` line name it."""
+    filler = "".join(
+        f"\n\ndef filler{k}(x):\n    y = x + {k}\n    return y * 2\n" for k in range(12)
+    )
+    moved = "\n\ndef full_name(cmd):\n    parts = [cmd, 'x']\n    return ' '.join(parts)\n"
+    gone = "\n\ndef gone(x):\n    return x * 3\n"
+    old = "def load_all(path):\n    data = open(path).read()\n    return data.split()\n"
+    write(repo, "cmd.py", "import os\n\nLIMIT = 1\n" + moved + filler + gone + "\n\n" + old)
+    write(repo, "use.py", "from cmd import gone\n\n\ndef run(x):\n    return gone(x)\n")
+    commit(repo)
+    build_index(repo)
+    new = old.replace("load_all", "read_all")
+    added = "\n\ndef fresh(x):\n    if x:\n        return 1\n    return 2\n"
+    write(repo, "cmd.py", "import os\n\nLIMIT = 2\n" + filler + moved + "\n\n" + new + added)
+    pack = pack_of(repo)
+    kinds = {s.kind for s in pack.snippets}
+    assert kinds <= set(SNIPPET_KINDS), kinds
+    assert {MOVED_HERE, "renamed", "added", "uses"} <= kinds, kinds
+    text = render_pack(pack)
+    assert "- unit: `def full_name` (moved within the file)" in text
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("#### Context pack for LLM reviewers", 1)[1].split("\n#### ", 1)[0]
+    said = " ".join(section.split())
+    for kind in SNIPPET_KINDS:
+        word = (
+            "unchanged: uses what the change removes, renames or re-signs"
+            if kind == "uses"
+            else kind
+        )
+        assert f"`{word}`" in said, kind
+        if kind == "uses":
+            assert f"({word})" in text
+
+
+def test_a_class_with_its_own_line_changed_shows_its_header_and_that_change(repo: Path) -> None:
+    """jsoup c4b27405 changed two of HtmlTreeBuilder's fields (lines 32 and 44 of a class of
+    1,048 lines): its snippet ran to 277 lines, the budget's whole share, and with more budget
+    would have been the whole class. A reviewer wants its header and the changed lines with
+    a few lines around them; the rest is one line saying how many were left out."""
+    methods = "".join(
+        f"    def m{k}(self, x):\n        y = x + {k}\n        return y * 2\n\n" for k in range(60)
+    )
+    before = "@register\nclass Parser(Base):\n    LIMIT = 10\n    NAME = 'p'\n\n" + methods
+    write(
+        repo, "parse.py", "def register(c):\n    return c\n\n\nclass Base:\n    pass\n\n\n" + before
+    )
+    commit(repo)
+    write(
+        repo,
+        "parse.py",
+        "def register(c):\n    return c\n\n\nclass Base:\n    pass\n\n\n"
+        + before.replace("LIMIT = 10", "LIMIT = 20"),
+    )
+    pack = pack_of(repo, budget=12000)
+    (snippet,) = [s for s in pack.snippets if s.unit == "class Parser"]
+    kept = [(x.mark, x.text.strip()) for x in snippet.lines]
+    assert kept[:2] == [(" ", "@register"), (" ", "class Parser(Base):")]
+    assert ("-", "LIMIT = 10") in kept and ("+", "LIMIT = 20") in kept
+    assert len(snippet.lines) <= 12, kept  # not 250 lines of unchanged methods
+    assert kept[-1][0] == "~" and kept[-1][1].endswith("unchanged line(s) left out"), kept
+    text = render_pack(pack)
+    assert re.search(r"^… \d+ unchanged line\(s\) left out$", text, re.M)
+    assert "def m30" not in text
