@@ -19,6 +19,7 @@ from reviewbot.analysis.review import NOT_CODE, FileReview, not_code
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import Change, in_scope, index_file
 from reviewbot.engine import FileIndex, LineIndex, get_profile
+from reviewbot.index.grammars import grammar_for
 from reviewbot.model import (
     NO_INDEX,
     NO_PARSER,
@@ -208,8 +209,6 @@ def _impact(
     # The index resolves the languages it has a parser for; a declaration of another (Ruby,
     # Rust, C#: the outliner's units) is no entry of its impact, and the grep's name matches
     # say where it is still named, as they would without an index (marked so).
-    from reviewbot.index.grammars import grammar_for
-
     unparsed = [
         fs
         for fs in summaries
