@@ -20,6 +20,7 @@ from reviewbot.model import (
     Bundle,
     Finding,
     HunkContext,
+    ImpactRef,
     MetricsChange,
     Report,
     Severity,
@@ -29,6 +30,7 @@ from reviewbot.model import (
 from reviewbot.render.style import (
     diff_gutter,
     fmt_metric,
+    group_refs,
     product_first,
     quiet_tests,
     quiet_tests_text,
@@ -49,6 +51,7 @@ __all__ = [
     "inline_body",
     "inline_code",
     "md_escape",
+    "ref_places",
     "render_markdown",
     "summary_body",
     "url",
@@ -191,7 +194,31 @@ def environment() -> jinja2.Environment:
     env.filters["change"] = change_cell
     env.filters["gutter"] = gutter
     env.globals["units_text"] = units_text
+    env.globals["ref_places"] = ref_places
     return env
+
+
+def ref_places(
+    refs: Sequence[ImpactRef], link: Callable[[str, int, int], str] | None = None
+) -> str:
+    """An impact's references by file, each path once, then by unit (as the text lists them):
+    `` `a/B.java:50`, 51 in method B.set; `c.py:4` (in the change)``; with ``link``, each line a
+    link to itself (`[a/B.java:50](…), [51](…)`)."""
+    files = []
+    for path, units in group_refs(refs):
+        items: list[str] = []
+        for unit, rs in units:
+            lines: list[str] = []
+            for r in rs:
+                text = f"{path}:{r.line}" if not items and not lines else str(r.line)
+                if link is not None:
+                    shown = f"[{md_escape(text)}]({link(r.path, r.line, r.line)})"
+                else:
+                    shown = inline_code(text) if text != str(r.line) else text
+                lines.append(shown + (" (in the change)" if r.in_change else ""))
+            items.append(", ".join(lines) + (f" in {md_escape(unit)}" if unit else ""))
+        files.append(", ".join(items))
+    return "; ".join(files)
 
 
 def render_markdown(

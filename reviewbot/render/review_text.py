@@ -33,6 +33,7 @@ from reviewbot.render.style import (
     product_first,
     quiet_tests,
     quiet_tests_text,
+    refs_text,
     sparkline,
     units_text,
     wrap,
@@ -174,10 +175,12 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             elif 2 + 8 + 7 + len(where) <= width:
                 out.append(head)
                 out.extend(_wrap(title, width, "    "))
-            else:
+            else:  # (its folders cut to fit, never its file's name or lines)
                 severity = style(f.severity.value, _SEVERITY_STYLE[f.severity])
                 out.append(f"  {severity} {f.code}")
-                out.append(f"    {style(where, 'cyan')}")
+                lines = where[len(one_line(f.path)) :]
+                short = cut_path(one_line(f.path), max(1, max(40, width) - 4 - len(lines)))
+                out.append(f"    {style(short + lines, 'cyan')}")
                 out.extend(_wrap(title, width, "    "))
             out.extend(_wrap(f.message, width, "    "))
             silence = _silence_hint(f, statuses.get(f.path))
@@ -204,9 +207,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             continue
         outside = [r for r in item.references if not r.in_change]
         first = (outside or list(item.references))[:4]
-        where = ", ".join(
-            f"{one_line(r.path)}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in first
-        )
+        where = refs_text(first, max(40, width) - 6)
         more = f", … {item.total - len(first)} more" if item.total > len(first) else ""
         touched = item.total - item.outside
         inside = f", {touched} in the change" if touched else ""
