@@ -14,6 +14,7 @@ from reviewbot.model import (
     FileSummary,
     Finding,
     FindingCounts,
+    HotspotTouch,
     HunkSpan,
     Impact,
     ImpactRef,
@@ -588,3 +589,22 @@ def test_the_markdown_and_the_prompt_name_each_impacted_file_once() -> None:
     pack = _impact_item(report.impact[0])
     assert pack.count("AbstractOrigin.java") == 1, pack
     assert "BufferedFileChannelInputStreamTest.java:50, 51 (`method " in pack, pack
+
+
+def test_the_markdown_report_says_the_hotspots_touched_as_the_text_does() -> None:
+    """rq 936e15bb: the text and the JSON named the three hotspots the change touched
+    (`stats.hotspots_touched`), `--format markdown` nothing."""
+    hot = (HotspotTouch("rq/worker/base.py", 1, 70), HotspotTouch("tests/test_worker.py", 4, 34))
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0, hotspots_touched=hot)
+    files = (FileSummary("rq/worker/base.py", None, Status.MODIFIED, None, "python", 4, 4),)
+    report = Report("a", "b", files, (), stats=stats)
+    md = render_markdown(report)
+    text = " ".join(review_text(report, Style(color=False), width=80).split())
+    said = "hotspots touched (rank, recent changes): rq/worker/base.py #1 (70), tests/"
+    assert said in text, text
+    assert "\n\nHotspots touched (rank, recent changes): rq/worker/base.py #1 (70), " in md, md
+    assert "tests/test\\_worker.py #4 (34).\n" in md, md
+    one = render_markdown(report._replace(stats=stats._replace(hotspots_touched=hot[:1])))
+    assert (
+        "Hotspot: rq/worker/base.py is #1 of the repository's hotspots (70 recent changes)." in one
+    ), one
