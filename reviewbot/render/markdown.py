@@ -28,6 +28,7 @@ from reviewbot.model import (
     innermost,
 )
 from reviewbot.render.style import (
+    bundle_says,
     diff_gutter,
     fmt_metric,
     group_refs,
@@ -195,6 +196,7 @@ def environment() -> jinja2.Environment:
     env.filters["gutter"] = gutter
     env.globals["units_text"] = units_text
     env.globals["ref_places"] = ref_places
+    env.globals["bundle_says"] = bundle_says
     return env
 
 

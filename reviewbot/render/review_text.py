@@ -20,6 +20,7 @@ from reviewbot.model import (
 from reviewbot.render.style import (
     DIFF_LEGEND,
     Style,
+    bundle_says,
     cut_labels,
     cut_path,
     cut_paths,
@@ -175,12 +176,14 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             elif 2 + 8 + 7 + len(where) <= width:
                 out.append(head)
                 out.extend(_wrap(title, width, "    "))
-            else:  # (its folders cut to fit, never its file's name or lines)
+            else:  # (its folders cut to fit, never its file's name or lines: whole if need be)
                 severity = style(f.severity.value, _SEVERITY_STYLE[f.severity])
                 out.append(f"  {severity} {f.code}")
-                lines = where[len(one_line(f.path)) :]
-                short = cut_path(one_line(f.path), max(1, max(40, width) - 4 - len(lines)))
-                out.append(f"    {style(short + lines, 'cyan')}")
+                path, lines = one_line(f.path), where[len(one_line(f.path)) :]
+                room = max(40, width) - 4 - len(lines)
+                if len(path.rpartition("/")[2]) + 2 <= room:
+                    path = cut_path(path, room)
+                out.append(f"    {style(path + lines, 'cyan')}")
                 out.extend(_wrap(title, width, "    "))
             out.extend(_wrap(f.message, width, "    "))
             silence = _silence_hint(f, statuses.get(f.path))
@@ -297,7 +300,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                     f"({unlisted} more changed unit(s) not listed: --format json lists all)", "dim"
                 )
             )
-    if len(report.bundles) > 1:
+    # (one bundle too when it says something: `re-signs truncatingFormat`)
+    if len(report.bundles) > 1 or (report.bundles and bundle_says(report.bundles[0])):
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
             spans_of = b.hunks[:_BUNDLE_HUNKS]

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, TextIO
 
 from reviewbot.model import (
+    Bundle,
     FileSummary,
     Finding,
     HunkContext,
@@ -25,6 +26,7 @@ __all__ = [
     "DIFF_LEGEND",
     "Style",
     "bar",
+    "bundle_says",
     "cut_label",
     "cut_labels",
     "cut_path",
@@ -255,6 +257,21 @@ def places_text(places: Sequence[tuple[str, str]], width: int) -> str:
             shown = cut_path(shown, max(1, width - len(first)))
         out.append(shown + (":" + ", ".join(rests) if rests[0] else ""))
     return "; ".join(out)
+
+
+# A bundle's reason parts that only say how its hunks hold together (`4 files, mean link 0.86`)
+_LINK_ONLY = re.compile(
+    r"(in all, )?(one file|\d+ files)(, hunks of one unit)?, mean link [\d.]+"
+    r"|one hunk, linked to no other"
+)
+
+
+def bundle_says(bundle: Bundle) -> bool:
+    """Whether ``bundle``'s reason says more than how its hunks are linked: what it defines,
+    re-signs, moves, removes, renames or uses, an edit it repeats, a note that names it. A
+    review of one such bundle shows it (testify 1eb5fc0: its one bundle re-signed
+    truncatingFormat, and nothing said so)."""
+    return any(_LINK_ONLY.fullmatch(part) is None for part in bundle.reason.split("; "))
 
 
 def moved_from(old: str, new: str) -> str:

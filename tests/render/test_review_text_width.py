@@ -608,3 +608,22 @@ def test_the_markdown_report_says_the_hotspots_touched_as_the_text_does() -> Non
     assert (
         "Hotspot: rq/worker/base.py is #1 of the repository's hotspots (70 recent changes)." in one
     ), one
+
+
+def test_one_bundle_that_says_something_is_shown() -> None:
+    """testify 1eb5fc0: the change's one bundle re-signed truncatingFormat (all its calls
+    rewritten), and neither the text nor the Markdown said so: the order was shown only for two
+    bundles or more. One bundle is shown when its reason says more than how it is linked."""
+    span = HunkSpan("assert/assertions.go", 325, 339, 325, 330)
+    says = Bundle("B1", "func indentMessageLines (assert/assertions.go)",
+                  "one file, mean link 0.80; re-signs truncatingFormat", (span,))  # fmt: skip
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0)
+    files = (FileSummary("assert/assertions.go", None, Status.MODIFIED, None, "go", 4, 4),)
+    report = Report("a", "b", files, (), stats=stats, bundles=(says,))
+    text = review_text(report, Style(color=False), width=80)
+    assert "Suggested review order" in text and "re-signs truncatingFormat" in text, text
+    for md in (render_markdown(report), summary_body(report, blob_base="https://x/b")):
+        assert "### Suggested review order" in md and "re-signs truncatingFormat" in md, md
+    quiet = report._replace(bundles=(says._replace(reason="one file, mean link 0.80"),))
+    assert "Suggested review order" not in review_text(quiet, Style(color=False), width=80)
+    assert "Suggested review order" not in render_markdown(quiet)
