@@ -4,7 +4,7 @@ silence; nothing at all when there is nothing to say."""
 from __future__ import annotations
 
 from reviewbot.model import Finding, Report, Severity
-from reviewbot.render.style import Style, fmt_metric, one_line, sparkline, wrap
+from reviewbot.render.style import Style, cut_label, fmt_metric, one_line, sparkline, wrap
 
 __all__ = ["hook_text"]
 
@@ -74,7 +74,7 @@ def hook_text(
             measured = f.metrics.before is not None or f.metrics.after is not None
             spark = sparks.get((f.path, f.unit.start), "")[:16] if measured else ""
             mark = f"  {style(f.severity.value[0].upper(), _MARK[f.severity])} "
-            label = f.unit.label[:label_w].ljust(label_w)
+            label = cut_label(f.unit.label, label_w).ljust(label_w)
             tail = f"{_what(f)}  [{f.code}]"
             plain = 4 + len(where) + 2 + label_w + 2  # the line's width before `tail`, no colour
             if plain + len(tail) + len(spark) + 2 <= DETAIL_WIDTH and spark:
