@@ -627,3 +627,26 @@ def test_one_bundle_that_says_something_is_shown() -> None:
     quiet = report._replace(bundles=(says._replace(reason="one file, mean link 0.80"),))
     assert "Suggested review order" not in review_text(quiet, Style(color=False), width=80)
     assert "Suggested review order" not in render_markdown(quiet)
+
+
+def test_long_paths_in_a_bundles_title_and_a_hotspot_lose_folders_not_their_names() -> None:
+    """commons-io adcb56a89 and 4829bf9d2 at 80 columns: a bundle's title
+    `(src/test/java/org/apache/commons/io/filefilter/AbstractConditionalFileFilterTest.java,`
+    and a hotspot's path stood 85-93 columns wide, a word never being broken."""
+    long = "src/test/java/org/apache/commons/io/filefilter/AbstractConditionalFileFilterTest.java"
+    other = "src/test/java/org/apache/commons/io/filefilter/AbstractIOFileFilterTest.java"
+    span = HunkSpan(long, 1, 9, 1, 9)
+    title = f"class AbstractConditionalFileFilterTest ({long}, {other})"
+    bundle = Bundle("B1", title, "one file, mean link 0.90; defines AbstractIOFileFilterTest",
+                    (span,))  # fmt: skip
+    hot = (HotspotTouch(long, 9, 6),)
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0, hotspots_touched=hot)
+    files = (FileSummary(long, None, Status.MODIFIED, None, "java", 4, 4),)
+    report = Report("a", "b", files, (), stats=stats, bundles=(bundle,))
+    lines = _rows(report)  # (all within 80 columns)
+    text = "\n".join(lines)
+    assert "(src/test/java/org/apache/…/AbstractConditionalFileFilterTest.java," in text, text
+    assert "AbstractIOFileFilterTest.java)" in text, text
+    assert "/…/AbstractConditionalFileFilterTest.java is #9 of the repository" in " ".join(
+        text.split()
+    ), text
