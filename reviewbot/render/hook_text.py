@@ -4,7 +4,15 @@ silence; nothing at all when there is nothing to say."""
 from __future__ import annotations
 
 from reviewbot.model import Finding, Report, Severity
-from reviewbot.render.style import Style, cut_label, fmt_metric, one_line, sparkline, wrap
+from reviewbot.render.style import (
+    Style,
+    cut_label,
+    fit_paths,
+    fmt_metric,
+    one_line,
+    sparkline,
+    wrap,
+)
 
 __all__ = ["hook_text"]
 
@@ -93,7 +101,10 @@ def hook_text(
                 lines.extend(_no_lone_code(wrap(rest, DETAIL_WIDTH, "      "), f.code))
             if not measured:  # RB105, RB106: the title alone does not say where to look
                 lines.extend(
-                    style(line, "dim") for line in wrap(one_line(f.message), DETAIL_WIDTH, "      ")
+                    style(line, "dim")
+                    for line in wrap(
+                        fit_paths(one_line(f.message), DETAIL_WIDTH - 7), DETAIL_WIDTH, "      "
+                    )
                 )
         if len(shown) > max_findings:
             lines.append(f"  ... and {len(shown) - max_findings} more (`{rerun}` shows all)")

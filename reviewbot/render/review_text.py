@@ -4,7 +4,6 @@ counted instead of listed."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from reviewbot.model import (
@@ -27,6 +26,7 @@ from reviewbot.render.style import (
     cut_paths,
     diff_gutter,
     ellipsize,
+    fit_paths,
     fmt_metric,
     moved_from,
     one_line,
@@ -60,25 +60,6 @@ _TYPED_FOLD = 3  # re-signs of types or defaults only told in one line from this
 
 def _wrap(text: str, width: int, indent: str, hang: str = "") -> list[str]:
     return wrap(text, max(40, width), indent, hang)
-
-
-# A path among a title's words (`class T (src/test/java/org/…/T.java, …)`): what has a `/`.
-_PATH_WORD = re.compile(r"[^\s(),;]*/[^\s(),;]+")
-
-
-def _fit_paths(text: str, room: int) -> str:
-    """``text`` with each path longer than ``room`` (a wrapped line's room, its `(` and `,`
-    with it) cut at its folders (``cut_path``), its file's name whole: a word is never broken
-    over lines, and a 90-column path stood out of an 80-column terminal (commons-io adcb56a89's
-    review order)."""
-
-    def fit(m: re.Match[str]) -> str:
-        path = m.group(0)
-        if len(path) <= room or len(path.rpartition("/")[2]) + 2 > room:
-            return path
-        return cut_path(path, room)
-
-    return _PATH_WORD.sub(fit, text)
 
 
 _HEADS = ("decisions", "nesting", "irregularity")
@@ -205,7 +186,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                     path = cut_path(path, room)
                 out.append(f"    {style(path + lines, 'cyan')}")
                 out.extend(_wrap(title, width, "    "))
-            out.extend(_wrap(f.message, width, "    "))
+            out.extend(_wrap(fit_paths(f.message, max(40, width) - 5), width, "    "))
             silence = _silence_hint(f, statuses.get(f.path))
             out.extend(style(line, "dim") for line in _wrap(silence, width, "    "))
         if report.truncated_findings:
@@ -260,14 +241,14 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     hot = report.stats.hotspots_touched or ()
     if len(hot) == 1:
         text = (
-            f"hotspot: {_fit_paths(one_line(hot[0].path), max(40, width) - 6)} is "
+            f"hotspot: {fit_paths(one_line(hot[0].path), max(40, width) - 6)} is "
             f"#{hot[0].rank} of the repository's "
             f"hotspots ({hot[0].changes} recent changes)"
         )
         out.extend(style(line, "yellow") for line in _wrap(text, width, "  ", "    "))
     elif hot:  # one line for them all: they are context, not findings
         listed = ", ".join(
-            f"{_fit_paths(one_line(h.path), max(40, width) - 6)} #{h.rank} ({h.changes})"
+            f"{fit_paths(one_line(h.path), max(40, width) - 6)} #{h.rank} ({h.changes})"
             for h in hot
         )
         text = f"hotspots touched (rank, recent changes): {listed}"
@@ -333,7 +314,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                 f" (+{len(b.hunks) - len(spans_of)} more)" if len(b.hunks) > len(spans_of) else ""
             )
             spans = places_text([(h.path, h.where) for h in spans_of], max(40, width) - 6)
-            title = _fit_paths(one_line(b.title), max(40, width) - 8)
+            title = fit_paths(one_line(b.title), max(40, width) - 8)
             out.extend(_wrap(f"{b.id}  {title}  — {b.reason}", width, "  ", "    "))
             out.extend(style(line, "dim") for line in _wrap(f"{spans}{more}", width, "      "))
     skipped = [fs for fs in report.files if fs.language is None]

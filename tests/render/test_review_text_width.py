@@ -27,6 +27,7 @@ from reviewbot.model import (
     UnitMetrics,
     UnitRef,
 )
+from reviewbot.render.hook_text import hook_text
 from reviewbot.render.markdown import render_markdown, summary_body
 from reviewbot.render.prompt import _impact_item
 from reviewbot.render.review_text import review_text
@@ -650,3 +651,27 @@ def test_long_paths_in_a_bundles_title_and_a_hotspot_lose_folders_not_their_name
     assert "/…/AbstractConditionalFileFilterTest.java is #9 of the repository" in " ".join(
         text.split()
     ), text
+
+
+def test_a_long_path_in_a_findings_message_loses_folders_in_the_text_and_the_hook() -> None:
+    """commons-io, the hook on a staged deletion of PathUtils.deleteIfExists: the RB105 broke
+    `src/main/java/org/` / `apache/commons/io/output/DeferredFileOutputStream.java:399`; a word
+    is no longer broken, and a path longer than the line loses folders, never its name."""
+    long = "src/main/java/org/apache/commons/io/output/DeferredFileOutputStream.java"
+    path = "src/main/java/org/apache/commons/io/file/PathUtils.java"
+    gone = Finding(
+        "RB105", Severity.WARNING, path, 730, 730, "deleteIfExists is deleted but still "
+        "referenced", f"deleteIfExists is still referenced in 43 place(s): {long}:399 (method "
+        "DeferredFileOutputStream.close) and 42 more.", MetricsChange(None, None),
+        UnitRef("method PathUtils.deleteIfExists", 730, 730), "f",
+    )  # fmt: skip
+    stats = Stats(1, 1, 0, 3, 3, findings=FindingCounts(warning=1), findings_total=1)
+    files = (FileSummary(path, None, Status.MODIFIED, None, "java", 3, 3),)
+    report = Report("a", "b", files, (gone,), stats=stats)
+    hook = hook_text(report, "staged change", max_findings=5, show_info=True).splitlines()
+    for lines in (_rows(report), hook):
+        assert all(len(line) <= 80 for line in lines), lines
+        assert any(
+            line.strip().startswith("src/main/java/org/apache/commons/io/…/DeferredFileOutput")
+            for line in lines
+        ), lines
