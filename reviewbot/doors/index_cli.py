@@ -320,9 +320,18 @@ def _relative(path: str, git: Place) -> str:
         raise InputError(f"{path}: outside the repository {git.root}") from None
 
 
+def file_lines(git: Place, path: str) -> list[str] | None:
+    """The lines of the work tree's ``path`` (what the index reads), None when unreadable: a
+    doc comment's line is the definition's below it (``query.symbol_at``)."""
+    try:
+        return (git.root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+
+
 def _symbol_for(conn: sqlite3.Connection, location: str, git: Place) -> query.Symbol:
     path, line = _location(location, git)
-    found = query.symbol_at(conn, path, line)
+    found = query.symbol_at(conn, path, line, file_lines(git, path))
     if found is None:
         if not storable(path):
             raise InputError(f"{_t(path)}: not indexed: its name is not UTF-8")
@@ -458,6 +467,22 @@ def _place_line(path: str, at: str, label: str, tail: str, width: int, indent: s
     return f"{head}{label}\n{indent}    {below}"
 
 
+def _ref_line(path: str, at: str, kind: str, unit: str, width: int) -> str:
+    """A reference in the terminal's width: `  path:line: kind in unit`; when that does not
+    fit, the place and the kind first (the path's folders cut if need be, never its file's
+    name), the unit whole on indented lines of its own below (broken at its spaces only), as
+    `search` puts a signature (a cut garbled them: `other in met….close`, `attribute in
+    m….test_enqueue_with_success_callback`)."""
+    line = f"  {path}{at}: {kind}" + (f" in {unit}" if unit else "")
+    if len(line) <= width:
+        return line
+    room = width - 2 - len(at) - 2 - len(kind)
+    if len(path) > room and len(path.rpartition("/")[2]) + 2 <= room:
+        path = cut_path(path, room)
+    head = f"  {path}{at}: {kind}"
+    return "\n".join([head, *wrap(f"in {unit}", width, "      ")]) if unit else head
+
+
 def _confidence(value: float) -> str:
     return f" (confidence {value:.2g})" if value < 1 else ""
 
@@ -497,11 +522,11 @@ def _answer(
         ]
         twice = Counter((h.path, h.line) for h in hits)  # two on one line: their columns
         lines += [
-            _place_line(
+            _ref_line(
                 _t(h.path),
                 f":{h.line}" + (f":{h.column + 1}" if twice[(h.path, h.line)] > 1 else ""),
-                f"{h.kind} in {_t(h.unit.label)}" if h.unit else h.kind,
-                _confidence(h.confidence) + (" by name" if h.via == "name" else ""),
+                h.kind + (" by name" if h.via == "name" else "") + _confidence(h.confidence),
+                _t(h.unit.label) if h.unit else "",
                 width,
             )
             for h in hits

@@ -71,7 +71,7 @@ def register(
     def at(path: str, line: int, git: Git, conn: sqlite3.Connection) -> index_query.Symbol:
         full = inside(root, path)
         rel = full.relative_to(git.root.resolve()).as_posix()
-        found = index_query.symbol_at(conn, rel, line)
+        found = index_query.symbol_at(conn, rel, line, index_cli.file_lines(git, rel))
         if found is None:
             raise InputError(f"{path}:{line}: no definition at or around this line")
         return found

@@ -363,7 +363,11 @@ _CALLEE = re.compile(
     r"(?:[^\W\d]|\$)[\w$]*(?:\s*!?\??\.\s*(?:[^\W\d]|\$)[\w$]*)*(?=\s*(?:<[^()]*>)?\s*$)"
 )
 _QUOTES = "\"'`"
-_CALLBACK_TEXT = 40  # characters of the call's first string argument kept in the name
+# Characters of the call's first string argument kept in the name: its whole words up to this
+# many, a longer text its start and its end (the outputs cut a label for their room, keeping a
+# callback's last words: a 40-character cut here left them a middle fragment to show, jotai's
+# `it('should throw error when writing to non-s…')`).
+_CALLBACK_TEXT = 200
 
 
 def _literal_start(code: str) -> int:
@@ -436,7 +440,10 @@ def _callback(code: str, raw: str) -> str | None:
         # (` > ` joins a unit's label to its containers': `it("a > b")` keeps a look-alike.)
         text = " ".join(raw[at + 1 : end].split()).replace(" > ", " › ")
         if first[0] not in text:  # (in the source's quotes: `describe('with "back"')`)
-            cut = text[:_CALLBACK_TEXT] + ("…" if len(text) > _CALLBACK_TEXT else "")
+            if len(text) > _CALLBACK_TEXT:
+                half = _CALLBACK_TEXT // 2
+                text = f"{text[:half]}…{text[len(text) - (_CALLBACK_TEXT - half - 1) :]}"
+            cut = text
             return f"{name}({first[0]}{cut}{first[0]})"
     return f"{name}(…)"
 

@@ -22,9 +22,11 @@ import posixpath
 import re
 import sqlite3
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT, split_words, storable, word_parts
+from reviewbot.model import comment_like
 from reviewbot.repo.paths import secondary
 
 __all__ = [
@@ -137,16 +139,61 @@ def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def symbol_at(conn: sqlite3.Connection, path: str, line: int) -> Symbol | None:
-    """The definition that starts on ``line``, else the innermost one enclosing it."""
+def symbol_at(
+    conn: sqlite3.Connection, path: str, line: int, lines: Sequence[str] | None = None
+) -> Symbol | None:
+    """The definition that starts on ``line``, else the innermost one enclosing it. With the
+    file's ``lines``, a line of a comment just above a definition (a Javadoc, a JSDoc, `#`
+    lines; annotations or decorators between) is that definition's, as a review attaches a
+    doc comment to the unit below it (commons-io IOUtils.java:2700, in the Javadoc of
+    skipFully, answered for class IOUtils)."""
     if not storable(path):  # a name that is not UTF-8 is never in the index
         return None
+    below = _documented(lines, line) if lines is not None else None
+    if below is not None:
+        rows = conn.execute(
+            f"{_SYMBOL} WHERE f.path = ? AND d.line BETWEEN ? AND ? "
+            "ORDER BY d.line, d.end_line DESC LIMIT 1",
+            (path, *below),
+        ).fetchall()
+        if rows:
+            return _symbol(rows[0])
     rows = conn.execute(
         f"{_SYMBOL} WHERE f.path = ? AND d.line <= ? AND d.end_line >= ? "
         "ORDER BY (d.line = ?) DESC, d.line DESC, d.end_line ASC LIMIT 1",
         (path, line, line, line),
     ).fetchall()
     return _symbol(rows[0]) if rows else None
+
+
+_ANNOTATION = re.compile(r"\s*(@[\w.]+|#\[)")  # `@Override`, `@pytest.mark.x(...)`, `#[test]`
+
+
+def _documented(lines: Sequence[str], line: int) -> tuple[int, int] | None:
+    """When ``line`` (1-based) is in a comment that runs down to code, the lines where what it
+    documents may start: the first line of code below it and the annotations after that."""
+    if not 0 < line <= len(lines) or not comment_like(lines[line - 1]):
+        return None
+    n = line
+    while n <= len(lines) and (comment_like(lines[n - 1]) or not lines[n - 1].strip()):
+        if not lines[n - 1].strip() and not _in_block(lines, n):
+            return None  # (a blank line ends a comment of `//` or `#` lines: nothing below)
+        n += 1
+    last = n
+    while last < len(lines) and _ANNOTATION.match(lines[last - 1]):
+        last += 1
+    return (n, last) if n <= len(lines) else None
+
+
+def _in_block(lines: Sequence[str], n: int) -> bool:
+    """Whether the blank line ``n`` is inside a `/* ... */` comment (a Javadoc's empty line)."""
+    for k in range(n - 1, 0, -1):
+        t = lines[k - 1].strip()
+        if "*/" in t:
+            return False
+        if t.startswith("/*"):
+            return True
+    return False
 
 
 def _unit(conn: sqlite3.Connection, unit_id: int | None, cache: dict[int, Unit]) -> Unit | None:

@@ -4,7 +4,15 @@ silence; nothing at all when there is nothing to say."""
 from __future__ import annotations
 
 from reviewbot.model import Finding, Report, Severity
-from reviewbot.render.style import Style, fmt_metric, one_line, sparkline, wrap
+from reviewbot.render.style import (
+    Style,
+    cut_label,
+    fit_paths,
+    fmt_metric,
+    one_line,
+    sparkline,
+    wrap,
+)
 
 __all__ = ["hook_text"]
 
@@ -74,7 +82,7 @@ def hook_text(
             measured = f.metrics.before is not None or f.metrics.after is not None
             spark = sparks.get((f.path, f.unit.start), "")[:16] if measured else ""
             mark = f"  {style(f.severity.value[0].upper(), _MARK[f.severity])} "
-            label = f.unit.label[:label_w].ljust(label_w)
+            label = cut_label(f.unit.label, label_w).ljust(label_w)
             tail = f"{_what(f)}  [{f.code}]"
             plain = 4 + len(where) + 2 + label_w + 2  # the line's width before `tail`, no colour
             if plain + len(tail) + len(spark) + 2 <= DETAIL_WIDTH and spark:
@@ -93,7 +101,10 @@ def hook_text(
                 lines.extend(_no_lone_code(wrap(rest, DETAIL_WIDTH, "      "), f.code))
             if not measured:  # RB105, RB106: the title alone does not say where to look
                 lines.extend(
-                    style(line, "dim") for line in wrap(one_line(f.message), DETAIL_WIDTH, "      ")
+                    style(line, "dim")
+                    for line in wrap(
+                        fit_paths(one_line(f.message), DETAIL_WIDTH - 7), DETAIL_WIDTH, "      "
+                    )
                 )
         if len(shown) > max_findings:
             lines.append(f"  ... and {len(shown) - max_findings} more (`{rerun}` shows all)")

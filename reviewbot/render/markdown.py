@@ -20,6 +20,7 @@ from reviewbot.model import (
     Bundle,
     Finding,
     HunkContext,
+    ImpactRef,
     MetricsChange,
     Report,
     Severity,
@@ -29,8 +30,10 @@ from reviewbot.model import (
 from reviewbot.render.style import (
     BUNDLE_PLACES,
     MAX_UNIT_ROWS,
+    bundle_says,
     diff_gutter,
     fmt_metric,
+    group_refs,
     place_groups,
     quiet_tests_text,
     same_edit_text,
@@ -53,6 +56,7 @@ __all__ = [
     "inline_body",
     "inline_code",
     "md_escape",
+    "ref_places",
     "render_markdown",
     "summary_body",
     "url",
@@ -196,7 +200,32 @@ def environment() -> jinja2.Environment:
     env.filters["gutter"] = gutter
     env.filters["places"] = bundle_places
     env.globals["units_text"] = units_text
+    env.globals["ref_places"] = ref_places
+    env.globals["bundle_says"] = bundle_says
     return env
+
+
+def ref_places(
+    refs: Sequence[ImpactRef], link: Callable[[str, int, int], str] | None = None
+) -> str:
+    """An impact's references by file, each path once, then by unit (as the text lists them):
+    `` `a/B.java:50`, 51 in method B.set; `c.py:4` (in the change)``; with ``link``, each line a
+    link to itself (`[a/B.java:50](…), [51](…)`)."""
+    files = []
+    for path, units in group_refs(refs):
+        items: list[str] = []
+        for unit, rs in units:
+            lines: list[str] = []
+            for r in rs:
+                text = f"{path}:{r.line}" if not items and not lines else str(r.line)
+                if link is not None:
+                    shown = f"[{md_escape(text)}]({link(r.path, r.line, r.line)})"
+                else:
+                    shown = inline_code(text) if text != str(r.line) else text
+                lines.append(shown + (" (in the change)" if r.in_change else ""))
+            items.append(", ".join(lines) + (f" in {md_escape(unit)}" if unit else ""))
+        files.append(", ".join(items))
+    return "; ".join(files)
 
 
 def render_markdown(

@@ -31,7 +31,7 @@ from reviewbot.model import (
     place,
     unchecked_line,
 )
-from reviewbot.render.style import one_line, units_text, visible
+from reviewbot.render.style import group_refs, one_line, units_text, visible
 
 __all__ = ["CHARS_PER_TOKEN", "Prompt", "prompt", "prompt_text", "tokens"]
 
@@ -114,9 +114,13 @@ def _finding_items(pack: ContextPack) -> list[str]:
 def _impact_item(imp: Impact) -> str:
     """One declaration's references (the section lists the most referenced first: a small
     budget keeps those)."""
-    refs = ", ".join(
-        f"{_safe(r.path)}:{r.line}" + (f" ({_code(r.unit)})" if r.unit else "")
-        for r in imp.references[:6]
+    refs = "; ".join(  # (by file, each path once, then by unit: `a.py:3, 9 (`def f`)`)
+        f"{_safe(path)}:"
+        + ", ".join(
+            ", ".join(str(r.line) for r in rs) + (f" ({_code(unit)})" if unit else "")
+            for unit, rs in units
+        )
+        for path, units in group_refs(imp.references[:6])
     )
     more = imp.total - min(len(imp.references), 6)
     where = f": {refs}" + (f" (+{more} more)" if more > 0 else "") if refs else ""

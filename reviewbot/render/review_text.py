@@ -21,17 +21,20 @@ from reviewbot.render.style import (
     BUNDLE_PLACES,
     DIFF_LEGEND,
     Style,
+    bundle_says,
     cut_labels,
     cut_path,
     cut_paths,
     diff_gutter,
     ellipsize,
+    fit_paths,
     fmt_metric,
     moved_from,
     one_line,
     origin_text,
     places_text,
     quiet_tests_text,
+    refs_text,
     same_edit_text,
     sparkline,
     unit_table,
@@ -178,12 +181,16 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             elif 2 + 8 + 7 + len(where) <= width:
                 out.append(head)
                 out.extend(_wrap(title, width, "    "))
-            else:
+            else:  # (its folders cut to fit, never its file's name or lines: whole if need be)
                 severity = style(f.severity.value, _SEVERITY_STYLE[f.severity])
                 out.append(f"  {severity} {f.code}")
-                out.append(f"    {style(where, 'cyan')}")
+                path, lines = one_line(f.path), where[len(one_line(f.path)) :]
+                room = max(40, width) - 4 - len(lines)
+                if len(path.rpartition("/")[2]) + 2 <= room:
+                    path = cut_path(path, room)
+                out.append(f"    {style(path + lines, 'cyan')}")
                 out.extend(_wrap(title, width, "    "))
-            out.extend(_wrap(f.message, width, "    "))
+            out.extend(_wrap(fit_paths(f.message, max(40, width) - 5), width, "    "))
             silence = _silence_hint(f, statuses.get(f.path))
             out.extend(style(line, "dim") for line in _wrap(silence, width, "    "))
         if report.truncated_findings:
@@ -208,9 +215,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             continue
         outside = [r for r in item.references if not r.in_change]
         first = (outside or list(item.references))[:4]
-        where = ", ".join(
-            f"{one_line(r.path)}:{r.line}" + (f" ({r.unit})" if r.unit else "") for r in first
-        )
+        where = refs_text(first, max(40, width) - 6)
         more = f", … {item.total - len(first)} more" if item.total > len(first) else ""
         touched = item.total - item.outside
         inside = f", {touched} in the change" if touched else ""
@@ -240,12 +245,16 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
     hot = report.stats.hotspots_touched or ()
     if len(hot) == 1:
         text = (
-            f"hotspot: {one_line(hot[0].path)} is #{hot[0].rank} of the repository's "
+            f"hotspot: {fit_paths(one_line(hot[0].path), max(40, width) - 6)} is "
+            f"#{hot[0].rank} of the repository's "
             f"hotspots ({hot[0].changes} recent changes)"
         )
         out.extend(style(line, "yellow") for line in _wrap(text, width, "  ", "    "))
     elif hot:  # one line for them all: they are context, not findings
-        listed = ", ".join(f"{one_line(h.path)} #{h.rank} ({h.changes})" for h in hot)
+        listed = ", ".join(
+            f"{fit_paths(one_line(h.path), max(40, width) - 6)} #{h.rank} ({h.changes})"
+            for h in hot
+        )
         text = f"hotspots touched (rank, recent changes): {listed}"
         out.extend(style(line, "yellow") for line in _wrap(text, width, "  ", "    "))
     out.append("")
@@ -292,7 +301,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         if table.unlisted:
             said = f"({unlisted_text(table.unlisted).replace('`', '')})"
             out.extend(style(line, "dim") for line in _wrap(said, width, ""))
-    if len(report.bundles) > 1:
+    # (one bundle too when it says something: `re-signs truncatingFormat`)
+    if len(report.bundles) > 1 or (report.bundles and bundle_says(report.bundles[0])):
         out.append(style("Suggested review order", "bold"))
         for b in report.bundles:
             spans_of = b.hunks[:BUNDLE_PLACES]
@@ -300,7 +310,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                 f" (+{len(b.hunks) - len(spans_of)} more)" if len(b.hunks) > len(spans_of) else ""
             )
             spans = places_text([(h.path, h.where) for h in spans_of], max(40, width) - 6)
-            out.extend(_wrap(f"{b.id}  {b.title}  — {b.reason}", width, "  ", "    "))
+            title = fit_paths(one_line(b.title), max(40, width) - 8)
+            out.extend(_wrap(f"{b.id}  {title}  — {b.reason}", width, "  ", "    "))
             out.extend(style(line, "dim") for line in _wrap(f"{spans}{more}", width, "      "))
     skipped = [fs for fs in report.files if fs.language is None]
     if skipped:

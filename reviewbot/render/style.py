@@ -8,7 +8,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, TextIO
 
-from reviewbot.model import FileSummary, Finding, HunkContext, Measure, UnitChange, innermost
+from reviewbot.model import (
+    Bundle,
+    FileSummary,
+    Finding,
+    HunkContext,
+    ImpactRef,
+    Measure,
+    UnitChange,
+    innermost,
+)
 from reviewbot.render.visible import one_line, visible
 from reviewbot.repo.paths import secondary
 
@@ -20,13 +29,16 @@ __all__ = [
     "Style",
     "UnitTable",
     "bar",
+    "bundle_says",
     "cut_label",
     "cut_labels",
     "cut_path",
     "cut_paths",
     "diff_gutter",
     "ellipsize",
+    "fit_paths",
     "fmt_metric",
+    "group_refs",
     "moved_from",
     "one_line",
     "origin_text",
@@ -35,6 +47,7 @@ __all__ = [
     "product_first",
     "quiet_tests",
     "quiet_tests_text",
+    "refs_text",
     "same_edit_text",
     "same_edits",
     "sparkline",
@@ -264,6 +277,40 @@ def places_text(places: Sequence[tuple[str, str]], width: int) -> str:
     return "; ".join(out)
 
 
+# A bundle's reason parts that only say how its hunks hold together (`4 files, mean link 0.86`)
+_LINK_ONLY = re.compile(
+    r"(in all, )?(one file|\d+ files)(, hunks of one unit)?, mean link [\d.]+"
+    r"|one hunk, linked to no other"
+)
+
+
+def bundle_says(bundle: Bundle) -> bool:
+    """Whether ``bundle``'s reason says more than how its hunks are linked: what it defines,
+    re-signs, moves, removes, renames or uses, an edit it repeats, a note that names it. A
+    review of one such bundle shows it (testify 1eb5fc0: its one bundle re-signed
+    truncatingFormat, and nothing said so)."""
+    return any(_LINK_ONLY.fullmatch(part) is None for part in bundle.reason.split("; "))
+
+
+# A path among a title's words (`class T (src/test/java/org/…/T.java, …)`): what has a `/`.
+_PATH_WORD = re.compile(r"[^\s(),;]*/[^\s(),;]+")
+
+
+def fit_paths(text: str, room: int) -> str:
+    """``text`` with each path longer than ``room`` (a wrapped line's room, its `(` and `,`
+    with it) cut at its folders (``cut_path``), its file's name whole: a word is never broken
+    over lines, and a 90-column path stood out of an 80-column terminal (commons-io adcb56a89's
+    review order; the hook's RB105 listed an 82-column one)."""
+
+    def fit(m: re.Match[str]) -> str:
+        path = m.group(0)
+        if len(path) <= room or len(path.rpartition("/")[2]) + 2 > room:
+            return path
+        return cut_path(path, room)
+
+    return _PATH_WORD.sub(fit, text)
+
+
 def moved_from(old: str, new: str) -> str:
     """Where a renamed file came from, short: the folders or name that changed with a folder
     of what they share on either side, and where that now stands (retrofit e597b94f: `from
@@ -394,40 +441,55 @@ _WORDS = re.compile(r"([ \t\n\r\x0b\x0c]*)([^ \t\n\r\x0b\x0c]+)")
 
 def wrap(text: str, width: int, indent: str = "", hang: str = "") -> list[str]:
     """``text`` in lines of at most ``width`` columns, broken at spaces (``indent`` before the
-    first line, ``indent + hang`` before the others). A word longer than a whole line (a long
-    path with its `:12-40,` or `)` after it) breaks after one of its `/`s, so that a path's
-    file name stays with what follows it; only a part still too long is cut anywhere."""
-    room = max(1, width - len(indent + hang))
+    first line, ``indent + hang`` before the others). A word is never broken: one longer than
+    a line (a long path with its `:12-40,`, a test's long name) stands alone on its line, whole
+    (a path broken after a `/`, `src/test/` / `java/org/…`, read as two; rq 936e15bb broke
+    `…_exit_code_and_` / `result_ttl_0`)."""
     lines: list[str] = []
     line, fresh = indent, True  # (fresh: nothing written on this line yet)
     for space, word in _WORDS.findall(text):  # (the spaces between words kept)
-        for k, piece in enumerate(_pieces(word, room)):
-            glue = "" if fresh or k else " " * len(space)
-            if not fresh and len(line) + len(glue) + len(piece) > width:
-                lines.append(line)
-                line, glue = indent + hang, ""
-            line += glue + piece
-            fresh = False
+        glue = "" if fresh else " " * len(space)
+        if not fresh and len(line) + len(glue) + len(word) > width:
+            lines.append(line)
+            line, glue = indent + hang, ""
+        line += glue + word
+        fresh = False
     lines.append(line)
     return lines
 
 
-def _pieces(word: str, room: int) -> list[str]:
-    """A word in parts of at most ``room`` characters: whole when it fits; else at its `/`s
-    (each keeps its `/`), a part still too long at its `.`s (a qualified name,
-    `AnnotatedTypeNameTest.` and `withoutAnnotations…),`: not `…Type)` and a lone `,`), and
-    only a part longer than ``room`` even so cut anywhere."""
-    if len(word) <= room:
-        return [word]
-    out: list[str] = []
-    for part in re.findall(r"[^/]*/|[^/]+$", word):
-        for piece in re.findall(r"[^.]*\.|[^.]+$", part) if len(part) > room else [part]:
-            while len(piece) > room:
-                out.append(piece[:room])
-                piece = piece[room:]
-            if piece:
-                out.append(piece)
-    return out
+def refs_text(refs: Iterable[ImpactRef], width: int) -> str:
+    """References by file, each path once, then by unit: `a/B.java:50, 51 (method B.set);
+    c.py:4`, in the order of each file's first (a unit's lines in its order; the lines in no
+    unit last, so that no bare line reads as inside the unit before it). A path too long for
+    ``width`` with its first line loses folders (``cut_path``), so that none wraps inside
+    (commons-io 5161cc471 listed `BufferedFileChannelInputStreamTest.java:50` and `:51`, each
+    with its 68-character path, over five lines)."""
+    out = []
+    for path, units in group_refs(refs):
+        items = [
+            ", ".join(str(r.line) for r in rs) + (f" ({one_line(unit)})" if unit else "")
+            for unit, rs in units
+        ]
+        shown = one_line(path)
+        first = f":{units[0][1][0].line},"
+        if len(shown) + len(first) > width:
+            shown = cut_path(shown, max(1, width - len(first)))
+        out.append(f"{shown}:{', '.join(items)}")
+    return "; ".join(out)
+
+
+def group_refs(
+    refs: Iterable[ImpactRef],
+) -> list[tuple[str, list[tuple[str | None, list[ImpactRef]]]]]:
+    """``refs`` by file (in the order of each file's first), then by unit (the references in
+    no unit last)."""
+    files: dict[str, dict[str | None, list[ImpactRef]]] = {}
+    for r in refs:
+        files.setdefault(r.path, {}).setdefault(r.unit or None, []).append(r)
+    return [
+        (path, sorted(units.items(), key=lambda kv: kv[0] is None)) for path, units in files.items()
+    ]
 
 
 def cut_paths(paths: Iterable[str], width: int) -> dict[str, str]:

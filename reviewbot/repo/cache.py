@@ -36,7 +36,8 @@ __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 # function f(` is a unit; a TS member typed as a function or with default type parameters is one;
 # 5: a Rust `where` clause at its header's indentation keeps the body in the unit, a `#[cfg(all(`
 # attribute over lines is no member, a name starting with `end` closes no block, Ruby's `def
-# self.parse` is the unit `parse`; a unit's `edit`, its one or two changed lines).
+# self.parse` is the unit `parse`; a unit's `edit`, its one or two changed lines; a callback's
+# label keeps its text's words up to 200 characters, it was cut at 40).
 CACHE_FORMAT = 5
 T = TypeVar("T")
 

@@ -212,10 +212,11 @@ def test_text_findings_come_first_and_nothing_is_cut_at_80_columns(repo: Path) -
     table = next(i for i, x in enumerate(lines) if "modified" in x)
     assert lines.index("Findings (1)") < table
     assert lines[4].split() == ["info", "RB103"]
-    assert lines[5].strip() == f"{long}:4-6"  # the path whole, on its own line
+    # on its own line, its file's name whole, its folders cut to fit (the name alone fits)
+    assert lines[5].strip() == f"packages/…/{long.rpartition('/')[2]}:4-6"
     assert lines[6].strip() == "Deeper nesting in def Box.size"  # the title whole, under it
-    assert all(len(x) <= 80 for x in lines if "/" not in x)
-    assert "…" not in "\n".join(lines[:table])  # the table may cut a path: the finding did not
+    assert all(len(x) <= 80 for x in lines[:7])  # (the finding: its place too)
+    assert "…" not in "\n".join(lines[6:table])  # the title and the message: nothing cut
 
 
 def test_impact_lines_only_for_what_reaches_outside_the_change(repo: Path) -> None:

@@ -100,6 +100,20 @@ def test_a_callbacks_label_keeps_the_quotes_of_its_source() -> None:
     assert cut == "it('…\"error\" on the app')", cut
 
 
+def test_a_callbacks_label_keeps_its_whole_text_and_a_cut_shows_its_last_words() -> None:
+    """jotai atomWithObservable.test.tsx: `it('should throw error when writing to non-s…')`:
+    the unit kept 40 characters of its text, so the outputs, which keep a callback's last
+    words when they cut, showed a middle fragment (`it('…en writing to non-s…')`). The unit
+    keeps the text (up to 200 characters: a longer one its start and its end)."""
+    words = "should throw error when writing to non-subject observable"
+    long = "x" * 150 + " middle " + "y" * 150
+    code = f"it('{words}', () => {{\n  run()\n}})\nit('{long}', () => {{\n  run()\n}})\n"
+    labels = [u.label for u in open_index("a.test.tsx", code).structure.units]
+    assert labels[0] == f"it('{words}')", labels
+    assert labels[1] == f"it('{'x' * 100}…{'y' * 99}')", labels
+    assert cut_label(labels[0], 40) == "it('…to non-subject observable')"
+
+
 RUST = """\
 struct ErrorVTable {
     object_drop: unsafe fn(Own<ErrorImpl>),

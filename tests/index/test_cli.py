@@ -696,7 +696,55 @@ def test_a_name_level_link_is_marked_as_such(
         ("use.rb", True)
     ], doc
     code, text, _ = fast("refs", "util.rb:2")
-    assert "use.rb:2: call in function best by name" in text, text
+    assert "use.rb:2: call by name in function best" in text, text
     code, doc, _ = fast("refs", "app/core.py:1", "--format", "json")
     assert {r["path"] for r in doc["references"]} == {"app/use.py"}
     assert all("by_name" not in r for r in doc["references"]), doc
+
+
+def test_refs_on_a_doc_comment_answer_for_the_definition_below_it(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """commons-io IOUtils.java:2700, in the Javadoc of skipFully: `refs` answered for class
+    IOUtils (50 references); a review attaches a doc comment to the unit below it, and so do
+    refs, callers and callees."""
+    write(
+        repo,
+        "src/p/Util.java",
+        "package p;\n\npublic class Util {\n    /**\n     * Skips.\n     *\n"
+        "     * @param n how many\n     */\n    @Deprecated\n"
+        "    public static int skip(int n) {\n        return n;\n    }\n\n"
+        "    // a note, then a blank line\n\n    public static int other() {\n"
+        "        return skip(2);\n    }\n}\n",
+    )
+    write(repo, "src/p/Use.java", "package p;\n\nclass Use {\n    int go() {\n"
+          "        return Util.skip(1);\n    }\n}\n")  # fmt: skip
+    index_here(repo, monkeypatch, tmp_path)
+    for line in (4, 5, 6, 7, 8):
+        code, doc, _ = fast("refs", f"src/p/Util.java:{line}", "--format", "json")
+        assert code == 0 and doc["symbol"]["qualified"] == "Util.skip", (line, doc["symbol"])
+    code, doc, _ = fast("callers", "src/p/Util.java:5", "--format", "json")
+    assert doc["symbol"]["qualified"] == "Util.skip", doc
+    code, doc, _ = fast("refs", "src/p/Util.java:14", "--format", "json")  # (not above one)
+    assert doc["symbol"]["qualified"] == "Util", doc
+
+
+def test_a_refs_row_too_long_keeps_its_unit_whole_on_a_line_below(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """commons-io and rq at 80 columns: `other in met….close`, `attribute in
+    m….test_enqueue_with_success_callback`: the place and the kind first, the unit whole
+    under them, as `search` puts a signature."""
+    write(repo, "lib.py", "def helper():\n    return 1\n")
+    write(
+        repo,
+        "tests/some/rather/long/folder/test_lib.py",
+        "from lib import helper\n\n\nclass TestQueue:\n"
+        "    def test_enqueue_with_success_callback(self):\n        return helper()\n",
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    monkeypatch.setenv("COLUMNS", "60")
+    _, text, _ = fast("refs", "lib.py:1")
+    lines = text.splitlines()
+    at = lines.index("  tests/some/rather/long/folder/test_lib.py:6: call")
+    assert lines[at + 1] == "      in method TestQueue.test_enqueue_with_success_callback", lines

@@ -3,8 +3,6 @@ callback's last words, a file's name) and how the tables make room for their lab
 
 from __future__ import annotations
 
-import re
-
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,6 +14,7 @@ from reviewbot.model import (
     FileSummary,
     Finding,
     FindingCounts,
+    HotspotTouch,
     HunkSpan,
     Impact,
     ImpactRef,
@@ -28,7 +27,9 @@ from reviewbot.model import (
     UnitMetrics,
     UnitRef,
 )
+from reviewbot.render.hook_text import hook_text
 from reviewbot.render.markdown import render_markdown, summary_body
+from reviewbot.render.prompt import _impact_item
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style, cut_labels, cut_paths, wrap
 from reviewbot.render.text import hotspots_text
@@ -176,32 +177,21 @@ def test_the_header_wraps_between_its_facts_never_inside_one() -> None:
     ], lines
 
 
-def test_a_long_path_wraps_after_a_slash_with_its_line_range_kept() -> None:
-    """mobx 7fd93348 at 80 columns: the review order's wrap cut `…inheritance.ts` from its
-    `)` and `…inheritance.ts:` from `1-351`: a word longer than a line breaks after one of its
-    `/`s, the file name staying with what follows it."""
+def test_a_word_longer_than_a_line_stands_alone_whole() -> None:
+    """commons-io 5161cc471 and rq 936e15bb at 80 columns: a path broken after a `/`
+    (`src/test/` / `java/org/apache/…`) and a test's name broken inside (`…_exit_code_and_` /
+    `result_ttl_0`) read as two words. A word is never broken: one longer than a line stands
+    alone on it, whole, the words around it on their own lines."""
     path = "packages/mobx/__tests__/decorators_2023/stage3/long/stage3-decorators-inheritance.ts"
     text = f"B1  def Parent.run ({path})  — defines x at {path}:1-351, and more"
     lines = wrap(text, 60, "  ", "    ")
-    assert all(len(line) <= 60 for line in lines), lines
-    assert lines[0].startswith("  B1  def Parent.run (")  # (its own spaces kept)
-    assert sum("stage3-decorators-inheritance.ts)" in line for line in lines) == 1, lines
-    assert sum("stage3-decorators-inheritance.ts:1-351," in line for line in lines) == 1, lines
-    assert all(line.startswith("      ") for line in lines[1:]), lines
-
-
-def test_a_long_qualified_name_wraps_after_a_dot_not_before_its_comma() -> None:
-    """javapoet, the hook at 80 columns: `(method AnnotatedTypeNameTest.withoutAnnotationsOn
-    AnnotatedEnclosingAndNestedType),` is longer than a line, and was cut where the line ended:
-    the next line began with its `,`; the review order left a `)` alone the same way."""
-    name = "AnnotatedTypeNameTest.withoutAnnotationsOnAnnotatedEnclosingAndNestedType"
-    text = f"callers: src/A.java:146 (method {name}), src/B.java:153 (method B.other)"
-    lines = wrap(text, 80, "      ")
-    assert all(len(line) <= 80 for line in lines), lines
-    assert not [line for line in lines if not re.search(r"\w", line.split()[0])], lines
-    assert any(line.strip().startswith("withoutAnnotationsOn") for line in lines), lines
-    title = wrap(f"B2  {name}() (src/test/java/com/squareup/javapoet/T.java)", 80, "  ", "    ")
-    assert not [line for line in title if line.strip().startswith(")")], title
+    assert lines[0] == "  B1  def Parent.run", lines
+    assert lines[1] == f"      ({path})", lines
+    assert f"      {path}:1-351," in lines, lines
+    name = "test_monitor_work_horse_handles_performed_job_with_non_zero_exit_code_and_result_ttl_0"
+    lines = wrap(f"tests/test_worker.py:1411, 1417 (method TestWorker.{name}), … 12 more", 80, "  ")
+    assert f"  TestWorker.{name})," in lines, lines
+    assert lines[-1] == "  … 12 more", lines
 
 
 @given(
@@ -211,8 +201,44 @@ def test_a_long_qualified_name_wraps_after_a_dot_not_before_its_comma() -> None:
 def test_wrap_loses_no_character_and_keeps_to_the_width(words: list[str], width: int) -> None:
     text = " ".join(words)
     lines = wrap(text, width, "  ", "  ")
-    assert all(len(line) <= width for line in lines), lines
-    assert "".join("".join(lines).split()) == "".join(text.split())
+    # (a line longer than the width holds one word: the words are those of the text, whole)
+    assert all(len(line) <= width or len(line.split()) == 1 for line in lines), lines
+    assert [w for line in lines for w in line.split()] == text.split()
+
+
+def _spread_impact() -> Report:
+    """commons-io 5161cc471's impact: two references in each of two long paths."""
+    test = "src/test/java/org/apache/commons/io/input/BufferedFileChannelInputStreamTest.java"
+    origin = "src/main/java/org/apache/commons/io/build/AbstractOrigin.java"
+    unit = "method BufferedFileChannelInputStreamTest.setUpInputStreams"
+    refs = (
+        ImpactRef(origin, 58, None, "import", 1.0, False),
+        ImpactRef(origin, 405, "method AbstractOrigin.getInputStream", "call", 1.0, False),
+        ImpactRef(test, 50, unit, "call", 1.0, False),
+        ImpactRef(test, 51, unit, "call", 1.0, False),
+        ImpactRef("src/C.java", 7, None, "call", 1.0, True),
+    )
+    item = Impact("BufferedFileChannelInputStream", "class BufferedFileChannelInputStream",
+                  "src/B.java", "signature", refs, 23, False, detail="now extends A")  # fmt: skip
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0)
+    files = (FileSummary("src/B.java", None, Status.MODIFIED, None, "java", 4, 4),)
+    return Report("a", "b", files, (), stats=stats, impact=(item,))
+
+
+def test_an_impact_names_each_file_once_and_never_wraps_inside_a_path() -> None:
+    """commons-io 5161cc471 at 80 columns: `src/test/` / `java/org/apache/commons/io/input/` /
+    `BufferedFileChannelInputStreamTest.java:50 (method …)`, then the same path again for
+    `:51`. The references go by file, then by unit (`…Test.java:50, 51 (method …)`), a path
+    too long for a line cut at its folders, its file's name whole."""
+    report = _spread_impact()
+    origin = report.impact[0].references[0].path
+    lines = review_text(report, Style(color=False), width=80).splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    text = " ".join(" ".join(lines).split())
+    assert text.count("BufferedFileChannelInputStreamTest.java") == 1, lines
+    assert "/…/BufferedFileChannelInputStreamTest.java:50, 51 (method" in text, lines
+    assert f"{origin}:405 (method AbstractOrigin.getInputStream), 58; src/" in text, lines
+    assert not [line for line in lines if line.rstrip().endswith("/")], lines
 
 
 def test_the_unit_tables_list_the_product_before_its_tests() -> None:
@@ -448,6 +474,22 @@ def test_a_findings_place_too_long_for_its_line_goes_on_its_own() -> None:
     assert lines[at + 2] == "    AbstractHelpWriter is deleted but still referenced"
 
 
+def test_a_findings_place_longer_than_the_width_loses_folders_not_its_name() -> None:
+    """commons-io 4829bf9d2 at 80 columns: `    src/test/java/org/apache/commons/io/input/
+    UnsynchronizedBufferedReaderTest.java:136-151` took 91 columns on its own line."""
+    path = "src/test/java/org/apache/commons/io/input/UnsynchronizedBufferedReaderTest.java"
+    big = Finding(
+        "RB101", Severity.WARNING, path, 136, 151, "a spike", "big", MetricsChange(None, None),
+        UnitRef("UnsynchronizedBufferedReaderTest.assertPeek()", 130, 160), "f",
+    )  # fmt: skip
+    stats = Stats(1, 1, 0, 3, 3, findings=FindingCounts(warning=1), findings_total=1)
+    files = (FileSummary(path, None, Status.MODIFIED, None, "java", 3, 3),)
+    lines = _rows(Report("a", "b", files, (big,), stats=stats))
+    at = lines.index("  warning RB101")
+    assert lines[at + 1].startswith("    src/test/"), lines
+    assert lines[at + 1].endswith("/…/UnsynchronizedBufferedReaderTest.java:136-151"), lines
+
+
 def test_the_markdown_findings_name_a_unit_with_its_class() -> None:
     """commons-cli: the Findings table's Unit column said `printHelp()` for
     `AbstractHelpFormatter.printHelp()`, which the finding's title names (a file can hold
@@ -529,3 +571,107 @@ def test_a_re_sign_that_changes_no_call_counts_its_places() -> None:
         "62 place(s); its calls still fit"
     ) in text, text
     assert "test/a.ts" not in text, text
+
+
+def test_the_markdown_and_the_prompt_name_each_impacted_file_once() -> None:
+    """The Markdown report, the PR summary and the prompt pack repeated each reference's
+    whole path too (`AbstractOrigin.java:58`, `AbstractOrigin.java:405`)."""
+    report = _spread_impact()
+    md = render_markdown(report)
+    assert (
+        "`src/main/java/org/apache/commons/io/build/AbstractOrigin.java:405` in method "
+        "AbstractOrigin.getInputStream, 58; `src/test/java/org/apache/commons/io/input/"
+        "BufferedFileChannelInputStreamTest.java:50`, 51 in method "
+        "BufferedFileChannelInputStreamTest.setUpInputStreams; `src/C.java:7` (in the change), …"
+    ) in md, md
+    summary = summary_body(report, blob_base="https://x/b")
+    assert summary.count("AbstractOrigin.java:") == 1, summary  # (its links have `#L`)
+    assert "), [51](https://x/b/src/test/" in summary, summary
+    pack = _impact_item(report.impact[0])
+    assert pack.count("AbstractOrigin.java") == 1, pack
+    assert "BufferedFileChannelInputStreamTest.java:50, 51 (`method " in pack, pack
+
+
+def test_the_markdown_report_says_the_hotspots_touched_as_the_text_does() -> None:
+    """rq 936e15bb: the text and the JSON named the three hotspots the change touched
+    (`stats.hotspots_touched`), `--format markdown` nothing."""
+    hot = (HotspotTouch("rq/worker/base.py", 1, 70), HotspotTouch("tests/test_worker.py", 4, 34))
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0, hotspots_touched=hot)
+    files = (FileSummary("rq/worker/base.py", None, Status.MODIFIED, None, "python", 4, 4),)
+    report = Report("a", "b", files, (), stats=stats)
+    md = render_markdown(report)
+    text = " ".join(review_text(report, Style(color=False), width=80).split())
+    said = "hotspots touched (rank, recent changes): rq/worker/base.py #1 (70), tests/"
+    assert said in text, text
+    assert "\n\nHotspots touched (rank, recent changes): rq/worker/base.py #1 (70), " in md, md
+    assert "tests/test\\_worker.py #4 (34).\n" in md, md
+    one = render_markdown(report._replace(stats=stats._replace(hotspots_touched=hot[:1])))
+    assert (
+        "Hotspot: rq/worker/base.py is #1 of the repository's hotspots (70 recent changes)." in one
+    ), one
+
+
+def test_one_bundle_that_says_something_is_shown() -> None:
+    """testify 1eb5fc0: the change's one bundle re-signed truncatingFormat (all its calls
+    rewritten), and neither the text nor the Markdown said so: the order was shown only for two
+    bundles or more. One bundle is shown when its reason says more than how it is linked."""
+    span = HunkSpan("assert/assertions.go", 325, 339, 325, 330)
+    says = Bundle("B1", "func indentMessageLines (assert/assertions.go)",
+                  "one file, mean link 0.80; re-signs truncatingFormat", (span,))  # fmt: skip
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0)
+    files = (FileSummary("assert/assertions.go", None, Status.MODIFIED, None, "go", 4, 4),)
+    report = Report("a", "b", files, (), stats=stats, bundles=(says,))
+    text = review_text(report, Style(color=False), width=80)
+    assert "Suggested review order" in text and "re-signs truncatingFormat" in text, text
+    for md in (render_markdown(report), summary_body(report, blob_base="https://x/b")):
+        assert "### Suggested review order" in md and "re-signs truncatingFormat" in md, md
+    quiet = report._replace(bundles=(says._replace(reason="one file, mean link 0.80"),))
+    assert "Suggested review order" not in review_text(quiet, Style(color=False), width=80)
+    assert "Suggested review order" not in render_markdown(quiet)
+
+
+def test_long_paths_in_a_bundles_title_and_a_hotspot_lose_folders_not_their_names() -> None:
+    """commons-io adcb56a89 and 4829bf9d2 at 80 columns: a bundle's title
+    `(src/test/java/org/apache/commons/io/filefilter/AbstractConditionalFileFilterTest.java,`
+    and a hotspot's path stood 85-93 columns wide, a word never being broken."""
+    long = "src/test/java/org/apache/commons/io/filefilter/AbstractConditionalFileFilterTest.java"
+    other = "src/test/java/org/apache/commons/io/filefilter/AbstractIOFileFilterTest.java"
+    span = HunkSpan(long, 1, 9, 1, 9)
+    title = f"class AbstractConditionalFileFilterTest ({long}, {other})"
+    bundle = Bundle("B1", title, "one file, mean link 0.90; defines AbstractIOFileFilterTest",
+                    (span,))  # fmt: skip
+    hot = (HotspotTouch(long, 9, 6),)
+    stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0, hotspots_touched=hot)
+    files = (FileSummary(long, None, Status.MODIFIED, None, "java", 4, 4),)
+    report = Report("a", "b", files, (), stats=stats, bundles=(bundle,))
+    lines = _rows(report)  # (all within 80 columns)
+    text = "\n".join(lines)
+    assert "(src/test/java/org/apache/…/AbstractConditionalFileFilterTest.java," in text, text
+    assert "AbstractIOFileFilterTest.java)" in text, text
+    assert "/…/AbstractConditionalFileFilterTest.java is #9 of the repository" in " ".join(
+        text.split()
+    ), text
+
+
+def test_a_long_path_in_a_findings_message_loses_folders_in_the_text_and_the_hook() -> None:
+    """commons-io, the hook on a staged deletion of PathUtils.deleteIfExists: the RB105 broke
+    `src/main/java/org/` / `apache/commons/io/output/DeferredFileOutputStream.java:399`; a word
+    is no longer broken, and a path longer than the line loses folders, never its name."""
+    long = "src/main/java/org/apache/commons/io/output/DeferredFileOutputStream.java"
+    path = "src/main/java/org/apache/commons/io/file/PathUtils.java"
+    gone = Finding(
+        "RB105", Severity.WARNING, path, 730, 730, "deleteIfExists is deleted but still "
+        "referenced", f"deleteIfExists is still referenced in 43 place(s): {long}:399 (method "
+        "DeferredFileOutputStream.close) and 42 more.", MetricsChange(None, None),
+        UnitRef("method PathUtils.deleteIfExists", 730, 730), "f",
+    )  # fmt: skip
+    stats = Stats(1, 1, 0, 3, 3, findings=FindingCounts(warning=1), findings_total=1)
+    files = (FileSummary(path, None, Status.MODIFIED, None, "java", 3, 3),)
+    report = Report("a", "b", files, (gone,), stats=stats)
+    hook = hook_text(report, "staged change", max_findings=5, show_info=True).splitlines()
+    for lines in (_rows(report), hook):
+        assert all(len(line) <= 80 for line in lines), lines
+        assert any(
+            line.strip().startswith("src/main/java/org/apache/commons/io/…/DeferredFileOutput")
+            for line in lines
+        ), lines
