@@ -83,6 +83,9 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 52 (session 20, go20): a Go method's receiver reaches the methods and fields of the types its
+# type embeds (testify's `suite.T()` in a method of `SuiteTester { Suite }`, `t.Called()`
+# through `mock.Mock`), and `x := new(T)` / `var x = new(pkg.T)` types x as a T.
 # 51 (session 20): the outliner (languages without a grammar: Rust, Ruby, C#, ...) keeps a
 # header whose `where` clause stands at its indentation one unit with its body, reads no
 # member in a multi-line Rust attribute (`#[cfg(all(`), and closes no block at a name that
@@ -171,7 +174,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 51
+RULES = 52
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -1033,6 +1036,14 @@ def _relink(
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(qualifier TEXT PRIMARY KEY)")
     conn.execute("DELETE FROM sel_typed")
     conn.executemany("INSERT INTO sel_typed(qualifier) VALUES (?)", typed)
+    # A Go method's receiver (`s.T()`, how 'self', its type's name the qualifier) reaches the
+    # types its type embeds: again when that type or one it embeds changed.
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS sel_receivers(file_id INTEGER, qualifier TEXT, "
+        "PRIMARY KEY(file_id, qualifier))"
+    )
+    conn.execute("DELETE FROM sel_receivers")
+    conn.executemany("INSERT INTO sel_receivers VALUES (?, ?)", resolver.go_receivers(heirs))
     rows = conn.execute(
         # (a file's references: the range of its ids, ``row_id``)
         "SELECT r.id, r.file_id, r.how, r.target_id, r.qualifier, r.lookup, r.kind "
@@ -1044,7 +1055,11 @@ def _relink(
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) AND {TARGETED} "
         "AND how IN ('self', 'super', 'class', 'free', 'instance') "
         f"UNION {select} WHERE how = 'instance' AND qualifier IN "
-        "(SELECT qualifier FROM sel_typed) ORDER BY 1"
+        "(SELECT qualifier FROM sel_typed) "
+        "UNION SELECT r.id, r.file_id, r.how, r.target_id, r.qualifier, r.lookup, r.kind "
+        f"FROM sel_receivers s JOIN refs r ON r.id >= s.file_id << {ID_BITS} "
+        f"AND r.id < (s.file_id + 1) << {ID_BITS} AND r.how = 'self' "
+        "AND r.qualifier = s.qualifier ORDER BY 1"
     ).fetchall()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")

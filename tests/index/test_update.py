@@ -601,3 +601,23 @@ def test_a_tsconfig_whose_paths_changed_is_followed_by_every_importer(
     assert ("app/use.ts", 2, 0, "old/util.ts", 1, "pad", 1.0, "import") in old
     assert ("app/use.ts", 2, 0, "new/util.ts", 2, "pad", 1.0, "import") in new
     assert not any(e[3] == "old/util.ts" for e in new if e[0] == "app/use.ts")
+
+
+def test_a_go_receivers_call_follows_the_types_its_struct_embeds(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`s.T()` in a method of `Tester`, declared in another file of the package: when
+    Tester's struct embeds another type, the call moves to that type's `T`."""
+    files = {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "ab.go": (
+            "package m\n\ntype A struct{}\n\nfunc (a *A) T() {}\n\n"
+            "type B struct{}\n\nfunc (b *B) T() {}\n"
+        ),
+        "types.go": "package m\n\ntype Tester struct {\n\tA\n}\n",
+        "use.go": "package m\n\nfunc (s *Tester) Run() {\n\ts.T()\n}\n",
+    }
+    after = {"types.go": files["types.go"].replace("\tA\n}", "\tB\n}")}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.go", 4, 3, "ab.go", 5, "T", 1.0, "self") in old
+    assert ("use.go", 4, 3, "ab.go", 9, "T", 1.0, "self") in new
