@@ -85,7 +85,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # of an older extractor are not reused).
 # 52 (session 20, go20): a Go method's receiver reaches the methods and fields of the types its
 # type embeds (testify's `suite.T()` in a method of `SuiteTester { Suite }`, `t.Called()`
-# through `mock.Mock`), and `x := new(T)` / `var x = new(pkg.T)` types x as a T.
+# through `mock.Mock`), and `x := new(T)` / `var x = new(pkg.T)` types x as a T. A Python
+# decorator's references are the decorated definition's, its name (`@wrap`, `@app.command`) a
+# call: rq's 9 `@pass_cli_config` were `other` in no unit, and `callers` found none.
 # 51 (session 20): the outliner (languages without a grammar: Rust, Ruby, C#, ...) keeps a
 # header whose `where` clause stands at its indentation one unit with its body, reads no
 # member in a multi-line Rust attribute (`#[cfg(all(`), and closes no block at a name that

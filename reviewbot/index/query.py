@@ -348,16 +348,17 @@ def callers(
 def callees(
     conn: sqlite3.Connection, symbol: Symbol, limit: int = 100, *, typed: bool = False
 ) -> list[Related]:
-    """The definitions that ``symbol``'s body calls, with the lines of the calls; ``typed``:
-    not through receivers of unknown type (``callers``)."""
+    """The definitions that ``symbol``'s body calls, with the lines of the calls (and its
+    decorators, which are called on it); ``typed``: not through receivers of unknown type
+    (``callers``)."""
     rows = conn.execute(
         "SELECT f.path, e.def_id, r.line, e.confidence FROM refs r "
         "JOIN files rf ON rf.id = r.file_id JOIN edges e ON e.ref_id = r.id "
         "JOIN defs d ON d.id = e.def_id JOIN files f ON f.id = d.file_id "
         f"WHERE rf.path = ? AND r.id >= rf.id << {ID_BITS} AND r.id < (rf.id + 1) << {ID_BITS} "
-        "AND r.line BETWEEN ? AND ? AND r.kind = 'call' AND e.def_id != ? "
+        "AND (r.line BETWEEN ? AND ? OR r.unit_id = ?) AND r.kind = 'call' AND e.def_id != ? "
         f"{_TYPED if typed else ''}ORDER BY r.line",
-        (symbol.path, symbol.line, symbol.end_line, symbol.id),
+        (symbol.path, symbol.line, symbol.end_line, symbol.id, symbol.id),
     ).fetchall()
     return _group(conn, [(r[0], r[1], r[2], r[3]) for r in rows], limit)
 

@@ -548,6 +548,53 @@ def test_a_member_whose_untyped_calls_are_linked_to_nothing_says_so(
     assert doc["unlinked"] == 0
 
 
+def test_a_decorator_is_a_call_in_the_definition_it_decorates(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """rq: `refs pass_cli_config` listed its 9 uses `@pass_cli_config` as `other` outside any
+    unit, and `callers` found none; a decorator is called with the definition under it (a
+    bare or dotted name, or a call's result), so it is a call in that definition, as the
+    impact (RB105) has it."""
+    write(
+        repo,
+        "lib.py",
+        "def wrap(func):\n    return func\n\n\ndef option(name):\n    return wrap\n\n\n"
+        "class App:\n    def command(self, func):\n        return func\n",
+    )
+    write(
+        repo,
+        "cli.py",
+        "from lib import App, option, wrap\n\napp = App()\n\n\n@app.command\n@option(\n"
+        "    'name',\n)\n@wrap\ndef run(name):\n    return name\n\n\nclass Job:\n    @wrap\n"
+        "    def go(self):\n        return 1\n",
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    code, doc, _ = fast("refs", "lib.py:1", "--format", "json")
+    assert code == 0
+    assert [
+        (r["path"], r["line"], r["kind"], r["unit"] and r["unit"]["label"])
+        for r in doc["references"]
+    ] == [
+        ("cli.py", 1, "import", None),
+        ("cli.py", 10, "call", "function run"),
+        ("cli.py", 16, "call", "method Job.go"),
+        ("lib.py", 6, "other", "function option"),
+    ]
+    code, doc, _ = fast("callers", "lib.py:1", "--format", "json")
+    assert [(c["unit"]["label"], c["lines"]) for c in doc["callers"]] == [
+        ("function run", [10]),
+        ("method Job.go", [16]),
+    ]
+    code, doc, _ = fast("callers", "lib.py:10", "--format", "json")  # `@app.command`
+    assert [(c["unit"]["label"], c["lines"]) for c in doc["callers"]] == [("function run", [6])]
+    code, doc, _ = fast("callees", "cli.py:11", "--format", "json")
+    assert {c["unit"]["label"] for c in doc["callees"]} >= {
+        "function wrap",
+        "function option",
+        "method App.command",
+    }
+
+
 def test_search_fits_the_terminal_width(
     repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
