@@ -5,7 +5,8 @@ write them in the parent in one transaction, and re-resolve what the change can 
 A file is skipped, with its reason kept, when it is a symbolic link or submodule, excluded by
 the configuration, vendored (``vendor/``, ``node_modules/``, ``third_party/``), not in a source
 language, larger than ``max_file_bytes``, binary, or generated (linguist-generated, lock files,
-minified code, a generated header). A file whose name is not UTF-8 is left out altogether (the
+minified code, a generated header; `linguist-generated=false` keeps one whatever its header
+says, as a review does). A file whose name is not UTF-8 is left out altogether (the
 index's text columns hold UTF-8 only; a review still analyses it, without the index).
 """
 
@@ -858,8 +859,7 @@ def _write(
                     packages[e.path] = summary(e.path, text)
                     reasons[e.path] = "not a source language"
                     continue
-                why = "generated (linguist-generated)" if e.path in generated else None
-                why = why or generated_reason(e.path, text)
+                why = generated_reason(e.path, text, generated.get(e.path))
                 if why:
                     reasons[e.path] = why
                     continue
