@@ -23,7 +23,7 @@ from collections import defaultdict
 from typing import Any, NamedTuple
 
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT, split_words, storable
-from reviewbot.repo.paths import secondary
+from reviewbot.repo.paths import internal, secondary
 
 __all__ = [
     "Hit",
@@ -528,6 +528,11 @@ _TYPE_VARIABLE = re.compile(
 )
 
 
+# A bare `init` or `main` (Go's `func init()`, a script's `main`): run by the runtime, called by
+# nobody, and nothing to orient a reader (testify's map showed spew's `init`).
+_ENTRY = frozenset({"init", "main"})
+
+
 def repo_map(
     conn: sqlite3.Connection, focus: str | None, budget: int
 ) -> tuple[list[MapFile], int, bool]:
@@ -554,8 +559,15 @@ def repo_map(
     ranks = pagerank(sorted(files), links, personal, iterations=20, tolerance=1e-4)
     # PATH's own files first (ranked by the personalised score), then what they lean on: the
     # folder's mass flows to the helpers everyone calls, which outranked the folder itself.
+    # Of each, the repository's API first, then what it keeps for itself (`internal/`, `_x`:
+    # the mass of testify's copy of spew, a big package calling itself, outranked its own
+    # `mock.Mock` and `suite.Suite`), then tests and examples.
     inside = personal or {}
-    order = sorted(files, key=lambda i: (i not in inside, -ranks.get(i, 0.0), files[i]))
+
+    def tier(i: int) -> int:
+        return 2 if secondary(files[i]) else 1 if internal(files[i]) else 0
+
+    order = sorted(files, key=lambda i: (i not in inside, tier(i), -ranks.get(i, 0.0), files[i]))
     limit = budget * CHARS_PER_TOKEN
     used = 0
     chosen: list[MapFile] = []
@@ -570,7 +582,7 @@ def repo_map(
                 f"{_SYMBOL} WHERE d.file_id = ? AND d.kind NOT IN ('variable', 'field')",
                 (file_id,),
             )
-            if not _TYPE_VARIABLE.match(r[7])
+            if not _TYPE_VARIABLE.match(r[7]) and not (r[3] == "function" and r[2] in _ENTRY)
         ]
         if not rows:
             continue

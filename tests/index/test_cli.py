@@ -354,13 +354,13 @@ def test_the_map_shows_a_method_under_its_class(
         "core.py",
         "class Context:\n    def invoke(self, cb):\n        return cb()\n\n\n"
         "class Command:\n    def invoke(self, ctx):\n        return ctx\n\n\n"
-        "def main():\n    return 1\n",
+        "def start():\n    return 1\n",
     )
     write(
         repo,
         "use.py",
-        "from core import Context, Command, main\n\n\n"
-        "def run(c: Context, d: Command):\n    c.invoke(main)\n    d.invoke(c)\n",
+        "from core import Context, Command, start\n\n\n"
+        "def run(c: Context, d: Command):\n    c.invoke(start)\n    d.invoke(c)\n",
     )
     index_here(repo, monkeypatch, tmp_path)
     code, text, _ = fast("map", "--budget", "2000")
@@ -371,7 +371,7 @@ def test_the_map_shows_a_method_under_its_class(
         "  def invoke(self, cb)",
         "class Command",
         "  def invoke(self, ctx)",
-        "def main()",
+        "def start()",
     ]
     for budget in range(20, 120, 3):  # the class lines are paid for: the budget holds
         code, text, _ = fast("map", "--budget", str(budget))
@@ -474,6 +474,37 @@ def test_a_map_of_a_folder_shows_the_folder_first(
     code, text, _ = fast("map", "select", "--budget", "2000")
     files = [line for line in text.splitlines() if not line.startswith(" ")]
     assert code == 0 and files[-1] == "helper/validate.py:" and len(files) == 5
+
+
+def test_a_map_shows_the_repositorys_api_before_its_internals_and_no_init(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """testify's `map --budget 1000` was mostly `internal/spew/*` and `internal/difflib` (a
+    copy of a third-party package calling itself: PageRank's mass) with spew's `func
+    init()`, and no `mock.Mock`. The repository's API comes first, then what it keeps for
+    itself (`internal/`, `_private`), then tests; a bare `init` or `main` is never shown."""
+    write(repo, "go.mod", "module example.com/kit\n\ngo 1.21\n")
+    spew = "".join(f"func S{k}() int {{\n\treturn S{(k + 1) % 6}() + F()\n}}\n\n" for k in range(6))
+    write(repo, "internal/spew/spew.go", f"package spew\n\nfunc init() {{}}\n\n{spew}")
+    write(repo, "internal/spew/f.go", "package spew\n\nfunc F() int {\n\treturn S0()\n}\n")
+    write(
+        repo,
+        "mock/mock.go",
+        'package mock\n\nimport "example.com/kit/internal/spew"\n\n'
+        "type Mock struct{}\n\nfunc (m *Mock) On() int {\n\treturn spew.S1()\n}\n\n"
+        "func main() {}\n",
+    )
+    write(
+        repo,
+        "mock/mock_test.go",
+        "package mock\n\nfunc TestOn() {\n\tm := &Mock{}\n\tm.On()\n}\n",
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    code, text, _ = fast("map", "--budget", "2000")
+    files = [line for line in text.splitlines() if not line.startswith(" ")]
+    assert code == 0 and files[0] == "mock/mock.go:" and files[-1] == "mock/mock_test.go:", text
+    assert sorted(files[1:-1]) == ["internal/spew/f.go:", "internal/spew/spew.go:"], text
+    assert "init()" not in text and "main()" not in text, text
 
 
 def test_bundling_a_folder_or_another_target_keeps_the_repositorys_bundling(
