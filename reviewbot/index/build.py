@@ -86,7 +86,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # of an older extractor are not reused).
 # 52 (session 20, go20): a Go method's receiver reaches the methods and fields of the types its
 # type embeds (testify's `suite.T()` in a method of `SuiteTester { Suite }`, `t.Called()`
-# through `mock.Mock`), and `x := new(T)` / `var x = new(pkg.T)` types x as a T. A Python
+# through `mock.Mock`), and `x := new(T)` / `var x = new(pkg.T)` types x as a T, `args :=
+# r.Called()` (r the receiver) as what its type's `Called` returns. A Python
 # decorator's references are the decorated definition's, its name (`@wrap`, `@app.command`) a
 # call: rq's 9 `@pass_cli_config` were `other` in no unit, and `callers` found none.
 # 51 (session 20): the outliner (languages without a grammar: Rust, Ruby, C#, ...) keeps a
@@ -1023,6 +1024,7 @@ def _relink(
         for stored, qualifier in written.items()
         if qualifier in through
         or qualifier.rsplit(".", 1)[-1] in typed_names
+        or qualifier.split(".", 1)[0] in typed_names  # (Go `args := r.Called()`: `T.Called`)
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
         or (qualifier.endswith("()[]") and qualifier[:-4].rsplit(".", 1)[-1] in typed_names)
         or (  # a chain `f().m().n()`, branches `c ? this.m() : this`: again when any name

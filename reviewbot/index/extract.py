@@ -2654,6 +2654,12 @@ class _Builder:
                         and receiver == first
                     ):
                         known = local_types.get((found_in[0], first), "")
+                        if go and "." in known:
+                            # `args := m.Called(x)`, m the method's receiver: its type's
+                            # Called (or that of a type it embeds), as `m.Called(x).Get()`
+                            rname, rtype = go_receiver(unit)
+                            if rname and known.split(".", 1)[0] == rname:
+                                known = rtype + known[len(rname) :]
                         if known and not local_callee(known, scope):
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in classed:  # `x = self.make()`

@@ -728,7 +728,7 @@ def test_go_receivers_and_new_reach_the_methods_of_embedded_types(repo: Path) ->
     file) linked nothing and was counted nowhere: `refs Suite.T` listed 2 of its 17 calls (a
     receiver's type was read for its own methods only); `t.Called()` through `mock.Mock`, of
     another package, likewise; `var m = new(Impl)` had no type, so `m.On()` was a guess at 0.5
-    among every `On`."""
+    among every `On`; `args := t.Called()` then `args.Get()` a guess among every `Get`."""
     db = build(
         repo,
         {
@@ -749,15 +749,19 @@ def test_go_receivers_and_new_reach_the_methods_of_embedded_types(repo: Path) ->
             "mock/mock.go": (
                 "package mock\n\n"
                 "type Mock struct{}\n\n"
-                "func (m *Mock) Called() {}\n\n"
+                "func (m *Mock) Called() Arguments { return nil }\n\n"
                 "func (m *Mock) On(name string) {}\n\n"
                 "type Other struct{}\n\n"
-                "func (o *Other) On(name string) {}\n"
+                "func (o *Other) On(name string) {}\n\n"
+                "func (o *Other) Get() {}\n\n"
+                "type Arguments []int\n\n"
+                "func (a Arguments) Get() {}\n"
             ),
             "http/tripper.go": (
                 'package http\n\nimport "example.com/kit/mock"\n\n'
                 "type Tripper struct {\n\tmock.Mock\n}\n\n"
-                "func (t *Tripper) Trip() {\n\tt.Called()\n}\n\n"
+                "func (t *Tripper) Trip() {\n\tt.Called()\n"
+                "\targs := t.Called()\n\targs.Get()\n}\n\n"
                 "func use() {\n"
                 "\tvar a = new(Tripper)\n"
                 '\ta.On("x")\n'
@@ -770,8 +774,10 @@ def test_go_receivers_and_new_reach_the_methods_of_embedded_types(repo: Path) ->
     assert targets(db, "suite/suite_test.go", 9, "T") == {("Suite.T", 5)}
     assert targets(db, "suite/suite_test.go", 10, "name") == {("Suite.name", 3)}
     assert targets(db, "http/tripper.go", 10, "Called") == {("Mock.Called", 5)}
-    assert targets(db, "http/tripper.go", 15, "On") == {("Mock.On", 7)}
+    assert targets(db, "http/tripper.go", 11, "Called") == {("Mock.Called", 5)}
+    assert targets(db, "http/tripper.go", 12, "Get") == {("Arguments.Get", 17)}
     assert targets(db, "http/tripper.go", 17, "On") == {("Mock.On", 7)}
+    assert targets(db, "http/tripper.go", 19, "On") == {("Mock.On", 7)}
 
 
 def test_a_java_call_chain_is_typed_through_the_return_type_written(repo: Path) -> None:
