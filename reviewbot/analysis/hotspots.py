@@ -224,9 +224,9 @@ def find_hotspots(
     at_rev = None if rev is None else _contents_at(git, rev, [path for path, _ in pool])
     # Generated files are nobody's code to review (axios's committed rollup bundles ranked
     # first to fourth): `linguist-generated`, a generated header, minified, a source map.
-    marked = git.generated_attributes([path for path, _ in pool]) if pool else set()
+    marked = git.generated_attributes([path for path, _ in pool]) if pool else {}
     for path, changes in pool:
-        if path in marked:
+        if marked.get(path):
             continue
         source: SourceText | Skipped
         if at_rev is not None:
@@ -239,7 +239,9 @@ def find_hotspots(
             if not full.is_file():
                 continue  # deleted or moved since
             source = read_source(full, path, settings.max_bytes)
-        if not isinstance(source, SourceText) or generated_reason(path, source.text):
+        if not isinstance(source, SourceText) or generated_reason(
+            path, source.text, marked.get(path)
+        ):
             continue
         summary = _summary(source, settings, cache, units=False)
         ranked.append(

@@ -968,7 +968,6 @@ def _impact_in(
                 refs = _its_calls(conn, c.old, c.new, c.cf, refs, texts)
         if keep is not None:
             refs = [r for r in refs if keep(r.path)]
-        refs = [_decorating(conn, r, texts) for r in refs]
         # One per line, a sure one first (`other.x == self.x`: the guess on `other` must
         # not hide the sure `self.x`).
         sure = _one_per_line([r for r in refs if _confident(r)])
@@ -1144,31 +1143,6 @@ def _new_ref(h: query.Hit, added_lines: dict[str, set[int]]) -> _Ref:
         h.via,
         h.line in added_lines.get(h.path, set()),
     )
-
-
-def _decorating(conn: sqlite3.Connection, r: _Ref, texts: _Texts) -> _Ref:
-    """A reference on a Python decorator's lines is its definition's (`@envwrap(...)` above
-    `def __init__` is `method tqdm.__init__`'s, not `class tqdm`'s): the index places it in
-    the scope around the definition."""
-    if not (r.unit is None or r.unit.startswith("class ")) or not r.path.endswith((".py", ".pyi")):
-        return r
-    text = texts.get(r.path)
-    lines = text.split("\n") if text is not None else []
-    if not 0 < r.line <= len(lines) or not lines[r.line - 1].lstrip().startswith("@"):
-        return r
-    indent = len(lines[r.line - 1]) - len(lines[r.line - 1].lstrip())
-    for k in range(r.line, min(len(lines), r.line + 30)):
-        line = lines[k]
-        stripped = line.lstrip()
-        if not stripped or stripped.startswith(("@", "#", ")", "]", "}")):
-            continue
-        if len(line) - len(stripped) > indent:
-            continue  # (a decorator's arguments over several lines)
-        if re.match(r"(?:async\s+)?def\s|class\s", stripped):
-            unit = _unit_at(conn, r.path, k + 1)
-            return r._replace(unit=unit) if unit is not None else r
-        return r
-    return r
 
 
 def _unit_at(conn: sqlite3.Connection, path: str, line: int) -> str | None:

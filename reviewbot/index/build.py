@@ -5,7 +5,8 @@ write them in the parent in one transaction, and re-resolve what the change can 
 A file is skipped, with its reason kept, when it is a symbolic link or submodule, excluded by
 the configuration, vendored (``vendor/``, ``node_modules/``, ``third_party/``), not in a source
 language, larger than ``max_file_bytes``, binary, or generated (linguist-generated, lock files,
-minified code, a generated header). A file whose name is not UTF-8 is left out altogether (the
+minified code, a generated header; `linguist-generated=false` keeps one whatever its header
+says, as a review does). A file whose name is not UTF-8 is left out altogether (the
 index's text columns hold UTF-8 only; a review still analyses it, without the index).
 """
 
@@ -83,6 +84,12 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 52 (session 20, go20): a Go method's receiver reaches the methods and fields of the types its
+# type embeds (testify's `suite.T()` in a method of `SuiteTester { Suite }`, `t.Called()`
+# through `mock.Mock`), and `x := new(T)` / `var x = new(pkg.T)` types x as a T, `args :=
+# r.Called()` (r the receiver) as what its type's `Called` returns. A Python
+# decorator's references are the decorated definition's, its name (`@wrap`, `@app.command`) a
+# call: rq's 9 `@pass_cli_config` were `other` in no unit, and `callers` found none.
 # 51 (session 20): the outliner (languages without a grammar: Rust, Ruby, C#, ...) keeps a
 # header whose `where` clause stands at its indentation one unit with its body, reads no
 # member in a multi-line Rust attribute (`#[cfg(all(`), and closes no block at a name that
@@ -171,7 +178,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 51
+RULES = 52
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -861,8 +868,7 @@ def _write(
                     packages[e.path] = summary(e.path, text)
                     reasons[e.path] = "not a source language"
                     continue
-                why = "generated (linguist-generated)" if e.path in generated else None
-                why = why or generated_reason(e.path, text)
+                why = generated_reason(e.path, text, generated.get(e.path))
                 if why:
                     reasons[e.path] = why
                     continue
@@ -1033,6 +1039,7 @@ def _relink(
         for stored, qualifier in written.items()
         if qualifier in through
         or qualifier.rsplit(".", 1)[-1] in typed_names
+        or qualifier.split(".", 1)[0] in typed_names  # (Go `args := r.Called()`: `T.Called`)
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
         or (qualifier.endswith("()[]") and qualifier[:-4].rsplit(".", 1)[-1] in typed_names)
         or (  # a chain `f().m().n()`, branches `c ? this.m() : this`: again when any name
@@ -1048,6 +1055,14 @@ def _relink(
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(qualifier TEXT PRIMARY KEY)")
     conn.execute("DELETE FROM sel_typed")
     conn.executemany("INSERT INTO sel_typed(qualifier) VALUES (?)", typed)
+    # A Go method's receiver (`s.T()`, how 'self', its type's name the qualifier) reaches the
+    # types its type embeds: again when that type or one it embeds changed.
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS sel_receivers(file_id INTEGER, qualifier TEXT, "
+        "PRIMARY KEY(file_id, qualifier))"
+    )
+    conn.execute("DELETE FROM sel_receivers")
+    conn.executemany("INSERT INTO sel_receivers VALUES (?, ?)", resolver.go_receivers(heirs))
     rows = conn.execute(
         # (a file's references: the range of its ids, ``row_id``)
         "SELECT r.id, r.file_id, r.how, r.target_id, r.qualifier, r.lookup, r.kind "
@@ -1059,7 +1074,11 @@ def _relink(
         f"UNION {select} WHERE target_id IN (SELECT id FROM sel_classes) AND {TARGETED} "
         "AND how IN ('self', 'super', 'class', 'free', 'instance') "
         f"UNION {select} WHERE how = 'instance' AND qualifier IN "
-        "(SELECT qualifier FROM sel_typed) ORDER BY 1"
+        "(SELECT qualifier FROM sel_typed) "
+        "UNION SELECT r.id, r.file_id, r.how, r.target_id, r.qualifier, r.lookup, r.kind "
+        f"FROM sel_receivers s JOIN refs r ON r.id >= s.file_id << {ID_BITS} "
+        f"AND r.id < (s.file_id + 1) << {ID_BITS} AND r.how = 'self' "
+        "AND r.qualifier = s.qualifier ORDER BY 1"
     ).fetchall()
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_refs(id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM sel_refs")

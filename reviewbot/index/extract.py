@@ -21,7 +21,7 @@ import itertools
 import operator
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from itertools import repeat
 
 import tree_sitter as ts
@@ -1401,6 +1401,36 @@ def _alias_of(node: ts.Node, body: ts.Node, source: bytes) -> tuple[str, ...]:
     return tuple(ALIAS + b for b in named)
 
 
+def _decorations(
+    decorators: Sequence[ts.Node],
+    kept: Sequence[_RawDef],
+    refs: Sequence[int],
+    ref_unit: list[int],
+    calls: set[int],
+    attributes: Collection[int],
+) -> None:
+    """A Python decorator is a use on the definition it decorates: the references in it are
+    that definition's (in ``ref_unit``), and the decorator itself, a name or a dotted name
+    (`@pass_cli_config`, `@app.command`), is called with the definition (its last name goes
+    into ``calls``; `@click.option(...)` is a call already)."""
+    index_at = {d.name_at: i for i, d in enumerate(kept)}
+    for node in decorators:
+        holder = node.parent
+        decorated = holder.child_by_field_name("definition") if holder is not None else None
+        named = decorated.child_by_field_name("name") if decorated is not None else None
+        i = index_at.get(named.start_byte, -1) if named is not None else -1
+        if i < 0 or i in attributes:
+            continue
+        lo = bisect.bisect_left(refs, node.start_byte)
+        hi = bisect.bisect_left(refs, node.end_byte, lo)
+        ref_unit[lo:hi] = [i] * (hi - lo)
+        expression = node.named_children[0] if node.named_child_count else None
+        if expression is not None and expression.type == "attribute":
+            expression = expression.child_by_field_name("attribute")
+        if expression is not None and expression.type == "identifier":
+            calls.add(expression.start_byte)
+
+
 def _go_embedded(body: ts.Node, source: bytes) -> list[str]:
     """The types a Go struct or interface embeds: a struct's fields without a name (`*Base`,
     `pkg.Other`, `Gen[int]`), an interface's lone type elements (`io.Reader`; not a
@@ -1972,6 +2002,8 @@ class _Builder:
         def_ends = [2 * len(source) + 2] + [2 * kept[i].end for i in units]
         unit_of = [-1, *units]
         ref_unit = list(map(unit_of.__getitem__, _innermost(ref_at, def_starts, def_ends)))
+        if "decorator" in caps:
+            _decorations(caps["decorator"], kept, refs, ref_unit, calls, self.attributes)
 
         # Bindings: definitions, imports, locals. The first binding of a name in a scope wins,
         # except that a definition or an import replaces a plain local.
@@ -2622,6 +2654,12 @@ class _Builder:
                         and receiver == first
                     ):
                         known = local_types.get((found_in[0], first), "")
+                        if go and "." in known:
+                            # `args := m.Called(x)`, m the method's receiver: its type's
+                            # Called (or that of a type it embeds), as `m.Called(x).Get()`
+                            rname, rtype = go_receiver(unit)
+                            if rname and known.split(".", 1)[0] == rname:
+                                known = rtype + known[len(rname) :]
                         if known and not local_callee(known, scope):
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in classed:  # `x = self.make()`

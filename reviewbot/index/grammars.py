@@ -634,7 +634,15 @@ _GO_NAMES = """
     type: [(type_identifier) (qualified_type)] @typed.type))]))
 (short_var_declaration left: (expression_list . (identifier) @bind.typed)
   right: (expression_list . (call_expression function: [(identifier) (selector_expression)]
-    @typed.call)))
+    @typed.call)) (#not-eq? @typed.call "new"))
+(short_var_declaration left: (expression_list . (identifier) @bind.typed)
+  right: (expression_list . (call_expression function: (identifier) @_new
+    arguments: (argument_list . [(type_identifier) (qualified_type)] @typed.type)))
+  (#eq? @_new "new"))
+(var_spec name: (identifier) @bind.typed
+  value: (expression_list . (call_expression function: (identifier) @_new
+    arguments: (argument_list . [(type_identifier) (qualified_type)] @typed.type)))
+  (#eq? @_new "new"))
 (var_spec name: (identifier) @bind.typed
   type: [(type_identifier) (pointer_type) (qualified_type)] @typed.type)
 (short_var_declaration left: (expression_list . (identifier) @bind.typed)

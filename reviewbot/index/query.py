@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from reviewbot.index.store import ID_BITS, WEIGHT_UNIT, split_words, storable, word_parts
 from reviewbot.model import comment_like
-from reviewbot.repo.paths import secondary
+from reviewbot.repo.paths import internal, secondary
 
 __all__ = [
     "Hit",
@@ -397,16 +397,17 @@ def callers(
 def callees(
     conn: sqlite3.Connection, symbol: Symbol, limit: int = 100, *, typed: bool = False
 ) -> list[Related]:
-    """The definitions that ``symbol``'s body calls, with the lines of the calls; ``typed``:
-    not through receivers of unknown type (``callers``)."""
+    """The definitions that ``symbol``'s body calls, with the lines of the calls (and its
+    decorators, which are called on it); ``typed``: not through receivers of unknown type
+    (``callers``)."""
     rows = conn.execute(
         "SELECT f.path, e.def_id, r.line, e.confidence FROM refs r "
         "JOIN files rf ON rf.id = r.file_id JOIN edges e ON e.ref_id = r.id "
         "JOIN defs d ON d.id = e.def_id JOIN files f ON f.id = d.file_id "
         f"WHERE rf.path = ? AND r.id >= rf.id << {ID_BITS} AND r.id < (rf.id + 1) << {ID_BITS} "
-        "AND r.line BETWEEN ? AND ? AND r.kind = 'call' AND e.def_id != ? "
+        "AND (r.line BETWEEN ? AND ? OR r.unit_id = ?) AND r.kind = 'call' AND e.def_id != ? "
         f"{_TYPED if typed else ''}ORDER BY r.line",
-        (symbol.path, symbol.line, symbol.end_line, symbol.id),
+        (symbol.path, symbol.line, symbol.end_line, symbol.id, symbol.id),
     ).fetchall()
     return _group(conn, [(r[0], r[1], r[2], r[3]) for r in rows], limit)
 
@@ -679,6 +680,11 @@ _TYPE_VARIABLE = re.compile(
 )
 
 
+# A bare `init` or `main` (Go's `func init()`, a script's `main`): run by the runtime, called by
+# nobody, and nothing to orient a reader (testify's map showed spew's `init`).
+_ENTRY = frozenset({"init", "main"})
+
+
 def repo_map(
     conn: sqlite3.Connection, focus: str | None, budget: int
 ) -> tuple[list[MapFile], int, bool]:
@@ -705,8 +711,15 @@ def repo_map(
     ranks = pagerank(sorted(files), links, personal, iterations=20, tolerance=1e-4)
     # PATH's own files first (ranked by the personalised score), then what they lean on: the
     # folder's mass flows to the helpers everyone calls, which outranked the folder itself.
+    # Of each, the repository's API first, then what it keeps for itself (`internal/`, `_x`:
+    # the mass of testify's copy of spew, a big package calling itself, outranked its own
+    # `mock.Mock` and `suite.Suite`), then tests and examples.
     inside = personal or {}
-    order = sorted(files, key=lambda i: (i not in inside, -ranks.get(i, 0.0), files[i]))
+
+    def tier(i: int) -> int:
+        return 2 if secondary(files[i]) else 1 if internal(files[i]) else 0
+
+    order = sorted(files, key=lambda i: (i not in inside, tier(i), -ranks.get(i, 0.0), files[i]))
     limit = budget * CHARS_PER_TOKEN
     used = 0
     chosen: list[MapFile] = []
@@ -721,7 +734,7 @@ def repo_map(
                 f"{_SYMBOL} WHERE d.file_id = ? AND d.kind NOT IN ('variable', 'field')",
                 (file_id,),
             )
-            if not _TYPE_VARIABLE.match(r[7])
+            if not _TYPE_VARIABLE.match(r[7]) and not (r[3] == "function" and r[2] in _ENTRY)
         ]
         if not rows:
             continue

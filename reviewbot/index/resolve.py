@@ -2204,7 +2204,17 @@ class Resolver:
         return found
 
     def _go_method(self, file: _File, type_name: str, lookup: str) -> tuple[int, ...]:
-        return tuple(self.members.get((self._scope_key(file.id), type_name), {}).get(lookup, []))
+        """``r.m`` with ``r`` a method's receiver of type ``type_name``: the type's own member
+        ``m``, else one of the types it embeds (testify's ``suite.T()`` in a method of
+        ``SuiteTester``, which embeds ``Suite``; ``t.Called()`` through ``mock.Mock``)."""
+        own = self.members.get((self._scope_key(file.id), type_name), {}).get(lookup)
+        if own:
+            return tuple(own)
+        out: list[int] = []
+        for c in self.in_file(file, type_name)[0]:
+            if c in self.classes:
+                out.extend(self.class_member(c, lookup)[0])
+        return tuple(dict.fromkeys(out))
 
     def _free(
         self, file: _File, target: int | None, qualifier: str, lookup: str
@@ -2648,6 +2658,18 @@ class Resolver:
                 todo.append(self.classes[child].name)
         for name in class_names:
             out.update(self.class_by_name.get(name, []))
+        return sorted(out)
+
+    def go_receivers(self, classes: Iterable[int]) -> list[tuple[int, str]]:
+        """(file, type name) where a Go method's receiver of one of ``classes`` may be used:
+        the files of the type's package (`s.T()` reaches what the type embeds)."""
+        out: set[tuple[int, str]] = set()
+        for c in classes:
+            d = self.classes.get(c)
+            f = self.files.get(d.file_id) if d is not None else None
+            if d is not None and f is not None and f.language == "go":
+                folder = posixpath.dirname(f.path)
+                out.update((peer, d.name) for peer in self.go_folders.get(folder, []))
         return sorted(out)
 
 

@@ -397,20 +397,24 @@ class Git:
         # The default global attributes file (a core.attributesFile set elsewhere is not seen).
         return not xdg or (Path(xdg) / "git" / "attributes").exists()
 
-    def generated_attributes(self, paths: Sequence[str]) -> set[str]:
-        """Paths with the ``linguist-generated`` attribute set (gitattributes)."""
+    def generated_attributes(self, paths: Sequence[str]) -> dict[str, bool]:
+        """The paths whose gitattributes say whether they are generated: True where
+        ``linguist-generated`` is set (or ``=true``), False where it is unset
+        (``-linguist-generated``) or ``=false`` (testify's `assert/*.go
+        linguist-generated=false`: generated, but to be reviewed; as on GitHub, that overrides
+        what the file's header says). Paths the attribute leaves unspecified are not listed."""
         if not paths or not self._has_attributes(paths):
-            return set()
+            return {}
         data = "\0".join(paths).encode("utf-8", "surrogateescape") + b"\0"
         out = self.run(
             "check-attr", "-z", "--stdin", "linguist-generated", stdin=data, what="read attributes"
         )
         parts = out.split(b"\0")
-        marked = set()
+        marked: dict[str, bool] = {}
         for k in range(0, len(parts) - 2, 3):
             value = parts[k + 2].decode()
-            if value in ("set", "true"):
-                marked.add(parts[k].decode("utf-8", "surrogateescape"))
+            if value in ("set", "true", "unset", "false"):
+                marked[parts[k].decode("utf-8", "surrogateescape")] = value in ("set", "true")
         return marked
 
     def grep_words(

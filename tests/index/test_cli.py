@@ -354,13 +354,13 @@ def test_the_map_shows_a_method_under_its_class(
         "core.py",
         "class Context:\n    def invoke(self, cb):\n        return cb()\n\n\n"
         "class Command:\n    def invoke(self, ctx):\n        return ctx\n\n\n"
-        "def main():\n    return 1\n",
+        "def start():\n    return 1\n",
     )
     write(
         repo,
         "use.py",
-        "from core import Context, Command, main\n\n\n"
-        "def run(c: Context, d: Command):\n    c.invoke(main)\n    d.invoke(c)\n",
+        "from core import Context, Command, start\n\n\n"
+        "def run(c: Context, d: Command):\n    c.invoke(start)\n    d.invoke(c)\n",
     )
     index_here(repo, monkeypatch, tmp_path)
     code, text, _ = fast("map", "--budget", "2000")
@@ -371,7 +371,7 @@ def test_the_map_shows_a_method_under_its_class(
         "  def invoke(self, cb)",
         "class Command",
         "  def invoke(self, ctx)",
-        "def main()",
+        "def start()",
     ]
     for budget in range(20, 120, 3):  # the class lines are paid for: the budget holds
         code, text, _ = fast("map", "--budget", str(budget))
@@ -474,6 +474,37 @@ def test_a_map_of_a_folder_shows_the_folder_first(
     code, text, _ = fast("map", "select", "--budget", "2000")
     files = [line for line in text.splitlines() if not line.startswith(" ")]
     assert code == 0 and files[-1] == "helper/validate.py:" and len(files) == 5
+
+
+def test_a_map_shows_the_repositorys_api_before_its_internals_and_no_init(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """testify's `map --budget 1000` was mostly `internal/spew/*` and `internal/difflib` (a
+    copy of a third-party package calling itself: PageRank's mass) with spew's `func
+    init()`, and no `mock.Mock`. The repository's API comes first, then what it keeps for
+    itself (`internal/`, `_private`), then tests; a bare `init` or `main` is never shown."""
+    write(repo, "go.mod", "module example.com/kit\n\ngo 1.21\n")
+    spew = "".join(f"func S{k}() int {{\n\treturn S{(k + 1) % 6}() + F()\n}}\n\n" for k in range(6))
+    write(repo, "internal/spew/spew.go", f"package spew\n\nfunc init() {{}}\n\n{spew}")
+    write(repo, "internal/spew/f.go", "package spew\n\nfunc F() int {\n\treturn S0()\n}\n")
+    write(
+        repo,
+        "mock/mock.go",
+        'package mock\n\nimport "example.com/kit/internal/spew"\n\n'
+        "type Mock struct{}\n\nfunc (m *Mock) On() int {\n\treturn spew.S1()\n}\n\n"
+        "func main() {}\n",
+    )
+    write(
+        repo,
+        "mock/mock_test.go",
+        "package mock\n\nfunc TestOn() {\n\tm := &Mock{}\n\tm.On()\n}\n",
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    code, text, _ = fast("map", "--budget", "2000")
+    files = [line for line in text.splitlines() if not line.startswith(" ")]
+    assert code == 0 and files[0] == "mock/mock.go:" and files[-1] == "mock/mock_test.go:", text
+    assert sorted(files[1:-1]) == ["internal/spew/f.go:", "internal/spew/spew.go:"], text
+    assert "init()" not in text and "main()" not in text, text
 
 
 def test_bundling_a_folder_or_another_target_keeps_the_repositorys_bundling(
@@ -619,6 +650,53 @@ def test_a_member_whose_untyped_calls_are_linked_to_nothing_says_so(
     assert "(1 `.flush` reference(s) on receivers of unknown type: not linked)" in text
     code, doc, _ = fast("refs", "app.py:4", "--format", "json")  # a function: no such count
     assert doc["unlinked"] == 0
+
+
+def test_a_decorator_is_a_call_in_the_definition_it_decorates(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """rq: `refs pass_cli_config` listed its 9 uses `@pass_cli_config` as `other` outside any
+    unit, and `callers` found none; a decorator is called with the definition under it (a
+    bare or dotted name, or a call's result), so it is a call in that definition, as the
+    impact (RB105) has it."""
+    write(
+        repo,
+        "lib.py",
+        "def wrap(func):\n    return func\n\n\ndef option(name):\n    return wrap\n\n\n"
+        "class App:\n    def command(self, func):\n        return func\n",
+    )
+    write(
+        repo,
+        "cli.py",
+        "from lib import App, option, wrap\n\napp = App()\n\n\n@app.command\n@option(\n"
+        "    'name',\n)\n@wrap\ndef run(name):\n    return name\n\n\nclass Job:\n    @wrap\n"
+        "    def go(self):\n        return 1\n",
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    code, doc, _ = fast("refs", "lib.py:1", "--format", "json")
+    assert code == 0
+    assert [
+        (r["path"], r["line"], r["kind"], r["unit"] and r["unit"]["label"])
+        for r in doc["references"]
+    ] == [
+        ("cli.py", 1, "import", None),
+        ("cli.py", 10, "call", "function run"),
+        ("cli.py", 16, "call", "method Job.go"),
+        ("lib.py", 6, "other", "function option"),
+    ]
+    code, doc, _ = fast("callers", "lib.py:1", "--format", "json")
+    assert [(c["unit"]["label"], c["lines"]) for c in doc["callers"]] == [
+        ("function run", [10]),
+        ("method Job.go", [16]),
+    ]
+    code, doc, _ = fast("callers", "lib.py:10", "--format", "json")  # `@app.command`
+    assert [(c["unit"]["label"], c["lines"]) for c in doc["callers"]] == [("function run", [6])]
+    code, doc, _ = fast("callees", "cli.py:11", "--format", "json")
+    assert {c["unit"]["label"] for c in doc["callees"]} >= {
+        "function wrap",
+        "function option",
+        "method App.command",
+    }
 
 
 def test_search_fits_the_terminal_width(

@@ -723,6 +723,63 @@ def test_go_embedded_types_lend_their_methods(repo: Path) -> None:
     assert targets(db, "gin.go", 36, "Read") == set()  # io.Reader's: not the repository's
 
 
+def test_go_receivers_and_new_reach_the_methods_of_embedded_types(repo: Path) -> None:
+    """testify: `suite.T()` in a method of `SuiteTester` (which embeds `Suite`, in a _test.go
+    file) linked nothing and was counted nowhere: `refs Suite.T` listed 2 of its 17 calls (a
+    receiver's type was read for its own methods only); `t.Called()` through `mock.Mock`, of
+    another package, likewise; `var m = new(Impl)` had no type, so `m.On()` was a guess at 0.5
+    among every `On`; `args := t.Called()` then `args.Get()` a guess among every `Get`."""
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/kit\n\ngo 1.21\n",
+            "suite/suite.go": (
+                "package suite\n\n"
+                "type Suite struct{ name string }\n\n"
+                "func (suite *Suite) T() int { return 0 }\n"
+            ),
+            "suite/suite_test.go": (
+                "package suite\n\n"
+                "type SuiteTester struct {\n\tSuite\n\tcount int\n}\n\n"
+                "func (suite *SuiteTester) TestOne() {\n"
+                "\tsuite.T()\n"
+                "\t_ = suite.name\n"
+                "}\n"
+            ),
+            "mock/mock.go": (
+                "package mock\n\n"
+                "type Mock struct{}\n\n"
+                "func (m *Mock) Called() Arguments { return nil }\n\n"
+                "func (m *Mock) On(name string) {}\n\n"
+                "type Other struct{}\n\n"
+                "func (o *Other) On(name string) {}\n\n"
+                "func (o *Other) Get() {}\n\n"
+                "type Arguments []int\n\n"
+                "func (a Arguments) Get() {}\n"
+            ),
+            "http/tripper.go": (
+                'package http\n\nimport "example.com/kit/mock"\n\n'
+                "type Tripper struct {\n\tmock.Mock\n}\n\n"
+                "func (t *Tripper) Trip() {\n\tt.Called()\n"
+                "\targs := t.Called()\n\targs.Get()\n}\n\n"
+                "func use() {\n"
+                "\tvar a = new(Tripper)\n"
+                '\ta.On("x")\n'
+                "\tb := new(mock.Mock)\n"
+                '\tb.On("y")\n'
+                "}\n"
+            ),
+        },
+    )
+    assert targets(db, "suite/suite_test.go", 9, "T") == {("Suite.T", 5)}
+    assert targets(db, "suite/suite_test.go", 10, "name") == {("Suite.name", 3)}
+    assert targets(db, "http/tripper.go", 10, "Called") == {("Mock.Called", 5)}
+    assert targets(db, "http/tripper.go", 11, "Called") == {("Mock.Called", 5)}
+    assert targets(db, "http/tripper.go", 12, "Get") == {("Arguments.Get", 17)}
+    assert targets(db, "http/tripper.go", 17, "On") == {("Mock.On", 7)}
+    assert targets(db, "http/tripper.go", 19, "On") == {("Mock.On", 7)}
+
+
 def test_a_java_call_chain_is_typed_through_the_return_type_written(repo: Path) -> None:
     """retrofit: `call.execute().isSuccessful()` and `subscriber.assertValue("Hi")
     .assertComplete()` were guesses among every method of the name (a Java method's return

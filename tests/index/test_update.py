@@ -601,3 +601,44 @@ def test_a_tsconfig_whose_paths_changed_is_followed_by_every_importer(
     assert ("app/use.ts", 2, 0, "old/util.ts", 1, "pad", 1.0, "import") in old
     assert ("app/use.ts", 2, 0, "new/util.ts", 2, "pad", 1.0, "import") in new
     assert not any(e[3] == "old/util.ts" for e in new if e[0] == "app/use.ts")
+
+
+def test_a_go_receivers_call_follows_the_types_its_struct_embeds(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`s.T()` in a method of `Tester`, declared in another file of the package: when
+    Tester's struct embeds another type, the call moves to that type's `T`."""
+    files = {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "ab.go": (
+            "package m\n\ntype A struct{}\n\nfunc (a *A) T() {}\n\n"
+            "type B struct{}\n\nfunc (b *B) T() {}\n"
+        ),
+        "types.go": "package m\n\ntype Tester struct {\n\tA\n}\n",
+        "use.go": "package m\n\nfunc (s *Tester) Run() {\n\ts.T()\n}\n",
+    }
+    after = {"types.go": files["types.go"].replace("\tA\n}", "\tB\n}")}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.go", 4, 3, "ab.go", 5, "T", 1.0, "self") in old
+    assert ("use.go", 4, 3, "ab.go", 9, "T", 1.0, "self") in new
+
+
+def test_a_go_local_typed_by_a_receivers_call_follows_the_struct_it_embeds(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`v := s.T(); v.Get()` in a method of `Tester`: when Tester's struct embeds another
+    type, whose `T` returns another type, `v.Get()` moves to that type's `Get`."""
+    files = {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "ab.go": (
+            "package m\n\ntype A struct{}\n\nfunc (a *A) T() X { return X{} }\n\n"
+            "type B struct{}\n\nfunc (b *B) T() Y { return Y{} }\n\n"
+            "type X struct{}\n\nfunc (x X) Get() {}\n\ntype Y struct{}\n\nfunc (y Y) Get() {}\n"
+        ),
+        "types.go": "package m\n\ntype Tester struct {\n\tA\n}\n",
+        "use.go": "package m\n\nfunc (s *Tester) Run() {\n\tv := s.T()\n\tv.Get()\n}\n",
+    }
+    after = {"types.go": files["types.go"].replace("\tA\n}", "\tB\n}")}
+    old, new = _update_equals_cold(repo, tmp_path, files, after)
+    assert ("use.go", 5, 3, "ab.go", 13, "Get", 1.0, "instance") in old
+    assert ("use.go", 5, 3, "ab.go", 17, "Get", 1.0, "instance") in new
