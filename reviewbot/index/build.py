@@ -83,6 +83,8 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 51 (session 20): a Java call's member lookup skips fields and a read's skips methods, so a
+# class's field does not hide its base's method of that name (jsoup's `Element.childNodes`).
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition; a bundler's output
@@ -167,7 +169,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 50
+RULES = 51
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)

@@ -109,6 +109,7 @@ _JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts",
 _CLASSY = ("class", "interface", "enum", "struct", "type")
 _TYPES = ("interface", "type")
 _CALLABLE = frozenset({"method", "function", "constructor"})
+_WANT = {"call": "call", "attribute": "value"}  # what a Java member lookup may find, by ref kind
 
 
 # A reference as the global pass reads it: id, file id, how, target, qualifier, lookup, kind.
@@ -498,7 +499,7 @@ class Resolver:
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
         self._active: dict[tuple[int, str], int] = {}  # exports being worked out: stack place
         self._low = _NO_CYCLE  # the lowest stack place the answer being worked out read
-        self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
+        self._member_memo: dict[tuple[int, str, bool, str], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
         # An update (``lazy``) works out the closures of the files it meets, one by one.
@@ -1187,11 +1188,13 @@ class Resolver:
         return result
 
     def class_member(
-        self, class_id: int, name: str, skip_own: bool = False
+        self, class_id: int, name: str, skip_own: bool = False, want: str = ""
     ) -> tuple[tuple[int, ...], bool]:
         """Members ``name`` of a class or its bases (the nearest that has one), and whether
-        the answer is certain (every base on the way was found)."""
-        key = (class_id, name, skip_own)
+        the answer is certain (every base on the way was found). ``want`` (Java): ``call``,
+        a call's lookup, which no field answers; ``value``, a read's, which no method
+        answers (jsoup's `Element.childNodes`, a field, does not hide `Node.childNodes()`)."""
+        key = (class_id, name, skip_own, want)
         memo = self._member_memo.get(key)
         if memo is not None:
             return memo
@@ -1201,6 +1204,8 @@ class Resolver:
             return (), False
         if not skip_own:
             own = self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name)
+            if own and want:
+                own = [m for m in own if self._wanted(m, want)]
             if own:
                 result = (tuple(own), True)
                 self._member_memo[key] = result
@@ -1216,12 +1221,19 @@ class Resolver:
         bases, complete = self.bases(class_id)
         out: list[int] = []
         for b in bases:
-            found, sure = self.class_member(b, name)
+            found, sure = self.class_member(b, name, want=want)
             out.extend(found)
             complete = complete and sure
         result = (tuple(dict.fromkeys(out)), complete)
         self._member_memo[key] = result
         return result
+
+    def _wanted(self, member: int, want: str) -> bool:
+        """Whether a Java class's member can answer a lookup ``want`` (``class_member``): a
+        nested class either."""
+        if member in self.classes:
+            return True
+        return (member in self.callable_members) == (want == "call")
 
     def any_member(self, name: str, file: _File | None = None) -> tuple[int, ...]:
         """Members of that name (``obj.m`` nobody can type) that the file can reach through its
@@ -1390,9 +1402,16 @@ class Resolver:
     # -- one reference ------------------------------------------------------------------------
 
     def resolve(
-        self, file_id: int, how: str, target: int | None, qualifier: str, lookup: str
+        self,
+        file_id: int,
+        how: str,
+        target: int | None,
+        qualifier: str,
+        lookup: str,
+        want: str = "",
     ) -> tuple[tuple[int, ...], str]:
-        """(definitions, via) for one reference."""
+        """(definitions, via) for one reference; ``want``: what a Java member lookup may find
+        (``class_member``)."""
         file = self._file(file_id)
         if file is None:
             return (), ""
@@ -1411,7 +1430,7 @@ class Resolver:
                 return self._go_method(file, qualifier, lookup), "self"
             if target is None:
                 return self.any_member(lookup, file), "member"
-            found, sure = self.class_member(target, lookup, skip_own=how == "super")
+            found, sure = self.class_member(target, lookup, skip_own=how == "super", want=want)
             if qualifier.startswith(NEW):  # Java `this(...)`, `super(...)`: constructors only
                 return tuple(d for d in found if d in self.arity), how
             if found or sure:
@@ -1441,7 +1460,7 @@ class Resolver:
                 # meaning) and the members each has: the receiver is one of them.
                 ways: dict[str, list[int]] = {}
                 for c in classes:
-                    found, sure = self.class_member(c, lookup)
+                    found, sure = self.class_member(c, lookup, want=want)
                     out.extend(found)
                     if found:
                         self._ways(c, lookup, ways)
@@ -1471,7 +1490,7 @@ class Resolver:
                         return tuple(dict.fromkeys(overrides)), "family"
             return self.any_member(lookup, file), "member"
         if how == "free":
-            return self._free(file, target, qualifier, lookup)
+            return self._free(file, target, qualifier, lookup, want)
         if how == "name":
             return self._by_name(file, lookup), "name"
         return (), ""
@@ -2037,12 +2056,13 @@ class Resolver:
         repository, None when it is a method of a library's class, whether the functions are a
         guess: an untyped ``x.m``, every ``m`` in reach, any of which may be the one)."""
         first, _, rest = callee.partition(".")
+        want = "call" if file.language == "java" else ""  # (no field is called)
         if target is not None and first in _SELF and rest and "." not in rest:
-            return self.class_member(target, rest)[0], False, False
+            return self.class_member(target, rest, want=want)[0], False, False
         if target is not None and first in _SUPER and rest and "." not in rest:
             # `next = super.clone(spec); return next` (TS/JS), `return super().make()`: the
             # bases' method
-            return self.class_member(target, rest, skip_own=True)[0], False, False
+            return self.class_member(target, rest, skip_own=True, want=want)[0], False, False
         owner, _, member = callee.rpartition(".")
         if owner.endswith(")") and not owner.startswith("("):  # (`().m`: what any `m` returns)
             # A chain (`string().required().notRequired()`): what its head's call returns,
@@ -2050,14 +2070,18 @@ class Resolver:
             classes, sure = self.typed(file, target, owner, depth)
             if not classes:
                 return (), (None if sure else False), False
-            return tuple(m for c in classes for m in self.class_member(c, member)[0]), False, False
+            return (
+                tuple(m for c in classes for m in self.class_member(c, member, want=want)[0]),
+                False,
+                False,
+            )
         if file.language == "java" and rest and not owner.endswith(")"):
             # `HttpConnection.Request.method()` (a local of that nested class's type): the
             # member of the class the owner names, before any reading of it as a path
             classes, sure = self.typed(file, target, owner, depth + 1)
             if classes:
                 return (
-                    tuple(m for c in classes for m in self.class_member(c, member)[0]),
+                    tuple(m for c in classes for m in self.class_member(c, member, want=want)[0]),
                     False,
                     False,
                 )
@@ -2074,7 +2098,7 @@ class Resolver:
             classes, sure = self.typed(file, target, owner, depth + 1)
             if not classes and sure:
                 return (), None, False
-            funcs = tuple(m for c in classes for m in self.class_member(c, member)[0])
+            funcs = tuple(m for c in classes for m in self.class_member(c, member, want=want)[0])
         if not funcs and not outside and rest and "." not in rest and first not in _SELF:
             # `x = obj.m()`, obj untyped (or a local shadowing a module-level name that has no
             # `m`): the members `m` the file reaches, when each of them writes its return
@@ -2194,23 +2218,23 @@ class Resolver:
         return tuple(self.members.get((self._scope_key(file.id), type_name), {}).get(lookup, []))
 
     def _free(
-        self, file: _File, target: int | None, qualifier: str, lookup: str
+        self, file: _File, target: int | None, qualifier: str, lookup: str, want: str = ""
     ) -> tuple[tuple[int, ...], str]:
         if qualifier and not qualifier.startswith(NEW):  # Java/Go: `Type.member`, Type here
             out: list[int] = []
             for c in self.package_top(file, qualifier):
                 if c in self.classes:
-                    out.extend(self.class_member(c, lookup)[0])
+                    out.extend(self.class_member(c, lookup, want=want)[0])
             return tuple(out), "package"
         if target is not None:
             # (Java: a constructor is no member a bare name means; `C` is its class)
-            found = self._not_constructors(self.class_member(target, lookup)[0])
+            found = self._not_constructors(self.class_member(target, lookup, want=want)[0])
             if found:
                 return found, "self"
             here = self.classes.get(target)
             outer = here.parent_id if here is not None else None
             while outer is not None and outer in self.classes:  # enclosing classes (Java)
-                found = self._not_constructors(self.class_member(outer, lookup)[0])
+                found = self._not_constructors(self.class_member(outer, lookup, want=want)[0])
                 if found:
                     return found, "self"
                 outer = self.classes[outer].parent_id
@@ -2301,7 +2325,7 @@ class Resolver:
         are one meaning; members of one name in many classes (``obj.m`` nobody can type)
         are as many."""
         edges: list[tuple[int, int, float, str]] = []
-        memo: dict[tuple[int, str, int | None, str, str], tuple[tuple[int, ...], str]] = {}
+        memo: dict[tuple[int, str, int | None, str, str, str], tuple[tuple[int, ...], str]] = {}
         # What a reference links to depends on these fields only (the language is its
         # file's): most references repeat another's, so each answer is worked out once.
         fitted: dict[
@@ -2328,10 +2352,20 @@ class Resolver:
                         else:
                             found = self.local_twins(target) or found
                 else:
-                    key = (file_id, how, target, qualifier, lookup)
+                    # (Java: a call's lookup finds no field, a read's no method)
+                    want = (
+                        _WANT.get(kind, "")
+                        if qualifier != OWN
+                        and file_id in self.files
+                        and self.files[file_id].language == "java"
+                        else ""
+                    )
+                    key = (file_id, how, target, qualifier, lookup, want)
                     hit = memo.get(key)
                     if hit is None:
-                        hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
+                        hit = memo[key] = self.resolve(
+                            file_id, how, target, qualifier, lookup, want
+                        )
                     found, via = hit
                 language = self.files[file_id].language if file_id in self.files else ""
                 ways = self._union_ways.get(found, 1) if via == _UNION else 1
