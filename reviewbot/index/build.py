@@ -85,6 +85,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # of an older extractor are not reused).
 # 51 (session 20): a Java call's member lookup skips fields and a read's skips methods, so a
 # class's field does not hide its base's method of that name (jsoup's `Element.childNodes`).
+# A Java fully qualified name (`org.jsoup.nodes.Element`: a type, after `new`, before a static
+# member) is the class of the repository's package (its package segments are no references);
+# a chain headed by a call of the class's own method (`make().m()`) is typed.
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition; a bundler's output

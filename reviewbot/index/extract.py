@@ -37,6 +37,7 @@ __all__ = [
     "LOCAL",
     "NEW",
     "PROPERTY",
+    "QUALIFIED",
     "cut_signature",
     "extract",
     "extract_checked",
@@ -85,6 +86,11 @@ NEW = "new/"
 # resolver splits the call among the overloads of its name that take as many (it was a sure
 # link to every overload). The resolver takes it off before anything reads the qualifier.
 ARGUMENTS = "\x1e"
+# Before the package path of a Java fully qualified name (`org.acme.nodes.Element`, a type,
+# `new org.acme.nodes.Element()`, `org.acme.nodes.Element.parse(s)`): the receiver written,
+# after the constructor call's `new/N` if any; the resolver finds the path's classes through
+# the repository's packages (its segments are no references).
+QUALIFIED = "\x1d"
 # The qualifier of a Java anonymous class's call of its own method (`this.go()`, `go()`): a
 # method that is no class's member, which a call means all the same.
 OWN = "own"
@@ -545,6 +551,28 @@ def _receiver(rev: bytes, at: int, words: dict[bytes, str]) -> str | None:
         word = chain[::-1].translate(None, b" \t\r\n?!")
         known = words[chain] = "" if word[:1].isdigit() else word.decode("utf-8", "replace")
     return known
+
+
+_JAVA_PATH_AHEAD = re.compile(rb"(?:[ \t]*\.[ \t]*[A-Za-z_$][\w$]*)+")
+
+
+def _java_package_path(receiver: str, name: str, ahead: bytes) -> str:
+    """Java: the package path of a fully qualified name that a reference ``name`` after
+    ``receiver`` (its own receiver's first name unbound) is part of, with ``ahead`` the
+    source following the name: the leading lowercase segments before the first capitalised
+    one, when there are two or more (`org.acme` in `org.acme.nodes.Element`; `config.MAX` is
+    rather a field's constant), else ""."""
+    segments = ([*receiver.split("."), name] if receiver else [name]) + [
+        w.strip() for w in ahead.decode("utf-8", "replace").split(".")[1:]
+    ]
+    package: list[str] = []
+    for segment in segments:
+        if segment[:1].isupper():
+            return ".".join(package) if len(package) >= 2 else ""
+        if not segment[:1].islower():
+            return ""
+        package.append(segment)
+    return ""
 
 
 def _tree_root(caps: dict[str, list[ts.Node]]) -> ts.Node | None:
@@ -1259,6 +1287,7 @@ def _picked_types(
 
 _HEAD = re.compile(r"[A-Za-z_$][\w$]*")  # the first name of a chain
 _ONE_CALL = re.compile(r"[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*\(\)")  # `x.m()`
+_BARE_CALL = re.compile(r"[A-Za-z_$][\w$]*\(\)")  # `m()`
 _CHAIN_TAIL = re.compile(r"\)[\s?!]*\.\s*([A-Za-z_$][\w$]*)\s*$")
 
 
@@ -2471,6 +2500,8 @@ class _Builder:
             if created is not None and args is not None:
                 if created.type == "generic_type" and created.named_child_count:
                     created = created.named_children[0]
+                if created.type == "scoped_type_identifier" and created.named_child_count:
+                    created = created.named_children[-1]  # `new org.acme.Element()`: Element
                 built[created.start_byte] = _arguments(args)
         go = grammar.name == "go"
         java = grammar.name == "java"
@@ -2486,6 +2517,17 @@ class _Builder:
             receiver = (
                 _receiver(rev, at, receivers) if at in members or source[at - 1] == _DOT else None
             )
+            if java and (receiver is None or receiver[:1].islower()) and name[:1].islower():
+                # Java: a segment of a fully qualified name's package (`org.acme` of
+                # `org.acme.nodes.Element`) is no reference.
+                first = receiver.split(".", 1)[0] if receiver else name
+                ahead = _JAVA_PATH_AHEAD.match(source, spans[at])
+                if (
+                    ahead is not None
+                    and lookup(first, scope) is None
+                    and _java_package_path(receiver or "", name, ahead.group())
+                ):
+                    continue
             if receiver is None:
                 # Most names are locals and parameters, which mean no definition: they are
                 # dropped before their line and kind are worked out.
@@ -2554,6 +2596,10 @@ class _Builder:
                         how, qualifier = "instance", called
                         if any(h.split(".", 1)[0] in classed for h in heads):
                             target = enclosing_class(unit)  # `self.make().name`
+                        elif java and all(
+                            _BARE_CALL.fullmatch(h) and lookup(h[:-2], scope) is None for h in heads
+                        ):
+                            target = enclosing_class(unit)  # `make().name`: the class's make
                 this_is = this_in[scope] if ecma and first == "this" else CLASS_THIS
                 if this_is == LITERAL_THIS:
                     # `this.m()` in an object literal's method: the literal's own `m` (no
@@ -2656,6 +2702,16 @@ class _Builder:
                         and first[:1].isupper()
                     ):
                         how, qualifier = "free", receiver  # Java/Go: a type of the package
+                    elif (
+                        bound is None
+                        and java
+                        and how == "member"
+                        and _java_package_path(receiver, name, b"")
+                    ):
+                        # `org.acme.nodes.Element`, `new org.acme.Element()`,
+                        # `org.acme.Element.parse()`: the class (its member) the path names
+                        made = NEW + str(built[at]) if at in built else ""
+                        how, qualifier = "free", made + QUALIFIED + receiver
                 out.append(_reference((name, line, col, kind, unit, how, target, qualifier, name)))
                 continue
             # (Java: `new C(a, b)` says how many arguments C's constructor takes)

@@ -705,6 +705,7 @@ _JAVA_NAMES = """
 (method_invocation object: (_) name: (identifier) @call.member)
 (object_creation_expression type: (type_identifier) @call) @new
 (object_creation_expression type: (generic_type (type_identifier) @call)) @new
+(object_creation_expression type: (scoped_type_identifier (type_identifier) @call .)) @new
 (explicit_constructor_invocation constructor: [(this) (super)]) @new
 (field_access field: (identifier) @member)
 (method_invocation object: (method_invocation) @recv.obj)

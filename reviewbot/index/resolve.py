@@ -69,6 +69,7 @@ from reviewbot.index.extract import (
     OWN,
     PROPERTY,
     PY_RETURNS,
+    QUALIFIED,
     TS_PRIMITIVES,
     clean_type,
     constructor_arity,
@@ -1153,6 +1154,11 @@ class Resolver:
         if not found and not known:
             found = self.package_top(file, first)
             known = bool(found)
+        if not found and not known and rest and file.language == "java":
+            # `org.acme.nodes.Element` (a local's, a field's, a return's type)
+            found = list(self._java_qualified(dotted))
+            if found:
+                return tuple(found), True
         if rest and found:
             out: list[int] = []
             for c in found:
@@ -2063,6 +2069,14 @@ class Resolver:
             # `next = super.clone(spec); return next` (TS/JS), `return super().make()`: the
             # bases' method
             return self.class_member(target, rest, skip_own=True, want=want)[0], False, False
+        if want and not rest and target is not None:
+            # Java `make().m()`: the method of the class (or of a class around it)
+            k: int | None = target
+            while k is not None and k in self.classes:
+                own = self._not_constructors(self.class_member(k, first, want=want)[0])
+                if own:
+                    return own, False, False
+                k = self.classes[k].parent_id
         owner, _, member = callee.rpartition(".")
         if owner.endswith(")") and not owner.startswith("("):  # (`().m`: what any `m` returns)
             # A chain (`string().required().notRequired()`): what its head's call returns,
@@ -2220,6 +2234,9 @@ class Resolver:
     def _free(
         self, file: _File, target: int | None, qualifier: str, lookup: str, want: str = ""
     ) -> tuple[tuple[int, ...], str]:
+        _, qualified, path = qualifier.partition(QUALIFIED)
+        if qualified:  # Java: `org.acme.Element` (`new ...`, `.parse()`) through its package
+            return self._java_qualified(f"{path}.{lookup}", want), "package"
         if qualifier and not qualifier.startswith(NEW):  # Java/Go: `Type.member`, Type here
             out: list[int] = []
             for c in self.package_top(file, qualifier):
@@ -2247,6 +2264,27 @@ class Resolver:
                 for t in self.module_files(file, imp.module):
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out)), "import"
+
+    def _java_qualified(self, dotted: str, want: str = "") -> tuple[int, ...]:
+        """Java: what a fully qualified name means (`org.acme.nodes.Element`, a nested class
+        or a member after it): the class of the repository's package its longest package
+        prefix names, then each member; none when no package of the repository is its
+        prefix (`java.util.List`)."""
+        parts = dotted.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            files = self.java_packages.get(".".join(parts[:i]))
+            if not files:
+                continue
+            found = [d for t in files for d in self.exported(t, parts[i]) if d in self.classes]
+            for k, name in enumerate(parts[i + 1 :], i + 1):
+                found = [
+                    m
+                    for c in found
+                    if c in self.classes
+                    for m in self.class_member(c, name, want=want if k == len(parts) - 1 else "")[0]
+                ]
+            return tuple(dict.fromkeys(found))
+        return ()
 
     def _not_constructors(self, found: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(d for d in found if d not in self.arity)
@@ -2375,7 +2413,8 @@ class Resolver:
                 built: tuple[tuple[int, float, str], ...] = ()
                 if found and qualifier.startswith(NEW):
                     # Java `new C(...)` (C, and its constructor), `this(...)`, `super(...)`.
-                    built = self.constructed(found, int(qualifier[len(NEW) :]), via)
+                    made = qualifier[len(NEW) :].partition(QUALIFIED)[0]
+                    built = self.constructed(found, int(made), via)
                     found = tuple(d for d in found if d in self.classes)
                 if via in _HALF_SURE:
                     weight = _FAMILY_WEIGHT

@@ -72,3 +72,59 @@ def test_a_java_field_does_not_hide_a_base_method_of_its_name(repo: Path) -> Non
     assert targets(db, path, 7, "size") == {("Node.size", 7)}
     assert targets(db, path, 9, "size") == {("Element.size", 7)}
     assert _vias(db, path, 8, "childNodes") == {("Node.childNodes", 1.0, "instance")}
+
+
+def test_java_fully_qualified_types(repo: Path) -> None:
+    # jsoup's W3CDomTest: `org.jsoup.nodes.Document doc = Jsoup.parse(html);` next to the
+    # imported w3c `Document`, `new org.jsoup.helper.W3CDom()`: a qualified name is the class
+    # of that package (its segments are no references), in a local's, a field's, a
+    # parameter's and a return type, after `new` and before a static member.
+    db = build(
+        repo,
+        {
+            "src/org/acme/nodes/Element.java": (
+                "package org.acme.nodes;\n\n"
+                "public class Element {\n"
+                "    public Element() {}\n"
+                "    public String text() { return null; }\n"
+                "    public static Element parse(String s) { return null; }\n"
+                "    public static class Settings { public int indent() { return 0; } }\n"
+                "}\n"
+            ),
+            "src/org/acme/app/Other.java": (
+                "package org.acme.app;\n\n"
+                "class Other {\n"
+                "    int nodes;\n"
+                "    String text() { return null; }\n"
+                "    int indent() { return 0; }\n"
+                "}\n"
+            ),
+            "src/org/acme/app/Use.java": (
+                "package org.acme.app;\n\n"
+                "class Use {\n"
+                "    org.acme.nodes.Element field;\n"
+                "    org.acme.nodes.Element make() { return new org.acme.nodes.Element(); }\n"
+                "    String run(org.acme.nodes.Element param) {\n"
+                '        org.acme.nodes.Element local = org.acme.nodes.Element.parse("x");\n'
+                "        org.acme.nodes.Element.Settings settings = null;\n"
+                "        settings.indent();\n"
+                "        local.text();\n"
+                "        param.text();\n"
+                "        field.text();\n"
+                "        return make().text();\n"
+                "    }\n"
+                "}\n"
+            ),
+        },
+    )
+    path = "src/org/acme/app/Use.java"
+    for line in (4, 6, 7):
+        assert targets(db, path, line, "Element") == {("Element", 3)}, line
+    assert targets(db, path, 5, "Element") == {("Element", 3), ("Element.Element", 4)}
+    assert targets(db, path, 7, "parse") == {("Element.parse", 6)}
+    assert targets(db, path, 8, "Settings") == {("Element.Settings", 7)}
+    assert _vias(db, path, 9, "indent") == {("Element.Settings.indent", 1.0, "instance")}
+    for line in (10, 11, 12, 13):
+        assert _vias(db, path, line, "text") == {("Element.text", 1.0, "instance")}, line
+    for segment in ("org", "acme", "nodes"):
+        assert all(targets(db, path, line, segment) == set() for line in range(4, 9))
