@@ -87,7 +87,10 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # class's field does not hide its base's method of that name (jsoup's `Element.childNodes`).
 # A Java fully qualified name (`org.jsoup.nodes.Element`: a type, after `new`, before a static
 # member) is the class of the repository's package (its package segments are no references);
-# a chain headed by a call of the class's own method (`make().m()`) is typed.
+# a chain headed by a call of the class's own method (`make().m()`) is typed. A Java local,
+# parameter or field written as a library container keeps its type arguments
+# (`List<DataNode>`): `get`, `iterator().next()`, Map's `get`, Optional's `get` give the element
+# (a table of the exact ones); a chain headed by a field of a written type is typed.
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition; a bundler's output
@@ -1021,9 +1024,9 @@ def _relink(
         or qualifier.rsplit(".", 1)[-1] in typed_names
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
         or (qualifier.endswith("()[]") and qualifier[:-4].rsplit(".", 1)[-1] in typed_names)
-        or (  # a chain `f().m().n()`, branches `c ? this.m() : this`: again when any name
-            # along it changed
-            ("()." in qualifier or ANY_OF in qualifier)
+        or (  # a chain `f().m().n()`, branches `c ? this.m() : this`, a Java container's
+            # element `List<Foo>.get()`: again when any name along it changed
+            ("()." in qualifier or ANY_OF in qualifier or "<" in qualifier)
             and any(w in typed_names for w in _WORD.findall(qualifier))
         )
         or (  # `f(x, p => p.m())` (`f=>T`): again when f or T changed

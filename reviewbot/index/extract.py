@@ -43,6 +43,7 @@ __all__ = [
     "extract_checked",
     "field_type",
     "go_field_type",
+    "java_container_returns",
 ]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
@@ -51,6 +52,7 @@ _VALUES = frozenset({"variable", "constant"})
 _CONTAINERS = CLASS_KINDS | {"type"}  # their members are qualified by them
 _TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share the name
 _SPACES = re.compile(r"\s+")
+_JAVA_TYPE_SPACES = re.compile(r"\s*([<>,.])\s*")
 _MAX_CALLEE = 256  # bytes of a callee read as a type name (`pkg.mod.Foo`)
 # A header written over several lines: `def f(\n    a,\n    b,\n)` reads `def f(a, b)`.
 _OPEN_SPACE = re.compile(r"([(\[]) ")
@@ -737,6 +739,69 @@ def written_element(kind: str, signature: str) -> str:
     return clean_type(args[0]) if args else ""
 
 
+# Java library containers: what those of their methods that hand out an element return, by
+# the type arguments' places (`0` the first: `List<E>.get()` is an E; `Iterator<0>` an Iterator
+# of it). A local, a parameter or a field written with one keeps its type arguments
+# (`List<DataNode>`), so `nodes.get(0).m()` is DataNode's m; other generics drop theirs.
+_JAVA_LIST = {"get": "0", "getFirst": "0", "getLast": "0", "iterator": "Iterator<0>"}
+_JAVA_SET = {"iterator": "Iterator<0>"}
+_JAVA_SORTED = {"iterator": "Iterator<0>", "first": "0", "last": "0"}
+_JAVA_MAP = {"get": "1", "getOrDefault": "1", "values": "Collection<1>", "keySet": "Set<0>"}
+_JAVA_CONTAINERS: dict[str, dict[str, str]] = {
+    "List": _JAVA_LIST,
+    "ArrayList": _JAVA_LIST,
+    "LinkedList": _JAVA_LIST,
+    "Set": _JAVA_SET,
+    "HashSet": _JAVA_SET,
+    "LinkedHashSet": _JAVA_SET,
+    "TreeSet": _JAVA_SORTED,
+    "SortedSet": _JAVA_SORTED,
+    "Collection": _JAVA_SET,
+    "Iterable": _JAVA_SET,
+    "Iterator": {"next": "0"},
+    "Optional": {"get": "0", "orElseThrow": "0", "orElse": "0"},
+    "Map": _JAVA_MAP,
+    "HashMap": _JAVA_MAP,
+    "LinkedHashMap": _JAVA_MAP,
+    "TreeMap": _JAVA_MAP,
+}
+
+
+def _java_container(text: str) -> str:
+    """A Java type written as one of the library's containers with its type arguments
+    (``List<DataNode>``, ``java.util.Map<String, Foo>``), without spaces; else ""."""
+    head, sep, _ = text.partition("<")
+    head = head.strip()
+    if not sep or head.rsplit(".", 1)[-1] not in _JAVA_CONTAINERS:
+        return ""
+    written = _JAVA_TYPE_SPACES.sub(r"\1", " ".join(text.split()))  # (`? extends X` kept)
+    if not written.endswith(">") or "[" in written:
+        return ""  # (an array of them)
+    return written
+
+
+def java_container_returns(owner: str, member: str) -> str | None:
+    """What ``member()`` of a Java library container written with its type arguments
+    returns (``List<DataNode>``, ``get``: ``DataNode``; ``iterator``: ``Iterator<DataNode>``),
+    by ``_JAVA_CONTAINERS``; None when that is not exactly known (another method, a wildcard
+    without an upper bound)."""
+    head, _, args = owner.partition("<")
+    rule = _JAVA_CONTAINERS.get(head.rsplit(".", 1)[-1], {}).get(member)
+    if rule is None or not args.endswith(">"):
+        return None
+    params = _top_level(args[:-1], ",")
+    place = int(rule.partition("<")[2].rstrip(">") or rule)
+    if place >= len(params):
+        return None
+    argument = params[place].strip()
+    if argument.startswith("?"):  # `? extends Node`: a Node; `?`, `? super Node`: unknown
+        bound = argument[1:].strip()
+        if not bound.startswith("extends "):
+            return None
+        argument = bound[len("extends ") :].strip()
+    return f"{rule.partition('<')[0]}<{argument}>" if "<" in rule else argument
+
+
 def _written_type(
     source: bytes,
     type_at: list[int],
@@ -745,6 +810,7 @@ def _written_type(
     at: int,
     before: bool,
     whole: bool = False,
+    java: bool = False,
 ) -> str:
     """The class named where a local is bound, as a dotted name: the nearest type capture
     after the name (``x = Foo()``, ``x: Foo``; before it in Java ``Foo x`` and in ``with Foo()
@@ -763,7 +829,7 @@ def _written_type(
         return ""  # TS `x: Foo['k']`: the type of Foo's k, not a Foo
     text = _decode(source[node.start_byte : node.end_byte])
     if node.start_byte not in calls:
-        return clean_type(text)
+        return (java and _java_container(text)) or clean_type(text)
     match = _TYPE_NAME.fullmatch(text.strip())
     if match is None:
         return (whole and _call_chain(text)) or _chain_call(text)
@@ -2050,6 +2116,7 @@ class _Builder:
         after_at = {n.start_byte for n in caps.get("bind.after", ())}
         local_types: dict[tuple[int, str], str] = {}
         mixed: set[tuple[int, str]] = set()
+        java_types = grammar.name == "java"
         before = grammar.type_before_name
         # TS type parameters (`<T extends Foo>(x: T)`): no class of their own, untyped.
         type_params = {
@@ -2078,7 +2145,9 @@ class _Builder:
             if at in after_at:
                 written = _written_type(source, pre_at, pre_nodes, call_types, at, True, True)
             elif at in typed_at:
-                written = _written_type(source, type_at, type_nodes, call_types, at, before, True)
+                written = _written_type(
+                    source, type_at, type_nodes, call_types, at, before, True, java_types
+                )
                 if written == "this" and not before:
                     k = bisect.bisect_left(type_at, at)
                     if k < len(type_nodes) and not _instance_this(type_nodes[k]):
@@ -2137,7 +2206,7 @@ class _Builder:
 
         class_of: dict[int, int] = {}
 
-        def headed(called: str, scope: int) -> str:
+        def headed(called: str, scope: int, unit: int = -1) -> str:
             """A call's qualifier (``other()``, ``x.m()``, a chain ``x.m().n()``) with its
             head read in ``scope``: a local's written type put in its place, a name the file
             defines or imports kept; else (a chain) ``().n()``, what any ``n`` returns; ""
@@ -2167,6 +2236,9 @@ class _Builder:
                     or local_callee(known, scope)
                 ):
                     known = ""
+            if not known and bound is None and java_types and unit >= 0:
+                # Java `byName.get(k).m()`, byName a field of the class written with a type
+                known = attr_type(enclosing_class(unit), name_of)
             if known:
                 return known + called[len(name_of) :]
             if chain and (bound is None or bound[0] == "local"):
@@ -2285,7 +2357,9 @@ class _Builder:
                     continue
                 at = node.start_byte
                 if key == "attr.typed":
-                    written = _written_type(source, type_at, type_nodes, call_types, at, before)
+                    written = _written_type(
+                        source, type_at, type_nodes, call_types, at, before, java=java_types
+                    )
                 else:
                     ref = _within(from_at, from_nodes, node.end_byte, node.end_byte + 400)
                     if ref is None:
@@ -2590,7 +2664,7 @@ class _Builder:
                                 rtype + p[len(rname) :] if p.startswith(rname + ".") else p
                                 for p in chained
                             ]
-                    heads = [headed(p, scope) for p in chained]
+                    heads = [headed(p, scope, unit) for p in chained]
                     called = ANY_OF.join(heads) if all(heads) else ""
                     if called:
                         how, qualifier = "instance", called

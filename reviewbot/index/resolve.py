@@ -76,6 +76,7 @@ from reviewbot.index.extract import (
     field_type,
     field_union,
     go_field_type,
+    java_container_returns,
     parameter_types,
     type_parameters,
     union_types,
@@ -1849,7 +1850,15 @@ class Resolver:
                     return [], False
                 out.extend(found)
             return list(dict.fromkeys(out)), True
+        java = file.language == "java"
+        if java and "<" in qualifier and qualifier.endswith("()"):
+            # `nodes.get(0)` with `List<DataNode> nodes`: the element's class
+            element_type = self._java_element(file, qualifier)
+            if element_type is not None:
+                return self.typed(file, target, element_type, depth + 1)
         if not qualifier.endswith("()"):
+            if java and "<" in qualifier:
+                qualifier = qualifier.partition("<")[0]  # (`List<DataNode>`: a List)
             written, known = self.in_file(file, qualifier)
             if not known:
                 # Not defined nor imported: a builtin or a global of the language (`str`,
@@ -1866,6 +1875,23 @@ class Resolver:
             found, sure = self._typed_call(file, target, qualifier, depth, element)
             memo = self._typed_memo[memo_key] = (tuple(found), sure)
         return list(memo[0]), memo[1]
+
+    def _java_element(self, file: _File, qualifier: str, depth: int = 0) -> str | None:
+        """Java: the type a call on a library container written with its type arguments
+        returns (``List<DataNode>.get()``: ``DataNode``; ``List<X>.iterator()``:
+        ``Iterator<X>``, whose ``next()`` is an X), by ``JAVA_CONTAINERS``; None when that is
+        not exactly known (another method, a wildcard without a bound, a class of the
+        repository named like a container)."""
+        owner, _, member = qualifier[:-2].rpartition(".")
+        if owner.endswith("()") and depth < 4:
+            inner = self._java_element(file, owner, depth + 1)
+            if inner is None:
+                return None
+            owner = inner
+        head = owner.partition("<")[0]
+        if any(c in self.classes for c in self.in_file(file, head)[0]):
+            return None  # the repository's own `List`
+        return java_container_returns(owner, member)
 
     def _typed_call(
         self, file: _File, target: int | None, qualifier: str, depth: int, element: bool

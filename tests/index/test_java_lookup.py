@@ -128,3 +128,63 @@ def test_java_fully_qualified_types(repo: Path) -> None:
         assert _vias(db, path, line, "text") == {("Element.text", 1.0, "instance")}, line
     for segment in ("org", "acme", "nodes"):
         assert all(targets(db, path, line, segment) == set() for line in range(4, 9))
+
+
+def test_java_library_containers_hand_out_their_type_arguments(repo: Path) -> None:
+    # jsoup's ElementTest: `List<DataNode> scriptData = script.dataNodes();` then
+    # `scriptData.get(0).getWholeData()`: the element is a DataNode (a guess among every
+    # `getWholeData` before). Only the library's containers and their methods that return an
+    # element exactly; a class of the repository named `Box` keeps its own methods.
+    db = build(
+        repo,
+        {
+            "src/p/DataNode.java": (
+                "package p;\n\n"
+                "public class DataNode {\n"
+                "    public String getWholeData() { return null; }\n"
+                "}\n"
+            ),
+            "src/p/TextNode.java": (
+                "package p;\n\n"
+                "public class TextNode {\n"
+                "    public String getWholeData() { return null; }\n"
+                "}\n"
+            ),
+            "src/p/Box.java": (
+                "package p;\n\n"
+                "public class Box<T> {\n"
+                "    public TextNode get(int i) { return null; }\n"
+                "}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\n"
+                "import java.util.Iterator;\n"
+                "import java.util.List;\n"
+                "import java.util.Map;\n"
+                "import java.util.Optional;\n\n"
+                "class Use {\n"
+                "    Map<String, DataNode> byName;\n"
+                "    void run(List<DataNode> nodes, Optional<? extends DataNode> first) {\n"
+                "        nodes.get(0).getWholeData();\n"
+                "        nodes.iterator().next().getWholeData();\n"
+                '        byName.get("a").getWholeData();\n'
+                "        first.get().getWholeData();\n"
+                "        Box<DataNode> box = new Box<>();\n"
+                "        box.get(0).getWholeData();\n"
+                "        List<String> names = null;\n"
+                "        names.get(0).getWholeData();\n"
+                "        nodes.stream().getWholeData();\n"
+                "    }\n"
+                "}\n"
+            ),
+        },
+    )
+    path = "src/p/Use.java"
+    for line in (11, 12, 13, 14):
+        assert _vias(db, path, line, "getWholeData") == {
+            ("DataNode.getWholeData", 1.0, "instance")
+        }, line
+    assert _vias(db, path, 16, "getWholeData") == {("TextNode.getWholeData", 1.0, "instance")}
+    # A String is the library's: none of ours; what `stream()` gives is not in the table.
+    assert targets(db, path, 18, "getWholeData") == set()
+    assert len(targets(db, path, 19, "getWholeData")) == 2

@@ -601,3 +601,22 @@ def test_a_tsconfig_whose_paths_changed_is_followed_by_every_importer(
     assert ("app/use.ts", 2, 0, "old/util.ts", 1, "pad", 1.0, "import") in old
     assert ("app/use.ts", 2, 0, "new/util.ts", 2, "pad", 1.0, "import") in new
     assert not any(e[3] == "old/util.ts" for e in new if e[0] == "app/use.ts")
+
+
+def test_a_java_containers_element_follows_its_class_changed(repo: Path, tmp_path: Path) -> None:
+    """`List<Node> nodes; nodes.get(0).spin()`: the element's class decides what `spin`
+    means; its base changed in another file."""
+    files = {
+        "src/p/A.java": "package p;\n\npublic class A { public void spin() {} }\n",
+        "src/p/B.java": "package p;\n\npublic class B { public void spin() {} }\n",
+        "src/p/Node.java": "package p;\n\npublic class Node extends A {}\n",
+        "src/p/Use.java": (
+            "package p;\n\nimport java.util.List;\n\n"
+            "class Use {\n    void run(List<Node> nodes) {\n"
+            "        nodes.get(0).spin();\n    }\n}\n"
+        ),
+    }
+    edited = {"src/p/Node.java": files["src/p/Node.java"].replace("extends A", "extends B")}
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    assert ("src/p/Use.java", 7, 21, "src/p/A.java", 3, "spin", 1.0, "instance") in old
+    assert ("src/p/Use.java", 7, 21, "src/p/B.java", 3, "spin", 1.0, "instance") in new
