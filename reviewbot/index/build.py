@@ -90,7 +90,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # a chain headed by a call of the class's own method (`make().m()`) is typed. A Java local,
 # parameter or field written as a library container keeps its type arguments
 # (`List<DataNode>`): `get`, `iterator().next()`, Map's `get`, Optional's `get` give the element
-# (a table of the exact ones); a chain headed by a field of a written type is typed.
+# (a table of the exact ones); a chain headed by a field of a written type is typed; a Java
+# type imported on demand (`import org.acme.nodes.*;`) types a local, a field, a return.
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition; a bundler's output

@@ -1155,6 +1155,13 @@ class Resolver:
         if not found and not known:
             found = self.package_top(file, first)
             known = bool(found)
+        if not found and not known and file.language == "java":
+            # `import org.acme.nodes.*;` then `Node n`: the class of the package imported
+            for imp in self.file_imports.get(file.id, []):
+                if imp.name == "*" and not imp.local:
+                    for t in self.module_files(file, imp.module):
+                        found.extend(self.exported(t, first))
+            known = bool(found)
         if not found and not known and rest and file.language == "java":
             # `org.acme.nodes.Element` (a local's, a field's, a return's type)
             found = list(self._java_qualified(dotted))

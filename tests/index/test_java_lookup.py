@@ -188,3 +188,39 @@ def test_java_library_containers_hand_out_their_type_arguments(repo: Path) -> No
     # A String is the library's: none of ours; what `stream()` gives is not in the table.
     assert targets(db, path, 18, "getWholeData") == set()
     assert len(targets(db, path, 19, "getWholeData")) == 2
+
+
+def test_a_java_type_imported_on_demand_types_a_local(repo: Path) -> None:
+    # jsoup's XmlTreeBuilderTest: `import org.jsoup.nodes.*;` then `List<Node> nodes = ...;
+    # nodes.get(0).absUrl("src")` and `Node n; n.absUrl(...)`: Node of the package imported.
+    db = build(
+        repo,
+        {
+            "src/org/acme/nodes/Node.java": (
+                "package org.acme.nodes;\n\n"
+                "public class Node {\n"
+                "    public String absUrl(String key) { return null; }\n"
+                "}\n"
+            ),
+            "src/org/acme/nodes/Other.java": (
+                "package org.acme.nodes;\n\n"
+                "public class Other {\n"
+                "    public String absUrl(String key) { return null; }\n"
+                "}\n"
+            ),
+            "src/org/acme/parser/Use.java": (
+                "package org.acme.parser;\n\n"
+                "import java.util.List;\n"
+                "import org.acme.nodes.*;\n\n"
+                "class Use {\n"
+                "    void run(List<Node> nodes, Node n) {\n"
+                '        nodes.get(0).absUrl("src");\n'
+                '        n.absUrl("src");\n'
+                "    }\n"
+                "}\n"
+            ),
+        },
+    )
+    path = "src/org/acme/parser/Use.java"
+    for line in (8, 9):
+        assert _vias(db, path, line, "absUrl") == {("Node.absUrl", 1.0, "instance")}, line
