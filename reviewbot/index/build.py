@@ -92,6 +92,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # (`List<DataNode>`): `get`, `iterator().next()`, Map's `get`, Optional's `get` give the element
 # (a table of the exact ones); a chain headed by a field of a written type is typed; a Java
 # type imported on demand (`import org.acme.nodes.*;`) types a local, a field, a return.
+# JS/TS `export default ok ? function a(c) {...} : function b(c) {...}`: a and b are functions
+# (anonymous branches: the statement, `default`), and entries `default` of the module's
+# export list (as `ok && function a`'s a): a default import under any name means them.
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition; a bundler's output

@@ -26,7 +26,14 @@ from itertools import repeat
 
 import tree_sitter as ts
 
-from reviewbot.index.grammars import Compiled, Grammar, ImportSite, commonjs_exports, required
+from reviewbot.index.grammars import (
+    Compiled,
+    Grammar,
+    ImportSite,
+    commonjs_exports,
+    conditional_default_exports,
+    required,
+)
 from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
 __all__ = [
@@ -1990,6 +1997,11 @@ class _Builder:
             for site in commonjs_exports(assignment):
                 imports.append(site.entry)
                 import_sites.append((assignment.start_byte, site, len(imports) - 1))
+        # `export default ok ? function a(c) {...} : function b(c) {...}`: a and b the default
+        for stmt in _sorted(caps.get("export.default", []))[1]:
+            for site in conditional_default_exports(stmt):
+                imports.append(site.entry)
+                import_sites.append((stmt.start_byte, site, len(imports) - 1))
         skip_ranges.sort()
 
         # Positions as sets and maps, made by C loops (a Python step per node was a tenth of

@@ -1106,9 +1106,11 @@ class Resolver:
         for target in self.module_files(file, imp.module):
             found = self.exported(target, name, depth + 1)
             if not found and imp.name == "default" and file.language != "python":
-                # `import xhrAdapter from './xhr.js'` of an anonymous default export
-                # (`export default COND && function (config) {`): its definition `default`.
-                found = tuple(self.top.get(target, {}).get("default", []))
+                # `import adapter from './adapter.js'` of a default export behind a condition
+                # (`export default ok ? function fetchAdapter(c) {` ... `: function (c) {`):
+                # its named functions (entries `default` of its export list), its anonymous
+                # ones (definitions `default`).
+                found = self.exported(target, "default", depth + 1)
             out.extend(found)
         return tuple(dict.fromkeys(out))
 
