@@ -2878,6 +2878,48 @@ class _Builder:
                         )
                     )
 
+        if "pick.key" in caps:
+            # TS/JS `const {produce, produceWithPatches} = createPatchedImmer()`, `const
+            # {produce} = immer`, `= new Immer()`: each key picked is a read of the property
+            # of the value's type (immer's `Immer.produce`), as `x.produce` is.
+            keys = sorted(caps["pick.key"], key=_START)
+            key_at = [2 * n.start_byte for n in keys]
+            units_at = _innermost(key_at, def_starts, def_ends)
+            scopes_at = _innermost(key_at, starts, ends)
+            for node, u, scope in zip(keys, units_at, scopes_at, strict=True):
+                pattern = node.parent
+                if pattern is not None and pattern.type == "pair_pattern":
+                    pattern = pattern.parent
+                declarator = pattern.parent if pattern is not None else None
+                value = declarator.child_by_field_name("value") if declarator else None
+                if value is None:
+                    continue
+                written = ""
+                cls = -1
+                if value.type == "identifier":
+                    local = _decode(source[value.start_byte : value.end_byte])
+                    bound = lookup(local, scope)
+                    if bound is not None and (
+                        bound[0] == "local" or defs[bound[1]].kind in _VALUES
+                    ):
+                        written = local_types.get((found_in[0], local), "")
+                        if "=>" in written or local_callee(written, scope):
+                            written = ""
+                else:
+                    said = node_receiver(value)
+                    written = headed(said, scope, unit_of[u]) if said else ""
+                if not written or written.split(".", 1)[0] in type_params:
+                    continue
+                if written.split(".", 1)[0] in classed:
+                    cls = enclosing_class(unit_of[u])  # `const {a} = this.make()`
+                name = _decode(source[node.start_byte : node.end_byte])
+                row, col = node.start_point[0] + 1, node.start_point[1]
+                out.append(
+                    _reference(
+                        (name, row, col, "attribute", unit_of[u], "instance", cls, written, name)
+                    )
+                )
+
         for _at, site, i in import_sites:
             if site.at < 0:
                 continue

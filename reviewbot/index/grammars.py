@@ -313,6 +313,7 @@ _JS_NAMES_COMMON = """
 (call_expression function: (member_expression) @call.member.of)
 (new_expression constructor: (identifier) @call)
 (pair key: (property_identifier) @skip)
+(pair_pattern key: (property_identifier) @skip)
 (labeled_statement label: (statement_identifier) @skip)
 (variable_declarator name: (identifier) @bind)
 (variable_declarator name: (identifier) @bind.typed
@@ -342,6 +343,10 @@ _JS_NAMES_COMMON = """
 (yield_expression) @yield
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind.pick)
   value: (identifier))
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @pick.key)
+  value: [(identifier) (call_expression) (new_expression)])
+(variable_declarator name: (object_pattern (pair_pattern key: (property_identifier) @pick.key))
+  value: [(identifier) (call_expression) (new_expression)])
 (variable_declarator name: (object_pattern (pair_pattern key: (property_identifier)
   value: (identifier) @bind.pick)) value: (identifier))
 (function_declaration) @scope

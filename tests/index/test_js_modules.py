@@ -47,3 +47,46 @@ def test_a_cjs_specifier_names_the_d_cts_file(repo: Path) -> None:
     )
     assert targets(db, "a.ts", 3, "make") == {("make", 3)}
     assert targets(db, "a.ts", 4, "m") == {("make", 3)}
+
+
+_IMMER = (
+    "export interface ProducersFns {\n"
+    "  produce(base: any, recipe: any): any\n"
+    "}\n"
+    "export class Immer implements ProducersFns {\n"
+    "  produce = (base: any, recipe: any) => {\n"
+    "    return recipe(base)\n"
+    "  }\n"
+    "  produceWithPatches = (base: any, recipe: any) => {\n"
+    "    return [this.produce(base, recipe), []]\n"
+    "  }\n"
+    "}\n"
+)
+
+
+def test_destructuring_an_instance_reads_its_members(repo: Path) -> None:
+    # immer's tests: `const {produce} = immer` (a local `new Immer(options)`), `const
+    # {produce, produceWithPatches} = createPatchedImmer({...})` (which returns it), `const
+    # {produce} = new Immer({autoFreeze: true})`: each key picked is Immer's member, as
+    # `immer.produce` is (the TypeScript service counts them among its references).
+    db = build(
+        repo,
+        {
+            "src/immerClass.ts": _IMMER,
+            "__tests__/base.js": (
+                "import {Immer} from '../src/immerClass'\n"
+                "function createPatchedImmer(options) {\n"
+                "  const immer = new Immer(options)\n"
+                "  const {produce} = immer\n"
+                "  return immer\n"
+                "}\n"
+                "const {produce, produceWithPatches: patched} = createPatchedImmer({})\n"
+                "const {produce: other} = new Immer({autoFreeze: true})\n"
+            ),
+        },
+    )
+    path = "__tests__/base.js"
+    for line in (4, 7, 8):
+        assert ("Immer.produce", 5) in targets(db, path, line, "produce"), line
+    # (a key renamed, `produceWithPatches: patched`, is no free name of the file)
+    assert targets(db, path, 7, "produceWithPatches") == {("Immer.produceWithPatches", 8)}
