@@ -96,7 +96,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # (anonymous branches: the statement, `default`), and entries `default` of the module's
 # export list (as `ok && function a`'s a): a default import under any name means them.
 # JS/TS `const {produce, b: c} = x` (x a typed local, a call, a `new`): each key is a read of
-# the property of x's type (immer's `Immer.produce`); a renamed key is no free name.
+# the property of x's type (immer's `Immer.produce`); a renamed key is no free name. A call of
+# a JS/TS function declared in a body (`one = createPatchedImmer(o); one.produce()`) is typed by
+# what it returns (the function is the reference's target; it was a guess).
 # 50 (session 19): Go struct fields are definitions with their written types, so `x.a.m()`
 # goes through a's type (a library's type: no guess); `&pkg.T{}` and `var x = T{}` typed; every
 # name of `a, b int`, `var a, b = ...` and Java's `int a, b;` is a definition; a bundler's output

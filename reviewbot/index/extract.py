@@ -2257,6 +2257,19 @@ class _Builder:
                 return _chain_call(called[:-2])
             return called
 
+        def inner_function(written: str, scope: int) -> int:
+            """The function a call qualifier's head calls (``make()``, ``make().m()``) when
+            it is a function declared in a body around ``scope`` (immer's tests'
+            ``createPatchedImmer``, in a test function), else -1: the resolver, which knows a
+            file's top-level names only, gets it as the reference's target."""
+            head = _HEAD.match(written)
+            if head is None or written[head.end() : head.end() + 1] != "(" or not ecma:
+                return -1
+            bound = lookup(head.group(0), scope)
+            if bound is None or bound[0] != "def" or found_in[0] == 0:
+                return -1
+            return bound[1] if defs[bound[1]].kind == "function" else -1
+
         def local_callee(written: str, scope: int) -> bool:
             """Whether a call type (``other()``, ``other().m()``) names a local (a parameter
             named like a module's function): no function of the module is called."""
@@ -2686,6 +2699,8 @@ class _Builder:
                             _BARE_CALL.fullmatch(h) and lookup(h[:-2], scope) is None for h in heads
                         ):
                             target = enclosing_class(unit)  # `make().name`: the class's make
+                        elif len(heads) == 1 and (nested := inner_function(called, scope)) >= 0:
+                            target = nested  # `one = createPatchedImmer(o); one.produce()`
                 this_is = this_in[scope] if ecma and first == "this" else CLASS_THIS
                 if this_is == LITERAL_THIS:
                     # `this.m()` in an object literal's method: the literal's own `m` (no
@@ -2760,6 +2775,8 @@ class _Builder:
                                 target = enclosing_class(unit)
                             elif (declared := local_class(known, scope)) >= 0:
                                 target, qualifier = declared, DECLARED
+                            elif (nested := inner_function(known, found_in[0])) >= 0:
+                                target = nested  # `one = createPatchedImmer(o)`, local
                     elif (
                         properties
                         and bound is not None
@@ -2912,6 +2929,8 @@ class _Builder:
                     continue
                 if written.split(".", 1)[0] in classed:
                     cls = enclosing_class(unit_of[u])  # `const {a} = this.make()`
+                elif (nested := inner_function(written, scope)) >= 0:
+                    cls = nested  # `const {produce} = createPatchedImmer(o)`, a local function
                 name = _decode(source[node.start_byte : node.end_byte])
                 row, col = node.start_point[0] + 1, node.start_point[1]
                 out.append(

@@ -2104,6 +2104,9 @@ class Resolver:
             # `next = super.clone(spec); return next` (TS/JS), `return super().make()`: the
             # bases' method
             return self.class_member(target, rest, skip_own=True, want=want)[0], False, False
+        if target is not None and target not in self.classes and not rest:
+            # a function declared in a body (the reference's target): `createPatchedImmer()`
+            return (target,), False, False
         if want and not rest and target is not None:
             # Java `make().m()`: the method of the class (or of a class around it)
             k: int | None = target
