@@ -574,6 +574,8 @@ def _java_package_path(receiver: str, name: str, ahead: bytes) -> str:
     segments = ([*receiver.split("."), name] if receiver else [name]) + [
         w.strip() for w in ahead.decode("utf-8", "replace").split(".")[1:]
     ]
+    if segments[0] in ("this", "super"):
+        return ""  # `this.other.MAX`: a field's constant, no package
     package: list[str] = []
     for segment in segments:
         if segment[:1].isupper():

@@ -95,6 +95,7 @@ def test_java_fully_qualified_types(repo: Path) -> None:
                 "package org.acme.app;\n\n"
                 "class Other {\n"
                 "    int nodes;\n"
+                "    static final int MAX = 1;\n"
                 "    String text() { return null; }\n"
                 "    int indent() { return 0; }\n"
                 "}\n"
@@ -102,7 +103,7 @@ def test_java_fully_qualified_types(repo: Path) -> None:
             "src/org/acme/app/Use.java": (
                 "package org.acme.app;\n\n"
                 "class Use {\n"
-                "    org.acme.nodes.Element field;\n"
+                "    org.acme.nodes.Element field; Other other;\n"
                 "    org.acme.nodes.Element make() { return new org.acme.nodes.Element(); }\n"
                 "    String run(org.acme.nodes.Element param) {\n"
                 '        org.acme.nodes.Element local = org.acme.nodes.Element.parse("x");\n'
@@ -111,6 +112,7 @@ def test_java_fully_qualified_types(repo: Path) -> None:
                 "        local.text();\n"
                 "        param.text();\n"
                 "        field.text();\n"
+                "        int max = this.other.MAX;\n"
                 "        return make().text();\n"
                 "    }\n"
                 "}\n"
@@ -124,10 +126,12 @@ def test_java_fully_qualified_types(repo: Path) -> None:
     assert targets(db, path, 7, "parse") == {("Element.parse", 6)}
     assert targets(db, path, 8, "Settings") == {("Element.Settings", 7)}
     assert _vias(db, path, 9, "indent") == {("Element.Settings.indent", 1.0, "instance")}
-    for line in (10, 11, 12, 13):
+    for line in (10, 11, 12, 14):
         assert _vias(db, path, line, "text") == {("Element.text", 1.0, "instance")}, line
     for segment in ("org", "acme", "nodes"):
         assert all(targets(db, path, line, segment) == set() for line in range(4, 9))
+    # (`this.other.MAX`: a field's, never a package `this.other`)
+    assert targets(db, path, 13, "other") == {("Use.other", 4)}
 
 
 def test_java_library_containers_hand_out_their_type_arguments(repo: Path) -> None:
