@@ -2138,9 +2138,9 @@ class Resolver:
                     False,
                 )
             if sure and "." not in owner:
-                # A local of a library's class (`List<Box<String>> all; all.get(0).m()`): its
-                # type arguments are not kept, and it may hand out ours: what it returns is
-                # not known (a guess follows, as before chains were typed).
+                # A local of a library's class (`Stream<Box> all; all.findFirst().m()`, a
+                # container's method outside ``_java_element``'s table): it may hand out ours,
+                # what it returns is not known (a guess follows, as before chains were typed).
                 return (), False, False
         funcs, known = self.in_file(file, callee)
         outside = known and not funcs and self.from_outside(file, callee)
