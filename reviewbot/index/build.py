@@ -84,6 +84,22 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 53 (session 20, res20): a Java call's member lookup skips fields and a read's skips methods, so a
+# class's field does not hide its base's method of that name (jsoup's `Element.childNodes`).
+# A Java fully qualified name (`org.jsoup.nodes.Element`: a type, after `new`, before a static
+# member) is the class of the repository's package (its package segments are no references);
+# a chain headed by a call of the class's own method (`make().m()`) is typed. A Java local,
+# parameter or field written as a library container keeps its type arguments
+# (`List<DataNode>`): `get`, `iterator().next()`, Map's `get`, Optional's `get` give the element
+# (a table of the exact ones); a chain headed by a field of a written type is typed; a Java
+# type imported on demand (`import org.acme.nodes.*;`) types a local, a field, a return.
+# JS/TS `export default ok ? function a(c) {...} : function b(c) {...}`: a and b are functions
+# (anonymous branches: the statement, `default`), and entries `default` of the module's
+# export list (as `ok && function a`'s a): a default import under any name means them.
+# JS/TS `const {produce, b: c} = x` (x a typed local, a call, a `new`): each key is a read of
+# the property of x's type (immer's `Immer.produce`); a renamed key is no free name. A call of
+# a JS/TS function declared in a body (`one = createPatchedImmer(o); one.produce()`) is typed by
+# what it returns (the function is the reference's target; it was a guess).
 # 52 (session 20, go20): a Go method's receiver reaches the methods and fields of the types its
 # type embeds (testify's `suite.T()` in a method of `SuiteTester { Suite }`, `t.Called()`
 # through `mock.Mock`), and `x := new(T)` / `var x = new(pkg.T)` types x as a T, `args :=
@@ -178,7 +194,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 52
+RULES = 53
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -1042,9 +1058,9 @@ def _relink(
         or qualifier.split(".", 1)[0] in typed_names  # (Go `args := r.Called()`: `T.Called`)
         or (qualifier.endswith("()") and qualifier[:-2].rsplit(".", 1)[-1] in typed_names)
         or (qualifier.endswith("()[]") and qualifier[:-4].rsplit(".", 1)[-1] in typed_names)
-        or (  # a chain `f().m().n()`, branches `c ? this.m() : this`: again when any name
-            # along it changed
-            ("()." in qualifier or ANY_OF in qualifier)
+        or (  # a chain `f().m().n()`, branches `c ? this.m() : this`, a Java container's
+            # element `List<Foo>.get()`: again when any name along it changed
+            ("()." in qualifier or ANY_OF in qualifier or "<" in qualifier)
             and any(w in typed_names for w in _WORD.findall(qualifier))
         )
         or (  # `f(x, p => p.m())` (`f=>T`): again when f or T changed

@@ -26,7 +26,14 @@ from itertools import repeat
 
 import tree_sitter as ts
 
-from reviewbot.index.grammars import Compiled, Grammar, ImportSite, commonjs_exports, required
+from reviewbot.index.grammars import (
+    Compiled,
+    Grammar,
+    ImportSite,
+    commonjs_exports,
+    conditional_default_exports,
+    required,
+)
 from reviewbot.index.records import Definition, FileFacts, Import, Reference
 
 __all__ = [
@@ -37,11 +44,13 @@ __all__ = [
     "LOCAL",
     "NEW",
     "PROPERTY",
+    "QUALIFIED",
     "cut_signature",
     "extract",
     "extract_checked",
     "field_type",
     "go_field_type",
+    "java_container_returns",
 ]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
@@ -50,6 +59,7 @@ _VALUES = frozenset({"variable", "constant"})
 _CONTAINERS = CLASS_KINDS | {"type"}  # their members are qualified by them
 _TYPE_ONLY = frozenset({"interface", "type"})  # no value: TS lets a value share the name
 _SPACES = re.compile(r"\s+")
+_JAVA_TYPE_SPACES = re.compile(r"\s*([<>,.])\s*")
 _MAX_CALLEE = 256  # bytes of a callee read as a type name (`pkg.mod.Foo`)
 # A header written over several lines: `def f(\n    a,\n    b,\n)` reads `def f(a, b)`.
 _OPEN_SPACE = re.compile(r"([(\[]) ")
@@ -85,6 +95,11 @@ NEW = "new/"
 # resolver splits the call among the overloads of its name that take as many (it was a sure
 # link to every overload). The resolver takes it off before anything reads the qualifier.
 ARGUMENTS = "\x1e"
+# Before the package path of a Java fully qualified name (`org.acme.nodes.Element`, a type,
+# `new org.acme.nodes.Element()`, `org.acme.nodes.Element.parse(s)`): the receiver written,
+# after the constructor call's `new/N` if any; the resolver finds the path's classes through
+# the repository's packages (its segments are no references).
+QUALIFIED = "\x1d"
 # The qualifier of a Java anonymous class's call of its own method (`this.go()`, `go()`): a
 # method that is no class's member, which a call means all the same.
 OWN = "own"
@@ -547,6 +562,30 @@ def _receiver(rev: bytes, at: int, words: dict[bytes, str]) -> str | None:
     return known
 
 
+_JAVA_PATH_AHEAD = re.compile(rb"(?:[ \t]*\.[ \t]*[A-Za-z_$][\w$]*)+")
+
+
+def _java_package_path(receiver: str, name: str, ahead: bytes) -> str:
+    """Java: the package path of a fully qualified name that a reference ``name`` after
+    ``receiver`` (its own receiver's first name unbound) is part of, with ``ahead`` the
+    source following the name: the leading lowercase segments before the first capitalised
+    one, when there are two or more (`org.acme` in `org.acme.nodes.Element`; `config.MAX` is
+    rather a field's constant), else ""."""
+    segments = ([*receiver.split("."), name] if receiver else [name]) + [
+        w.strip() for w in ahead.decode("utf-8", "replace").split(".")[1:]
+    ]
+    if segments[0] in ("this", "super"):
+        return ""  # `this.other.MAX`: a field's constant, no package
+    package: list[str] = []
+    for segment in segments:
+        if segment[:1].isupper():
+            return ".".join(package) if len(package) >= 2 else ""
+        if not segment[:1].islower():
+            return ""
+        package.append(segment)
+    return ""
+
+
 def _tree_root(caps: dict[str, list[ts.Node]]) -> ts.Node | None:
     """The root of the tree the captures are from (None when there are none)."""
     some = next((ns[0] for ns in caps.values() if ns), None)
@@ -709,6 +748,69 @@ def written_element(kind: str, signature: str) -> str:
     return clean_type(args[0]) if args else ""
 
 
+# Java library containers: what those of their methods that hand out an element return, by
+# the type arguments' places (`0` the first: `List<E>.get()` is an E; `Iterator<0>` an Iterator
+# of it). A local, a parameter or a field written with one keeps its type arguments
+# (`List<DataNode>`), so `nodes.get(0).m()` is DataNode's m; other generics drop theirs.
+_JAVA_LIST = {"get": "0", "getFirst": "0", "getLast": "0", "iterator": "Iterator<0>"}
+_JAVA_SET = {"iterator": "Iterator<0>"}
+_JAVA_SORTED = {"iterator": "Iterator<0>", "first": "0", "last": "0"}
+_JAVA_MAP = {"get": "1", "getOrDefault": "1", "values": "Collection<1>", "keySet": "Set<0>"}
+_JAVA_CONTAINERS: dict[str, dict[str, str]] = {
+    "List": _JAVA_LIST,
+    "ArrayList": _JAVA_LIST,
+    "LinkedList": _JAVA_LIST,
+    "Set": _JAVA_SET,
+    "HashSet": _JAVA_SET,
+    "LinkedHashSet": _JAVA_SET,
+    "TreeSet": _JAVA_SORTED,
+    "SortedSet": _JAVA_SORTED,
+    "Collection": _JAVA_SET,
+    "Iterable": _JAVA_SET,
+    "Iterator": {"next": "0"},
+    "Optional": {"get": "0", "orElseThrow": "0", "orElse": "0"},
+    "Map": _JAVA_MAP,
+    "HashMap": _JAVA_MAP,
+    "LinkedHashMap": _JAVA_MAP,
+    "TreeMap": _JAVA_MAP,
+}
+
+
+def _java_container(text: str) -> str:
+    """A Java type written as one of the library's containers with its type arguments
+    (``List<DataNode>``, ``java.util.Map<String, Foo>``), without spaces; else ""."""
+    head, sep, _ = text.partition("<")
+    head = head.strip()
+    if not sep or head.rsplit(".", 1)[-1] not in _JAVA_CONTAINERS:
+        return ""
+    written = _JAVA_TYPE_SPACES.sub(r"\1", " ".join(text.split()))  # (`? extends X` kept)
+    if not written.endswith(">") or "[" in written:
+        return ""  # (an array of them)
+    return written
+
+
+def java_container_returns(owner: str, member: str) -> str | None:
+    """What ``member()`` of a Java library container written with its type arguments
+    returns (``List<DataNode>``, ``get``: ``DataNode``; ``iterator``: ``Iterator<DataNode>``),
+    by ``_JAVA_CONTAINERS``; None when that is not exactly known (another method, a wildcard
+    without an upper bound)."""
+    head, _, args = owner.partition("<")
+    rule = _JAVA_CONTAINERS.get(head.rsplit(".", 1)[-1], {}).get(member)
+    if rule is None or not args.endswith(">"):
+        return None
+    params = _top_level(args[:-1], ",")
+    place = int(rule.partition("<")[2].rstrip(">") or rule)
+    if place >= len(params):
+        return None
+    argument = params[place].strip()
+    if argument.startswith("?"):  # `? extends Node`: a Node; `?`, `? super Node`: unknown
+        bound = argument[1:].strip()
+        if not bound.startswith("extends "):
+            return None
+        argument = bound[len("extends ") :].strip()
+    return f"{rule.partition('<')[0]}<{argument}>" if "<" in rule else argument
+
+
 def _written_type(
     source: bytes,
     type_at: list[int],
@@ -717,6 +819,7 @@ def _written_type(
     at: int,
     before: bool,
     whole: bool = False,
+    java: bool = False,
 ) -> str:
     """The class named where a local is bound, as a dotted name: the nearest type capture
     after the name (``x = Foo()``, ``x: Foo``; before it in Java ``Foo x`` and in ``with Foo()
@@ -735,7 +838,7 @@ def _written_type(
         return ""  # TS `x: Foo['k']`: the type of Foo's k, not a Foo
     text = _decode(source[node.start_byte : node.end_byte])
     if node.start_byte not in calls:
-        return clean_type(text)
+        return (java and _java_container(text)) or clean_type(text)
     match = _TYPE_NAME.fullmatch(text.strip())
     if match is None:
         return (whole and _call_chain(text)) or _chain_call(text)
@@ -1259,6 +1362,7 @@ def _picked_types(
 
 _HEAD = re.compile(r"[A-Za-z_$][\w$]*")  # the first name of a chain
 _ONE_CALL = re.compile(r"[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*\(\)")  # `x.m()`
+_BARE_CALL = re.compile(r"[A-Za-z_$][\w$]*\(\)")  # `m()`
 _CHAIN_TAIL = re.compile(r"\)[\s?!]*\.\s*([A-Za-z_$][\w$]*)\s*$")
 
 
@@ -1925,6 +2029,11 @@ class _Builder:
             for site in commonjs_exports(assignment):
                 imports.append(site.entry)
                 import_sites.append((assignment.start_byte, site, len(imports) - 1))
+        # `export default ok ? function a(c) {...} : function b(c) {...}`: a and b the default
+        for stmt in _sorted(caps.get("export.default", []))[1]:
+            for site in conditional_default_exports(stmt):
+                imports.append(site.entry)
+                import_sites.append((stmt.start_byte, site, len(imports) - 1))
         skip_ranges.sort()
 
         # Positions as sets and maps, made by C loops (a Python step per node was a tenth of
@@ -2053,6 +2162,7 @@ class _Builder:
         after_at = {n.start_byte for n in caps.get("bind.after", ())}
         local_types: dict[tuple[int, str], str] = {}
         mixed: set[tuple[int, str]] = set()
+        java_types = grammar.name == "java"
         before = grammar.type_before_name
         # TS type parameters (`<T extends Foo>(x: T)`): no class of their own, untyped.
         type_params = {
@@ -2081,7 +2191,9 @@ class _Builder:
             if at in after_at:
                 written = _written_type(source, pre_at, pre_nodes, call_types, at, True, True)
             elif at in typed_at:
-                written = _written_type(source, type_at, type_nodes, call_types, at, before, True)
+                written = _written_type(
+                    source, type_at, type_nodes, call_types, at, before, True, java_types
+                )
                 if written == "this" and not before:
                     k = bisect.bisect_left(type_at, at)
                     if k < len(type_nodes) and not _instance_this(type_nodes[k]):
@@ -2140,7 +2252,7 @@ class _Builder:
 
         class_of: dict[int, int] = {}
 
-        def headed(called: str, scope: int) -> str:
+        def headed(called: str, scope: int, unit: int = -1) -> str:
             """A call's qualifier (``other()``, ``x.m()``, a chain ``x.m().n()``) with its
             head read in ``scope``: a local's written type put in its place, a name the file
             defines or imports kept; else (a chain) ``().n()``, what any ``n`` returns; ""
@@ -2170,11 +2282,27 @@ class _Builder:
                     or local_callee(known, scope)
                 ):
                     known = ""
+            if not known and bound is None and java_types and unit >= 0:
+                # Java `byName.get(k).m()`, byName a field of the class written with a type
+                known = attr_type(enclosing_class(unit), name_of)
             if known:
                 return known + called[len(name_of) :]
             if chain and (bound is None or bound[0] == "local"):
                 return _chain_call(called[:-2])
             return called
+
+        def inner_function(written: str, scope: int) -> int:
+            """The function a call qualifier's head calls (``make()``, ``make().m()``) when
+            it is a function declared in a body around ``scope`` (immer's tests'
+            ``createPatchedImmer``, in a test function), else -1: the resolver, which knows a
+            file's top-level names only, gets it as the reference's target."""
+            head = _HEAD.match(written)
+            if head is None or written[head.end() : head.end() + 1] != "(" or not ecma:
+                return -1
+            bound = lookup(head.group(0), scope)
+            if bound is None or bound[0] != "def" or found_in[0] == 0:
+                return -1
+            return bound[1] if defs[bound[1]].kind == "function" else -1
 
         def local_callee(written: str, scope: int) -> bool:
             """Whether a call type (``other()``, ``other().m()``) names a local (a parameter
@@ -2288,7 +2416,9 @@ class _Builder:
                     continue
                 at = node.start_byte
                 if key == "attr.typed":
-                    written = _written_type(source, type_at, type_nodes, call_types, at, before)
+                    written = _written_type(
+                        source, type_at, type_nodes, call_types, at, before, java=java_types
+                    )
                 else:
                     ref = _within(from_at, from_nodes, node.end_byte, node.end_byte + 400)
                     if ref is None:
@@ -2503,6 +2633,8 @@ class _Builder:
             if created is not None and args is not None:
                 if created.type == "generic_type" and created.named_child_count:
                     created = created.named_children[0]
+                if created.type == "scoped_type_identifier" and created.named_child_count:
+                    created = created.named_children[-1]  # `new org.acme.Element()`: Element
                 built[created.start_byte] = _arguments(args)
         go = grammar.name == "go"
         java = grammar.name == "java"
@@ -2518,6 +2650,17 @@ class _Builder:
             receiver = (
                 _receiver(rev, at, receivers) if at in members or source[at - 1] == _DOT else None
             )
+            if java and (receiver is None or receiver[:1].islower()) and name[:1].islower():
+                # Java: a segment of a fully qualified name's package (`org.acme` of
+                # `org.acme.nodes.Element`) is no reference.
+                first = receiver.split(".", 1)[0] if receiver else name
+                ahead = _JAVA_PATH_AHEAD.match(source, spans[at])
+                if (
+                    ahead is not None
+                    and lookup(first, scope) is None
+                    and _java_package_path(receiver or "", name, ahead.group())
+                ):
+                    continue
             if receiver is None:
                 # Most names are locals and parameters, which mean no definition: they are
                 # dropped before their line and kind are worked out.
@@ -2580,12 +2723,18 @@ class _Builder:
                                 rtype + p[len(rname) :] if p.startswith(rname + ".") else p
                                 for p in chained
                             ]
-                    heads = [headed(p, scope) for p in chained]
+                    heads = [headed(p, scope, unit) for p in chained]
                     called = ANY_OF.join(heads) if all(heads) else ""
                     if called:
                         how, qualifier = "instance", called
                         if any(h.split(".", 1)[0] in classed for h in heads):
                             target = enclosing_class(unit)  # `self.make().name`
+                        elif java and all(
+                            _BARE_CALL.fullmatch(h) and lookup(h[:-2], scope) is None for h in heads
+                        ):
+                            target = enclosing_class(unit)  # `make().name`: the class's make
+                        elif len(heads) == 1 and (nested := inner_function(called, scope)) >= 0:
+                            target = nested  # `one = createPatchedImmer(o); one.produce()`
                 this_is = this_in[scope] if ecma and first == "this" else CLASS_THIS
                 if this_is == LITERAL_THIS:
                     # `this.m()` in an object literal's method: the literal's own `m` (no
@@ -2666,6 +2815,8 @@ class _Builder:
                                 target = enclosing_class(unit)
                             elif (declared := local_class(known, scope)) >= 0:
                                 target, qualifier = declared, DECLARED
+                            elif (nested := inner_function(known, found_in[0])) >= 0:
+                                target = nested  # `one = createPatchedImmer(o)`, local
                     elif (
                         properties
                         and bound is not None
@@ -2694,6 +2845,16 @@ class _Builder:
                         and first[:1].isupper()
                     ):
                         how, qualifier = "free", receiver  # Java/Go: a type of the package
+                    elif (
+                        bound is None
+                        and java
+                        and how == "member"
+                        and _java_package_path(receiver, name, b"")
+                    ):
+                        # `org.acme.nodes.Element`, `new org.acme.Element()`,
+                        # `org.acme.Element.parse()`: the class (its member) the path names
+                        made = NEW + str(built[at]) if at in built else ""
+                        how, qualifier = "free", made + QUALIFIED + receiver
                 out.append(_reference((name, line, col, kind, unit, how, target, qualifier, name)))
                 continue
             # (Java: `new C(a, b)` says how many arguments C's constructor takes)
@@ -2773,6 +2934,50 @@ class _Builder:
                             (name, row, col, kind, unit_of[u], "instance", cls, written, name)
                         )
                     )
+
+        if "pick.key" in caps:
+            # TS/JS `const {produce, produceWithPatches} = createPatchedImmer()`, `const
+            # {produce} = immer`, `= new Immer()`: each key picked is a read of the property
+            # of the value's type (immer's `Immer.produce`), as `x.produce` is.
+            keys = sorted(caps["pick.key"], key=_START)
+            key_at = [2 * n.start_byte for n in keys]
+            units_at = _innermost(key_at, def_starts, def_ends)
+            scopes_at = _innermost(key_at, starts, ends)
+            for node, u, scope in zip(keys, units_at, scopes_at, strict=True):
+                pattern = node.parent
+                if pattern is not None and pattern.type == "pair_pattern":
+                    pattern = pattern.parent
+                declarator = pattern.parent if pattern is not None else None
+                value = declarator.child_by_field_name("value") if declarator else None
+                if value is None:
+                    continue
+                written = ""
+                cls = -1
+                if value.type == "identifier":
+                    local = _decode(source[value.start_byte : value.end_byte])
+                    bound = lookup(local, scope)
+                    if bound is not None and (
+                        bound[0] == "local" or defs[bound[1]].kind in _VALUES
+                    ):
+                        written = local_types.get((found_in[0], local), "")
+                        if "=>" in written or local_callee(written, scope):
+                            written = ""
+                else:
+                    said = node_receiver(value)
+                    written = headed(said, scope, unit_of[u]) if said else ""
+                if not written or written.split(".", 1)[0] in type_params:
+                    continue
+                if written.split(".", 1)[0] in classed:
+                    cls = enclosing_class(unit_of[u])  # `const {a} = this.make()`
+                elif (nested := inner_function(written, scope)) >= 0:
+                    cls = nested  # `const {produce} = createPatchedImmer(o)`, a local function
+                name = _decode(source[node.start_byte : node.end_byte])
+                row, col = node.start_point[0] + 1, node.start_point[1]
+                out.append(
+                    _reference(
+                        (name, row, col, "attribute", unit_of[u], "instance", cls, written, name)
+                    )
+                )
 
         for _at, site, i in import_sites:
             if site.at < 0:

@@ -44,6 +44,7 @@ __all__ = [
     "ImportSite",
     "commonjs_exports",
     "compiled",
+    "conditional_default_exports",
     "grammar_for",
     "required",
 ]
@@ -257,6 +258,10 @@ _JS_DEFS_COMMON = """
   @def.function
 (program (export_statement value: (binary_expression
   right: (function_expression name: (identifier) @name body: (_) @body) @def.function)))
+(program (export_statement value: (ternary_expression
+  consequence: (function_expression name: (identifier) @name body: (_) @body) @def.function)))
+(program (export_statement value: (ternary_expression
+  alternative: (function_expression name: (identifier) @name body: (_) @body) @def.function)))
 (variable_declarator name: (identifier) @name value: (binary_expression right: [
   (function_expression body: (_) @body) (arrow_function body: (_) @body)
   (parenthesized_expression [(function_expression body: (_) @body)
@@ -268,7 +273,11 @@ _JS_DEFS_COMMON = """
     (function_expression !name body: (_) @body)
     (arrow_function body: (_) @body)
     (parenthesized_expression [(function_expression !name body: (_) @body)
-      (arrow_function body: (_) @body)])])]) @def.function)
+      (arrow_function body: (_) @body)])])
+  (ternary_expression consequence: [(function_expression !name body: (_) @body)
+    (arrow_function body: (_) @body)])
+  (ternary_expression alternative: [(function_expression !name body: (_) @body)
+    (arrow_function body: (_) @body)])]) @def.function)
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
 (program (export_statement declaration: (lexical_declaration
@@ -304,6 +313,7 @@ _JS_NAMES_COMMON = """
 (call_expression function: (member_expression) @call.member.of)
 (new_expression constructor: (identifier) @call)
 (pair key: (property_identifier) @skip)
+(pair_pattern key: (property_identifier) @skip)
 (labeled_statement label: (statement_identifier) @skip)
 (variable_declarator name: (identifier) @bind)
 (variable_declarator name: (identifier) @bind.typed
@@ -333,6 +343,10 @@ _JS_NAMES_COMMON = """
 (yield_expression) @yield
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @bind.pick)
   value: (identifier))
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @pick.key)
+  value: [(identifier) (call_expression) (new_expression)])
+(variable_declarator name: (object_pattern (pair_pattern key: (property_identifier) @pick.key))
+  value: [(identifier) (call_expression) (new_expression)])
 (variable_declarator name: (object_pattern (pair_pattern key: (property_identifier)
   value: (identifier) @bind.pick)) value: (identifier))
 (function_declaration) @scope
@@ -366,6 +380,7 @@ _JS_NAMES_COMMON = """
   object: (identifier) @_e)) @cjs.export (#eq? @_e "exports")))
 (export_statement source: (_)) @import
 (export_statement !source (export_clause)) @import
+(program (export_statement value: [(ternary_expression) (binary_expression)]) @export.default)
 """
 _TS_NAMES = (
     _JS_NAMES_COMMON
@@ -512,6 +527,25 @@ def commonjs_exports(node: ts.Node) -> list[ImportSite]:
     else:
         return []
     return [] if name == local else [ImportSite(Import(local, "", name, line, True))]
+
+
+def conditional_default_exports(stmt: ts.Node) -> list[ImportSite]:
+    """What ``export default ok && function httpAdapter(c) {`` or ``export default ok ?
+    function fetchAdapter(c) {...} : function xhrAdapter(c) {...}`` exports, as entries of the
+    module's export list: each named function is its default export (`export { fetchAdapter as
+    default }`); an anonymous one is the definition `default` itself."""
+    value = stmt.child_by_field_name("value")
+    if value is None:
+        return []
+    fields = ("consequence", "alternative") if value.type == "ternary_expression" else ("right",)
+    out: list[ImportSite] = []
+    for field in fields:
+        branch = value.child_by_field_name(field)
+        named = branch.child_by_field_name("name") if branch is not None else None
+        if branch is not None and branch.type == "function_expression" and named is not None:
+            line = stmt.start_point[0] + 1
+            out.append(ImportSite(Import("default", "", _text(named), line, True)))
+    return out
 
 
 def _es_imports(stmt: ts.Node, source: bytes) -> list[ImportSite]:
@@ -713,6 +747,7 @@ _JAVA_NAMES = """
 (method_invocation object: (_) name: (identifier) @call.member)
 (object_creation_expression type: (type_identifier) @call) @new
 (object_creation_expression type: (generic_type (type_identifier) @call)) @new
+(object_creation_expression type: (scoped_type_identifier (type_identifier) @call .)) @new
 (explicit_constructor_invocation constructor: [(this) (super)]) @new
 (field_access field: (identifier) @member)
 (method_invocation object: (method_invocation) @recv.obj)

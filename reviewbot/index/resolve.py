@@ -71,12 +71,14 @@ from reviewbot.index.extract import (
     OWN,
     PROPERTY,
     PY_RETURNS,
+    QUALIFIED,
     TS_PRIMITIVES,
     clean_type,
     constructor_arity,
     field_type,
     field_union,
     go_field_type,
+    java_container_returns,
     parameter_types,
     type_parameters,
     union_types,
@@ -111,6 +113,7 @@ _JS_EXTENSIONS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts",
 _CLASSY = ("class", "interface", "enum", "struct", "type")
 _TYPES = ("interface", "type")
 _CALLABLE = frozenset({"method", "function", "constructor"})
+_WANT = {"call": "call", "attribute": "value"}  # what a Java member lookup may find, by ref kind
 
 
 # A reference as the global pass reads it: id, file id, how, target, qualifier, lookup, kind.
@@ -502,7 +505,7 @@ class Resolver:
         self._package_memo: dict[tuple[str, str, str], list[tuple[int, int]]] = {}
         self._active: dict[tuple[int, str], int] = {}  # exports being worked out: stack place
         self._low = _NO_CYCLE  # the lowest stack place the answer being worked out read
-        self._member_memo: dict[tuple[int, str, bool], tuple[tuple[int, ...], bool]] = {}
+        self._member_memo: dict[tuple[int, str, bool, str], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
         self._reach: dict[int, int] | None = None
         # An update (``lazy``) works out the closures of the files it meets, one by one.
@@ -1116,9 +1119,11 @@ class Resolver:
         for target in self.module_files(file, imp.module):
             found = self.exported(target, name, depth + 1)
             if not found and imp.name == "default" and file.language != "python":
-                # `import xhrAdapter from './xhr.js'` of an anonymous default export
-                # (`export default COND && function (config) {`): its definition `default`.
-                found = tuple(self.top.get(target, {}).get("default", []))
+                # `import adapter from './adapter.js'` of a default export behind a condition
+                # (`export default ok ? function fetchAdapter(c) {` ... `: function (c) {`):
+                # its named functions (entries `default` of its export list), its anonymous
+                # ones (definitions `default`).
+                found = self.exported(target, "default", depth + 1)
             out.extend(found)
         return tuple(dict.fromkeys(out))
 
@@ -1165,6 +1170,18 @@ class Resolver:
         if not found and not known:
             found = self.package_top(file, first)
             known = bool(found)
+        if not found and not known and file.language == "java":
+            # `import org.acme.nodes.*;` then `Node n`: the class of the package imported
+            for imp in self.file_imports.get(file.id, []):
+                if imp.name == "*" and not imp.local:
+                    for t in self.module_files(file, imp.module):
+                        found.extend(self.exported(t, first))
+            known = bool(found)
+        if not found and not known and rest and file.language == "java":
+            # `org.acme.nodes.Element` (a local's, a field's, a return's type)
+            found = list(self._java_qualified(dotted))
+            if found:
+                return tuple(found), True
         if rest and found:
             out: list[int] = []
             for c in found:
@@ -1200,11 +1217,13 @@ class Resolver:
         return result
 
     def class_member(
-        self, class_id: int, name: str, skip_own: bool = False
+        self, class_id: int, name: str, skip_own: bool = False, want: str = ""
     ) -> tuple[tuple[int, ...], bool]:
         """Members ``name`` of a class or its bases (the nearest that has one), and whether
-        the answer is certain (every base on the way was found)."""
-        key = (class_id, name, skip_own)
+        the answer is certain (every base on the way was found). ``want`` (Java): ``call``,
+        a call's lookup, which no field answers; ``value``, a read's, which no method
+        answers (jsoup's `Element.childNodes`, a field, does not hide `Node.childNodes()`)."""
+        key = (class_id, name, skip_own, want)
         memo = self._member_memo.get(key)
         if memo is not None:
             return memo
@@ -1214,6 +1233,8 @@ class Resolver:
             return (), False
         if not skip_own:
             own = self.members.get((self._scope_key(d.file_id), d.qualified), {}).get(name)
+            if own and want:
+                own = [m for m in own if self._wanted(m, want)]
             if own:
                 result = (tuple(own), True)
                 self._member_memo[key] = result
@@ -1229,12 +1250,19 @@ class Resolver:
         bases, complete = self.bases(class_id)
         out: list[int] = []
         for b in bases:
-            found, sure = self.class_member(b, name)
+            found, sure = self.class_member(b, name, want=want)
             out.extend(found)
             complete = complete and sure
         result = (tuple(dict.fromkeys(out)), complete)
         self._member_memo[key] = result
         return result
+
+    def _wanted(self, member: int, want: str) -> bool:
+        """Whether a Java class's member can answer a lookup ``want`` (``class_member``): a
+        nested class either."""
+        if member in self.classes:
+            return True
+        return (member in self.callable_members) == (want == "call")
 
     def any_member(self, name: str, file: _File | None = None) -> tuple[int, ...]:
         """Members of that name (``obj.m`` nobody can type) that the file can reach through its
@@ -1403,9 +1431,16 @@ class Resolver:
     # -- one reference ------------------------------------------------------------------------
 
     def resolve(
-        self, file_id: int, how: str, target: int | None, qualifier: str, lookup: str
+        self,
+        file_id: int,
+        how: str,
+        target: int | None,
+        qualifier: str,
+        lookup: str,
+        want: str = "",
     ) -> tuple[tuple[int, ...], str]:
-        """(definitions, via) for one reference."""
+        """(definitions, via) for one reference; ``want``: what a Java member lookup may find
+        (``class_member``)."""
         file = self._file(file_id)
         if file is None:
             return (), ""
@@ -1424,7 +1459,7 @@ class Resolver:
                 return self._go_method(file, qualifier, lookup), "self"
             if target is None:
                 return self.any_member(lookup, file), "member"
-            found, sure = self.class_member(target, lookup, skip_own=how == "super")
+            found, sure = self.class_member(target, lookup, skip_own=how == "super", want=want)
             if qualifier.startswith(NEW):  # Java `this(...)`, `super(...)`: constructors only
                 return tuple(d for d in found if d in self.arity), how
             if found or sure:
@@ -1454,7 +1489,7 @@ class Resolver:
                 # meaning) and the members each has: the receiver is one of them.
                 ways: dict[str, list[int]] = {}
                 for c in classes:
-                    found, sure = self.class_member(c, lookup)
+                    found, sure = self.class_member(c, lookup, want=want)
                     out.extend(found)
                     if found:
                         self._ways(c, lookup, ways)
@@ -1484,7 +1519,7 @@ class Resolver:
                         return tuple(dict.fromkeys(overrides)), "family"
             return self.any_member(lookup, file), "member"
         if how == "free":
-            return self._free(file, target, qualifier, lookup)
+            return self._free(file, target, qualifier, lookup, want)
         if how == "name":
             return self._by_name(file, lookup), "name"
         return (), ""
@@ -1837,7 +1872,15 @@ class Resolver:
                     return [], False
                 out.extend(found)
             return list(dict.fromkeys(out)), True
+        java = file.language == "java"
+        if java and "<" in qualifier and qualifier.endswith("()"):
+            # `nodes.get(0)` with `List<DataNode> nodes`: the element's class
+            element_type = self._java_element(file, qualifier)
+            if element_type is not None:
+                return self.typed(file, target, element_type, depth + 1)
         if not qualifier.endswith("()"):
+            if java and "<" in qualifier:
+                qualifier = qualifier.partition("<")[0]  # (`List<DataNode>`: a List)
             written, known = self.in_file(file, qualifier)
             if not known:
                 # Not defined nor imported: a builtin or a global of the language (`str`,
@@ -1854,6 +1897,23 @@ class Resolver:
             found, sure = self._typed_call(file, target, qualifier, depth, element)
             memo = self._typed_memo[memo_key] = (tuple(found), sure)
         return list(memo[0]), memo[1]
+
+    def _java_element(self, file: _File, qualifier: str, depth: int = 0) -> str | None:
+        """Java: the type a call on a library container written with its type arguments
+        returns (``List<DataNode>.get()``: ``DataNode``; ``List<X>.iterator()``:
+        ``Iterator<X>``, whose ``next()`` is an X), by ``JAVA_CONTAINERS``; None when that is
+        not exactly known (another method, a wildcard without a bound, a class of the
+        repository named like a container)."""
+        owner, _, member = qualifier[:-2].rpartition(".")
+        if owner.endswith("()") and depth < 4:
+            inner = self._java_element(file, owner, depth + 1)
+            if inner is None:
+                return None
+            owner = inner
+        head = owner.partition("<")[0]
+        if any(c in self.classes for c in self.in_file(file, head)[0]):
+            return None  # the repository's own `List`
+        return java_container_returns(owner, member)
 
     def _typed_call(
         self, file: _File, target: int | None, qualifier: str, depth: int, element: bool
@@ -2050,12 +2110,24 @@ class Resolver:
         repository, None when it is a method of a library's class, whether the functions are a
         guess: an untyped ``x.m``, every ``m`` in reach, any of which may be the one)."""
         first, _, rest = callee.partition(".")
+        want = "call" if file.language == "java" else ""  # (no field is called)
         if target is not None and first in _SELF and rest and "." not in rest:
-            return self.class_member(target, rest)[0], False, False
+            return self.class_member(target, rest, want=want)[0], False, False
         if target is not None and first in _SUPER and rest and "." not in rest:
             # `next = super.clone(spec); return next` (TS/JS), `return super().make()`: the
             # bases' method
-            return self.class_member(target, rest, skip_own=True)[0], False, False
+            return self.class_member(target, rest, skip_own=True, want=want)[0], False, False
+        if target is not None and target not in self.classes and not rest:
+            # a function declared in a body (the reference's target): `createPatchedImmer()`
+            return (target,), False, False
+        if want and not rest and target is not None:
+            # Java `make().m()`: the method of the class (or of a class around it)
+            k: int | None = target
+            while k is not None and k in self.classes:
+                own = self._not_constructors(self.class_member(k, first, want=want)[0])
+                if own:
+                    return own, False, False
+                k = self.classes[k].parent_id
         owner, _, member = callee.rpartition(".")
         if owner.endswith(")") and not owner.startswith("("):  # (`().m`: what any `m` returns)
             # A chain (`string().required().notRequired()`): what its head's call returns,
@@ -2063,21 +2135,25 @@ class Resolver:
             classes, sure = self.typed(file, target, owner, depth)
             if not classes:
                 return (), (None if sure else False), False
-            return tuple(m for c in classes for m in self.class_member(c, member)[0]), False, False
+            return (
+                tuple(m for c in classes for m in self.class_member(c, member, want=want)[0]),
+                False,
+                False,
+            )
         if file.language == "java" and rest and not owner.endswith(")"):
             # `HttpConnection.Request.method()` (a local of that nested class's type): the
             # member of the class the owner names, before any reading of it as a path
             classes, sure = self.typed(file, target, owner, depth + 1)
             if classes:
                 return (
-                    tuple(m for c in classes for m in self.class_member(c, member)[0]),
+                    tuple(m for c in classes for m in self.class_member(c, member, want=want)[0]),
                     False,
                     False,
                 )
             if sure and "." not in owner:
-                # A local of a library's class (`List<Box<String>> all; all.get(0).m()`): its
-                # type arguments are not kept, and it may hand out ours: what it returns is
-                # not known (a guess follows, as before chains were typed).
+                # A local of a library's class (`Stream<Box> all; all.findFirst().m()`, a
+                # container's method outside ``_java_element``'s table): it may hand out ours,
+                # what it returns is not known (a guess follows, as before chains were typed).
                 return (), False, False
         funcs, known = self.in_file(file, callee)
         outside = known and not funcs and self.from_outside(file, callee)
@@ -2087,7 +2163,7 @@ class Resolver:
             classes, sure = self.typed(file, target, owner, depth + 1)
             if not classes and sure:
                 return (), None, False
-            funcs = tuple(m for c in classes for m in self.class_member(c, member)[0])
+            funcs = tuple(m for c in classes for m in self.class_member(c, member, want=want)[0])
         if not funcs and not outside and rest and "." not in rest and first not in _SELF:
             # `x = obj.m()`, obj untyped (or a local shadowing a module-level name that has no
             # `m`): the members `m` the file reaches, when each of them writes its return
@@ -2217,23 +2293,26 @@ class Resolver:
         return tuple(dict.fromkeys(out))
 
     def _free(
-        self, file: _File, target: int | None, qualifier: str, lookup: str
+        self, file: _File, target: int | None, qualifier: str, lookup: str, want: str = ""
     ) -> tuple[tuple[int, ...], str]:
+        _, qualified, path = qualifier.partition(QUALIFIED)
+        if qualified:  # Java: `org.acme.Element` (`new ...`, `.parse()`) through its package
+            return self._java_qualified(f"{path}.{lookup}", want), "package"
         if qualifier and not qualifier.startswith(NEW):  # Java/Go: `Type.member`, Type here
             out: list[int] = []
             for c in self.package_top(file, qualifier):
                 if c in self.classes:
-                    out.extend(self.class_member(c, lookup)[0])
+                    out.extend(self.class_member(c, lookup, want=want)[0])
             return tuple(out), "package"
         if target is not None:
             # (Java: a constructor is no member a bare name means; `C` is its class)
-            found = self._not_constructors(self.class_member(target, lookup)[0])
+            found = self._not_constructors(self.class_member(target, lookup, want=want)[0])
             if found:
                 return found, "self"
             here = self.classes.get(target)
             outer = here.parent_id if here is not None else None
             while outer is not None and outer in self.classes:  # enclosing classes (Java)
-                found = self._not_constructors(self.class_member(outer, lookup)[0])
+                found = self._not_constructors(self.class_member(outer, lookup, want=want)[0])
                 if found:
                     return found, "self"
                 outer = self.classes[outer].parent_id
@@ -2246,6 +2325,27 @@ class Resolver:
                 for t in self.module_files(file, imp.module):
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out)), "import"
+
+    def _java_qualified(self, dotted: str, want: str = "") -> tuple[int, ...]:
+        """Java: what a fully qualified name means (`org.acme.nodes.Element`, a nested class
+        or a member after it): the class of the repository's package its longest package
+        prefix names, then each member; none when no package of the repository is its
+        prefix (`java.util.List`)."""
+        parts = dotted.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            files = self.java_packages.get(".".join(parts[:i]))
+            if not files:
+                continue
+            found = [d for t in files for d in self.exported(t, parts[i]) if d in self.classes]
+            for k, name in enumerate(parts[i + 1 :], i + 1):
+                found = [
+                    m
+                    for c in found
+                    if c in self.classes
+                    for m in self.class_member(c, name, want=want if k == len(parts) - 1 else "")[0]
+                ]
+            return tuple(dict.fromkeys(found))
+        return ()
 
     def _not_constructors(self, found: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(d for d in found if d not in self.arity)
@@ -2324,7 +2424,7 @@ class Resolver:
         are one meaning; members of one name in many classes (``obj.m`` nobody can type)
         are as many."""
         edges: list[tuple[int, int, float, str]] = []
-        memo: dict[tuple[int, str, int | None, str, str], tuple[tuple[int, ...], str]] = {}
+        memo: dict[tuple[int, str, int | None, str, str, str], tuple[tuple[int, ...], str]] = {}
         # What a reference links to depends on these fields only (the language is its
         # file's): most references repeat another's, so each answer is worked out once.
         fitted: dict[
@@ -2351,10 +2451,20 @@ class Resolver:
                         else:
                             found = self.local_twins(target) or found
                 else:
-                    key = (file_id, how, target, qualifier, lookup)
+                    # (Java: a call's lookup finds no field, a read's no method)
+                    want = (
+                        _WANT.get(kind, "")
+                        if qualifier != OWN
+                        and file_id in self.files
+                        and self.files[file_id].language == "java"
+                        else ""
+                    )
+                    key = (file_id, how, target, qualifier, lookup, want)
                     hit = memo.get(key)
                     if hit is None:
-                        hit = memo[key] = self.resolve(file_id, how, target, qualifier, lookup)
+                        hit = memo[key] = self.resolve(
+                            file_id, how, target, qualifier, lookup, want
+                        )
                     found, via = hit
                 language = self.files[file_id].language if file_id in self.files else ""
                 ways = self._union_ways.get(found, 1) if via == _UNION else 1
@@ -2364,7 +2474,8 @@ class Resolver:
                 built: tuple[tuple[int, float, str], ...] = ()
                 if found and qualifier.startswith(NEW):
                     # Java `new C(...)` (C, and its constructor), `this(...)`, `super(...)`.
-                    built = self.constructed(found, int(qualifier[len(NEW) :]), via)
+                    made = qualifier[len(NEW) :].partition(QUALIFIED)[0]
+                    built = self.constructed(found, int(made), via)
                     found = tuple(d for d in found if d in self.classes)
                 if via in _HALF_SURE:
                     weight = _FAMILY_WEIGHT

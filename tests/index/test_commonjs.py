@@ -118,3 +118,60 @@ def test_a_default_export_behind_a_condition_is_a_function(repo: Path) -> None:
     assert units == {("http.js", "httpAdapter"), ("xhr.js", "default"), ("fetch.js", "default")}
     assert targets(db, "main.js", 3, "httpAdapter") == {("httpAdapter", 3)}
     assert targets(db, "main.js", 4, "xhrAdapter") == {("default", 3)}
+
+
+def test_a_default_export_chosen_by_a_ternary_is_each_function(repo: Path) -> None:
+    # `export default ok ? function fetchAdapter(config) {...} : function xhrAdapter(config)
+    # {...}` (as axios' `ok && function httpAdapter`): each branch's function is a definition
+    # (anonymous ones: the statement, `default`), and a default import under any name means
+    # them.
+    db = build(
+        repo,
+        {
+            "h.js": "export function helper(c) {\n  return c\n}\n",
+            "adapter.js": (
+                "import { helper } from './h.js'\nconst ok = true\n"
+                "export default ok ? function fetchAdapter(config) {\n  return helper(config)\n"
+                "} : function xhrAdapter(config) {\n  return helper(config)\n}\n"
+            ),
+            "anon.js": (
+                "import { helper } from './h.js'\nconst ok = true\n"
+                "export default ok\n  ? function (config) {\n    return helper(config)\n  }\n"
+                "  : (config) => {\n    return helper(config)\n  }\n"
+            ),
+            "main.js": (
+                "import adapter from './adapter.js'\nimport anon from './anon.js'\n"
+                "adapter(1)\nanon(2)\n"
+            ),
+        },
+    )
+    conn = sqlite3.connect(db)
+    try:
+        defs = set(
+            conn.execute(
+                "SELECT f.path, d.name, d.line, d.end_line FROM defs d"
+                " JOIN files f ON f.id = d.file_id WHERE d.kind = 'function'"
+            )
+        )
+        units = set(  # the unit each call of helper is in
+            conn.execute(
+                "SELECT f.path, r.line, u.name FROM refs r JOIN files f ON f.id = r.file_id"
+                " LEFT JOIN defs u ON u.id = r.unit_id WHERE r.name = 'helper' AND r.line > 1"
+            )
+        )
+    finally:
+        conn.close()
+    assert defs == {
+        ("h.js", "helper", 1, 3),
+        ("adapter.js", "fetchAdapter", 3, 5),
+        ("adapter.js", "xhrAdapter", 5, 7),
+        ("anon.js", "default", 3, 9),
+    }
+    assert units == {
+        ("adapter.js", 4, "fetchAdapter"),
+        ("adapter.js", 6, "xhrAdapter"),
+        ("anon.js", 5, "default"),
+        ("anon.js", 8, "default"),
+    }
+    assert targets(db, "main.js", 3, "adapter") == {("fetchAdapter", 3), ("xhrAdapter", 5)}
+    assert targets(db, "main.js", 4, "anon") == {("default", 3)}

@@ -3,6 +3,7 @@ of its flavour first; a package outside the repository holds its own values."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from tests.index.support import build, targets
@@ -47,3 +48,77 @@ def test_a_cjs_specifier_names_the_d_cts_file(repo: Path) -> None:
     )
     assert targets(db, "a.ts", 3, "make") == {("make", 3)}
     assert targets(db, "a.ts", 4, "m") == {("make", 3)}
+
+
+_IMMER = (
+    "export interface ProducersFns {\n"
+    "  produce(base: any, recipe: any): any\n"
+    "}\n"
+    "export class Immer implements ProducersFns {\n"
+    "  produce = (base: any, recipe: any) => {\n"
+    "    return recipe(base)\n"
+    "  }\n"
+    "  produceWithPatches = (base: any, recipe: any) => {\n"
+    "    return [this.produce(base, recipe), []]\n"
+    "  }\n"
+    "}\n"
+)
+
+
+def test_destructuring_an_instance_reads_its_members(repo: Path) -> None:
+    # immer's tests: `const {produce} = immer` (a local `new Immer(options)`), `const
+    # {produce, produceWithPatches} = createPatchedImmer({...})` (which returns it), `const
+    # {produce} = new Immer({autoFreeze: true})`: each key picked is Immer's member, as
+    # `immer.produce` is (the TypeScript service counts them among its references).
+    db = build(
+        repo,
+        {
+            "src/immerClass.ts": _IMMER,
+            "__tests__/base.js": (
+                "import {Immer} from '../src/immerClass'\n"
+                "function createPatchedImmer(options) {\n"
+                "  const immer = new Immer(options)\n"
+                "  const {produce} = immer\n"
+                "  return immer\n"
+                "}\n"
+                "const {produce, produceWithPatches: patched} = createPatchedImmer({})\n"
+                "const {produce: other} = new Immer({autoFreeze: true})\n"
+            ),
+            "__tests__/nested.js": (
+                "import {Immer} from '../src/immerClass'\n"
+                "export function runBaseTest(name) {\n"
+                "  function createPatchedImmer(options) {\n"
+                "    const immer = new Immer(options)\n"
+                "    return immer\n"
+                "  }\n"
+                "  const {produce, produceWithPatches} = createPatchedImmer({})\n"
+                "  const one = createPatchedImmer({})\n"
+                "  one.produce({}, s => s)\n"
+                "}\n"
+            ),
+        },
+    )
+    path = "__tests__/base.js"
+    for line in (4, 7, 8):
+        assert _vias(db, path, line, "produce") >= {("Immer.produce", 1.0, "instance")}, line
+    # (a key renamed, `produceWithPatches: patched`, is no free name of the file)
+    assert targets(db, path, 7, "produceWithPatches") == {("Immer.produceWithPatches", 8)}
+    # A function declared in a test's body (immer's runBaseTest): what it returns types its
+    # calls' results (they were a guess among the members `produce`).
+    nested = "__tests__/nested.js"
+    for line in (7, 9):
+        assert _vias(db, nested, line, "produce") >= {("Immer.produce", 1.0, "instance")}, line
+
+
+def _vias(database: Path, path: str, line: int, name: str) -> set[tuple[str, float, str]]:
+    conn = sqlite3.connect(database)
+    try:
+        rows = conn.execute(
+            "SELECT d.qualified, e.confidence, e.via FROM edges e JOIN refs r ON r.id = e.ref_id "
+            "JOIN files rf ON rf.id = r.file_id JOIN defs d ON d.id = e.def_id "
+            "WHERE rf.path = ? AND r.line = ? AND r.name = ?",
+            (path, line, name),
+        ).fetchall()
+    finally:
+        conn.close()
+    return {(q, round(c, 4), v) for q, c, v in rows}

@@ -642,3 +642,22 @@ def test_a_go_local_typed_by_a_receivers_call_follows_the_struct_it_embeds(
     old, new = _update_equals_cold(repo, tmp_path, files, after)
     assert ("use.go", 5, 3, "ab.go", 13, "Get", 1.0, "instance") in old
     assert ("use.go", 5, 3, "ab.go", 17, "Get", 1.0, "instance") in new
+
+
+def test_a_java_containers_element_follows_its_class_changed(repo: Path, tmp_path: Path) -> None:
+    """`List<Node> nodes; nodes.get(0).spin()`: the element's class decides what `spin`
+    means; its base changed in another file."""
+    files = {
+        "src/p/A.java": "package p;\n\npublic class A { public void spin() {} }\n",
+        "src/p/B.java": "package p;\n\npublic class B { public void spin() {} }\n",
+        "src/p/Node.java": "package p;\n\npublic class Node extends A {}\n",
+        "src/p/Use.java": (
+            "package p;\n\nimport java.util.List;\n\n"
+            "class Use {\n    void run(List<Node> nodes) {\n"
+            "        nodes.get(0).spin();\n    }\n}\n"
+        ),
+    }
+    edited = {"src/p/Node.java": files["src/p/Node.java"].replace("extends A", "extends B")}
+    old, new = _update_equals_cold(repo, tmp_path, files, edited)
+    assert ("src/p/Use.java", 7, 21, "src/p/A.java", 3, "spin", 1.0, "instance") in old
+    assert ("src/p/Use.java", 7, 21, "src/p/B.java", 3, "spin", 1.0, "instance") in new
