@@ -655,11 +655,26 @@ def _fits_python(call: Call, params: tuple[Param, ...]) -> bool:
 
 
 def reordered(old: tuple[Param, ...], new: tuple[Param, ...], call: Call) -> bool:
-    """Whether the same parameters changed places among those this call passes by
-    position (its arguments now land in other parameters)."""
-    old_names = [p.name for p in old if p.kind in ("posonly", "positional")]
-    new_names = [p.name for p in new if p.kind in ("posonly", "positional")]
-    if sorted(old_names) != sorted(new_names) or old_names == new_names:
-        return False
-    n = min(call.positional, len(old_names))
-    return old_names[:n] != new_names[:n]
+    """Whether this call's positional arguments now land in other parameters: the same
+    parameters changed places, or one removed (or inserted) before others shifted every later
+    argument (rq's `heartbeat(self, timestamp, ttl, pipeline=None)` without `ttl`:
+    `heartbeat(now(), ttl)` now passes the TTL as `pipeline`). A parameter renamed in place
+    (neither name on the other side) takes what it took."""
+    names = [{p.name for p in params} for params in (old, new)]
+    for k in range(call.positional):
+        was, now = _slot(old, k), _slot(new, k)
+        if was is None or now is None or was == now:
+            continue
+        if was in names[1] or now in names[0]:
+            return True
+    return False
+
+
+def _slot(params: tuple[Param, ...], k: int) -> str | None:
+    """The parameter a call's ``k``-th positional argument binds to (a variadic one past the
+    others; None: none takes it)."""
+    positional = [p for p in params if p.kind in ("posonly", "positional")]
+    if k < len(positional):
+        return positional[k].name
+    rest = [p for p in params if p.kind == "varargs"]
+    return rest[0].name if rest else None

@@ -2545,3 +2545,45 @@ def test_a_removed_class_field_method_whose_calls_reach_the_interface_is_still_r
     assert [(r["path"], r["line"]) for r in found["references"]] == [("src/use.ts", 6)]
     (rb105,) = codes(doc, "RB105")
     assert rb105["title"] == "produce is deleted but still referenced"
+
+
+def test_a_parameter_removed_before_others_shifts_the_calls_that_still_fit(repo: Path) -> None:
+    # rq's Job.heartbeat(self, timestamp, ttl, pipeline=None, xx=False) lost `ttl`:
+    # `job.heartbeat(now(), heartbeat_ttl)` still fits by count but passes the TTL as `pipeline`.
+    lib = "class Job:\n    def beat(self, stamp, ttl, pipe=None, xx=False):\n        return stamp\n"
+    app = (
+        "from m.lib import Job\n\n\ndef run(job: Job):\n    job.beat(1, 2)\n"
+        "    job.beat(1, pipe=3)\n"
+    )
+    new = lib.replace("stamp, ttl, pipe", "stamp, pipe")
+    setup(repo, {"m/__init__.py": "", "m/lib.py": lib, "m/app.py": app}, {"m/lib.py": new})
+    (stale,) = codes(review(repo), "RB106")
+    assert "in 1 place(s)" in stale["title"] and "m/app.py:5 (function run)" in stale["message"]
+    # A parameter renamed in place takes what it took: no shift.
+    write(repo, "m/lib.py", lib.replace("stamp, ttl, pipe", "stamp, ttl2, pipe"))
+    assert codes(review(repo), "RB106") == []
+
+
+def test_a_ts_optional_parameter_inserted_shifts_the_calls_after_it(repo: Path) -> None:
+    lib = "export function load(path: string, mode?: string): string {\n  return path;\n}\n"
+    app = 'import { load } from "./lib";\n\nexport function main() {\n  load("a", "r");\n}\n'
+    new = lib.replace("path: string,", "path: string, enc?: string,")
+    setup(repo, {"src/lib.ts": lib, "src/app.ts": app}, {"src/lib.ts": new})
+    (stale,) = codes(review(repo), "RB106")
+    assert "src/app.ts:4 (function main)" in stale["message"]
+
+
+def test_shifted_positional_arguments() -> None:
+    def ps(header: str, language: str = "python") -> tuple[Param, ...]:
+        found = parameters(header, "f", language, False)
+        assert found is not None
+        return found
+
+    old, new = ps("def f(a, b, c=None)"), ps("def f(a, c=None)")
+    assert reordered(old, new, Call(2, (), False))  # b's argument now goes to c
+    assert not reordered(old, new, Call(1, ("c",), False))
+    assert not reordered(ps("def f(a, b)"), ps("def f(a, x)"), Call(2, (), False))  # renamed
+    go_old = ps("func f(a string, rest ...int)", "go")
+    go_new = ps("func f(a string, n int, rest ...int)", "go")
+    assert reordered(go_old, go_new, Call(3, (), False))
+    assert not reordered(go_old, go_new, Call(1, (), False))
