@@ -1821,11 +1821,15 @@ def _offset(text: str, line: int, column: int) -> int | None:
 def _show(params: tuple[Param, ...], typed: bool = False, language: str = "python") -> str:
     """A parameter list as Python writes it: `(a, /, b=…, *, c, **kw)` (the `/` after
     positional-only ones, a bare `*` before keyword-only ones when no `*args` is there);
-    as TypeScript and JavaScript do: `(a, b?, ...rest)`; ``typed``: with the types read
-    (Java's `(String x)`, where only a type changed)."""
+    as TypeScript and JavaScript do: `(a, b?, ...rest)`; as Go does a variadic one:
+    `(name, arguments ...interface{})`; ``typed``: with the types read (Java's `(String x)`,
+    where only a type changed)."""
     js = language in ("typescript", "tsx", "javascript", "jsx")
     words: list[str] = []
     for k, p in enumerate(params):
+        if language == "go":
+            words.append(f"{p.name} ...{p.type}".rstrip() if p.kind == "varargs" else p.name)
+            continue
         if p.kind == "kwonly" and not any(q.kind in ("varargs", "kwonly") for q in params[:k]):
             words.append("*")
         optional = not (p.required or p.kind in ("varargs", "varkw"))

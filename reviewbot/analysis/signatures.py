@@ -12,7 +12,8 @@ judge (``*args`` or ``...spread`` at the call, a header without a parameter list
 * TypeScript/JavaScript: ``?`` and ``= default`` make a parameter optional, ``...rest`` takes
   any number; a TypeScript ``this:`` parameter is no argument.
 * Go and Java: every parameter is required, a variadic last one (``...T``, ``T...``) takes
-  zero or more.
+  zero or more; a Go call spreading a slice into it (``f(a, rest...)``) passes exactly the
+  others before it.
 """
 
 from __future__ import annotations
@@ -183,7 +184,7 @@ def _typed(
     parameter list of one shape differ (a Java type read: which ones; otherwise the list's
     text without its names, when that differs); "" when they do not."""
     changed = [(o.type, n.type) for o, n in zip(olds, news, strict=False) if o.type != n.type]
-    if changed and all(a and b for a, b in changed):
+    if changed and all(a and b for a, b in changed) and _family(language) == "java":
         shown = ", ".join(f"{a} -> {b}" for a, b in changed[:_LISTED])
         more = f" and {len(changed) - _LISTED} more" if len(changed) > _LISTED else ""
         return f"parameter types changed ({shown}{more})"
@@ -291,9 +292,9 @@ class Param(NamedTuple):
 
 
 class Call(NamedTuple):
-    positional: int
+    positional: int  # (Go: those before a slice spread into the variadic parameter)
     keywords: tuple[str, ...]
-    spread: bool  # *args / **kw / ...x at the call: its count is unknown
+    spread: bool  # *args / **kw / ...x at the call: its count is unknown (Go: `rest...` last)
     # Java: what each positional argument is when it is a literal (string, char, number,
     # boolean, null), else "" (overloads of one arity told apart: `put(1)` is no `put(String)`'s)
     literals: tuple[str, ...] = ()
@@ -465,6 +466,8 @@ def parameters(signature: str, name: str, language: str, method: bool) -> tuple[
                 head = piece.rsplit(name, 1)[0]  # (`int[] a` is no int, `List<T>` no List)
                 if "<" not in head and "[" not in piece:
                     written = " ".join(re.sub(r"\bfinal\b", " ", head).split())
+            elif family == "go" and variadic:  # (`arguments ...interface{}`: shown as written)
+                written = " ".join(piece.split("...", 1)[1].split())
             out.append(Param(name, "varargs" if variadic else "positional", not variadic, written))
         return tuple(out)
     return None
@@ -624,13 +627,15 @@ def _takes_literals(call: Call, fixed: list[Param]) -> bool:
 
 def fits(call: Call, params: tuple[Param, ...], language: str) -> bool | None:
     """Whether the call binds to the parameters (None: cannot tell, e.g. a spread)."""
-    if call.spread:
-        return None
     family = _family(language)
+    if call.spread and family != "go":
+        return None
     if family == "python":
         return _fits_python(call, params)
     fixed = [p for p in params if p.kind != "varargs"]
     variadic = len(fixed) < len(params)
+    if call.spread:  # Go's `f(a, rest...)`: the slice is the variadic parameter, no more
+        return variadic and call.positional == len(fixed)
     if family == "js":
         required = sum(1 for p in fixed if p.required)
         return call.positional >= required and (variadic or call.positional <= len(fixed))

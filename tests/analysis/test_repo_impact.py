@@ -2587,3 +2587,25 @@ def test_shifted_positional_arguments() -> None:
     go_new = ps("func f(a string, n int, rest ...int)", "go")
     assert reordered(go_old, go_new, Call(3, (), False))
     assert not reordered(go_old, go_new, Call(1, (), False))
+
+
+def test_go_a_slice_spread_into_the_variadic_parameter_counts_the_others(repo: Path) -> None:
+    # testify's `c.Parent.On(methodName, arguments...)` after On gained `times int`.
+    lib = "package lib\n\nfunc On(name string, args ...interface{}) int {\n\treturn len(args)\n}\n"
+    main = (
+        'package main\n\nimport "example.com/m/lib"\n\nfunc main() {\n'
+        '\tvar xs []interface{}\n\tlib.On("a", xs...)\n}\n'
+    )
+    new = lib.replace("name string, args", "name string, times int, args")
+    setup(
+        repo,
+        {"go.mod": "module example.com/m\n\ngo 1.21\n", "lib/lib.go": lib, "main.go": main},
+        {"lib/lib.go": new},
+    )
+    (stale,) = codes(review(repo), "RB106")
+    assert "main.go:7 (function main)" in stale["message"]
+    assert "now takes (name, times, args ...interface{})" in stale["message"]
+    assert "(it took (name, args ...interface{}))" in stale["message"]
+    call = call_at('On("a", 1, xs...)', 2, "go")
+    params = parameters("func On(name string, times int, args ...int)", "On", "go", False)
+    assert call is not None and params is not None and fits(call, params, "go") is True
