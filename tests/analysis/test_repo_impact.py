@@ -2609,3 +2609,46 @@ def test_go_a_slice_spread_into_the_variadic_parameter_counts_the_others(repo: P
     call = call_at('On("a", 1, xs...)', 2, "go")
     params = parameters("func On(name string, times int, args ...int)", "On", "go", False)
     assert call is not None and params is not None and fits(call, params, "go") is True
+
+
+def test_a_call_through_an_import_that_now_binds_another_name_is_no_reference(
+    repo: Path,
+) -> None:
+    # jotai 543f064c: `import { INTERNAL_buildStoreRev1 as INTERNAL_buildStore }` became
+    # `import { INTERNAL_buildStoreRev2 as INTERNAL_buildStore }` as Rev1 was deleted.
+    lib = "export function buildV1(): number {\n  return 1;\n}\n"
+    new_lib = "export function buildV2(): number {\n  return 2;\n}\n"
+    app = (
+        'import { buildV1 as build } from "./lib";\n\n'
+        "export function main() {\n  return build();\n}\n"
+    )
+    other = 'import { buildV1 } from "./lib";\n\nexport function run() {\n  return buildV1();\n}\n'
+    plain = 'import { buildV1 } from "./lib";\n\nexport function go() {\n  return buildV1();\n}\n'
+    setup(
+        repo,
+        {"src/lib.ts": lib, "src/app.ts": app, "src/other.ts": other, "src/plain.ts": plain},
+        {
+            "src/lib.ts": new_lib,
+            "src/app.ts": app.replace("buildV1 as", "buildV2 as"),
+            "src/other.ts": other.replace("{ buildV1 }", "{ buildV2 as buildV1 }"),
+        },
+    )
+    (gone,) = codes(review(repo), "RB105")  # src/plain.ts still imports the deleted one
+    assert "src/plain.ts:1, 4 (function go)" in gone["message"]
+    assert "src/app.ts" not in gone["message"] and "src/other.ts" not in gone["message"]
+
+
+def test_a_python_call_through_an_import_that_now_binds_another_name_is_no_reference(
+    repo: Path,
+) -> None:
+    lib = "def load_v1():\n    return 1\n"
+    app = "from m.lib import load_v1 as load\n\n\ndef main():\n    return load()\n"
+    setup(
+        repo,
+        {"m/__init__.py": "", "m/lib.py": lib, "m/app.py": app},
+        {
+            "m/lib.py": lib.replace("v1", "v2") + "\n\ndef other():\n    return 3\n",
+            "m/app.py": app.replace("load_v1 as", "load_v2 as"),
+        },
+    )
+    assert codes(review(repo), "RB105") == []
