@@ -2652,3 +2652,38 @@ def test_a_python_call_through_an_import_that_now_binds_another_name_is_no_refer
         },
     )
     assert codes(review(repo), "RB105") == []
+
+
+@pytest.mark.parametrize("indexed", [True, False])
+def test_a_subclass_following_its_base_s_rename_is_no_re_sign_nor_its_own_reference(
+    repo: Path, indexed: bool
+) -> None:
+    """commons-io adcb56a89 (reviewed without an index): `AndFileFilterTest extends
+    ConditionalFileFilterAbstractTest` followed the base's rename and was "re-signed", its one
+    reference its own `AndFileFilterTest.class.getName()`."""
+    base = (
+        "package a;\n\npublic abstract class OldBase {\n"
+        "    int size() {\n        return 1;\n    }\n}\n"
+    )
+    sub = (
+        "package a;\n\npublic class Sub extends OldBase {\n"
+        "    String name() {\n        return Sub.class.getName();\n    }\n}\n"
+    )
+    other = "package a;\n\nclass Other {}\n"
+    files = {"src/a/OldBase.java": base, "src/a/Sub.java": sub, "src/a/Other.java": other}
+    for name, text in files.items():
+        write(repo, name, text)
+    commit(repo)
+    if indexed:
+        build_index(repo)
+    (repo / "src/a/OldBase.java").unlink()
+    write(repo, "src/a/NewBase.java", base.replace("OldBase", "NewBase"))
+    write(repo, "src/a/Sub.java", sub.replace("OldBase", "NewBase"))
+    git(repo, "add", "-A")
+    doc = review(repo, staged=True)
+    assert [(i["name"], i["change"]) for i in doc["impact"] if i["name"] == "Sub"] == []
+    # A re-sign of its own: its reference inside itself is not listed.
+    write(repo, "src/a/Sub.java", sub.replace("extends OldBase", "extends Other"))
+    git(repo, "add", "-A")
+    found = entry(review(repo, staged=True), "Sub")
+    assert found["change"] == "signature" and found["references"] == [], found
