@@ -55,8 +55,38 @@ _BARE_ARROW = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*=>")
 
 def plain_header(text: str) -> str:
     """A header as a caller sees it: without white space, the modules that qualify names,
-    or the parentheses a JS arrow's one parameter may go without."""
+    the parentheses a JS arrow's one parameter may go without, or Go's grouping of parameters
+    of one type (`a, b int` is `a int, b int`)."""
+    if _GO_FUNC.match(text):
+        text = _go_ungrouped(text)
     return _SPACE.sub("", _QUALIFIER.sub("", _BARE_ARROW.sub(r"(\1)=>", text)))
+
+
+_GO_FUNC = re.compile(r"\s*func\b")
+_GO_TYPED = re.compile(r"([A-Za-z_]\w*)\s+(\S.*)", re.DOTALL)
+
+
+def _go_ungrouped(header: str) -> str:
+    """A Go header with each parameter (and named result) of a group written with its type:
+    `func f(a, b int) (x, y string)` -> `func f(a int, b int) (x string, y string)`."""
+    out: list[str] = []
+    k = 0
+    while True:
+        start = header.find("(", k)
+        end = _balanced(header, start) if start >= 0 else None
+        if start < 0 or end is None:
+            out.append(header[k:])
+            return "".join(out)
+        pieces = _split(header[start + 1 : end], angles=False)
+        carried = ""
+        for n in range(len(pieces) - 1, -1, -1):
+            typed = _GO_TYPED.fullmatch(pieces[n])
+            if typed is not None:
+                carried = typed.group(2)
+            elif carried and _WORD.fullmatch(pieces[n]):
+                pieces[n] = f"{pieces[n]} {carried}"
+        out.append(header[k : start + 1] + ", ".join(pieces) + ")")
+        k = end + 1
 
 
 def same_header(old: str, new: str) -> bool:

@@ -1143,7 +1143,10 @@ def test_references_in_the_change_are_counted_over_all_not_only_the_listed_ones(
     assert len(found["references"]) == 20 and found["truncated"] and not found["incomplete"]
     rep = pipeline.review(GitChange(repo), Config())
     text = review_text(rep, Style(False), width=300)
-    assert "(signature: added b) is referenced in 28 place(s), 26 in the change:" in text
+    # (an optional parameter added, every call checked: one line, its calls still fit)
+    assert (
+        "(signature: added b) is referenced in 28 place(s), 26 in the change; its calls still fit"
+    ) in text
     pack = cli("review", "-C", str(repo), "--format", "prompt").out
     assert "- `helper` (signature: added b, `function helper` in lib.py): 28 reference(s):" in pack
     assert "(signature: added b) is referenced in 28 place(s)" in render_markdown(rep)
@@ -2687,3 +2690,22 @@ def test_a_subclass_following_its_base_s_rename_is_no_re_sign_nor_its_own_refere
     git(repo, "add", "-A")
     found = entry(review(repo, staged=True), "Sub")
     assert found["change"] == "signature" and found["references"] == [], found
+
+
+def test_go_parameters_grouped_by_type_are_no_re_sign(repo: Path) -> None:
+    # testify 9fc264e: `expectedType interface{}, object interface{}` written
+    # `expectedType, object interface{}` read "signature: types or defaults only".
+    lib = (
+        "package lib\n\nfunc IsType(t int, a interface{}, b interface{}, more ...int) bool {\n"
+        "\treturn a == b\n}\n"
+    )
+    main = 'package main\n\nimport "example.com/m/lib"\n\nfunc main() {\n\tlib.IsType(1, 2, 3)\n}\n'
+    setup(
+        repo,
+        {"go.mod": "module example.com/m\n\ngo 1.21\n", "lib/lib.go": lib, "main.go": main},
+        {"lib/lib.go": lib.replace("a interface{}, b", "a, b")},
+    )
+    assert [i["name"] for i in review(repo)["impact"]] == []
+    write(repo, "lib/lib.go", lib.replace("a interface{}, b", "a, b").replace("(t int,", "(t,"))
+    (changed,) = review(repo)["impact"]  # (`t, a, b interface{}`: t's type changed)
+    assert changed["change"] == "signature"
