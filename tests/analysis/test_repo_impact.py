@@ -2709,3 +2709,28 @@ def test_go_parameters_grouped_by_type_are_no_re_sign(repo: Path) -> None:
     write(repo, "lib/lib.go", lib.replace("a interface{}, b", "a, b").replace("(t int,", "(t,"))
     (changed,) = review(repo)["impact"]  # (`t, a, b interface{}`: t's type changed)
     assert changed["change"] == "signature"
+
+
+def test_a_bundle_re_signs_what_the_impact_re_signs(repo: Path) -> None:
+    """rq: `= None` dropped from `job_class` on one line of `Queue.all`'s multi-line header
+    (an RB106 with 8 callers) read "one hunk, linked to no other"; jotai baaa7020: a one-line
+    arrow whose expression body became a block (no re-sign in the impact) read "re-signs"."""
+    lib = (
+        "class Queue:\n    @classmethod\n    def all(\n        cls,\n        conn,\n"
+        "        job_class=None,\n        serializer=None,\n    ):\n        return []\n"
+    )
+    app = "from m.lib import Queue\n\n\ndef run():\n    return Queue.all(1)\n"
+    arrow = "export const onInit = (a: number): number => a + 1;\n"
+    block = "export const onInit = (a: number): number => {\n  return a + 2;\n};\n"
+    use = 'import { onInit } from "./lib";\n\nexport const x = onInit(1);\n'
+    setup(
+        repo,
+        {"m/__init__.py": "", "m/lib.py": lib, "m/app.py": app, "src/lib.ts": arrow,
+         "src/use.ts": use},
+        {"m/lib.py": lib.replace("job_class=None", "job_class"), "src/lib.ts": block},
+    )  # fmt: skip
+    doc = review(repo)
+    assert [f["path"] for f in codes(doc, "RB106")] == ["m/lib.py"]
+    reasons = {b["title"]: b["reason"] for b in doc["bundles"]}
+    assert "re-signs all" in reasons["def Queue.all (m/lib.py)"], reasons
+    assert not [r for r in reasons.values() if "onInit" in r], reasons
