@@ -598,8 +598,9 @@ class Impact(NamedTuple):
         """A re-sign under which the calls still bind as they did: types or defaults only,
         parameters renamed where calls pass by position, parameters made optional, or
         (resolved references, none uncertain, so RB106 checked every call and named none) a
-        parameter renamed in place. A report gives it one line with its count, not its
-        places (the JSON lists them)."""
+        parameter renamed in place or optional ones added (rq's `get_heartbeat_ttl` gaining
+        `working_time=0.0`). A report gives it one line with its count, not its places (the
+        JSON lists them)."""
         if self.change != "signature" or not self.detail:
             return False
         checked = self.source == "index" and not self.uncertain
@@ -608,6 +609,8 @@ class Impact(NamedTuple):
                 continue
             if part.startswith("now optional: ") or (checked and part.startswith("renamed ")):
                 continue
+            if checked and part.startswith("added ") and "(required)" not in part:
+                continue  # (one that shifted a call's arguments: an RB106, which lists them)
             return False
         return True
 

@@ -666,10 +666,13 @@ def explain(
     indexes: dict[str, tuple[FileIndex | None, FileIndex | None]],
     findings: Sequence[Finding],
     links: IndexLinks | None = None,
+    resigns: frozenset[tuple[str, str]] | None = None,
 ) -> BundleExplanation:
     """``bundle_change`` with its steps: the hunks and their links (pair probabilities, hard
     links), the hard-link components, the merged groups and the bundles. With ``links`` (the
-    repository index's, ``hunk_links``) the pair model is the one fitted with them."""
+    repository index's, ``hunk_links``) the pair model is the one fitted with them. With
+    ``resigns`` (the impact's re-signed declarations, (path, name)), a bundle re-signs what
+    the impact says its hunks re-sign, whichever header line they touch."""
     refs = _refs(files, indexes)
     if not refs:
         empty = Grouping((), (), ())
@@ -687,7 +690,7 @@ def explain(
         strong,
         frozenset(uses),
         grouping,
-        tuple(_bundles(refs, strong, weight, uses, grouping.groups, findings)),
+        tuple(_bundles(refs, strong, weight, uses, grouping.groups, findings, resigns)),
         links,
     )
 
@@ -751,6 +754,7 @@ def _bundles(
     uses: set[tuple[int, int]],
     groups: Sequence[Sequence[int]],
     findings: Sequence[Finding],
+    resigns: frozenset[tuple[str, str]] | None = None,
 ) -> list[Bundle]:
     """The groups in reading order (findings first, definitions before their uses), named."""
     where = {member: g for g, members in enumerate(groups) for member in members}
@@ -841,10 +845,24 @@ def _bundles(
         # (a name one hunk of the change declares and another's removed header declared is
         # moved there; one whose header a hunk rewrites is re-signed: neither is new)
         moved = [n for n in defined if n in gone_anywhere]
-        resigned = [
-            n for n in defined if n not in moved and any(n in refs[i].resigned for i in members)
-        ]
-        defined = [n for n in defined if n not in moved and n not in resigned]
+        respelt = {n for i in members for n in refs[i].resigned}
+        if resigns is None:
+            resigned = [n for n in defined if n not in moved and n in respelt]
+        else:
+            # As the impact says: a header the hunks respelt without re-signing it (jotai
+            # baaa7020: a one-line arrow's expression body made a block) is neither defined
+            # nor re-signed; one re-signed on a line of a multi-line header that declares no
+            # name (rq's `Queue.all` dropping `= None` from `job_class`) is.
+            resigned = sorted(
+                {
+                    n
+                    for i in members
+                    for n in refs[i].owns
+                    if (refs[i].path, n) in resigns and n not in moved
+                },
+                key=lambda n: (n not in product, n),
+            )
+        defined = [n for n in defined if n not in moved and n not in resigned and n not in respelt]
         for verb, names in (("defines", defined), ("re-signs", resigned), ("moves", moved)):
             if names:
                 more = f" and {len(names) - 5} more" if len(names) > 5 else ""

@@ -128,6 +128,7 @@ class _Wanted(NamedTuple):
     old_lines: tuple[int, int] | None = None  # a removed unit's old lines (1-based, in path)
     new_name: str | None = None  # a renamed unit's
     detail: str = ""  # a re-signed unit's: what its header changed (``header_change``)
+    own_lines: tuple[int, int] | None = None  # a class's new lines: its uses of itself
 
 
 # Units whose header lists bases, not parameters.
@@ -224,6 +225,18 @@ def impact_of(
     changed_lines = _ChangedLines(files)
     by_path = {cf.path: cf for cf in files}
     by_old = {cf.old_path or cf.path: cf for cf in files}  # (a unit's `old_path`: before)
+    # What the change renamed: a header that names the new one where it named the old one
+    # follows the rename (a subclass's `extends PathWrapper` now `extends AbstractPathWrapper`).
+    renamed = {
+        old_name: name
+        for fs in summaries
+        for u in fs.units
+        if u.old_label is not None
+        and (name := _name(u.label)) is not None
+        and (old_name := _name(u.old_label)) is not None
+        and old_name != name
+    }
+    follow = re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, renamed)) + r")(?![\w$])")
     for fs in summaries:
         for u in fs.units:
             name = _name(u.label)
@@ -252,6 +265,13 @@ def impact_of(
                 if (
                     old is not None
                     and new is not None
+                    and renamed
+                    and same_header(follow.sub(lambda m: renamed[m.group(1)], old), new)
+                ):
+                    continue  # it follows a rename of the same change
+                if (
+                    old is not None
+                    and new is not None
                     and fs.language == "python"
                     and _same_through_imports(
                         old, new, was.old_text if was else None, _new_text(cf)
@@ -275,7 +295,10 @@ def impact_of(
             ):
                 continue  # its module now imports the name (a fallback `def` dropped): bound
             lines = (u.old.start, u.old.end) if change == "removed" and u.old else None
-            wanted.setdefault(name, _Wanted(name, u.label, fs.path, change, lines, None, detail))
+            own = (u.new.start, u.new.end) if u.new and u.label.startswith(_CLASS_LABELS) else None
+            wanted.setdefault(
+                name, _Wanted(name, u.label, fs.path, change, lines, None, detail, own)
+            )
     names = sorted(wanted)[:MAX_NAMES]
     if not names:
         return [], []
@@ -299,6 +322,12 @@ def impact_of(
             for r, said in judged
             if said == _USE
             and not (r.path == info.path and r.line in changed_lines[r.path])
+            # (never a class referencing itself: `Sub.class.getName()` inside Sub)
+            and not (
+                r.path == info.path
+                and info.own_lines is not None
+                and info.own_lines[0] <= r.line <= info.own_lines[1]
+            )
             # (a function's own class or function: no other file names it)
             and not (r.path != info.path and _local(info.unit))
             and (family is None or _family(language_of(r.path)) in (None, family))

@@ -1185,6 +1185,13 @@ def _remaining(
                 )
             ):
                 continue  # `new C(...)` now builds another C (its import leads elsewhere)
+            if h.lookup and _imports_another(
+                conn, cf.path if cf else h.path, now, h.column, h.name, h.lookup
+            ):
+                # The name an import binds there now stands for another declaration (jotai's
+                # `import { INTERNAL_buildStoreRev2 as INTERNAL_buildStore }`, Rev1 before):
+                # the line calls the local name, no longer the deleted one.
+                continue
             if old.kind == "constructor":  # (Java: `new C(...)` reaches its class C too)
                 reached = tuple(t for t in reached if t.kind == "constructor")
             if reached and kept is None:
@@ -1398,6 +1405,19 @@ def _meant(
         (path, line, column, name, CONFIDENT, *_UNSURE_VIA),
     ).fetchall()
     return tuple(_Target(*row) for row in rows)
+
+
+def _imports_another(
+    conn: sqlite3.Connection, path: str, line: int, column: int, local: str, name: str
+) -> bool:
+    """Whether the reference written ``local`` at that new-side line and column goes through
+    an import that now binds it to another name than ``name`` (the one it looked up before)."""
+    rows = conn.execute(
+        "SELECT r.lookup FROM refs r JOIN files f ON f.id = r.file_id "
+        "WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.name = ? AND r.how = 'import'",
+        (path, line, column, local),
+    ).fetchall()
+    return bool(rows) and all(lookup != name for (lookup,) in rows)
 
 
 def _now(refs: list[_Ref]) -> str:
@@ -1834,11 +1854,15 @@ def _offset(text: str, line: int, column: int) -> int | None:
 def _show(params: tuple[Param, ...], typed: bool = False, language: str = "python") -> str:
     """A parameter list as Python writes it: `(a, /, b=…, *, c, **kw)` (the `/` after
     positional-only ones, a bare `*` before keyword-only ones when no `*args` is there);
-    as TypeScript and JavaScript do: `(a, b?, ...rest)`; ``typed``: with the types read
-    (Java's `(String x)`, where only a type changed)."""
+    as TypeScript and JavaScript do: `(a, b?, ...rest)`; as Go does a variadic one:
+    `(name, arguments ...interface{})`; ``typed``: with the types read (Java's `(String x)`,
+    where only a type changed)."""
     js = language in ("typescript", "tsx", "javascript", "jsx")
     words: list[str] = []
     for k, p in enumerate(params):
+        if language == "go":
+            words.append(f"{p.name} ...{p.type}".rstrip() if p.kind == "varargs" else p.name)
+            continue
         if p.kind == "kwonly" and not any(q.kind in ("varargs", "kwonly") for q in params[:k]):
             words.append("*")
         optional = not (p.required or p.kind in ("varargs", "varkw"))

@@ -12,7 +12,8 @@ judge (``*args`` or ``...spread`` at the call, a header without a parameter list
 * TypeScript/JavaScript: ``?`` and ``= default`` make a parameter optional, ``...rest`` takes
   any number; a TypeScript ``this:`` parameter is no argument.
 * Go and Java: every parameter is required, a variadic last one (``...T``, ``T...``) takes
-  zero or more.
+  zero or more; a Go call spreading a slice into it (``f(a, rest...)``) passes exactly the
+  others before it.
 """
 
 from __future__ import annotations
@@ -54,8 +55,38 @@ _BARE_ARROW = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*=>")
 
 def plain_header(text: str) -> str:
     """A header as a caller sees it: without white space, the modules that qualify names,
-    or the parentheses a JS arrow's one parameter may go without."""
+    the parentheses a JS arrow's one parameter may go without, or Go's grouping of parameters
+    of one type (`a, b int` is `a int, b int`)."""
+    if _GO_FUNC.match(text):
+        text = _go_ungrouped(text)
     return _SPACE.sub("", _QUALIFIER.sub("", _BARE_ARROW.sub(r"(\1)=>", text)))
+
+
+_GO_FUNC = re.compile(r"\s*func\b")
+_GO_TYPED = re.compile(r"([A-Za-z_]\w*)\s+(\S.*)", re.DOTALL)
+
+
+def _go_ungrouped(header: str) -> str:
+    """A Go header with each parameter (and named result) of a group written with its type:
+    `func f(a, b int) (x, y string)` -> `func f(a int, b int) (x string, y string)`."""
+    out: list[str] = []
+    k = 0
+    while True:
+        start = header.find("(", k)
+        end = _balanced(header, start) if start >= 0 else None
+        if start < 0 or end is None:
+            out.append(header[k:])
+            return "".join(out)
+        pieces = _split(header[start + 1 : end], angles=False)
+        carried = ""
+        for n in range(len(pieces) - 1, -1, -1):
+            typed = _GO_TYPED.fullmatch(pieces[n])
+            if typed is not None:
+                carried = typed.group(2)
+            elif carried and _WORD.fullmatch(pieces[n]):
+                pieces[n] = f"{pieces[n]} {carried}"
+        out.append(header[k : start + 1] + ", ".join(pieces) + ")")
+        k = end + 1
 
 
 def same_header(old: str, new: str) -> bool:
@@ -183,7 +214,7 @@ def _typed(
     parameter list of one shape differ (a Java type read: which ones; otherwise the list's
     text without its names, when that differs); "" when they do not."""
     changed = [(o.type, n.type) for o, n in zip(olds, news, strict=False) if o.type != n.type]
-    if changed and all(a and b for a, b in changed):
+    if changed and all(a and b for a, b in changed) and _family(language) == "java":
         shown = ", ".join(f"{a} -> {b}" for a, b in changed[:_LISTED])
         more = f" and {len(changed) - _LISTED} more" if len(changed) > _LISTED else ""
         return f"parameter types changed ({shown}{more})"
@@ -291,9 +322,9 @@ class Param(NamedTuple):
 
 
 class Call(NamedTuple):
-    positional: int
+    positional: int  # (Go: those before a slice spread into the variadic parameter)
     keywords: tuple[str, ...]
-    spread: bool  # *args / **kw / ...x at the call: its count is unknown
+    spread: bool  # *args / **kw / ...x at the call: its count is unknown (Go: `rest...` last)
     # Java: what each positional argument is when it is a literal (string, char, number,
     # boolean, null), else "" (overloads of one arity told apart: `put(1)` is no `put(String)`'s)
     literals: tuple[str, ...] = ()
@@ -465,6 +496,8 @@ def parameters(signature: str, name: str, language: str, method: bool) -> tuple[
                 head = piece.rsplit(name, 1)[0]  # (`int[] a` is no int, `List<T>` no List)
                 if "<" not in head and "[" not in piece:
                     written = " ".join(re.sub(r"\bfinal\b", " ", head).split())
+            elif family == "go" and variadic:  # (`arguments ...interface{}`: shown as written)
+                written = " ".join(piece.split("...", 1)[1].split())
             out.append(Param(name, "varargs" if variadic else "positional", not variadic, written))
         return tuple(out)
     return None
@@ -624,13 +657,15 @@ def _takes_literals(call: Call, fixed: list[Param]) -> bool:
 
 def fits(call: Call, params: tuple[Param, ...], language: str) -> bool | None:
     """Whether the call binds to the parameters (None: cannot tell, e.g. a spread)."""
-    if call.spread:
-        return None
     family = _family(language)
+    if call.spread and family != "go":
+        return None
     if family == "python":
         return _fits_python(call, params)
     fixed = [p for p in params if p.kind != "varargs"]
     variadic = len(fixed) < len(params)
+    if call.spread:  # Go's `f(a, rest...)`: the slice is the variadic parameter, no more
+        return variadic and call.positional == len(fixed)
     if family == "js":
         required = sum(1 for p in fixed if p.required)
         return call.positional >= required and (variadic or call.positional <= len(fixed))
@@ -655,11 +690,26 @@ def _fits_python(call: Call, params: tuple[Param, ...]) -> bool:
 
 
 def reordered(old: tuple[Param, ...], new: tuple[Param, ...], call: Call) -> bool:
-    """Whether the same parameters changed places among those this call passes by
-    position (its arguments now land in other parameters)."""
-    old_names = [p.name for p in old if p.kind in ("posonly", "positional")]
-    new_names = [p.name for p in new if p.kind in ("posonly", "positional")]
-    if sorted(old_names) != sorted(new_names) or old_names == new_names:
-        return False
-    n = min(call.positional, len(old_names))
-    return old_names[:n] != new_names[:n]
+    """Whether this call's positional arguments now land in other parameters: the same
+    parameters changed places, or one removed (or inserted) before others shifted every later
+    argument (rq's `heartbeat(self, timestamp, ttl, pipeline=None)` without `ttl`:
+    `heartbeat(now(), ttl)` now passes the TTL as `pipeline`). A parameter renamed in place
+    (neither name on the other side) takes what it took."""
+    names = [{p.name for p in params} for params in (old, new)]
+    for k in range(call.positional):
+        was, now = _slot(old, k), _slot(new, k)
+        if was is None or now is None or was == now:
+            continue
+        if was in names[1] or now in names[0]:
+            return True
+    return False
+
+
+def _slot(params: tuple[Param, ...], k: int) -> str | None:
+    """The parameter a call's ``k``-th positional argument binds to (a variadic one past the
+    others; None: none takes it)."""
+    positional = [p for p in params if p.kind in ("posonly", "positional")]
+    if k < len(positional):
+        return positional[k].name
+    rest = [p for p in params if p.kind == "varargs"]
+    return rest[0].name if rest else None

@@ -89,8 +89,17 @@ def explain_reviewed(
     as ``full_extras``."""
     indexed = _indexed(change, config, files)
     links = indexed.links if not isinstance(indexed, str) else None
-    extra = _impact(change, summaries, config, indexed)[1] if change.git is not None else []
-    return explain([cf for cf, _ in files], _sides(files), _weighed(config, findings, extra), links)
+    found, extra = (
+        _impact(change, summaries, config, indexed) if change.git is not None else ([], [])
+    )
+    resigns = frozenset((i.path, i.name) for i in found if i.change == "signature")
+    return explain(
+        [cf for cf, _ in files],
+        _sides(files),
+        _weighed(config, findings, extra),
+        links,
+        resigns if change.git is not None else None,
+    )
 
 
 def full_extras(
@@ -115,7 +124,14 @@ def full_extras(
     found, extra = (
         _impact(change, summaries, config, indexed) if change.git is not None else ([], [])
     )
-    explained = explain([cf for cf, _ in files], sides, _weighed(config, findings, extra), links)
+    resigns = frozenset((i.path, i.name) for i in found if i.change == "signature")
+    explained = explain(
+        [cf for cf, _ in files],
+        sides,
+        _weighed(config, findings, extra),
+        links,
+        resigns if change.git is not None else None,
+    )
     listed = {s.path for s in summaries if s.reason == NOT_CODE}
     code, rest = attach_prose(
         explained.bundles, explained.refs, [cf for cf in change.files if cf.path in listed]

@@ -86,6 +86,7 @@ class Hit(NamedTuple):
     confidence: float
     via: str
     unit: Unit | None
+    lookup: str = ""  # the name looked up (an import's alias: the name it imports)
 
 
 class Related(NamedTuple):
@@ -216,7 +217,7 @@ def references(
     whether more were left out. A constructor's are also its class's calls (``new Thing(1)``,
     ``Thing(1)``): each runs it."""
     select = (
-        "SELECT f.path, r.line, r.col, r.name, r.kind, e.confidence, e.via, r.unit_id "
+        "SELECT f.path, r.line, r.col, r.name, r.kind, e.confidence, e.via, r.unit_id, r.lookup "
         "FROM edges e JOIN refs r ON r.id = e.ref_id JOIN files f ON f.id = r.file_id "
     )
     built = constructed(conn, symbol)
@@ -235,7 +236,7 @@ def references(
         ).fetchall()
     cache: dict[int, Unit] = {}
     hits = [
-        Hit(r[0], r[1], r[2], r[3], r[4], round(r[5], 4), r[6], _unit(conn, r[7], cache))
+        Hit(r[0], r[1], r[2], r[3], r[4], round(r[5], 4), r[6], _unit(conn, r[7], cache), r[8])
         for r in rows[:limit]
     ]
     return hits, len(rows) > limit

@@ -1143,7 +1143,10 @@ def test_references_in_the_change_are_counted_over_all_not_only_the_listed_ones(
     assert len(found["references"]) == 20 and found["truncated"] and not found["incomplete"]
     rep = pipeline.review(GitChange(repo), Config())
     text = review_text(rep, Style(False), width=300)
-    assert "(signature: added b) is referenced in 28 place(s), 26 in the change:" in text
+    # (an optional parameter added, every call checked: one line, its calls still fit)
+    assert (
+        "(signature: added b) is referenced in 28 place(s), 26 in the change; its calls still fit"
+    ) in text
     pack = cli("review", "-C", str(repo), "--format", "prompt").out
     assert "- `helper` (signature: added b, `function helper` in lib.py): 28 reference(s):" in pack
     assert "(signature: added b) is referenced in 28 place(s)" in render_markdown(rep)
@@ -2626,3 +2629,189 @@ def test_linguist_generated_false_overrides_a_generated_header(repo: Path) -> No
         "other/e.go": None,  # (a Go file's marker stands before its package clause)
         "lib/lib.go": None,
     }
+
+
+def test_a_parameter_removed_before_others_shifts_the_calls_that_still_fit(repo: Path) -> None:
+    # rq's Job.heartbeat(self, timestamp, ttl, pipeline=None, xx=False) lost `ttl`:
+    # `job.heartbeat(now(), heartbeat_ttl)` still fits by count but passes the TTL as `pipeline`.
+    lib = "class Job:\n    def beat(self, stamp, ttl, pipe=None, xx=False):\n        return stamp\n"
+    app = (
+        "from m.lib import Job\n\n\ndef run(job: Job):\n    job.beat(1, 2)\n"
+        "    job.beat(1, pipe=3)\n"
+    )
+    new = lib.replace("stamp, ttl, pipe", "stamp, pipe")
+    setup(repo, {"m/__init__.py": "", "m/lib.py": lib, "m/app.py": app}, {"m/lib.py": new})
+    (stale,) = codes(review(repo), "RB106")
+    assert "in 1 place(s)" in stale["title"] and "m/app.py:5 (function run)" in stale["message"]
+    # A parameter renamed in place takes what it took: no shift.
+    write(repo, "m/lib.py", lib.replace("stamp, ttl, pipe", "stamp, ttl2, pipe"))
+    assert codes(review(repo), "RB106") == []
+
+
+def test_a_ts_optional_parameter_inserted_shifts_the_calls_after_it(repo: Path) -> None:
+    lib = "export function load(path: string, mode?: string): string {\n  return path;\n}\n"
+    app = 'import { load } from "./lib";\n\nexport function main() {\n  load("a", "r");\n}\n'
+    new = lib.replace("path: string,", "path: string, enc?: string,")
+    setup(repo, {"src/lib.ts": lib, "src/app.ts": app}, {"src/lib.ts": new})
+    (stale,) = codes(review(repo), "RB106")
+    assert "src/app.ts:4 (function main)" in stale["message"]
+
+
+def test_shifted_positional_arguments() -> None:
+    def ps(header: str, language: str = "python") -> tuple[Param, ...]:
+        found = parameters(header, "f", language, False)
+        assert found is not None
+        return found
+
+    old, new = ps("def f(a, b, c=None)"), ps("def f(a, c=None)")
+    assert reordered(old, new, Call(2, (), False))  # b's argument now goes to c
+    assert not reordered(old, new, Call(1, ("c",), False))
+    assert not reordered(ps("def f(a, b)"), ps("def f(a, x)"), Call(2, (), False))  # renamed
+    go_old = ps("func f(a string, rest ...int)", "go")
+    go_new = ps("func f(a string, n int, rest ...int)", "go")
+    assert reordered(go_old, go_new, Call(3, (), False))
+    assert not reordered(go_old, go_new, Call(1, (), False))
+
+
+def test_go_a_slice_spread_into_the_variadic_parameter_counts_the_others(repo: Path) -> None:
+    # testify's `c.Parent.On(methodName, arguments...)` after On gained `times int`.
+    lib = "package lib\n\nfunc On(name string, args ...interface{}) int {\n\treturn len(args)\n}\n"
+    main = (
+        'package main\n\nimport "example.com/m/lib"\n\nfunc main() {\n'
+        '\tvar xs []interface{}\n\tlib.On("a", xs...)\n}\n'
+    )
+    new = lib.replace("name string, args", "name string, times int, args")
+    setup(
+        repo,
+        {"go.mod": "module example.com/m\n\ngo 1.21\n", "lib/lib.go": lib, "main.go": main},
+        {"lib/lib.go": new},
+    )
+    (stale,) = codes(review(repo), "RB106")
+    assert "main.go:7 (function main)" in stale["message"]
+    assert "now takes (name, times, args ...interface{})" in stale["message"]
+    assert "(it took (name, args ...interface{}))" in stale["message"]
+    call = call_at('On("a", 1, xs...)', 2, "go")
+    params = parameters("func On(name string, times int, args ...int)", "On", "go", False)
+    assert call is not None and params is not None and fits(call, params, "go") is True
+
+
+def test_a_call_through_an_import_that_now_binds_another_name_is_no_reference(
+    repo: Path,
+) -> None:
+    # jotai 543f064c: `import { INTERNAL_buildStoreRev1 as INTERNAL_buildStore }` became
+    # `import { INTERNAL_buildStoreRev2 as INTERNAL_buildStore }` as Rev1 was deleted.
+    lib = "export function buildV1(): number {\n  return 1;\n}\n"
+    new_lib = "export function buildV2(): number {\n  return 2;\n}\n"
+    app = (
+        'import { buildV1 as build } from "./lib";\n\n'
+        "export function main() {\n  return build();\n}\n"
+    )
+    other = 'import { buildV1 } from "./lib";\n\nexport function run() {\n  return buildV1();\n}\n'
+    plain = 'import { buildV1 } from "./lib";\n\nexport function go() {\n  return buildV1();\n}\n'
+    setup(
+        repo,
+        {"src/lib.ts": lib, "src/app.ts": app, "src/other.ts": other, "src/plain.ts": plain},
+        {
+            "src/lib.ts": new_lib,
+            "src/app.ts": app.replace("buildV1 as", "buildV2 as"),
+            "src/other.ts": other.replace("{ buildV1 }", "{ buildV2 as buildV1 }"),
+        },
+    )
+    (gone,) = codes(review(repo), "RB105")  # src/plain.ts still imports the deleted one
+    assert "src/plain.ts:1, 4 (function go)" in gone["message"]
+    assert "src/app.ts" not in gone["message"] and "src/other.ts" not in gone["message"]
+
+
+def test_a_python_call_through_an_import_that_now_binds_another_name_is_no_reference(
+    repo: Path,
+) -> None:
+    lib = "def load_v1():\n    return 1\n"
+    app = "from m.lib import load_v1 as load\n\n\ndef main():\n    return load()\n"
+    setup(
+        repo,
+        {"m/__init__.py": "", "m/lib.py": lib, "m/app.py": app},
+        {
+            "m/lib.py": lib.replace("v1", "v2") + "\n\ndef other():\n    return 3\n",
+            "m/app.py": app.replace("load_v1 as", "load_v2 as"),
+        },
+    )
+    assert codes(review(repo), "RB105") == []
+
+
+@pytest.mark.parametrize("indexed", [True, False])
+def test_a_subclass_following_its_base_s_rename_is_no_re_sign_nor_its_own_reference(
+    repo: Path, indexed: bool
+) -> None:
+    """commons-io adcb56a89 (reviewed without an index): `AndFileFilterTest extends
+    ConditionalFileFilterAbstractTest` followed the base's rename and was "re-signed", its one
+    reference its own `AndFileFilterTest.class.getName()`."""
+    base = (
+        "package a;\n\npublic abstract class OldBase {\n"
+        "    int size() {\n        return 1;\n    }\n}\n"
+    )
+    sub = (
+        "package a;\n\npublic class Sub extends OldBase {\n"
+        "    String name() {\n        return Sub.class.getName();\n    }\n}\n"
+    )
+    other = "package a;\n\nclass Other {}\n"
+    files = {"src/a/OldBase.java": base, "src/a/Sub.java": sub, "src/a/Other.java": other}
+    for name, text in files.items():
+        write(repo, name, text)
+    commit(repo)
+    if indexed:
+        build_index(repo)
+    (repo / "src/a/OldBase.java").unlink()
+    write(repo, "src/a/NewBase.java", base.replace("OldBase", "NewBase"))
+    write(repo, "src/a/Sub.java", sub.replace("OldBase", "NewBase"))
+    git(repo, "add", "-A")
+    doc = review(repo, staged=True)
+    assert [(i["name"], i["change"]) for i in doc["impact"] if i["name"] == "Sub"] == []
+    # A re-sign of its own: its reference inside itself is not listed.
+    write(repo, "src/a/Sub.java", sub.replace("extends OldBase", "extends Other"))
+    git(repo, "add", "-A")
+    found = entry(review(repo, staged=True), "Sub")
+    assert found["change"] == "signature" and found["references"] == [], found
+
+
+def test_go_parameters_grouped_by_type_are_no_re_sign(repo: Path) -> None:
+    # testify 9fc264e: `expectedType interface{}, object interface{}` written
+    # `expectedType, object interface{}` read "signature: types or defaults only".
+    lib = (
+        "package lib\n\nfunc IsType(t int, a interface{}, b interface{}, more ...int) bool {\n"
+        "\treturn a == b\n}\n"
+    )
+    main = 'package main\n\nimport "example.com/m/lib"\n\nfunc main() {\n\tlib.IsType(1, 2, 3)\n}\n'
+    setup(
+        repo,
+        {"go.mod": "module example.com/m\n\ngo 1.21\n", "lib/lib.go": lib, "main.go": main},
+        {"lib/lib.go": lib.replace("a interface{}, b", "a, b")},
+    )
+    assert [i["name"] for i in review(repo)["impact"]] == []
+    write(repo, "lib/lib.go", lib.replace("a interface{}, b", "a, b").replace("(t int,", "(t,"))
+    (changed,) = review(repo)["impact"]  # (`t, a, b interface{}`: t's type changed)
+    assert changed["change"] == "signature"
+
+
+def test_a_bundle_re_signs_what_the_impact_re_signs(repo: Path) -> None:
+    """rq: `= None` dropped from `job_class` on one line of `Queue.all`'s multi-line header
+    (an RB106 with 8 callers) read "one hunk, linked to no other"; jotai baaa7020: a one-line
+    arrow whose expression body became a block (no re-sign in the impact) read "re-signs"."""
+    lib = (
+        "class Queue:\n    @classmethod\n    def all(\n        cls,\n        conn,\n"
+        "        job_class=None,\n        serializer=None,\n    ):\n        return []\n"
+    )
+    app = "from m.lib import Queue\n\n\ndef run():\n    return Queue.all(1)\n"
+    arrow = "export const onInit = (a: number): number => a + 1;\n"
+    block = "export const onInit = (a: number): number => {\n  return a + 2;\n};\n"
+    use = 'import { onInit } from "./lib";\n\nexport const x = onInit(1);\n'
+    setup(
+        repo,
+        {"m/__init__.py": "", "m/lib.py": lib, "m/app.py": app, "src/lib.ts": arrow,
+         "src/use.ts": use},
+        {"m/lib.py": lib.replace("job_class=None", "job_class"), "src/lib.ts": block},
+    )  # fmt: skip
+    doc = review(repo)
+    assert [f["path"] for f in codes(doc, "RB106")] == ["m/lib.py"]
+    reasons = {b["title"]: b["reason"] for b in doc["bundles"]}
+    assert "re-signs all" in reasons["def Queue.all (m/lib.py)"], reasons
+    assert not [r for r in reasons.values() if "onInit" in r], reasons

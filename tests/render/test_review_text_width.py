@@ -307,7 +307,13 @@ def test_a_re_sign_no_call_breaks_is_one_line_with_its_count() -> None:
 
     stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0)
     files = (FileSummary("tqdm/std.py", None, Status.MODIFIED, None, "python", 4, 4),)
-    for detail in (TYPES_ONLY, "renamed waituntil -> delay", CALLS_UNAFFECTED + "; now public"):
+    # (rq 287451ee: `get_heartbeat_ttl` gained `working_time=0.0`; checked by RB106 per call)
+    for detail in (
+        TYPES_ONLY,
+        "renamed waituntil -> delay",
+        CALLS_UNAFFECTED + "; now public",
+        "added working_time",
+    ):
         report = Report("a", "b", files, (), stats=stats, impact=(impact(detail),))
         text = " ".join(line.strip() for line in _rows(report))
         assert (
@@ -315,7 +321,11 @@ def test_a_re_sign_no_call_breaks_is_one_line_with_its_count() -> None:
             "35 in the change; its calls still fit"
         ) in text, text
         assert "examples/" not in text and "examples/" not in render_markdown(report)
-    for breaking in (impact("added total (required)"), impact("renamed a -> b", uncertain=3)):
+    for breaking in (
+        impact("added total (required)"),
+        impact("renamed a -> b", uncertain=3),
+        impact("added working_time", uncertain=3),
+    ):
         report = Report("a", "b", files, (), stats=stats, impact=(breaking,))
         assert "examples/e0.py:1" in " ".join(_rows(report))
 
@@ -379,7 +389,7 @@ def test_every_format_counts_the_references_in_the_change_alike() -> None:
     `in_change_total` alike."""
     refs = tuple(ImpactRef(f"tests/t{k}.py", k + 1, None, "call", 1.0, k < 7) for k in range(16))
     item = Impact("simple_class", "function simple_class", "tests/s.py", "signature", refs, 16,
-                  False, in_change_total=7, detail="added name")  # fmt: skip
+                  False, in_change_total=7, detail="added name (required)")  # fmt: skip
     stats = Stats(1, 1, 0, 4, 4, units_changed=0, units_measures_changed=0)
     files = (FileSummary("tests/s.py", None, Status.MODIFIED, None, "python", 4, 4),)
     report = Report("a", "b", files, (), stats=stats, impact=(item,))
