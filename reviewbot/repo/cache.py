@@ -35,8 +35,9 @@ __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 # string's backtick opens no multi-line string that hid the units below it; `export default ok &&
 # function f(` is a unit; a TS member typed as a function or with default type parameters is one;
 # 5: a Rust `where` clause at its header's indentation keeps the body in the unit, a `#[cfg(all(`
-# attribute over lines is no member, a name starting with `end` closes no block).
-CACHE_FORMAT = 5
+# attribute over lines is no member, a name starting with `end` closes no block; 6: a JS/TS
+# fallback arrow wrapped below its binding, `const f =` / `blocks[2] ||` / `(() => {`, is a unit).
+CACHE_FORMAT = 6
 T = TypeVar("T")
 
 
