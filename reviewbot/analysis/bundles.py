@@ -252,11 +252,9 @@ def _refs(
                     tuple(sorted(terms.items())),
                     frozenset(declared["old"] - declared["new"]),
                     edit,
-                    tuple(
-                        (n, renames[n])
-                        for n in sorted(declared["old"] - declared["new"])
-                        if renames.get(n, n) != n
-                    ),
+                    # (also when the hunk declares the old name anew: a stub, not the unit
+                    # the tables pair with another name)
+                    tuple((n, renames[n]) for n in sorted(declared["old"]) if n in renames),
                     frozenset(defines & declared["old"] & declared["new"]),
                     layout,
                 )
@@ -792,7 +790,10 @@ def _bundles(
 
     order = reading_order(sorted(range(len(groups)), key=weight_of), before)
     declared_anywhere = {n for r in refs for n in r.defines - r.gone}
-    gone_anywhere = {n for r in refs for n in r.gone}
+    # (a name whose unit the tables rename: a declaration of it elsewhere is a new one, not
+    # that unit moved; rq ff886a1f renamed enqueue_dependents and added a stub of its name)
+    renamed_away = {a for r in refs for a, _ in r.renamed}
+    gone_anywhere = {n for r in refs for n in r.gone} - renamed_away
     repeated = _same_edits(refs)
     out = []
     titles = _distinct(
@@ -809,10 +810,9 @@ def _bundles(
             {n for i in members for n in refs[i].defines - refs[i].gone},
             key=lambda n: (n not in product, n),
         )
-        # (a name another hunk of the change declares was moved there, not removed)
-        renamed = sorted(
-            {(a, b) for i in members for a, b in refs[i].renamed if a not in declared_anywhere}
-        )
+        # (a name another hunk of the change declares was moved there, not removed, unless
+        # the tables pair its unit with another name)
+        renamed = sorted({(a, b) for i in members for a, b in refs[i].renamed})
         removed = sorted(
             {n for i in members for n in refs[i].gone} - declared_anywhere - {a for a, _ in renamed}
         )
