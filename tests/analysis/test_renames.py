@@ -699,3 +699,22 @@ def test_a_body_renamed_while_a_stub_takes_its_old_name_is_renamed(repo: Path) -
         assert report.findings == ()
         reasons = "; ".join(b.reason for b in report.bundles)
         assert "renames classify to triage" in reasons and "moves" not in reasons, reasons
+
+
+def test_a_unit_renamed_keeps_its_own_old_self_over_a_stubs_namesake(repo: Path) -> None:
+    """jotai 543f064c: `buildStore`'s `set()` became a stub while a nested `setAtom` much
+    like it moved: `setAtom` was "renamed from set()" (the stub's old body), its own old
+    self removed. A unit's own old self comes first; the stub is its namesake modified."""
+    helper = DENSE.replace("def classify", "def classify_all")
+    run = DENSE.replace('"""Score an order against the rules."""', '"""Run it."""')
+    stub = "def classify(order, rules, strict=False):\n    return classify_all(order, rules)\n"
+    renamed = helper.replace("def classify_all", "def classify_every")
+    _two_commits(
+        repo,
+        {"rules.py": run + "\n\n" + helper + "\n\n" + TAIL},
+        {"rules.py": stub + "\n\n" + renamed + "\n\n" + TAIL},
+    )
+    assert _by_kind(_review(repo)) == {
+        "modified": ["rules.py:def classify"],
+        "renamed": ["rules.py:def classify_every"],
+    }
