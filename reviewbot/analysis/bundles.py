@@ -32,11 +32,12 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from reviewbot.analysis.exports import EXPORT_LANGUAGES, still_exported
 from reviewbot.analysis.hunk_links import HunkKey, IndexLinks
 from reviewbot.analysis.signatures import plain_header
 from reviewbot.analysis.units import owner_at, pair_units, qualified_name
 from reviewbot.engine import FileIndex
-from reviewbot.engine.structure import CALLBACK
+from reviewbot.engine.structure import CALLBACK, Unit
 from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan, qualified_label
 from reviewbot.repo.paths import secondary
 
@@ -150,6 +151,14 @@ def _bare(name: str) -> str:
     return name.split("::")[-1].split(" for ")[0].rsplit(".", 1)[-1]
 
 
+def _kept_export(old: FileIndex, unit: Unit, cf: ChangedFile) -> bool:
+    """A top-level declaration deleted whose name the new side still exports as an alias of
+    the same thing (``exports.still_exported``)."""
+    if unit.parent >= 0:
+        return False
+    return still_exported(unit.name, "\n".join(old.lines[unit.start : unit.end + 1]), cf.new_text)
+
+
 def _refs(
     files: Sequence[ChangedFile], indexes: dict[str, tuple[FileIndex | None, FileIndex | None]]
 ) -> list[HunkRef]:
@@ -168,6 +177,7 @@ def _refs(
         language = side.language.name if side is not None else ""
         folder = cf.path.split("/", 1)[0] if "/" in cf.path else ""
         respelt = _Respelt(cf)
+        exports = language in EXPORT_LANGUAGES and new is not None
         # (a unit renamed, as the unit table pairs it: its old name is renamed, not removed)
         renames = (
             {
@@ -204,6 +214,8 @@ def _refs(
                         )
                     # A callback (`app.get("/")`) defines no name another hunk can use.
                     name = _bare(unit.name) if unit.name and unit.kind != CALLBACK else ""
+                    if name and side_name == "old" and exports and _kept_export(side, unit, cf):
+                        name = ""  # (still exported under its name: not gone, not defined)
                     if name and not (name.startswith("__") and name.endswith("__")):
                         owns.add(name)  # dunder methods are not called by name
                         if unit.start == n - 1:
