@@ -591,20 +591,21 @@ def _generic_name(line: str) -> str | None:
     return found[0]
 
 
-_ANONYMOUS_CLASS = r"\bnew\s+[\w.$<>?, \[\]]+\(.*\)\s*\{$"  # a string: as _BINDING
+_ANONYMOUS_CLASS = r"\bnew\s+[\w.$<>?, \[\]]+\("  # a string: as _BINDING
 
 
 def _opens_container(code: str) -> bool:
     """A block that holds members: an object literal (`= {`, `({`, `return {`, `: {`) or an
-    anonymous class (`new Base(args) {`)."""
+    anonymous class (`new Base(args) {`; not `try (Res r = new Res(a)) {`, whose body holds
+    statements: commons-io's `assertEquals(...)` calls in one were methods)."""
     text = code.rstrip()
     if not text.endswith("{"):
         return False
     head = text[:-1].rstrip()
-    return (
-        head.endswith(("=", "(", ",", ":", "return"))
-        or not head
-        or bool(re.search(_ANONYMOUS_CLASS, text))
+    if head.endswith(("=", "(", ",", ":", "return")) or not head:
+        return True
+    return "new" in text and any(
+        _skip_parens(text[m.end() - 1 :]) == "{" for m in re.finditer(_ANONYMOUS_CLASS, text)
     )
 
 

@@ -36,7 +36,8 @@ __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 # function f(` is a unit; a TS member typed as a function or with default type parameters is one;
 # 5: a Rust `where` clause at its header's indentation keeps the body in the unit, a `#[cfg(all(`
 # attribute over lines is no member, a name starting with `end` closes no block; 6: a JS/TS
-# fallback arrow wrapped below its binding, `const f =` / `blocks[2] ||` / `(() => {`, is a unit).
+# fallback arrow wrapped below its binding, `const f =` / `blocks[2] ||` / `(() => {`, is a unit;
+# a Java `try (R r = new R(a)) {` is no anonymous class whose calls were methods).
 CACHE_FORMAT = 6
 T = TypeVar("T")
 

@@ -409,3 +409,42 @@ def test_a_fallback_arrow_wrapped_below_its_binding_is_a_unit() -> None:
         ("function flush", 10, 15),
         ("function other", 16, 18),
     ]
+
+
+def test_a_try_with_resources_is_no_anonymous_class() -> None:
+    # commons-io 25114c8c5: `try (IORandomAccessFile raf = new IORandomAccessFile(file, "rw"))
+    # {` was read as an anonymous class, its `assertEquals(...)` calls as its methods (and the
+    # bundle "defines clear, assertArrayEquals, assertEquals, assertSame"). An anonymous
+    # class's methods, as an argument or returned, stay units.
+    text = (
+        "class T {\n"
+        "  void testClear() throws IOException {\n"
+        '    try (IORandomAccessFile raf = new IORandomAccessFile(file, "rw")) {\n'
+        "      assertEquals(data.length, raf.length());\n"
+        "      assertSame(raf, raf.clear());\n"
+        "    }\n"
+        "  }\n"
+        "  Comparator<String> order() {\n"
+        "    return new Comparator<String>() {\n"
+        "      public int compare(String a, String b) {\n"
+        "        return a.length() - b.length();\n"
+        "      }\n"
+        "    };\n"
+        "  }\n"
+        "  void run() {\n"
+        "    pool.submit(new Task(queue, 2) {\n"
+        "      void step() {\n"
+        "        go();\n"
+        "      }\n"
+        "    });\n"
+        "  }\n"
+        "}\n"
+    )
+    assert [label for label, _, _ in _units("T.java", text)] == [
+        "class T",
+        "testClear()",
+        "order()",
+        "compare()",
+        "run()",
+        "step()",
+    ]
