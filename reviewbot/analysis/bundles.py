@@ -115,6 +115,9 @@ class HunkRef:
     # of ``defines``, those whose header the hunk removes and adds spelt otherwise (re-signed)
     resigned: frozenset[str] = frozenset()
     layout: bool = False  # the hunk changes whitespace only (a re-indented block)
+    # of ``defines``, functions assigned to an object's member (`a.INTERNAL_onInit = (s) =>
+    # {`): no declaration another hunk's use of the name reaches (``_assigned``)
+    assigned: frozenset[str] = frozenset()
 
 
 def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
@@ -190,6 +193,7 @@ def _refs(
         )
         for h in cf.hunks:
             defines: set[str] = set()
+            assigned: set[str] = set()
             declared: dict[str, set[str]] = {"new": set(), "old": set()}  # (by side)
             owns: set[str] = set()
             headers: dict[str, set[int]] = {"new": set(), "old": set()}
@@ -222,6 +226,8 @@ def _refs(
                             headers[side_name].add(n)
                             if not respelt(h, side_name, n):
                                 defines.add(name)
+                                if _assigned(side.code[n - 1], name):
+                                    assigned.add(name)
                             declared[side_name].add(name)
             if unit_key is None and new is not None:
                 first, _ = h.changed_new
@@ -269,6 +275,7 @@ def _refs(
                     tuple((n, renames[n]) for n in sorted(declared["old"]) if n in renames),
                     frozenset(defines & declared["old"] & declared["new"]),
                     layout,
+                    frozenset(assigned),
                 )
             )
     return refs
@@ -298,12 +305,36 @@ class _Respelt:
 _WORD_RUN = re.compile(r"\w+")
 
 
+_MEMBER_ASSIGNED = re.compile(
+    r"\s*((?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+)\s*=(?![=>])\s*(?:async\s+)?(.*)"
+)
+
+
+def _assigned(code: str, name: str) -> bool:
+    """Whether a unit's header line assigns a function to an object's member (jotai's
+    `a.INTERNAL_onInit = (store) => {` in a test, which the bundle said other hunks "use"),
+    not a module's or a prototype's method (`exports.parse = ...`, `Router.prototype.handle
+    = ...`) nor one named as its member (`res.send = function send(body) {`): those declare
+    what other code calls."""
+    m = _MEMBER_ASSIGNED.match(code)
+    if m is None:
+        return False
+    target, value = m.group(1), m.group(2)
+    if target.split(".", 1)[0] in ("exports", "module") or ".prototype." in f"{target}.":
+        return False
+    return re.match(rf"function\s*\*?\s*{re.escape(name)}(?![\w$])", value) is None
+
+
 def _linked(definer: HunkRef, user: HunkRef, name: str) -> bool:
     """Whether a use of ``name`` in ``user`` plausibly refers to ``definer``'s declaration:
     one language, and the same file, the same package folder, or a user that names the
-    definer's module (an import)."""
+    definer's module (an import); never a test's, a benchmark's or an example's declaration
+    used by the product's code (commons-io 25114c8c5: main code "uses what
+    IORandomAccessFileTest.java defines"), nor a function assigned to an object's member."""
     if definer.language != user.language or name.lower() in _GENERIC:
         return False
+    if name in definer.assigned or (secondary(definer.path) and not secondary(user.path)):
+        return False  # (the product's code does not use what a test defines)
     if definer.path == user.path or _parent(definer.path) == _parent(user.path):
         return True
     stem = _stem(definer.path)
@@ -819,7 +850,7 @@ def _bundles(
         # BenchmarkBind_JSON, BenchmarkBind_Query, …" hid `stringToBytes`)
         product = {n for i in members if not secondary(refs[i].path) for n in refs[i].defines}
         defined = sorted(
-            {n for i in members for n in refs[i].defines - refs[i].gone},
+            {n for i in members for n in refs[i].defines - refs[i].gone - refs[i].assigned},
             key=lambda n: (n not in product, n),
         )
         # (a name another hunk of the change declares was moved there, not removed, unless
