@@ -137,12 +137,19 @@ _TERM = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[0-9]+")  # word parts: came
 SAME_EDIT = 16  # non-blank characters of the same added (or removed) lines that make one edit
 
 
-def _edit(lines: Sequence[str]) -> str:
+def _edit(lines: Sequence[str], own: str = "") -> str:
     """The lines stripped, as one text, if they are enough to be a repeated edit of its own
-    (``SAME_EDIT`` non-blank characters and a word: not a lone `}` or `return None`)."""
+    (``SAME_EDIT`` non-blank characters and a word: not a lone `}` or `return None`). ``own``:
+    the file's name without its extension, which the text names as one word of its own: the
+    same edit in each file names its own (jotai 7fe16287's deprecation warning, "jotai/babel/
+    plugin-debug-label is deprecated" and "jotai/babel/preset is deprecated")."""
     text = "\n".join(stripped for line in lines if (stripped := line.strip()))
     enough = sum(not c.isspace() for c in text) >= SAME_EDIT
-    return text if enough and re.search(r"[A-Za-z_]{3}", text) else ""
+    if not enough or not re.search(r"[A-Za-z_]{3}", text):
+        return ""
+    if len(own) >= 3 and own in text:
+        text = re.sub(rf"(?<![\w$-]){re.escape(own)}(?![\w$-])", "\x00file", text)
+    return text
 
 
 def _idents(lines: Sequence[str]) -> set[str]:
@@ -252,7 +259,8 @@ def _refs(
                 terms.update(
                     w.lower() for w in _TERM.findall("\n".join(added + removed)) if len(w) >= 3
                 )
-                edit = (_edit(added), _edit(removed))
+                own = _stem(cf.path)
+                edit = (_edit(added, own), _edit(removed, own))
                 layout = "".join("".join(added).split()) == "".join("".join(removed).split())
             refs.append(
                 HunkRef(
