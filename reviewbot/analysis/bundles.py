@@ -32,11 +32,12 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from reviewbot.analysis.exports import EXPORT_LANGUAGES, still_exported
 from reviewbot.analysis.hunk_links import HunkKey, IndexLinks
 from reviewbot.analysis.signatures import plain_header
 from reviewbot.analysis.units import owner_at, pair_units, qualified_name
 from reviewbot.engine import FileIndex
-from reviewbot.engine.structure import CALLBACK
+from reviewbot.engine.structure import CALLBACK, Unit
 from reviewbot.model import Bundle, ChangedFile, Finding, Hunk, HunkSpan, qualified_label
 from reviewbot.repo.paths import secondary
 
@@ -114,6 +115,9 @@ class HunkRef:
     # of ``defines``, those whose header the hunk removes and adds spelt otherwise (re-signed)
     resigned: frozenset[str] = frozenset()
     layout: bool = False  # the hunk changes whitespace only (a re-indented block)
+    # of ``defines``, functions assigned to an object's member (`a.INTERNAL_onInit = (s) =>
+    # {`): no declaration another hunk's use of the name reaches (``_assigned``)
+    assigned: frozenset[str] = frozenset()
 
 
 def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
@@ -133,12 +137,19 @@ _TERM = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[0-9]+")  # word parts: came
 SAME_EDIT = 16  # non-blank characters of the same added (or removed) lines that make one edit
 
 
-def _edit(lines: Sequence[str]) -> str:
+def _edit(lines: Sequence[str], own: str = "") -> str:
     """The lines stripped, as one text, if they are enough to be a repeated edit of its own
-    (``SAME_EDIT`` non-blank characters and a word: not a lone `}` or `return None`)."""
+    (``SAME_EDIT`` non-blank characters and a word: not a lone `}` or `return None`). ``own``:
+    the file's name without its extension, which the text names as one word of its own: the
+    same edit in each file names its own (jotai 7fe16287's deprecation warning, "jotai/babel/
+    plugin-debug-label is deprecated" and "jotai/babel/preset is deprecated")."""
     text = "\n".join(stripped for line in lines if (stripped := line.strip()))
     enough = sum(not c.isspace() for c in text) >= SAME_EDIT
-    return text if enough and re.search(r"[A-Za-z_]{3}", text) else ""
+    if not enough or not re.search(r"[A-Za-z_]{3}", text):
+        return ""
+    if len(own) >= 3 and own in text:
+        text = re.sub(rf"(?<![\w$-]){re.escape(own)}(?![\w$-])", "\x00file", text)
+    return text
 
 
 def _idents(lines: Sequence[str]) -> set[str]:
@@ -148,6 +159,14 @@ def _idents(lines: Sequence[str]) -> set[str]:
 
 def _bare(name: str) -> str:
     return name.split("::")[-1].split(" for ")[0].rsplit(".", 1)[-1]
+
+
+def _kept_export(old: FileIndex, unit: Unit, cf: ChangedFile) -> bool:
+    """A top-level declaration deleted whose name the new side still exports as an alias of
+    the same thing (``exports.still_exported``)."""
+    if unit.parent >= 0:
+        return False
+    return still_exported(unit.name, "\n".join(old.lines[unit.start : unit.end + 1]), cf.new_text)
 
 
 def _refs(
@@ -168,6 +187,7 @@ def _refs(
         language = side.language.name if side is not None else ""
         folder = cf.path.split("/", 1)[0] if "/" in cf.path else ""
         respelt = _Respelt(cf)
+        exports = language in EXPORT_LANGUAGES and new is not None
         # (a unit renamed, as the unit table pairs it: its old name is renamed, not removed)
         renames = (
             {
@@ -180,6 +200,7 @@ def _refs(
         )
         for h in cf.hunks:
             defines: set[str] = set()
+            assigned: set[str] = set()
             declared: dict[str, set[str]] = {"new": set(), "old": set()}  # (by side)
             owns: set[str] = set()
             headers: dict[str, set[int]] = {"new": set(), "old": set()}
@@ -204,12 +225,16 @@ def _refs(
                         )
                     # A callback (`app.get("/")`) defines no name another hunk can use.
                     name = _bare(unit.name) if unit.name and unit.kind != CALLBACK else ""
+                    if name and side_name == "old" and exports and _kept_export(side, unit, cf):
+                        name = ""  # (still exported under its name: not gone, not defined)
                     if name and not (name.startswith("__") and name.endswith("__")):
                         owns.add(name)  # dunder methods are not called by name
                         if unit.start == n - 1:
                             headers[side_name].add(n)
                             if not respelt(h, side_name, n):
                                 defines.add(name)
+                                if _assigned(side.code[n - 1], name):
+                                    assigned.add(name)
                             declared[side_name].add(name)
             if unit_key is None and new is not None:
                 first, _ = h.changed_new
@@ -234,7 +259,8 @@ def _refs(
                 terms.update(
                     w.lower() for w in _TERM.findall("\n".join(added + removed)) if len(w) >= 3
                 )
-                edit = (_edit(added), _edit(removed))
+                own = _stem(cf.path)
+                edit = (_edit(added, own), _edit(removed, own))
                 layout = "".join("".join(added).split()) == "".join("".join(removed).split())
             refs.append(
                 HunkRef(
@@ -252,13 +278,12 @@ def _refs(
                     tuple(sorted(terms.items())),
                     frozenset(declared["old"] - declared["new"]),
                     edit,
-                    tuple(
-                        (n, renames[n])
-                        for n in sorted(declared["old"] - declared["new"])
-                        if renames.get(n, n) != n
-                    ),
+                    # (also when the hunk declares the old name anew: a stub, not the unit
+                    # the tables pair with another name)
+                    tuple((n, renames[n]) for n in sorted(declared["old"]) if n in renames),
                     frozenset(defines & declared["old"] & declared["new"]),
                     layout,
+                    frozenset(assigned),
                 )
             )
     return refs
@@ -288,12 +313,36 @@ class _Respelt:
 _WORD_RUN = re.compile(r"\w+")
 
 
+_MEMBER_ASSIGNED = re.compile(
+    r"\s*((?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)+)\s*=(?![=>])\s*(?:async\s+)?(.*)"
+)
+
+
+def _assigned(code: str, name: str) -> bool:
+    """Whether a unit's header line assigns a function to an object's member (jotai's
+    `a.INTERNAL_onInit = (store) => {` in a test, which the bundle said other hunks "use"),
+    not a module's or a prototype's method (`exports.parse = ...`, `Router.prototype.handle
+    = ...`) nor one named as its member (`res.send = function send(body) {`): those declare
+    what other code calls."""
+    m = _MEMBER_ASSIGNED.match(code)
+    if m is None:
+        return False
+    target, value = m.group(1), m.group(2)
+    if target.split(".", 1)[0] in ("exports", "module") or ".prototype." in f"{target}.":
+        return False
+    return re.match(rf"function\s*\*?\s*{re.escape(name)}(?![\w$])", value) is None
+
+
 def _linked(definer: HunkRef, user: HunkRef, name: str) -> bool:
     """Whether a use of ``name`` in ``user`` plausibly refers to ``definer``'s declaration:
     one language, and the same file, the same package folder, or a user that names the
-    definer's module (an import)."""
+    definer's module (an import); never a test's, a benchmark's or an example's declaration
+    used by the product's code (commons-io 25114c8c5: main code "uses what
+    IORandomAccessFileTest.java defines"), nor a function assigned to an object's member."""
     if definer.language != user.language or name.lower() in _GENERIC:
         return False
+    if name in definer.assigned or (secondary(definer.path) and not secondary(user.path)):
+        return False  # (the product's code does not use what a test defines)
     if definer.path == user.path or _parent(definer.path) == _parent(user.path):
         return True
     stem = _stem(definer.path)
@@ -796,7 +845,10 @@ def _bundles(
 
     order = reading_order(sorted(range(len(groups)), key=weight_of), before)
     declared_anywhere = {n for r in refs for n in r.defines - r.gone}
-    gone_anywhere = {n for r in refs for n in r.gone}
+    # (a name whose unit the tables rename: a declaration of it elsewhere is a new one, not
+    # that unit moved; rq ff886a1f renamed enqueue_dependents and added a stub of its name)
+    renamed_away = {a for r in refs for a, _ in r.renamed}
+    gone_anywhere = {n for r in refs for n in r.gone} - renamed_away
     repeated = _same_edits(refs)
     out = []
     titles = _distinct(
@@ -810,13 +862,12 @@ def _bundles(
         # BenchmarkBind_JSON, BenchmarkBind_Query, …" hid `stringToBytes`)
         product = {n for i in members if not secondary(refs[i].path) for n in refs[i].defines}
         defined = sorted(
-            {n for i in members for n in refs[i].defines - refs[i].gone},
+            {n for i in members for n in refs[i].defines - refs[i].gone - refs[i].assigned},
             key=lambda n: (n not in product, n),
         )
-        # (a name another hunk of the change declares was moved there, not removed)
-        renamed = sorted(
-            {(a, b) for i in members for a, b in refs[i].renamed if a not in declared_anywhere}
-        )
+        # (a name another hunk of the change declares was moved there, not removed, unless
+        # the tables pair its unit with another name)
+        renamed = sorted({(a, b) for i in members for a, b in refs[i].renamed})
         removed = sorted(
             {n for i in members for n in refs[i].gone} - declared_anywhere - {a for a, _ in renamed}
         )

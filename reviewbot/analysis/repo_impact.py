@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
+from reviewbot.analysis.exports import export_aliases, still_exported
 from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.impact import bound_by_import, deleted_anchor, in_hunk
 from reviewbot.analysis.renames import MAX_TOKENS, MIN_TOKENS, THRESHOLD
@@ -364,10 +365,20 @@ def declaration_changes(
 
 def _imported_now(d: Decl, cf: ChangedFile) -> bool:
     """A Python module's function, class or variable deleted whose name a module-level import
-    of its file now binds (a fallback `def` dropped for the import it stood in for): not gone."""
-    return (
-        d.language == "python" and "." not in d.qualified and bound_by_import(d.name, cf.new_text)
-    )
+    of its file now binds (a fallback `def` dropped for the import it stood in for), or a
+    JS/TS module's declaration whose name an export list of its file still exports as an alias
+    of the same thing (jotai's `export type { AtomState as INTERNAL_AtomState }` for `export
+    type INTERNAL_AtomState = AtomState`): not gone."""
+    if "." in d.qualified:
+        return False
+    if d.language == "python":
+        return bound_by_import(d.name, cf.new_text)
+    if d.language not in _ECMA or cf.new_text is None or cf.old_text is None:
+        return False
+    if d.name not in export_aliases(cf.new_text):
+        return False
+    lines = "\n".join(cf.old_text.split("\n")[d.line - 1 : d.end_line])
+    return still_exported(d.name, lines, cf.new_text)
 
 
 def _overloads(olds: list[Decl], news: list[Decl], cf: ChangedFile, out: list[DeclChange]) -> None:

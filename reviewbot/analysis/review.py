@@ -7,6 +7,7 @@ from bisect import bisect_right
 from functools import cached_property
 from typing import NamedTuple
 
+from reviewbot.analysis.exports import EXPORT_LANGUAGES, still_exported
 from reviewbot.analysis.findings import (
     Thresholds,
     UnitDelta,
@@ -333,6 +334,16 @@ def _renamed_from(old: LineIndex | None, pair: UnitPair, label: str) -> str | No
     return was if was != label else None
 
 
+def _kept_export(pair: UnitPair, old: LineIndex, new_text: str | None) -> bool:
+    """A top-level JS/TS declaration deleted whose name the file still exports, an alias of
+    the same thing (``exports.still_exported``): no unit removed."""
+    unit = pair.old
+    if pair.new is not None or unit is None or unit.parent >= 0:
+        return False
+    lines = "\n".join(old.lines[unit.start : unit.end + 1])
+    return still_exported(unit.name, lines, new_text)
+
+
 def measure_file(
     cf: ChangedFile, profile: Profile, registry: LanguageRegistry, *, pure: bool = False
 ) -> MeasuredFile:
@@ -346,6 +357,8 @@ def measure_file(
     changes: list[UnitChange] = []
     cases: list[UnitCase] = []
     pairs = pair_units(old, new, line_map)
+    if old is not None and language.name in EXPORT_LANGUAGES:
+        pairs = [p for p in pairs if not _kept_export(p, old, cf.new_text)]
     touched = [pair for pair in pairs if _touched(pair, old, new, line_map)]
     # Each side's touched units measured together (the heat of all of them at once).
     old_meter, old_metrics = _metrics_of(old, [pair.old for pair in touched])

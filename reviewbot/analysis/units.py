@@ -177,6 +177,109 @@ def _body_over_name(
         by_body.add(u.start)
 
 
+def _lines_kept(line_map: LineMap, unit: Unit) -> list[int]:
+    """The old lines (0-based, sorted) that ``unit``'s lines stand on through the diff."""
+    kept = (line_map.new_to_old(k + 1) for k in range(unit.start, unit.end + 1))
+    return sorted(o - 1 for o in kept if o is not None)
+
+
+def _kept_in(kept: list[int], unit: Unit) -> int:
+    return bisect.bisect_right(kept, unit.end) - bisect.bisect_left(kept, unit.start)
+
+
+def _edited_by_name(
+    old: LineIndex,
+    new: LineIndex,
+    new_units: list[Unit],
+    pairs: dict[int, Unit | None],
+    named: set[int],
+    by_body: set[int],
+) -> list[tuple[Unit, Unit]]:
+    """The new units paired by name with an old one whose lines differ, with that one."""
+    edited: list[tuple[Unit, Unit]] = []
+    for u in new_units:
+        pick = pairs.get(u.start) if u.start in named and u.start not in by_body else None
+        if (
+            pick is not None
+            and old.lines[pick.start : pick.end + 1] != new.lines[u.start : u.end + 1]
+        ):
+            edited.append((u, pick))
+    return edited
+
+
+def _alike(pick: Unit, unit: Unit) -> bool:
+    """Two units one can be the other renamed: class-like or not alike, a type alias or not."""
+    both = (pick.kind, unit.kind)
+    return len({k in CONTAINERS for k in both}) == 1 and len({k == "type" for k in both}) == 1
+
+
+def _name_over_lines(
+    old: LineIndex,
+    new: LineIndex,
+    new_units: list[Unit],
+    pairs: dict[int, Unit | None],
+    named: set[int],
+    by_body: set[int],
+    line_map: LineMap,
+) -> None:
+    """An old unit paired by name whose lines went on under another name, in a new unit left
+    unpaired, while a new namesake took the old name: that new unit is the old one renamed,
+    the namesake is added. rq ff886a1f renamed `Queue.enqueue_dependents` (109 lines)
+    `move_dependents_to_ready`, editing it (0.62 alike), and added a thin
+    `enqueue_dependents` calling it: the name paired the stub with the old body (19 -> 0
+    decision points) and the body was a dense new unit (an RB102 on code that existed). The
+    lines went on when the new unit keeps at least half of the old one's in place (through
+    the diff) and more than twice as many as the namesake."""
+    new_left = [u for u in new_units if u.start not in pairs]
+    edited = _edited_by_name(old, new, new_units, pairs, named, by_body) if new_left else []
+    if not edited:
+        return
+    kept = {v.start: _lines_kept(line_map, v) for v in new_left}
+    for u, pick in edited:
+        namesake = _kept_in(_lines_kept(line_map, u), pick)
+        best: Unit | None = None
+        held = 0
+        for v in new_left:  # (the outermost of those keeping the most)
+            count = _kept_in(kept[v.start], pick)
+            if count > held and v.start not in pairs and _alike(pick, v):
+                best, held = v, count
+        if best is not None and 2 * held >= pick.end - pick.start + 1 and held > 2 * namesake:
+            _rename(pairs, by_body, u, pick, best)
+
+
+def _name_over_body(
+    old: LineIndex,
+    new: LineIndex,
+    new_units: list[Unit],
+    pairs: dict[int, Unit | None],
+    named: set[int],
+    by_body: set[int],
+) -> None:
+    """As ``_name_over_lines``, for a body moved under its new name (not kept in place): a
+    new unit no old one's body matched (``renames.match_bodies``) whose body matches an old
+    unit paired by name better than its namesake's does (the mirror of
+    ``_body_over_name``). After the other pairings by body, so that a unit's own old self
+    comes first (jotai 543f064c: `setAtom`, not the `set()` stub's old body)."""
+    left = [u for u in new_units if u.start not in pairs]
+    rest = _edited_by_name(old, new, new_units, pairs, named, by_body) if left else []
+    if not rest:
+        return
+    olds = [body_of(old, pick) for _, pick in rest]
+    news = [body_of(new, v) for v in left]
+    for m in match_bodies(olds, news, allowed=lambda i, j: _alike(rest[i][1], left[j])):
+        u, pick = rest[m.old]
+        if m.score > similarity(olds[m.old].tokens, body_of(new, u).tokens):
+            _rename(pairs, by_body, u, pick, left[m.new])
+
+
+def _rename(
+    pairs: dict[int, Unit | None], by_body: set[int], namesake: Unit, pick: Unit, unit: Unit
+) -> None:
+    del pairs[namesake.start]
+    pairs[unit.start] = pick
+    by_body.add(unit.start)
+
+
 def _renamed_in_place(
     old: LineIndex,
     new: LineIndex,
@@ -233,10 +336,12 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
     First by the line mapping (a new header whose line maps to an old header), then by the
     qualified name among the rest (a declaration that moved or whose header line changed;
     namesakes with equal bodies first; one whose body is a left-over unit's is that one
-    renamed: ``_body_over_name``), then by body among the rest (a declaration renamed, maybe
-    edited: ``renames.match_bodies``), then members of paired units by their own name (the
-    methods of a renamed class). Units left over are added (new only) or removed (old only).
-    New-side order.
+    renamed: ``_body_over_name``; an old one whose lines went on under a new name while a
+    namesake took its name is renamed to that one: ``_name_over_lines``), then by body among
+    the rest (a declaration renamed, maybe edited: ``renames.match_bodies``; then an old one
+    paired by name whose body another name took: ``_name_over_body``), then members of
+    paired units by their own name (the methods of a renamed class). Units left over are
+    added (new only) or removed (old only). New-side order.
     """
     old_units = list(old.structure.units) if old else []
     new_units = list(new.structure.units) if new else []
@@ -301,6 +406,7 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
     by_body: set[int] = set()
     if old is not None and new is not None and named:
         _body_over_name(old, new, old_units, new_units, pairs, matched_old, named, by_body)
+        _name_over_lines(old, new, new_units, pairs, named, by_body, line_map)
     if old is not None and new is not None:
         old_left = [u for u in old_units if u.start not in matched_old]
         new_left = [u for u in new_units if u.start not in pairs]
@@ -318,6 +424,8 @@ def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) 
                 pairs[u.start] = pick
                 matched_old.add(pick.start)
                 by_body.add(u.start)
+        if named:
+            _name_over_body(old, new, new_units, pairs, named, by_body)
         _renamed_in_place(old, new, old_units, new_units, pairs, matched_old, by_body, line_map)
     if old is not None and new is not None:
         _pair_members(old_units, new_units, pairs, matched_old)

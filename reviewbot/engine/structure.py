@@ -603,20 +603,21 @@ def _generic_name(line: str) -> str | None:
     return found[0]
 
 
-_ANONYMOUS_CLASS = r"\bnew\s+[\w.$<>?, \[\]]+\(.*\)\s*\{$"  # a string: as _BINDING
+_ANONYMOUS_CLASS = r"\bnew\s+[\w.$<>?, \[\]]+\("  # a string: as _BINDING
 
 
 def _opens_container(code: str) -> bool:
     """A block that holds members: an object literal (`= {`, `({`, `return {`, `: {`) or an
-    anonymous class (`new Base(args) {`)."""
+    anonymous class (`new Base(args) {`; not `try (Res r = new Res(a)) {`, whose body holds
+    statements: commons-io's `assertEquals(...)` calls in one were methods)."""
     text = code.rstrip()
     if not text.endswith("{"):
         return False
     head = text[:-1].rstrip()
-    return (
-        head.endswith(("=", "(", ",", ":", "return"))
-        or not head
-        or bool(re.search(_ANONYMOUS_CLASS, text))
+    if head.endswith(("=", "(", ",", ":", "return")) or not head:
+        return True
+    return "new" in text and any(
+        _skip_parens(text[m.end() - 1 :]) == "{" for m in re.finditer(_ANONYMOUS_CLASS, text)
     )
 
 
@@ -671,15 +672,31 @@ _ARROW_START = re.compile(
 )
 
 
+# A fallback before a function on the lines below a binding: `buildingBlockFunctions[2] ||`,
+# alone on its line (prettier's layout of `= a || (() => {`) or before the function's start.
+_FALLBACK = re.compile(r"[^=;{}()]*?(?:&&|\|\||\?\?)\s*")
+
+
 def _arrow_below(text: str, code: Sequence[str], first: int, last: int) -> tuple[str, str] | None:
     """A binding whose value, a function, starts on the next line (zustand's `const
     devtoolsImpl: DevtoolsImpl =` then `(fn, devtoolsOptions = {}) =>` and `(set, get, api)
-    => {`, the whole middleware): a function named by the binding."""
+    => {`, the whole middleware), also behind a fallback (jotai's `const readAtomState =`
+    then `buildingBlockFunctions[3] ||` and `((atom) => {`): a function named by the
+    binding."""
     m = re.match(_BINDING, _ANNOTATIONS.sub("", text[:_HEAD]))
     if m is None or m.group(2).strip():
         return None
-    k = next((k for k in range(first, min(last, first + 2) + 1) if k < len(code) and code[k]), -1)
-    if k < 0 or _ARROW_START.match(code[k].strip()) is None:
+    below = [k for k in range(first, min(last, first + 3) + 1) if k < len(code) and code[k]]
+    if not below:
+        return None
+    value = code[below[0]].strip()
+    fallback = _FALLBACK.match(value)
+    if fallback is not None:
+        value = value[fallback.end() :]
+        if not value and len(below) > 1:  # the fallback alone on its line
+            value = code[below[1]].strip()
+        value = value.removeprefix("(").lstrip()  # `((atom) => {`
+    if _ARROW_START.match(value) is None:
         return None
     return "function", m.group(1)
 

@@ -37,7 +37,9 @@ __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 # 5: a Rust `where` clause at its header's indentation keeps the body in the unit, a `#[cfg(all(`
 # attribute over lines is no member, a name starting with `end` closes no block, Ruby's `def
 # self.parse` is the unit `parse`; a unit's `edit`, its one or two changed lines; a callback's
-# label keeps its text's words up to 200 characters, it was cut at 40).
+# label keeps its text's words up to 200 characters, it was cut at 40; a JS/TS fallback arrow
+# wrapped below its binding, `const f =` / `blocks[2] ||` / `(() => {`, is a unit; a Java
+# `try (R r = new R(a)) {` is no anonymous class whose calls were methods).
 CACHE_FORMAT = 5
 T = TypeVar("T")
 

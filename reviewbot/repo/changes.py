@@ -196,9 +196,13 @@ class FilePolicy:
         if new is not None:
             new_text, w = decode(new)
             warnings += [f"new side: {x}" for x in w]
+        if new_text is not None:
             reason = generated_reason(path, new_text, marked)
-            if reason:
-                return skipped(reason)
+        else:  # (a deleted lock file too, not "prose, data or configuration"; a deleted
+            # generated source's declarations may still be referenced: analysed)
+            reason = generated_reason(path, "") if path.rsplit("/", 1)[-1] in LOCK_FILES else None
+        if reason:
+            return skipped(reason)
         if (new_text or "").count("\r\n") or (old_text or "").count("\r\n"):
             warnings.append("CRLF line endings (analysed like LF)")
         return ChangedFile(path, old_path, status, hunks, old_text, new_text, None, tuple(warnings))

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from reviewbot.analysis.bundles import _assigned
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, explain_bundles, review
 from reviewbot.render.report_json import report_doc
@@ -309,3 +310,62 @@ def test_a_unit_only_re_indented_does_not_title_a_bundle(repo: Path) -> None:
     write(repo, "field.ts", new)
     found = bundles(repo)
     assert found[0]["title"].startswith("function field (field.ts"), [b["title"] for b in found]
+
+
+def test_the_product_uses_no_tests_definition_nor_a_member_assignment(repo: Path) -> None:
+    # commons-io 25114c8c5: main code "uses what src/test/java/.../IORandomAccessFileTest.java
+    # defines" (a test's namesake); jotai baaa7020: "uses what src/vanilla/atom.ts,
+    # tests/vanilla/store.test.tsx define", the test's `a.INTERNAL_onInit = (store) => {` an
+    # assignment to an object's member, no declaration others use (nor a definition to list;
+    # `src/vanilla/utils/loadable.ts`'s `refreshAtom.INTERNAL_onInit = (store) => {` alike).
+    write(repo, "pkg/calc.py", "from pkg.util import normalize\n\n\ndef total(xs):\n    return 0\n")
+    write(repo, "pkg/test_calc.py", "def test_total():\n    assert True\n")
+    write(repo, "src/atom.ts", "export interface Atom {\n  read: () => number\n}\n")
+    write(repo, "src/use.ts", "export function run(a: any) {\n  return a.read()\n}\n")
+    write(repo, "src/loadable.ts", "export function loadable(a: any) {\n  return a\n}\n")
+    commit(repo)
+    write(
+        repo,
+        "pkg/calc.py",
+        "from pkg.util import normalize\n\n\ndef total(xs):\n"
+        "    return sum(normalize(x) for x in xs)\n",
+    )
+    write(
+        repo,
+        "pkg/test_calc.py",
+        "def normalize(value):\n    return value or 0\n\n\n"
+        "def test_total():\n    assert normalize(None) == 0\n",
+    )
+    write(
+        repo,
+        "src/atom.ts",
+        "export interface Atom {\n  read: () => number\n  onReady?: (s: object) => void\n}\n",
+    )
+    write(
+        repo,
+        "src/use.ts",
+        "export function run(a: any, s: object) {\n  a.onReady?.(s)\n  return a.read()\n}\n",
+    )
+    write(
+        repo,
+        "src/loadable.ts",
+        "export function loadable(a: any) {\n  a.onReady = (s: object) => {\n"
+        "    console.log(s)\n  }\n  return a\n}\n",
+    )
+    explained = explain_bundles(GitChange(repo), Config())
+    paths = [r.path for r in explained.refs]
+    used = {(paths[d], paths[u]) for d, u in explained.uses}
+    assert ("src/atom.ts", "src/use.ts") in used, used
+    assert ("pkg/test_calc.py", "pkg/calc.py") not in used, used
+    assert ("src/loadable.ts", "src/use.ts") not in used, used
+    reasons = [b.reason for b in explained.bundles]
+    assert sum("defines onReady" in r for r in reasons) == 1, reasons  # (the interface's)
+    # A module's, a prototype's or a named method still declares what other code calls.
+    assert _assigned("a.onReady = (s) => {", "onReady")
+    for header, name in (
+        ("res.send = function send(body) {", "send"),
+        ("Router.prototype.handle = function (req) {", "handle"),
+        ("module.exports.parse = (text) => {", "parse"),
+        ("exports.parse = function (text) {", "parse"),
+    ):
+        assert not _assigned(header, name), header

@@ -170,6 +170,37 @@ def test_a_bundle_with_one_edit_in_some_of_its_files_says_which(repo: Path) -> N
     )
 
 
+def test_the_same_edit_naming_its_own_file_is_one_edit(repo: Path) -> None:
+    # jotai 7fe16287 added one deprecation warning to three sibling files, each naming its own
+    # ("jotai/babel/preset is deprecated"): three bundles "one hunk, linked to no other".
+    # An edit that differs in more than its file's name stays apart.
+    body = (
+        "export default function {fn}(options?: object): object {{\n"
+        "  return {{ name: '{fn}', options }}\n}}\n"
+    )
+    warn = (
+        "/** @deprecated Use `jotai-babel/{name}` instead. */\n"
+        "export default function {fn}(options?: object): object {{\n"
+        "  console.warn(\n"
+        "    '[DEPRECATED] jotai/babel/{name} is deprecated and will be removed in v3.',\n"
+        "  )\n"
+        "  return {{ name: '{fn}', options }}\n}}\n"
+    )
+    files = {"plugin-debug-label": "debugLabel", "preset": "jotaiPreset", "other": "otherPlugin"}
+    for name, fn in files.items():
+        write(repo, f"src/babel/{name}.ts", body.format(fn=fn))
+    commit(repo)
+    for name, fn in files.items():
+        text = warn.format(name=name, fn=fn)
+        if name == "other":
+            text = text.replace("will be removed in v3", "is kept until v4")
+        write(repo, f"src/babel/{name}.ts", text)
+    explained = explain_bundles(GitChange(repo), Config())
+    reasons = [b.reason for b in explained.bundles]
+    (joined,) = [r for r in reasons if "the same edit" in r]
+    assert joined.startswith("the same edit in 2 files (plugin-debug-label.ts, preset.ts)"), reasons
+
+
 def test_a_slight_line_repeated_is_no_edit_of_its_own() -> None:
     assert bundles._edit(["    }", "", "  return None"]) == ""  # too slight to be a concern
     assert bundles._edit(["  import * as V from 'validator';", "  "]) == (

@@ -645,3 +645,76 @@ def test_a_class_moved_with_its_body_edited_is_moved_when_its_members_moved(
         "pkg/compat.py:class Facade > def __getattr__",
         "pkg/compat.py:class Facade > def __repr__",
     ]
+
+
+def test_a_body_renamed_while_a_stub_takes_its_old_name_is_renamed(repo: Path) -> None:
+    """rq ff886a1f renamed `Queue.enqueue_dependents` `move_dependents_to_ready` (its body
+    kept in place, edited: 0.62 alike) and added a thin `enqueue_dependents` calling it: the
+    name paired the stub with the old body ("modified 19 -> 0") and the body was a dense new
+    unit (an RB102 on code that existed), the bundle "moves enqueue_dependents". The body is
+    the old unit renamed, the stub is added; the bundle says it renames. Lightly edited, the
+    bodies pair; edited more, half of the old lines kept in place pair them."""
+    plain = "".join(f"    def f{k}(self, x):\n        return x + {k}\n\n" for k in range(6))
+    method = "".join(f"    {line}\n" if line else "\n" for line in DENSE.splitlines())
+    method = method.replace("def classify(order, rules)", "def classify(self, order, rules)")
+    light = (
+        method.replace("def classify(", "def triage(")
+        .replace(
+            '"""Score an order against the rules."""',
+            '"""Triage an order: weigh each rule that applies to it, then cap\n'
+            '        the score so that a single rule never decides the outcome alone."""',
+        )
+        .replace("score += 2", "score += self.weights.get(rule.kind, default_weight(rule))")
+        .replace("score += 1", "score += self.weights.get(rule.kind, default_weight(rule)) // 2")
+        .replace("score -= 1", "score -= self.weights.get(rule.kind, default_weight(rule)) * 3")
+        .replace("score -= 3", "score = self.cap(score, limit=self.ceiling, floor=self.floor)")
+    )
+    heavy = light.replace(
+        "        score = 0\n",
+        "        score = 0\n"
+        "        self.log.debug('triage %s against %d rules', order.id, len(rules))\n",
+    )
+    stub = (
+        "\n    def classify(self, order, rules):\n"
+        '        """Triage the order, then log it."""\n'
+        "        result = self.triage(order, rules)\n"
+        "        self.log(order, result)\n"
+        "        return result\n"
+    )
+    for k, edited in enumerate((light, heavy)):
+        name = f"queue{k}.py"
+        _two_commits(
+            repo,
+            {name: "class Queue:\n" + plain + method},
+            {name: "class Queue:\n" + plain + edited + stub},
+        )
+        report = _review(repo, Mode.FULL)
+        assert _by_kind(report) == {
+            "modified": [f"{name}:class Queue"],
+            "renamed": [f"{name}:class Queue > def triage"],
+            "added": [f"{name}:class Queue > def classify"],
+        }
+        (unit,) = [u for u in _units(report) if u.kind == "renamed"]
+        assert unit.old_label == "class Queue > def classify"
+        assert report.findings == ()
+        reasons = "; ".join(b.reason for b in report.bundles)
+        assert "renames classify to triage" in reasons and "moves" not in reasons, reasons
+
+
+def test_a_unit_renamed_keeps_its_own_old_self_over_a_stubs_namesake(repo: Path) -> None:
+    """jotai 543f064c: `buildStore`'s `set()` became a stub while a nested `setAtom` much
+    like it moved: `setAtom` was "renamed from set()" (the stub's old body), its own old
+    self removed. A unit's own old self comes first; the stub is its namesake modified."""
+    helper = DENSE.replace("def classify", "def classify_all")
+    run = DENSE.replace('"""Score an order against the rules."""', '"""Run it."""')
+    stub = "def classify(order, rules, strict=False):\n    return classify_all(order, rules)\n"
+    renamed = helper.replace("def classify_all", "def classify_every")
+    _two_commits(
+        repo,
+        {"rules.py": run + "\n\n" + helper + "\n\n" + TAIL},
+        {"rules.py": stub + "\n\n" + renamed + "\n\n" + TAIL},
+    )
+    assert _by_kind(_review(repo)) == {
+        "modified": ["rules.py:def classify"],
+        "renamed": ["rules.py:def classify_every"],
+    }

@@ -2815,3 +2815,48 @@ def test_a_bundle_re_signs_what_the_impact_re_signs(repo: Path) -> None:
     reasons = {b["title"]: b["reason"] for b in doc["bundles"]}
     assert "re-signs all" in reasons["def Queue.all (m/lib.py)"], reasons
     assert not [r for r in reasons.values() if "onInit" in r], reasons
+
+
+def test_a_declaration_an_export_list_still_exports_under_its_name_is_not_removed(
+    repo: Path,
+) -> None:
+    # jotai 543f064c replaced 21 `export type INTERNAL_AtomState<V = AnyValue> =
+    # AtomState<V>` by one `export type { AtomState as INTERNAL_AtomState, ... }`: 21 rows
+    # "type INTERNAL_AtomState removed", as many impact entries, and a bundle "removes
+    # INTERNAL_AtomOnInit, ... and 16 more", while importers get the same type. A function
+    # whose body is gone, its name now another's alias, is still removed.
+    lib = (
+        "type AtomState<V> = { v: V; n: number }\n"
+        "type Mounted = { l: Set<() => void> }\n\n"
+        "export function make(): AtomState<number> {\n  return { v: 1, n: 0 }\n}\n\n"
+        "export function old(x: number): number {\n"
+        "  if (x > 1) {\n    return x * 2\n  }\n  return x + 1\n}\n\n"
+        "export type INTERNAL_AtomState<V = unknown> = AtomState<V>\n"
+        "export type INTERNAL_Mounted = Mounted\n"
+        "export const INTERNAL_make: typeof make = make\n"
+    )
+    now = (
+        "type AtomState<V> = { v: V; n: number }\n"
+        "type Mounted = { l: Set<() => void> }\n\n"
+        "export function make(): AtomState<number> {\n  return { v: 1, n: 0 }\n}\n\n"
+        "export type {\n  AtomState as INTERNAL_AtomState,\n  Mounted as INTERNAL_Mounted,\n}\n"
+        "export { make as INTERNAL_make, make as old }\n"
+    )
+    use = (
+        "import { INTERNAL_make, old } from './lib'\n"
+        "import type { INTERNAL_AtomState, INTERNAL_Mounted } from './lib'\n\n"
+        "export function run(m: INTERNAL_Mounted): INTERNAL_AtomState<number> {\n"
+        "  m.l.clear()\n  return { v: old(INTERNAL_make().v), n: 1 }\n}\n"
+    )
+    setup(repo, {"src/lib.ts": lib, "src/use.ts": use}, {"src/lib.ts": now})
+    for indexed in (True, False):
+        if not indexed:
+            index_file(Git(repo)).unlink()
+        doc = review(repo)
+        (lib_file,) = [f for f in doc["files"] if f["path"] == "src/lib.ts"]
+        rows = [(u["change"], u["label"]) for u in lib_file["units"]]
+        assert rows == [("removed", "function old")], rows
+        removed = {i["name"] for i in doc["impact"] if i["change"] == "removed"}
+        assert not removed & {"INTERNAL_AtomState", "INTERNAL_Mounted", "INTERNAL_make"}, removed
+        reasons = "; ".join(b["reason"] for b in doc["bundles"])
+        assert "INTERNAL_" not in reasons, reasons

@@ -114,9 +114,11 @@ def test_every_kind_of_change(repo: Path, cli: Any) -> None:
     write(repo, "crlf.py", "def f():\r\n    return 1\r\n")
     write(repo, "big.py", "x = 1\n")
     write(repo, ".gitattributes", "gen/*.py linguist-generated\n")
+    write(repo, "website/pnpm-lock.yaml", "lockfileVersion: '9.0'\n")
     commit(repo)
     write(repo, "mod.py", AFTER)
     (repo / "gone.py").unlink()
+    (repo / "website/pnpm-lock.yaml").unlink()  # (jotai 7fe16287: "not code (prose, ...)")
     git(repo, "mv", "moved.py", "renamed.py")
     git(repo, "mv", "moved_edit.py", "renamed_edit.py")
     write(
@@ -159,6 +161,7 @@ def test_every_kind_of_change(repo: Path, cli: Any) -> None:
     assert files["gen/out.py"]["reason"] == "generated (linguist-generated attribute)"
     assert files["header.go"]["reason"] == "generated (header says so)"
     assert files["package-lock.json"]["reason"] == "generated (lock file)"
+    assert files["website/pnpm-lock.yaml"]["reason"] == "generated (lock file)"
     assert files["app.min.js"]["reason"] == "generated (minified)"
     assert files["link.py"]["status"] == "skipped" and files["link.py"]["reason"] == "symbolic link"
 

@@ -373,3 +373,78 @@ def test_a_function_bound_on_the_line_below_its_name_is_a_unit() -> None:
     units = [(u.label, u.start + 1, u.end + 1) for u in open_index("d.ts", text).structure.units]
     assert units[0] == ("function devtoolsImpl", 1, 8), units
     assert not [u for u in units if u[0].endswith(("options", "store"))], units
+
+
+def test_a_fallback_arrow_wrapped_below_its_binding_is_a_unit() -> None:
+    # jotai 543f064c~1, buildStore: prettier wraps `const recomputeInvalidatedAtoms =
+    # buildingBlockFunctions[2] || (() => {...})` over three lines; the function was no unit
+    # (its body counted in buildStore's), while the one-line form already was one. A fallback
+    # that is no function stays none.
+    text = (
+        "export function build(blocks: any[]) {\n"
+        "  const ensure =\n"
+        "    blocks[0] ||\n"
+        "    ((atom: any) => {\n"
+        "      if (!atom) {\n"
+        "        throw new Error('y')\n"
+        "      }\n"
+        "      return atom\n"
+        "    })\n"
+        "  const flush =\n"
+        "    blocks[1] ?? (() => {\n"
+        "      if (a) {\n        b()\n      }\n"
+        "    })\n"
+        "  const other = blocks[2] || ((x: number) => {\n"
+        "    return x > 0 ? 4 : 3\n"
+        "  })\n"
+        "  const size =\n"
+        "    blocks.length ||\n"
+        "    defaultSize(1)\n"
+        "  return [ensure, flush, other, size]\n"
+        "}\n"
+    )
+    assert _units("a.ts", text) == [
+        ("function build", 1, 23),
+        ("function ensure", 2, 9),
+        ("function flush", 10, 15),
+        ("function other", 16, 18),
+    ]
+
+
+def test_a_try_with_resources_is_no_anonymous_class() -> None:
+    # commons-io 25114c8c5: `try (IORandomAccessFile raf = new IORandomAccessFile(file, "rw"))
+    # {` was read as an anonymous class, its `assertEquals(...)` calls as its methods (and the
+    # bundle "defines clear, assertArrayEquals, assertEquals, assertSame"). An anonymous
+    # class's methods, as an argument or returned, stay units.
+    text = (
+        "class T {\n"
+        "  void testClear() throws IOException {\n"
+        '    try (IORandomAccessFile raf = new IORandomAccessFile(file, "rw")) {\n'
+        "      assertEquals(data.length, raf.length());\n"
+        "      assertSame(raf, raf.clear());\n"
+        "    }\n"
+        "  }\n"
+        "  Comparator<String> order() {\n"
+        "    return new Comparator<String>() {\n"
+        "      public int compare(String a, String b) {\n"
+        "        return a.length() - b.length();\n"
+        "      }\n"
+        "    };\n"
+        "  }\n"
+        "  void run() {\n"
+        "    pool.submit(new Task(queue, 2) {\n"
+        "      void step() {\n"
+        "        go();\n"
+        "      }\n"
+        "    });\n"
+        "  }\n"
+        "}\n"
+    )
+    assert [label for label, _, _ in _units("T.java", text)] == [
+        "class T",
+        "testClear()",
+        "order()",
+        "compare()",
+        "run()",
+        "step()",
+    ]
