@@ -50,6 +50,21 @@ def targets(database: Path, path: str, line: int, name: str) -> set[tuple[str, i
     return {(d, dl) for p, ln, n, d, dl, _ in links(database) if (p, ln, n) == (path, line, name)}
 
 
+def vias(database: Path, path: str, line: int, name: str) -> set[tuple[str, float, str]]:
+    """(definition qualified, confidence, via) of the reference ``name`` on ``path:line``."""
+    conn = sqlite3.connect(database)
+    try:
+        rows = conn.execute(
+            "SELECT d.qualified, e.confidence, e.via FROM edges e JOIN refs r ON r.id = e.ref_id "
+            "JOIN files rf ON rf.id = r.file_id JOIN defs d ON d.id = e.def_id "
+            "WHERE rf.path = ? AND r.line = ? AND r.name = ?",
+            (path, line, name),
+        ).fetchall()
+    finally:
+        conn.close()
+    return {(q, round(c, 4), v) for q, c, v in rows}
+
+
 def dump(database: Path) -> dict[str, list[tuple[object, ...]]]:
     """The index's content with ids replaced by what they stand for (so two builds compare)."""
     conn = sqlite3.connect(database)

@@ -4,25 +4,9 @@ element types of the library's containers."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
-from tests.index.support import build, targets
-
-
-def _vias(database: Path, path: str, line: int, name: str) -> set[tuple[str, float, str]]:
-    conn = sqlite3.connect(database)
-    try:
-        rows = conn.execute(
-            "SELECT d.qualified, e.confidence, e.via FROM edges e JOIN refs r ON r.id = e.ref_id "
-            "JOIN files rf ON rf.id = r.file_id JOIN defs d ON d.id = e.def_id "
-            "WHERE rf.path = ? AND r.line = ? AND r.name = ?",
-            (path, line, name),
-        ).fetchall()
-    finally:
-        conn.close()
-    return {(q, round(c, 4), v) for q, c, v in rows}
-
+from tests.index.support import build, targets, vias
 
 _NODES = {
     "src/p/Node.java": (
@@ -67,11 +51,11 @@ def test_a_java_field_does_not_hide_a_base_method_of_its_name(repo: Path) -> Non
         },
     )
     path = "src/p/Use.java"
-    assert _vias(db, path, 5, "childNodes") == {("Node.childNodes", 1.0, "instance")}
-    assert _vias(db, path, 6, "childNodes") == {("Node.childNodes", 1.0, "instance")}
+    assert vias(db, path, 5, "childNodes") == {("Node.childNodes", 1.0, "instance")}
+    assert vias(db, path, 6, "childNodes") == {("Node.childNodes", 1.0, "instance")}
     assert targets(db, path, 7, "size") == {("Node.size", 7)}
     assert targets(db, path, 9, "size") == {("Element.size", 7)}
-    assert _vias(db, path, 8, "childNodes") == {("Node.childNodes", 1.0, "instance")}
+    assert vias(db, path, 8, "childNodes") == {("Node.childNodes", 1.0, "instance")}
 
 
 def test_java_fully_qualified_types(repo: Path) -> None:
@@ -125,9 +109,9 @@ def test_java_fully_qualified_types(repo: Path) -> None:
     assert targets(db, path, 5, "Element") == {("Element", 3), ("Element.Element", 4)}
     assert targets(db, path, 7, "parse") == {("Element.parse", 6)}
     assert targets(db, path, 8, "Settings") == {("Element.Settings", 7)}
-    assert _vias(db, path, 9, "indent") == {("Element.Settings.indent", 1.0, "instance")}
+    assert vias(db, path, 9, "indent") == {("Element.Settings.indent", 1.0, "instance")}
     for line in (10, 11, 12, 14):
-        assert _vias(db, path, line, "text") == {("Element.text", 1.0, "instance")}, line
+        assert vias(db, path, line, "text") == {("Element.text", 1.0, "instance")}, line
     for segment in ("org", "acme", "nodes"):
         assert all(targets(db, path, line, segment) == set() for line in range(4, 9))
     # (`this.other.MAX`: a field's, never a package `this.other`)
@@ -185,10 +169,10 @@ def test_java_library_containers_hand_out_their_type_arguments(repo: Path) -> No
     )
     path = "src/p/Use.java"
     for line in (11, 12, 13, 14):
-        assert _vias(db, path, line, "getWholeData") == {
+        assert vias(db, path, line, "getWholeData") == {
             ("DataNode.getWholeData", 1.0, "instance")
         }, line
-    assert _vias(db, path, 16, "getWholeData") == {("TextNode.getWholeData", 1.0, "instance")}
+    assert vias(db, path, 16, "getWholeData") == {("TextNode.getWholeData", 1.0, "instance")}
     # A String is the library's: none of ours; what `stream()` gives is not in the table.
     assert targets(db, path, 18, "getWholeData") == set()
     assert len(targets(db, path, 19, "getWholeData")) == 2
@@ -227,4 +211,4 @@ def test_a_java_type_imported_on_demand_types_a_local(repo: Path) -> None:
     )
     path = "src/org/acme/parser/Use.java"
     for line in (8, 9):
-        assert _vias(db, path, line, "absUrl") == {("Node.absUrl", 1.0, "instance")}, line
+        assert vias(db, path, line, "absUrl") == {("Node.absUrl", 1.0, "instance")}, line

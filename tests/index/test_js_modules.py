@@ -3,10 +3,9 @@ of its flavour first; a package outside the repository holds its own values."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
-from tests.index.support import build, targets
+from tests.index.support import build, targets, vias
 
 HEADERS = "export class Headers {\n  static from(x) {\n    return x\n  }\n}\n"
 
@@ -100,25 +99,11 @@ def test_destructuring_an_instance_reads_its_members(repo: Path) -> None:
     )
     path = "__tests__/base.js"
     for line in (4, 7, 8):
-        assert _vias(db, path, line, "produce") >= {("Immer.produce", 1.0, "instance")}, line
+        assert vias(db, path, line, "produce") >= {("Immer.produce", 1.0, "instance")}, line
     # (a key renamed, `produceWithPatches: patched`, is no free name of the file)
     assert targets(db, path, 7, "produceWithPatches") == {("Immer.produceWithPatches", 8)}
     # A function declared in a test's body (immer's runBaseTest): what it returns types its
     # calls' results (they were a guess among the members `produce`).
     nested = "__tests__/nested.js"
     for line in (7, 9):
-        assert _vias(db, nested, line, "produce") >= {("Immer.produce", 1.0, "instance")}, line
-
-
-def _vias(database: Path, path: str, line: int, name: str) -> set[tuple[str, float, str]]:
-    conn = sqlite3.connect(database)
-    try:
-        rows = conn.execute(
-            "SELECT d.qualified, e.confidence, e.via FROM edges e JOIN refs r ON r.id = e.ref_id "
-            "JOIN files rf ON rf.id = r.file_id JOIN defs d ON d.id = e.def_id "
-            "WHERE rf.path = ? AND r.line = ? AND r.name = ?",
-            (path, line, name),
-        ).fetchall()
-    finally:
-        conn.close()
-    return {(q, round(c, 4), v) for q, c, v in rows}
+        assert vias(db, nested, line, "produce") >= {("Immer.produce", 1.0, "instance")}, line

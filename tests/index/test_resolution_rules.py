@@ -9,7 +9,7 @@ from pathlib import Path
 
 from reviewbot.index import query
 from reviewbot.index.configs import is_module_config, summary
-from tests.index.support import build, links, targets
+from tests.index.support import build, links, targets, vias
 
 
 def test_bare_specifier_of_a_package_in_the_repository(repo: Path) -> None:
@@ -479,21 +479,6 @@ def test_a_local_shadowing_a_module_function_is_typed_by_its_call(repo: Path) ->
     assert targets(db, "test_ws.py", 8, "send_text") == {("Session.send_text", 2)}
 
 
-def _vias(database: Path, path: str, line: int, name: str) -> set[tuple[str, float, str]]:
-    """(definition qualified, confidence, via) of the reference ``name`` on ``path:line``."""
-    conn = sqlite3.connect(database)
-    try:
-        rows = conn.execute(
-            "SELECT d.qualified, e.confidence, e.via FROM edges e JOIN refs r ON r.id = e.ref_id "
-            "JOIN files rf ON rf.id = r.file_id JOIN defs d ON d.id = e.def_id "
-            "WHERE rf.path = ? AND r.line = ? AND r.name = ?",
-            (path, line, name),
-        ).fetchall()
-    finally:
-        conn.close()
-    return {(q, round(c, 4), v) for q, c, v in rows}
-
-
 def test_a_callback_parameter_typed_by_a_typescript_functions_argument(repo: Path) -> None:
     # immer's tests: `produce(base, draft => draft.add(1))` with `base = new Set()`; produce's
     # generic signature hands its argument (as `Draft<Base>`, a Set again) to the recipe, so
@@ -538,13 +523,13 @@ def test_a_callback_parameter_typed_by_a_typescript_functions_argument(repo: Pat
         },
     )
     path = "tests/set.test.js"
-    assert _vias(db, path, 6, "add") == {("DraftSet.add", 0.5, "callback")}
-    assert _vias(db, path, 7, "open") == {("Box.open", 0.5, "callback")}
-    assert _vias(db, path, 13, "add") == {("DraftSet.add", 0.5, "callback")}
+    assert vias(db, path, 6, "add") == {("DraftSet.add", 0.5, "callback")}
+    assert vias(db, path, 7, "open") == {("Box.open", 0.5, "callback")}
+    assert vias(db, path, 13, "add") == {("DraftSet.add", 0.5, "callback")}
     # No signature to go by: the lone `add` the file reaches, as a guess.
-    assert _vias(db, path, 8, "add") == {("DraftSet.add", 1.0, "member")}
-    assert _vias(db, path, 9, "add") == {("DraftSet.add", 1.0, "member")}
-    assert _vias(db, path, 14, "add") == {("DraftSet.add", 1.0, "member")}
+    assert vias(db, path, 8, "add") == {("DraftSet.add", 1.0, "member")}
+    assert vias(db, path, 9, "add") == {("DraftSet.add", 1.0, "member")}
+    assert vias(db, path, 14, "add") == {("DraftSet.add", 1.0, "member")}
 
 
 def test_a_comment_ending_with_a_dot_is_no_receiver(repo: Path) -> None:
@@ -576,11 +561,11 @@ def test_a_comment_ending_with_a_dot_is_no_receiver(repo: Path) -> None:
             ),
         },
     )
-    assert _vias(db, "fin.ts", 4, "handleValue") == {("handleValue", 1.0, "local")}
-    assert _vias(db, "fin.ts", 7, "handleValue") == {("handleValue", 1.0, "local")}
-    assert _vias(db, "fin.ts", 9, "handleValue") == set()  # `a.handleValue`: a's member
-    assert _vias(db, "fin.py", 5, "handle") == {("handle", 1.0, "local")}
-    assert _vias(db, "fin.py", 7, "handle") == {("handle", 1.0, "local")}
+    assert vias(db, "fin.ts", 4, "handleValue") == {("handleValue", 1.0, "local")}
+    assert vias(db, "fin.ts", 7, "handleValue") == {("handleValue", 1.0, "local")}
+    assert vias(db, "fin.ts", 9, "handleValue") == set()  # `a.handleValue`: a's member
+    assert vias(db, "fin.py", 5, "handle") == {("handle", 1.0, "local")}
+    assert vias(db, "fin.py", 7, "handle") == {("handle", 1.0, "local")}
 
 
 def test_a_javascript_local_of_a_builtin_class(repo: Path) -> None:
@@ -608,9 +593,9 @@ def test_a_javascript_local_of_a_builtin_class(repo: Path) -> None:
             ),
         },
     )
-    assert _vias(db, "perf/run.js", 3, "add") == {("DraftSet.add", 0.5, "family")}
-    assert _vias(db, "perf/run.js", 5, "add") == {("Bag.add", 1.0, "instance")}
-    assert _vias(db, "perf/run.js", 7, "add") == set()  # Date's: nothing here overrides it
+    assert vias(db, "perf/run.js", 3, "add") == {("DraftSet.add", 0.5, "family")}
+    assert vias(db, "perf/run.js", 5, "add") == {("Bag.add", 1.0, "instance")}
+    assert vias(db, "perf/run.js", 7, "add") == set()  # Date's: nothing here overrides it
 
 
 def test_a_property_of_a_typed_receiver_has_its_written_type(repo: Path) -> None:
@@ -653,14 +638,14 @@ def test_a_property_of_a_typed_receiver_has_its_written_type(repo: Path) -> None
         },
     )
     path = "src/mapset.ts"
-    assert _vias(db, path, 6, "add") == {("DraftSet.add", 0.5, "family")}
-    assert _vias(db, path, 7, "add") == {("DraftSet.add", 0.5, "family")}
-    assert _vias(db, path, 8, "open") == {("Box.open", 1.0, "instance")}
-    assert _vias(db, path, 12, "add") == {("DraftSet.add", 0.5, "family")}
-    assert _vias(db, path, 13, "open") == {("Box.open", 1.0, "instance")}
+    assert vias(db, path, 6, "add") == {("DraftSet.add", 0.5, "family")}
+    assert vias(db, path, 7, "add") == {("DraftSet.add", 0.5, "family")}
+    assert vias(db, path, 8, "open") == {("Box.open", 1.0, "instance")}
+    assert vias(db, path, 12, "add") == {("DraftSet.add", 0.5, "family")}
+    assert vias(db, path, 13, "open") == {("Box.open", 1.0, "instance")}
     # Untyped (`x: any`) or a property nobody declared: the guesses of before.
-    assert _vias(db, path, 9, "add") == {("DraftSet.add", 1.0, "member")}
-    assert _vias(db, path, 14, "add") == {("DraftSet.add", 1.0, "member")}
+    assert vias(db, path, 9, "add") == {("DraftSet.add", 1.0, "member")}
+    assert vias(db, path, 14, "add") == {("DraftSet.add", 1.0, "member")}
 
 
 def test_declared_properties_are_no_guesses_and_an_alias_is_no_proof(repo: Path) -> None:
@@ -687,8 +672,8 @@ def test_declared_properties_are_no_guesses_and_an_alias_is_no_proof(repo: Path)
             ),
         },
     )
-    assert _vias(db, "use.ts", 3, "nullable") == {("ZodType.nullable", 1.0, "member")}
-    assert _vias(db, "use.ts", 4, "shape") == {("ZodObject.shape", 1.0, "member")}
+    assert vias(db, "use.ts", 3, "nullable") == {("ZodType.nullable", 1.0, "member")}
+    assert vias(db, "use.ts", 4, "shape") == {("ZodObject.shape", 1.0, "member")}
 
 
 def test_a_property_destructured_from_a_typed_local_has_its_written_type(repo: Path) -> None:
@@ -716,14 +701,14 @@ def test_a_property_destructured_from_a_typed_local_has_its_written_type(repo: P
             ),
         },
     )
-    assert _vias(db, "finalize.ts", 4, "generatePatches_") == {
+    assert vias(db, "finalize.ts", 4, "generatePatches_") == {
         ("PatchesPlugin.generatePatches_", 1.0, "instance")
     }
-    assert _vias(db, "finalize.ts", 6, "generatePatches_") == {
+    assert vias(db, "finalize.ts", 6, "generatePatches_") == {
         ("PatchesPlugin.generatePatches_", 1.0, "instance")
     }
     # `other: any`: both methods of that name, as a guess (one file: one meaning).
-    assert {q for q, _c, v in _vias(db, "finalize.ts", 8, "generatePatches_")} == {
+    assert {q for q, _c, v in vias(db, "finalize.ts", 8, "generatePatches_")} == {
         "PatchesPlugin.generatePatches_",
         "Other.generatePatches_",
     }
@@ -753,13 +738,13 @@ def test_a_key_of_an_object_literal_of_a_written_type_is_its_property(repo: Path
             ),
         },
     )
-    assert _vias(db, "proxy.ts", 7, "revoke_") == {("Base.revoke_", 1.0, "instance")}
-    assert {q for q, _c, _v in _vias(db, "proxy.ts", 8, "copy_")} == {
+    assert vias(db, "proxy.ts", 7, "revoke_") == {("Base.revoke_", 1.0, "instance")}
+    assert {q for q, _c, _v in vias(db, "proxy.ts", 8, "copy_")} == {
         "ObjState.copy_",
         "ArrState.copy_",
     }
-    assert _vias(db, "proxy.ts", 8, "revoke_") == set()
-    assert _vias(db, "proxy.ts", 10, "revoke_") == set()
+    assert vias(db, "proxy.ts", 8, "revoke_") == set()
+    assert vias(db, "proxy.ts", 10, "revoke_") == set()
 
 
 def test_a_property_of_this_declared_in_a_base_class_elsewhere(repo: Path) -> None:
@@ -788,8 +773,8 @@ def test_a_property_of_this_declared_in_a_base_class_elsewhere(repo: Path) -> No
             ),
         },
     )
-    assert _vias(db, "child.ts", 5, "get") == {("Store.get", 1.0, "instance")}
-    assert _vias(db, "child.ts", 6, "add") == {("DraftSet.add", 0.5, "family")}
+    assert vias(db, "child.ts", 5, "get") == {("Store.get", 1.0, "instance")}
+    assert vias(db, "child.ts", 6, "add") == {("DraftSet.add", 0.5, "family")}
 
 
 def test_a_property_has_no_family_of_namesakes(repo: Path) -> None:
@@ -809,8 +794,8 @@ def test_a_property_has_no_family_of_namesakes(repo: Path) -> None:
             ),
         },
     )
-    assert _vias(db, "types.ts", 4, "def") == {("Base.def", 1.0, "instance")}
-    assert _vias(db, "types.ts", 5, "run") == {
+    assert vias(db, "types.ts", 4, "def") == {("Base.def", 1.0, "instance")}
+    assert vias(db, "types.ts", 5, "run") == {
         ("Base.run", 1.0, "instance"),
         ("Str.run", 0.5, "family"),
     }
@@ -838,8 +823,8 @@ def test_a_local_typed_by_an_alias_of_an_outside_class(repo: Path) -> None:
             ),
         },
     )
-    assert _vias(db, "use.ts", 4, "add") == {("DraftSet.add", 0.5, "family")}
-    assert _vias(db, "use.ts", 5, "get") == set()
+    assert vias(db, "use.ts", 4, "add") == {("DraftSet.add", 0.5, "family")}
+    assert vias(db, "use.ts", 5, "get") == set()
 
 
 def test_an_export_cycle_does_not_depend_on_the_order_of_questions(repo: Path) -> None:
@@ -935,17 +920,17 @@ def test_a_python_property_chain_has_its_annotated_type(repo: Path) -> None:
         },
     )
     sure = {("Options.update_width", 1.0, "instance")}
-    assert _vias(db, "app.py", 5, "update_width") == sure
-    assert _vias(db, "pkg/con.py", 26, "update_width") == sure
-    assert _vias(db, "app.py", 6, "open") == {("Box.open", 1.0, "instance")}
-    assert _vias(db, "app.py", 7, "open") == {("Box.open", 1.0, "instance")}
+    assert vias(db, "app.py", 5, "update_width") == sure
+    assert vias(db, "pkg/con.py", 26, "update_width") == sure
+    assert vias(db, "app.py", 6, "open") == {("Box.open", 1.0, "instance")}
+    assert vias(db, "app.py", 7, "open") == {("Box.open", 1.0, "instance")}
     # No annotation on the getter: what its `return` says (`return Options()`); nothing
     # written or said, or a builtin's value: the guesses of before, never a "family" of the
     # builtin's overrides (a TypeScript rule).
-    assert _vias(db, "app.py", 8, "update_width") == sure
+    assert vias(db, "app.py", 8, "update_width") == sure
     guess = {("Options.update_width", 0.5, "member"), ("Other.update_width", 0.5, "member")}
-    assert _vias(db, "app.py", 10, "update_width") == guess
-    assert {v for _q, _c, v in _vias(db, "app.py", 9, "open")} == {"member"}
+    assert vias(db, "app.py", 10, "update_width") == guess
+    assert {v for _q, _c, v in vias(db, "app.py", 9, "open")} == {"member"}
 
 
 def test_a_long_signature_keeps_its_return_annotation(repo: Path) -> None:
@@ -992,7 +977,7 @@ def test_a_long_signature_keeps_its_return_annotation(repo: Path) -> None:
     assert len(signature) <= 300
     assert signature.startswith("def from_path(cls, path: str, option_0: Optional[")
     assert signature.endswith('…) -> "Syntax"')
-    assert _vias(db, "use.py", 6, "lexer") == {("Syntax.lexer", 1.0, "instance")}
+    assert vias(db, "use.py", 6, "lexer") == {("Syntax.lexer", 1.0, "instance")}
 
 
 def test_a_local_holding_a_typed_locals_method_result(repo: Path) -> None:
@@ -1031,11 +1016,11 @@ def test_a_local_holding_a_typed_locals_method_result(repo: Path) -> None:
             ),
         },
     )
-    assert _vias(db, "panel.py", 7, "update_width") == {
+    assert vias(db, "panel.py", 7, "update_width") == {
         ("ConsoleOptions.update_width", 1.0, "instance")
     }
     # A library's class (`re.Pattern`): its method returns none of the repository's classes.
-    assert _vias(db, "panel.py", 9, "update_width") == set()
+    assert vias(db, "panel.py", 9, "update_width") == set()
 
 
 def test_a_loop_over_a_calls_result_binds_what_its_annotation_says_it_holds(repo: Path) -> None:
@@ -1087,11 +1072,11 @@ def test_a_loop_over_a_calls_result_binds_what_its_annotation_says_it_holds(repo
         },
     )
     sure = {("Parameter.get_help_record", 1.0, "instance")}
-    assert _vias(db, "core.py", 21, "get_help_record") == sure
-    assert _vias(db, "core.py", 22, "get_help_record") == sure
+    assert vias(db, "core.py", 21, "get_help_record") == sure
+    assert vias(db, "core.py", 22, "get_help_record") == sure
     guess = {("Parameter.get_help_record", 0.5, "member"), ("Other.get_help_record", 0.5, "member")}
-    assert _vias(db, "core.py", 24, "get_help_record") == guess
-    assert _vias(db, "core.py", 26, "get_help_record") == guess
+    assert vias(db, "core.py", 24, "get_help_record") == guess
+    assert vias(db, "core.py", 26, "get_help_record") == guess
 
 
 def test_typing_by_annotations_never_guesses_at_full_confidence(repo: Path) -> None:
@@ -1157,10 +1142,10 @@ def test_typing_by_annotations_never_guesses_at_full_confidence(repo: Path) -> N
             ),
         },
     )
-    assert {v for _q, _c, v in _vias(db, "m.py", 35, "status_code")} <= {"member"}
+    assert {v for _q, _c, v in vias(db, "m.py", 35, "status_code")} <= {"member"}
     for line in (37, 39, 42):
-        assert {v for _q, _c, v in _vias(db, "m.py", line, "go")} <= {"member"}, line
-    assert _vias(db, "m.py", 45, "go") == {("Bar.go", 1.0, "instance")}
+        assert {v for _q, _c, v in vias(db, "m.py", line, "go")} <= {"member"}, line
+    assert vias(db, "m.py", 45, "go") == {("Bar.go", 1.0, "instance")}
 
 
 def test_a_cut_signature_never_shows_a_tail_that_is_not_its_end(repo: Path) -> None:
@@ -1281,22 +1266,22 @@ def test_keys_of_object_literals_typed_by_the_parameter_they_are_passed_to(repo:
         },
     )
     sure = "instance"
-    assert _vias(db, "rules.ts", 4, "name") == {("ByOptions.name", 1.0, sure)}
-    assert _vias(db, "rules.ts", 4, "checker") == {("ByOptions.checker", 1.0, sure)}
-    assert _vias(db, "rules.ts", 4, "check") == {("Checker.check", 1.0, sure)}
-    assert _vias(db, "rules.ts", 4, "message") == {("Checker.message", 1.0, sure)}
+    assert vias(db, "rules.ts", 4, "name") == {("ByOptions.name", 1.0, sure)}
+    assert vias(db, "rules.ts", 4, "checker") == {("ByOptions.checker", 1.0, sure)}
+    assert vias(db, "rules.ts", 4, "check") == {("Checker.check", 1.0, sure)}
+    assert vias(db, "rules.ts", 4, "message") == {("Checker.message", 1.0, sure)}
     # `new F(a, {...})`: the constructor's second parameter.
-    assert _vias(db, "rules.ts", 5, "message") == {("Checker.message", 1.0, sure)}
+    assert vias(db, "rules.ts", 5, "message") == {("Checker.message", 1.0, sure)}
     # A rest parameter types every argument from its place on; `Partial<Limits>` keeps keys.
-    assert {q for q, _c, _v in _vias(db, "rules.ts", 6, "name")} == {"ByOptions.name"}
-    assert _vias(db, "rules.ts", 6, "max") == {("Limits.max", 1.0, sure)}
+    assert {q for q, _c, _v in vias(db, "rules.ts", 6, "name")} == {"ByOptions.name"}
+    assert vias(db, "rules.ts", 6, "max") == {("Limits.max", 1.0, sure)}
     # `{...} as T`, and a return under the function's written return type.
-    assert _vias(db, "rules.ts", 7, "message") == {("Checker.message", 1.0, sure)}
-    assert _vias(db, "rules.ts", 13, "check") == {("Checker.check", 1.0, sure)}
+    assert vias(db, "rules.ts", 7, "message") == {("Checker.message", 1.0, sure)}
+    assert vias(db, "rules.ts", 13, "check") == {("Checker.check", 1.0, sure)}
     # No written type where the literal goes: no link, not even a guess; and a literal passed
     # to a local's method (`thing.go`) is not even stored (nothing could type it).
-    assert _vias(db, "rules.ts", 8, "message") == set()
-    assert _vias(db, "rules.ts", 9, "message") == set()
+    assert vias(db, "rules.ts", 8, "message") == set()
+    assert vias(db, "rules.ts", 9, "message") == set()
     conn = sqlite3.connect(db)
     try:
         stored = conn.execute(
@@ -1307,7 +1292,7 @@ def test_keys_of_object_literals_typed_by_the_parameter_they_are_passed_to(repo:
         conn.close()
     assert stored == [(9,)]
     # `this.apply({...})`: the enclosing class's method's parameter.
-    assert _vias(db, "rules.ts", 16, "message") == {("Checker.message", 1.0, sure)}
+    assert vias(db, "rules.ts", 16, "message") == {("Checker.message", 1.0, sure)}
 
 
 def test_only_a_property_getter_types_what_its_attribute_holds(repo: Path) -> None:
@@ -1357,10 +1342,10 @@ def test_only_a_property_getter_types_what_its_attribute_holds(repo: Path) -> No
         },
     )
     sure = {("Engine.start", 1.0, "instance")}
-    assert _vias(db, "cars.py", 32, "start") == sure
-    assert _vias(db, "cars.py", 33, "start") == sure
+    assert vias(db, "cars.py", 32, "start") == sure
+    assert vias(db, "cars.py", 33, "start") == sure
     for line in (34, 35):
-        assert {v for _q, _c, v in _vias(db, "cars.py", line, "start")} == {"member"}
+        assert {v for _q, _c, v in vias(db, "cars.py", line, "start")} == {"member"}
 
 
 def test_a_property_typed_by_a_nested_class_or_self(repo: Path) -> None:
@@ -1410,9 +1395,9 @@ def test_a_property_typed_by_a_nested_class_or_self(repo: Path) -> None:
         },
     )
     nested = {("Outer.Inner.spin", 1.0, "instance")}
-    assert _vias(db, "m.py", 34, "spin") == nested
-    assert _vias(db, "m.py", 35, "spin") == nested
-    assert _vias(db, "m.py", 36, "start") == {("Sub.start", 1.0, "instance")}
+    assert vias(db, "m.py", 34, "spin") == nested
+    assert vias(db, "m.py", 35, "spin") == nested
+    assert vias(db, "m.py", 36, "start") == {("Sub.start", 1.0, "instance")}
 
 
 def test_an_export_list_renaming_its_own_names_or_imports(repo: Path) -> None:
@@ -1534,7 +1519,7 @@ def test_what_types_a_literal_is_read_as_the_typescript_service_reads_it(repo: P
     )
 
     def meant(path: str, line: int, name: str) -> set[str]:
-        return {q for q, _c, _v in _vias(db, path, line, name)}
+        return {q for q, _c, _v in vias(db, path, line, name)}
 
     # A local function shadowing the import: its own parameter's type; a parameter: nothing.
     assert meant("use.ts", 4, "a") == {"Other.a"}
@@ -1585,8 +1570,8 @@ def test_a_base_class_named_through_a_submodule_imported_from_its_package(repo: 
             ),
         },
     )
-    assert _vias(db, "pkg/group.py", 6, "main") == {("Command.main", 1.0, "self")}
-    assert _vias(db, "pkg/group.py", 7, "invoke") == {("Command.invoke", 1.0, "super")}
+    assert vias(db, "pkg/group.py", 6, "main") == {("Command.main", 1.0, "self")}
+    assert vias(db, "pkg/group.py", 7, "invoke") == {("Command.invoke", 1.0, "super")}
 
 
 def test_a_base_named_through_a_parameter_shadowing_the_submodule_is_not_the_submodules(
@@ -1609,8 +1594,8 @@ def test_a_base_named_through_a_parameter_shadowing_the_submodule_is_not_the_sub
             ),
         },
     )
-    assert all(v != "super" for _q, _c, v in _vias(db, "pkg/group.py", 7, "invoke"))
-    assert _vias(db, "pkg/group.py", 13, "invoke") == {("Command.invoke", 1.0, "super")}
+    assert all(v != "super" for _q, _c, v in vias(db, "pkg/group.py", 7, "invoke"))
+    assert vias(db, "pkg/group.py", 13, "invoke") == {("Command.invoke", 1.0, "super")}
 
 
 def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: Path) -> None:
@@ -1651,10 +1636,10 @@ def test_a_call_chain_is_typed_from_its_head_through_each_written_return(repo: P
         },
     )
     sure = {"StringSchema.notRequired"}
-    assert {q for q, c, v in _vias(db, "use.ts", 2, "notRequired") if v == "instance"} == sure
-    assert {q for q, c, v in _vias(db, "use.ts", 5, "notRequired") if v == "instance"} == sure
-    assert {q for q, c, v in _vias(db, "use.ts", 7, "notRequired") if v == "instance"} == sure
-    assert _vias(db, "shapes.py", 19, "close") == {("Box.close", 1.0, "instance")}
+    assert {q for q, c, v in vias(db, "use.ts", 2, "notRequired") if v == "instance"} == sure
+    assert {q for q, c, v in vias(db, "use.ts", 5, "notRequired") if v == "instance"} == sure
+    assert {q for q, c, v in vias(db, "use.ts", 7, "notRequired") if v == "instance"} == sure
+    assert vias(db, "shapes.py", 19, "close") == {("Box.close", 1.0, "instance")}
 
 
 def test_a_javascript_call_chain_is_typed_from_its_head(repo: Path) -> None:
@@ -1683,9 +1668,9 @@ def test_a_javascript_call_chain_is_typed_from_its_head(repo: Path) -> None:
         },
     )
     sure = {("StringSchema.cast", 1.0, "instance")}
-    assert _vias(db, "test/use.js", 2, "cast") == sure
-    assert _vias(db, "test/use.js", 5, "cast") == sure
-    assert _vias(db, "test/use.js", 7, "cast") == sure
+    assert vias(db, "test/use.js", 2, "cast") == sure
+    assert vias(db, "test/use.js", 5, "cast") == sure
+    assert vias(db, "test/use.js", 7, "cast") == sure
 
 
 def test_super_member_calls_go_to_the_base_in_typescript_javascript_and_java(repo: Path) -> None:
@@ -1720,9 +1705,9 @@ def test_super_member_calls_go_to_the_base_in_typescript_javascript_and_java(rep
             ),
         },
     )
-    assert _vias(db, "schema.ts", 6, "clone") == {("Schema.clone", 1.0, "super")}
-    assert _vias(db, "shape.js", 6, "draw") == {("Shape.draw", 1.0, "super")}
-    assert _vias(db, "p/Child.java", 4, "size") == {("Base.size", 1.0, "super")}
+    assert vias(db, "schema.ts", 6, "clone") == {("Schema.clone", 1.0, "super")}
+    assert vias(db, "shape.js", 6, "draw") == {("Shape.draw", 1.0, "super")}
+    assert vias(db, "p/Child.java", 4, "size") == {("Base.size", 1.0, "super")}
 
 
 def test_what_a_super_call_returns_is_what_the_base_method_returns(repo: Path) -> None:
@@ -1757,9 +1742,9 @@ def test_what_a_super_call_returns_is_what_the_base_method_returns(repo: Path) -
             ),
         },
     )
-    assert _vias(db, "use.ts", 2, "cast") == {("Schema.cast", 1.0, "instance")}
-    assert _vias(db, "shapes.py", 26, "close") == {("Box.close", 1.0, "instance")}
-    assert _vias(db, "shapes.py", 27, "close") == {("Box.close", 1.0, "instance")}
+    assert vias(db, "use.ts", 2, "cast") == {("Schema.cast", 1.0, "instance")}
+    assert vias(db, "shapes.py", 26, "close") == {("Box.close", 1.0, "instance")}
+    assert vias(db, "shapes.py", 27, "close") == {("Box.close", 1.0, "instance")}
 
 
 def test_a_class_methods_overloads_say_what_it_returns_not_its_implementation(
@@ -1790,7 +1775,7 @@ def test_a_class_methods_overloads_say_what_it_returns_not_its_implementation(
             "use.ts": ("import { bool } from './schema';\nbool().strip().isTrue();\n"),
         },
     )
-    assert _vias(db, "use.ts", 2, "isTrue") == {("BooleanSchema.isTrue", 1.0, "instance")}
+    assert vias(db, "use.ts", 2, "isTrue") == {("BooleanSchema.isTrue", 1.0, "instance")}
 
 
 def test_returns_that_differ_in_words_type_a_method_when_they_come_to_one_class(
@@ -1826,8 +1811,8 @@ def test_returns_that_differ_in_words_type_a_method_when_they_come_to_one_class(
             ),
         },
     )
-    assert _vias(db, "use.ts", 2, "cast") == {("NumberSchema.cast", 1.0, "instance")}
-    assert all(v != "instance" for _q, _c, v in _vias(db, "use.ts", 3, "cast"))
+    assert vias(db, "use.ts", 2, "cast") == {("NumberSchema.cast", 1.0, "instance")}
+    assert all(v != "instance" for _q, _c, v in vias(db, "use.ts", 3, "cast"))
 
 
 def test_a_generic_type_alias_of_one_class_types_a_parameter_as_that_class(repo: Path) -> None:
@@ -1849,8 +1834,8 @@ def test_a_generic_type_alias_of_one_class_types_a_parameter_as_that_class(repo:
             ),
         },
     )
-    assert _vias(db, "schema.ts", 10, "clone") == {("Schema.clone", 1.0, "instance")}
-    assert all(v != "instance" for _q, _c, v in _vias(db, "schema.ts", 11, "clone"))
+    assert vias(db, "schema.ts", 10, "clone") == {("Schema.clone", 1.0, "instance")}
+    assert all(v != "instance" for _q, _c, v in vias(db, "schema.ts", 11, "clone"))
 
 
 def test_a_subclass_receivers_family_is_below_it_not_its_siblings_overrides(repo: Path) -> None:
@@ -1875,11 +1860,11 @@ def test_a_subclass_receivers_family_is_below_it_not_its_siblings_overrides(repo
             ),
         },
     )
-    assert _vias(db, "use.ts", 2, "oneOf") == {
+    assert vias(db, "use.ts", 2, "oneOf") == {
         ("Schema.oneOf", 1.0, "instance"),
         ("Strict.oneOf", 0.5, "family"),
     }
-    assert _vias(db, "use.ts", 4, "oneOf") == {
+    assert vias(db, "use.ts", 4, "oneOf") == {
         ("Schema.oneOf", 1.0, "instance"),
         ("StringSchema.oneOf", 0.5, "family"),
         ("Strict.oneOf", 0.5, "family"),
@@ -1903,7 +1888,7 @@ def test_a_subclass_receivers_family_keeps_the_literals_written_under_it(repo: P
             "use.ts": "import { number } from './schemas';\nnumber().lt(5);\n",
         },
     )
-    assert _vias(db, "use.ts", 2, "lt") == {
+    assert vias(db, "use.ts", 2, "lt") == {
         ("_ZodNumber.lt", 1.0, "instance"),
         ("impl.lt", 0.5, "family"),
     }
@@ -1930,8 +1915,8 @@ def test_a_conditional_receiver_is_typed_when_its_branches_agree(repo: Path) -> 
             ),
         },
     )
-    assert _vias(db, "schema.ts", 8, "clone") == {("Schema.clone", 1.0, "instance")}
-    assert all(v != "instance" for _q, _c, v in _vias(db, "schema.ts", 9, "clone"))
+    assert vias(db, "schema.ts", 8, "clone") == {("Schema.clone", 1.0, "instance")}
+    assert all(v != "instance" for _q, _c, v in vias(db, "schema.ts", 9, "clone"))
 
 
 def test_a_function_bound_to_a_const_returns_what_its_body_returns(repo: Path) -> None:
@@ -1960,9 +1945,9 @@ def test_a_function_bound_to_a_const_returns_what_its_body_returns(repo: Path) -
         },
     )
     sure = {("Lazy.cast", 1.0, "instance")}
-    assert _vias(db, "use.ts", 2, "cast") == sure
-    assert _vias(db, "use.ts", 3, "cast") == sure
-    assert all(v != "instance" for _q, _c, v in _vias(db, "use.ts", 4, "cast"))
+    assert vias(db, "use.ts", 2, "cast") == sure
+    assert vias(db, "use.ts", 3, "cast") == sure
+    assert all(v != "instance" for _q, _c, v in vias(db, "use.ts", 4, "cast"))
 
 
 def test_a_chain_headed_by_a_call_with_type_arguments_is_typed_from_its_head(repo: Path) -> None:
@@ -2002,8 +1987,8 @@ def test_a_chain_headed_by_a_call_with_type_arguments_is_typed_from_its_head(rep
         },
     )
     sure = {("Schema.cast", 1.0, "instance")}
-    assert _vias(db, "use.ts", 2, "cast") == sure
-    assert _vias(db, "use.ts", 4, "cast") == sure
+    assert vias(db, "use.ts", 2, "cast") == sure
+    assert vias(db, "use.ts", 4, "cast") == sure
 
 
 def test_a_chain_reads_return_types_from_the_interface_merged_with_a_class(repo: Path) -> None:
@@ -2057,12 +2042,12 @@ def test_a_chain_reads_return_types_from_the_interface_merged_with_a_class(repo:
     )
     # Python: a local bound to a chain is typed from the chain's head (Box, not every
     # `open`'s class), unless the head is a parameter named like the module's function.
-    assert _vias(db, "shapes.py", 23, "close") == {("Box.close", 1.0, "instance")}
-    assert {q for q, c, v in _vias(db, "shapes.py", 28, "close") if c == 1.0} == set()
+    assert vias(db, "shapes.py", 23, "close") == {("Box.close", 1.0, "instance")}
+    assert {q for q, c, v in vias(db, "shapes.py", 28, "close") if c == 1.0} == set()
     sure = {"StringSchema.notRequired"}
-    assert {q for q, c, v in _vias(db, "use.ts", 3, "notRequired") if v == "instance"} == sure
-    assert {q for q, c, v in _vias(db, "use.ts", 5, "notRequired") if v == "instance"} == sure
-    assert {q for q, c, v in _vias(db, "use.ts", 6, "notRequired") if v == "instance"} == set()
+    assert {q for q, c, v in vias(db, "use.ts", 3, "notRequired") if v == "instance"} == sure
+    assert {q for q, c, v in vias(db, "use.ts", 5, "notRequired") if v == "instance"} == sure
+    assert {q for q, c, v in vias(db, "use.ts", 6, "notRequired") if v == "instance"} == set()
 
 
 def test_chains_and_export_lists_read_as_the_service_reads_them(repo: Path) -> None:
@@ -2101,7 +2086,7 @@ def test_chains_and_export_lists_read_as_the_service_reads_them(repo: Path) -> N
     )
 
     def sure(line: int, name: str) -> set[str]:
-        return {q for q, c, _v in _vias(db, "use.ts", line, name) if c == 1.0}
+        return {q for q, c, _v in vias(db, "use.ts", line, name) if c == 1.0}
 
     # (TS picks the first overload the arguments fit; the index, which does not read the
     # arguments' types, the first declared: `conv(1)` is Other's for the service, a known miss)
@@ -2140,10 +2125,10 @@ def test_python_chains_through_coroutines_callables_and_parameters(repo: Path) -
         },
     )
     # (an untyped receiver's `close`: a guess among the members in reach, as before)
-    assert {v for _q, _c, v in _vias(db, "pkg/use.py", 5, "close")} == {"member"}
-    assert _vias(db, "pkg/use.py", 6, "close") == {("Conn.close", 1.0, "instance")}
-    assert {v for _q, _c, v in _vias(db, "pkg/use.py", 10, "close")} == {"member"}
-    assert {v for _q, _c, v in _vias(db, "pkg/use.py", 12, "close")} == {"member"}
+    assert {v for _q, _c, v in vias(db, "pkg/use.py", 5, "close")} == {"member"}
+    assert vias(db, "pkg/use.py", 6, "close") == {("Conn.close", 1.0, "instance")}
+    assert {v for _q, _c, v in vias(db, "pkg/use.py", 10, "close")} == {"member"}
+    assert {v for _q, _c, v in vias(db, "pkg/use.py", 12, "close")} == {"member"}
 
 
 def test_a_literal_typed_by_a_class_merged_with_its_interface(repo: Path) -> None:
@@ -2160,8 +2145,8 @@ def test_a_literal_typed_by_a_class_merged_with_its_interface(repo: Path) -> Non
             ),
         },
     )
-    assert {q for q, _c, _v in _vias(db, "s.ts", 4, "label")} == {"Schema.label"}
-    assert {q for q, _c, _v in _vias(db, "s.ts", 4, "meta")} == {"Schema.meta"}
+    assert {q for q, _c, _v in vias(db, "s.ts", 4, "label")} == {"Schema.label"}
+    assert {q for q, _c, _v in vias(db, "s.ts", 4, "meta")} == {"Schema.meta"}
 
 
 def test_a_member_of_a_union_return_type_is_one_of_its_classes(repo: Path) -> None:
@@ -2187,9 +2172,9 @@ def test_a_member_of_a_union_return_type_is_one_of_its_classes(repo: Path) -> No
             ),
         },
     )
-    assert _vias(db, "app.ts", 5, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
-    assert _vias(db, "app.ts", 6, "m") == {("A.m", 1.0, "instance")}
-    assert _vias(db, "app.ts", 7, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
+    assert vias(db, "app.ts", 5, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
+    assert vias(db, "app.ts", 6, "m") == {("A.m", 1.0, "instance")}
+    assert vias(db, "app.ts", 7, "m") == {("A.m", 0.5, "union"), ("B.m", 0.5, "union")}
 
 
 def test_java_constructor_calls_link_the_constructor_of_their_arity(repo: Path) -> None:
@@ -2225,14 +2210,14 @@ def test_java_constructor_calls_link_the_constructor_of_their_arity(repo: Path) 
             ),
         },
     )
-    assert _vias(db, "src/p/Shape.java", 5, "this") == {("Shape.Shape", 1.0, "self")}
+    assert vias(db, "src/p/Shape.java", 5, "this") == {("Shape.Shape", 1.0, "self")}
     assert targets(db, "src/p/Shape.java", 5, "this") == {("Shape.Shape", 7)}
     assert targets(db, "src/p/Circle.java", 5, "super") == {("Shape.Shape", 7)}
     assert targets(db, "src/p/Circle.java", 3, "Shape") == {("Shape", 3)}
     assert targets(db, "src/p/Main.java", 5, "Shape") == {("Shape", 3), ("Shape.Shape", 9)}
     assert targets(db, "src/p/Main.java", 6, "Shape") == {("Shape", 3), ("Shape.Shape", 7)}
     assert targets(db, "src/p/Main.java", 7, "Circle") == {("Circle", 3), ("Circle.Circle", 4)}
-    assert {(q, c, v) for q, c, v in _vias(db, "src/p/Main.java", 8, "Two") if q != "Two"} == {
+    assert {(q, c, v) for q, c, v in vias(db, "src/p/Main.java", 8, "Two") if q != "Two"} == {
         ("Two.Two", 0.5, "overload")
     }
     conn = sqlite3.connect(db)
@@ -2316,7 +2301,7 @@ def test_namesake_classes_of_one_written_type_are_no_union(repo: Path) -> None:
             ),
         },
     )
-    assert {v for _q, _c, v in _vias(db, "app.py", 8, "get")} == {"instance"}
+    assert {v for _q, _c, v in vias(db, "app.py", 8, "get")} == {"instance"}
 
 
 def test_a_function_without_a_written_return_type_returns_what_its_returns_say(
@@ -2413,17 +2398,17 @@ def test_a_function_without_a_written_return_type_returns_what_its_returns_say(
         },
     )
     box = {("Box.close", 1.0, "instance")}
-    assert _vias(db, "shapes.py", 49, "close") == box  # make -> open -> filter
-    assert ("Box.filter", 1.0, "instance") in _vias(db, "shapes.py", 49, "filter")
-    assert _vias(db, "shapes.py", 50, "close") == box  # cls()
+    assert vias(db, "shapes.py", 49, "close") == box  # make -> open -> filter
+    assert ("Box.filter", 1.0, "instance") in vias(db, "shapes.py", 49, "filter")
+    assert vias(db, "shapes.py", 50, "close") == box  # cls()
     for line in (51, 52, 53):  # disagreeing returns, a nested function's, an async one's
-        assert all(c < 1.0 for _q, c, _v in _vias(db, "shapes.py", line, "close")), line
+        assert all(c < 1.0 for _q, c, _v in vias(db, "shapes.py", line, "close")), line
     # A subclass's call of the inherited classmethod: `cls` is the subclass.
-    assert _vias(db, "shapes.py", 54, "close") == {("Crate.close", 1.0, "instance")}
+    assert vias(db, "shapes.py", 54, "close") == {("Crate.close", 1.0, "instance")}
     # `this.test()` returns `this.clone()`, which returns `this`: the receiver's class.
     sure = {("NumberSchema.positive", 1.0, "instance")}
-    assert _vias(db, "use.ts", 2, "positive") == sure
-    assert _vias(db, "use.ts", 4, "positive") == sure
+    assert vias(db, "use.ts", 2, "positive") == sure
+    assert vias(db, "use.ts", 4, "positive") == sure
 
 
 def test_a_class_merged_with_its_interface_has_the_family_of_both(repo: Path) -> None:
@@ -2447,7 +2432,7 @@ def test_a_class_merged_with_its_interface_has_the_family_of_both(repo: Path) ->
             "use.ts": "import { make } from './schema';\nmake().cast(1);\n",
         },
     )
-    found = _vias(db, "use.ts", 2, "cast")
+    found = vias(db, "use.ts", 2, "cast")
     assert ("Schema.cast", 1.0, "instance") in found
     assert ("ISchema.cast", 0.5, "family") in found
 
@@ -2506,10 +2491,10 @@ def test_a_generator_is_not_typed_by_its_return(repo: Path) -> None:
         },
     )
     for line in (32, 33):
-        assert all(c < 1.0 for _q, c, _v in _vias(db, "gen.py", line, "close")), line
+        assert all(c < 1.0 for _q, c, _v in vias(db, "gen.py", line, "close")), line
     # A `yield` in a nested function is not the outer one's.
-    assert _vias(db, "gen.py", 34, "close") == {("Box.close", 1.0, "instance")}
-    assert all(c < 1.0 for _q, c, _v in _vias(db, "gen.ts", 6, "close"))
+    assert vias(db, "gen.py", 34, "close") == {("Box.close", 1.0, "instance")}
+    assert all(c < 1.0 for _q, c, _v in vias(db, "gen.ts", 6, "close"))
 
 
 def test_a_returned_call_of_a_parameter_is_not_the_module_class_of_its_name(repo: Path) -> None:
@@ -2552,8 +2537,8 @@ def test_a_returned_call_of_a_parameter_is_not_the_module_class_of_its_name(repo
         },
     )
     for line in (21, 22):
-        assert all(c < 1.0 for _q, c, _v in _vias(db, "make.py", line, "save")), line
-    assert all(c < 1.0 for _q, c, _v in _vias(db, "mount.ts", 4, "render"))
+        assert all(c < 1.0 for _q, c, _v in vias(db, "make.py", line, "save")), line
+    assert all(c < 1.0 for _q, c, _v in vias(db, "mount.ts", 4, "render"))
 
 
 def test_a_static_method_returning_this_returns_its_class_not_an_instance(repo: Path) -> None:
@@ -2578,8 +2563,8 @@ def test_a_static_method_returning_this_returns_its_class_not_an_instance(repo: 
         },
     )
     for line in (8, 9):
-        assert all(c < 1.0 for _q, c, _v in _vias(db, "model.ts", line, "save")), line
-    assert _vias(db, "model.ts", 10, "save") == {("Model.save", 1.0, "instance")}
+        assert all(c < 1.0 for _q, c, _v in vias(db, "model.ts", line, "save")), line
+    assert vias(db, "model.ts", 10, "save") == {("Model.save", 1.0, "instance")}
 
 
 def test_a_returned_cls_call_is_the_receivers_class_only_in_a_classmethod(repo: Path) -> None:
@@ -2620,8 +2605,8 @@ def test_a_returned_cls_call_is_the_receivers_class_only_in_a_classmethod(repo: 
         },
     )
     for line in (25, 26):
-        assert all(c < 1.0 for _q, c, _v in _vias(db, "forms.py", line, "save")), line
-    assert _vias(db, "forms.py", 27, "save") == {("Widget.save", 1.0, "instance")}
+        assert all(c < 1.0 for _q, c, _v in vias(db, "forms.py", line, "save")), line
+    assert vias(db, "forms.py", 27, "save") == {("Widget.save", 1.0, "instance")}
 
 
 def test_this_and_super_only_where_they_are_the_class_instance_and_its_base(repo: Path) -> None:
@@ -2660,11 +2645,11 @@ def test_this_and_super_only_where_they_are_the_class_instance_and_its_base(repo
         },
     )
     for line in (4, 6, 7, 9, 11):
-        assert ("A.go", 1.0) not in {(q, c) for q, c, _v in _vias(db, "a.ts", line, "go")}, line
-    assert ("A.go", 1.0, "instance") in _vias(db, "a.ts", 5, "go")  # (D's: its family)
-    assert _vias(db, "a.ts", 12, "go") == {("A.go", 1.0, "super")}
-    assert all(v != "super" for _q, _c, v in _vias(db, "B.java", 5, "go"))
-    assert _vias(db, "B.java", 6, "go") == {("Base.go", 1.0, "super")}
+        assert ("A.go", 1.0) not in {(q, c) for q, c, _v in vias(db, "a.ts", line, "go")}, line
+    assert ("A.go", 1.0, "instance") in vias(db, "a.ts", 5, "go")  # (D's: its family)
+    assert vias(db, "a.ts", 12, "go") == {("A.go", 1.0, "super")}
+    assert all(v != "super" for _q, _c, v in vias(db, "B.java", 5, "go"))
+    assert vias(db, "B.java", 6, "go") == {("Base.go", 1.0, "super")}
 
 
 def test_plain_this_member_is_the_class_only_where_this_is_its_instance(repo: Path) -> None:
@@ -2696,15 +2681,15 @@ def test_plain_this_member_is_the_class_only_where_this_is_its_instance(repo: Pa
             ),
         },
     )
-    assert _vias(db, "a.ts", 15, "go") == {("Ctx.go", 1.0, "instance")}  # `run(this: Ctx)`
-    assert _vias(db, "a.ts", 5, "make") == {("A.make", 1.0, "self")}
-    assert _vias(db, "a.ts", 7, "go") == {("A.go", 1.0, "self")}
+    assert vias(db, "a.ts", 15, "go") == {("Ctx.go", 1.0, "instance")}  # `run(this: Ctx)`
+    assert vias(db, "a.ts", 5, "make") == {("A.make", 1.0, "self")}
+    assert vias(db, "a.ts", 7, "go") == {("A.go", 1.0, "self")}
     for line, name in ((8, "go"), (10, "resolve"), (14, "go")):
-        assert all(c < 1.0 for _q, c, _v in _vias(db, "a.ts", line, name)), line
+        assert all(c < 1.0 for _q, c, _v in vias(db, "a.ts", line, name)), line
     for line in (9, 10, 13):
-        assert _vias(db, "a.ts", line, "go") == {("Ctx.go", 1.0, "instance")}, line
+        assert vias(db, "a.ts", line, "go") == {("Ctx.go", 1.0, "instance")}, line
     # (line 9's second `go`: the chain `this.resolve().go()` read from `this: Ctx`)
-    assert _vias(db, "a.ts", 9, "resolve") == {("Ctx.resolve", 1.0, "instance")}
+    assert vias(db, "a.ts", 9, "resolve") == {("Ctx.resolve", 1.0, "instance")}
 
 
 def test_this_in_an_object_literal_or_a_java_anonymous_class_is_its_own(repo: Path) -> None:
@@ -2742,8 +2727,8 @@ def test_this_in_an_object_literal_or_a_java_anonymous_class_is_its_own(repo: Pa
             ),
         },
     )
-    assert _vias(db, "a.ts", 4, "splice") == {("ext.splice", 1.0, "local")}
-    assert all(q != "typed.splice" and v == "member" for q, _c, v in _vias(db, "a.ts", 8, "splice"))
+    assert vias(db, "a.ts", 4, "splice") == {("ext.splice", 1.0, "local")}
+    assert all(q != "typed.splice" and v == "member" for q, _c, v in vias(db, "a.ts", 8, "splice"))
     assert targets(db, "A.java", 7, "go") == {("A.run.go", 8)}
     assert targets(db, "A.java", 10, "go") == {("A.go", 4)}
 
@@ -2763,8 +2748,8 @@ def test_an_object_literals_own_member_is_not_one_a_later_spread_may_replace(
             ),
         },
     )
-    assert ("f.go", 1.0, "local") not in _vias(db, "a.ts", 2, "go")
-    assert _vias(db, "a.ts", 3, "go") == {("g.go", 1.0, "local")}
+    assert ("f.go", 1.0, "local") not in vias(db, "a.ts", 2, "go")
+    assert vias(db, "a.ts", 3, "go") == {("g.go", 1.0, "local")}
 
 
 def test_a_java_anonymous_class_nested_in_one_a_static_block_or_an_enum_constant(
@@ -2814,8 +2799,8 @@ def test_a_java_anonymous_class_nested_in_one_a_static_block_or_an_enum_constant
     )
     assert targets(db, "p/A.java", 8, "go") == {("A.go", 9)}
     assert targets(db, "p/A.java", 16, "go") == {("A.m.go", 19)}
-    assert _vias(db, "p/E.java", 4, "help") == {("E.A.help", 1.0, "local")}
-    assert _vias(db, "p/E.java", 4, "other") == {("E.other", 1.0, "instance")}
+    assert vias(db, "p/E.java", 4, "help") == {("E.A.help", 1.0, "local")}
+    assert vias(db, "p/E.java", 4, "other") == {("E.other", 1.0, "instance")}
 
 
 def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
@@ -2843,13 +2828,13 @@ def test_a_receiver_cast_with_as_is_of_the_type_written(repo: Path) -> None:
     )
     db = build(repo, {"a.ts": source, "b.tsx": source})
     for path in ("a.ts", "b.tsx"):
-        assert _vias(db, path, 5, "cast") == {("ISchema.cast", 1.0, "instance")}, path
-        assert all(c < 1.0 for _q, c, _v in _vias(db, path, 6, "cast")), path
-        assert _vias(db, path, 7, "includes") == set(), path
-        assert all(c < 1.0 for _q, c, _v in _vias(db, path, 9, "cast")), path
+        assert vias(db, path, 5, "cast") == {("ISchema.cast", 1.0, "instance")}, path
+        assert all(c < 1.0 for _q, c, _v in vias(db, path, 6, "cast")), path
+        assert vias(db, path, 7, "includes") == set(), path
+        assert all(c < 1.0 for _q, c, _v in vias(db, path, 9, "cast")), path
         # `Box['inner']` is the type of Box's inner (an Other), not a Box
         for line in (12, 13, 14):
-            assert ("Box.cast", 1.0, "instance") not in _vias(db, path, line, "cast"), line
+            assert ("Box.cast", 1.0, "instance") not in vias(db, path, line, "cast"), line
 
 
 def test_a_typescript_indexed_access_type_is_no_instance_of_its_object_type(repo: Path) -> None:
@@ -2872,10 +2857,10 @@ def test_a_typescript_indexed_access_type_is_no_instance_of_its_object_type(repo
             ),
         },
     )
-    assert _vias(db, "c.ts", 5, "parse") == {("Options.parse", 1.0, "instance")}
+    assert vias(db, "c.ts", 5, "parse") == {("Options.parse", 1.0, "instance")}
     for line in (4, 9):
         assert ("Options.parse", 1.0) not in {
-            (q, c) for q, c, _v in _vias(db, "c.ts", line, "parse")
+            (q, c) for q, c, _v in vias(db, "c.ts", line, "parse")
         }
 
 
@@ -2901,9 +2886,9 @@ def test_super_call_returning_this_is_the_subclass_instance(repo: Path) -> None:
         },
     )
     for line in (7, 8):
-        assert ("B.go", 1.0, "instance") in _vias(db, "a.ts", line, "go"), line
-        assert ("A.go", 1.0, "instance") not in _vias(db, "a.ts", line, "go"), line
-    assert all(c < 1.0 for _q, c, _v in _vias(db, "a.ts", 10, "go"))
+        assert ("B.go", 1.0, "instance") in vias(db, "a.ts", line, "go"), line
+        assert ("A.go", 1.0, "instance") not in vias(db, "a.ts", line, "go"), line
+    assert all(c < 1.0 for _q, c, _v in vias(db, "a.ts", 10, "go"))
 
 
 def test_tsconfig_paths_lead_bare_specifiers_to_the_repository(repo: Path) -> None:
