@@ -3,8 +3,12 @@ repositories built in temporary folders."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import subprocess
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,3 +69,30 @@ def write(repo: Path, name: str, text: str | bytes) -> None:
 def examples(n: int) -> int:
     """A property test's number of examples, times REVIEWBOT_PROPERTY_SCALE (default 1)."""
     return max(1, round(n * float(os.environ.get("REVIEWBOT_PROPERTY_SCALE", "1"))))
+
+
+@contextlib.contextmanager
+def index_held(database: Path, uncommitted: str = "") -> Iterator[None]:
+    """Another process's write transaction on the index ``database`` while the block runs (a
+    review of an old commit holds it so for 10-40 s), with ``uncommitted`` SQL done in it and
+    rolled back after (at most 60 s: a block that never ends does not hang the suite)."""
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        conn = sqlite3.connect(database, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        if uncommitted:
+            conn.execute(uncommitted)
+        held.set()
+        done.wait(60)
+        conn.execute("ROLLBACK")
+        conn.close()
+
+    other = threading.Thread(target=hold)
+    other.start()
+    held.wait()
+    try:
+        yield
+    finally:
+        done.set()
+        other.join()
