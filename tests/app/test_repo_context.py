@@ -117,6 +117,9 @@ def test_an_index_built_with_other_settings_is_named_not_called_missing(repo: Pa
     assert "named (git grep) in" in text and "no index" not in text
     markdown = render_report(report, "markdown")
     assert markdown.count("index built with other settings") == 1 and "no index" not in markdown
+    # (under "### Impact", the line does not say "impact:" again)
+    assert "\n- git grep's name matches, not the index (" in markdown, markdown
+    assert "- impact:" not in markdown
     # The command is a code span on GitHub, not backticks shown escaped.
     html = gfm.render(markdown)
     assert "run <code>reviewbot index</code>" in html and "`reviewbot index`" not in html
