@@ -460,11 +460,15 @@ def _place_line(path: str, at: str, label: str, tail: str, width: int, indent: s
     if width - len(head) < 16:
         path = cut_path(path, max(width - len(indent) - len(at) - 2 - 16, 12))
         head = f"{indent}{path}{at}: "
+    below = ellipsize(tail.strip(), width - len(indent) - 4, end=True) if tail.strip() else ""
+    room = width - len(indent) - 4
+    if len(head) + len(label) > width and max(map(len, label.split())) <= room:
+        # (a label too long beside the place: whole on the lines below, broken at its spaces,
+        # not cut inside its name, `method …testSk…tream`, nor its class left out)
+        lines = [head.rstrip(), *wrap(label, width, f"{indent}    ")]
+        return "\n".join(lines + ([f"{indent}    {below}"] if below else []))
     label = cut_label(label, max(width - len(head), 16))
-    if not tail.strip():
-        return f"{head}{label}"
-    below = ellipsize(tail.strip(), width - len(indent) - 4, end=True)
-    return f"{head}{label}\n{indent}    {below}"
+    return f"{head}{label}" + (f"\n{indent}    {below}" if below else "")
 
 
 def _ref_line(path: str, at: str, kind: str, unit: str, width: int) -> str:

@@ -749,13 +749,39 @@ def test_refs_callers_defs_and_the_map_fit_the_terminal_width(
         assert code == 0 and all(len(line) <= 60 for line in lines), (argv, lines)
     code, text, _ = fast("callers", "a/Box.py:2")
     lines = text.splitlines()
-    # The place whole (the file's name and its line), the unit's own name's end, the tail
-    # below it; confidences in two digits.
-    assert lines[1].startswith("  tests/") and "/test_sizes_of_things.py:5: " in lines[1]
-    assert lines[1].endswith("_it_does"), lines
-    assert lines[2] == "      lines 6 (confidence 0.5)"
+    # The place whole (the file's name and its line), the unit's label whole below it (too
+    # long beside it), then the tail; confidences in two digits.
+    assert lines[1].startswith("  tests/") and lines[1].endswith("/test_sizes_of_things.py:5:")
+    label = " ".join(x.strip() for x in lines[2:4])
+    assert label == "function a_test_whose_name_says_a_great_deal_about_what_it_does", lines
+    assert lines[4] == "      lines 6 (confidence 0.5)"
     code, doc, _ = fast("refs", "a/Box.py:2", "--format", "json")
     assert {r["confidence"] for r in doc["references"]} == {0.5}  # (JSON: as stored)
+
+
+def test_a_callers_unit_too_long_beside_its_place_goes_whole_below(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """rq at 80 columns: `callers` cut a unit's label inside its name (`method
+    …testSk…tream`), the class left out; when the label fits on a line of its own it goes
+    there whole, under its place."""
+    write(repo, "a/Box.py", "class Box:\n    def size(self):\n        return 1\n")
+    write(
+        repo,
+        "tests/unit/adapters/test_sizes.py",
+        "from a.Box import Box\n\n\nclass QueueCallbackTestCase:\n"
+        "    def test_enqueue_with_success_callback(self):\n        return Box().size()\n",
+    )
+    index_here(repo, monkeypatch, tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    code, text, _ = fast("callers", "a/Box.py:2")
+    lines = text.splitlines()
+    assert code == 0 and all(len(line) <= 80 for line in lines), lines
+    assert lines[1:] == [
+        "  tests/unit/adapters/test_sizes.py:5:",
+        "      method QueueCallbackTestCase.test_enqueue_with_success_callback",
+        "      lines 6",
+    ], lines
 
 
 def test_a_name_level_link_is_marked_as_such(
