@@ -319,7 +319,12 @@ def test_the_product_uses_no_tests_definition_nor_a_member_assignment(repo: Path
     # assignment to an object's member, no declaration others use (nor a definition to list;
     # `src/vanilla/utils/loadable.ts`'s `refreshAtom.INTERNAL_onInit = (store) => {` alike).
     write(repo, "pkg/calc.py", "from pkg.util import normalize\n\n\ndef total(xs):\n    return 0\n")
-    write(repo, "pkg/test_calc.py", "def test_total():\n    assert True\n")
+    # (the fixture repository's own test, never run here)
+    write(
+        repo,
+        "pkg/test_calc.py",
+        "from pkg.calc import total\n\n\ndef test_total():\n    assert total([]) == 0\n",
+    )
     write(repo, "src/atom.ts", "export interface Atom {\n  read: () => number\n}\n")
     write(repo, "src/use.ts", "export function run(a: any) {\n  return a.read()\n}\n")
     write(repo, "src/loadable.ts", "export function loadable(a: any) {\n  return a\n}\n")
