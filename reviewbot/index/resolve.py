@@ -1008,6 +1008,32 @@ class Resolver:
             self._package_memo[key] = found
         return [d for p, d in found if p != file.id]
 
+    def java_on_demand(self, file: _File, name: str) -> tuple[int, ...]:
+        """Java: the top-level types named ``name`` in the packages a file imports on demand
+        (`import org.acme.nodes.*;`) and in `java.lang`, which every file imports so (it is in
+        the repository when the repository is the JDK's own sources). Each package's are
+        read once per name."""
+        modules = [
+            imp.module
+            for imp in self.file_imports.get(file.id, [])
+            if imp.name == "*" and not imp.local
+        ]
+        out: list[int] = []
+        for module in dict.fromkeys([*modules, "java.lang"]):
+            if module == file.package:
+                continue  # the file's own package: `package_top`, before imports
+            key = ("java.*", module, name)
+            found = self._package_memo.get(key)
+            if found is None:
+                found = [
+                    (t, d)
+                    for t in self.java_packages.get(module, [])
+                    for d in self.top.get(t, {}).get(name, [])
+                ]
+                self._package_memo[key] = found
+            out.extend(d for _, d in found)
+        return tuple(dict.fromkeys(out))
+
     def exported(self, file_id: int, name: str, depth: int = 0) -> tuple[int, ...]:
         """The definitions ``name`` means in a module: its own, else what it imports under
         that name (re-exports), else through its star imports."""
@@ -1015,10 +1041,19 @@ class Resolver:
         memo = self._export_memo.get(key)
         if memo is not None:
             return memo
+        file = self._file(file_id)
+        if file is not None and file.language == "java":
+            # A Java file gives others its own top-level types and nothing it imports: an
+            # on-demand import (`import java.util.*`) is not passed on. (Followed through
+            # every file's own `import x.*`, the JDK's packages, which import each other so,
+            # made the link phase exponential: java.base's java.util, java.lang, java.io and
+            # sun.nio did not finish in ten minutes.)
+            found = tuple(self.top.get(file_id, {}).get(name, []))
+            self._export_memo[key] = found
+            return found
         entered = self._enter(key)
         if entered is None:
             return ()  # a cycle: nothing more than what the key being worked out finds
-        file = self._file(file_id)
         # `export { a as b, b as a }`: an export list's name is what it renames, before any
         # definition of the module that has the name (not exported under it).
         listed = [
@@ -1172,10 +1207,7 @@ class Resolver:
             known = bool(found)
         if not found and not known and file.language == "java":
             # `import org.acme.nodes.*;` then `Node n`: the class of the package imported
-            for imp in self.file_imports.get(file.id, []):
-                if imp.name == "*" and not imp.local:
-                    for t in self.module_files(file, imp.module):
-                        found.extend(self.exported(t, first))
+            found.extend(self.java_on_demand(file, first))
             known = bool(found)
         if not found and not known and rest and file.language == "java":
             # `org.acme.nodes.Element` (a local's, a field's, a return's type)
@@ -2319,6 +2351,8 @@ class Resolver:
         peers = self.package_top(file, lookup)
         if peers:
             return tuple(peers), "package"
+        if file.language == "java":
+            return self.java_on_demand(file, lookup), "import"
         out = []
         for imp in self.file_imports.get(file.id, []):
             if imp.name == "*":

@@ -4,6 +4,7 @@ element types of the library's containers."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from tests.index.support import build, targets, vias
@@ -212,3 +213,86 @@ def test_a_java_type_imported_on_demand_types_a_local(repo: Path) -> None:
     path = "src/org/acme/parser/Use.java"
     for line in (8, 9):
         assert vias(db, path, line, "absUrl") == {("Node.absUrl", 1.0, "instance")}, line
+
+
+def test_a_java_on_demand_import_is_not_passed_on(repo: Path) -> None:
+    # Java's `import q.*;` brings q's own top-level types, not what q's files import on demand
+    # in turn (following those made the JDK's link phase exponential: its packages import each
+    # other so). r.Hidden reaches p only through q's file's own `import r.*;`.
+    db = build(
+        repo,
+        {
+            "src/r/Hidden.java": (
+                "package r;\n\npublic class Hidden {\n    public void go() {}\n}\n"
+            ),
+            "src/q/Shown.java": (
+                "package q;\n\n"
+                "import r.*;\n\n"
+                "public class Shown {\n"
+                "    public void go() {}\n"
+                "    Hidden keep() { return new Hidden(); }\n"
+                "}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\n"
+                "import q.*;\n\n"
+                "class Use {\n"
+                "    void run(Shown s, Hidden h) {\n"
+                "        new Shown();\n"
+                "        new Hidden();\n"
+                "    }\n"
+                "}\n"
+            ),
+        },
+    )
+    use = "src/p/Use.java"
+    assert targets(db, use, 7, "Shown") == {("Shown", 5)}
+    assert targets(db, use, 8, "Hidden") == set()
+    assert targets(db, "src/q/Shown.java", 7, "Hidden") == {("Hidden", 3)}
+
+
+def test_java_lang_is_imported_on_demand_by_every_file(repo: Path) -> None:
+    # The JDK's own sources: java.util's `String s; s.length()` means java.lang.String, which
+    # no file imports (Java imports java.lang.* implicitly); a type of the file's own package
+    # comes first.
+    db = build(
+        repo,
+        {
+            "src/java/lang/String.java": (
+                "package java.lang;\n\n"
+                "public final class String {\n"
+                "    public int length() { return 0; }\n"
+                "}\n"
+            ),
+            "src/java/lang/Error.java": ("package java.lang;\n\npublic class Error {}\n"),
+            "src/java/util/Error.java": ("package java.util;\n\nclass Error {}\n"),
+            "src/java/util/Scanner.java": (
+                "package java.util;\n\n"
+                "public class Scanner {\n"
+                "    int run(String s) {\n"
+                "        Error e = new Error();\n"
+                "        return s.length();\n"
+                "    }\n"
+                "}\n"
+            ),
+        },
+    )
+    path = "src/java/util/Scanner.java"
+    assert targets(db, path, 4, "String") == {("String", 3)}
+    assert vias(db, path, 6, "length") == {("String.length", 1.0, "instance")}
+    assert _homes(db, path, 5, "Error") == {"src/java/util/Error.java"}
+
+
+def _homes(database: Path, path: str, line: int, name: str) -> set[str]:
+    """The files of the definitions the reference ``name`` on ``path:line`` means."""
+    conn = sqlite3.connect(database)
+    try:
+        rows = conn.execute(
+            "SELECT df.path FROM edges e JOIN refs r ON r.id = e.ref_id "
+            "JOIN files rf ON rf.id = r.file_id JOIN defs d ON d.id = e.def_id "
+            "JOIN files df ON df.id = d.file_id WHERE rf.path = ? AND r.line = ? AND r.name = ?",
+            (path, line, name),
+        ).fetchall()
+    finally:
+        conn.close()
+    return {p for (p,) in rows}
