@@ -87,6 +87,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).
+# Star imports (`from m import *`, `export * from`) are read breadth first, each module once per
+# name (the same answers; a cycle of them was walked path by path, exponential).
 # 53 (session 20, res20): a Java call's member lookup skips fields and a read's skips methods, so a
 # class's field does not hide its base's method of that name (jsoup's `Element.childNodes`).
 # A Java fully qualified name (`org.jsoup.nodes.Element`: a type, after `new`, before a static

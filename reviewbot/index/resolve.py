@@ -1054,38 +1054,98 @@ class Resolver:
         entered = self._enter(key)
         if entered is None:
             return ()  # a cycle: nothing more than what the key being worked out finds
+        if file is None:
+            found = tuple(self.top.get(file_id, {}).get(name, []))
+        else:
+            found, final = self._bound_here(file, name, depth)
+            if not final:
+                found = self._through_stars(
+                    file, name, depth, lambda t, at: self._bound_here(t, name, at), ""
+                )
+        self._leave(key, entered, found)
+        return found
+
+    def _bound_here(self, file: _File, name: str, depth: int) -> tuple[tuple[int, ...], bool]:
+        """What ``name`` means in a module without its star imports (an export list's
+        renaming, its own definitions, what it imports under that name), and whether that
+        is the answer (else its star imports are read)."""
+        imports = self.file_imports.get(file.id, [])
         # `export { a as b, b as a }`: an export list's name is what it renames, before any
         # definition of the module that has the name (not exported under it).
         listed = [
             imp
-            for imp in self.file_imports.get(file_id, [])
+            for imp in imports
             if imp.local == name and not imp.module and imp.export and imp.name != name
         ]
-        if listed and file is not None and depth < _DEPTH:
+        if listed and depth < _DEPTH:
             out_listed: list[int] = []
             for imp in listed:
                 out_listed.extend(self.imported(file, imp, depth + 1))
-            found = tuple(dict.fromkeys(out_listed))
-            self._leave(key, entered, found)
-            return found
-        found = tuple(self.top.get(file_id, {}).get(name, []))
-        if not found and file is not None and depth >= _DEPTH:
+            return tuple(dict.fromkeys(out_listed)), True
+        found = tuple(self.top.get(file.id, {}).get(name, []))
+        if found:
+            return found, True
+        if depth >= _DEPTH:
             self._low = -1  # cut by depth: an answer to work out again, never to keep
-        if not found and file is not None and depth < _DEPTH:
-            out: list[int] = []
-            for imp in self.file_imports.get(file_id, []):
-                if imp.local == name and imp.name not in ("", "*"):
-                    if not imp.module and imp.export and imp.name == name:
-                        continue  # (`export { g }`: g is found by the file's other names)
-                    out.extend(self.imported(file, imp, depth + 1))
-            if not out:
-                for imp in self.file_imports.get(file_id, []):
-                    if imp.name == "*":
-                        for target in self.module_files(file, imp.module):
-                            out.extend(self.exported(target, name, depth + 1))
-            found = tuple(dict.fromkeys(out))
-        self._leave(key, entered, found)
-        return found
+            return (), True
+        out: list[int] = []
+        for imp in imports:
+            if imp.local == name and imp.name not in ("", "*"):
+                if not imp.module and imp.export and imp.name == name:
+                    continue  # (`export { g }`: g is found by the file's other names)
+                out.extend(self.imported(file, imp, depth + 1))
+        return tuple(dict.fromkeys(out)), bool(out)
+
+    def _through_stars(
+        self,
+        file: _File,
+        name: str,
+        depth: int,
+        here: Callable[[_File, int], tuple[tuple[int, ...], bool]],
+        prefix: str,
+        exports_only: bool = False,
+    ) -> tuple[int, ...]:
+        """What ``name`` means through a module's star imports (`from m import *`, `export *
+        from`, Go's `import . "m"`): breadth first, each module reached read once, a path
+        ending at the first module that binds the name (``here``; memo keys ``prefix +
+        name``). A module whose answer is being worked out above is left to that caller.
+        (Walked recursively, a cycle of star imports, which nothing memoises since its
+        answers depend on the order of questions, cost every path through it: 9 modules
+        importing each other so did not index in two minutes.)"""
+        out: list[int] = []
+        seen = {file.id}
+        frontier = [file]
+        level = depth
+        while frontier:
+            level += 1
+            ahead: list[_File] = []
+            for module in frontier:
+                for imp in self.file_imports.get(module.id, []):
+                    if imp.name != "*" or (exports_only and not imp.export):
+                        continue
+                    for t in self.module_files(module, imp.module):
+                        if t in seen:
+                            continue
+                        seen.add(t)
+                        key = (t, prefix + name)
+                        memo = self._export_memo.get(key)
+                        if memo is not None:
+                            out.extend(memo)
+                            continue
+                        at = self._active.get(key)
+                        if at is not None:
+                            self._low = min(self._low, at)
+                            continue
+                        target = self._file(t)
+                        if target is None:
+                            continue
+                        found, final = here(target, level)
+                        if final:
+                            out.extend(found)
+                        else:
+                            ahead.append(target)
+            frontier = ahead
+        return tuple(dict.fromkeys(out))
 
     def _own(self, file: _File, name: str, depth: int) -> tuple[int, ...]:
         """What ``name`` is bound to in the module itself (an export list names it): its
@@ -2289,27 +2349,39 @@ class Resolver:
         if entered is None:
             return ()
         file = self._file(file_id)
-        out: list[int] = []
-        if file is not None and depth >= _DEPTH:
-            self._low = -1
-        if file is not None and depth < _DEPTH and name not in self.top.get(file_id, {}):
-            imports = self.file_imports.get(file_id, [])
-            for imp in imports:
-                if imp.local != name or not imp.module:
-                    continue
-                for t in self.module_files(file, imp.module):
-                    if imp.name == "":
-                        out.append(t)
-                    elif imp.name != "*":
-                        out.extend(self.namespaces(t, imp.name, depth + 1))
-            if not out:
-                for imp in imports:
-                    if imp.name == "*" and imp.export:
-                        for t in self.module_files(file, imp.module):
-                            out.extend(self.namespaces(t, name, depth + 1))
-        found = tuple(dict.fromkeys(out))
+        found: tuple[int, ...] = ()
+        if file is not None:
+            found, final = self._namespaces_here(file, name, depth)
+            if not final:
+                found = self._through_stars(
+                    file,
+                    name,
+                    depth,
+                    lambda t, at: self._namespaces_here(t, name, at),
+                    "\0ns:",
+                    exports_only=True,
+                )
         self._leave(key, entered, found)
         return found
+
+    def _namespaces_here(self, file: _File, name: str, depth: int) -> tuple[tuple[int, ...], bool]:
+        """The modules ``name`` stands for in a module without its `export *` lines, and
+        whether that is the answer (else they are read)."""
+        if depth >= _DEPTH:
+            self._low = -1
+            return (), True
+        if name in self.top.get(file.id, {}):
+            return (), True
+        out: list[int] = []
+        for imp in self.file_imports.get(file.id, []):
+            if imp.local != name or not imp.module:
+                continue
+            for t in self.module_files(file, imp.module):
+                if imp.name == "":
+                    out.append(t)
+                elif imp.name != "*":
+                    out.extend(self.namespaces(t, imp.name, depth + 1))
+        return tuple(dict.fromkeys(out)), bool(out)
 
     def _go_method(self, file: _File, type_name: str, lookup: str) -> tuple[int, ...]:
         """``r.m`` with ``r`` a method's receiver of type ``type_name``: the type's own member
