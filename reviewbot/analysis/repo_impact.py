@@ -49,7 +49,7 @@ from reviewbot.analysis.signatures import (
 from reviewbot.engine.languages import LanguageRegistry
 from reviewbot.errors import ReviewbotError
 from reviewbot.index import query
-from reviewbot.index.build import IndexSettings, apply_listing
+from reviewbot.index.build import IndexSettings, apply_listing, holds
 from reviewbot.index.extract import cut_signature, extract_checked
 from reviewbot.index.fresh import built_with, same_repository
 from reviewbot.index.grammars import compiled, grammar_for
@@ -943,7 +943,15 @@ def _impact_in(
         if c.change == "moved" and c.old is not None and "." not in c.old.qualified
     ] + relocated
     moved_refs: dict[int, list[query.Hit]] = {}
+    new_side = _side(base, files, new=True)
     if sides is not None or movers or any(c.change in ("removed", "renamed") for c in changes):
+        # An index built at the reviewed commit holds the new side already: the old side is
+        # applied under a savepoint and rolled back to it after, so the new side is the index's
+        # own rows, not read and resolved again (commons-io 25114c8c5, 19 files: 2 passes of
+        # parsing and linking were 11 of a review's 20 s, profiled).
+        held_new = holds(store, new_side)
+        if held_new:
+            conn.execute("SAVEPOINT old_side")
         apply_listing(git, store, _side(base, files, new=False), settings, check)
         for k, c in enumerate(changes):
             if c.change in ("removed", "renamed") and c.old is not None:
@@ -954,9 +962,13 @@ def _impact_in(
             moved_refs[k] = _refs(conn, c.old, settings.registry)[0]
         if sides is not None:
             sides(conn, False)
+        if held_new:
+            conn.execute("ROLLBACK TO old_side")
+            conn.execute("RELEASE old_side")
+            store = Store(conn, created=False)  # (its next ids were the old side's)
     if check is not None:
         check(0, 0)
-    apply_listing(git, store, _side(base, files, new=True), settings, check)
+    apply_listing(git, store, new_side, settings, check)
     if sides is not None:
         sides(conn, True)
     texts = _Texts(git, files, conn)

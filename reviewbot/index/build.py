@@ -78,6 +78,7 @@ __all__ = [
     "IndexSettings",
     "UpdateStats",
     "apply_listing",
+    "holds",
     "update_index",
 ]
 
@@ -1161,6 +1162,13 @@ def _relink(
     adjust_links(conn, delta)
     for step in meanwhile:
         step()
+
+
+def holds(store: Store, listing: dict[str, Listed]) -> bool:
+    """Whether the rows are at ``listing`` already (``apply_listing`` would read and remove
+    nothing)."""
+    plan = _plan(store, _storable(listing), False)
+    return not plan.read and not plan.gone
 
 
 def apply_listing(
