@@ -37,7 +37,7 @@ from reviewbot.index.extract import (
     LITERAL,
     PROPERTY,
     constructor_arity,
-    extract,
+    facts_of,
     written_element,
 )
 from reviewbot.index.fresh import git_index_file, own_index, repository_id, stat_key
@@ -283,7 +283,7 @@ def _facts(path: str, text: str, language: Language) -> FileFacts:
     """One file's facts (tree-sitter when the language has a grammar, else the outliner)."""
     grammar = grammar_for(language.name, path)
     if grammar is not None:
-        facts = extract(compiled(grammar.name), text)
+        facts = facts_of(compiled(grammar.name), text)[0]
         if facts is not None:
             return facts
     # Lazy: the outliner is the engine's, which needs numpy (0.1-0.3 s to import); an update

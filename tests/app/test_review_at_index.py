@@ -4,7 +4,9 @@ again (under a savepoint rolled back after), and the report is the one the slow 
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -14,11 +16,12 @@ from reviewbot.app import pipeline
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, index_file
 from reviewbot.app.repo_context import settings_of
-from reviewbot.index import build
+from reviewbot.index import build, extract
 from reviewbot.index.build import update_index
+from reviewbot.index.grammars import compiled
 from reviewbot.render.report_json import report_doc
 from reviewbot.repo.git import Git
-from tests.helpers import commit, write
+from tests.helpers import commit, git, write
 
 LIB = """def load(path, mode):
     return open(path, mode).read()
@@ -117,3 +120,70 @@ def test_a_review_at_the_index_commit_reads_only_the_old_side(
     changes = {(i["name"], i["change"]) for i in doc["impact"]}
     assert {("load", "signature"), ("gone", "removed")} <= changes
     assert any(f["code"] == "RB105" for f in doc["findings"])  # gone() is still called
+
+
+class _CountedParser:
+    """A grammar's parser that counts the sources it parses (the hook on tree-sitter)."""
+
+    def __init__(self, parser: object, seen: Counter[bytes]) -> None:
+        self.parser = parser
+        self.seen = seen
+
+    def parse(self, source: bytes) -> object:
+        self.seen[source] += 1
+        return self.parser.parse(source)  # type: ignore[attr-defined]
+
+
+def test_each_side_of_a_changed_file_is_parsed_once(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _change(repo)
+    update_index(Git(repo), index_file(Git(repo)), settings_of(Config()))
+    comp = compiled("python")
+    seen: Counter[bytes] = Counter()
+    repo_impact._read.cache_clear()
+    monkeypatch.setattr(comp, "parser", _CountedParser(comp.parser, seen))
+    fast = _doc(repo)
+    # The declarations of both sides, the old side into the index, the imports compared for
+    # a re-sign: every one from the first parse of its text (the slow path below parses each
+    # side twice, or three times).
+    sides = {
+        git(repo, "show", f"{rev}:pkg/{name}").encode()
+        for rev in ("HEAD~1", "HEAD")
+        for name in ("lib.py", "app.py")
+    }
+    assert sides <= set(seen)
+    assert all(seen[s] == 1 for s in sides), seen.values()
+    seen.clear()
+    monkeypatch.setattr(repo_impact, "holds", lambda store, listing: False)
+    monkeypatch.setattr(repo_impact, "one_extraction_each", contextlib.nullcontext)
+    repo_impact._read.cache_clear()  # (the declarations of a text are kept between reviews)
+    assert _doc(repo) == fast
+    assert all(seen[s] >= 2 for s in sides)
+
+
+LONG = "def wide(" + ", ".join(f"parameter_{k}=None" for k in range(40)) + "):\n    return 1\n"
+
+
+@pytest.mark.parametrize(
+    ("grammar", "text"),
+    [
+        ("python", LIB + APP),
+        ("python", LONG + "\n\n" + LIB),
+        (
+            "go",
+            "package p\n\ntype Store struct {\n\tn int\n}\n\n"
+            "func (s *Store) Get(k string) int {\n\treturn s.n\n}\n",
+        ),
+        ("java", "class A extends B {\n  int f(int x) { return g(x); }\n}\n"),
+    ],
+)
+def test_one_extraction_serves_the_index_and_the_review(grammar: str, text: str) -> None:
+    comp = compiled(grammar)
+    index, whole, broken = extract.extract_both(comp, text)
+    assert index == extract.extract(comp, text)
+    assert (whole, broken) == extract.extract_checked(comp, text, whole=True)
+    if text.startswith("def wide"):  # a header longer than the index keeps: two builds
+        assert index != whole
+        assert index is not None and whole is not None
+        assert len(whole.definitions[0].signature) > len(index.definitions[0].signature)
