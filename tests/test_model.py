@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from reviewbot.model import Hunk, LineMap
+from reviewbot import model
+from reviewbot.model import ChangedFile, Hunk, LineMap, Status
 from reviewbot.repo.patch import parse_patch
 
 
@@ -91,3 +92,28 @@ def test_the_unchecked_line_tells_namesakes_of_several_files_apart() -> None:
     assert "function shouldHaveBody in test/b.js (removed)" in line
     alone = unchecked_line((gone("test/a.js"),))
     assert alone.startswith("function shouldHaveBody (removed): 4 ")
+
+
+def test_a_files_line_map_builds_its_tables_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A change's declarations ask a file's mapping line by line (cf.line_map.old_to_new(...)):
+    # the tables of its hunks are built once, not once a question.
+    old = [f"line {k}" for k in range(200)]
+    new = [x.replace("5", "five") for x in old]  # (hunks of this test alone: none cached)
+    hunks = line_map_of(old, new, 3).hunks
+    cf = ChangedFile("a.py", None, Status.MODIFIED, hunks)
+    built: list[bool] = []
+    sides = model._sides
+
+    def counted(hunks: tuple[Hunk, ...], forward: bool) -> object:
+        built.append(forward)
+        return sides(hunks, forward)
+
+    monkeypatch.setattr(model, "_sides", counted)
+    fresh = LineMap(hunks)
+    answers = [cf.line_map.old_to_new(n) for n in range(1, 201)]
+    answers += [cf.line_map.new_to_old(n) for n in range(1, 201)]
+    assert built == [True, False]  # one table each way, for 400 questions
+    assert answers == [fresh.old_to_new(n) for n in range(1, 201)] + [
+        fresh.new_to_old(n) for n in range(1, 201)
+    ]
+    assert answers[5] is None and answers[6] == 7  # (line 6 `line 5` removed; line 7 kept)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import weakref
 from typing import NamedTuple
 
 from reviewbot.analysis.renames import body_of, match_bodies, similarity
@@ -330,7 +331,28 @@ def _names(line: str, unit: Unit) -> bool:
     return bool(name) and re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", line) is not None
 
 
+# A file's pairs, by its new side (else its old): the review pairs them and the bundler again
+# for its renames (twice the work: 1.7 of a 218-file review's 20 s, profiled).
+_PAIRED: weakref.WeakKeyDictionary[
+    LineIndex, tuple[LineIndex | None, LineMap, tuple[UnitPair, ...]]
+] = weakref.WeakKeyDictionary()
+
+
 def pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) -> list[UnitPair]:
+    """``_pair_units``, once per file's two sides and line mapping (kept while its side is)."""
+    anchor = new if new is not None else old
+    if anchor is None:
+        return _pair_units(old, new, line_map)
+    other = old if anchor is new else None
+    found = _PAIRED.get(anchor)
+    if found is not None and found[0] is other and found[1] == line_map:
+        return list(found[2])
+    pairs = _pair_units(old, new, line_map)
+    _PAIRED[anchor] = (other, line_map, tuple(pairs))
+    return pairs
+
+
+def _pair_units(old: LineIndex | None, new: LineIndex | None, line_map: LineMap) -> list[UnitPair]:
     """Old and new units that are the same declaration.
 
     First by the line mapping (a new header whose line maps to an old header), then by the

@@ -37,7 +37,7 @@ from reviewbot.index.extract import (
     LITERAL,
     PROPERTY,
     constructor_arity,
-    extract,
+    facts_of,
     written_element,
 )
 from reviewbot.index.fresh import git_index_file, own_index, repository_id, stat_key
@@ -78,6 +78,7 @@ __all__ = [
     "IndexSettings",
     "UpdateStats",
     "apply_listing",
+    "holds",
     "update_index",
 ]
 
@@ -284,7 +285,7 @@ def _facts(path: str, text: str, language: Language) -> FileFacts:
     """One file's facts (tree-sitter when the language has a grammar, else the outliner)."""
     grammar = grammar_for(language.name, path)
     if grammar is not None:
-        facts = extract(compiled(grammar.name), text)
+        facts = facts_of(compiled(grammar.name), text)[0]
         if facts is not None:
             return facts
     # Lazy: the outliner is the engine's, which needs numpy (0.1-0.3 s to import); an update
@@ -1163,6 +1164,13 @@ def _relink(
     adjust_links(conn, delta)
     for step in meanwhile:
         step()
+
+
+def holds(store: Store, listing: dict[str, Listed]) -> bool:
+    """Whether the rows are at ``listing`` already (``apply_listing`` would read and remove
+    nothing)."""
+    plan = _plan(store, _storable(listing), False)
+    return not plan.read and not plan.gone
 
 
 def apply_listing(

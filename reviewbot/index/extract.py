@@ -15,13 +15,15 @@ back to the engine's outliner.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import contextvars
 import copy
 import functools
 import itertools
 import operator
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from itertools import repeat
 
 import tree_sitter as ts
@@ -47,10 +49,13 @@ __all__ = [
     "QUALIFIED",
     "cut_signature",
     "extract",
+    "extract_both",
     "extract_checked",
+    "facts_of",
     "field_type",
     "go_field_type",
     "java_container_returns",
+    "one_extraction_each",
 ]
 
 CLASS_KINDS = frozenset({"class", "interface", "enum", "struct"})
@@ -1726,6 +1731,55 @@ def extract_checked(
     return built, root.has_error
 
 
+def extract_both(comp: Compiled, text: str) -> tuple[FileFacts | None, FileFacts | None, bool]:
+    """``extract`` and ``extract_checked(whole=True)`` of one text, from one parse: (the index's
+    facts, the facts with whole headers, whether the tree has a syntax error). One build serves
+    both unless some header is longer than the index keeps (then the index's is built too)."""
+    grammar = comp.grammar
+    source = text.encode("utf-8", "surrogatepass")
+    root = comp.parser.parse(source).root_node
+    if _error_share(comp, root, len(source)) > 0.25:
+        return None, None, True
+    caps = comp.query.captures(root)
+    lines = text.count("\n") + 1
+    builder = _Builder(grammar, source, _definitions(caps, source), caps, lines, True)
+    whole = builder.build()
+    if builder.same_as_cut:
+        return whole, whole, root.has_error
+    return extract(comp, text), whole, root.has_error
+
+
+# A review's facts of each text it extracts, by grammar and text (``one_extraction_each``):
+# a changed file is read for its declarations and again into the index (and its imports
+# again), each time parsed and built from the start (three times in a review at the index's
+# own commit, before session 21).
+_FACTS: contextvars.ContextVar[
+    dict[tuple[str, str], tuple[FileFacts | None, FileFacts | None, bool]] | None
+] = contextvars.ContextVar("reviewbot_facts", default=None)
+
+
+@contextlib.contextmanager
+def one_extraction_each() -> Iterator[None]:
+    """Within it, ``facts_of`` extracts each text once per grammar (the facts are kept)."""
+    token = _FACTS.set({})
+    try:
+        yield
+    finally:
+        _FACTS.reset(token)
+
+
+def facts_of(comp: Compiled, text: str, whole: bool = False) -> tuple[FileFacts | None, bool]:
+    """``extract_checked(comp, text, whole)``, kept within ``one_extraction_each``."""
+    memo = _FACTS.get()
+    if memo is None:
+        return extract_checked(comp, text, whole)
+    key = (comp.grammar.name, text)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = extract_both(comp, text)
+    return (found[1] if whole else found[0]), found[2]
+
+
 class _Builder:
     def __init__(
         self,
@@ -1742,8 +1796,31 @@ class _Builder:
         self.caps = caps
         self.lines = lines
         self.whole = whole
+        # A ``whole`` build whose every header is the one the index keeps (so every fact is the
+        # index's too: the header is the only thing ``whole`` changes); set by ``build``.
+        self.same_as_cut = True
 
     # -- definitions ------------------------------------------------------------------------------
+
+    def _header(self, d: _RawDef, kind: str, whole: bool) -> str:
+        """A function's, class's or type's signature: whole, or cut as the index keeps it."""
+        signature = _signature(
+            self.source,
+            d.start,
+            d.head if d.head is not None else d.body,
+            d.end,
+            self.grammar.name == "python",
+            whole,
+        )
+        if (
+            self.grammar.name == "go"
+            and kind in ("struct", "interface", "type")
+            and not signature.startswith("type ")
+        ):
+            # `type Command struct`, as a Java class shows its kind (it was `Command`)
+            tail = f" {kind}" if kind != "type" else ""
+            signature = cut_signature(f"type {signature}{tail}")
+        return signature
 
     def _make_definitions(self) -> list[Definition]:
         out: list[Definition] = []
@@ -1813,22 +1890,10 @@ class _Builder:
                 first = _decode(self.source[d.start : d.end]).split("\n", 1)[0]
                 signature = _SPACES.sub(" ", first).strip()[:_MAX_SIGNATURE]
             else:
-                signature = _signature(
-                    self.source,
-                    d.start,
-                    d.head if d.head is not None else d.body,
-                    d.end,
-                    self.grammar.name == "python",
-                    self.whole,
-                )
-                if (
-                    self.grammar.name == "go"
-                    and kind in ("struct", "interface", "type")
-                    and not signature.startswith("type ")
-                ):
-                    # `type Command struct`, as a Java class shows its kind (it was `Command`)
-                    tail = f" {kind}" if kind != "type" else ""
-                    signature = cut_signature(f"type {signature}{tail}")
+                signature = self._header(d, kind, self.whole)
+                if self.whole and self.same_as_cut:
+                    # (the index's header too: while every one is the same, so is every fact)
+                    self.same_as_cut = signature == self._header(d, kind, False)
             out.append(
                 Definition(
                     kind,

@@ -3,9 +3,15 @@ window or the hunk's trailing context lines only touch."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from reviewbot.analysis import context
 from reviewbot.analysis.context import hunk_contexts
 from reviewbot.engine import open_index
 from reviewbot.engine.context import one_based_markers, query_context
+from reviewbot.engine.entropy import Heatmap, heatmap
 from tests.analysis.test_signal import changed
 
 
@@ -63,3 +69,36 @@ def test_a_hunks_removed_lines_below_its_added_ones_are_all_shown() -> None:
     # (and a few unchanged lines below the last of them, as above the first)
     tail = [r.text for r in ctx.rows[-3:]]
     assert all(r.mark == " " for r in ctx.rows[-3:]) and "__all__ = ['x']" in tail, tail
+
+
+def test_a_units_shape_is_drawn_once_for_its_hunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three hunks in one function (its lines far apart: three hunks) and one in another: two
+    # shapes drawn, each hunk of a unit showing the same one.
+    body = "".join(f"    x{k} = {k}\n" for k in range(40))
+    before = f"def big():\n{body}    return x0\n\n\ndef small():\n    return 1\n"
+    after = (
+        before.replace("x1 = 1", "x1 = 11")
+        .replace("x20 = 20", "x20 = 21")
+        .replace("x30 = 30", "x30 = 31")
+        .replace("return 1", "return 2")
+    )
+    cf = changed("t.py", before, after)
+    assert len(cf.hunks) == 4
+    drawn: list[int] = []
+
+    def counted(signal: NDArray[np.float64]) -> Heatmap:
+        drawn.append(signal.size)
+        return heatmap(signal)
+
+    monkeypatch.setattr(context, "heatmap", counted)
+    index = open_index("t.py", after)
+    found = hunk_contexts([cf], {"t.py": index}, [], 2000, 60)
+    assert len(found) == 4 and len(drawn) == 2
+    by_unit: dict[str, set[tuple[float, ...]]] = {}
+    for ctx in found:
+        assert ctx.unit is not None
+        by_unit.setdefault(ctx.unit.label, set()).add(ctx.shape)
+        lo, hi = ctx.unit.start - 1, ctx.unit.end - 1  # (the shape of the unit's own lines)
+        assert ctx.shape == tuple(heatmap(index.signal[lo : hi + 1]).per_line.tolist())
+    assert sorted(by_unit) == ["def big", "def small"]
+    assert all(len(shapes) == 1 for shapes in by_unit.values())
