@@ -150,20 +150,26 @@ _PLAIN = _COMMON | frozenset(
 )
 
 
-def _edit(lines: Sequence[str], own: str = "") -> str:
+def _edit(lines: Sequence[str]) -> str:
     """The lines stripped, each once, as one text, if they can be a repeated edit of their
     own: a word, and ``SAME_EDIT`` non-blank characters or a word of their own (``_telling``:
-    not a lone `}` or `return None`); ``_same_edits`` says how often a shorter one must repeat.
-    ``own``: the file's name without its extension, which the text names as one word of its
-    own: the same edit in each file names its own (jotai 7fe16287's deprecation warning,
-    "jotai/babel/plugin-debug-label is deprecated" and "jotai/babel/preset is deprecated")."""
+    not a lone `}` or `return None`); ``_same_edits`` says how often a shorter one must
+    repeat."""
     # (each line once: a hunk that spans two tests adds `t.Parallel()` twice, the same edit)
     text = "\n".join(dict.fromkeys(stripped for line in lines if (stripped := line.strip())))
     if not re.search(r"[A-Za-z_]{3}", text) or not (_long(text) or _telling(text)):
         return ""
-    if len(own) >= 3 and own in text:
-        text = re.sub(rf"(?<![\w$-]){re.escape(own)}(?![\w$-])", "\x00file", text)
     return text
+
+
+def _own(text: str, path: str) -> str:
+    """``text`` with the file's name (without its extension) as one word made one mark: the
+    same edit in each file names its own (jotai 7fe16287's deprecation warning, "jotai/babel/
+    plugin-debug-label is deprecated" and "jotai/babel/preset is deprecated")."""
+    own = _stem(path)
+    if len(own) < 3 or own not in text:
+        return text
+    return re.sub(rf"(?<![\w$-]){re.escape(own)}(?![\w$-])", "\x00file", text)
 
 
 def _long(text: str) -> bool:
@@ -284,8 +290,7 @@ def _refs(
                 terms.update(
                     w.lower() for w in _TERM.findall("\n".join(added + removed)) if len(w) >= 3
                 )
-                own = _stem(cf.path)
-                edit = (_edit(added, own), _edit(removed, own))
+                edit = (_edit(added), _edit(removed))
                 layout = "".join("".join(added).split()) == "".join("".join(removed).split())
             refs.append(
                 HunkRef(
@@ -583,7 +588,10 @@ def _same_edits(refs: Sequence[HunkRef]) -> list[list[int]]:
     for r in refs:
         for side, text in enumerate(r.edit):
             if text:
-                by_edit[(side, text)].append(r.index)
+                # (as written, and with each file's own name one mark: gin 12508320's
+                # `json "github.com/json-iterator/go"` in json.go and in errors.go is one edit)
+                for key in dict.fromkeys((text, _own(text, r.path))):
+                    by_edit[(side, key)].append(r.index)
     return [
         members
         for (_, text), members in by_edit.items()
