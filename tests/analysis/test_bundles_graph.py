@@ -356,3 +356,24 @@ def test_a_trivial_line_repeated_joins_nothing(repo: Path) -> None:
         explained.strong[i, j] for i, a in enumerate(paths) for j, b in enumerate(paths) if a != b
     )
     assert all("the same edit" not in b.reason for b in explained.bundles)
+
+
+def test_the_same_edit_naming_a_file_by_chance_is_still_one_edit(repo: Path) -> None:
+    """gin 12508320 made `"encoding/json"` `json "github.com/json-iterator/go"` in four files,
+    two of them named json.go: the edit names their own file, so as marked with each file's
+    name it joined those two only, and errors.go was a bundle of its own."""
+    go = (
+        "package {p}\n\nimport (\n\t{imp}\n)\n\n"
+        "func Encode{P}({p}Value any) ([]byte, error) {{\n"
+        "\treturn json.Marshal({p}Value)\n}}\n"
+    )
+    places = {"binding/json.go": "binding", "render/json.go": "render", "errors.go": "gin"}
+    for path, p in places.items():
+        write(repo, path, go.format(p=p, P=p.title(), imp='"encoding/json"'))
+    commit(repo)
+    for path, p in places.items():
+        write(repo, path, go.format(p=p, P=p.title(), imp='json "github.com/json-iterator/go"'))
+    explained = explain_bundles(GitChange(repo), Config())
+    assert len(explained.refs) == len(places)
+    assert [len(b.hunks) for b in explained.bundles] == [len(places)]
+    assert explained.bundles[0].reason.startswith(f"the same edit in {len(places)} files")
