@@ -923,14 +923,15 @@ def _bundles(
             names = sorted(p.rsplit("/", 1)[-1] for p in widest)
             which = f" ({', '.join(names)})" if len(names) <= 3 else ""
             reasons.append(f"the same edit in {len(widest)} files{which}")
-        elif edits:  # (testify 603c2a0's four `// FIXME t.Parallel()` said "one hunk")
+        elif edits and set(members) <= {i for e in edits for i in e}:
+            # (testify 603c2a0's four `// FIXME t.Parallel()` hunks said "one hunk")
             reasons.append(f"the same edit in {max(len(e) for e in edits)} hunks of one file")
         # (when every hunk is one of the edits', they say what joins them)
         if len(members) > 1 and set(members) - {i for e in edits for i in e}:
             block = weight[np.ix_(members, members)]
             mean = float(block.sum() / (len(members) * (len(members) - 1)))
             span = "one file" if len(paths) == 1 else f"{len(paths)} files"
-            if edits:
+            if len(widest) > 1:
                 span = f"in all, {span}"
             units = {(refs[i].path, refs[i].unit) for i in members}
             if len(units) == 1 and None not in {u for _, u in units}:

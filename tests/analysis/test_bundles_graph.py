@@ -377,3 +377,21 @@ def test_the_same_edit_naming_a_file_by_chance_is_still_one_edit(repo: Path) -> 
     assert len(explained.refs) == len(places)
     assert [len(b.hunks) for b in explained.bundles] == [len(places)]
     assert explained.bundles[0].reason.startswith(f"the same edit in {len(places)} files")
+
+
+def test_one_files_repeated_edit_says_so(repo: Path) -> None:
+    """testify 603c2a0's four `// FIXME t.Parallel()` hunks in one file were a bundle that
+    said "one hunk, linked to no other"."""
+    tests = "".join(
+        f"\n\ndef test_{k}(t):\n{{top}}    t.check_{k}({k})\n" + FILLER.replace("helper_", f"h{k}_")
+        for k in range(4)
+    )
+    write(repo, "test_a.py", tests.format(top=""))
+    write(repo, "other.py", "def sizes(rows):\n    return [len(r) for r in rows]\n")
+    commit(repo)
+    write(repo, "test_a.py", tests.format(top="    # FIXME t.parallel()\n"))
+    write(repo, "other.py", "def sizes(rows):\n    return sorted(len(r) for r in rows)\n")
+    explained = explain_bundles(GitChange(repo), Config())
+    (edit,) = [b for b in explained.bundles if len(b.hunks) > 1]
+    assert [h.path for h in edit.hunks] == ["test_a.py"] * 4
+    assert edit.reason == "the same edit in 4 hunks of one file"
