@@ -135,21 +135,52 @@ def _unit_starts(index: FileIndex) -> frozenset[int]:
 
 _TERM = re.compile(r"[A-Za-z][a-z]+|[A-Z]+(?![a-z])|[0-9]+")  # word parts: camelCase, snake_case
 SAME_EDIT = 16  # non-blank characters of the same added (or removed) lines that make one edit
+# A shorter edit (`t.Parallel()`, 12) is one edit repeated when this many hunks of two files or
+# more make it and it names something of its own (``_telling``): testify 603c2a0 added
+# `t.Parallel()` to 196 tests in 7 files and had one bundle per file.
+REPEATED = 3
+# Words a short line shares with any code (keywords, the usual error and result names): a line
+# of nothing else (`}`, `return nil`, `return err`, `import (`, `} else {`) repeated in several
+# hunks is no edit of its own.
+_PLAIN = _COMMON | frozenset(
+    "nil err none null undefined true false return import from package var const let else "
+    "elif for while break continue pass end try catch finally except raise throw throws self "
+    "this super new func def function class struct type interface static public private "
+    "protected void async await defer yield not and the ctx ok".split()
+)
 
 
-def _edit(lines: Sequence[str], own: str = "") -> str:
-    """The lines stripped, as one text, if they are enough to be a repeated edit of its own
-    (``SAME_EDIT`` non-blank characters and a word: not a lone `}` or `return None`). ``own``:
-    the file's name without its extension, which the text names as one word of its own: the
+def _edit(lines: Sequence[str]) -> str:
+    """The lines stripped, each once, as one text, if they can be a repeated edit of their
+    own: a word, and ``SAME_EDIT`` non-blank characters or a word of their own (``_telling``:
+    not a lone `}` or `return None`); ``_same_edits`` says how often a shorter one must
+    repeat."""
+    # (each line once: a hunk that spans two tests adds `t.Parallel()` twice, the same edit)
+    text = "\n".join(dict.fromkeys(stripped for line in lines if (stripped := line.strip())))
+    if not re.search(r"[A-Za-z_]{3}", text) or not (_long(text) or _telling(text)):
+        return ""
+    return text
+
+
+def _own(text: str, path: str) -> str:
+    """``text`` with the file's name (without its extension) as one word made one mark: the
     same edit in each file names its own (jotai 7fe16287's deprecation warning, "jotai/babel/
     plugin-debug-label is deprecated" and "jotai/babel/preset is deprecated")."""
-    text = "\n".join(stripped for line in lines if (stripped := line.strip()))
-    enough = sum(not c.isspace() for c in text) >= SAME_EDIT
-    if not enough or not re.search(r"[A-Za-z_]{3}", text):
-        return ""
-    if len(own) >= 3 and own in text:
-        text = re.sub(rf"(?<![\w$-]){re.escape(own)}(?![\w$-])", "\x00file", text)
-    return text
+    own = _stem(path)
+    if len(own) < 3 or own not in text:
+        return text
+    return re.sub(rf"(?<![\w$-]){re.escape(own)}(?![\w$-])", "\x00file", text)
+
+
+def _long(text: str) -> bool:
+    """``SAME_EDIT`` non-blank characters or more: one edit even when made twice only."""
+    return sum(not c.isspace() for c in text) >= SAME_EDIT
+
+
+def _telling(text: str) -> bool:
+    """A word of 3 characters or more other than keywords and the usual names (``_PLAIN``):
+    `Parallel` in `t.Parallel()`, `Loop` in `for b.Loop() {`; not `return err`."""
+    return any(w.lower() not in _PLAIN for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", text))
 
 
 def _idents(lines: Sequence[str]) -> set[str]:
@@ -259,8 +290,7 @@ def _refs(
                 terms.update(
                     w.lower() for w in _TERM.findall("\n".join(added + removed)) if len(w) >= 3
                 )
-                own = _stem(cf.path)
-                edit = (_edit(added, own), _edit(removed, own))
+                edit = (_edit(added), _edit(removed))
                 layout = "".join("".join(added).split()) == "".join("".join(removed).split())
             refs.append(
                 HunkRef(
@@ -549,14 +579,25 @@ def _graph(
 
 
 def _same_edits(refs: Sequence[HunkRef]) -> list[list[int]]:
-    """The hunks that add the same lines, and those that remove the same lines (each set of
-    two or more): one edit repeated (an import rewritten the same way in 19 files)."""
+    """The hunks that add the same lines, and those that remove the same lines: one edit
+    repeated (an import rewritten the same way in 19 files). Two hunks make one when the lines
+    are long (``SAME_EDIT``); a shorter edit needs ``REPEATED`` hunks in two files or more
+    (`t.Parallel()` atop 196 tests of 7 files), so a short line two unrelated hunks happen to
+    add is no link."""
     by_edit: dict[tuple[int, str], list[int]] = defaultdict(list)
     for r in refs:
         for side, text in enumerate(r.edit):
             if text:
-                by_edit[(side, text)].append(r.index)
-    return [members for members in by_edit.values() if len(members) > 1]
+                # (as written, and with each file's own name one mark: gin 12508320's
+                # `json "github.com/json-iterator/go"` in json.go and in errors.go is one edit)
+                for key in dict.fromkeys((text, _own(text, r.path))):
+                    by_edit[(side, key)].append(r.index)
+    return [
+        members
+        for (_, text), members in by_edit.items()
+        if len(members) > 1
+        and (_long(text) or (len(members) >= REPEATED and len({refs[i].path for i in members}) > 1))
+    ]
 
 
 def _components(strong: NDArray[np.bool_]) -> list[list[int]]:
@@ -882,6 +923,9 @@ def _bundles(
             names = sorted(p.rsplit("/", 1)[-1] for p in widest)
             which = f" ({', '.join(names)})" if len(names) <= 3 else ""
             reasons.append(f"the same edit in {len(widest)} files{which}")
+        elif edits and set(members) <= {i for e in edits for i in e}:
+            # (testify 603c2a0's four `// FIXME t.Parallel()` hunks said "one hunk")
+            reasons.append(f"the same edit in {max(len(e) for e in edits)} hunks of one file")
         # (when every hunk is one of the edits', they say what joins them)
         if len(members) > 1 and set(members) - {i for e in edits for i in e}:
             block = weight[np.ix_(members, members)]

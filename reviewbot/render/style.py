@@ -280,7 +280,7 @@ def places_text(places: Sequence[tuple[str, str]], width: int) -> str:
 # A bundle's reason parts that only say how its hunks hold together (`4 files, mean link 0.86`)
 _LINK_ONLY = re.compile(
     r"(in all, )?(one file|\d+ files)(, hunks of one unit)?, mean link [\d.]+"
-    r"|one hunk, linked to no other"
+    r"|one hunk, linked to no other|the same edit in \d+ hunks of one file"
 )
 
 

@@ -299,3 +299,99 @@ def test_a_finding_and_its_bundle_name_the_units_class(repo: Path) -> None:
     (spiked,) = [f for f in report.findings if f.code == "RB101"]
     assert spiked.title == "Complexity spike in def Attribute.evolve"
     assert report.bundles[0].title.startswith("def Attribute.evolve (src/attr/_make.py")
+
+
+# Four Go test files, each its own words: only a repeated edit can join their hunks.
+SUBJECTS = ("invoice", "ledger", "payroll", "shipment")
+GO_TESTS = (
+    'package {s}\n\nimport "testing"\n\n'
+    "func Test{S}Total(t *testing.T) {{\n{top}"
+    "\t{s}Count := Count{S}({n})\n"
+    '\tif {s}Count != {n} {{\n\t\tt.Fatalf("{s}: %d", {s}Count)\n\t}}\n}}\n'
+    "func Test{S}Empty(t *testing.T) {{\n{again}"
+    '\tif Count{S}(0) != 0 {{\n\t\tt.Fatal("{s} empty")\n\t}}\n}}\n'
+)
+
+
+def test_a_short_edit_repeated_in_many_files_is_one_bundle(repo: Path) -> None:
+    """testify 603c2a0 added `t.Parallel()` atop 196 tests in 7 files: 7 bundles, one per
+    file, for one concern (the line is 12 characters: shorter than an edit made twice only).
+    A hunk over two adjacent tests adds the line twice: the same edit."""
+    for n, s in enumerate(SUBJECTS, 2):
+        text = GO_TESTS.format(s=s, S=s.title(), n=n, top="", again="")
+        write(repo, f"{s}/{s}_test.go", text)
+    commit(repo)
+    for n, s in enumerate(SUBJECTS, 2):
+        top = "\tt.Parallel()\n\n"
+        again = top if s == SUBJECTS[0] else ""  # (one hunk over both tests there)
+        text = GO_TESTS.format(s=s, S=s.title(), n=n, top=top, again=again)
+        write(repo, f"{s}/{s}_test.go", text)
+    explained = explain_bundles(GitChange(repo), Config())
+    assert {r.path for r in explained.refs} == {f"{s}/{s}_test.go" for s in SUBJECTS}
+    assert [len({h.path for h in b.hunks}) for b in explained.bundles] == [len(SUBJECTS)]
+    assert explained.bundles[0].reason.startswith(f"the same edit in {len(SUBJECTS)} files")
+
+
+def test_a_trivial_line_repeated_joins_nothing(repo: Path) -> None:
+    """`return nil` and `return err`, lines any code shares, though each is all a hunk adds
+    in four files, are no edit of their own: nothing hard-links the files' hunks."""
+    code = (
+        "package {s}\n\nfunc Load{S}(path string) error {{\n"
+        "\t{s}Data, err := read{S}(path)\n\tif err != nil {{\n\t\tlog{S}(err)\n{ret}\t}}\n"
+        "\t{s}Rows := parse{S}({s}Data)\n\tcheck{S}({s}Rows)\n\tsort{S}({s}Rows)\n"
+        "\tindex{S}({s}Rows)\n\tcache{S}({s}Rows)\n\tstore{S}({s}Rows)\n{end}}}\n"
+    )
+    for s in SUBJECTS:
+        write(repo, f"{s}/{s}.go", code.format(s=s, S=s.title(), ret="", end=""))
+    commit(repo)
+    for s in SUBJECTS:
+        text = code.format(s=s, S=s.title(), ret="\t\treturn err\n", end="\treturn nil\n")
+        write(repo, f"{s}/{s}.go", text)
+    explained = explain_bundles(GitChange(repo), Config())
+    assert len(explained.refs) == 2 * len(SUBJECTS)  # `return err` and `return nil` apart
+    assert {r.edit for r in explained.refs} == {("", "")}
+    # (no hard link across files; text similarity may still pair them, as any shared words)
+    paths = [r.path for r in explained.refs]
+    assert not any(
+        explained.strong[i, j] for i, a in enumerate(paths) for j, b in enumerate(paths) if a != b
+    )
+    assert all("the same edit" not in b.reason for b in explained.bundles)
+
+
+def test_the_same_edit_naming_a_file_by_chance_is_still_one_edit(repo: Path) -> None:
+    """gin 12508320 made `"encoding/json"` `json "github.com/json-iterator/go"` in four files,
+    two of them named json.go: the edit names their own file, so as marked with each file's
+    name it joined those two only, and errors.go was a bundle of its own."""
+    go = (
+        "package {p}\n\nimport (\n\t{imp}\n)\n\n"
+        "func Encode{P}({p}Value any) ([]byte, error) {{\n"
+        "\treturn json.Marshal({p}Value)\n}}\n"
+    )
+    places = {"binding/json.go": "binding", "render/json.go": "render", "errors.go": "gin"}
+    for path, p in places.items():
+        write(repo, path, go.format(p=p, P=p.title(), imp='"encoding/json"'))
+    commit(repo)
+    for path, p in places.items():
+        write(repo, path, go.format(p=p, P=p.title(), imp='json "github.com/json-iterator/go"'))
+    explained = explain_bundles(GitChange(repo), Config())
+    assert len(explained.refs) == len(places)
+    assert [len(b.hunks) for b in explained.bundles] == [len(places)]
+    assert explained.bundles[0].reason.startswith(f"the same edit in {len(places)} files")
+
+
+def test_one_files_repeated_edit_says_so(repo: Path) -> None:
+    """testify 603c2a0's four `// FIXME t.Parallel()` hunks in one file were a bundle that
+    said "one hunk, linked to no other"."""
+    tests = "".join(
+        f"\n\ndef test_{k}(t):\n{{top}}    t.check_{k}({k})\n" + FILLER.replace("helper_", f"h{k}_")
+        for k in range(4)
+    )
+    write(repo, "test_a.py", tests.format(top=""))
+    write(repo, "other.py", "def sizes(rows):\n    return [len(r) for r in rows]\n")
+    commit(repo)
+    write(repo, "test_a.py", tests.format(top="    # FIXME t.parallel()\n"))
+    write(repo, "other.py", "def sizes(rows):\n    return sorted(len(r) for r in rows)\n")
+    explained = explain_bundles(GitChange(repo), Config())
+    (edit,) = [b for b in explained.bundles if len(b.hunks) > 1]
+    assert [h.path for h in edit.hunks] == ["test_a.py"] * 4
+    assert edit.reason == "the same edit in 4 hunks of one file"
