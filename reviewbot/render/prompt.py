@@ -210,7 +210,12 @@ def _priority(s: Snippet) -> list[int]:
         ),
         None,
     )
-    return keep_order([line.mark != " " for line in lines], [line.text for line in lines], header)
+    return keep_order(
+        [line.mark != " " for line in lines],
+        [line.text for line in lines],
+        header,
+        [line.mark for line in lines],
+    )
 
 
 def _body(s: Snippet, keep: set[int] | None) -> str:
