@@ -929,6 +929,10 @@ class Snippet(NamedTuple):
     lines: tuple[PackLine, ...]
     # The repository bundle (`reviewbot bundles`) holding it, "id: title", when one was saved.
     repo_bundle: str | None = None
+    # Where the index's sure references that are no calls name it (a Go middleware passed as
+    # a value, `r.Use(middleware.RealIP)`), when it has no callers, and how many more.
+    referenced: tuple[PackRelated, ...] = ()
+    more_referenced: int = 0
 
 
 class ContextPack(NamedTuple):
