@@ -685,13 +685,49 @@ def comment_like(text: str) -> bool:
     return t in ("*", "#", "//") or t.startswith(_COMMENT_OPENERS) or t.startswith("* ")
 
 
+_TRIPLE = re.compile(r'"""|\'\'\'')
+_DECISION = re.compile(
+    r"^\s*(?:[-+*/|&]\s*)?(?:if|elif|else|for|foreach|while|case|catch|except|switch|match|when)\b"
+    r"|&&|\|\||\s(?:and|or)\s|\s\?\s"
+)
+
+
+def doc_lines(texts: Sequence[str], marks: Sequence[str] | None = None) -> list[bool]:
+    """Which lines are a docstring's (Python's triple-quoted string on lines of its own, or
+    its opening line), from the text alone: each side of a diff (``marks``: `-` old only, `+`
+    new only) read through on its own, so a docstring rewritten in the change is one on both
+    sides. A guess, as ``comment_like``."""
+    out = [False] * len(texts)
+    for drop in ("+", "-"):
+        inside: str | None = None  # the quote of the string open at the line's start
+        for k, text in enumerate(texts):
+            mark = marks[k] if marks is not None else " "
+            if mark == drop:
+                continue
+            t = text.strip()
+            if inside is not None or t.startswith(('"""', "'''", 'r"""', "r'''")):
+                out[k] = True
+            for m in _TRIPLE.finditer(text):
+                quote = m.group(0)
+                if inside is None:
+                    inside = quote
+                elif quote == inside:
+                    inside = None
+    return out
+
+
 def keep_order(
-    changed: Sequence[bool], texts: Sequence[str], header: int | None = None
+    changed: Sequence[bool],
+    texts: Sequence[str],
+    header: int | None = None,
+    marks: Sequence[str] | None = None,
 ) -> list[int]:
     """The positions of a snippet's lines, most worth keeping first, for a cut to a budget:
-    the unit's header line (``header``), the changed lines (code before comments), then the
-    unchanged lines by their distance to the nearest changed one, code before comments (and
-    blank lines)."""
+    the unit's header line (``header``), the changed lines (code before comments, docstrings
+    and blank lines; code with a decision point first), then the unchanged lines by their
+    distance to the nearest changed one, code first. Docstrings are ``doc_lines``, read per
+    side with ``marks`` (packaging c411a96f: a method's rewritten docstring took the room of
+    the new branches that made it "more tangled")."""
     n = len(texts)
     far = 10**9
     distance = [far] * n
@@ -703,12 +739,15 @@ def keep_order(
     for k in range(n - 1, -1, -1):
         last = k if changed[k] else last
         distance[k] = min(distance[k], last - k)
+    doc = doc_lines(texts, marks)
+    prose = [doc[k] or not texts[k].strip() or comment_like(texts[k]) for k in range(n)]
     return sorted(
         range(n),
         key=lambda k: (
             k != header,
             not changed[k],
-            not texts[k].strip() or comment_like(texts[k]),
+            prose[k],
+            prose[k] or not _DECISION.search(texts[k]),
             distance[k],
             k,
         ),
@@ -896,6 +935,10 @@ class Snippet(NamedTuple):
     lines: tuple[PackLine, ...]
     # The repository bundle (`reviewbot bundles`) holding it, "id: title", when one was saved.
     repo_bundle: str | None = None
+    # Where the index's sure references that are no calls name it (a Go middleware passed as
+    # a value, `r.Use(middleware.RealIP)`), when it has no callers, and how many more.
+    referenced: tuple[PackRelated, ...] = ()
+    more_referenced: int = 0
 
 
 class ContextPack(NamedTuple):

@@ -118,6 +118,8 @@ class HunkRef:
     # of ``defines``, functions assigned to an object's member (`a.INTERNAL_onInit = (s) =>
     # {`): no declaration another hunk's use of the name reaches (``_assigned``)
     assigned: frozenset[str] = frozenset()
+    # the names an import-only hunk brings in (its added imports' less its removed ones')
+    imports: frozenset[str] = frozenset()
 
 
 def _code(index: FileIndex | None, numbers: Sequence[int], skip: set[int]) -> list[str]:
@@ -186,6 +188,63 @@ def _telling(text: str) -> bool:
 def _idents(lines: Sequence[str]) -> set[str]:
     # One scan of the lines joined by a character no identifier takes in (as `references`).
     return {w for w in set(_IDENT.findall(_APART.join(lines))) if w.lower() not in _COMMON}
+
+
+# An import statement on one line: Java/Kotlin/Scala/Python `import a.b.C`, Python `from m
+# import a, b as c`, JS/TS `import { a } from 'm'` / `export { a } from 'm'`, CommonJS
+# `const { a } = require('m')`; a line of names of an import over lines (`  a,`, `} from 'm'`).
+_IMPORT_LINE = re.compile(
+    r"\s*(?:import\b|from\s+\S+\s+import\b|export\s.*\bfrom\s*['\"]"
+    r"|(?:const|let|var)\s.*=\s*require\s*\("
+    r"|(?:type\s+)?[\w$]+(?:\s+as\s+[\w$]+)?\s*,?\s*$"
+    r"|[})]\s*(?:from\s*['\"].*)?;?\s*$)"
+)
+_IMPORT_WORDS = frozenset("import from static type typeof as const let var require export".split())
+_STRING = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
+
+
+def _imported(added: Sequence[str], removed: Sequence[str]) -> frozenset[str]:
+    """The names a hunk that changes only import lines brings in (valtio 9ad5228's
+    `import { snapshot, subscribe, unstable_enableOp } from '../../vanilla.ts'` for
+    `import { snapshot, subscribe } ...`: `unstable_enableOp`); empty for any other hunk. Of a
+    dotted name (`org.apache.commons.cli.help.OptionFormatter`) each part."""
+    lines = [t for t in (*added, *removed) if t.strip()]
+    if (
+        not added
+        or not lines
+        or not any(re.match(r"\s*(?:import|from|export|const|let|var)\b", t) for t in lines)
+    ):
+        return frozenset()
+    if not all(_IMPORT_LINE.match(t) for t in lines):
+        return frozenset()
+
+    def names(side: Sequence[str]) -> set[str]:
+        text = _STRING.sub(" ", "\n".join(side))
+        return {w for w in re.findall(r"[A-Za-z_$][\w$]*", text) if w not in _IMPORT_WORDS}
+
+    return frozenset(names(added) - names(removed))
+
+
+def _import_uses(refs: Sequence[HunkRef]) -> dict[int, int]:
+    """Each import-only hunk with a name it imports used by another hunk of its file: the
+    first such hunk (the import joins the code that uses it, not a bundle of its own or the
+    tests': valtio 9ad5228, commons-cli e852acf5's `import ...OptionFormatter;` in 6 files)."""
+    by_path: dict[str, list[HunkRef]] = defaultdict(list)
+    for r in refs:
+        by_path[r.path].append(r)
+    out: dict[int, int] = {}
+    for r in refs:
+        if not r.imports:
+            continue
+        for other in by_path[r.path]:
+            if (
+                other.index != r.index
+                and not other.imports
+                and r.imports & (other.refers | other.words)
+            ):
+                out[r.index] = other.index
+                break
+    return out
 
 
 def _bare(name: str) -> str:
@@ -283,6 +342,7 @@ def _refs(
             terms: Counter[str] = Counter()
             edit = ("", "")
             layout = False
+            imports: frozenset[str] = frozenset()
             if not alone:
                 added = [new_lines[n - 1] for n in h.added if 0 < n <= len(new_lines)]
                 removed = [old_lines[n - 1] for n in h.removed if 0 < n <= len(old_lines)]
@@ -292,6 +352,7 @@ def _refs(
                 )
                 edit = (_edit(added), _edit(removed))
                 layout = "".join("".join(added).split()) == "".join("".join(removed).split())
+                imports = _imported(added, removed)
             refs.append(
                 HunkRef(
                     len(refs),
@@ -314,6 +375,7 @@ def _refs(
                     frozenset(defines & declared["old"] & declared["new"]),
                     layout,
                     frozenset(assigned),
+                    imports,
                 )
             )
     return refs
@@ -564,7 +626,10 @@ def _graph(
             by_unit[(r.path, r.unit[0])].append(r.index)
     for members in by_unit.values():
         strong[np.ix_(members, members)] = True
-    for members in _same_edits(refs):
+    imported = _import_uses(refs)
+    for i, j in imported.items():
+        strong[i, j] = strong[j, i] = True
+    for members in _repeated(refs):
         strong[np.ix_(members, members)] = True
     np.fill_diagonal(strong, False)
     if n > MAX_PAIRWISE:  # too many pairs: the same file stands for the model
@@ -574,6 +639,12 @@ def _graph(
         return weight, strong, set()
     f, uses = features(refs, links)
     weight = 1.0 / (1.0 + np.exp(-(f @ (WEIGHTS if links is None else INDEX_WEIGHTS))))
+    # An import joined to its user links as its user does (it only names what the user
+    # uses): it neither dilutes nor lifts the user's group's mean link to other hunks.
+    for i, j in imported.items():
+        weight[i, :] = weight[j, :]
+        weight[:, i] = weight[:, j]
+        weight[i, j] = weight[j, i] = 1.0
     np.fill_diagonal(weight, 0.0)
     return weight, strong, uses
 
@@ -598,6 +669,15 @@ def _same_edits(refs: Sequence[HunkRef]) -> list[list[int]]:
         if len(members) > 1
         and (_long(text) or (len(members) >= REPEATED and len({refs[i].path for i in members}) > 1))
     ]
+
+
+def _repeated(refs: Sequence[HunkRef]) -> list[list[int]]:
+    """``_same_edits`` less the imports that join a hunk of their file using what they
+    import (``_import_uses``): such an import is its file's user's, not one edit with the
+    other files' imports, which would join those files' users too."""
+    imported = _import_uses(refs)
+    kept = ([i for i in members if i not in imported] for members in _same_edits(refs))
+    return [members for members in kept if len(members) > 1]
 
 
 def _components(strong: NDArray[np.bool_]) -> list[list[int]]:
@@ -890,7 +970,7 @@ def _bundles(
     # that unit moved; rq ff886a1f renamed enqueue_dependents and added a stub of its name)
     renamed_away = {a for r in refs for a, _ in r.renamed}
     gone_anywhere = {n for r in refs for n in r.gone} - renamed_away
-    repeated = _same_edits(refs)
+    repeated = _repeated(refs)
     out = []
     titles = _distinct(
         [_title(refs, groups[g], hunk_heat, lead[g][2:] if g in lead else None) for g in order]
@@ -958,6 +1038,10 @@ def _bundles(
                 key=lambda n: (n not in product, n),
             )
         defined = [n for n in defined if n not in moved and n not in resigned and n not in respelt]
+        # (not a name a rename below says: packaging 668da866 "defines _format_full_version;
+        # renames format_full_version to _format_full_version")
+        told = {b for _, b in renamed}
+        defined = [n for n in defined if n not in told]
         for verb, names in (("defines", defined), ("re-signs", resigned), ("moves", moved)):
             if names:
                 more = f" and {len(names) - 5} more" if len(names) > 5 else ""
@@ -995,6 +1079,8 @@ def _bundles(
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 _CODE_LIKE = re.compile(r"_|\d|.[A-Z]")  # snake_case, digits, camelCase: an identifier
 _AS_CODE = re.compile(r"`([A-Za-z_$][\w$]*)(?:\(\))?`|\b([A-Za-z_$][\w$]*)\(")
 NAMED = 5  # a definition's name this long, named by a prose hunk, pulls the hunk in

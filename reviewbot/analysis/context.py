@@ -72,7 +72,9 @@ def _pick_rows(
     nearest them), and where lines were left out: (kept rows before the gap, lines left out)."""
     if sum(len(r.text) + 1 for r in rows) <= limit:
         return rows, ()
-    order = keep_order([r.mark != " " for r in rows], [r.text for r in rows], header)
+    order = keep_order(
+        [r.mark != " " for r in rows], [r.text for r in rows], header, [r.mark for r in rows]
+    )
     keep: set[int] = set()
     size = 0
     for k in order:  # in that order until one does not fit

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from functools import cached_property
 from itertools import accumulate
@@ -221,11 +222,17 @@ class _Lines:
         """Decision points of lines [lo, hi)."""
         return self.decisions[hi] - self.decisions[lo]
 
-    def nesting(self, lo: int, hi: int) -> int:
-        """``_control_depth`` of lines [lo, hi)."""
+    def nesting(self, lo: int, hi: int, skip: Sequence[tuple[int, int]] = ()) -> int:
+        """``_control_depth`` of lines [lo, hi), those of the spans ``skip`` ([lo, hi) each,
+        nested units') left out."""
         stack: list[tuple[int, bool]] = []
         depth = deepest = 0
-        for line in self.control[lo:hi]:
+        lines = self.control[lo:hi]
+        for a, b in skip:
+            a, b = max(a, lo) - lo, min(b, hi) - lo
+            if b > a:
+                lines[a:b] = [None] * (b - a)
+        for line in lines:
             if line is None:
                 continue
             indent = line[0]
@@ -336,6 +343,24 @@ class UnitMeter:
     def own_branches(self, unit: Unit, inside: Sequence[Unit]) -> int | None:
         """``own_branch_count(index, unit, inside)``."""
         return self.lines.own_branches(unit, inside)
+
+    def own_metrics(self, unit: Unit, metrics: UnitMetrics) -> UnitMetrics:
+        """``metrics`` of the unit with its decision points and nesting read on its own lines:
+        those of the units nested in it (local functions, closures, an object literal's
+        methods) left out, as they are their own units' (a function that gains only a nested
+        helper does not become "more tangled" by the helper's branches, which its own row
+        shows). Lines of code and irregularity stay the whole unit's."""
+        units, starts = self.index.structure.units, self.starts
+        inside = units[bisect_right(starts, unit.start) : bisect_right(starts, unit.end)]
+        nested = _merged(
+            [(u.start, u.end + 1) for u in inside if unit.start < u.start and u.end <= unit.end]
+        )
+        if not nested:
+            return metrics
+        lines = self.lines
+        decisions = metrics.decisions - sum(lines.branches(lo, hi) for lo, hi in nested)
+        nesting = lines.nesting(unit.start + 1, unit.end + 1, nested)
+        return metrics._replace(decisions=decisions, nesting=nesting)
 
     def branches(self, unit: Unit) -> int:
         """``branch_count(index, unit)``."""

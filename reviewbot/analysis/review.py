@@ -76,7 +76,13 @@ def _metrics_of(
         return None, [None] * len(units)
     present = [u for u in units if u is not None]
     meter = UnitMeter(index, present)
-    measured = iter(meter.metrics(present))
+    # A function's decision points and nesting are its own lines' (a nested function's are
+    # its own row's, as RB101 and RB102 count them); a class-like unit's are all its lines'.
+    structure = index.structure
+    measured = iter(
+        m if structure.container_like(u) else meter.own_metrics(u, m)
+        for u, m in zip(present, meter.metrics(present), strict=True)
+    )
     return meter, [None if u is None else next(measured) for u in units]
 
 

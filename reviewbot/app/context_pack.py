@@ -328,6 +328,9 @@ class _Looked(NamedTuple):
     # calls and its overloads' calls of it (how many, and the rank line's words for them).
     itself: int = 0
     itself_text: str = ""
+    # With no caller: the references that name it otherwise (``Snippet.referenced``).
+    referenced: tuple[PackRelated, ...] = ()
+    more_referenced: int = 0
 
 
 _NOT_LOOKED = _Looked(None, None, None, 0, 0)
@@ -364,6 +367,18 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
         callees, more_callees = _related(
             query.callees(conn, symbol, limit=200, typed=True), scope, defined=True
         )
+        referenced: tuple[PackRelated, ...] = ()
+        more_referenced = 0
+        if not callers and not more_callers:  # (chi 0a20a0e: `r.Use(middleware.RealIP)`)
+            hits, _ = query.references(conn, symbol, limit=200)
+            values = [
+                PackRelated(h.path, h.unit.label if h.unit else None, h.line)
+                for h in hits
+                if h.kind not in ("call", "import")
+                and h.confidence >= SURE
+                and in_scope(h.path, scope)
+            ]
+            referenced, more_referenced = tuple(values[:MAX_RELATED]), len(values[MAX_RELATED:])
     except sqlite3.Error:
         return _NOT_LOOKED
     words = [
@@ -382,6 +397,8 @@ def _look_up(conn: sqlite3.Connection | None, c: _Candidate, scope: str) -> _Loo
         more_callees,
         len(mine),
         " and ".join(words),
+        referenced,
+        more_referenced,
     )
 
 
@@ -670,6 +687,8 @@ def _snippet(
         more_callers=looked.more_callers,
         more_callees=looked.more_callees,
         lines=lines,
+        referenced=looked.referenced,
+        more_referenced=looked.more_referenced,
     )
 
 

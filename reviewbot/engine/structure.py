@@ -757,7 +757,44 @@ def build_structure(
                 found is None and _opens_container(text)
             )
             scopes.append((end, holds))
+    if language.name == "typescript":
+        units = _overloads_joined(units, code)
     owner = [-1] * n
     for idx, unit in enumerate(units):  # in start order: inner units paint over outer ones
         owner[unit.start : unit.end + 1] = [idx] * (unit.end + 1 - unit.start)
     return Structure(tuple(units), frozenset(u.start for u in units), tuple(owner))
+
+
+def _overloads_joined(units: list[Unit], code: Sequence[str]) -> list[Unit]:
+    """TypeScript overload signatures (`function f(a: string): A`, no body, right above
+    another declaration of the same name at the same depth) are the unit of the declaration
+    they overload, which starts at the first signature (valtio f05bc4b: `intersectionImpl`
+    was three units, two of them "added", one "renamed")."""
+    drop: set[int] = set()
+    for k in range(len(units) - 1):
+        u = units[k]
+        if u.kind not in ("function", "method") or not u.name:
+            continue
+        v = next((j for j in range(k + 1, len(units)) if units[j].depth <= u.depth), None)
+        if v is None:
+            continue
+        w = units[v]
+        if (w.name, w.kind, w.depth, w.parent) != (u.name, u.kind, u.depth, u.parent):
+            continue
+        if v != k + 1 or any(code[i].rstrip().endswith("{") for i in range(u.start, u.end + 1)):
+            continue  # (it has a body, or units of its own: no signature)
+        drop.add(k)
+    if not drop:
+        return units
+    kept = [k for k in range(len(units)) if k not in drop]
+    at = {old: new for new, old in enumerate(kept)}
+    out: list[Unit] = []
+    for k in kept:
+        u = units[k]
+        start = u.start
+        j = k - 1
+        while j in drop:
+            start = units[j].start
+            j -= 1
+        out.append(u._replace(start=start, parent=at.get(u.parent, -1) if u.parent >= 0 else -1))
+    return out

@@ -175,7 +175,12 @@ def _meta(s: Snippet, bundles: dict[str, str], cut: str = "") -> str:
     if s.repo_bundle:
         lines.append(f"- repository bundle: {_safe(_clip(s.repo_bundle, _FIELD_CUT))}\n")
     if s.callers is not None or s.callees is not None:
-        lines.append(f"- callers: {_related(s.callers, s.more_callers, 'calls to it')}\n")
+        callers = _related(s.callers, s.more_callers, "calls to it")
+        if s.callers == () and s.referenced:  # (no call, but named: passed as a value)
+            count = len(s.referenced) + s.more_referenced
+            where = _related(s.referenced, s.more_referenced, "")
+            callers = f"none; referenced {count} time(s) as a value: {where}"
+        lines.append(f"- callers: {callers}\n")
         lines.append(f"- callees: {_related(s.callees, s.more_callees, 'calls it makes')}\n")
     if cut:
         lines.append(f"- code: {cut}\n")
@@ -210,7 +215,12 @@ def _priority(s: Snippet) -> list[int]:
         ),
         None,
     )
-    return keep_order([line.mark != " " for line in lines], [line.text for line in lines], header)
+    return keep_order(
+        [line.mark != " " for line in lines],
+        [line.text for line in lines],
+        header,
+        [line.mark for line in lines],
+    )
 
 
 def _body(s: Snippet, keep: set[int] | None) -> str:

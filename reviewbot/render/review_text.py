@@ -310,7 +310,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                 f" (+{len(b.hunks) - len(spans_of)} more)" if len(b.hunks) > len(spans_of) else ""
             )
             spans = places_text([(h.path, h.where) for h in spans_of], max(40, width) - 6)
-            title = fit_paths(one_line(b.title), max(40, width) - 8)
+            title = _fit_names(fit_paths(one_line(b.title), max(40, width) - 8), width - 6)
             out.extend(_wrap(f"{b.id}  {title}  — {b.reason}", width, "  ", "    "))
             out.extend(style(line, "dim") for line in _wrap(f"{spans}{more}", width, "      "))
     skipped = [fs for fs in report.files if fs.language is None]
@@ -373,3 +373,19 @@ def _context_heading(c: HunkContext, width: int) -> str:
         cut = cut_labels([label], room)[label]
         return f"── {least}{rest}  {cut}{lines}"
     return f"── {least}{rest}"
+
+
+def _fit_names(title: str, room: int) -> str:
+    """A bundle's title with a qualified name too long for a line of ``room`` columns cut to
+    its last parts (packaging 0bfc3cea: `TestOperatorEvaluation.test_arbitrary_equality_on_
+    non_version_key_is_undefined` stood alone on an 84-column line): `…Class.method` or, when
+    even that is too long, `…method` (a word is never broken by the wrap)."""
+    words = title.split(" ")
+    for k, word in enumerate(words):
+        if len(word) <= room or "." not in word:
+            continue
+        parts = word.split(".")
+        while len(parts) > 1 and len("…" + ".".join(parts)) > room:
+            parts.pop(0)
+        words[k] = "…" + ".".join(parts)
+    return " ".join(words)

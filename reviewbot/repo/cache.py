@@ -39,8 +39,9 @@ __all__ = ["CACHE_FORMAT", "Cache", "find_cache", "language_key"]
 # self.parse` is the unit `parse`; a unit's `edit`, its one or two changed lines; a callback's
 # label keeps its text's words up to 200 characters, it was cut at 40; a JS/TS fallback arrow
 # wrapped below its binding, `const f =` / `blocks[2] ||` / `(() => {`, is a unit; a Java
-# `try (R r = new R(a)) {` is no anonymous class whose calls were methods).
-CACHE_FORMAT = 5
+# `try (R r = new R(a)) {` is no anonymous class whose calls were methods; 6 (out21): a
+# TypeScript function's overload signatures are the unit of the declaration they overload).
+CACHE_FORMAT = 6
 T = TypeVar("T")
 
 

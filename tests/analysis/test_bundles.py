@@ -179,8 +179,9 @@ def test_an_rb105_weighs_in_the_review_order(repo: Path) -> None:
     assert [f["code"] for f in doc["findings"]] == ["RB105"], doc["findings"]
     assert [h["path"] for h in doc["bundles"][0]["hunks"]] == ["utils.py"], doc["bundles"]
     # (rich 3c8d89cf: "defines get_cell_size, …" for a deleted file's functions)
-    # (a rename, as the unit table says: no "removes pluck")
-    assert doc["bundles"][0]["reason"] == "defines pluck_values; renames pluck to pluck_values"
+    # (a rename, as the unit table says: no "removes pluck"; nor "defines pluck_values",
+    # which the rename says: packaging 668da866)
+    assert doc["bundles"][0]["reason"] == "renames pluck to pluck_values"
     explained = explain_bundles(GitChange(repo), Config())  # (the report's own order)
     assert [b.title for b in explained.bundles] == [b["title"] for b in doc["bundles"]]
     # An RB105 the configuration ignores weighs nothing (as it counts nowhere).
