@@ -163,17 +163,3 @@ def test_units_touched_with_no_row_above_are_not_called_more(repo: Path) -> None
     assert "(1 unit(s) touched, none with changed measures)" in text, text
     assert "more unit(s)" not in text, text
 
-
-def test_a_context_block_s_label_survives_a_renderer_that_drops_raw_html(repo: Path) -> None:
-    """chi 0a20a0e rendered by cmark-gfm's safe default: each Context block's heading, only
-    in the raw `<details><summary>`, came out as `<!-- raw HTML omitted -->`. GitHub keeps
-    `<details>` and `<summary>`; the label is in Markdown too, for the renderers that do not."""
-    import cmarkgfm
-
-    rep = _deletion(repo, index=False)
-    markdown = render_markdown(rep)
-    safe = cmarkgfm.github_flavored_markdown_to_html(markdown)  # raw HTML dropped
-    context = safe[safe.index("Context</h3>") :]
-    assert (
-        "<code>lib.py:5-11 (removed)</code>, in <code>def helper_gone</code> (old side):" in context
-    )
