@@ -2211,6 +2211,14 @@ class _Builder:
         for loose in iter_mixed:
             local_types.pop(loose, None)
             mixed.add(loose)
+        if grammar.name == "go":
+            # A package-level `var x = NewT()` / `var x T`: its type, for the package's other
+            # files (`x.m()` there), as a function's return type is read.
+            for i, d in enumerate(defs):
+                if d.kind == "variable" and def_scope[i] == 0 and not d.returned:
+                    held = local_types.get((0, d.name), "")
+                    if held and "=>" not in held:
+                        defs[i] = d._replace(returned=held)
         if inferred:
             # TS `A extends { k: infer X } ? X : B`: the X of the true branch is the one
             # `infer` declares (the `extends` clause's is, as a bind there).
@@ -2845,6 +2853,10 @@ class _Builder:
                         and first[:1].isupper()
                     ):
                         how, qualifier = "free", receiver  # Java/Go: a type of the package
+                    elif bound is None and go and how == "member" and receiver == first:
+                        # Go `x.m()`, x a variable of the package's other files: its type's
+                        # m when x's declaration says its type (else a guess, as before)
+                        how, qualifier = "free", receiver
                     elif (
                         bound is None
                         and java

@@ -635,6 +635,7 @@ _GO_DEFS = """
   (field_declaration name: (field_identifier) @name) @def.field)))
 (source_file (const_declaration (const_spec name: (identifier) @name) @def.constant))
 (source_file (var_declaration (var_spec name: (identifier) @name) @def.variable))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.variable)))
 """
 _GO_NAMES = """
 (identifier) @ref
@@ -662,18 +663,21 @@ _GO_NAMES = """
   right: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)]
     @typed.type) (unary_expression operand: (composite_literal
     type: [(type_identifier) (qualified_type)] @typed.type))]))
-(var_spec name: (identifier) @bind.typed
+(var_spec . name: (identifier) @bind.typed
   value: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)]
     @typed.type) (unary_expression operand: (composite_literal
     type: [(type_identifier) (qualified_type)] @typed.type))]))
 (short_var_declaration left: (expression_list . (identifier) @bind.typed)
   right: (expression_list . (call_expression function: [(identifier) (selector_expression)]
     @typed.call)) (#not-eq? @typed.call "new"))
+(var_spec . name: (identifier) @bind.typed
+  value: (expression_list . (call_expression function: [(identifier) (selector_expression)]
+    @typed.call)) (#not-eq? @typed.call "new"))
 (short_var_declaration left: (expression_list . (identifier) @bind.typed)
   right: (expression_list . (call_expression function: (identifier) @_new
     arguments: (argument_list . [(type_identifier) (qualified_type)] @typed.type)))
   (#eq? @_new "new"))
-(var_spec name: (identifier) @bind.typed
+(var_spec . name: (identifier) @bind.typed
   value: (expression_list . (call_expression function: (identifier) @_new
     arguments: (argument_list . [(type_identifier) (qualified_type)] @typed.type)))
   (#eq? @_new "new"))

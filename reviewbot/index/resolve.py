@@ -295,6 +295,8 @@ def written_return(kind: str, signature: str, returned: str = "", language: str 
     `return`s say, ``returned``), a property's type, else "". An update compares these to
     know whether a changed file's functions still return (and its properties still hold)
     what they did."""
+    if kind == "variable" and language == "go":
+        return returned  # a package variable's type (`var x = NewT()`, `var x T`)
     if kind == "field":
         if language == "go":
             return go_field_type(signature)
@@ -503,6 +505,7 @@ class Resolver:
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
         # (language, folder or package, name) -> (file, definition) of every file there
         self._package_memo: dict[tuple[str, str, str], list[tuple[int, int]]] = {}
+        self._go_vars: dict[int, str] = {}  # a Go package variable's type (`_go_variable_type`)
         self._active: dict[tuple[int, str], int] = {}  # exports being worked out: stack place
         self._low = _NO_CYCLE  # the lowest stack place the answer being worked out read
         self._member_memo: dict[tuple[int, str, bool, str], tuple[tuple[int, ...], bool]] = {}
@@ -2332,10 +2335,19 @@ class Resolver:
             return self._java_qualified(f"{path}.{lookup}", want), "package"
         if qualifier and not qualifier.startswith(NEW):  # Java/Go: `Type.member`, Type here
             out: list[int] = []
+            via = "package"
             for c in self.package_top(file, qualifier):
                 if c in self.classes:
                     out.extend(self.class_member(c, lookup, want=want)[0])
-            return tuple(out), "package"
+                elif file.language == "go" and (held := self._go_variable_type(c)):
+                    # `x.m()`, x a package variable of another file (`var x = NewT()`)
+                    home = self.files.get(c >> ID_BITS)
+                    if home is not None:
+                        found, via = self.resolve(home.id, "instance", None, held, lookup, want)
+                        out.extend(found)
+            if not out and file.language == "go" and not qualifier[:1].isupper():
+                return self.any_member(lookup, file), "member"  # an untyped value
+            return tuple(dict.fromkeys(out)), via
         if target is not None:
             # (Java: a constructor is no member a bare name means; `C` is its class)
             found = self._not_constructors(self.class_member(target, lookup, want=want)[0])
@@ -2359,6 +2371,17 @@ class Resolver:
                 for t in self.module_files(file, imp.module):
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out)), "import"
+
+    def _go_variable_type(self, def_id: int) -> str:
+        """What a Go package-level variable's declaration says it holds (its written type, or
+        the call or literal it is set to: the extractor's ``Definition.returned``), or ""."""
+        held = self._go_vars.get(def_id)
+        if held is None:
+            row = self.conn.execute(
+                "SELECT returned FROM defs WHERE id = ? AND kind = 'variable'", (def_id,)
+            ).fetchone()
+            held = self._go_vars[def_id] = row[0] if row is not None else ""
+        return held
 
     def _java_qualified(self, dotted: str, want: str = "") -> tuple[int, ...]:
         """Java: what a fully qualified name means (`org.acme.nodes.Element`, a nested class

@@ -962,3 +962,64 @@ def test_java_a_method_call_goes_to_the_overloads_of_its_arity(repo: Path) -> No
     }
     assert use == {(4, 0.5), (5, 0.5)}, use
     assert targets(db, "src/p/Use.java", 6, "join") == {("Arrays.join", 9)}
+
+
+def test_go_var_declarations_are_typed_as_short_ones(repo: Path) -> None:
+    """`var a = t.NewT()` (in a function, at the package's level, in `var ( ... )`) left a
+    untyped while `e := t.NewT()` was typed through NewT's written return type: `a.M()` was a
+    guess at 1/3 among every `M`; a package variable used in another file of the package was
+    untyped even when its type was written. A second name (`var p, q = t.U{}, t.NewT()`) is
+    typed by no value (which one is its own is not read): no guess presented as sure."""
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/kit\n\ngo 1.21\n",
+            "t/t.go": (
+                "package t\n\n"
+                "type T struct{}\n\n"
+                "func NewT() *T { return nil }\n\n"
+                "func (x *T) M() {}\n\n"
+                "type U struct{}\n\n"
+                "func (u U) M() {}\n\n"
+                "type Conv int\n\n"
+                "func (c Conv) M() {}\n"
+            ),
+            "use/use.go": (
+                'package use\n\nimport "example.com/kit/t"\n\n'
+                "var top = t.NewT()\n"
+                "var (\n\tgrouped = t.NewT()\n\tconverted = t.Conv(1)\n)\n\n"
+                "func f() {\n"
+                "\tvar a = t.NewT()\n"
+                "\ta.M()\n"
+                "\tvar (\n\t\tc = t.NewT()\n\t\td = t.Conv(2)\n\t)\n"
+                "\tc.M()\n"
+                "\td.M()\n"
+                "\ttop.M()\n"
+                "\tgrouped.M()\n"
+                "\tconverted.M()\n"
+                "\tvar p, q = t.U{}, t.NewT()\n"
+                "\tp.M()\n"
+                "\tq.M()\n"
+                "}\n"
+            ),
+            "use/other.go": (
+                "package use\n\n"
+                "func g() {\n\ttop.M()\n\tgrouped.M()\n\tconverted.M()\n\tloose.M()\n}\n\n"
+                "var loose = 3\n"
+            ),
+        },
+    )
+    # in the package's other files (grouped ones were no definitions at all)
+    assert targets(db, "use/other.go", 4, "M") == {("T.M", 7)}
+    assert targets(db, "use/other.go", 5, "M") == {("T.M", 7)}
+    assert targets(db, "use/other.go", 6, "M") == {("Conv.M", 15)}
+    assert len(targets(db, "use/other.go", 7, "M")) == 3  # untyped: a guess, as before
+    sure_t = {("T.M", 7)}
+    assert targets(db, "use/use.go", 13, "M") == sure_t  # var a = t.NewT()
+    assert targets(db, "use/use.go", 18, "M") == sure_t  # var ( c = t.NewT() )
+    assert targets(db, "use/use.go", 19, "M") == {("Conv.M", 15)}  # a conversion
+    assert targets(db, "use/use.go", 20, "M") == sure_t  # package level
+    assert targets(db, "use/use.go", 21, "M") == sure_t  # package level, grouped
+    assert targets(db, "use/use.go", 22, "M") == {("Conv.M", 15)}
+    assert targets(db, "use/use.go", 24, "M") == {("U.M", 11)}
+    assert targets(db, "use/use.go", 25, "M") != {("U.M", 11)}  # q: never U's value's
