@@ -86,8 +86,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # of an older extractor are not reused).
 # 55 (session 21, go21): Go `var x = NewT()` / `var x = pkg.T(v)` (in a body, at the package's
 # level, in `var ( ... )`) types x as `x := ...` does (a second name of `var a, b = ...` is typed
-# by no value); package-level variables in `var ( ... )` are definitions; a package variable's
-# type (`Definition.returned`) types `x.m()` in the package's other files.
+# by no value); package-level variables in `var ( ... )` are definitions (`_` is none); a
+# package variable's type (`Definition.returned`) types `x.m()` in the package's other files.
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).

@@ -634,8 +634,10 @@ _GO_DEFS = """
 (type_spec type: (struct_type (field_declaration_list
   (field_declaration name: (field_identifier) @name) @def.field)))
 (source_file (const_declaration (const_spec name: (identifier) @name) @def.constant))
-(source_file (var_declaration (var_spec name: (identifier) @name) @def.variable))
-(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.variable)))
+(source_file (var_declaration (var_spec name: (identifier) @name) @def.variable)
+  (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.variable))
+  (#not-eq? @name "_"))
 """
 _GO_NAMES = """
 (identifier) @ref

@@ -1004,8 +1004,9 @@ def test_go_var_declarations_are_typed_as_short_ones(repo: Path) -> None:
             ),
             "use/other.go": (
                 "package use\n\n"
-                "func g() {\n\ttop.M()\n\tgrouped.M()\n\tconverted.M()\n\tloose.M()\n}\n\n"
-                "var loose = 3\n"
+                "func g() {\n\ttop.M()\n\tgrouped.M()\n\tconverted.M()\n\tloose.M()\n"
+                "\t_ = top\n}\n\n"
+                "var loose = 3\n\nvar (\n\t_ = loose\n)\n"
             ),
         },
     )
@@ -1014,6 +1015,7 @@ def test_go_var_declarations_are_typed_as_short_ones(repo: Path) -> None:
     assert targets(db, "use/other.go", 5, "M") == {("T.M", 7)}
     assert targets(db, "use/other.go", 6, "M") == {("Conv.M", 15)}
     assert len(targets(db, "use/other.go", 7, "M")) == 3  # untyped: a guess, as before
+    assert targets(db, "use/other.go", 8, "_") == set()  # the blank identifier: no variable
     sure_t = {("T.M", 7)}
     assert targets(db, "use/use.go", 13, "M") == sure_t  # var a = t.NewT()
     assert targets(db, "use/use.go", 18, "M") == sure_t  # var ( c = t.NewT() )
