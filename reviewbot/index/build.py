@@ -1075,6 +1075,18 @@ def _relink(
             and any(p.rsplit(".", 1)[-1] in typed_names for p in qualifier.split(CALLBACK))
         )
     ]
+    # Go `x.m()`, x a package variable of another file (how 'free', qualifier x): again when
+    # x changed or what its declaration holds (`var x = NewT()`: NewT, T) did.
+    held = {
+        name
+        for name, returned in conn.execute(
+            "SELECT name, returned FROM defs WHERE kind = 'variable' AND returned != ''"
+        )
+        if any(w in typed_names for w in _WORD.findall(returned))
+    }
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_values(name TEXT PRIMARY KEY)")
+    conn.execute("DELETE FROM sel_values")
+    conn.executemany("INSERT INTO sel_values(name) VALUES (?)", [(n,) for n in held | names])
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(qualifier TEXT PRIMARY KEY)")
     conn.execute("DELETE FROM sel_typed")
     conn.executemany("INSERT INTO sel_typed(qualifier) VALUES (?)", typed)
@@ -1098,6 +1110,7 @@ def _relink(
         "AND how IN ('self', 'super', 'class', 'free', 'instance') "
         f"UNION {select} WHERE how = 'instance' AND qualifier IN "
         "(SELECT qualifier FROM sel_typed) "
+        f"UNION {select} WHERE how = 'free' AND qualifier IN (SELECT name FROM sel_values) "
         "UNION SELECT r.id, r.file_id, r.how, r.target_id, r.qualifier, r.lookup, r.kind "
         f"FROM sel_receivers s JOIN refs r ON r.id >= s.file_id << {ID_BITS} "
         f"AND r.id < (s.file_id + 1) << {ID_BITS} AND r.how = 'self' "
