@@ -88,6 +88,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # level, in `var ( ... )`) types x as `x := ...` does (a second name of `var a, b = ...` is typed
 # by no value); package-level variables in `var ( ... )` are definitions (`_` is none); a
 # package variable's type (`Definition.returned`) types `x.m()` in the package's other files.
+# Java 10 `var x = ...` is no local of the type `var` (`x.m()` linked nothing): `new Foo()`,
+# `make()` (the class's), `nodes.get(0)` (a typed container's element), `a.n()` type x as an
+# explicit type would.
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).

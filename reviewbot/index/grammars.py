@@ -763,7 +763,21 @@ _JAVA_NAMES = """
   name: (identifier) @bind.typed)
 (local_variable_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)]
   @typed.type
-  declarator: (variable_declarator name: (identifier) @bind.typed))
+  declarator: (variable_declarator name: (identifier) @bind.typed) (#not-eq? @typed.type "var"))
+(local_variable_declaration type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @bind.value
+    value: (object_creation_expression
+      type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.value))
+  (#eq? @_var "var"))
+(local_variable_declaration type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @bind.value
+    value: (method_invocation !object) @typed.value.call)
+  (#eq? @_var "var"))
+(local_variable_declaration type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @bind.value
+    value: (method_invocation object: [(identifier) (field_access) (method_invocation) (this)])
+      @typed.value.call)
+  (#eq? @_var "var"))
 (field_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.type
   declarator: (variable_declarator name: (identifier) @attr.typed))
 (spread_parameter (variable_declarator name: (identifier) @bind))

@@ -1025,3 +1025,45 @@ def test_go_var_declarations_are_typed_as_short_ones(repo: Path) -> None:
     assert targets(db, "use/use.go", 22, "M") == {("Conv.M", 15)}
     assert targets(db, "use/use.go", 24, "M") == {("U.M", 11)}
     assert targets(db, "use/use.go", 25, "M") != {("U.M", 11)}  # q: never U's value's
+
+
+def test_a_java_var_local_is_typed_by_its_value(repo: Path) -> None:
+    """Java 10's `var a = nodes.get(0);` was a local of the type `var`, a class nobody
+    defines: `a.m()` linked nothing at all (no caller of Foo.m found), as did `var b = new
+    Foo()`, `var c = make()` and `var d = bar.n()`. They are typed as an explicit type would
+    be; a value that says nothing (`var f = bar`) leaves a guess, as before."""
+    db = build(
+        repo,
+        {
+            "src/p/Foo.java": (
+                "package p;\n\npublic class Foo {\n  public void m() {}\n"
+                "  public Foo n() { return this; }\n}\n"
+            ),
+            "src/p/Bar.java": (
+                "package p;\n\npublic class Bar {\n  public void m() {}\n"
+                "  public Bar n() { return this; }\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nimport java.util.List;\n\nclass Use {\n"
+                "  static Foo make() { return new Foo(); }\n"
+                "  void run(List<Foo> nodes, Bar bar) {\n"
+                "    var a = nodes.get(0);\n"
+                "    a.m();\n"
+                "    var b = new Foo();\n"
+                "    b.m();\n"
+                "    var c = make();\n"
+                "    c.m();\n"
+                "    var d = bar.n();\n"
+                "    d.m();\n"
+                "    var f = bar;\n"
+                "    f.m();\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    foo, bar = {("Foo.m", 4)}, {("Bar.m", 4)}
+    assert targets(db, "src/p/Use.java", 9, "m") == foo  # a List<Foo>'s element
+    assert targets(db, "src/p/Use.java", 11, "m") == foo
+    assert targets(db, "src/p/Use.java", 13, "m") == foo  # what the class's make returns
+    assert targets(db, "src/p/Use.java", 15, "m") == bar
+    assert targets(db, "src/p/Use.java", 17, "m") == foo | bar  # untyped: a guess
