@@ -91,6 +91,12 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # Java 10 `var x = ...` is no local of the type `var` (`x.m()` linked nothing): `new Foo()`,
 # `make()` (the class's), `nodes.get(0)` (a typed container's element), `a.n()` type x as an
 # explicit type would.
+# A Java call's receiver chain counts its calls' arguments too (`a.m(1).n()`: `ARGUMENTS` then
+# the chain's counts, nearest first): the chain goes through the overloads taking as many (it
+# went through all of them: n a union of what each overload of m returns).
+# A Java nested type's base named by its simple name is looked for in the classes around it
+# too (jsoup's `interface Request extends Base<Request>` in Connection); a Java class's
+# superclass has a member before the interfaces it implements.
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).

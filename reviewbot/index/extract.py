@@ -197,15 +197,29 @@ def field_union(signature: str) -> tuple[str, ...]:
 def _with_arguments(refs: list[Reference], caps: dict[str, list[ts.Node]]) -> list[Reference]:
     """Java: each method call's reference with its number of arguments after its qualifier
     (``ARGUMENTS``)."""
-    counts: dict[tuple[int, int], int] = {}
+    counts: dict[tuple[int, int], str] = {}
     for key in ("call", "call.member"):
         for node in caps.get(key, ()):
             call = node.parent
             if call is None or call.type != "method_invocation":
                 continue
             args = call.child_by_field_name("arguments")
-            if args is not None:
-                counts[(node.start_point[0] + 1, node.start_point[1])] = _arguments(args)
+            if args is None:
+                continue
+            said = str(_arguments(args))
+            # (`a.m(1).n()`: the calls of the receiver's chain count theirs too, nearest
+            # first, after another ARGUMENTS: the overload of m taking one types n's receiver)
+            chain: list[str] = []
+            inner = call.child_by_field_name("object")
+            while inner is not None and inner.type == "method_invocation" and len(chain) < 8:
+                inner_args = inner.child_by_field_name("arguments")
+                if inner_args is None:
+                    break
+                chain.append(str(_arguments(inner_args)))
+                inner = inner.child_by_field_name("object")
+            if chain:
+                said += ARGUMENTS + ",".join(chain)
+            counts[(node.start_point[0] + 1, node.start_point[1])] = said
     if not counts:
         return refs
     return [

@@ -1067,3 +1067,82 @@ def test_a_java_var_local_is_typed_by_its_value(repo: Path) -> None:
     assert targets(db, "src/p/Use.java", 13, "m") == foo  # what the class's make returns
     assert targets(db, "src/p/Use.java", 15, "m") == bar
     assert targets(db, "src/p/Use.java", 17, "m") == foo | bar  # untyped: a guess
+
+
+def test_a_java_call_chain_follows_the_overload_its_arguments_pick(repo: Path) -> None:
+    """`api.m(1).n()` with `Foo m(int)` and `Bar m(int, int)`: the chain went through both
+    overloads (`n` a union of Foo's and Bar's at 1/2 each), though a call's argument count
+    already picks the overload it calls (``ARGUMENTS``). Each call of the receiver's chain
+    counts its arguments too; the chain goes through the overloads taking as many."""
+    db = build(
+        repo,
+        {
+            "src/p/Foo.java": "package p;\n\npublic class Foo {\n  public void n() {}\n}\n",
+            "src/p/Bar.java": "package p;\n\npublic class Bar {\n  public void n() {}\n}\n",
+            "src/p/Api.java": (
+                "package p;\n\npublic class Api {\n"
+                "  public Foo m(int x) { return null; }\n"
+                "  public Bar m(int x, int y) { return null; }\n"
+                "  public Api same() { return this; }\n"
+                "  public Api same(int k) { return this; }\n"
+                "  public Foo same(String a, String b) { return null; }\n"
+                "  static Api make(int a) { return null; }\n"
+                "  static Bar make() { return null; }\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nclass Use {\n"
+                "  void run(Api api) {\n"
+                "    api.m(1).n();\n"
+                "    api.m(1, 2).n();\n"
+                "    api.same(3).m(1).n();\n"
+                '    api.same("a, b").m(f(1, 2), 3).n();\n'
+                "    make().n();\n"
+                "  }\n"
+                "  int f(int a, int b) { return 0; }\n"
+                "  static Bar make() { return null; }\n"
+                "  static Api make(int a) { return null; }\n}\n"
+            ),
+        },
+    )
+    foo, bar = {("Foo.n", 4)}, {("Bar.n", 4)}
+    assert targets(db, "src/p/Use.java", 5, "n") == foo
+    assert targets(db, "src/p/Use.java", 6, "n") == bar
+    assert targets(db, "src/p/Use.java", 7, "n") == foo  # through same(int): an Api
+    assert targets(db, "src/p/Use.java", 8, "n") == bar  # one argument, then two
+    assert targets(db, "src/p/Use.java", 9, "n") == bar  # the class's make()
+
+
+def test_a_java_nested_type_extends_a_sibling_and_a_superclass_comes_first(repo: Path) -> None:
+    """jsoup: `interface Request extends Base<Request>`, both nested in `Connection`: the
+    base `Base` was looked for among the file's top-level names only, so `con.request().url()`
+    found no `url` in Request (it went to Connection's own `url` overloads, a wrong link) and
+    a nested class's fields and `super(...)` inherited from a sibling linked nothing. A Java
+    class's superclass has the member a call runs before an interface it implements."""
+    db = build(
+        repo,
+        {
+            "src/p/Conn.java": (
+                "package p;\n\npublic interface Conn {\n"
+                "  interface Base<T extends Base<T>> {\n    String url();\n  }\n"
+                "  interface Request extends Base<Request> {\n    int timeout();\n  }\n"
+                "  Request request();\n"
+                "  Conn request(Request r);\n"
+                "  Conn url(String u);\n}\n"
+            ),
+            "src/p/Impl.java": (
+                "package p;\n\npublic class Impl {\n"
+                "  abstract static class Base<T extends Conn.Base<T>> implements Conn.Base<T> {\n"
+                "    public String url() { return null; }\n  }\n"
+                "  static class Req extends Base<Conn.Request> implements Conn.Request {\n"
+                "    public int timeout() { return 0; }\n"
+                "    String go() { return url(); }\n  }\n"
+                "  void run(Conn con, Impl.Req r) {\n"
+                "    con.request().url();\n"
+                "    r.url();\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    assert targets(db, "src/p/Impl.java", 12, "url") == {("Conn.Base.url", 5)}
+    assert targets(db, "src/p/Impl.java", 13, "url") == {("Impl.Base.url", 5)}
+    assert targets(db, "src/p/Impl.java", 9, "url") == {("Impl.Base.url", 5)}
