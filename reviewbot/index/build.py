@@ -96,7 +96,9 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # went through all of them: n a union of what each overload of m returns).
 # A Java nested type's base named by its simple name is looked for in the classes around it
 # too (jsoup's `interface Request extends Base<Request>` in Connection); a Java class's
-# superclass has a member before the interfaces it implements.
+# superclass has a member before the interfaces it implements; a Java local or parameter
+# written with the simple name of its file's one nested class of that name is of that class
+# (it linked nothing: jsoup 172 references, commons-io 375).
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).

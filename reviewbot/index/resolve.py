@@ -1939,6 +1939,17 @@ class Resolver:
             if java and "<" in qualifier:
                 qualifier = qualifier.partition("<")[0]  # (`List<DataNode>`: a List)
             written, known = self.in_file(file, qualifier)
+            if not known and java and "." not in qualifier:
+                # Java `Req r` in a file declaring the nested class `Impl.Req`: that class,
+                # when it is the file's only nested class of the name
+                inner = [
+                    c
+                    for c in self.class_by_name.get(qualifier, ())
+                    if self.classes[c].file_id == file.id
+                    and self.classes[c].parent_id in self.classes
+                ]
+                if len(inner) == 1:
+                    return inner, True
             if not known:
                 # Not defined nor imported: a builtin or a global of the language (`str`,
                 # `Map`), or a type parameter (`T`), which may stand for anything.

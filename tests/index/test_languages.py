@@ -1117,7 +1117,8 @@ def test_a_java_nested_type_extends_a_sibling_and_a_superclass_comes_first(repo:
     base `Base` was looked for among the file's top-level names only, so `con.request().url()`
     found no `url` in Request (it went to Connection's own `url` overloads, a wrong link) and
     a nested class's fields and `super(...)` inherited from a sibling linked nothing. A Java
-    class's superclass has the member a call runs before an interface it implements."""
+    class's superclass has the member a call runs before an interface it implements. A local
+    or parameter of a nested class of the file written by its simple name is of that class."""
     db = build(
         repo,
         {
@@ -1136,9 +1137,10 @@ def test_a_java_nested_type_extends_a_sibling_and_a_superclass_comes_first(repo:
                 "  static class Req extends Base<Conn.Request> implements Conn.Request {\n"
                 "    public int timeout() { return 0; }\n"
                 "    String go() { return url(); }\n  }\n"
-                "  void run(Conn con, Impl.Req r) {\n"
+                "  void run(Conn con, Impl.Req r, Req q) {\n"
                 "    con.request().url();\n"
                 "    r.url();\n"
+                "    q.url();\n"
                 "  }\n}\n"
             ),
         },
@@ -1146,3 +1148,6 @@ def test_a_java_nested_type_extends_a_sibling_and_a_superclass_comes_first(repo:
     assert targets(db, "src/p/Impl.java", 12, "url") == {("Conn.Base.url", 5)}
     assert targets(db, "src/p/Impl.java", 13, "url") == {("Impl.Base.url", 5)}
     assert targets(db, "src/p/Impl.java", 9, "url") == {("Impl.Base.url", 5)}
+    # `Req q`, the file's nested class by its simple name: it linked nothing (jsoup: 192
+    # such references, commons-io 381)
+    assert targets(db, "src/p/Impl.java", 14, "url") == {("Impl.Base.url", 5)}
