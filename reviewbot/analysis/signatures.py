@@ -105,7 +105,41 @@ _MODIFIERS = frozenset(
 )
 
 
+_GO_RECEIVER = re.compile(r"\s*func\s*\(\s*(?:[A-Za-z_]\w*\s+)?(\*?)\s*([^)]*?)\s*\)")
+
+
+def _go_receiver_change(old: str, new: str) -> str:
+    """What a Go method's header change did to its receiver when it went from a value to a
+    pointer or back (`func (s S) M()` -> `func (s *S) M()`): the method set of S changes,
+    which no parameter list shows; "" otherwise."""
+    was, now = _GO_RECEIVER.match(old), _GO_RECEIVER.match(new)
+    if was is None or now is None or _SPACE.sub("", was.group(2)) != _SPACE.sub("", now.group(2)):
+        return ""
+    base = _SPACE.sub("", now.group(2))
+    if not was.group(1) and now.group(1):
+        return f"receiver now a pointer (*{base}): no longer in the method set of {base} values"
+    if was.group(1) and not now.group(1):
+        return f"receiver now a value ({base}): works on a copy"
+    return ""
+
+
 def header_change(old: tuple[str, str], new: tuple[str, str], language: str, method: bool) -> str:
+    """What a re-signed header changed (``_header_change``); a Go method's receiver made a
+    pointer or a value says so (it was "types or defaults only": an interface a value of
+    the type satisfied may no longer be, `S{}.M()` no longer compiles)."""
+    said = _header_change(old, new, language, method)
+    if language != "go" or not method:
+        return said
+    receiver = _go_receiver_change(old[1], new[1])
+    if not receiver:
+        return said
+    rest = [_GO_RECEIVER.sub("func ()", h[1], count=1) for h in (old, new)]
+    if said == TYPES_ONLY and same_header(*rest):
+        return receiver  # (nothing else changed)
+    return f"{said}; {receiver}" if said else receiver
+
+
+def _header_change(old: tuple[str, str], new: tuple[str, str], language: str, method: bool) -> str:
     """What a re-signed header changed, in a few words for a reviewer: ``added x (required);
     removed y; now required: z; reordered`` (``parameters renamed (calls unaffected)`` where
     calls pass by position and only names changed), or ``types or defaults only`` when the

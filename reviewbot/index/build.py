@@ -85,6 +85,21 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 55 (session 21, go21): Go `var x = NewT()` / `var x = pkg.T(v)` (in a body, at the package's
+# level, in `var ( ... )`) types x as `x := ...` does (a second name of `var a, b = ...` is typed
+# by no value); package-level variables in `var ( ... )` are definitions (`_` is none); a
+# package variable's type (`Definition.returned`) types `x.m()` in the package's other files.
+# Java 10 `var x = ...` is no local of the type `var` (`x.m()` linked nothing): `new Foo()`,
+# `make()` (the class's), `nodes.get(0)` (a typed container's element), `a.n()` type x as an
+# explicit type would.
+# A Java call's receiver chain counts its calls' arguments too (`a.m(1).n()`: `ARGUMENTS` then
+# the chain's counts, nearest first): the chain goes through the overloads taking as many (it
+# went through all of them: n a union of what each overload of m returns).
+# A Java nested type's base named by its simple name is looked for in the classes around it
+# too (jsoup's `interface Request extends Base<Request>` in Connection); a Java class's
+# superclass has a member before the interfaces it implements; a Java local or parameter
+# written with the simple name of its file's one nested class of that name is of that class
+# (it linked nothing: jsoup 172 references, commons-io 375).
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).
@@ -200,7 +215,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 54
+RULES = 55
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -1074,6 +1089,18 @@ def _relink(
             and any(p.rsplit(".", 1)[-1] in typed_names for p in qualifier.split(CALLBACK))
         )
     ]
+    # Go `x.m()`, x a package variable of another file (how 'free', qualifier x): again when
+    # x changed or what its declaration holds (`var x = NewT()`: NewT, T) did.
+    held = {
+        name
+        for name, returned in conn.execute(
+            "SELECT name, returned FROM defs WHERE kind = 'variable' AND returned != ''"
+        )
+        if any(w in typed_names for w in _WORD.findall(returned))
+    }
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_values(name TEXT PRIMARY KEY)")
+    conn.execute("DELETE FROM sel_values")
+    conn.executemany("INSERT INTO sel_values(name) VALUES (?)", [(n,) for n in held | names])
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS sel_typed(qualifier TEXT PRIMARY KEY)")
     conn.execute("DELETE FROM sel_typed")
     conn.executemany("INSERT INTO sel_typed(qualifier) VALUES (?)", typed)
@@ -1097,6 +1124,7 @@ def _relink(
         "AND how IN ('self', 'super', 'class', 'free', 'instance') "
         f"UNION {select} WHERE how = 'instance' AND qualifier IN "
         "(SELECT qualifier FROM sel_typed) "
+        f"UNION {select} WHERE how = 'free' AND qualifier IN (SELECT name FROM sel_values) "
         "UNION SELECT r.id, r.file_id, r.how, r.target_id, r.qualifier, r.lookup, r.kind "
         f"FROM sel_receivers s JOIN refs r ON r.id >= s.file_id << {ID_BITS} "
         f"AND r.id < (s.file_id + 1) << {ID_BITS} AND r.how = 'self' "

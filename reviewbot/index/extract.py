@@ -202,15 +202,29 @@ def field_union(signature: str) -> tuple[str, ...]:
 def _with_arguments(refs: list[Reference], caps: dict[str, list[ts.Node]]) -> list[Reference]:
     """Java: each method call's reference with its number of arguments after its qualifier
     (``ARGUMENTS``)."""
-    counts: dict[tuple[int, int], int] = {}
+    counts: dict[tuple[int, int], str] = {}
     for key in ("call", "call.member"):
         for node in caps.get(key, ()):
             call = node.parent
             if call is None or call.type != "method_invocation":
                 continue
             args = call.child_by_field_name("arguments")
-            if args is not None:
-                counts[(node.start_point[0] + 1, node.start_point[1])] = _arguments(args)
+            if args is None:
+                continue
+            said = str(_arguments(args))
+            # (`a.m(1).n()`: the calls of the receiver's chain count theirs too, nearest
+            # first, after another ARGUMENTS: the overload of m taking one types n's receiver)
+            chain: list[str] = []
+            inner = call.child_by_field_name("object")
+            while inner is not None and inner.type == "method_invocation" and len(chain) < 8:
+                inner_args = inner.child_by_field_name("arguments")
+                if inner_args is None:
+                    break
+                chain.append(str(_arguments(inner_args)))
+                inner = inner.child_by_field_name("object")
+            if chain:
+                said += ARGUMENTS + ",".join(chain)
+            counts[(node.start_point[0] + 1, node.start_point[1])] = said
     if not counts:
         return refs
     return [
@@ -852,6 +866,29 @@ def _written_type(
     if last[:1].isupper():
         return written
     return written + "()"  # `with make() as x`: what make returns (its __enter__ gives self)
+
+
+def _java_value_type(
+    source: bytes, value_at: list[int], nodes: list[ts.Node], calls: set[int], at: int
+) -> str:
+    """What a Java `var x = ...` holds, read from its value (the nearest capture after the
+    name): `new Foo()` (`new ArrayList<Foo>()`) the type, `make(a)` / `nodes.get(0)` /
+    `a.b().c()` the call's qualifier with its arguments taken out (``nodes.get()``), as a
+    local's written type; "" for anything else."""
+    k = bisect.bisect_left(value_at, at)
+    if k >= len(nodes) or nodes[k].start_byte - at > 200:
+        return ""
+    node = nodes[k]
+    if node.start_byte not in calls:
+        text = _decode(source[node.start_byte : node.end_byte])
+        return _java_container(text) or clean_type(text)
+    arguments = node.child_by_field_name("arguments")
+    if arguments is None:
+        return ""
+    callee = _decode(source[node.start_byte : arguments.start_byte]).strip()
+    if _TYPE_NAME.fullmatch(callee):
+        return _SPACES.sub("", callee) + "()"
+    return _call_chain(callee)
 
 
 _CALLBACKS = frozenset({"arrow_function", "function_expression"})
@@ -2225,6 +2262,13 @@ class _Builder:
         iter_bind = {n.start_byte for n in caps.get("bind.iter", ())}
         iter_calls = set(iter_at)
         after_at = {n.start_byte for n in caps.get("bind.after", ())}
+        # Java `var x = new Foo()`, `var x = nodes.get(0)`: the value after the name says
+        # what x holds (its declared type comes before it), as `Foo x = ...` would.
+        value_at, value_nodes = _sorted(
+            caps.get("typed.value", []) + caps.get("typed.value.call", [])
+        )
+        value_calls = {n.start_byte for n in caps.get("typed.value.call", ())}
+        value_bind = {n.start_byte for n in caps.get("bind.value", ())}
         local_types: dict[tuple[int, str], str] = {}
         mixed: set[tuple[int, str]] = set()
         java_types = grammar.name == "java"
@@ -2263,6 +2307,8 @@ class _Builder:
                     k = bisect.bisect_left(type_at, at)
                     if k < len(type_nodes) and not _instance_this(type_nodes[k]):
                         written = ""  # `const self = this` in a nested `function`, a static
+            elif at in value_bind:
+                written = _java_value_type(source, value_at, value_nodes, value_calls, at)
             elif at in iter_bind:
                 if bound_names[(scope, name)] > 1:
                     # `for p in items()` and another binding of p in the scope (`p = xs[0]`,
@@ -2276,6 +2322,14 @@ class _Builder:
         for loose in iter_mixed:
             local_types.pop(loose, None)
             mixed.add(loose)
+        if grammar.name == "go":
+            # A package-level `var x = NewT()` / `var x T`: its type, for the package's other
+            # files (`x.m()` there), as a function's return type is read.
+            for i, d in enumerate(defs):
+                if d.kind == "variable" and def_scope[i] == 0 and not d.returned:
+                    held = local_types.get((0, d.name), "")
+                    if held and "=>" not in held:
+                        defs[i] = d._replace(returned=held)
         if inferred:
             # TS `A extends { k: infer X } ? X : B`: the X of the true branch is the one
             # `infer` declares (the `extends` clause's is, as a bind there).
@@ -2443,7 +2497,7 @@ class _Builder:
             if bound is None or bound[0] != "local":
                 continue
             held = local_types.get((found_in[0], call.group(1)), "")
-            if held and _PLAIN_TYPE.fullmatch(held):
+            if held and (_PLAIN_TYPE.fullmatch(held) or (java_types and _java_container(held))):
                 local_types[(scope, name)] = f"{held}.{call.group(2)}()"
 
         # `y = make().m()`: the chain from its head, read in y's scope (`headed`), as the
@@ -2878,6 +2932,12 @@ class _Builder:
                             how, qualifier = "instance", known
                             if known.split(".", 1)[0] in classed:  # `x = self.make()`
                                 target = enclosing_class(unit)
+                            elif (
+                                java
+                                and _BARE_CALL.fullmatch(called_head := known.split(".", 1)[0])
+                                and lookup(called_head[:-2], scope) is None
+                            ):
+                                target = enclosing_class(unit)  # `var x = make()`: its make
                             elif (declared := local_class(known, scope)) >= 0:
                                 target, qualifier = declared, DECLARED
                             elif (nested := inner_function(known, found_in[0])) >= 0:
@@ -2910,6 +2970,10 @@ class _Builder:
                         and first[:1].isupper()
                     ):
                         how, qualifier = "free", receiver  # Java/Go: a type of the package
+                    elif bound is None and go and how == "member" and receiver == first:
+                        # Go `x.m()`, x a variable of the package's other files: its type's
+                        # m when x's declaration says its type (else a guess, as before)
+                        how, qualifier = "free", receiver
                     elif (
                         bound is None
                         and java

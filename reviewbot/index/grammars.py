@@ -634,7 +634,10 @@ _GO_DEFS = """
 (type_spec type: (struct_type (field_declaration_list
   (field_declaration name: (field_identifier) @name) @def.field)))
 (source_file (const_declaration (const_spec name: (identifier) @name) @def.constant))
-(source_file (var_declaration (var_spec name: (identifier) @name) @def.variable))
+(source_file (var_declaration (var_spec name: (identifier) @name) @def.variable)
+  (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.variable))
+  (#not-eq? @name "_"))
 """
 _GO_NAMES = """
 (identifier) @ref
@@ -662,18 +665,21 @@ _GO_NAMES = """
   right: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)]
     @typed.type) (unary_expression operand: (composite_literal
     type: [(type_identifier) (qualified_type)] @typed.type))]))
-(var_spec name: (identifier) @bind.typed
+(var_spec . name: (identifier) @bind.typed
   value: (expression_list . [(composite_literal type: [(type_identifier) (qualified_type)]
     @typed.type) (unary_expression operand: (composite_literal
     type: [(type_identifier) (qualified_type)] @typed.type))]))
 (short_var_declaration left: (expression_list . (identifier) @bind.typed)
   right: (expression_list . (call_expression function: [(identifier) (selector_expression)]
     @typed.call)) (#not-eq? @typed.call "new"))
+(var_spec . name: (identifier) @bind.typed
+  value: (expression_list . (call_expression function: [(identifier) (selector_expression)]
+    @typed.call)) (#not-eq? @typed.call "new"))
 (short_var_declaration left: (expression_list . (identifier) @bind.typed)
   right: (expression_list . (call_expression function: (identifier) @_new
     arguments: (argument_list . [(type_identifier) (qualified_type)] @typed.type)))
   (#eq? @_new "new"))
-(var_spec name: (identifier) @bind.typed
+(var_spec . name: (identifier) @bind.typed
   value: (expression_list . (call_expression function: (identifier) @_new
     arguments: (argument_list . [(type_identifier) (qualified_type)] @typed.type)))
   (#eq? @_new "new"))
@@ -757,7 +763,21 @@ _JAVA_NAMES = """
   name: (identifier) @bind.typed)
 (local_variable_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)]
   @typed.type
-  declarator: (variable_declarator name: (identifier) @bind.typed))
+  declarator: (variable_declarator name: (identifier) @bind.typed) (#not-eq? @typed.type "var"))
+(local_variable_declaration type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @bind.value
+    value: (object_creation_expression
+      type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.value))
+  (#eq? @_var "var"))
+(local_variable_declaration type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @bind.value
+    value: (method_invocation !object) @typed.value.call)
+  (#eq? @_var "var"))
+(local_variable_declaration type: (type_identifier) @_var
+  declarator: (variable_declarator name: (identifier) @bind.value
+    value: (method_invocation object: [(identifier) (field_access) (method_invocation) (this)])
+      @typed.value.call)
+  (#eq? @_var "var"))
 (field_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @typed.type
   declarator: (variable_declarator name: (identifier) @attr.typed))
 (spread_parameter (variable_declarator name: (identifier) @bind))

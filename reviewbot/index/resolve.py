@@ -295,6 +295,8 @@ def written_return(kind: str, signature: str, returned: str = "", language: str 
     `return`s say, ``returned``), a property's type, else "". An update compares these to
     know whether a changed file's functions still return (and its properties still hold)
     what they did."""
+    if kind == "variable" and language == "go":
+        return returned  # a package variable's type (`var x = NewT()`, `var x T`)
     if kind == "field":
         if language == "go":
             return go_field_type(signature)
@@ -503,6 +505,7 @@ class Resolver:
         self._export_memo: dict[tuple[int, str], tuple[int, ...]] = {}
         # (language, folder or package, name) -> (file, definition) of every file there
         self._package_memo: dict[tuple[str, str, str], list[tuple[int, int]]] = {}
+        self._go_vars: dict[int, str] = {}  # a Go package variable's type (`_go_variable_type`)
         self._active: dict[tuple[int, str], int] = {}  # exports being worked out: stack place
         self._low = _NO_CYCLE  # the lowest stack place the answer being worked out read
         self._member_memo: dict[tuple[int, str, bool, str], tuple[tuple[int, ...], bool]] = {}
@@ -514,8 +517,11 @@ class Resolver:
         self._spread: dict[str, tuple[int, dict[int, list[int]]]] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._typed_memo: dict[
-            tuple[int, int | None, str, int, bool], tuple[tuple[int, ...], bool]
+            tuple[int, int | None, str, int, bool, int], tuple[tuple[int, ...], bool]
         ] = {}
+        # The receiver qualifier of the Java call being linked and its calls' argument counts,
+        # nearest first (``_step_arity``).
+        self._chain: tuple[str, tuple[int, ...]] = ("", ())
         self._packages: set[str] | None = None
         self._owner: dict[int, int] | None = None
         # The members a union's receiver reaches -> how many of its classes have them.
@@ -1301,6 +1307,13 @@ class Resolver:
                 continue
             found, _ = self.in_file(file, base)
             classes = [c for c in found if c in self.classes]
+            outer = d.parent_id
+            while not classes and file.language == "java" and outer in self.classes:
+                # Java `interface Request extends Base<Request>` nested in Connection beside
+                # its Base: a member type of a class around it (jsoup's `request().url()`)
+                if "." not in base:
+                    classes = [c for c in self.class_member(outer, base)[0] if c in self.classes]
+                outer = self.classes[outer].parent_id
             if not classes:
                 complete = False
             out.extend(c for c in classes if c != class_id)
@@ -1341,6 +1354,18 @@ class Resolver:
             return result
         bases, complete = self.bases(class_id)
         out: list[int] = []
+        file = self._file(d.file_id)
+        if file is not None and file.language == "java" and d.kind in ("class", "enum"):
+            # A Java class's superclass (its own chain) has the member a call runs before
+            # the interfaces it implements declare it (`HttpConnection.Request`, a `Base`
+            # implementing `Connection.Request`: Base's `url()`, not the interface's)
+            for b in bases:
+                if self.classes[b].kind == "class":
+                    found, sure = self.class_member(b, name, want=want)
+                    if found:
+                        result = (found, sure and complete)
+                        self._member_memo[key] = result
+                        return result
         for b in bases:
             found, sure = self.class_member(b, name, want=want)
             out.extend(found)
@@ -1974,6 +1999,17 @@ class Resolver:
             if java and "<" in qualifier:
                 qualifier = qualifier.partition("<")[0]  # (`List<DataNode>`: a List)
             written, known = self.in_file(file, qualifier)
+            if not known and java and "." not in qualifier:
+                # Java `Req r` in a file declaring the nested class `Impl.Req`: that class,
+                # when it is the file's only nested class of the name
+                inner = [
+                    c
+                    for c in self.class_by_name.get(qualifier, ())
+                    if self.classes[c].file_id == file.id
+                    and self.classes[c].parent_id in self.classes
+                ]
+                if len(inner) == 1:
+                    return inner, True
             if not known:
                 # Not defined nor imported: a builtin or a global of the language (`str`,
                 # `Map`), or a type parameter (`T`), which may stand for anything.
@@ -1983,10 +2019,11 @@ class Resolver:
                 # Go `x := NewFoo()`, Python `x = Make()`: a capitalised function, not a class.
                 return self.typed(file, target, qualifier + "()", depth + 1)
             return classes, bool(classes) or self.from_outside(file, qualifier)
-        memo_key = (file.id, target, qualifier, depth, element)
+        arity = self._step_arity(qualifier)
+        memo_key = (file.id, target, qualifier, depth, element, arity)
         memo = self._typed_memo.get(memo_key)
         if memo is None:
-            found, sure = self._typed_call(file, target, qualifier, depth, element)
+            found, sure = self._typed_call(file, target, qualifier, depth, element, arity)
             memo = self._typed_memo[memo_key] = (tuple(found), sure)
         return list(memo[0]), memo[1]
 
@@ -2007,16 +2044,37 @@ class Resolver:
             return None  # the repository's own `List`
         return java_container_returns(owner, member)
 
+    def _step_arity(self, qualifier: str) -> int:
+        """How many arguments the last call of ``qualifier`` passes, when ``qualifier`` is
+        the receiver chain of the Java call being linked or a head of it (`a.m(1)` of
+        `a.m(1).n()`, read from its end: a local's type may stand for its head); else -1."""
+        chain, counts = self._chain
+        if not counts or not qualifier.endswith("()") or not chain.startswith(qualifier):
+            return -1
+        step = chain.count("()") - qualifier.count("()")
+        return counts[step] if step < len(counts) else -1
+
     def _typed_call(
-        self, file: _File, target: int | None, qualifier: str, depth: int, element: bool
+        self,
+        file: _File,
+        target: int | None,
+        qualifier: str,
+        depth: int,
+        element: bool,
+        arity: int = -1,
     ) -> tuple[list[int], bool]:
-        """``typed`` of a call (``make()``, a chain ``make().m()``)."""
+        """``typed`` of a call (``make()``, a chain ``make().m()``); ``arity``: how many
+        arguments it passes, when known (Java: the overloads taking as many)."""
         callee = qualifier[:-2]
         funcs, outside, guessed = self._functions(file, target, callee, depth)
         if outside is None:
             return [], True  # a library's class: it returns none of ours
         if not funcs or depth > _MAX_RETURN_DEPTH:
             return [], outside  # a function from outside returns no class of the repository
+        if arity >= 0 and not guessed and len(funcs) > 1:
+            fit = self._taking(funcs, arity)
+            if fit:
+                funcs = fit
         out: list[int] = []
         # (a guess's functions, every `m` in reach, are members of different classes: no
         # overloads of one)
@@ -2404,10 +2462,19 @@ class Resolver:
             return self._java_qualified(f"{path}.{lookup}", want), "package"
         if qualifier and not qualifier.startswith(NEW):  # Java/Go: `Type.member`, Type here
             out: list[int] = []
+            via = "package"
             for c in self.package_top(file, qualifier):
                 if c in self.classes:
                     out.extend(self.class_member(c, lookup, want=want)[0])
-            return tuple(out), "package"
+                elif file.language == "go" and (held := self._go_variable_type(c)):
+                    # `x.m()`, x a package variable of another file (`var x = NewT()`)
+                    home = self.files.get(c >> ID_BITS)
+                    if home is not None:
+                        found, via = self.resolve(home.id, "instance", None, held, lookup, want)
+                        out.extend(found)
+            if not out and file.language == "go" and not qualifier[:1].isupper():
+                return self.any_member(lookup, file), "member"  # an untyped value
+            return tuple(dict.fromkeys(out)), via
         if target is not None:
             # (Java: a constructor is no member a bare name means; `C` is its class)
             found = self._not_constructors(self.class_member(target, lookup, want=want)[0])
@@ -2431,6 +2498,17 @@ class Resolver:
                 for t in self.module_files(file, imp.module):
                     out.extend(self.exported(t, lookup))
         return tuple(dict.fromkeys(out)), "import"
+
+    def _go_variable_type(self, def_id: int) -> str:
+        """What a Go package-level variable's declaration says it holds (its written type, or
+        the call or literal it is set to: the extractor's ``Definition.returned``), or ""."""
+        held = self._go_vars.get(def_id)
+        if held is None:
+            row = self.conn.execute(
+                "SELECT returned FROM defs WHERE id = ? AND kind = 'variable'", (def_id,)
+            ).fetchone()
+            held = self._go_vars[def_id] = row[0] if row is not None else ""
+        return held
 
     def _java_qualified(self, dotted: str, want: str = "") -> tuple[int, ...]:
         """Java: what a fully qualified name means (`org.acme.nodes.Element`, a nested class
@@ -2543,6 +2621,7 @@ class Resolver:
             known = fitted.get((file_id, how, target, written, lookup, kind))
             if known is None:
                 qualifier, counted, arguments = written.partition(ARGUMENTS)
+                arguments, _, chain = arguments.partition(ARGUMENTS)
                 if how == "def":
                     found, via = ((target,) if target is not None else ()), "local"
                     # Python: a module-level name bound to several definitions of one file
@@ -2565,12 +2644,21 @@ class Resolver:
                         and self.files[file_id].language == "java"
                         else ""
                     )
-                    key = (file_id, how, target, qualifier, lookup, want)
+                    key = (file_id, how, target, qualifier + ARGUMENTS + chain, lookup, want)
                     hit = memo.get(key)
                     if hit is None:
-                        hit = memo[key] = self.resolve(
-                            file_id, how, target, qualifier, lookup, want
+                        # (Java `a.m(1).n()`: the receiver's calls' argument counts, nearest
+                        # first, pick the overloads its chain goes through: ``_step_arity``)
+                        self._chain = (
+                            qualifier,
+                            tuple(int(c) for c in chain.split(",")) if chain else (),
                         )
+                        try:
+                            hit = memo[key] = self.resolve(
+                                file_id, how, target, qualifier, lookup, want
+                            )
+                        finally:
+                            self._chain = ("", ())
                     found, via = hit
                 language = self.files[file_id].language if file_id in self.files else ""
                 ways = self._union_ways.get(found, 1) if via == _UNION else 1

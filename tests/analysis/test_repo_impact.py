@@ -2841,3 +2841,34 @@ def test_a_declaration_an_export_list_still_exports_under_its_name_is_not_remove
         assert not removed & {"INTERNAL_AtomState", "INTERNAL_Mounted", "INTERNAL_make"}, removed
         reasons = "; ".join(b["reason"] for b in doc["bundles"])
         assert "INTERNAL_" not in reasons, reasons
+
+
+def test_a_go_receiver_made_a_pointer_is_no_types_only_re_sign(repo: Path) -> None:
+    """`func (s Store) Get(k string)` -> `func (s *Store) Get(k string)` was "types or
+    defaults only", a change whose calls all fit: the method set of Store changed (a Store
+    value no longer satisfies an interface needing Get; `Store{}.Get(k)` no longer compiles).
+    The review says the receiver changed, lists the calls, and names none as broken."""
+    store = "package kv\n\ntype Store struct{ m map[string]int }\n\n"
+    use = 'package kv\n\nfunc Use() int {\n\tvar s Store\n\treturn s.Get("a")\n}\n'
+    setup(
+        repo,
+        {
+            "go.mod": "module example.com/kv\n\ngo 1.21\n",
+            "kv/store.go": store + "func (s Store) Get(k string) int { return s.m[k] }\n",
+            "kv/use.go": use,
+        },
+        {"kv/store.go": store + "func (s *Store) Get(k string) int { return s.m[k] }\n"},
+    )
+    doc = review(repo)
+    found = entry(doc, "Get")
+    assert found["detail"] == (
+        "receiver now a pointer (*Store): no longer in the method set of Store values"
+    )
+    assert not codes(doc, "RB106")
+    back = header_change(
+        ("Get", "func (s *Store) Get(k string) int"),
+        ("Get", "func (s Store) Get(k string) int"),
+        "go",
+        True,
+    )
+    assert back == "receiver now a value (Store): works on a copy"

@@ -962,3 +962,192 @@ def test_java_a_method_call_goes_to_the_overloads_of_its_arity(repo: Path) -> No
     }
     assert use == {(4, 0.5), (5, 0.5)}, use
     assert targets(db, "src/p/Use.java", 6, "join") == {("Arrays.join", 9)}
+
+
+def test_go_var_declarations_are_typed_as_short_ones(repo: Path) -> None:
+    """`var a = t.NewT()` (in a function, at the package's level, in `var ( ... )`) left a
+    untyped while `e := t.NewT()` was typed through NewT's written return type: `a.M()` was a
+    guess at 1/3 among every `M`; a package variable used in another file of the package was
+    untyped even when its type was written. A second name (`var p, q = t.U{}, t.NewT()`) is
+    typed by no value (which one is its own is not read): no guess presented as sure."""
+    db = build(
+        repo,
+        {
+            "go.mod": "module example.com/kit\n\ngo 1.21\n",
+            "t/t.go": (
+                "package t\n\n"
+                "type T struct{}\n\n"
+                "func NewT() *T { return nil }\n\n"
+                "func (x *T) M() {}\n\n"
+                "type U struct{}\n\n"
+                "func (u U) M() {}\n\n"
+                "type Conv int\n\n"
+                "func (c Conv) M() {}\n"
+            ),
+            "use/use.go": (
+                'package use\n\nimport "example.com/kit/t"\n\n'
+                "var top = t.NewT()\n"
+                "var (\n\tgrouped = t.NewT()\n\tconverted = t.Conv(1)\n)\n\n"
+                "func f() {\n"
+                "\tvar a = t.NewT()\n"
+                "\ta.M()\n"
+                "\tvar (\n\t\tc = t.NewT()\n\t\td = t.Conv(2)\n\t)\n"
+                "\tc.M()\n"
+                "\td.M()\n"
+                "\ttop.M()\n"
+                "\tgrouped.M()\n"
+                "\tconverted.M()\n"
+                "\tvar p, q = t.U{}, t.NewT()\n"
+                "\tp.M()\n"
+                "\tq.M()\n"
+                "}\n"
+            ),
+            "use/other.go": (
+                "package use\n\n"
+                "func g() {\n\ttop.M()\n\tgrouped.M()\n\tconverted.M()\n\tloose.M()\n"
+                "\t_ = top\n}\n\n"
+                "var loose = 3\n\nvar (\n\t_ = loose\n)\n"
+            ),
+        },
+    )
+    # in the package's other files (grouped ones were no definitions at all)
+    assert targets(db, "use/other.go", 4, "M") == {("T.M", 7)}
+    assert targets(db, "use/other.go", 5, "M") == {("T.M", 7)}
+    assert targets(db, "use/other.go", 6, "M") == {("Conv.M", 15)}
+    assert len(targets(db, "use/other.go", 7, "M")) == 3  # untyped: a guess, as before
+    assert targets(db, "use/other.go", 8, "_") == set()  # the blank identifier: no variable
+    sure_t = {("T.M", 7)}
+    assert targets(db, "use/use.go", 13, "M") == sure_t  # var a = t.NewT()
+    assert targets(db, "use/use.go", 18, "M") == sure_t  # var ( c = t.NewT() )
+    assert targets(db, "use/use.go", 19, "M") == {("Conv.M", 15)}  # a conversion
+    assert targets(db, "use/use.go", 20, "M") == sure_t  # package level
+    assert targets(db, "use/use.go", 21, "M") == sure_t  # package level, grouped
+    assert targets(db, "use/use.go", 22, "M") == {("Conv.M", 15)}
+    assert targets(db, "use/use.go", 24, "M") == {("U.M", 11)}
+    assert targets(db, "use/use.go", 25, "M") != {("U.M", 11)}  # q: never U's value's
+
+
+def test_a_java_var_local_is_typed_by_its_value(repo: Path) -> None:
+    """Java 10's `var a = nodes.get(0);` was a local of the type `var`, a class nobody
+    defines: `a.m()` linked nothing at all (no caller of Foo.m found), as did `var b = new
+    Foo()`, `var c = make()` and `var d = bar.n()`. They are typed as an explicit type would
+    be; a value that says nothing (`var f = bar`) leaves a guess, as before."""
+    db = build(
+        repo,
+        {
+            "src/p/Foo.java": (
+                "package p;\n\npublic class Foo {\n  public void m() {}\n"
+                "  public Foo n() { return this; }\n}\n"
+            ),
+            "src/p/Bar.java": (
+                "package p;\n\npublic class Bar {\n  public void m() {}\n"
+                "  public Bar n() { return this; }\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nimport java.util.List;\n\nclass Use {\n"
+                "  static Foo make() { return new Foo(); }\n"
+                "  void run(List<Foo> nodes, Bar bar) {\n"
+                "    var a = nodes.get(0);\n"
+                "    a.m();\n"
+                "    var b = new Foo();\n"
+                "    b.m();\n"
+                "    var c = make();\n"
+                "    c.m();\n"
+                "    var d = bar.n();\n"
+                "    d.m();\n"
+                "    var f = bar;\n"
+                "    f.m();\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    foo, bar = {("Foo.m", 4)}, {("Bar.m", 4)}
+    assert targets(db, "src/p/Use.java", 9, "m") == foo  # a List<Foo>'s element
+    assert targets(db, "src/p/Use.java", 11, "m") == foo
+    assert targets(db, "src/p/Use.java", 13, "m") == foo  # what the class's make returns
+    assert targets(db, "src/p/Use.java", 15, "m") == bar
+    assert targets(db, "src/p/Use.java", 17, "m") == foo | bar  # untyped: a guess
+
+
+def test_a_java_call_chain_follows_the_overload_its_arguments_pick(repo: Path) -> None:
+    """`api.m(1).n()` with `Foo m(int)` and `Bar m(int, int)`: the chain went through both
+    overloads (`n` a union of Foo's and Bar's at 1/2 each), though a call's argument count
+    already picks the overload it calls (``ARGUMENTS``). Each call of the receiver's chain
+    counts its arguments too; the chain goes through the overloads taking as many."""
+    db = build(
+        repo,
+        {
+            "src/p/Foo.java": "package p;\n\npublic class Foo {\n  public void n() {}\n}\n",
+            "src/p/Bar.java": "package p;\n\npublic class Bar {\n  public void n() {}\n}\n",
+            "src/p/Api.java": (
+                "package p;\n\npublic class Api {\n"
+                "  public Foo m(int x) { return null; }\n"
+                "  public Bar m(int x, int y) { return null; }\n"
+                "  public Api same() { return this; }\n"
+                "  public Api same(int k) { return this; }\n"
+                "  public Foo same(String a, String b) { return null; }\n"
+                "  static Api make(int a) { return null; }\n"
+                "  static Bar make() { return null; }\n}\n"
+            ),
+            "src/p/Use.java": (
+                "package p;\n\nclass Use {\n"
+                "  void run(Api api) {\n"
+                "    api.m(1).n();\n"
+                "    api.m(1, 2).n();\n"
+                "    api.same(3).m(1).n();\n"
+                '    api.same("a, b").m(f(1, 2), 3).n();\n'
+                "    make().n();\n"
+                "  }\n"
+                "  int f(int a, int b) { return 0; }\n"
+                "  static Bar make() { return null; }\n"
+                "  static Api make(int a) { return null; }\n}\n"
+            ),
+        },
+    )
+    foo, bar = {("Foo.n", 4)}, {("Bar.n", 4)}
+    assert targets(db, "src/p/Use.java", 5, "n") == foo
+    assert targets(db, "src/p/Use.java", 6, "n") == bar
+    assert targets(db, "src/p/Use.java", 7, "n") == foo  # through same(int): an Api
+    assert targets(db, "src/p/Use.java", 8, "n") == bar  # one argument, then two
+    assert targets(db, "src/p/Use.java", 9, "n") == bar  # the class's make()
+
+
+def test_a_java_nested_type_extends_a_sibling_and_a_superclass_comes_first(repo: Path) -> None:
+    """jsoup: `interface Request extends Base<Request>`, both nested in `Connection`: the
+    base `Base` was looked for among the file's top-level names only, so `con.request().url()`
+    found no `url` in Request (it went to Connection's own `url` overloads, a wrong link) and
+    a nested class's fields and `super(...)` inherited from a sibling linked nothing. A Java
+    class's superclass has the member a call runs before an interface it implements. A local
+    or parameter of a nested class of the file written by its simple name is of that class."""
+    db = build(
+        repo,
+        {
+            "src/p/Conn.java": (
+                "package p;\n\npublic interface Conn {\n"
+                "  interface Base<T extends Base<T>> {\n    String url();\n  }\n"
+                "  interface Request extends Base<Request> {\n    int timeout();\n  }\n"
+                "  Request request();\n"
+                "  Conn request(Request r);\n"
+                "  Conn url(String u);\n}\n"
+            ),
+            "src/p/Impl.java": (
+                "package p;\n\npublic class Impl {\n"
+                "  abstract static class Base<T extends Conn.Base<T>> implements Conn.Base<T> {\n"
+                "    public String url() { return null; }\n  }\n"
+                "  static class Req extends Base<Conn.Request> implements Conn.Request {\n"
+                "    public int timeout() { return 0; }\n"
+                "    String go() { return url(); }\n  }\n"
+                "  void run(Conn con, Impl.Req r, Req q) {\n"
+                "    con.request().url();\n"
+                "    r.url();\n"
+                "    q.url();\n"
+                "  }\n}\n"
+            ),
+        },
+    )
+    assert targets(db, "src/p/Impl.java", 12, "url") == {("Conn.Base.url", 5)}
+    assert targets(db, "src/p/Impl.java", 13, "url") == {("Impl.Base.url", 5)}
+    assert targets(db, "src/p/Impl.java", 9, "url") == {("Impl.Base.url", 5)}
+    # `Req q`, the file's nested class by its simple name: it linked nothing (jsoup: 192
+    # such references, commons-io 381)
+    assert targets(db, "src/p/Impl.java", 14, "url") == {("Impl.Base.url", 5)}

@@ -661,3 +661,28 @@ def test_a_java_containers_element_follows_its_class_changed(repo: Path, tmp_pat
     old, new = _update_equals_cold(repo, tmp_path, files, edited)
     assert ("src/p/Use.java", 7, 21, "src/p/A.java", 3, "spin", 1.0, "instance") in old
     assert ("src/p/Use.java", 7, 21, "src/p/B.java", 3, "spin", 1.0, "instance") in new
+
+
+@pytest.mark.parametrize("changed", ["use/a.go", "t/t.go"])
+def test_a_go_package_variable_whose_value_changed_is_followed(
+    repo: Path, tmp_path: Path, changed: str
+) -> None:
+    """`x.M()` in b.go with `var x = t.NewT()` in a.go (another file of the package): again
+    when x's declaration changes (`t.NewU()`), or what NewT returns does."""
+    kinds = (
+        "package t\n\ntype T struct{}\n\nfunc NewT() RET { return nil }\n\nfunc (x *T) M() {}\n\n"
+        "type U struct{}\n\nfunc (u *U) M() {}\n"
+    )
+    files = {
+        "go.mod": "module example.com/kit\n\ngo 1.21\n",
+        "t/t.go": kinds.replace("RET", "*T"),
+        "use/a.go": 'package use\n\nimport "example.com/kit/t"\n\nvar x = t.NewT()\n',
+        "use/b.go": "package use\n\nfunc g() {\n\tx.M()\n}\n",
+    }
+    after = {
+        "use/a.go": files["use/a.go"].replace("var x = t.NewT()", "var x = new(t.U)"),
+        "t/t.go": kinds.replace("RET", "*U"),
+    }
+    old, new = _update_equals_cold(repo, tmp_path, files, {changed: after[changed]})
+    assert ("use/b.go", 4, 3, "t/t.go", 7, "M", 1.0, "instance") in old
+    assert ("use/b.go", 4, 3, "t/t.go", 11, "M", 1.0, "instance") in new
