@@ -84,6 +84,11 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 55 (session 21, djt21): Django's framework typing: a class deriving from Django's `Model` (the
+# repository's django/db/models/base.py, or `django.db.models.Model` by import) has `objects`,
+# `_default_manager`, `_base_manager` (its own `objects = X()`, else the repository's `Manager`);
+# `Base.from_queryset(Q)` (a base, `X = ...`) has Base's and Q's methods; `Model.attr.m()` (a
+# class's attribute, the class in the file or imported) is typed through the attribute.
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).
@@ -197,7 +202,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 54
+RULES = 55
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
