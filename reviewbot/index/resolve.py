@@ -247,6 +247,17 @@ _PY_FIELD_VALUE = re.compile(r"[A-Za-z_]\w*\s*=\s*([A-Za-z_][\w.]*)\s*\(.*", re.
 _DJANGO_MODELS = frozenset({"django.db.models.Model", "django.db.models.base.Model"})
 _DJANGO_MODEL_FILE = "django/db/models/base.py"
 _MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+# Manager and QuerySet methods that return a queryset (or manager) of the same model, and those
+# that return one of its instances (`Model.objects.filter(...).first()`: a Model); iterating a
+# model's queryset gives its instances too.
+_QUERYSET_SAME = frozenset(
+    "all filter exclude order_by select_related prefetch_related using annotate alias distinct "
+    "only defer none reverse select_for_update db_manager".split()
+)
+_MODEL_INSTANCE = frozenset("get create first last earliest latest".split())
+# A manager's method returning `self.model(...)` (a custom manager's `create_user`): the model
+# the manager was reached through (``Resolver._model_context``).
+_MANAGER_MODEL = frozenset({"self.model", "cls.model"})
 _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
 
 
@@ -491,6 +502,9 @@ class Resolver:
             if made is not None:
                 self.queryset_made[found] = (made.group(1), made.group(2))
         self._model_memo: dict[int, bool] = {}
+        # The models a manager's call is typed for (`User.objects.create_user()`): what the
+        # manager's own `self.model` means while its return is read.
+        self._model_context: tuple[int, ...] = ()
         if not lazy:
             self._load_field_types(None)
             self.field_types.complete = self.field_unions.complete = True
@@ -541,7 +555,7 @@ class Resolver:
         self._spread: dict[str, tuple[int, dict[int, list[int]]]] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._typed_memo: dict[
-            tuple[int, int | None, str, int, bool], tuple[tuple[int, ...], bool]
+            tuple[int, int | None, str, int, bool, tuple[int, ...]], tuple[tuple[int, ...], bool]
         ] = {}
         self._packages: set[str] | None = None
         self._owner: dict[int, int] | None = None
@@ -1847,6 +1861,53 @@ class Resolver:
             return (), ""  # `entry.Time.Format()`, Time a `time.Time`: the library's method
         return self.any_member(lookup, file), "member"
 
+    def _manager_of(
+        self, file: _File, target: int | None, dotted: str, depth: int
+    ) -> list[int] | None:
+        """The manager classes of a Django model's manager attribute written ``dotted``
+        (`Model.objects`, `cls._default_manager`; ``_managers``), followed by calls of
+        methods that keep the model (`Model.objects.db_manager(using)`); None when it is not
+        one."""
+        head, _, attr = dotted.rpartition(".")
+        if file.language != "python" or not head or depth > _MAX_RETURN_DEPTH:
+            return None
+        if attr.endswith("()"):
+            if attr[:-2] not in _QUERYSET_SAME or "." not in head:
+                return None
+            return self._manager_of(file, target, head, depth + 1)
+        if attr not in _MANAGERS or head.endswith(")"):
+            return None
+        models = self.typed(file, target, head, depth + 1)[0]
+        if not models or not all(self._django_model(m) for m in models):
+            return None
+        out: list[int] = []
+        for m in models:
+            found = self._managers(m, attr)
+            if found is None:
+                return None
+            out.extend(found)
+        return list(dict.fromkeys(out))
+
+    def _model_call(
+        self, file: _File, target: int | None, callee: str, depth: int
+    ) -> tuple[list[int], str]:
+        """The Django models whose manager a call ``callee`` (`Model.objects.filter().get`)
+        is made on, through methods that keep the model (``_QUERYSET_SAME``), and the method
+        called; ([], "") when it is no such call."""
+        parts = callee.split(".")
+        k = len(parts) - 2
+        while k > 0 and parts[k].endswith("()") and parts[k][:-2] in _QUERYSET_SAME:
+            k -= 1
+        if k < 1 or parts[k] not in _MANAGERS or depth > _MAX_RETURN_DEPTH:
+            return [], ""
+        head = ".".join(parts[:k])
+        if head.endswith(")"):
+            return [], ""
+        models = self.typed(file, target, head, depth + 1)[0]
+        if not models or not all(self._django_model(m) for m in models):
+            return [], ""
+        return models, parts[-1]
+
     def _made(self, variable: int) -> list[int]:
         """The classes of `X = Base.from_queryset(Q)` (the variable ``variable``): Base's, then
         Q's, found in X's module."""
@@ -2050,6 +2111,9 @@ class Resolver:
         if not qualifier.endswith("()"):
             if java and "<" in qualifier:
                 qualifier = qualifier.partition("<")[0]  # (`List<DataNode>`: a List)
+            managers = self._manager_of(file, target, qualifier, depth)
+            if managers is not None:  # `Model.objects`, `cls._default_manager`
+                return managers, True
             written, known = self.in_file(file, qualifier)
             if not known:
                 # Not defined nor imported: a builtin or a global of the language (`str`,
@@ -2061,7 +2125,7 @@ class Resolver:
                 # Go `x := NewFoo()`, Python `x = Make()`: a capitalised function, not a class.
                 return self.typed(file, target, qualifier + "()", depth + 1)
             return classes, bool(classes) or self.from_outside(file, qualifier)
-        memo_key = (file.id, target, qualifier, depth, element)
+        memo_key = (file.id, target, qualifier, depth, element, self._model_context)
         memo = self._typed_memo.get(memo_key)
         if memo is None:
             found, sure = self._typed_call(file, target, qualifier, depth, element)
@@ -2090,6 +2154,33 @@ class Resolver:
     ) -> tuple[list[int], bool]:
         """``typed`` of a call (``make()``, a chain ``make().m()``)."""
         callee = qualifier[:-2]
+        if file.language == "python":
+            if callee in _MANAGER_MODEL and self._model_context:
+                return list(self._model_context), True  # a manager's `self.model(...)`
+            models, method = self._model_call(file, target, callee, depth)
+            if models and (method in _MODEL_INSTANCE or (element and method in _QUERYSET_SAME)):
+                return models, True  # `Model.objects.get()`, `for m in Model.objects.all()`
+            if models and not element and method in _QUERYSET_SAME:
+                # `Model.objects.filter()`: a queryset of the model, its manager's class
+                # standing for it (it has QuerySet's methods: `from_queryset`)
+                managers = self._manager_of(file, target, qualifier, depth)
+                if managers is not None:
+                    return managers, True
+            context = tuple(models)
+            if (
+                models
+                and not element
+                and method not in _QUERYSET_SAME
+                and (context != self._model_context)
+            ):
+                # A custom manager's method (`create_user`): what it returns, with its
+                # `self.model` the model it was reached through.
+                outer = self._model_context
+                self._model_context = context
+                try:
+                    return self._typed_call(file, target, qualifier, depth, element)
+                finally:
+                    self._model_context = outer
         funcs, outside, guessed = self._functions(file, target, callee, depth)
         if outside is None:
             return [], True  # a library's class: it returns none of ours
@@ -2310,6 +2401,16 @@ class Resolver:
                 False,
                 False,
             )
+        if file.language == "python" and rest:
+            managers = self._manager_of(file, target, owner, depth)
+            if managers is not None:  # `Model.objects.m()`: the model's manager's m
+                if not managers:
+                    return (), None, False  # Django's own Manager, from outside
+                return (
+                    tuple(m for c in managers for m in self.class_member(c, member)[0]),
+                    False,
+                    False,
+                )
         if file.language == "java" and rest and not owner.endswith(")"):
             # `HttpConnection.Request.method()` (a local of that nested class's type): the
             # member of the class the owner names, before any reading of it as a path

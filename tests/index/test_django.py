@@ -216,3 +216,62 @@ def test_a_class_made_by_from_queryset_has_the_querysets_methods_and_the_manager
     assert vias(db, "app/managers.py", 24, "db_manager") == db_manager
     assert vias(db, "app/managers.py", 25, "active") == active
     assert vias(db, "app/managers.py", 26, "db_manager") == db_manager
+
+
+def test_a_models_manager_calls_return_the_model_or_its_queryset(repo: Path) -> None:
+    # `get`/`create`/`first` give a model instance; `filter`, `all`, `db_manager` keep the
+    # model (iterating gives its instances); a custom manager's method returning
+    # `self.model(...)` (through another method) gives the model it was reached through.
+    db = build(
+        repo,
+        {
+            **DJANGO,
+            "app/__init__.py": "",
+            "app/cache.py": (
+                "class Cache:\n    def has_perm(self, p):\n        pass\n"
+                "\n    def create_user(self, name):\n        pass\n"
+            ),
+            "app/models.py": (
+                "from django.db import models\n"
+                "from app.cache import Cache\n"
+                "\n"
+                "\n"
+                "class UserManager(models.Manager):\n"
+                "    def _make(self, name):\n"
+                "        user = self.model(name=name)\n"
+                "        user.save()\n"
+                "        return user\n"
+                "\n"
+                "    def create_user(self, name):\n"
+                "        return self._make(name)\n"
+                "\n"
+                "\n"
+                "class Person(models.Model):\n"
+                "    objects = UserManager()\n"
+                "\n"
+                "    def has_perm(self, p):\n"
+                "        pass\n"
+            ),
+            "app/views.py": (
+                "from app.models import Person\n"
+                "from app.cache import Cache\n"
+                "\n"
+                "\n"
+                "def view(using):\n"
+                "    u = Person.objects.create_user('a')\n"
+                "    u.has_perm(1)\n"
+                "    v = Person.objects.filter(a=1).get()\n"
+                "    v.has_perm(2)\n"
+                "    for w in Person.objects.all():\n"
+                "        w.has_perm(3)\n"
+                "    Person.objects.db_manager(using).create_user('b').has_perm(4)\n"
+                "    Person._base_manager.create(name='c').has_perm(5)\n"
+            ),
+        },
+    )
+    has_perm = {("Person.has_perm", 1.0, "instance")}
+    for line in (7, 9, 11, 12, 13):
+        assert vias(db, "app/views.py", line, "has_perm") == has_perm, line
+    assert vias(db, "app/views.py", 12, "create_user") == {
+        ("UserManager.create_user", 1.0, "instance")
+    }
