@@ -8,7 +8,9 @@ held out and pre-registered on 2026-12-01, before anyone looked at them: rich's 
 mobx's ``packages/mobx``, each at its newest fetched commit; held out and pre-registered in
 session 9 on 2026-12-01: marshmallow's repository and class-validator's, each at its newest
 fetched commit; held out and pre-registered in session 10 on 2026-12-01: yup's repository and
-typer's, each at its newest fetched commit), a change is
+typer's, each at its newest fetched commit; held out and pre-registered in session 21 on
+2026-12-02: healthchecks' repository (a Django application, sampled from ``hc/``) at its newest
+fetched commit, jedi's project seeing Django's sdist beside it), a change is
 made in a temporary copy: the function deleted (its lines blanked, so that line numbers stay)
 or re-signed (a required parameter added in front). The change is reviewed by the real
 pipeline (``pipeline.review``, a full review) twice: with the repository's index (the impact
@@ -18,7 +20,10 @@ when they are in the repository's ``.py`` files, not definitions, not inside the
 itself (a recursive call is no reference to it) and, for a deletion, outside the deleted
 lines. Import and re-export statements (all their lines) are left out on both sides (jedi
 counts an imported name as a definition of the importing module). References are compared as
-(path, line). jedi sees the repository's root and, for click's src layout, ``src/``.
+(path, line). jedi sees the repository's root and, for click's src layout, ``src/``; for
+healthchecks also Django's sources (the sdist of ``bench/index_speed.py``, unpacked outside the
+repository, on jedi's ``sys_path`` only, so that its Django plugin works; the index sees the
+repository alone).
 
 Reported: precision and recall, micro-averaged over the changes (all references pooled) and
 the mean per change; next to the grep impact on the same changes. Nothing was tuned on these
@@ -89,6 +94,11 @@ CLASS_VALIDATOR = Path("/work/.mirror/typestack+class-validator/repo")
 # at them: no rule was made from them.
 YUP = Path("/work/.mirror/jquense+yup/repo")
 TYPER = Path("/work/.mirror/fastapi+typer/repo")
+# Held out, pre-registered in session 21 (2026-12-02), chosen by the lead before anyone looked
+# at it: no rule was made from it.
+HEALTHCHECKS = Path("/work/.mirror/healthchecks+healthchecks/repo")
+# Folders a corpus adds to jedi's sys_path (outside the repository; set by the corpus's fill).
+_JEDI_PATHS: list[str] = []
 _TS_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs")  # the language service's program
 # Import and re-export statements: left out on both sides.
 _IMPORT = re.compile(r"\s*(from\s|import[\s{(*]|export\s*(\*|\{|type\s*\{)[^;]*\bfrom\b)")
@@ -185,6 +195,21 @@ def _corpus_typer(into: Path) -> str:
     """Held out: the whole repository, as click's, rich's and marshmallow's (the package
     under typer/, tests/, docs_src/, docs/, scripts/)."""
     return f"fastapi/typer at {_archive(TYPER, into)}"
+
+
+def _corpus_healthchecks(into: Path) -> str:
+    """Held out, pre-registered 2026-12-02 (session 21): the whole repository (a Django
+    application, sampled from hc/); Django's sdist (``index_speed.fetch("django", "sdist")``)
+    unpacked beside it, outside the repository, on jedi's sys_path only."""
+    archive = fetch("django", "sdist")
+    django = into.parent / "django-sdist"
+    django.mkdir()
+    unpack(archive, django)
+    _JEDI_PATHS.append(str(django))
+    return (
+        f"healthchecks/healthchecks at {_archive(HEALTHCHECKS, into)} "
+        f"(jedi also sees {archive.name}, not indexed)"
+    )
 
 
 def _typescript() -> Path:
@@ -553,6 +578,8 @@ def _run_corpus(
         settings = IndexSettings(config.max_file_bytes, tuple(config.exclude), config.registry)
         update_index(Git(repo), database, settings)
         roots = [str(repo / "src"), str(repo)] if (repo / "src").is_dir() else [str(repo)]
+        roots += _JEDI_PATHS
+        _JEDI_PATHS.clear()
         project = jedi.Project(str(repo), sys_path=roots, smart_sys_path=False)
         cases = _cases(database, prefix, suffix, sample, random.Random(SEED))
         # TypeScript: the language service answers every case at once, on the old side.
@@ -700,6 +727,7 @@ def main(argv: list[str] | None = None) -> int:
             "class-validator",
             "yup",
             "typer",
+            "healthchecks",
         ),
         default=None,
     )
@@ -727,6 +755,7 @@ def main(argv: list[str] | None = None) -> int:
         ("class-validator", _corpus_class_validator, "src/", ".ts"),
         ("yup", _corpus_yup, "src/", ".ts"),
         ("typer", _corpus_typer, "typer/", ".py"),
+        ("healthchecks", _corpus_healthchecks, "hc/", ".py"),
     ]
     if args.only:
         corpora = [c for c in corpora if c[0].startswith(args.only)]

@@ -100,6 +100,13 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # superclass has a member before the interfaces it implements; a Java local or parameter
 # written with the simple name of its file's one nested class of that name is of that class
 # (it linked nothing: jsoup 172 references, commons-io 375).
+# djt21: Django's framework typing: a class deriving from Django's `Model` (the
+# repository's django/db/models/base.py, or `django.db.models.Model` by import) has `objects`,
+# `_default_manager`, `_base_manager` (its own `objects = X()`, else the repository's `Manager`);
+# `Base.from_queryset(Q)` (a base, `X = ...`) has Base's and Q's methods; `Model.attr.m()` (a
+# class's attribute, the class in the file or imported) is typed through the attribute;
+# `Model.objects.get()` (create, first, last, earliest, latest; after filter() and the like),
+# iterating `Model.objects.all()` and a manager's method returning `self.model(...)` are a Model.
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).

@@ -2917,6 +2917,15 @@ class _Builder:
                     ):
                         how, target = "class", bound[1]
                     elif (
+                        python
+                        and bound is not None
+                        and bound[0] == "def"
+                        and defs[bound[1]].kind in CLASS_KINDS
+                    ):
+                        # `Model.objects.m()`: the type of the class's attribute (the global
+                        # pass reads it, as `x.objects.m()`'s for x of type Model)
+                        how, qualifier = "instance", _property_path(first, receiver, first)
+                    elif (
                         bound is not None
                         and (bound[0] == "local" or defs[bound[1]].kind in _VALUES)
                         and receiver == first

@@ -234,6 +234,30 @@ _ARGUMENT = re.compile(r"(new )?(.*)\((\d+)\)")  # a literal argument's context:
 _LITERAL_TYPE = re.compile(
     r"[\w$]\s*\??\s*:\s*(?:[\"'`]|-?\d|true\b|false\b)"
 )  # a literal argument's context: `f(0)`
+# Django's framework typing (``Resolver._django_model``, ``_managers``): `X = Base.from_queryset(
+# Q)` and `class M(Base.from_queryset(Q))` make a class with Base's and Q's methods; a Python
+# class-level `objects = UserManager()` holds what the name called makes.
+_FROM_QUERYSET = re.compile(
+    r"\s*[A-Za-z_]\w*\s*=\s*([A-Za-z_][\w.]*)\s*\.\s*from_queryset\s*\(\s*([A-Za-z_][\w.]*)\s*\)"
+)
+_FROM_QUERYSET_BASE = ".from_queryset"  # a base written `Base.from_queryset(Q)`: Base (and Q)
+_PY_FIELD_VALUE = re.compile(r"[A-Za-z_]\w*\s*=\s*([A-Za-z_][\w.]*)\s*\(.*", re.S)
+# A class deriving from Django's `Model` has the managers its metaclass adds: `objects` (when
+# it declares none) and `_default_manager`, its first manager; `_base_manager`, a plain one.
+_DJANGO_MODELS = frozenset({"django.db.models.Model", "django.db.models.base.Model"})
+_DJANGO_MODEL_FILE = "django/db/models/base.py"
+_MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+# Manager and QuerySet methods that return a queryset (or manager) of the same model, and those
+# that return one of its instances (`Model.objects.filter(...).first()`: a Model); iterating a
+# model's queryset gives its instances too.
+_QUERYSET_SAME = frozenset(
+    "all filter exclude order_by select_related prefetch_related using annotate alias distinct "
+    "only defer none reverse select_for_update db_manager".split()
+)
+_MODEL_INSTANCE = frozenset("get create first last earliest latest".split())
+# A manager's method returning `self.model(...)` (a custom manager's `create_user`): the model
+# the manager was reached through (``Resolver._model_context``).
+_MANAGER_MODEL = frozenset({"self.model", "cls.model"})
 _TS_RETURNS = re.compile(r"\)\s*:\s*([^()]+?)\s*(?:=>)?\s*$", re.S)
 
 
@@ -466,6 +490,23 @@ class Resolver:
         self.signatures: _Lazy[int, tuple[str, int | None, str]] = _Lazy(
             _same, self._load_signatures
         )
+        # Python class-level fields assigned a call of a plain name (`objects = UserManager()`):
+        # the name called (read with ``field_types``; a Django model's own manager).
+        self.field_values: dict[int, str] = {}
+        # Python module-level `X = Base.from_queryset(Q)` (Django): X is a class with both
+        # Base's and Q's methods; (Base, Q) as written, by the variable's id.
+        self.queryset_made: dict[int, tuple[str, str]] = {}
+        for found, signature in conn.execute(
+            "SELECT id, signature FROM defs WHERE kind = 'variable' "
+            "AND signature LIKE '%from\\_queryset%' ESCAPE '\\'"
+        ):
+            made = _FROM_QUERYSET.match(signature or "")
+            if made is not None:
+                self.queryset_made[found] = (made.group(1), made.group(2))
+        self._model_memo: dict[int, bool] = {}
+        # The models a manager's call is typed for (`User.objects.create_user()`): what the
+        # manager's own `self.model` means while its return is read.
+        self._model_context: tuple[int, ...] = ()
         if not lazy:
             self._load_field_types(None)
             self.field_types.complete = self.field_unions.complete = True
@@ -517,7 +558,8 @@ class Resolver:
         self._spread: dict[str, tuple[int, dict[int, list[int]]]] = {}
         self._any_memo: dict[tuple[str, int], tuple[int, ...]] = {}
         self._typed_memo: dict[
-            tuple[int, int | None, str, int, bool, int], tuple[tuple[int, ...], bool]
+            tuple[int, int | None, str, int, bool, int, tuple[int, ...]],
+            tuple[tuple[int, ...], bool],
         ] = {}
         # The receiver qualifier of the Java call being linked and its calls' argument counts,
         # nearest first (``_step_arity``).
@@ -647,6 +689,10 @@ class Resolver:
                 if written:
                     self.field_types[found] = written
                 continue
+            if language == "python":
+                value = _PY_FIELD_VALUE.fullmatch(signature.strip())
+                if value is not None:
+                    self.field_values[found] = value.group(1)
             if ":" not in signature:
                 continue
             if language in _SIGNED and _LITERAL_TYPE.search(signature):
@@ -736,6 +782,7 @@ class Resolver:
         self.getters = full.getters
         self.field_types = full.field_types
         self.field_unions = full.field_unions
+        self.field_values = full.field_values
         self.literal_fields = full.literal_fields
         self.signatures = full.signatures
         self.callable_members |= full.callable_members
@@ -1305,8 +1352,13 @@ class Resolver:
             if base.startswith(LOCAL):
                 complete = False  # a local's or a parameter's: not known
                 continue
+            if base.endswith(_FROM_QUERYSET_BASE) and file.language == "python":
+                # `class Manager(BaseManager.from_queryset(QuerySet))`: BaseManager's methods
+                # (QuerySet's, the next base written)
+                base = base[: -len(_FROM_QUERYSET_BASE)]
             found, _ = self.in_file(file, base)
             classes = [c for c in found if c in self.classes]
+            classes += [c for f in found if f in self.queryset_made for c in self._made(f)]
             outer = d.parent_id
             while not classes and file.language == "java" and outer in self.classes:
                 # Java `interface Request extends Base<Request>` nested in Connection beside
@@ -1568,6 +1620,10 @@ class Resolver:
             return (self.imported(file, imp) if imp is not None else ()), "import"
         if how == "module":
             found = self._module_member(file, target, qualifier, lookup)
+            if not found and "." in qualifier and file.language == "python":
+                # `Model.objects.m()`, Model imported: its class attribute's type, as
+                # `x.objects.m()`'s (else a guess, as `mod.value.m()`'s)
+                return self.property_member(file, None, qualifier.replace(".", PROPERTY), lookup)
             if not found and "." in qualifier and not self._outside(file, target):
                 return self.any_member(lookup, file), "member"  # `mod.value.m()`: untyped
             return found, "import"
@@ -1849,6 +1905,10 @@ class Resolver:
             following: list[int] = []
             outside = []
             for c in classes:
+                managers = self._managers(c, name)
+                if managers is not None:
+                    following.extend(managers)
+                    continue
                 for field in self.class_member(c, name)[0]:
                     written = self.field_types.get(field)
                     home = self.files.get(field >> ID_BITS)
@@ -1886,6 +1946,145 @@ class Resolver:
         if outside and not classes and file.language == "go":
             return (), ""  # `entry.Time.Format()`, Time a `time.Time`: the library's method
         return self.any_member(lookup, file), "member"
+
+    def _manager_of(
+        self, file: _File, target: int | None, dotted: str, depth: int
+    ) -> list[int] | None:
+        """The manager classes of a Django model's manager attribute written ``dotted``
+        (`Model.objects`, `cls._default_manager`; ``_managers``), followed by calls of
+        methods that keep the model (`Model.objects.db_manager(using)`); None when it is not
+        one."""
+        head, _, attr = dotted.rpartition(".")
+        if file.language != "python" or not head or depth > _MAX_RETURN_DEPTH:
+            return None
+        if attr.endswith("()"):
+            if attr[:-2] not in _QUERYSET_SAME or "." not in head:
+                return None
+            return self._manager_of(file, target, head, depth + 1)
+        if attr not in _MANAGERS or head.endswith(")"):
+            return None
+        models = self.typed(file, target, head, depth + 1)[0]
+        if not models or not all(self._django_model(m) for m in models):
+            return None
+        out: list[int] = []
+        for m in models:
+            found = self._managers(m, attr)
+            if found is None:
+                return None
+            out.extend(found)
+        return list(dict.fromkeys(out))
+
+    def _model_call(
+        self, file: _File, target: int | None, callee: str, depth: int
+    ) -> tuple[list[int], str]:
+        """The Django models whose manager a call ``callee`` (`Model.objects.filter().get`)
+        is made on, through methods that keep the model (``_QUERYSET_SAME``), and the method
+        called; ([], "") when it is no such call."""
+        parts = callee.split(".")
+        k = len(parts) - 2
+        while k > 0 and parts[k].endswith("()") and parts[k][:-2] in _QUERYSET_SAME:
+            k -= 1
+        if k < 1 or parts[k] not in _MANAGERS or depth > _MAX_RETURN_DEPTH:
+            return [], ""
+        head = ".".join(parts[:k])
+        if head.endswith(")"):
+            return [], ""
+        models = self.typed(file, target, head, depth + 1)[0]
+        if not models or not all(self._django_model(m) for m in models):
+            return [], ""
+        return models, parts[-1]
+
+    def _made(self, variable: int) -> list[int]:
+        """The classes of `X = Base.from_queryset(Q)` (the variable ``variable``): Base's, then
+        Q's, found in X's module."""
+        home = self.files.get(variable >> ID_BITS)
+        if home is None:
+            return []
+        out: list[int] = []
+        for written in self.queryset_made[variable]:
+            out.extend(c for c in self.in_file(home, written)[0] if c in self.classes)
+        return list(dict.fromkeys(out))
+
+    def _absolute(self, file: _File, dotted: str) -> str:
+        """The dotted name a Python file's written name means through its imports
+        (`models.Model` after `from django.db import models`: `django.db.models.Model`), or
+        "" when its first name is not imported."""
+        first, _, rest = dotted.partition(".")
+        for imp in self.file_imports.get(file.id, []):
+            if imp.local != first or imp.module.startswith("."):
+                continue
+            if imp.name in ("", "*"):
+                head = imp.module if imp.local != imp.module.split(".")[0] else first
+            else:
+                head = f"{imp.module}.{imp.name}"
+            return head + (f".{rest}" if rest else "")
+        return ""
+
+    def _django_model(self, cls: int, depth: int = 0) -> bool:
+        """Whether a Python class derives (through the repository's classes) from Django's
+        `Model`: the repository's own (`django/db/models/base.py`'s `Model`, when the
+        repository is Django) or, from outside, a base whose import names
+        `django.db.models.Model`."""
+        memo = self._model_memo.get(cls)
+        if memo is not None:
+            return memo
+        self._model_memo[cls] = False
+        d = self.classes.get(cls)
+        file = self._file(d.file_id) if d is not None else None
+        if d is None or file is None or file.language != "python" or depth > _DEPTH:
+            return False
+        found = False
+        if d.qualified == "Model" and file.path.endswith(_DJANGO_MODEL_FILE):
+            found = True
+        for base in d.bases:
+            if found:
+                break
+            if base.startswith(LOCAL):
+                continue
+            written = [c for c in self.in_file(file, base)[0] if c in self.classes]
+            if written:
+                found = any(self._django_model(c, depth + 1) for c in written)
+            else:
+                found = self._absolute(file, base) in _DJANGO_MODELS
+        self._model_memo[cls] = found
+        return found
+
+    def _managers(self, cls: int, name: str) -> list[int] | None:
+        """What a Django model's class attribute ``name`` holds when it is a manager its
+        metaclass makes (``_MANAGERS``): the class its own `objects = X()` calls (in it or an
+        abstract base), else the `Manager` of `Model`'s module (the repository's, when it is
+        Django; none from outside). None: not such an attribute (not a model's, not a
+        manager's name, or declared otherwise)."""
+        if name not in _MANAGERS or not self._django_model(cls):
+            return None
+        declared: list[str] = []
+        homes: list[int] = []
+        if name != "_base_manager":
+            for field in self.class_member(cls, "objects")[0]:
+                self.field_types.get(field)  # (reads its value too, on first use)
+                value = self.field_values.get(field)
+                if value is not None:
+                    declared.append(value)
+                    homes.append(field)
+                elif name == "objects":
+                    return None  # `objects` declared some other way: its own rules
+        out: list[int] = []
+        for value, field in zip(declared, homes, strict=True):
+            home = self.files.get(field >> ID_BITS)
+            if home is not None:
+                out.extend(self.typed(home, None, value)[0])
+        if declared:
+            return list(dict.fromkeys(out))
+        for model in self.class_by_name.get("Model", ()):
+            d = self.classes[model]
+            home = self.files.get(d.file_id)
+            if (
+                home is not None
+                and d.qualified == "Model"
+                and home.path.endswith(_DJANGO_MODEL_FILE)
+            ):
+                out.extend(c for c in self.in_file(home, "Manager")[0] if c in self.classes)
+        return list(dict.fromkeys(out))
 
     def _nested(self, cls: int, name: str, member: int, written: str) -> list[int]:
         """The classes named ``written`` nested in ``cls``, when its member ``name`` (the
@@ -1998,6 +2197,9 @@ class Resolver:
         if not qualifier.endswith("()"):
             if java and "<" in qualifier:
                 qualifier = qualifier.partition("<")[0]  # (`List<DataNode>`: a List)
+            managers = self._manager_of(file, target, qualifier, depth)
+            if managers is not None:  # `Model.objects`, `cls._default_manager`
+                return managers, True
             written, known = self.in_file(file, qualifier)
             if not known and java and "." not in qualifier:
                 # Java `Req r` in a file declaring the nested class `Impl.Req`: that class,
@@ -2015,12 +2217,13 @@ class Resolver:
                 # `Map`), or a type parameter (`T`), which may stand for anything.
                 return [], len(qualifier) > 2 and file.language in _TYPED_GLOBALS
             classes = [c for c in written if c in self.classes]
+            classes += [c for f in written if f in self.queryset_made for c in self._made(f)]
             if not classes and written and depth < 2 and any(f in self.returns for f in written):
                 # Go `x := NewFoo()`, Python `x = Make()`: a capitalised function, not a class.
                 return self.typed(file, target, qualifier + "()", depth + 1)
             return classes, bool(classes) or self.from_outside(file, qualifier)
         arity = self._step_arity(qualifier)
-        memo_key = (file.id, target, qualifier, depth, element, arity)
+        memo_key = (file.id, target, qualifier, depth, element, arity, self._model_context)
         memo = self._typed_memo.get(memo_key)
         if memo is None:
             found, sure = self._typed_call(file, target, qualifier, depth, element, arity)
@@ -2066,6 +2269,33 @@ class Resolver:
         """``typed`` of a call (``make()``, a chain ``make().m()``); ``arity``: how many
         arguments it passes, when known (Java: the overloads taking as many)."""
         callee = qualifier[:-2]
+        if file.language == "python":
+            if callee in _MANAGER_MODEL and self._model_context:
+                return list(self._model_context), True  # a manager's `self.model(...)`
+            models, method = self._model_call(file, target, callee, depth)
+            if models and (method in _MODEL_INSTANCE or (element and method in _QUERYSET_SAME)):
+                return models, True  # `Model.objects.get()`, `for m in Model.objects.all()`
+            if models and not element and method in _QUERYSET_SAME:
+                # `Model.objects.filter()`: a queryset of the model, its manager's class
+                # standing for it (it has QuerySet's methods: `from_queryset`)
+                managers = self._manager_of(file, target, qualifier, depth)
+                if managers is not None:
+                    return managers, True
+            context = tuple(models)
+            if (
+                models
+                and not element
+                and method not in _QUERYSET_SAME
+                and (context != self._model_context)
+            ):
+                # A custom manager's method (`create_user`): what it returns, with its
+                # `self.model` the model it was reached through.
+                outer = self._model_context
+                self._model_context = context
+                try:
+                    return self._typed_call(file, target, qualifier, depth, element)
+                finally:
+                    self._model_context = outer
         funcs, outside, guessed = self._functions(file, target, callee, depth)
         if outside is None:
             return [], True  # a library's class: it returns none of ours
@@ -2290,6 +2520,16 @@ class Resolver:
                 False,
                 False,
             )
+        if file.language == "python" and rest:
+            managers = self._manager_of(file, target, owner, depth)
+            if managers is not None:  # `Model.objects.m()`: the model's manager's m
+                if not managers:
+                    return (), None, False  # Django's own Manager, from outside
+                return (
+                    tuple(m for c in managers for m in self.class_member(c, member)[0]),
+                    False,
+                    False,
+                )
         if file.language == "java" and rest and not owner.endswith(")"):
             # `HttpConnection.Request.method()` (a local of that nested class's type): the
             # member of the class the owner names, before any reading of it as a path
@@ -2352,7 +2592,8 @@ class Resolver:
         named = self.imported(file, imp)
         out = []
         for c in named:
-            if c in self.classes:
+            if c in self.classes and not (rest and file.language == "python"):
+                # (`Model.objects.m()`: not Model's own m, but its attribute's)
                 out.extend(self.class_member(c, lookup)[0])
         if file.language in ("javascript", "typescript", "tsx") and not rest:
             targets = self.module_files(file, imp.module)
