@@ -507,6 +507,10 @@ class Resolver:
         self._low = _NO_CYCLE  # the lowest stack place the answer being worked out read
         self._member_memo: dict[tuple[int, str, bool, str], tuple[tuple[int, ...], bool]] = {}
         self._base_memo: dict[int, tuple[tuple[int, ...], bool]] = {}
+        # Told (done, done) before each reference ``link`` works out (none repeated): it may
+        # raise to stop (a review's time budget, ``repo_impact._clock``). (No total: what the
+        # rest costs is not known from what was done, the first answers fill the memos.)
+        self.progress: Callable[[int, int], None] | None = None
         # (class, depth) -> ``_expand`` of that class alone at that depth
         self._expand_memo: dict[tuple[int, int], tuple[tuple[int, ...], tuple[str, ...]]] = {}
         self._reach: dict[int, int] | None = None
@@ -2565,9 +2569,16 @@ class Resolver:
         ] = {}
         found: tuple[int, ...]
         append = edges.append
+        progress = self.progress
+        worked = 0
         for ref_id, file_id, how, target, written, lookup, kind in rows:
             known = fitted.get((file_id, how, target, written, lookup, kind))
             if known is None:
+                if progress is not None:
+                    # (a slow resolution, references by the thousand or a costly one, stops
+                    # at the hook's time budget: it blocked the commit till the end)
+                    progress(worked, worked)
+                    worked += 1
                 qualifier, counted, arguments = written.partition(ARGUMENTS)
                 if how == "def":
                     found, via = ((target,) if target is not None else ()), "local"
