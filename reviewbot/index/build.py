@@ -980,12 +980,15 @@ def _resolve(
     loaded: Loaded | None = None,
     meanwhile: Sequence[Callable[[], object]] = (),
     whole: bool = False,
+    progress: Progress | None = None,
 ) -> None:
     """``_relink`` with a resolver made for it (an update's reads the definitions it meets; a
     cold build's has them all in ``loaded``), closed after it or left to the exit. The steps of
     ``meanwhile`` run while link workers link, or after the links. ``whole``: ``shapes`` may
-    hold files added or removed (``_carry``)."""
+    hold files added or removed (``_carry``). ``progress``: told of the references resolved
+    (``Resolver.link``; it may raise to stop)."""
     resolver = Resolver(store.conn, lazy=not cold, loaded=loaded if cold else None)
+    resolver.progress = progress
     try:
         _relink(
             store, resolver, cold, new_ids, old_names, store_jobs, kept, shapes, meanwhile, whole
@@ -1218,8 +1221,8 @@ def apply_listing(
     """Inside the caller's open transaction, bring the rows to ``listing`` (re-reading only
     the files whose blob differs) and re-resolve what that can affect, as an update does;
     nothing is committed. A review resolves a change's two sides this way and rolls back.
-    ``progress`` is told of each file read (it may raise to stop: the caller rolls back).
-    Returns how many files were read."""
+    ``progress`` is told of each file read, then of the references resolved again (it may
+    raise to stop: the caller rolls back). Returns how many files were read."""
     plan = _plan(store, _storable(listing), False)
     old_names = _names_of(store, plan.gone)
     packages = _py_packages(store)
@@ -1231,5 +1234,14 @@ def apply_listing(
         # (as an update: a go.mod or a tsconfig.json that differs leads other files' imports
         # elsewhere; a review whose base or change has another one resolves everything again)
         relink = _py_packages(store) != packages or _module_configs(store) != configs
-        _resolve(store, relink, new_ids, old_names, settings.jobs, shapes=before, whole=True)
+        _resolve(
+            store,
+            relink,
+            new_ids,
+            old_names,
+            settings.jobs,
+            shapes=before,
+            whole=True,
+            progress=progress,
+        )
     return len(plan.read)

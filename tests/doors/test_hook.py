@@ -529,3 +529,49 @@ def test_the_hook_checks_rb105_while_a_long_review_holds_the_index(
     assert "not checked" not in out, out
     assert took < 20, took  # (the holder waits for the hook: it copied, not waited)
     assert database.read_bytes() == before
+
+
+def test_the_hook_stops_a_slow_resolution_at_its_time_budget(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook's budget stopped the reading of the change's files into the index, not the
+    resolution after it: a change whose references took long to resolve (a TS union of unions
+    took 14 s for 30 calls) held the commit till the end. Each reference resolved here costs a
+    second of a clock the hook reads: with a budget of 5 s it stops after about 5 of them and
+    says RB105/RB106 were not checked."""
+    import time
+
+    from reviewbot.app.config import Config
+    from reviewbot.app.pipeline import index_file
+    from reviewbot.app.repo_context import settings_of
+    from reviewbot.index import resolve
+    from reviewbot.index.build import update_index
+    from reviewbot.repo.git import Git
+
+    calls = "".join(f"def step_{k}(x):\n    return x.step_{k + 1}()\n\n\n" for k in range(30))
+    write(repo, "lib.py", f"{calls}def gone():\n    return 2\n")
+    write(repo, "app.py", "from lib import gone\n\ngone()\n")
+    commit(repo)
+    update_index(Git(repo), index_file(Git(repo)), settings_of(Config()))
+    write(repo, "lib.py", calls.replace("step_", "stage_"))  # (30 new names: resolved again)
+    git(repo, "add", "lib.py")
+
+    real = time.monotonic
+    spent = [0.0]
+    resolved = [0]
+    method = resolve.Resolver.resolve
+
+    def slow(self: resolve.Resolver, *args: Any, **kwargs: Any) -> Any:
+        resolved[0] += 1
+        spent[0] += 1.0
+        return method(self, *args, **kwargs)
+
+    monkeypatch.setattr(time, "monotonic", lambda: real() + spent[0])
+    monkeypatch.setattr(resolve.Resolver, "resolve", slow)
+    code, out, _ = run_hook(repo, "--time-budget", "5", monkeypatch=monkeypatch)
+    assert code == 0, out
+    assert "RB105/RB106 not checked: the time budget was spent first" in out, out
+    assert "[RB105]" not in out, out
+    # (all 31 of the change's references were resolved, and RB105 reported, when nothing
+    # stopped the resolution)
+    assert resolved[0] <= 6, resolved[0]
