@@ -239,9 +239,9 @@ class UpdateStats(NamedTuple):
     definitions: int
     references: int
     edges: int
-    read: int  # files (re-)read by this update
-    reused: int  # files kept as they were
-    removed: int
+    read: int  # files (re-)read and indexed by this update (not those it found to skip)
+    reused: int  # indexed files kept as they were: read + reused == files
+    removed: int  # files gone from the listing (files + skipped + removed: those listed before)
     seconds: float
     created: bool  # the database was created (first build, or a damaged one replaced)
 
@@ -755,7 +755,7 @@ def _update(
                 store.create_indexes()  # those an index built by an older version lacks
             kept: list[LinkRow] | None = [] if cold else None
             loaded = Loaded([], [], []) if cold else None
-            new_ids = _write(git, store, plan.read, settings, progress, kept, loaded)
+            new_ids, indexed = _write(git, store, plan.read, settings, progress, kept, loaded)
             store.set_meta("settings", settings.key())
             store.set_meta("repository", identity)
             # The files' stats, taken once every file was read: while the link workers work
@@ -796,8 +796,8 @@ def _update(
             counts[0],
             counts[1],
             counts[2],
-            len(plan.read),
-            plan.reused,
+            indexed,
+            totals[0] - indexed,
             plan.removed,
             time.perf_counter() - started,
             store.created,
@@ -829,8 +829,9 @@ def _write(
     progress: Progress | None,
     kept: list[LinkRow] | None = None,
     loaded: Loaded | None = None,
-) -> list[int]:
-    """Read, extract and write the files; returns the ids of the files written. ``kept``
+) -> tuple[list[int], int]:
+    """Read, extract and write the files; returns the ids of the files written (indexed or
+    skipped) and how many of them were indexed (the others' reasons are kept). ``kept``
     receives what the global pass needs of each reference, ``loaded`` the rows of files,
     definitions and imports (a cold build then need not read them back)."""
     ids: list[int] = []
@@ -925,7 +926,7 @@ def _write(
                 packages.get(e.path, ""),
             )
             ids.append(file_id)
-    return ids
+    return ids, done
 
 
 def _with_aliases(conn: sqlite3.Connection, names: set[str]) -> set[str]:
@@ -1181,7 +1182,7 @@ def apply_listing(
     configs = _module_configs(store)
     before = _before(store, plan, whole=True)
     store.delete_files(plan.gone)
-    new_ids = _write(git, store, plan.read, settings, progress)
+    new_ids, _ = _write(git, store, plan.read, settings, progress)
     if plan.read or plan.gone:
         # (as an update: a go.mod or a tsconfig.json that differs leads other files' imports
         # elsewhere; a review whose base or change has another one resolves everything again)
