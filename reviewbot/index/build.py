@@ -67,7 +67,7 @@ from reviewbot.index.store import (
     storable,
 )
 from reviewbot.repo.cache import language_key
-from reviewbot.repo.changes import generated_reason
+from reviewbot.repo.changes import MARKED_GENERATED, generated_reason
 from reviewbot.repo.files import decode, is_binary
 from reviewbot.repo.git import Git
 from reviewbot.repo.listing import Listed, list_files
@@ -84,6 +84,8 @@ __all__ = [
 VENDORED = ("vendor", "node_modules", "third_party")
 # The extraction and resolution rules' version: a change rebuilds every index (the per-blob rows
 # of an older extractor are not reused).
+# 55 (session 21, misc21): a change of a `.gitattributes` re-decides which unchanged files under it
+# are skipped as `linguist-generated` (indexes updated before kept stale rows: built again).
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).
@@ -197,7 +199,7 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # 31-21 (session 10): TS object literals' keys typed where they stand, call chains typed from
 # their head, TS export lists renaming, `x.constructor` no reference, Python `@property`
 # getters marked, bases through a submodule; 20: Python properties' and loops' types; ...
-RULES = 54
+RULES = 55
 _BATCH = 32  # files whose rows go in together
 _READ_FIRST = 64  # files read from git before the first are parsed (then 4 times more each time)
 _PARALLEL_FROM = 24  # files: fewer are parsed in this process (a pool costs more than it saves)
@@ -334,19 +336,80 @@ class _Plan(NamedTuple):
     removed: int
 
 
-def _plan(store: Store, listing: dict[str, Listed], everything: bool) -> _Plan:
+def _plan(store: Store, listing: dict[str, Listed], everything: bool, git: Git) -> _Plan:
     stored = {
-        path: (file_id, blob)
-        for file_id, path, blob in store.conn.execute("SELECT id, path, blob FROM files")
+        path: (file_id, blob, skipped)
+        for file_id, path, blob, skipped in store.conn.execute(
+            "SELECT id, path, blob, skipped FROM files"
+        )
     }
     read = [
         e
         for path, e in sorted(listing.items())
         if everything or path not in stored or stored[path][1] != e.blob
     ]
+    if not everything:
+        again = _attributes_redecide(git, stored, listing, {e.path for e in read})
+        if again:
+            read = sorted([*read, *(listing[p] for p in again)], key=lambda e: e.path)
     gone = [stored[e.path][0] for e in read if e.path in stored]
-    removed = [file_id for path, (file_id, _) in stored.items() if path not in listing]
+    removed = [row[0] for path, row in stored.items() if path not in listing]
     return _Plan(read, gone + removed, len(listing) - len(read), len(removed))
+
+
+_ATTRIBUTES = ".gitattributes"
+
+
+def _attributes_redecide(
+    git: Git,
+    stored: dict[str, tuple[int, str, str | None]],
+    listing: dict[str, Listed],
+    reading: set[str],
+) -> list[str]:
+    """The unchanged files whose skip status a changed ``.gitattributes`` (added, edited or
+    removed) changes: marked ``linguist-generated`` now and indexed, no longer marked and
+    skipped for it, marked ``=false`` and skipped as generated; and, when an old version of
+    one of them said ``linguist-generated`` (maybe ``=false``), indexed files no longer marked
+    whose content says they are generated. Only the files under the changed ones' folders
+    are asked about, and only when one changed (a file's rows are otherwise kept by blob)."""
+    names = {
+        p
+        for p in (*stored, *listing)
+        if p.endswith(_ATTRIBUTES) and p.rsplit("/", 1)[-1] == _ATTRIBUTES
+    }
+    changed = [
+        p for p in names if p not in stored or p not in listing or stored[p][1] != listing[p].blob
+    ]
+    if not changed:
+        return []
+    folders = tuple(p[: -len(_ATTRIBUTES)] for p in changed)  # "" (the root) or "dir/"
+    under = [p for p in listing if p in stored and p not in reading and p.startswith(folders)]
+    marks = git.generated_attributes(under)
+    again: list[str] = []
+    unmarked: list[Listed] = []
+    for p in under:
+        mark, skipped = marks.get(p), stored[p][2]
+        if mark is None and skipped is None:
+            unmarked.append(listing[p])
+        elif (
+            (mark is True and skipped is None)
+            or (mark is False and (skipped or "").startswith("generated"))
+            or (mark is None and skipped == MARKED_GENERATED)
+        ):
+            again.append(p)
+    old_blobs = [stored[p][1] for p in changed if p in stored]
+    old_texts = git.blobs(old_blobs) if old_blobs else {}
+    if unmarked and any(
+        b not in old_texts or b"linguist-generated" in old_texts[b] or b"[attr]" in old_texts[b]
+        for b in old_blobs
+    ):
+        # (one marked `=false` before, indexed whatever its header said: is it generated now?)
+        contents = git.blobs(e.blob for e in unmarked if e.worktree is None)
+        for e in unmarked:
+            data = e.worktree if e.worktree is not None else contents.get(e.blob)
+            if data is not None and generated_reason(e.path, decode(data)[0]):
+                again.append(e.path)
+    return again
 
 
 def _py_packages(store: Store) -> set[str]:
@@ -742,7 +805,7 @@ def _update(
         conn.execute("BEGIN IMMEDIATE")
         try:
             everything = store.meta("settings") != settings.key()
-            plan = _plan(store, listing, everything)
+            plan = _plan(store, listing, everything, git)
             cold = everything or store.created
             old_names = _names_of(store, plan.gone)
             packages = _py_packages(store)
@@ -1176,7 +1239,7 @@ def apply_listing(
     nothing is committed. A review resolves a change's two sides this way and rolls back.
     ``progress`` is told of each file read (it may raise to stop: the caller rolls back).
     Returns how many files were read."""
-    plan = _plan(store, _storable(listing), False)
+    plan = _plan(store, _storable(listing), False, git)
     old_names = _names_of(store, plan.gone)
     packages = _py_packages(store)
     configs = _module_configs(store)
