@@ -175,7 +175,7 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         and _WORD.fullmatch(o.name) is not None  # (a TS `{a}`'s keys are what a call passes)
         and _WORD.fullmatch(n.name) is not None
     }
-    listed("renamed ", [f"{a} -> {b}" for a, b in renamed.items()])
+    listed("renamed ", [f"{a} → {b}" for a, b in renamed.items()])
     gone = {b for b in renamed.values()}
     listed(
         "added ",
@@ -210,12 +210,12 @@ def _typed(
     news: tuple[Param, ...],
     language: str,
 ) -> str:
-    """``parameter types changed (Field -> AccessibleObject)`` when the types written for a
+    """``parameter types changed (Field → AccessibleObject)`` when the types written for a
     parameter list of one shape differ (a Java type read: which ones; otherwise the list's
     text without its names, when that differs); "" when they do not."""
     changed = [(o.type, n.type) for o, n in zip(olds, news, strict=False) if o.type != n.type]
     if changed and all(a and b for a, b in changed) and _family(language) == "java":
-        shown = ", ".join(f"{a} -> {b}" for a, b in changed[:_LISTED])
+        shown = ", ".join(f"{a} → {b}" for a, b in changed[:_LISTED])
         more = f" and {len(changed) - _LISTED} more" if len(changed) > _LISTED else ""
         return f"parameter types changed ({shown}{more})"
     if not changed and all(p.type for p in (*olds, *news)):

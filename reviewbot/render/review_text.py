@@ -49,8 +49,8 @@ SPARK_WIDTH = 16
 _MARK_STYLE = {"+": "green", "-": "red", "…": "dim"}
 
 
-def _arrow(m: Measure) -> str:
-    return fmt_metric(m).replace(" -> ", "→")
+def _arrow(m: Measure, style: Style) -> str:
+    return fmt_metric(m).replace(" → ", style.arrow)
 
 
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -77,7 +77,7 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     names = Counter(one_line(qualified_label(u.label)) for u in units)
     for u in units:
         m = {x.name: x for x in u.metrics.measures()}
-        numbers = [_arrow(m["branches"]), _arrow(m["nesting"]), _arrow(m["irregularity"])]
+        numbers = [_arrow(m[k], style) for k in ("branches", "nesting", "irregularity")]
         shape = sparkline(u.shape, width=SPARK_WIDTH)
         label = one_line(qualified_label(u.label))
         side = u.new or u.old
@@ -190,7 +190,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                     path = cut_path(path, room)
                 out.append(f"    {style(path + lines, 'cyan')}")
                 out.extend(_wrap(title, width, "    "))
-            out.extend(_wrap(fit_paths(f.message, max(40, width) - 5), width, "    "))
+            message = style.arrows(f.message)
+            out.extend(_wrap(fit_paths(message, max(40, width) - 5), width, "    "))
             silence = _silence_hint(f, statuses.get(f.path))
             out.extend(style(line, "dim") for line in _wrap(silence, width, "    "))
         if report.truncated_findings:

@@ -36,6 +36,7 @@ __all__ = [
     "cut_paths",
     "diff_gutter",
     "ellipsize",
+    "encodes",
     "fit_paths",
     "fmt_metric",
     "group_refs",
@@ -110,6 +111,11 @@ _ALLOWED = frozenset(_CODES.values())
 
 class Style(NamedTuple):
     color: bool = False
+    arrow: str = "→"  # before → after; `->` where the stream cannot encode it
+
+    def arrows(self, text: str) -> str:
+        """``text`` (a finding's message: `decision points 1 → 9`) with this style's arrow."""
+        return text if self.arrow == "→" else text.replace("→", self.arrow)
 
     def __call__(self, text: str, *names: str) -> str:
         if not self.color or not names or not text:
@@ -594,6 +600,19 @@ def use_color(stream: TextIO, choice: str, environ: dict[str, str] | Mapping[str
     return bool(isatty and isatty())
 
 
+def encodes(stream: object, text: str) -> bool:
+    """Whether ``stream``'s encoding can write ``text`` (a Windows pipe's ANSI code page has
+    no `→`; a stream without an encoding is taken to be UTF-8)."""
+    encoding = getattr(stream, "encoding", None)
+    if not isinstance(encoding, str):
+        return True
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def fmt_metric(m: Measure) -> str:
     def num(x: float | None) -> str:
         if x is None:
@@ -603,8 +622,8 @@ def fmt_metric(m: Measure) -> str:
     if m.before is None:
         return num(m.after)
     if m.after is None:
-        return f"{num(m.before)} -> -"
-    return f"{num(m.before)} -> {num(m.after)}"
+        return f"{num(m.before)} → -"
+    return f"{num(m.before)} → {num(m.after)}"
 
 
 def units_text(touched: int, moved: int) -> str:

@@ -295,7 +295,7 @@ def _one(
             old_path,
             Status.SKIPPED,
             hunks,
-            reason=f"type change ({e.old_mode} -> {e.new_mode})",
+            reason=f"type change ({e.old_mode} → {e.new_mode})",
         )
     if e.status in "UX":
         return ChangedFile(path, old_path, Status.SKIPPED, hunks, reason="unmerged")
@@ -305,7 +305,7 @@ def _one(
             old_path,
             Status.SKIPPED,
             (),
-            reason=f"mode change only ({e.old_mode} -> {e.new_mode})",
+            reason=f"mode change only ({e.old_mode} → {e.new_mode})",
         )
     old: bytes | Unreadable | None = None
     if e.status != "A" and e.old_sha != NULL_SHA:
