@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from reviewbot.index.extract import CUT
-from reviewbot.model import CALLS_UNAFFECTED, TYPES_ONLY
+from reviewbot.model import CALLS_UNAFFECTED, SHIFTS, TYPES_ONLY
 
 __all__ = [
     "Call",
@@ -177,11 +177,26 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
     }
     listed("renamed ", [f"{a} → {b}" for a, b in renamed.items()])
     gone = {b for b in renamed.values()}
+    # An optional parameter added before one that calls pass by position moves their
+    # arguments (`f(a, c)` made `f(a, b=1, c=None)`: `f(1, 2)` now binds 2 to b); one added
+    # after them (or keyword-only) breaks no call.
+    passed = ("posonly", "positional", "varargs")
+    last = max(
+        (k for k, p in enumerate(news) if (p.name in was or p.name in gone) and p.kind in passed),
+        default=-1,
+    )
     listed(
         "added ",
         [
-            p.name + (" (required)" if p.required else "")
-            for p in news
+            p.name
+            + (
+                " (required)"
+                if p.required
+                else f" ({SHIFTS})"
+                if p.kind in passed and k < last
+                else ""
+            )
+            for k, p in enumerate(news)
             if p.name not in was and p.name not in gone
         ],
     )

@@ -1708,7 +1708,7 @@ def test_a_header_that_only_renames_positional_parameters_says_so(
             False,
             "def envwrap(prefix, types=None, is_method=False):",
             'def envwrap(name, app="", types=None, is_method=False):',
-            "renamed prefix → name; added app",
+            "renamed prefix → name; added app (optional, shifts the arguments after it)",
         ),
         (  # tqdm: "...; reordered", though nothing was
             "python",
