@@ -53,3 +53,19 @@ def test_an_optional_parameter_added_before_others_lists_the_calls(repo: Path) -
 def test_a_required_parameter_added_still_lists_the_calls(repo: Path) -> None:
     item, text = _resign(repo, "def compute(a, b)", "def compute(a, b, c)")
     assert item.detail == "added c (required)" and not item.calls_fit and "use.py:5" in text
+
+
+def test_a_method_is_re_signed_as_a_method_not_as_its_class(repo: Path) -> None:
+    """marshmallow 593b7fec changed `SchemaMeta.resolve_hooks`' return type only: "class
+    SchemaMeta > def resolve_hooks (signature) is named (git grep, no index) in 1 place(s):
+    …": its label starts with `class `, so its header was read as a class's (no detail, and
+    its places listed). Its detail is a method's now, and its calls still fit."""
+    write(repo, "m.py", "class Box:\n    def compute(self, a) -> int:\n        return 0\n")
+    write(repo, "use.py", "from m import Box\n\n\ndef g():\n    return Box().compute(1)\n")
+    base = commit(repo)
+    write(repo, "m.py", "class Box:\n    def compute(self, a, b=0) -> str:\n        return ''\n")
+    head = commit(repo)
+    report = review(GitChange(repo, (f"{base}..{head}",)), Config())
+    (item,) = [i for i in report.impact if i.name == "compute"]
+    assert item.unit == "class Box > def compute" and item.source == "grep"
+    assert item.detail == "added b" and item.calls_fit
