@@ -209,7 +209,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         if item.calls_fit:  # (no call breaks: its count, not its places)
             inside = f", {item.in_change_total} in the change" if item.in_change_total else ""
             text = (
-                f"impact: {item.unit} ({item.change_text}) is {item.how} in {item.total} "
+                f"impact: {qualified_label(item.unit)} ({item.change_text}) is {item.how} in "
+                f"{item.total} "
                 f"place(s){inside}; its calls still fit"
             )
             out.extend(_wrap(text, width, "  ", "    "))
@@ -226,7 +227,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             how = "still " + how
         reach = f" ({item.reached})" if item.reached else ""
         text = (
-            f"impact: {item.unit} ({item.change_text}) is {how} in "
+            f"impact: {qualified_label(item.unit)} ({item.change_text}) is {how} in "
             f"{item.total} place(s){inside}{reach}: {where}{more}{doubt}"
         )
         out.extend(_wrap(text, width, "  ", "    "))
@@ -236,7 +237,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         out.extend(style(t, "dim") for t in _wrap(report.index_unused, width, "  ", "    "))
     if typed:
         typed.sort(key=lambda i: -i.total)
-        listed = ", ".join(f"{one_line(i.unit)} ({i.total})" for i in typed[:4])
+        listed = ", ".join(f"{one_line(qualified_label(i.unit))} ({i.total})" for i in typed[:4])
         more = f", … {len(typed) - 4} more" if len(typed) > 4 else ""
         text = (
             f"impact: {len(typed)} declarations changed only types or defaults (places "

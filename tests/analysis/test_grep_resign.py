@@ -9,6 +9,7 @@ from pathlib import Path
 from reviewbot.app.config import Config
 from reviewbot.app.pipeline import GitChange, review
 from reviewbot.model import SHIFTS, Impact
+from reviewbot.render.markdown import render_markdown
 from reviewbot.render.review_text import review_text
 from reviewbot.render.style import Style
 from tests.helpers import commit, write
@@ -69,3 +70,10 @@ def test_a_method_is_re_signed_as_a_method_not_as_its_class(repo: Path) -> None:
     (item,) = [i for i in report.impact if i.name == "compute"]
     assert item.unit == "class Box > def compute" and item.source == "grep"
     assert item.detail == "added b" and item.calls_fit
+    # one name for it in each format, as the text's table spells it (the impact line said
+    # `class Box > def compute`)
+    text = review_text(report, Style(), width=100)
+    markdown = render_markdown(report)
+    assert "impact: def Box.compute (signature: added b)" in text
+    assert "- def Box.compute (signature: added b)" in markdown
+    assert "&gt; def" not in markdown and "> def" not in text
