@@ -518,7 +518,7 @@ def test_a_gitattributes_change_redecides_which_unchanged_files_are_skipped(
     update(repo, warm)
 
     def skipped() -> dict[str, object]:
-        return {row[0]: row[6] for row in dump(warm)["files"] if str(row[0]).endswith(".py")}
+        return {str(row[0]): row[6] for row in dump(warm)["files"] if str(row[0]).endswith(".py")}
 
     assert skipped() == {
         "src/a.py": None,
