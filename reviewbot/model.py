@@ -21,6 +21,7 @@ __all__ = [
     "LABEL_SEP",
     "MOVED_HERE",
     "SCHEMA",
+    "SHIFTS",
     "SNIPPET_KINDS",
     "TYPES_ONLY",
     "UNIT_CHANGES",
@@ -561,6 +562,8 @@ class ImpactRef(NamedTuple):
 
 
 TYPES_ONLY = "types or defaults only"  # ``Impact.detail`` of a re-sign whose calls all still fit
+# ``Impact.detail``: an optional parameter added before others that calls pass by position
+SHIFTS = "optional, shifts the arguments after it"
 CALLS_UNAFFECTED = "parameters renamed (calls unaffected)"  # and of one that renamed only
 
 
@@ -604,8 +607,10 @@ class Impact(NamedTuple):
         """A re-sign under which the calls still bind as they did: types or defaults only,
         parameters renamed where calls pass by position, parameters made optional, or
         (resolved references, none uncertain, so RB106 checked every call and named none) a
-        parameter renamed in place or optional ones added (rq's `get_heartbeat_ttl` gaining
-        `working_time=0.0`). A report gives it one line with its count, not its places (the
+        parameter renamed in place or optional ones added before others (shifting their
+        arguments). Optional ones added after those calls pass by position (rq's
+        `get_heartbeat_ttl` gaining `working_time=0.0`) or keyword-only break no call, with
+        or without the index. A report gives it one line with its count, not its places (the
         JSON lists them)."""
         if self.change != "signature" or not self.detail:
             return False
@@ -615,7 +620,8 @@ class Impact(NamedTuple):
                 continue
             if part.startswith("now optional: ") or (checked and part.startswith("renamed ")):
                 continue
-            if checked and part.startswith("added ") and "(required)" not in part:
+            added = part.startswith("added ") and "(required)" not in part
+            if added and (checked or SHIFTS not in part):
                 continue  # (one that shifted a call's arguments: an RB106, which lists them)
             return False
         return True

@@ -203,11 +203,11 @@ def spike(d: UnitDelta, t: Thresholds) -> Finding | None:
     if not (more_branches or more_tangled or over):
         return None
     severity = Severity.ERROR if (b.delta or 0) >= 2 * t.spike_branches else Severity.WARNING
-    parts = [f"decision points {_num(b.before)} -> {_num(b.after)}"]
+    parts = [f"decision points {_num(b.before)} → {_num(b.after)}"]
     if (d.nesting.delta or 0) > 0:
-        parts.append(f"nesting {_num(d.nesting.before)} -> {_num(d.nesting.after)}")
-    if (irr.delta or 0) > 0:  # (only what rose is evidence: cattrs 6bc4708 cited 384 -> 375)
-        parts.append(f"irregularity {_num(irr.before)} -> {_num(irr.after)} bits{_pct(irr)}")
+        parts.append(f"nesting {_num(d.nesting.before)} → {_num(d.nesting.after)}")
+    if (irr.delta or 0) > 0:  # (only what rose is evidence: cattrs 6bc4708 cited 384 → 375)
+        parts.append(f"irregularity {_num(irr.before)} → {_num(irr.after)} bits{_pct(irr)}")
     where = (
         f"lines {d.changed[0]}-{d.changed[1]}"
         if d.changed[1] > d.changed[0]
@@ -279,7 +279,7 @@ def repetitive(d: UnitDelta, t: Thresholds) -> Finding | None:
         return None
     message = (
         f"{d.label}{f' ({d.was})' if d.was else ''} grew by {_num(grew)} lines "
-        f"({_num(d.lines.before)} -> "
+        f"({_num(d.lines.before)} → "
         f"{_num(d.lines.after)}) with almost no new decision points: repetitive code, "
         f"easy to read but maybe worth a table or a loop."
     )

@@ -281,7 +281,7 @@ def impact_of(
                 change = "signature"
                 if old is not None and new is not None and fs.language is not None:
                     member = _member(u.label)
-                    if not u.label.startswith(_CLASS_LABELS):
+                    if not innermost(u.label).startswith(_CLASS_LABELS):  # (`class A > def m`)
                         detail = header_change((name, old), (name, new), fs.language, member)
                     else:  # (`now public`, `now extends Reflection (was Java8)`)
                         detail = class_change(old, new, fs.language)
@@ -295,7 +295,8 @@ def impact_of(
             ):
                 continue  # its module now imports the name (a fallback `def` dropped): bound
             lines = (u.old.start, u.old.end) if change == "removed" and u.old else None
-            own = (u.new.start, u.new.end) if u.new and u.label.startswith(_CLASS_LABELS) else None
+            classy = innermost(u.label).startswith(_CLASS_LABELS)
+            own = (u.new.start, u.new.end) if u.new and classy else None
             wanted.setdefault(
                 name, _Wanted(name, u.label, fs.path, change, lines, None, detail, own)
             )

@@ -951,7 +951,7 @@ def _impact_in(
         # applied under a savepoint and rolled back to it after, so the new side is the index's
         # own rows, not read and resolved again (commons-io 25114c8c5, 19 files: 2 passes of
         # parsing and linking were 11 of a review's 20 s, profiled).
-        held_new = holds(store, new_side)
+        held_new = holds(git, store, new_side)
         if held_new:
             conn.execute("SAVEPOINT old_side")
         apply_listing(git, store, _side(base, files, new=False), settings, check)

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from reviewbot.index.extract import CUT
-from reviewbot.model import CALLS_UNAFFECTED, TYPES_ONLY
+from reviewbot.model import CALLS_UNAFFECTED, SHIFTS, TYPES_ONLY
 
 __all__ = [
     "Call",
@@ -209,13 +209,28 @@ def _header_change(old: tuple[str, str], new: tuple[str, str], language: str, me
         and _WORD.fullmatch(o.name) is not None  # (a TS `{a}`'s keys are what a call passes)
         and _WORD.fullmatch(n.name) is not None
     }
-    listed("renamed ", [f"{a} -> {b}" for a, b in renamed.items()])
+    listed("renamed ", [f"{a} → {b}" for a, b in renamed.items()])
     gone = {b for b in renamed.values()}
+    # An optional parameter added before one that calls pass by position moves their
+    # arguments (`f(a, c)` made `f(a, b=1, c=None)`: `f(1, 2)` now binds 2 to b); one added
+    # after them (or keyword-only) breaks no call.
+    passed = ("posonly", "positional", "varargs")
+    last = max(
+        (k for k, p in enumerate(news) if (p.name in was or p.name in gone) and p.kind in passed),
+        default=-1,
+    )
     listed(
         "added ",
         [
-            p.name + (" (required)" if p.required else "")
-            for p in news
+            p.name
+            + (
+                " (required)"
+                if p.required
+                else f" ({SHIFTS})"
+                if p.kind in passed and k < last
+                else ""
+            )
+            for k, p in enumerate(news)
             if p.name not in was and p.name not in gone
         ],
     )
@@ -244,12 +259,12 @@ def _typed(
     news: tuple[Param, ...],
     language: str,
 ) -> str:
-    """``parameter types changed (Field -> AccessibleObject)`` when the types written for a
+    """``parameter types changed (Field → AccessibleObject)`` when the types written for a
     parameter list of one shape differ (a Java type read: which ones; otherwise the list's
     text without its names, when that differs); "" when they do not."""
     changed = [(o.type, n.type) for o, n in zip(olds, news, strict=False) if o.type != n.type]
     if changed and all(a and b for a, b in changed) and _family(language) == "java":
-        shown = ", ".join(f"{a} -> {b}" for a, b in changed[:_LISTED])
+        shown = ", ".join(f"{a} → {b}" for a, b in changed[:_LISTED])
         more = f" and {len(changed) - _LISTED} more" if len(changed) > _LISTED else ""
         return f"parameter types changed ({shown}{more})"
     if not changed and all(p.type for p in (*olds, *news)):

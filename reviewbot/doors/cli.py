@@ -379,7 +379,7 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
 
     # Lazy: the report renderers (about 0.1 s of CPU) serve this command only.
     from reviewbot.render.formats import PACK_FORMATS, RenderOptions, render_report
-    from reviewbot.render.style import terminal_width
+    from reviewbot.render.style import encodes, terminal_width
 
     patch_text = None
     if args.patch == "-":
@@ -408,7 +408,10 @@ def _review(args: argparse.Namespace, config: Config, style: Style, stdout: Text
             source = GitChange(cwd, (args.range,), args.staged, environ=environ)
         report = review(source, config, cache=_cache(cwd, args.no_cache))
     options = RenderOptions(
-        color=style.color, context=args.context, width=terminal_width(stdout, os.environ)
+        color=style.color,
+        context=args.context,
+        width=terminal_width(stdout, os.environ),
+        ascii_arrows=not encodes(stdout, "→"),
     )
     stdout.write(render_report(report, args.format, options))
     return EXIT_FAIL if fail_on.met_by(report.findings) else EXIT_OK

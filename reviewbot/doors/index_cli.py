@@ -182,6 +182,7 @@ def _update(
     return {
         "index": stats.database,
         "files": stats.files,
+        "listed": stats.files + stats.skipped,  # = read + reused + skipped
         "skipped": stats.skipped,
         "lines": stats.lines,
         "definitions": stats.definitions,
@@ -380,8 +381,9 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             stdout.write(
                 f"indexed {d['files']} files ({d['lines']} lines): {d['definitions']} "
                 f"definitions, {d['references']} references, {d['edges']} resolved links; "
-                f"{d['read']} read, {d['reused']} reused, {d['removed']} removed, "
-                f"{d['skipped']} skipped, in {d['seconds']:.2f} s\n  {d['index']}\n"
+                f"of {d['listed']} files listed, {d['read']} read, "
+                f"{d['reused']} reused, {d['skipped']} skipped; {d['removed']} removed, "
+                f"in {d['seconds']:.2f} s\n  {d['index']}\n"
             )
         return EXIT_OK
     doc, text = _from_index(

@@ -8,6 +8,7 @@ one line and exit code 130 while the work runs (and its clean-ups still run).
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import gc
 import os
@@ -31,14 +32,29 @@ def _quiet(signum: int, frame: FrameType | None) -> None:
 _GC_THRESHOLDS = (200_000, 100, 1000)
 
 
+# What a stream that cannot encode them gets for the marks whose meaning text carries: the
+# arrow of every before → after (`1→9` in the text's tables) and the ellipsis of a cut.
+_ASCII = {"→": "->", "…": "..."}
+_FALLBACK = "reviewbot-ascii"
+
+
+def _ascii(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    cut = error.object[error.start : error.end]
+    return "".join(_ASCII.get(c, "?") for c in cut), error.end
+
+
 def _tolerant_streams() -> None:
     """A character the output stream cannot encode (a sparkline or an arrow on a Windows pipe,
-    which gets the ANSI code page) is written as `?`: it raised, and the hook lost its findings
-    to an internal error."""
+    which gets the ANSI code page) raised, and the hook lost its findings to an internal error.
+    It is written as `?` now, but an arrow as `->` and an ellipsis as `...` (`1?9` in a
+    table said nothing)."""
+    codecs.register_error(_FALLBACK, _ascii)
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
-            reconfigure(errors="replace")
+            reconfigure(errors=_FALLBACK)
 
 
 def _run(main: Callable[[], int]) -> int:

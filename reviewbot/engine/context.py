@@ -201,17 +201,18 @@ def _peak_bands(
 
 
 def one_based_markers(text: str) -> str:
-    """Band lines carry 0-based ``[a-b]`` / ``[p]`` prefixes (as WaveScope prints them);
-    people read 1-based line numbers."""
+    """Band lines carry 0-based ``[a-b]`` / ``[p]`` prefixes (as WaveScope prints them, a
+    one-line gap as ``[p-p]``); people read 1-based line numbers, one line as one number."""
     out = []
     for line in text.split("\n"):
         close = line.find("]")
         if line.startswith("[") and close > 0:
             try:
-                inner = "-".join(str(int(x) + 1) for x in line[1:close].split("-"))
+                ends = [str(int(x) + 1) for x in line[1:close].split("-")]
             except ValueError:
                 out.append(line)
                 continue
+            inner = ends[0] if len(set(ends)) == 1 else "-".join(ends)
             line = f"[{inner}]{line[close + 1 :]}"
         out.append(line)
     return "\n".join(out)

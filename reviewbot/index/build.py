@@ -67,7 +67,7 @@ from reviewbot.index.store import (
     storable,
 )
 from reviewbot.repo.cache import language_key
-from reviewbot.repo.changes import generated_reason
+from reviewbot.repo.changes import MARKED_GENERATED, generated_reason
 from reviewbot.repo.files import decode, is_binary
 from reviewbot.repo.git import Git
 from reviewbot.repo.listing import Listed, list_files
@@ -107,6 +107,8 @@ VENDORED = ("vendor", "node_modules", "third_party")
 # class's attribute, the class in the file or imported) is typed through the attribute;
 # `Model.objects.get()` (create, first, last, earliest, latest; after filter() and the like),
 # iterating `Model.objects.all()` and a manager's method returning `self.model(...)` are a Model.
+# misc21: a change of a `.gitattributes` re-decides which unchanged files under it
+# are skipped as `linguist-generated` (indexes updated before kept stale rows: built again).
 # 54 (session 21): a Java on-demand import (`import q.*;`) brings q's own top-level types and
 # not what q's files import on demand in turn (followed, the JDK's packages made the link phase
 # exponential); every Java file imports `java.lang.*` (the JDK's own sources define it).
@@ -264,9 +266,9 @@ class UpdateStats(NamedTuple):
     definitions: int
     references: int
     edges: int
-    read: int  # files (re-)read by this update
-    reused: int  # files kept as they were
-    removed: int
+    read: int  # files (re-)read and indexed by this update (not those it found to skip)
+    reused: int  # indexed files kept as they were: read + reused == files
+    removed: int  # files gone from the listing (files + skipped + removed: those listed before)
     seconds: float
     created: bool  # the database was created (first build, or a damaged one replaced)
 
@@ -359,19 +361,80 @@ class _Plan(NamedTuple):
     removed: int
 
 
-def _plan(store: Store, listing: dict[str, Listed], everything: bool) -> _Plan:
+def _plan(store: Store, listing: dict[str, Listed], everything: bool, git: Git) -> _Plan:
     stored = {
-        path: (file_id, blob)
-        for file_id, path, blob in store.conn.execute("SELECT id, path, blob FROM files")
+        path: (file_id, blob, skipped)
+        for file_id, path, blob, skipped in store.conn.execute(
+            "SELECT id, path, blob, skipped FROM files"
+        )
     }
     read = [
         e
         for path, e in sorted(listing.items())
         if everything or path not in stored or stored[path][1] != e.blob
     ]
+    if not everything:
+        again = _attributes_redecide(git, stored, listing, {e.path for e in read})
+        if again:
+            read = sorted([*read, *(listing[p] for p in again)], key=lambda e: e.path)
     gone = [stored[e.path][0] for e in read if e.path in stored]
-    removed = [file_id for path, (file_id, _) in stored.items() if path not in listing]
+    removed = [row[0] for path, row in stored.items() if path not in listing]
     return _Plan(read, gone + removed, len(listing) - len(read), len(removed))
+
+
+_ATTRIBUTES = ".gitattributes"
+
+
+def _attributes_redecide(
+    git: Git,
+    stored: dict[str, tuple[int, str, str | None]],
+    listing: dict[str, Listed],
+    reading: set[str],
+) -> list[str]:
+    """The unchanged files whose skip status a changed ``.gitattributes`` (added, edited or
+    removed) changes: marked ``linguist-generated`` now and indexed, no longer marked and
+    skipped for it, marked ``=false`` and skipped as generated; and, when an old version of
+    one of them said ``linguist-generated`` (maybe ``=false``), indexed files no longer marked
+    whose content says they are generated. Only the files under the changed ones' folders
+    are asked about, and only when one changed (a file's rows are otherwise kept by blob)."""
+    names = {
+        p
+        for p in (*stored, *listing)
+        if p.endswith(_ATTRIBUTES) and p.rsplit("/", 1)[-1] == _ATTRIBUTES
+    }
+    changed = [
+        p for p in names if p not in stored or p not in listing or stored[p][1] != listing[p].blob
+    ]
+    if not changed:
+        return []
+    folders = tuple(p[: -len(_ATTRIBUTES)] for p in changed)  # "" (the root) or "dir/"
+    under = [p for p in listing if p in stored and p not in reading and p.startswith(folders)]
+    marks = git.generated_attributes(under)
+    again: list[str] = []
+    unmarked: list[Listed] = []
+    for p in under:
+        mark, skipped = marks.get(p), stored[p][2]
+        if mark is None and skipped is None:
+            unmarked.append(listing[p])
+        elif (
+            (mark is True and skipped is None)
+            or (mark is False and (skipped or "").startswith("generated"))
+            or (mark is None and skipped == MARKED_GENERATED)
+        ):
+            again.append(p)
+    old_blobs = [stored[p][1] for p in changed if p in stored]
+    old_texts = git.blobs(old_blobs) if old_blobs else {}
+    if unmarked and any(
+        b not in old_texts or b"linguist-generated" in old_texts[b] or b"[attr]" in old_texts[b]
+        for b in old_blobs
+    ):
+        # (one marked `=false` before, indexed whatever its header said: is it generated now?)
+        contents = git.blobs(e.blob for e in unmarked if e.worktree is None)
+        for e in unmarked:
+            data = e.worktree if e.worktree is not None else contents.get(e.blob)
+            if data is not None and generated_reason(e.path, decode(data)[0]):
+                again.append(e.path)
+    return again
 
 
 def _py_packages(store: Store) -> set[str]:
@@ -767,7 +830,7 @@ def _update(
         conn.execute("BEGIN IMMEDIATE")
         try:
             everything = store.meta("settings") != settings.key()
-            plan = _plan(store, listing, everything)
+            plan = _plan(store, listing, everything, git)
             cold = everything or store.created
             old_names = _names_of(store, plan.gone)
             packages = _py_packages(store)
@@ -780,7 +843,7 @@ def _update(
                 store.create_indexes()  # those an index built by an older version lacks
             kept: list[LinkRow] | None = [] if cold else None
             loaded = Loaded([], [], []) if cold else None
-            new_ids = _write(git, store, plan.read, settings, progress, kept, loaded)
+            new_ids, indexed = _write(git, store, plan.read, settings, progress, kept, loaded)
             store.set_meta("settings", settings.key())
             store.set_meta("repository", identity)
             # The files' stats, taken once every file was read: while the link workers work
@@ -821,8 +884,8 @@ def _update(
             counts[0],
             counts[1],
             counts[2],
-            len(plan.read),
-            plan.reused,
+            indexed,
+            totals[0] - indexed,
             plan.removed,
             time.perf_counter() - started,
             store.created,
@@ -854,8 +917,9 @@ def _write(
     progress: Progress | None,
     kept: list[LinkRow] | None = None,
     loaded: Loaded | None = None,
-) -> list[int]:
-    """Read, extract and write the files; returns the ids of the files written. ``kept``
+) -> tuple[list[int], int]:
+    """Read, extract and write the files; returns the ids of the files written (indexed or
+    skipped) and how many of them were indexed (the others' reasons are kept). ``kept``
     receives what the global pass needs of each reference, ``loaded`` the rows of files,
     definitions and imports (a cold build then need not read them back)."""
     ids: list[int] = []
@@ -950,7 +1014,7 @@ def _write(
                 packages.get(e.path, ""),
             )
             ids.append(file_id)
-    return ids
+    return ids, done
 
 
 def _with_aliases(conn: sqlite3.Connection, names: set[str]) -> set[str]:
@@ -1204,10 +1268,10 @@ def _relink(
         step()
 
 
-def holds(store: Store, listing: dict[str, Listed]) -> bool:
+def holds(git: Git, store: Store, listing: dict[str, Listed]) -> bool:
     """Whether the rows are at ``listing`` already (``apply_listing`` would read and remove
     nothing)."""
-    plan = _plan(store, _storable(listing), False)
+    plan = _plan(store, _storable(listing), False, git)
     return not plan.read and not plan.gone
 
 
@@ -1223,13 +1287,13 @@ def apply_listing(
     nothing is committed. A review resolves a change's two sides this way and rolls back.
     ``progress`` is told of each file read, then of the references resolved again (it may
     raise to stop: the caller rolls back). Returns how many files were read."""
-    plan = _plan(store, _storable(listing), False)
+    plan = _plan(store, _storable(listing), False, git)
     old_names = _names_of(store, plan.gone)
     packages = _py_packages(store)
     configs = _module_configs(store)
     before = _before(store, plan, whole=True)
     store.delete_files(plan.gone)
-    new_ids = _write(git, store, plan.read, settings, progress)
+    new_ids, _ = _write(git, store, plan.read, settings, progress)
     if plan.read or plan.gone:
         # (as an update: a go.mod or a tsconfig.json that differs leads other files' imports
         # elsewhere; a review whose base or change has another one resolves everything again)

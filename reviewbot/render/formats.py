@@ -20,6 +20,7 @@ class RenderOptions(NamedTuple):
     color: bool = False
     context: bool = False  # text: show each hunk's context
     width: int = 100  # text: the terminal's width
+    ascii_arrows: bool = False  # text: the stream cannot encode `→`, so `->` (`encodes`)
 
 
 Renderer = Callable[[Report, RenderOptions], str]
@@ -37,7 +38,9 @@ FORMATS: dict[str, Renderer] = {
     "json": lambda report, _: report_json(report),
     "markdown": lambda report, _: _markdown(report),
     "sarif": lambda report, _: sarif_json(report),
-    "text": lambda report, o: review_text(report, Style(o.color), context=o.context, width=o.width),
+    "text": lambda report, o: review_text(
+        report, Style(o.color, "->" if o.ascii_arrows else "→"), context=o.context, width=o.width
+    ),
 }
 
 

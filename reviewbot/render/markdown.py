@@ -26,6 +26,7 @@ from reviewbot.model import (
     Severity,
     UnitChange,
     innermost,
+    qualified_label,
 )
 from reviewbot.render.style import (
     BUNDLE_PLACES,
@@ -196,6 +197,7 @@ def environment() -> jinja2.Environment:
     env.filters["metric"] = fmt_metric
     env.filters["spark"] = lambda values: sparkline(values, width=SPARK_WIDTH)
     env.filters["changes"] = _changes
+    env.filters["qualified"] = qualified_label
     env.filters["change"] = change_cell
     env.filters["gutter"] = gutter
     env.filters["places"] = bundle_places
@@ -247,7 +249,7 @@ def render_markdown(
                     contexts=list(report.context) if context else [],
                     units=units,
                     units_left=units_left,
-                    units_left_text=unlisted_text(units_left),
+                    units_left_text=unlisted_text(units_left, report.base, report.head),
                     quiet_units=quiet,
                     truncated=truncated,
                     **extra,
@@ -272,8 +274,12 @@ def unit_rows(
     for fs, shown, counted, alike in table.files:
         # (two rows of one label, Java overloads, `@overload` stubs: which one, as in text)
         twice = Counter(u.label for u in shown)
-        rows.extend(
-            (fs.path, u, u.label + (f" :{side.start}" if twice[u.label] > 1 else ""))
+        rows.extend(  # (`def Box.size`, as the text and the impact name it)
+            (
+                fs.path,
+                u,
+                qualified_label(u.label) + (f" :{side.start}" if twice[u.label] > 1 else ""),
+            )
             for u in shown
             if (side := u.new or u.old) is not None
         )
@@ -451,7 +457,7 @@ def summary_body(
                     order_left=max(0, len(report.bundles) - order_max),
                     units=units,
                     units_left=units_left,
-                    units_left_text=unlisted_text(units_left),
+                    units_left_text=unlisted_text(units_left, report.base, report.head),
                     shown_units=sum(1 for fs in report.files for u in fs.units if u.noteworthy),
                     quiet_units=quiet,
                     skipped=skipped[:50],

@@ -49,8 +49,8 @@ SPARK_WIDTH = 16
 _MARK_STYLE = {"+": "green", "-": "red", "…": "dim"}
 
 
-def _arrow(m: Measure) -> str:
-    return fmt_metric(m).replace(" -> ", "→")
+def _arrow(m: Measure, style: Style) -> str:
+    return fmt_metric(m).replace(" → ", style.arrow)
 
 
 _SEVERITY_STYLE = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
@@ -77,7 +77,7 @@ def _unit_rows(units: list[UnitChange], style: Style, width: int) -> list[str]:
     names = Counter(one_line(qualified_label(u.label)) for u in units)
     for u in units:
         m = {x.name: x for x in u.metrics.measures()}
-        numbers = [_arrow(m["branches"]), _arrow(m["nesting"]), _arrow(m["irregularity"])]
+        numbers = [_arrow(m[k], style) for k in ("branches", "nesting", "irregularity")]
         shape = sparkline(u.shape, width=SPARK_WIDTH)
         label = one_line(qualified_label(u.label))
         side = u.new or u.old
@@ -190,7 +190,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
                     path = cut_path(path, room)
                 out.append(f"    {style(path + lines, 'cyan')}")
                 out.extend(_wrap(title, width, "    "))
-            out.extend(_wrap(fit_paths(f.message, max(40, width) - 5), width, "    "))
+            message = style.arrows(f.message)
+            out.extend(_wrap(fit_paths(message, max(40, width) - 5), width, "    "))
             silence = _silence_hint(f, statuses.get(f.path))
             out.extend(style(line, "dim") for line in _wrap(silence, width, "    "))
         if report.truncated_findings:
@@ -208,7 +209,8 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         if item.calls_fit:  # (no call breaks: its count, not its places)
             inside = f", {item.in_change_total} in the change" if item.in_change_total else ""
             text = (
-                f"impact: {item.unit} ({item.change_text}) is {item.how} in {item.total} "
+                f"impact: {qualified_label(item.unit)} ({item.change_text}) is {item.how} in "
+                f"{item.total} "
                 f"place(s){inside}; its calls still fit"
             )
             out.extend(_wrap(text, width, "  ", "    "))
@@ -225,7 +227,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
             how = "still " + how
         reach = f" ({item.reached})" if item.reached else ""
         text = (
-            f"impact: {item.unit} ({item.change_text}) is {how} in "
+            f"impact: {qualified_label(item.unit)} ({item.change_text}) is {how} in "
             f"{item.total} place(s){inside}{reach}: {where}{more}{doubt}"
         )
         out.extend(_wrap(text, width, "  ", "    "))
@@ -235,7 +237,7 @@ def review_text(report: Report, style: Style, *, context: bool = False, width: i
         out.extend(style(t, "dim") for t in _wrap(report.index_unused, width, "  ", "    "))
     if typed:
         typed.sort(key=lambda i: -i.total)
-        listed = ", ".join(f"{one_line(i.unit)} ({i.total})" for i in typed[:4])
+        listed = ", ".join(f"{one_line(qualified_label(i.unit))} ({i.total})" for i in typed[:4])
         more = f", … {len(typed) - 4} more" if len(typed) > 4 else ""
         text = (
             f"impact: {len(typed)} declarations changed only types or defaults (places "

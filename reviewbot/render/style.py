@@ -36,9 +36,11 @@ __all__ = [
     "cut_paths",
     "diff_gutter",
     "ellipsize",
+    "encodes",
     "fit_paths",
     "fmt_metric",
     "group_refs",
+    "local_range",
     "moved_from",
     "one_line",
     "origin_text",
@@ -110,6 +112,11 @@ _ALLOWED = frozenset(_CODES.values())
 
 class Style(NamedTuple):
     color: bool = False
+    arrow: str = "→"  # before → after; `->` where the stream cannot encode it
+
+    def arrows(self, text: str) -> str:
+        """``text`` (a finding's message: `decision points 1 → 9`) with this style's arrow."""
+        return text if self.arrow == "→" else text.replace("→", self.arrow)
 
     def __call__(self, text: str, *names: str) -> str:
         if not self.color or not names or not text:
@@ -430,9 +437,32 @@ def unit_table(
     return UnitTable(out, unlisted, quiet)
 
 
-def unlisted_text(n: int) -> str:
-    """What the text and Markdown tables say of the units the cap left out."""
-    return f"{n} more changed unit(s) not listed: `--format json` lists all"
+def unlisted_text(n: int, base: str = "", head: str = "") -> str:
+    """What the tables say of the units the cap left out. The text's reader can add
+    `--format json`; a pull request's (Markdown, given the report's ``base`` and ``head``) is
+    told the local command that reviews the same commits, when they are known."""
+    where = local_range(base, head) if base and head else None
+    return f"{n} more changed unit(s) not listed: " + (
+        f"`reviewbot review {where}` lists them all" if where else "`--format json` lists all"
+    )
+
+
+_SIDE = re.compile(r"\((?:merge base )?([0-9a-f]{12,40})\)$")
+_SHA = re.compile(r"[0-9a-f]{12,40}")
+
+
+def local_range(base: str, head: str) -> str | None:
+    """The range a local `reviewbot review` takes for the commits a report's ``base`` and
+    ``head`` name (`main...(merge base 1a2b3c4d5e6f)`, `HEAD (7a8b9c0d1e2f)`: their ids,
+    `1a2b3c4d5e6f..7a8b9c0d1e2f`; an Action's change read from the API, bare ids of a pull
+    request's base and head: `A...B`, from their merge base as GitHub diffs it); None when
+    a side is not a commit (the working tree, the index, a patch)."""
+    if _SHA.fullmatch(base) and _SHA.fullmatch(head):
+        return f"{base}...{head}"
+    old, new = _SIDE.search(base), _SIDE.search(head)
+    if old is None or new is None:
+        return None
+    return f"{old.group(1)}..{new.group(1)}"
 
 
 # Words between ASCII white space (a no-break space holds two words together, as for textwrap).
@@ -594,6 +624,19 @@ def use_color(stream: TextIO, choice: str, environ: dict[str, str] | Mapping[str
     return bool(isatty and isatty())
 
 
+def encodes(stream: object, text: str) -> bool:
+    """Whether ``stream``'s encoding can write ``text`` (a Windows pipe's ANSI code page has
+    no `→`; a stream without an encoding is taken to be UTF-8)."""
+    encoding = getattr(stream, "encoding", None)
+    if not isinstance(encoding, str):
+        return True
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def fmt_metric(m: Measure) -> str:
     def num(x: float | None) -> str:
         if x is None:
@@ -603,8 +646,8 @@ def fmt_metric(m: Measure) -> str:
     if m.before is None:
         return num(m.after)
     if m.after is None:
-        return f"{num(m.before)} -> -"
-    return f"{num(m.before)} -> {num(m.after)}"
+        return f"{num(m.before)} → -"
+    return f"{num(m.before)} → {num(m.after)}"
 
 
 def units_text(touched: int, moved: int) -> str:

@@ -115,12 +115,15 @@ def resolve_range(git: Git, spec: str | None, staged: bool) -> Range:
     return Range(f"{spec} ({git.short(sha)})", "working tree", (sha,), "worktree")
 
 
+MARKED_GENERATED = "generated (linguist-generated attribute)"
+
+
 def generated_reason(path: str, text: str, marked: bool | None = None) -> str | None:
     """Why a file is generated (nobody's code to review), or None. ``marked``: what its
     ``linguist-generated`` attribute says (``Git.generated_attributes``), which overrides
     everything else, as on GitHub: False reviews a file whose header says it is generated."""
     if marked is not None:
-        return "generated (linguist-generated attribute)" if marked else None
+        return MARKED_GENERATED if marked else None
     name = path.rsplit("/", 1)[-1]
     if name in LOCK_FILES:
         return "generated (lock file)"
@@ -187,7 +190,7 @@ class FilePolicy:
             return skipped(f"larger than {self.max_bytes // 1024} KiB ({size} bytes)")
         marked = self.generated_attr.get(path)
         if marked:
-            return skipped("generated (linguist-generated attribute)")
+            return skipped(MARKED_GENERATED)
         warnings: list[str] = []
         old_text = new_text = None
         if old is not None:
@@ -292,7 +295,7 @@ def _one(
             old_path,
             Status.SKIPPED,
             hunks,
-            reason=f"type change ({e.old_mode} -> {e.new_mode})",
+            reason=f"type change ({e.old_mode} → {e.new_mode})",
         )
     if e.status in "UX":
         return ChangedFile(path, old_path, Status.SKIPPED, hunks, reason="unmerged")
@@ -302,7 +305,7 @@ def _one(
             old_path,
             Status.SKIPPED,
             (),
-            reason=f"mode change only ({e.old_mode} -> {e.new_mode})",
+            reason=f"mode change only ({e.old_mode} → {e.new_mode})",
         )
     old: bytes | Unreadable | None = None
     if e.status != "A" and e.old_sha != NULL_SHA:

@@ -49,6 +49,19 @@ def test_a_section_cut_by_the_window_says_the_units_own_lines() -> None:
     assert "class Big\n" in whole + "\n" and "part of" not in whole, whole
 
 
+def test_a_one_line_gap_reads_as_one_line_number() -> None:
+    """marshmallow 593b7fec's context read `[230] if hook_config is not None:` then
+    `[231-231] ...`: a gap of one line is its one number, 1-based, as a unit's line is."""
+    band = "[0-2] ...\n[3] def f():\n[4-4] ...\n[5] return 1\n[6-9] ..."
+    assert one_based_markers(band).splitlines() == [
+        "[1-3] ...",
+        "[4] def f():",
+        "[5] ...",
+        "[6] return 1",
+        "[7-10] ...",
+    ]
+
+
 def test_a_hunks_removed_lines_below_its_added_ones_are_all_shown() -> None:
     """tqdm 687f5e4 `tqdm/contrib/concurrent.py` `@@ -2,28 +2,12 @@`: two imports added, then
     18 lines removed further down; the window was sized from the added lines only, so the

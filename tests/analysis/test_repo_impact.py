@@ -1670,7 +1670,7 @@ def test_rb106_says_how_many_calls_it_could_not_check(repo: Path) -> None:
             "function f({b}: O)",
             "added {b} (required); removed {a}",
         ),
-        ("python", "def f(a, b)", "def f(x, y)", "renamed a -> x, b -> y"),
+        ("python", "def f(a, b)", "def f(x, y)", "renamed a → x, b → y"),
     ],
 )
 def test_a_header_that_only_renames_positional_parameters_says_so(
@@ -1693,14 +1693,14 @@ def test_a_header_that_only_renames_positional_parameters_says_so(
             "static boolean setAccessible(final boolean forceAccessible, final Field field)",
             "public static boolean setAccessible(final boolean forceAccessible, "
             "final AccessibleObject accessibleObject)",
-            "parameter types changed (Field -> AccessibleObject); parameters renamed; now public",
+            "parameter types changed (Field → AccessibleObject); parameters renamed; now public",
         ),
         (  # (the names kept: it said only "now public")
             "java",
             True,
             "static boolean setAccessible(boolean force, Field field)",
             "public static boolean setAccessible(boolean force, AccessibleObject field)",
-            "parameter types changed (Field -> AccessibleObject); now public",
+            "parameter types changed (Field → AccessibleObject); now public",
         ),
         ("go", False, "func f(a int, x string)", "func f(b int, y Other)", None),
         (  # tqdm e4d9742: "added name (required), app; removed prefix"
@@ -1708,7 +1708,7 @@ def test_a_header_that_only_renames_positional_parameters_says_so(
             False,
             "def envwrap(prefix, types=None, is_method=False):",
             'def envwrap(name, app="", types=None, is_method=False):',
-            "renamed prefix -> name; added app",
+            "renamed prefix → name; added app (optional, shifts the arguments after it)",
         ),
         (  # tqdm: "...; reordered", though nothing was
             "python",
@@ -1722,7 +1722,7 @@ def test_a_header_that_only_renames_positional_parameters_says_so(
             True,
             "def __init__(self, colour=None, waituntil=0, gui=False):",
             "def __init__(self, colour=None, delay=0, gui=False):",
-            "renamed waituntil -> delay",
+            "renamed waituntil → delay",
         ),
     ],
 )

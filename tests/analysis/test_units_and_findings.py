@@ -153,7 +153,7 @@ def test_spike_fires_on_new_decisions_and_scales_its_severity() -> None:
     error = spike(delta(UnitMetrics(5, 1, 1, 10), UnitMetrics(15, 7, 4, 30)), t)
     assert warn is not None and warn.severity.value == "warning" and warn.code == "RB101"
     assert error is not None and error.severity.value == "error"
-    assert "decision points 1 -> 7" in error.message
+    assert "decision points 1 → 7" in error.message
 
 
 def test_a_spike_cites_only_the_measures_that_rose() -> None:
@@ -161,10 +161,10 @@ def test_a_spike_cites_only_the_measures_that_rose() -> None:
     # bits (-2%)": a measure that fell is no evidence of more tangle.
     t = Thresholds()
     fell = spike(delta(UnitMetrics(300, 75, 3, 384), UnitMetrics(310, 79, 3, 375)), t)
-    assert fell is not None and "decision points 75 -> 79." in fell.message
+    assert fell is not None and "decision points 75 → 79." in fell.message
     assert "irregularity" not in fell.message
     rose = spike(delta(UnitMetrics(300, 75, 3, 384), UnitMetrics(310, 79, 3, 400)), t)
-    assert rose is not None and "irregularity 384 -> 400 bits" in rose.message
+    assert rose is not None and "irregularity 384 → 400 bits" in rose.message
 
 
 def test_dense_new_unit_respects_the_files_own_profile() -> None:
@@ -255,7 +255,7 @@ def test_review_file_finds_the_spike() -> None:
     assert [u.label for u in done.summary.units] == ["def apply"]
     # The nesting rose too, but RB101 says so: RB103 on the same unit would say it twice.
     assert {f.code for f in done.findings} == {"RB101"}
-    assert "nesting 1 -> " in done.findings[0].message
+    assert "nesting 1 → " in done.findings[0].message
     unit = done.summary.units[0]
     assert unit.metrics.before is not None and unit.metrics.after is not None
     assert (unit.metrics.before.decisions, unit.metrics.after.decisions) == (1, 8)

@@ -39,7 +39,7 @@ def test_spike_in_a_changed_unit(repo: Path, cli: Any) -> None:
     assert finding["path"] == "shop.py" and finding["unit"]["label"] == "def apply"
     assert finding["metrics"]["branches"]["before"] == 1
     assert finding["metrics"]["branches"]["after"] >= 6
-    assert "def apply" in finding["message"] and "->" in finding["message"]
+    assert "def apply" in finding["message"] and "→" in finding["message"]
     assert 1 <= finding["line"] <= finding["end_line"] <= 13
     # ship() is unchanged: not a changed unit.
     labels = [u["label"] for u in files_by_path(data)["shop.py"]["units"]]

@@ -112,7 +112,7 @@ def test_a_review_at_the_index_commit_reads_only_the_old_side(
     read.clear()
     # The slow path (the new side read again, as when the index was built elsewhere) says the
     # same, byte for byte, and reads each file twice.
-    monkeypatch.setattr(repo_impact, "holds", lambda store, listing: False)
+    monkeypatch.setattr(repo_impact, "holds", lambda git, store, listing: False)
     slow = _doc(repo)
     assert sorted(read) == ["pkg/app.py", "pkg/app.py", "pkg/lib.py", "pkg/lib.py"]
     assert fast == slow
@@ -155,7 +155,7 @@ def test_each_side_of_a_changed_file_is_parsed_once(
     assert sides <= set(seen)
     assert all(seen[s] == 1 for s in sides), seen.values()
     seen.clear()
-    monkeypatch.setattr(repo_impact, "holds", lambda store, listing: False)
+    monkeypatch.setattr(repo_impact, "holds", lambda git, store, listing: False)
     monkeypatch.setattr(repo_impact, "one_extraction_each", contextlib.nullcontext)
     repo_impact._read.cache_clear()  # (the declarations of a text are kept between reviews)
     assert _doc(repo) == fast

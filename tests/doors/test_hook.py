@@ -49,7 +49,7 @@ def test_warns_and_passes(spiked: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].startswith("reviewbot: 1 finding(s) in 1 file(s) of the staged change")
-    assert "shop.py:" in lines[1] and "def apply" in lines[1] and "decisions 1 ->" in lines[1]
+    assert "shop.py:" in lines[1] and "def apply" in lines[1] and "decisions 1 →" in lines[1]
     assert "[RB101]" in lines[1] and "reviewbot: ignore[CODE]" in lines[-1]
 
 

@@ -53,6 +53,35 @@ def index_here(repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> N
     assert fast("index")[0] == 0
 
 
+def test_index_counts_add_up_and_read_counts_only_files_indexed(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`read` counted every file looked at, the skipped too (vendored, generated, not source):
+    "5 read" of one file indexed. Now read + reused == files, and + skipped == listed."""
+    write(repo, "src/a.py", "def a():\n    return 1\n")
+    write(repo, "src/b.py", "def b():\n    return 2\n")
+    write(repo, "vendor/v.py", "def v():\n    return 3\n")
+    write(repo, "src/gen.py", "def g():\n    return 4\n")
+    write(repo, ".gitattributes", "src/gen.py linguist-generated\n")
+    write(repo, "notes.txt", "words\n")
+    commit(repo)
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("REVIEWBOT_INDEX", str(tmp_path / "i.sqlite"))
+    code, first, _ = fast("index", "--format", "json")
+    assert code == 0
+    got = [first[k] for k in ("listed", "files", "read", "reused", "skipped", "removed")]
+    assert got == [6, 2, 2, 0, 4, 0]
+    write(repo, "src/a.py", "def a():\n    return 5\n")
+    write(repo, "vendor/v.py", "def v():\n    return 6\n")  # looked at again, skipped again
+    (repo / "notes.txt").unlink()
+    commit(repo)
+    code, text, _ = fast("index")
+    assert code == 0
+    assert "of 5 files listed, 1 read, 1 reused, 3 skipped; 1 removed" in text
+    code, again, _ = fast("index", "--format", "json")
+    assert [again[k] for k in ("listed", "read", "reused", "skipped")] == [5, 0, 2, 3]
+
+
 def test_index_then_queries_have_the_documented_shapes(project: Path, cli: Any) -> None:
     run = cli("index", "--format", "json")
     assert run.code == 0, run.err

@@ -4,6 +4,8 @@ the same cap on the unit tables, the same grouping of a bundle's places, one ran
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from reviewbot.app.config import Config
@@ -11,7 +13,7 @@ from reviewbot.app.pipeline import GitChange, review
 from reviewbot.render.markdown import render_markdown, summary_body
 from reviewbot.render.report_json import report_doc
 from reviewbot.render.review_text import review_text
-from reviewbot.render.style import Style
+from reviewbot.render.style import Style, local_range
 from tests.helpers import commit, git, write
 from tests.render.gfm import check_markdown
 
@@ -42,15 +44,44 @@ def test_markdown_caps_the_unit_table_as_the_text_does(repo: Path) -> None:
     check_markdown(md, markers=0)
     more = 75 - MAX_UNIT_ROWS
     assert f"({more} more changed unit(s) not listed: --format json lists all)" in text
-    assert f"_{more} more changed unit(s) not listed: `--format json` lists all._" in md
+    # a PR's reader cannot add `--format json`: told the local command, with the real range
+    here = f"`reviewbot review {base[:12]}..{head[:12]}` lists them all"
+    assert f"_{more} more changed unit(s) not listed: {here}._" in md
     assert sum(1 for line in text.splitlines() if " removed " in line) == MAX_UNIT_ROWS
     assert sum(1 for line in md.splitlines() if "| removed |" in line) == MAX_UNIT_ROWS
     summary = summary_body(rep, blob_base="https://example.invalid/blob/x")
     assert sum(1 for line in summary.splitlines() if "| removed |" in line) == MAX_UNIT_ROWS
-    assert f"_{more} more changed unit(s) not listed" in summary
+    assert f"_{more} more changed unit(s) not listed: {here}._" in summary
+    listed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reviewbot",
+            "review",
+            f"{base[:12]}..{head[:12]}",
+            "--format",
+            "json",
+        ],
+        cwd=repo,
+        capture_output=True,
+        check=True,
+    )  # (the command said runs, and lists every unit)
+    assert sum(len(f["units"]) for f in json.loads(listed.stdout)["files"]) == 75
     doc = report_doc(rep)
     assert sum(len(f["units"]) for f in doc["files"]) == 75
     json.dumps(doc)
+
+
+def test_the_local_range_comes_from_the_reports_commits_only() -> None:
+    """An Action's change: `BASE...(merge base M)` and `HEAD (H)`, or, read from the API, the
+    pull request's bare ids (GitHub diffs from their merge base: three dots). The working tree,
+    the index and a patch are no commits: the JSON hint stays."""
+    sha, mb, tip = "f" * 40, "1a2b3c4d5e6f", "7a8b9c0d1e2f"
+    assert local_range(f"{sha}...(merge base {mb})", f"{sha} ({tip})") == f"{mb}..{tip}"
+    assert local_range(mb, tip) == f"{mb}...{tip}"
+    assert local_range(f"HEAD ({mb})", "working tree") is None
+    assert local_range(f"HEAD ({mb})", "index") is None
+    assert local_range("patch (old side)", "patch (new side)") is None
 
 
 def test_markdown_groups_a_bundles_places_by_file_as_the_text_does(repo: Path) -> None:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from reviewbot.analysis.hotspots import FileHotspot, Hotspots, UnitHotspot
 from reviewbot.model import (
     CALLS_UNAFFECTED,
+    SHIFTS,
     TYPES_ONLY,
     Bundle,
     FileSummary,
@@ -321,10 +322,14 @@ def test_a_re_sign_no_call_breaks_is_one_line_with_its_count() -> None:
             "35 in the change; its calls still fit"
         ) in text, text
         assert "examples/" not in text and "examples/" not in render_markdown(report)
+    # (added after the others: no call breaks, whatever the uncertain references are)
+    assert impact("added working_time", uncertain=3).calls_fit
     for breaking in (
         impact("added total (required)"),
         impact("renamed a -> b", uncertain=3),
-        impact("added working_time", uncertain=3),
+        # (inserted before others, the calls' arguments shift: RB106 checks them, with the
+        # index, unless some are uncertain)
+        impact(f"added working_time ({SHIFTS})", uncertain=3),
     ):
         report = Report("a", "b", files, (), stats=stats, impact=(breaking,))
         assert "examples/e0.py:1" in " ".join(_rows(report))
