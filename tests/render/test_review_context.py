@@ -162,4 +162,3 @@ def test_units_touched_with_no_row_above_are_not_called_more(repo: Path) -> None
     text = review_text(review(GitChange(repo), Config()), Style(False), width=80)
     assert "(1 unit(s) touched, none with changed measures)" in text, text
     assert "more unit(s)" not in text, text
-
