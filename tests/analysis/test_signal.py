@@ -714,7 +714,7 @@ def test_a_change_inside_a_closure_is_flagged_on_the_closure_not_also_on_its_fun
     done = review_file(changed("a.py", one, own), opts)  # three of its own: its own finding
     assert {f.unit.label for f in done.findings} == {"def outer", "def check"}
     (found,) = [f for f in done.findings if f.unit.label == "def outer"]
-    assert "decision points 0 -> 3" in found.message  # (not check's 12 besides)
+    assert "decision points 0 → 3" in found.message  # (not check's 12 besides)
 
 
 def test_names_that_start_with_a_letter_outside_ascii_are_units() -> None:
