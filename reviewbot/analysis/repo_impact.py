@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
+import tree_sitter as ts
+
 from reviewbot.analysis.exports import export_aliases, still_exported
 from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.impact import bound_by_import, deleted_anchor, in_hunk
@@ -1181,6 +1183,18 @@ def _remaining(
     # (of its kind: jsoup's field `readFully` is no twin of the method `readFully()` removed)
     twin = (home.path if home is not None else old.path, old.qualified, old.kind)
     kept: bool | None = None  # (read on first need: most deletions reach nothing else)
+    scopes: dict[str, _Scopes] = {}
+
+    def declared(path: str, line: int, column: int) -> bool:
+        # A declaration of the name in a function around the line (the module's `let x`
+        # moved into `describe('…', () => { let x })`): the line means it, a local the
+        # index defines nothing for, not the deleted declaration.
+        if path not in by_new:
+            return False
+        if path not in scopes:
+            scopes[path] = _Scopes(by_new[path].new_text, old)
+        return scopes[path].declares(line, column, old.name)
+
     for h in hits:
         cf = by_old.get(h.path)
         now = h.line if cf is None else cf.line_map.old_to_new(h.line)
@@ -1216,6 +1230,8 @@ def _remaining(
                 via = _RETARGETED  # `self.m()` now runs the base's `m`: listed
             elif reached:
                 continue  # `cmd` now means a new local `def cmd`: no reference to the old one
+            elif cf is not None and declared(cf.path, now, h.column):
+                continue
         if cf is None:
             out.append(
                 _Ref(
@@ -1265,6 +1281,8 @@ def _remaining(
                 if local:
                     continue  # (a function's local: nothing outside its file means it)
             if line in lines:
+                if declared(path, line, col):
+                    continue
                 confidence = 1.0 if _could_mean(old, how) else 0.25
                 unit = _unit_at(conn, path, line)
                 out.append(_Ref(path, line, col, old.name, unit, kind, confidence, how, True))
@@ -1308,6 +1326,97 @@ def _in_function(text: str | None, d: Decl) -> bool:
             return True
         up = up.parent
     return False
+
+
+_SCOPE_NODES = _FUNCTION_NODES | {
+    "statement_block",
+    "arrow_function",
+    "for_statement",
+    "for_in_statement",
+    "catch_clause",
+    "class_body",
+}
+_DECLARATIONS = frozenset(
+    {
+        "lexical_declaration",
+        "variable_declaration",
+        "function_declaration",
+        "generator_function_declaration",
+        "class_declaration",
+    }
+)
+
+
+class _Scopes:
+    """A JS/TS file's new side, read for the declarations in its functions and blocks that a
+    line's name may mean (the index defines none of a callback's locals)."""
+
+    def __init__(self, text: str | None, d: Decl) -> None:
+        grammar = grammar_for(d.language, d.path)
+        self.tree = None
+        if text is not None and grammar is not None and grammar.name in _ECMA:
+            self.tree = compiled(grammar.name).parser.parse(text.encode("utf-8", "surrogatepass"))
+
+    def declares(self, line: int, column: int, name: str) -> bool:
+        """Whether a function or block holding (line, column), below the module's top level,
+        declares ``name`` itself: a `let`/`const`/`var`, a function or class, a parameter."""
+        if self.tree is None:
+            return False
+        at = (line - 1, column)
+        node = self.tree.root_node.named_descendant_for_point_range(at, at)
+        up = node.parent if node is not None else None
+        while up is not None and up.type != "program":
+            if up.type in _SCOPE_NODES and _declares(up, name):
+                return True
+            up = up.parent
+        return False
+
+
+def _declares(scope: ts.Node, name: str) -> bool:
+    params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
+    if params is not None and name in _bound(params):
+        return True
+    body = scope.child_by_field_name("body") if scope.type != "statement_block" else scope
+    for part in (scope, body) if body is not None and body is not scope else (scope,):
+        for child in part.named_children:
+            if child.type == "export_statement":
+                child = child.child_by_field_name("declaration") or child
+            if child.type not in _DECLARATIONS:
+                continue
+            own = child.child_by_field_name("name")
+            if own is not None and own.text == name.encode():
+                return True
+            for declarator in child.named_children:
+                if declarator.type == "variable_declarator":
+                    target = declarator.child_by_field_name("name")
+                    if target is not None and name in _bound(target):
+                        return True
+    return False
+
+
+def _bound(node: ts.Node) -> set[str]:
+    """The identifiers a parameter list or a declarator's pattern binds (`{ a, b: [c] }`)."""
+    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return {node.text.decode()} if node.text is not None else set()
+    out: set[str] = set()
+    for child in node.named_children:
+        if child.type == "pair_pattern":
+            value = child.child_by_field_name("value")
+            if value is not None:
+                out |= _bound(value)
+        elif child.type in ("type_annotation", "predefined_type") or child.type.endswith("_type"):
+            continue
+        elif child.type == "assignment_pattern" or child.type == "object_assignment_pattern":
+            left = child.child_by_field_name("left")
+            if left is not None:
+                out |= _bound(left)
+        elif child.type in ("required_parameter", "optional_parameter"):
+            pattern = child.child_by_field_name("pattern")
+            if pattern is not None:
+                out |= _bound(pattern)
+        else:
+            out |= _bound(child)
+    return out
 
 
 def _may_name(spec: str, importer: str, d: Decl) -> bool:

@@ -2841,3 +2841,42 @@ def test_a_declaration_an_export_list_still_exports_under_its_name_is_not_remove
         assert not removed & {"INTERNAL_AtomState", "INTERNAL_Mounted", "INTERNAL_make"}, removed
         reasons = "; ".join(b["reason"] for b in doc["bundles"])
         assert "INTERNAL_" not in reasons, reasons
+
+
+MODULE_STATE = """import { it, vi } from 'vitest'
+
+let subscriber: ((message: any) => void) | undefined
+
+const hub = {
+  subscribe: vi.fn((fn: typeof subscriber) => {
+    subscriber = fn
+  }),
+}
+
+it('sends', () => {
+  hub.subscribe(undefined)
+  ;(subscriber as (message: any) => void)({ type: 'ACTION' })
+})
+"""
+
+
+def test_a_module_variable_moved_into_a_describe_callback_is_not_deleted(repo: Path) -> None:
+    # valtio 7537417: `let extensionSubscriber` and `const extension` moved from the module into
+    # `describe('devtools', () => {`; the lines using them that the change left alone mean the
+    # callback's locals, which the index defines nothing for: two false RB105s.
+    body = MODULE_STATE.split("\n", 2)[2]
+    moved = "import { describe, it, vi } from 'vitest'\n\ndescribe('hub', () => {\n" + body + "})\n"
+    setup(repo, {"tests/hub.test.ts": MODULE_STATE}, {"tests/hub.test.ts": moved})
+    doc = review(repo)
+    assert codes(doc, "RB105") == []
+    gone = [i for i in doc["impact"] if i["name"] in ("subscriber", "hub")]
+    assert all(i["total"] == 0 for i in gone if i["change"] == "removed"), gone
+
+
+def test_a_deleted_module_variable_still_named_in_a_callback_is_an_rb105(repo: Path) -> None:
+    # (the other side: no declaration around the line, the deleted module variable is meant)
+    gone = MODULE_STATE.replace("let subscriber: ((message: any) => void) | undefined\n", "")
+    gone = gone.replace("it('sends', () => {", "it('sends', () => {\n  const other = 1")
+    setup(repo, {"tests/hub.test.ts": MODULE_STATE}, {"tests/hub.test.ts": gone})
+    (finding,) = codes(review(repo), "RB105")
+    assert "subscriber" in finding["message"]
