@@ -41,6 +41,7 @@ from reviewbot.analysis.signatures import (
     Call,
     Param,
     call_at,
+    call_end,
     class_change,
     fits,
     header_change,
@@ -977,6 +978,7 @@ def _impact_in(
             assert c.new is not None
             hits, cut = _refs(conn, c.new, settings.registry, recursive)
             refs = [_new_ref(h, added_lines) for h in hits]
+            refs = [_changed_call(r, texts, added_lines, c.new.language) for r in refs]
             if c.change == "signature" and c.old is not None:
                 refs = _its_calls(conn, c.old, c.new, c.cf, refs, texts)
         if keep is not None:
@@ -1156,6 +1158,26 @@ def _new_ref(h: query.Hit, added_lines: dict[str, set[int]]) -> _Ref:
         h.via,
         h.line in added_lines.get(h.path, set()),
     )
+
+
+def _changed_call(r: _Ref, texts: _Texts, added: dict[str, set[int]], language: str) -> _Ref:
+    """A call is in the change when any line of its argument list is (packaging c411a96f
+    rewrote `prereleases=resolved` to `pre_region=…` on the second line of 6 calls of
+    `self._build(`: they read as calls outside the change)."""
+    lines = added.get(r.path)
+    if r.in_change or r.kind != "call" or not lines:
+        return r
+    text = texts.get(r.path)
+    start = None if text is None else _offset(text, r.line, r.column)
+    if text is None or start is None or text[start : start + len(r.name)] != r.name:
+        return r
+    end = call_end(text, start + len(r.name), language)
+    if end is None:
+        return r
+    last = r.line + text.count("\n", start, end)
+    if any(n in lines for n in range(r.line + 1, last + 1)):
+        return r._replace(in_change=True)
+    return r
 
 
 def _unit_at(conn: sqlite3.Connection, path: str, line: int) -> str | None:

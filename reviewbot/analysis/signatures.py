@@ -196,9 +196,12 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
     # (the order of those passed by position on both sides: `refresh` made keyword-only is
     # no reorder)
     both = {n for n in now if n in was and "kwonly" not in (now[n].kind, was[n].kind)}
-    both |= {a for a, b in renamed.items() if now[b].kind != "kwonly"}
+    # (a keyword-only one renamed is passed by its name: packaging c411a96f's
+    # `*, prereleases, configured` -> `*, pre_region, configured` is no reorder)
+    positional = {a: b for a, b in renamed.items() if now[b].kind != "kwonly"}
+    both |= set(positional)
     order = [renamed.get(p.name, p.name) for p in olds if p.name in both]
-    if order != [p.name for p in news if p.name in both or p.name in gone]:
+    if order != [p.name for p in news if p.name in both or p.name in positional.values()]:
         parts.append("reordered")
     return "; ".join(parts)
 
@@ -574,6 +577,20 @@ def _top_level_default(piece: str) -> bool:
 
 
 _TYPE_ARGUMENTS = re.compile(r"[\w$.]\s*<[^<>()]*,[^<>()]*>")
+
+
+def call_end(text: str, offset: int, language: str) -> int | None:
+    """Where the argument list of the call whose callee name ends at ``offset`` closes (the
+    offset of its `)`; None: no argument list follows)."""
+    family = _family(language)
+    k = _skip_generics(text, offset, go=family == "go") if family != "python" else offset
+    while k < len(text) and text[k] in " \t":
+        k += 1
+    if family == "js" and text[k : k + 2] == "?.":
+        k += 2
+    if k >= len(text) or text[k] != "(":
+        return None
+    return _balanced(text, k)
 
 
 def call_at(text: str, offset: int, language: str) -> Call | None:

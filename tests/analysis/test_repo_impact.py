@@ -1256,6 +1256,9 @@ def test_a_re_signed_init_lists_cls_calls_and_a_subclass_inheriting_it(repo: Pat
         ),
         ("func F(a int) error", "func F(a int64) error", "go", "types or defaults only"),
         ("int f(int a, int b)", "int f(int b, int a)", "java", "reordered"),
+        # a keyword-only parameter renamed in place is passed by name (packaging c411a96f)
+        ("def f(self, a, *, b, c):", "def f(self, a, *, d, c):", "python", "renamed b -> d"),
+        ("def f(a, b, *, c):", "def f(x, b, *, c):", "python", "renamed a -> x"),
         ("def f(a, b", "def f(a):", "python", ""),  # a list cut short: unknown
         # only the modifiers (javapoet: a re-sign read as a bare "(signature)")
         ("public int f(int a)", "public static final int f(int a)", "java", "now final, static"),
@@ -2880,3 +2883,35 @@ def test_a_deleted_module_variable_still_named_in_a_callback_is_an_rb105(repo: P
     setup(repo, {"tests/hub.test.ts": MODULE_STATE}, {"tests/hub.test.ts": gone})
     (finding,) = codes(review(repo), "RB105")
     assert "subscriber" in finding["message"]
+
+
+BUILDER = """class Range:
+    @classmethod
+    def build(cls, low, *, pre):
+        return cls()
+
+    def widen(self):
+        return Range.build(
+            1,
+            pre=True,
+        )
+
+    def narrow(self):
+        return Range.build(
+            2,
+            pre=False,
+        )
+"""
+
+
+def test_a_call_whose_argument_line_the_change_rewrote_is_in_the_change(repo: Path) -> None:
+    # packaging c411a96f: `_build(..., *, prereleases)` -> `pre_region`; 6 calls had their
+    # `prereleases=resolved` line rewritten below the call's first line, and read as calls
+    # outside the change ("12 place(s), 1 in the change").
+    new = BUILDER.replace("*, pre)", "*, region)").replace("pre=True", "region=True")
+    setup(repo, {"lib.py": BUILDER}, {"lib.py": new})
+    doc = review(repo)
+    found = entry(doc, "build")
+    assert (found["total"], found["in_change_total"]) == (2, 1)
+    assert [r["line"] for r in found["references"] if r["in_change"]] == [7]
+    assert codes(doc, "RB106") != []  # (narrow's call still passes `pre`)
