@@ -514,17 +514,22 @@ def _renames_followed(out: list[DeclChange]) -> None:
     }
     if not names:
         return
-    word = re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, names)) + r")(?![\w$])")
-    out[:] = [
-        c
-        for c in out
-        if not (
-            c.change == "signature"
-            and c.old is not None
-            and c.new is not None
-            and same_header(word.sub(lambda m: names[m.group(1)], c.old.whole), c.new.whole)
-        )
-    ]
+    # Where calls pass by position (not Python), a parameter named after the renamed type
+    # follows it too: commons-cli 8677d165's `HelpFormatter(final HelpWriter helpWriter)` now
+    # `(final HelpAppendable helpAppendable)` was "re-signed", with its 7 places.
+    by_position = dict(names)
+    for a, b in names.items():
+        if a[:1].isupper() and b[:1].isupper():
+            by_position.setdefault(a[0].lower() + a[1:], b[0].lower() + b[1:])
+
+    def followed(c: DeclChange) -> bool:
+        if c.change != "signature" or c.old is None or c.new is None:
+            return False
+        told = names if c.old.language == "python" else by_position
+        word = re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, told)) + r")(?![\w$])")
+        return same_header(word.sub(lambda m: told[m.group(1)], c.old.whole), c.new.whole)
+
+    out[:] = [c for c in out if not followed(c)]
 
 
 def _aliases_followed(out: list[DeclChange]) -> None:

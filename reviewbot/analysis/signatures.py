@@ -53,13 +53,38 @@ _SPACE = re.compile(r"\s+")
 _BARE_ARROW = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*=>")
 
 
+# A JS function written as a constant's arrow (`export const f = async <T>(x: T): R =>`):
+# `export async function f<T>(x: T): R` spelt otherwise; and its arrow, at the end or before
+# the body's `{` (a header's first line).
+_ARROW_HEAD = re.compile(
+    r"^(\s*(?:export\s+)?(?:default\s+)?)(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=\s*"
+    r"(async\s+)?(?=[<(])"
+)
+_ARROW_TAIL = re.compile(r"\s*=>\s*(\{?)\s*$")
+# A string literal in double quotes that holds no quote nor escape: the same as in single ones
+# (a formatter's choice: prettier's `"md:hidden"` -> `'md:hidden'` in a default).
+_DOUBLE_QUOTED = re.compile(r'"([^"\'\\\n]*)"')
+
+
 def plain_header(text: str) -> str:
     """A header as a caller sees it: without white space, the modules that qualify names,
-    the parentheses a JS arrow's one parameter may go without, or Go's grouping of parameters
-    of one type (`a, b int` is `a int, b int`)."""
+    the parentheses a JS arrow's one parameter may go without, the quotes of a string, a JS
+    constant's arrow for a function (`const f = (x) =>` is `function f(x)`) or Go's grouping
+    of parameters of one type (`a, b int` is `a int, b int`)."""
     if _GO_FUNC.match(text):
         text = _go_ungrouped(text)
-    return _SPACE.sub("", _QUALIFIER.sub("", _BARE_ARROW.sub(r"(\1)=>", text)))
+    text = _DOUBLE_QUOTED.sub(r"'\1'", text)
+    # (before a bare arrow's parameter is read: `): T =>` returns a T, it takes no `T`)
+    text = _BARE_ARROW.sub(r"(\1)=>", _arrow_function(text))
+    return _SPACE.sub("", _QUALIFIER.sub("", _arrow_function(text)))
+
+
+def _arrow_function(text: str) -> str:
+    arrow = _ARROW_HEAD.match(text)
+    if arrow is None:
+        return text
+    head = f"{arrow.group(1)}{arrow.group(3) or ''}function {arrow.group(2)}"
+    return _ARROW_TAIL.sub(r"\1", head + text[arrow.end() :])
 
 
 _GO_FUNC = re.compile(r"\s*func\b")

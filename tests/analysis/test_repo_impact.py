@@ -2915,3 +2915,75 @@ def test_a_call_whose_argument_line_the_change_rewrote_is_in_the_change(repo: Pa
     assert (found["total"], found["in_change_total"]) == (2, 1)
     assert [r["line"] for r in found["references"] if r["in_change"]] == [7]
     assert codes(doc, "RB106") != []  # (narrow's call still passes `pre`)
+
+
+def test_a_header_only_respelt_is_no_re_sign(repo: Path) -> None:
+    # valtio a806f91: `export const deepClone = <T>(…): T => {` made `export function
+    # deepClone<T>(…): T {` (and a multi-line return type): "impact: function deepClone
+    # (signature)", a bundle "re-signs deepClone"; dedb906 (prettier): `"md:hidden"` made
+    # `'md:hidden'` in a default: "(signature: types or defaults only)".
+    lib = (
+        "export const clone = <T>(obj: T, seen: () => Set<object> = fresh): T => {\n"
+        "  return obj\n}\n\n"
+        "export const states = (): {\n  a: number\n  b: string\n} => ({\n  a: 1,\n  b: '',\n})\n\n"
+        'export function Nav({ display = "md:hidden", name = "" }) {\n'
+        "  return display + name\n}\n\n"
+        "export function fresh(): Set<object> {\n  return new Set()\n}\n"
+    )
+    now = (
+        "export function clone<T>(obj: T, seen: () => Set<object> = fresh): T {\n"
+        "  return obj\n}\n\n"
+        "export function states(): {\n  a: number\n  b: string\n} {\n"
+        "  return { a: 1, b: '' }\n}\n\n"
+        "export function Nav({ display = 'md:hidden', name = '' }) {\n"
+        "  return display + name\n}\n\n"
+        "export function fresh(): Set<object> {\n  return new Set()\n}\n"
+    )
+    use = (
+        "import { clone, states, Nav } from './lib'\n\n"
+        "export const x = clone(states())\nexport const y = Nav({})\n"
+    )
+    setup(repo, {"src/lib.ts": lib, "src/use.ts": use}, {"src/lib.ts": now})
+    doc = review(repo)
+    assert [(i["name"], i["change"]) for i in doc["impact"]] == []
+    assert not [b["reason"] for b in doc["bundles"] if "re-signs" in b["reason"]], doc["bundles"]
+    # (a header whose parameters did change is still one)
+    write(repo, "src/lib.ts", now.replace("name = '' }", "name = '', size = 1 }"))
+    (changed,) = review(repo)["impact"]
+    assert (changed["name"], changed["change"]) == ("Nav", "signature")
+
+
+def test_a_java_parameter_named_after_a_renamed_type_follows_it(repo: Path) -> None:
+    # commons-cli 8677d165: `HelpWriter` renamed `HelpAppendable`; `HelpFormatter(final
+    # HelpWriter helpWriter)` now `(final HelpAppendable helpAppendable)`: "constructor
+    # HelpFormatter.HelpFormatter (signature: parameter types changed (HelpWriter ->
+    # HelpAppendable); parameters renamed) is referenced in 7 place(s)".
+    writer = "package a;\n\npublic interface HelpWriter {\n    void put(String s);\n}\n"
+    fmt = (
+        "package a;\n\npublic class Fmt {\n    private final HelpWriter out;\n\n"
+        "    public Fmt(final HelpWriter helpWriter) {\n        this.out = helpWriter;\n    }\n}\n"
+    )
+    use = "package a;\n\nclass Use {\n    Object make(HelpWriter w) { return new Fmt(w); }\n}\n"
+    files = {"src/a/HelpWriter.java": writer, "src/a/Fmt.java": fmt, "src/a/Use.java": use}
+    renamed = {
+        name: text.replace("HelpWriter", "HelpAppendable").replace("helpWriter", "helpAppendable")
+        for name, text in files.items()
+    }
+    setup(
+        repo,
+        files,
+        {
+            "src/a/HelpWriter.java": None,
+            "src/a/HelpAppendable.java": renamed["src/a/HelpWriter.java"],
+            "src/a/Fmt.java": renamed["src/a/Fmt.java"],
+            "src/a/Use.java": renamed["src/a/Use.java"],
+        },
+    )
+    git(repo, "add", "-A")
+    doc = review(repo, staged=True)
+    assert [(i["name"], i["change"]) for i in doc["impact"]] == [("HelpWriter", "renamed")]
+    # (a parameter renamed otherwise is still told)
+    write(repo, "src/a/Fmt.java", renamed["src/a/Fmt.java"].replace("helpAppendable", "sink"))
+    git(repo, "add", "-A")
+    changes = {i["name"]: i["change"] for i in review(repo, staged=True)["impact"]}
+    assert changes == {"HelpWriter": "renamed", "Fmt": "signature"}, changes
