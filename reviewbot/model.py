@@ -20,6 +20,7 @@ from reviewbot.errors import ConfigError
 __all__ = [
     "LABEL_SEP",
     "MOVED_HERE",
+    "RETURN_ONLY",
     "SCHEMA",
     "SNIPPET_KINDS",
     "TYPES_ONLY",
@@ -556,6 +557,9 @@ class ImpactRef(NamedTuple):
 
 TYPES_ONLY = "types or defaults only"  # ``Impact.detail`` of a re-sign whose calls all still fit
 CALLS_UNAFFECTED = "parameters renamed (calls unaffected)"  # and of one that renamed only
+RETURN_ONLY = "return type only"  # and of a Java method whose return type alone changed
+# the parts of a re-sign's detail under which every call still binds
+_FITTING = (TYPES_ONLY, RETURN_ONLY, CALLS_UNAFFECTED, "parameters renamed", "now public")
 
 
 class Impact(NamedTuple):
@@ -605,7 +609,13 @@ class Impact(NamedTuple):
             return False
         checked = self.source == "index" and not self.uncertain
         for part in self.detail.split("; "):
-            if part in (TYPES_ONLY, CALLS_UNAFFECTED, "parameters renamed", "now public"):
+            if part in (
+                TYPES_ONLY,
+                RETURN_ONLY,
+                CALLS_UNAFFECTED,
+                "parameters renamed",
+                "now public",
+            ):
                 continue
             if part.startswith("now optional: ") or (checked and part.startswith("renamed ")):
                 continue
@@ -655,7 +665,7 @@ class Impact(NamedTuple):
         if self.shown or not self.uncertain or self.change not in _UNCHECKED:
             return ""
         if self.change == "signature" and (
-            self.detail == TYPES_ONLY or self.detail.startswith(CALLS_UNAFFECTED)
+            self.detail in (TYPES_ONLY, RETURN_ONLY) or self.detail.startswith(CALLS_UNAFFECTED)
         ):
             return ""  # (no call of it breaks: nothing to check)
         if self.source == "grep":

@@ -59,6 +59,7 @@ from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.outline import outline
 from reviewbot.index.store import SCHEMA, Store, storable
 from reviewbot.model import (
+    RETURN_ONLY,
     TYPES_ONLY,
     ChangedFile,
     Finding,
@@ -1057,7 +1058,54 @@ def _impact_in(
             if found is not None:
                 findings.append(found)
     findings += _left_behind(conn, movers, moved_refs, by_old, by_new, added_lines, keep)
-    return impact, findings
+    return _overloads_told(impact, changes), findings
+
+
+def _overloads_told(impact: list[Impact], changes: list[DeclChange]) -> list[Impact]:
+    """Java overloads re-signed in one change, labelled by their parameters' types
+    (`method W.append(CharSequence)`), not three entries "method W.append" a reader cannot
+    tell apart; those whose return type alone changed (commons-cli 62d1ba73 narrowed three
+    `append`s' `Appendable` to `FilterHelpAppendable`) are one entry: no call breaks."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for k, (item, c) in enumerate(zip(impact, changes, strict=True)):
+        if item.change == "signature" and c.new is not None and c.new.language == "java":
+            groups.setdefault((item.unit, item.path), []).append(k)
+    out: list[Impact | None] = list(impact)
+    for (unit, _path), ks in groups.items():
+        if len(ks) < 2:
+            continue
+        told: dict[int, Impact] = {}
+        for k in ks:
+            new = changes[k].new
+            assert new is not None
+            params = parameters(new.whole, new.name, new.language, new.kind == "method")
+            told[k] = impact[k]
+            if params is not None and all(p.type for p in params):
+                types = ", ".join(p.type for p in params)
+                told[k] = impact[k]._replace(unit=f"{unit}({types})")
+            out[k] = told[k]
+        same = [k for k in ks if told[k].detail == RETURN_ONLY]
+        if len(same) < 2:
+            continue
+        first, *rest = [told[k] for k in same]
+        merged = first._replace(
+            unit=", ".join([first.unit] + [i.unit.rpartition(".")[2] for i in rest]),
+            references=tuple(
+                sorted(
+                    {r for i in (first, *rest) for r in i.references},
+                    key=lambda r: (r.in_change, r.path, r.line),
+                )
+            )[:MAX_SHOWN],
+            total=sum(i.total for i in (first, *rest)),
+            truncated=any(i.truncated for i in (first, *rest)),
+            uncertain=sum(i.uncertain for i in (first, *rest)),
+            in_change_total=sum(i.in_change_total for i in (first, *rest)),
+            incomplete=any(i.incomplete for i in (first, *rest)),
+        )
+        out[same[0]] = merged
+        for k in same[1:]:
+            out[k] = None
+    return [i for i in out if i is not None]
 
 
 def _detail(c: DeclChange) -> str:

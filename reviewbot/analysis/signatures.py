@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from reviewbot.index.extract import CUT
-from reviewbot.model import CALLS_UNAFFECTED, TYPES_ONLY
+from reviewbot.model import CALLS_UNAFFECTED, RETURN_ONLY, TYPES_ONLY
 
 __all__ = [
     "Call",
@@ -158,6 +158,9 @@ def header_change(old: tuple[str, str], new: tuple[str, str], language: str, met
         typed = _typed(old, new, olds, news, language)
         if typed and modifiers:  # (`f(Field f)` made `public f(AccessibleObject f)`)
             return f"{typed}; {modifiers}"
+        if not typed and not modifiers and _family(language) == "java" and method:
+            # (the words left before the name: its return type; a call passes what it did)
+            return RETURN_ONLY
         return modifiers
     if (
         _family(language) in ("java", "go", "js")

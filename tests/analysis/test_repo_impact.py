@@ -2987,3 +2987,40 @@ def test_a_java_parameter_named_after_a_renamed_type_follows_it(repo: Path) -> N
     git(repo, "add", "-A")
     changes = {i["name"]: i["change"] for i in review(repo, staged=True)["impact"]}
     assert changes == {"HelpWriter": "renamed", "Fmt": "signature"}, changes
+
+
+def test_java_overloads_whose_return_type_alone_changed_are_one_entry(repo: Path) -> None:
+    # commons-cli 62d1ba73 narrowed three `append` overloads' `Appendable` to
+    # `FilterHelpAppendable`: three entries "method FilterHelpAppendable.append (signature)"
+    # a reader could not tell apart, their places and uncertain counts listed.
+    w = (
+        "package a;\n\npublic class W implements Appendable {\n"
+        "    @Override\n    public Appendable append(final char ch) {\n"
+        "        return this;\n    }\n\n"
+        "    @Override\n    public Appendable append(final CharSequence text) {\n"
+        "        return this;\n    }\n\n"
+        "    @Override\n"
+        "    public Appendable append(final CharSequence t, final int a, final int b) {\n"
+        "        return this;\n    }\n\n"
+        "    public int size(final int a) {\n        return a;\n    }\n\n"
+        "    public int size(final String a) {\n        return 1;\n    }\n}\n"
+    )
+    use = (
+        "package a;\n\nclass Use {\n    void run(W w) {\n        w.append('c');\n"
+        '        w.append("s");\n        w.size(1);\n        w.size("x");\n    }\n}\n'
+    )
+    new = w.replace("public Appendable", "public W").replace("int size(final", "long size(final")
+    new = new.replace("size(final String a)", "size(final String a, final int b)")
+    setup(repo, {"src/a/W.java": w, "src/a/Use.java": use}, {"src/a/W.java": new})
+    doc = review(repo)
+    told = {i["unit"]: i["detail"] for i in doc["impact"]}
+    assert told == {
+        "method W.append(char), append(CharSequence), append(CharSequence, int, int)": (
+            "return type only"
+        ),
+        "method W.size(int)": "return type only",
+        "method W.size(String, int)": "added b (required)",
+    }, told
+    text = review_text(pipeline.review(GitChange(repo), Config()), Style(False), width=100)
+    text = " ".join(text.split())
+    assert "(signature: return type only) is referenced in 2 place(s); its calls still fit" in text
