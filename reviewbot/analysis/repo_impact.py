@@ -353,7 +353,11 @@ def declaration_changes(
     _members_follow(removed, added, out, rebound)
     _renames_followed(out)
     _aliases_followed(out)
-    out.extend(DeclChange("removed", d, None, cf) for d, cf in removed if not _imported_now(d, cf))
+    out.extend(
+        DeclChange("removed", d, None, cf)
+        for d, cf in removed
+        if not _imported_now(d, cf) and not _generated_init(d, cf)
+    )
     out.extend(DeclChange("added", None, d, cf) for d, cf in added if d.kind not in _NOT_ADDED)
     order = {"removed": 0, "renamed": 1, "signature": 2, "moved": 3, "added": 4}
 
@@ -1758,6 +1762,35 @@ def _decorated(text: str, line: int) -> bool:
     """Whether the decorators right above the definition at ``line`` make it one of several
     meanings of its name (``_NOT_PLAIN``)."""
     return any(_NOT_PLAIN.search(d) for d in _decorators(text, line))
+
+
+_DATACLASS = re.compile(r"@\s*(?:dataclasses\s*\.\s*)?dataclass\b(\s*\((?:[^()]|\([^()]*\))*\))?")
+_NO_INIT = re.compile(r"\binit\s*=\s*False\b")
+
+
+def _generated_init(d: Decl, cf: ChangedFile) -> bool:
+    """Whether a Python `__init__` the change deletes is replaced by the one `@dataclass`
+    generates for its class on the new side (not `init=False`): packaging 3c6e2aab went from
+    `@dataclasses.dataclass(..., init=False)` with its own keyword-only `__init__` to
+    `kw_only=True`: 10 classes' `__init__` "removed", still referenced in 2 to 24 places."""
+    if d.language != "python" or d.name != "__init__" or "." not in d.qualified:
+        return False
+    text = cf.new_text
+    if text is None:
+        return False
+    owner = d.qualified.rsplit(".", 2)[-2]
+    for found in re.finditer(rf"(?m)^([ \t]*)class\s+{re.escape(owner)}\b", text):
+        above = text[: found.start()].rstrip().split("\n")
+        decorators: list[str] = []
+        for row in reversed(above[-12:]):  # (a decorator's arguments may span lines)
+            decorators.insert(0, row)
+            if row.strip() == "" or row.lstrip().startswith(("class ", "def ", "return ")):
+                break
+        head = "\n".join(decorators)
+        dataclass = _DATACLASS.search(head)
+        if dataclass is not None:
+            return _NO_INIT.search(dataclass.group(1) or "") is None
+    return False
 
 
 def _decorators(text: str, line: int) -> list[str]:

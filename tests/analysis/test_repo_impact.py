@@ -3024,3 +3024,44 @@ def test_java_overloads_whose_return_type_alone_changed_are_one_entry(repo: Path
     text = review_text(pipeline.review(GitChange(repo), Config()), Style(False), width=100)
     text = " ".join(text.split())
     assert "(signature: return type only) is referenced in 2 place(s); its calls still fit" in text
+
+
+DATACLASS = """import dataclasses
+
+
+@dataclasses.dataclass(
+    frozen=True,
+    init=False,
+)
+class Wheel:
+    name: str
+    size: int
+
+    def __init__(self, *, name: str, size: int) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "size", size)
+"""
+
+
+@pytest.mark.parametrize(
+    "decorator", ["dataclasses.dataclass(\\n    frozen=True,\\n    kw_only=True,\\n)", "dataclass"]
+)
+def test_a_dataclass_init_replaced_by_the_generated_one_is_not_removed(
+    repo: Path, decorator: str
+) -> None:
+    # packaging 3c6e2aab: `@dataclasses.dataclass(frozen=True, init=False, slots=True)` with an
+    # explicit keyword-only `__init__` made `kw_only=True` without it: 10 entries "method
+    # PackageWheel.__init__ (removed) is still referenced in 18 place(s)".
+    use = "from lib import Wheel\n\n\ndef make():\n    return Wheel(name='a', size=1)\n"
+    new = DATACLASS.split("\n\n    def __init__")[0] + "\n"
+    new = new.replace("dataclasses.dataclass(\n    frozen=True,\n    init=False,\n)", decorator)
+    if decorator == "dataclass":
+        new = new.replace("import dataclasses", "from dataclasses import dataclass")
+    setup(repo, {"lib.py": DATACLASS, "use.py": use}, {"lib.py": new})
+    doc = review(repo)
+    assert [(i["unit"], i["change"]) for i in doc["impact"]] == []
+    assert codes(doc, "RB105") == []
+    # (with `init=False` kept, the class has no `__init__` taking those keywords any more)
+    write(repo, "lib.py", DATACLASS.split("\n\n    def __init__")[0] + "\n")
+    removed = [(i["unit"], i["change"]) for i in review(repo)["impact"]]
+    assert removed == [("method Wheel.__init__", "removed")], removed
