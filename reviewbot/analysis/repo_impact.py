@@ -1843,17 +1843,19 @@ def _silenced(code: str, text: str | None, *lines: int) -> bool:
 
 
 def _places(refs: Sequence[_Ref], limit: int = 5) -> str:
-    """The references by file, then by unit, their lines in runs, each path once:
-    `a/T.java:310-313 (method T.testCenter), 320 (method T.testPad); b.py:4`; up to
+    """The references by file, then by unit (in the order of its first line; those in none an
+    `import` or the `top level`), their lines in runs, each path once: `a/T.java:310-313
+    (method T.testCenter), 320 (method T.testPad); b.py:4 (import)`; up to
     ``limit`` units, the references past them counted (commons-lang: four lines of
     StringUtilsTest.java, each with its whole path and unit, took 8 lines of an RB106)."""
-    groups: dict[str, dict[str | None, list[int]]] = {}
+    groups: dict[str, dict[str, list[int]]] = {}
     for r in refs:
-        groups.setdefault(r.path, {}).setdefault(r.unit, []).append(r.line)
+        unit = r.unit or ("import" if r.kind == "import" else "top level")
+        groups.setdefault(r.path, {}).setdefault(unit, []).append(r.line)
     parts, shown, told = [], 0, 0
     for path, units in groups.items():
         items = []
-        for unit, lines in units.items():
+        for unit, lines in sorted(units.items(), key=lambda kv: min(kv[1])):
             if told == limit:
                 break
             told += 1

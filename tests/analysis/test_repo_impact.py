@@ -3065,3 +3065,19 @@ def test_a_dataclass_init_replaced_by_the_generated_one_is_not_removed(
     write(repo, "lib.py", DATACLASS.split("\n\n    def __init__")[0] + "\n")
     removed = [(i["unit"], i["change"]) for i in review(repo)["impact"]]
     assert removed == [("method Wheel.__init__", "removed")], removed
+
+
+def test_places_in_no_unit_say_so_in_line_order(repo: Path) -> None:
+    # valtio a806f91: `deepClone.ts:9 (function getDefaultRefSet), 1; proxyMap.ts:1, 3`: the
+    # import on line 1, listed after the units, read as inside the function before it.
+    lib = "export function make(a: number): number {\n  return a\n}\n\nexport const k = 1\n"
+    use = (
+        "import { make } from './lib'\n\nmake(1)\n\n"
+        "export function later(): number {\n  return make(2)\n}\n"
+    )
+    setup(repo, {"src/lib.ts": lib, "src/use.ts": use}, {"src/lib.ts": "export const k = 1\n"})
+    rep = pipeline.review(GitChange(repo), Config())
+    text = " ".join(review_text(rep, Style(False), width=100).split())
+    assert "src/use.ts:1 (import), 3 (top level), 6 (function later)" in text, text
+    (gone,) = [f for f in rep.findings if f.code == "RB105"]
+    assert "src/use.ts:1 (import), 3 (top level), 6 (function later)" in gone.message, gone.message
