@@ -125,7 +125,7 @@ def test_python_rb105_rb106_and_the_impact_entries(repo: Path) -> None:
     (gone,) = codes(doc, "RB105")
     assert gone["path"] == "pkg/lib.py" and gone["in_diff"] is True
     assert "helper is deleted" in gone["title"]
-    assert "pkg/app.py:1, 6 (function main)" in gone["message"]
+    assert "pkg/app.py:1 (import), 6 (function main)" in gone["message"]
     (stale,) = codes(doc, "RB106")
     # main() and other() call it the old way; keyworded() already passes encoding.
     assert "pkg/app.py:5 (function main)" in stale["message"]
@@ -234,7 +234,9 @@ def test_typescript(repo: Path) -> None:
     setup(repo, {"src/lib.ts": TS_LIB, "src/app.ts": TS_APP}, {"src/lib.ts": new_lib})
     doc = review(repo)
     (gone,) = codes(doc, "RB105")
-    assert "helper" in gone["title"] and "src/app.ts:1, 5 (function main)" in gone["message"]
+    assert (
+        "helper" in gone["title"] and "src/app.ts:1 (import), 5 (function main)" in gone["message"]
+    )
     (stale,) = codes(doc, "RB106")
     assert "src/app.ts:4 (function main)" in stale["message"]
     assert "src/app.ts:9" not in stale["message"]  # a spread: its count is unknown
@@ -845,7 +847,7 @@ def test_removing_one_branch_of_a_conditional_definition_breaks_its_callers(repo
     gone = term.replace("else:\n\n    def wrap(text):\n        return text\n", "")
     setup(repo, files, {"pkg/term.py": gone})
     (found,) = codes(review(repo), "RB105")
-    assert "app.py:1, 5 (function show)" in found["message"]
+    assert "app.py:1 (import), 5 (function show)" in found["message"]
     # A move: `def wrap` leaves for pkg/_win.py, which term.py now imports it from.
     write(repo, "pkg/term.py", "def wrap(text):\n    return text\n")
     commit(repo)
@@ -1118,7 +1120,7 @@ def test_one_of_two_conditional_definitions_dropped_is_no_rb105(repo: Path) -> N
     build_index(repo)
     write(repo, "sizes.py", stub.replace("\n\ndef size(t):\n    return t\n", ""))
     (found,) = codes(review(repo), "RB105")
-    assert "app.py:1, 5" in found["message"]
+    assert "app.py:1 (import), 5" in found["message"]
 
 
 def test_references_in_the_change_are_counted_over_all_not_only_the_listed_ones(
@@ -1819,7 +1821,7 @@ def test_a_module_variable_deleted_while_imported_is_rb105(repo: Path) -> None:
     )
     (gone,) = codes(review(repo), "RB105")
     assert gone["title"] == "useUserStore is deleted but still referenced"
-    assert "src/cart.ts:1, 4" in gone["message"]
+    assert "src/cart.ts:1 (import), 4" in gone["message"]
 
 
 def test_a_local_function_bound_again_by_a_wrapped_callback_is_not_deleted(repo: Path) -> None:
@@ -2161,7 +2163,7 @@ def test_a_ts_infer_of_a_deleted_type_s_name_is_no_use_of_it(repo: Path) -> None
         {"src/lib.ts": "export type Keep = number\n", "src/immer.ts": immer},
     )
     (gone,) = codes(review(repo), "RB105")
-    assert "SetState" in gone["title"] and "src/app.ts:1, 3" in gone["message"]
+    assert "SetState" in gone["title"] and "src/app.ts:1 (import), 3" in gone["message"]
     assert "src/immer.ts" not in gone["message"]
 
 
@@ -2453,7 +2455,7 @@ def test_a_findings_places_are_grouped_by_file_and_unit() -> None:
     refs += [ref(test, 400, "method StringUtilsTest.testPad"), ref("b.py", 4, None)]
     assert _places(refs) == (
         "src/main/StringUtils.java:596 (method StringUtils.center); "
-        f"{test}:310-313, 315 ({unit}), 400 (method StringUtilsTest.testPad); b.py:4"
+        f"{test}:310-313, 315 ({unit}), 400 (method StringUtilsTest.testPad); b.py:4 (top level)"
     )
     assert _places(refs, 2) == (
         f"src/main/StringUtils.java:596 (method StringUtils.center); {test}:310-313, 315 ({unit})"
@@ -2565,7 +2567,7 @@ def test_a_review_whose_base_has_another_tsconfig_resolves_everything_again(repo
     doc = report_doc(report)
     (gone,) = codes(doc, "RB105")
     assert gone["title"] == "helper is deleted but still referenced", gone
-    assert "use.ts:1, 3 (variable y)" in gone["message"], gone["message"]
+    assert "use.ts:1 (import), 3 (variable y)" in gone["message"], gone["message"]
 
 
 def test_linguist_generated_false_overrides_a_generated_header(repo: Path) -> None:
@@ -2702,7 +2704,7 @@ def test_a_call_through_an_import_that_now_binds_another_name_is_no_reference(
         },
     )
     (gone,) = codes(review(repo), "RB105")  # src/plain.ts still imports the deleted one
-    assert "src/plain.ts:1, 4 (function go)" in gone["message"]
+    assert "src/plain.ts:1 (import), 4 (function go)" in gone["message"]
     assert "src/app.ts" not in gone["message"] and "src/other.ts" not in gone["message"]
 
 
