@@ -20,6 +20,7 @@ from reviewbot.errors import ConfigError
 __all__ = [
     "LABEL_SEP",
     "MOVED_HERE",
+    "RETURN_ONLY",
     "SCHEMA",
     "SHIFTS",
     "SNIPPET_KINDS",
@@ -565,6 +566,9 @@ TYPES_ONLY = "types or defaults only"  # ``Impact.detail`` of a re-sign whose ca
 # ``Impact.detail``: an optional parameter added before others that calls pass by position
 SHIFTS = "optional, shifts the arguments after it"
 CALLS_UNAFFECTED = "parameters renamed (calls unaffected)"  # and of one that renamed only
+RETURN_ONLY = "return type only"  # and of a Java method whose return type alone changed
+# the parts of a re-sign's detail under which every call still binds
+_FITTING = (TYPES_ONLY, RETURN_ONLY, CALLS_UNAFFECTED, "parameters renamed", "now public")
 
 
 class Impact(NamedTuple):
@@ -616,7 +620,13 @@ class Impact(NamedTuple):
             return False
         checked = self.source == "index" and not self.uncertain
         for part in self.detail.split("; "):
-            if part in (TYPES_ONLY, CALLS_UNAFFECTED, "parameters renamed", "now public"):
+            if part in (
+                TYPES_ONLY,
+                RETURN_ONLY,
+                CALLS_UNAFFECTED,
+                "parameters renamed",
+                "now public",
+            ):
                 continue
             if part.startswith("now optional: ") or (checked and part.startswith("renamed ")):
                 continue
@@ -667,7 +677,7 @@ class Impact(NamedTuple):
         if self.shown or not self.uncertain or self.change not in _UNCHECKED:
             return ""
         if self.change == "signature" and (
-            self.detail == TYPES_ONLY or self.detail.startswith(CALLS_UNAFFECTED)
+            self.detail in (TYPES_ONLY, RETURN_ONLY) or self.detail.startswith(CALLS_UNAFFECTED)
         ):
             return ""  # (no call of it breaks: nothing to check)
         if self.source == "grep":

@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple, TypeVar
 
+import tree_sitter as ts
+
 from reviewbot.analysis.exports import export_aliases, still_exported
 from reviewbot.analysis.findings import fingerprint, suppressed
 from reviewbot.analysis.impact import bound_by_import, deleted_anchor, in_hunk
@@ -39,6 +41,7 @@ from reviewbot.analysis.signatures import (
     Call,
     Param,
     call_at,
+    call_end,
     class_change,
     fits,
     header_change,
@@ -56,6 +59,7 @@ from reviewbot.index.grammars import compiled, grammar_for
 from reviewbot.index.outline import outline
 from reviewbot.index.store import SCHEMA, Store, storable
 from reviewbot.model import (
+    RETURN_ONLY,
     TYPES_ONLY,
     ChangedFile,
     Finding,
@@ -349,7 +353,11 @@ def declaration_changes(
     _members_follow(removed, added, out, rebound)
     _renames_followed(out)
     _aliases_followed(out)
-    out.extend(DeclChange("removed", d, None, cf) for d, cf in removed if not _imported_now(d, cf))
+    out.extend(
+        DeclChange("removed", d, None, cf)
+        for d, cf in removed
+        if not _imported_now(d, cf) and not _generated_init(d, cf)
+    )
     out.extend(DeclChange("added", None, d, cf) for d, cf in added if d.kind not in _NOT_ADDED)
     order = {"removed": 0, "renamed": 1, "signature": 2, "moved": 3, "added": 4}
 
@@ -511,17 +519,22 @@ def _renames_followed(out: list[DeclChange]) -> None:
     }
     if not names:
         return
-    word = re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, names)) + r")(?![\w$])")
-    out[:] = [
-        c
-        for c in out
-        if not (
-            c.change == "signature"
-            and c.old is not None
-            and c.new is not None
-            and same_header(word.sub(lambda m: names[m.group(1)], c.old.whole), c.new.whole)
-        )
-    ]
+    # Where calls pass by position (not Python), a parameter named after the renamed type
+    # follows it too: commons-cli 8677d165's `HelpFormatter(final HelpWriter helpWriter)` now
+    # `(final HelpAppendable helpAppendable)` was "re-signed", with its 7 places.
+    by_position = dict(names)
+    for a, b in names.items():
+        if a[:1].isupper() and b[:1].isupper():
+            by_position.setdefault(a[0].lower() + a[1:], b[0].lower() + b[1:])
+
+    def followed(c: DeclChange) -> bool:
+        if c.change != "signature" or c.old is None or c.new is None:
+            return False
+        told = names if c.old.language == "python" else by_position
+        word = re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, told)) + r")(?![\w$])")
+        return same_header(word.sub(lambda m: told[m.group(1)], c.old.whole), c.new.whole)
+
+    out[:] = [c for c in out if not followed(c)]
 
 
 def _aliases_followed(out: list[DeclChange]) -> None:
@@ -989,6 +1002,7 @@ def _impact_in(
             assert c.new is not None
             hits, cut = _refs(conn, c.new, settings.registry, recursive)
             refs = [_new_ref(h, added_lines) for h in hits]
+            refs = [_changed_call(r, texts, added_lines, c.new.language) for r in refs]
             if c.change == "signature" and c.old is not None:
                 refs = _its_calls(conn, c.old, c.new, c.cf, refs, texts)
         if keep is not None:
@@ -1062,7 +1076,54 @@ def _impact_in(
             if found is not None:
                 findings.append(found)
     findings += _left_behind(conn, movers, moved_refs, by_old, by_new, added_lines, keep)
-    return impact, findings
+    return _overloads_told(impact, changes), findings
+
+
+def _overloads_told(impact: list[Impact], changes: list[DeclChange]) -> list[Impact]:
+    """Java overloads re-signed in one change, labelled by their parameters' types
+    (`method W.append(CharSequence)`), not three entries "method W.append" a reader cannot
+    tell apart; those whose return type alone changed (commons-cli 62d1ba73 narrowed three
+    `append`s' `Appendable` to `FilterHelpAppendable`) are one entry: no call breaks."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for k, (item, c) in enumerate(zip(impact, changes, strict=True)):
+        if item.change == "signature" and c.new is not None and c.new.language == "java":
+            groups.setdefault((item.unit, item.path), []).append(k)
+    out: list[Impact | None] = list(impact)
+    for (unit, _path), ks in groups.items():
+        if len(ks) < 2:
+            continue
+        told: dict[int, Impact] = {}
+        for k in ks:
+            new = changes[k].new
+            assert new is not None
+            params = parameters(new.whole, new.name, new.language, new.kind == "method")
+            told[k] = impact[k]
+            if params is not None and all(p.type for p in params):
+                types = ", ".join(p.type for p in params)
+                told[k] = impact[k]._replace(unit=f"{unit}({types})")
+            out[k] = told[k]
+        same = [k for k in ks if told[k].detail == RETURN_ONLY]
+        if len(same) < 2:
+            continue
+        first, *rest = [told[k] for k in same]
+        merged = first._replace(
+            unit=", ".join([first.unit] + [i.unit.rpartition(".")[2] for i in rest]),
+            references=tuple(
+                sorted(
+                    {r for i in (first, *rest) for r in i.references},
+                    key=lambda r: (r.in_change, r.path, r.line),
+                )
+            )[:MAX_SHOWN],
+            total=sum(i.total for i in (first, *rest)),
+            truncated=any(i.truncated for i in (first, *rest)),
+            uncertain=sum(i.uncertain for i in (first, *rest)),
+            in_change_total=sum(i.in_change_total for i in (first, *rest)),
+            incomplete=any(i.incomplete for i in (first, *rest)),
+        )
+        out[same[0]] = merged
+        for k in same[1:]:
+            out[k] = None
+    return [i for i in out if i is not None]
 
 
 def _detail(c: DeclChange) -> str:
@@ -1170,6 +1231,26 @@ def _new_ref(h: query.Hit, added_lines: dict[str, set[int]]) -> _Ref:
     )
 
 
+def _changed_call(r: _Ref, texts: _Texts, added: dict[str, set[int]], language: str) -> _Ref:
+    """A call is in the change when any line of its argument list is (packaging c411a96f
+    rewrote `prereleases=resolved` to `pre_region=…` on the second line of 6 calls of
+    `self._build(`: they read as calls outside the change)."""
+    lines = added.get(r.path)
+    if r.in_change or r.kind != "call" or not lines:
+        return r
+    text = texts.get(r.path)
+    start = None if text is None else _offset(text, r.line, r.column)
+    if text is None or start is None or text[start : start + len(r.name)] != r.name:
+        return r
+    end = call_end(text, start + len(r.name), language)
+    if end is None:
+        return r
+    last = r.line + text.count("\n", start, end)
+    if any(n in lines for n in range(r.line + 1, last + 1)):
+        return r._replace(in_change=True)
+    return r
+
+
 def _unit_at(conn: sqlite3.Connection, path: str, line: int) -> str | None:
     sym = query.symbol_at(conn, path, line)
     if sym is None or sym.kind in ("variable", "field"):
@@ -1195,6 +1276,18 @@ def _remaining(
     # (of its kind: jsoup's field `readFully` is no twin of the method `readFully()` removed)
     twin = (home.path if home is not None else old.path, old.qualified, old.kind)
     kept: bool | None = None  # (read on first need: most deletions reach nothing else)
+    scopes: dict[str, _Scopes] = {}
+
+    def declared(path: str, line: int, column: int) -> bool:
+        # A declaration of the name in a function around the line (the module's `let x`
+        # moved into `describe('…', () => { let x })`): the line means it, a local the
+        # index defines nothing for, not the deleted declaration.
+        if path not in by_new:
+            return False
+        if path not in scopes:
+            scopes[path] = _Scopes(by_new[path].new_text, old)
+        return scopes[path].declares(line, column, old.name)
+
     for h in hits:
         cf = by_old.get(h.path)
         now = h.line if cf is None else cf.line_map.old_to_new(h.line)
@@ -1230,6 +1323,8 @@ def _remaining(
                 via = _RETARGETED  # `self.m()` now runs the base's `m`: listed
             elif reached:
                 continue  # `cmd` now means a new local `def cmd`: no reference to the old one
+            elif cf is not None and declared(cf.path, now, h.column):
+                continue
         if cf is None:
             out.append(
                 _Ref(
@@ -1279,6 +1374,8 @@ def _remaining(
                 if local:
                     continue  # (a function's local: nothing outside its file means it)
             if line in lines:
+                if declared(path, line, col):
+                    continue
                 confidence = 1.0 if _could_mean(old, how) else 0.25
                 unit = _unit_at(conn, path, line)
                 out.append(_Ref(path, line, col, old.name, unit, kind, confidence, how, True))
@@ -1322,6 +1419,97 @@ def _in_function(text: str | None, d: Decl) -> bool:
             return True
         up = up.parent
     return False
+
+
+_SCOPE_NODES = _FUNCTION_NODES | {
+    "statement_block",
+    "arrow_function",
+    "for_statement",
+    "for_in_statement",
+    "catch_clause",
+    "class_body",
+}
+_DECLARATIONS = frozenset(
+    {
+        "lexical_declaration",
+        "variable_declaration",
+        "function_declaration",
+        "generator_function_declaration",
+        "class_declaration",
+    }
+)
+
+
+class _Scopes:
+    """A JS/TS file's new side, read for the declarations in its functions and blocks that a
+    line's name may mean (the index defines none of a callback's locals)."""
+
+    def __init__(self, text: str | None, d: Decl) -> None:
+        grammar = grammar_for(d.language, d.path)
+        self.tree = None
+        if text is not None and grammar is not None and grammar.name in _ECMA:
+            self.tree = compiled(grammar.name).parser.parse(text.encode("utf-8", "surrogatepass"))
+
+    def declares(self, line: int, column: int, name: str) -> bool:
+        """Whether a function or block holding (line, column), below the module's top level,
+        declares ``name`` itself: a `let`/`const`/`var`, a function or class, a parameter."""
+        if self.tree is None:
+            return False
+        at = (line - 1, column)
+        node = self.tree.root_node.named_descendant_for_point_range(at, at)
+        up = node.parent if node is not None else None
+        while up is not None and up.type != "program":
+            if up.type in _SCOPE_NODES and _declares(up, name):
+                return True
+            up = up.parent
+        return False
+
+
+def _declares(scope: ts.Node, name: str) -> bool:
+    params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
+    if params is not None and name in _bound(params):
+        return True
+    body = scope.child_by_field_name("body") if scope.type != "statement_block" else scope
+    for part in (scope, body) if body is not None and body is not scope else (scope,):
+        for child in part.named_children:
+            if child.type == "export_statement":
+                child = child.child_by_field_name("declaration") or child
+            if child.type not in _DECLARATIONS:
+                continue
+            own = child.child_by_field_name("name")
+            if own is not None and own.text == name.encode():
+                return True
+            for declarator in child.named_children:
+                if declarator.type == "variable_declarator":
+                    target = declarator.child_by_field_name("name")
+                    if target is not None and name in _bound(target):
+                        return True
+    return False
+
+
+def _bound(node: ts.Node) -> set[str]:
+    """The identifiers a parameter list or a declarator's pattern binds (`{ a, b: [c] }`)."""
+    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return {node.text.decode()} if node.text is not None else set()
+    out: set[str] = set()
+    for child in node.named_children:
+        if child.type == "pair_pattern":
+            value = child.child_by_field_name("value")
+            if value is not None:
+                out |= _bound(value)
+        elif child.type in ("type_annotation", "predefined_type") or child.type.endswith("_type"):
+            continue
+        elif child.type == "assignment_pattern" or child.type == "object_assignment_pattern":
+            left = child.child_by_field_name("left")
+            if left is not None:
+                out |= _bound(left)
+        elif child.type in ("required_parameter", "optional_parameter"):
+            pattern = child.child_by_field_name("pattern")
+            if pattern is not None:
+                out |= _bound(pattern)
+        else:
+            out |= _bound(child)
+    return out
 
 
 def _may_name(spec: str, importer: str, d: Decl) -> bool:
@@ -1590,6 +1778,35 @@ def _decorated(text: str, line: int) -> bool:
     return any(_NOT_PLAIN.search(d) for d in _decorators(text, line))
 
 
+_DATACLASS = re.compile(r"@\s*(?:dataclasses\s*\.\s*)?dataclass\b(\s*\((?:[^()]|\([^()]*\))*\))?")
+_NO_INIT = re.compile(r"\binit\s*=\s*False\b")
+
+
+def _generated_init(d: Decl, cf: ChangedFile) -> bool:
+    """Whether a Python `__init__` the change deletes is replaced by the one `@dataclass`
+    generates for its class on the new side (not `init=False`): packaging 3c6e2aab went from
+    `@dataclasses.dataclass(..., init=False)` with its own keyword-only `__init__` to
+    `kw_only=True`: 10 classes' `__init__` "removed", still referenced in 2 to 24 places."""
+    if d.language != "python" or d.name != "__init__" or "." not in d.qualified:
+        return False
+    text = cf.new_text
+    if text is None:
+        return False
+    owner = d.qualified.rsplit(".", 2)[-2]
+    for found in re.finditer(rf"(?m)^([ \t]*)class\s+{re.escape(owner)}\b", text):
+        above = text[: found.start()].rstrip().split("\n")
+        decorators: list[str] = []
+        for row in reversed(above[-12:]):  # (a decorator's arguments may span lines)
+            decorators.insert(0, row)
+            if row.strip() == "" or row.lstrip().startswith(("class ", "def ", "return ")):
+                break
+        head = "\n".join(decorators)
+        dataclass = _DATACLASS.search(head)
+        if dataclass is not None:
+            return _NO_INIT.search(dataclass.group(1) or "") is None
+    return False
+
+
 def _decorators(text: str, line: int) -> list[str]:
     """The decorator (annotation) lines right above the definition at ``line``, stripped."""
     lines = text.split("\n")
@@ -1640,17 +1857,19 @@ def _silenced(code: str, text: str | None, *lines: int) -> bool:
 
 
 def _places(refs: Sequence[_Ref], limit: int = 5) -> str:
-    """The references by file, then by unit, their lines in runs, each path once:
-    `a/T.java:310-313 (method T.testCenter), 320 (method T.testPad); b.py:4`; up to
+    """The references by file, then by unit (in the order of its first line; those in none an
+    `import` or the `top level`), their lines in runs, each path once: `a/T.java:310-313
+    (method T.testCenter), 320 (method T.testPad); b.py:4 (import)`; up to
     ``limit`` units, the references past them counted (commons-lang: four lines of
     StringUtilsTest.java, each with its whole path and unit, took 8 lines of an RB106)."""
-    groups: dict[str, dict[str | None, list[int]]] = {}
+    groups: dict[str, dict[str, list[int]]] = {}
     for r in refs:
-        groups.setdefault(r.path, {}).setdefault(r.unit, []).append(r.line)
+        unit = r.unit or ("import" if r.kind == "import" else "top level")
+        groups.setdefault(r.path, {}).setdefault(unit, []).append(r.line)
     parts, shown, told = [], 0, 0
     for path, units in groups.items():
         items = []
-        for unit, lines in units.items():
+        for unit, lines in sorted(units.items(), key=lambda kv: min(kv[1])):
             if told == limit:
                 break
             told += 1

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from reviewbot.index.extract import CUT
-from reviewbot.model import CALLS_UNAFFECTED, SHIFTS, TYPES_ONLY
+from reviewbot.model import CALLS_UNAFFECTED, RETURN_ONLY, SHIFTS, TYPES_ONLY
 
 __all__ = [
     "Call",
@@ -53,13 +53,38 @@ _SPACE = re.compile(r"\s+")
 _BARE_ARROW = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*=>")
 
 
+# A JS function written as a constant's arrow (`export const f = async <T>(x: T): R =>`):
+# `export async function f<T>(x: T): R` spelt otherwise; and its arrow, at the end or before
+# the body's `{` (a header's first line).
+_ARROW_HEAD = re.compile(
+    r"^(\s*(?:export\s+)?(?:default\s+)?)(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=\s*"
+    r"(async\s+)?(?=[<(])"
+)
+_ARROW_TAIL = re.compile(r"\s*=>\s*(\{?)\s*$")
+# A string literal in double quotes that holds no quote nor escape: the same as in single ones
+# (a formatter's choice: prettier's `"md:hidden"` -> `'md:hidden'` in a default).
+_DOUBLE_QUOTED = re.compile(r'"([^"\'\\\n]*)"')
+
+
 def plain_header(text: str) -> str:
     """A header as a caller sees it: without white space, the modules that qualify names,
-    the parentheses a JS arrow's one parameter may go without, or Go's grouping of parameters
-    of one type (`a, b int` is `a int, b int`)."""
+    the parentheses a JS arrow's one parameter may go without, the quotes of a string, a JS
+    constant's arrow for a function (`const f = (x) =>` is `function f(x)`) or Go's grouping
+    of parameters of one type (`a, b int` is `a int, b int`)."""
     if _GO_FUNC.match(text):
         text = _go_ungrouped(text)
-    return _SPACE.sub("", _QUALIFIER.sub("", _BARE_ARROW.sub(r"(\1)=>", text)))
+    text = _DOUBLE_QUOTED.sub(r"'\1'", text)
+    # (before a bare arrow's parameter is read: `): T =>` returns a T, it takes no `T`)
+    text = _BARE_ARROW.sub(r"(\1)=>", _arrow_function(text))
+    return _SPACE.sub("", _QUALIFIER.sub("", _arrow_function(text)))
+
+
+def _arrow_function(text: str) -> str:
+    arrow = _ARROW_HEAD.match(text)
+    if arrow is None:
+        return text
+    head = f"{arrow.group(1)}{arrow.group(3) or ''}function {arrow.group(2)}"
+    return _ARROW_TAIL.sub(r"\1", head + text[arrow.end() :])
 
 
 _GO_FUNC = re.compile(r"\s*func\b")
@@ -167,6 +192,9 @@ def _header_change(old: tuple[str, str], new: tuple[str, str], language: str, me
         typed = _typed(old, new, olds, news, language)
         if typed and modifiers:  # (`f(Field f)` made `public f(AccessibleObject f)`)
             return f"{typed}; {modifiers}"
+        if not typed and not modifiers and _family(language) == "java" and method:
+            # (the words left before the name: its return type; a call passes what it did)
+            return RETURN_ONLY
         return modifiers
     if (
         _family(language) in ("java", "go", "js")
@@ -245,9 +273,12 @@ def _header_change(old: tuple[str, str], new: tuple[str, str], language: str, me
     # (the order of those passed by position on both sides: `refresh` made keyword-only is
     # no reorder)
     both = {n for n in now if n in was and "kwonly" not in (now[n].kind, was[n].kind)}
-    both |= {a for a, b in renamed.items() if now[b].kind != "kwonly"}
+    # (a keyword-only one renamed is passed by its name: packaging c411a96f's
+    # `*, prereleases, configured` -> `*, pre_region, configured` is no reorder)
+    positional = {a: b for a, b in renamed.items() if now[b].kind != "kwonly"}
+    both |= set(positional)
     order = [renamed.get(p.name, p.name) for p in olds if p.name in both]
-    if order != [p.name for p in news if p.name in both or p.name in gone]:
+    if order != [p.name for p in news if p.name in both or p.name in positional.values()]:
         parts.append("reordered")
     return "; ".join(parts)
 
@@ -623,6 +654,20 @@ def _top_level_default(piece: str) -> bool:
 
 
 _TYPE_ARGUMENTS = re.compile(r"[\w$.]\s*<[^<>()]*,[^<>()]*>")
+
+
+def call_end(text: str, offset: int, language: str) -> int | None:
+    """Where the argument list of the call whose callee name ends at ``offset`` closes (the
+    offset of its `)`; None: no argument list follows)."""
+    family = _family(language)
+    k = _skip_generics(text, offset, go=family == "go") if family != "python" else offset
+    while k < len(text) and text[k] in " \t":
+        k += 1
+    if family == "js" and text[k : k + 2] == "?.":
+        k += 2
+    if k >= len(text) or text[k] != "(":
+        return None
+    return _balanced(text, k)
 
 
 def call_at(text: str, offset: int, language: str) -> Call | None:

@@ -31,6 +31,7 @@ from reviewbot.model import (
 from reviewbot.render.style import (
     BUNDLE_PLACES,
     MAX_UNIT_ROWS,
+    NO_UNIT,
     bundle_says,
     diff_gutter,
     fmt_metric,
@@ -225,7 +226,8 @@ def ref_places(
                 else:
                     shown = inline_code(text) if text != str(r.line) else text
                 lines.append(shown + (" (in the change)" if r.in_change else ""))
-            items.append(", ".join(lines) + (f" in {md_escape(unit)}" if unit else ""))
+            where = f" ({unit})" if unit in NO_UNIT else f" in {md_escape(unit)}"
+            items.append(", ".join(lines) + (where if unit else ""))
         files.append(", ".join(items))
     return "; ".join(files)
 

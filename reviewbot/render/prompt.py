@@ -31,7 +31,7 @@ from reviewbot.model import (
     place,
     unchecked_line,
 )
-from reviewbot.render.style import group_refs, one_line, units_text, visible
+from reviewbot.render.style import NO_UNIT, group_refs, one_line, units_text, visible
 
 __all__ = ["CHARS_PER_TOKEN", "Prompt", "prompt", "prompt_text", "tokens"]
 
@@ -117,7 +117,8 @@ def _impact_item(imp: Impact) -> str:
     refs = "; ".join(  # (by file, each path once, then by unit: `a.py:3, 9 (`def f`)`)
         f"{_safe(path)}:"
         + ", ".join(
-            ", ".join(str(r.line) for r in rs) + (f" ({_code(unit)})" if unit else "")
+            ", ".join(str(r.line) for r in rs)
+            + (f" ({unit if unit in NO_UNIT else _code(unit)})" if unit else "")
             for unit, rs in units
         )
         for path, units in group_refs(imp.references[:6])

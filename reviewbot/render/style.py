@@ -26,6 +26,7 @@ __all__ = [
     "BUNDLE_PLACES",
     "DIFF_LEGEND",
     "MAX_UNIT_ROWS",
+    "NO_UNIT",
     "Style",
     "UnitTable",
     "bar",
@@ -490,8 +491,7 @@ def wrap(text: str, width: int, indent: str = "", hang: str = "") -> list[str]:
 
 def refs_text(refs: Iterable[ImpactRef], width: int) -> str:
     """References by file, each path once, then by unit: `a/B.java:50, 51 (method B.set);
-    c.py:4`, in the order of each file's first (a unit's lines in its order; the lines in no
-    unit last, so that no bare line reads as inside the unit before it). A path too long for
+    c.py:4 (import)`, in the order of each file's first (``group_refs``). A path too long for
     ``width`` with its first line loses folders (``cut_path``), so that none wraps inside
     (commons-io 5161cc471 listed `BufferedFileChannelInputStreamTest.java:50` and `:51`, each
     with its 68-character path, over five lines)."""
@@ -509,16 +509,30 @@ def refs_text(refs: Iterable[ImpactRef], width: int) -> str:
     return "; ".join(out)
 
 
+IMPORT, TOP_LEVEL = "import", "top level"  # (``group_refs``' names of references in no unit)
+NO_UNIT = frozenset({IMPORT, TOP_LEVEL})
+
+
 def group_refs(
     refs: Iterable[ImpactRef],
 ) -> list[tuple[str, list[tuple[str | None, list[ImpactRef]]]]]:
-    """``refs`` by file (in the order of each file's first), then by unit (the references in
-    no unit last)."""
+    """``refs`` by file (in the order of each file's first), then by unit in the order of its
+    first line, each unit's lines in order; the references in no unit are told as such, an
+    `import` or the `top level`, in their place (valtio a806f91 listed `deepClone.ts:9
+    (function getDefaultRefSet), 1`: the import on line 1 read as inside the function)."""
     files: dict[str, dict[str | None, list[ImpactRef]]] = {}
     for r in refs:
-        files.setdefault(r.path, {}).setdefault(r.unit or None, []).append(r)
+        unit = r.unit or (IMPORT if r.kind == "import" else TOP_LEVEL)
+        files.setdefault(r.path, {}).setdefault(unit, []).append(r)
     return [
-        (path, sorted(units.items(), key=lambda kv: kv[0] is None)) for path, units in files.items()
+        (
+            path,
+            sorted(
+                ((unit, sorted(rs, key=lambda r: r.line)) for unit, rs in units.items()),
+                key=lambda kv: kv[1][0].line,
+            ),
+        )
+        for path, units in files.items()
     ]
 
 

@@ -36,7 +36,7 @@ def _resign(repo: Path, before: str, after: str) -> tuple[Impact, str]:
 def test_an_optional_parameter_added_last_lists_no_place(repo: Path) -> None:
     item, text = _resign(repo, "def compute(a, b)", "def compute(a, b, c=1)")
     assert item.detail == "added c" and item.calls_fit
-    assert "in 3 place(s); its calls still fit" in text and "use.py:5" not in text
+    assert "in 3 place(s); its calls still fit" in text and "5 (def g)" not in text
 
 
 def test_a_keyword_only_parameter_added_lists_no_place(repo: Path) -> None:
@@ -48,12 +48,13 @@ def test_an_optional_parameter_added_before_others_lists_the_calls(repo: Path) -
     """`compute(1, 2)` passed 2 as b; under `compute(a, c=1, b=2)` it passes it as c."""
     item, text = _resign(repo, "def compute(a, b)", "def compute(a, c=1, b=2)")
     assert item.detail.startswith(f"added c ({SHIFTS})") and not item.calls_fit
-    assert "use.py:5" in text
+    assert "use.py:1 (top level), 5 (def g)" in text
 
 
 def test_a_required_parameter_added_still_lists_the_calls(repo: Path) -> None:
     item, text = _resign(repo, "def compute(a, b)", "def compute(a, b, c)")
-    assert item.detail == "added c (required)" and not item.calls_fit and "use.py:5" in text
+    assert item.detail == "added c (required)" and not item.calls_fit
+    assert "use.py:1 (top level), 5 (def g)" in text
 
 
 def test_a_method_is_re_signed_as_a_method_not_as_its_class(repo: Path) -> None:

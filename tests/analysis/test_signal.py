@@ -759,7 +759,10 @@ def test_an_index_some_commits_old_answers_for_the_files_as_the_change_finds_the
     (found,) = [f for f in doc["findings"] if f["code"] == "RB105"]
     (entry_,) = doc["impact"]
     assert [(r["path"], r["line"]) for r in entry_["references"]] == [("new.py", 1), ("new.py", 5)]
-    assert "new.py:1, 5 (function later)" in found["message"] and "app.py" not in found["message"]
+    assert (
+        "new.py:1 (import), 5 (function later)" in found["message"]
+        and "app.py" not in found["message"]
+    )
     assert database.read_bytes() == before  # read in a transaction rolled back
     monkeypatch.setattr(repo_impact, "_BEHIND", 2)
     rep = review(GitChange(repo, staged=True), Config(), mode=Mode.FAST)

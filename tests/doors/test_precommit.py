@@ -291,7 +291,7 @@ def test_staged_deletion_of_a_referenced_function_with_an_index(
     assert proc.returncode == 0, out
     assert "RB105" in out and "gone is deleted but still referenced" in out
     # ... and where: the call that remains, with its unit, under the finding's line.
-    assert "pkg/app.py:1, 5 (function main)" in out
+    assert "pkg/app.py:1 (import), 5 (function main)" in out
     assert database.read_bytes() == before
 
 

@@ -238,7 +238,8 @@ def test_an_impact_names_each_file_once_and_never_wraps_inside_a_path() -> None:
     text = " ".join(" ".join(lines).split())
     assert text.count("BufferedFileChannelInputStreamTest.java") == 1, lines
     assert "/…/BufferedFileChannelInputStreamTest.java:50, 51 (method" in text, lines
-    assert f"{origin}:405 (method AbstractOrigin.getInputStream), 58; src/" in text, lines
+    # (in line order, the import's line said so: no bare `58` after the method's `405`)
+    assert f"{origin}:58 (import), 405 (method AbstractOrigin.getInputStream); src/" in text
     assert not [line for line in lines if line.rstrip().endswith("/")], lines
 
 
@@ -594,10 +595,11 @@ def test_the_markdown_and_the_prompt_name_each_impacted_file_once() -> None:
     report = _spread_impact()
     md = render_markdown(report)
     assert (
-        "`src/main/java/org/apache/commons/io/build/AbstractOrigin.java:405` in method "
-        "AbstractOrigin.getInputStream, 58; `src/test/java/org/apache/commons/io/input/"
+        "`src/main/java/org/apache/commons/io/build/AbstractOrigin.java:58` (import), 405 in "
+        "method AbstractOrigin.getInputStream; `src/test/java/org/apache/commons/io/input/"
         "BufferedFileChannelInputStreamTest.java:50`, 51 in method "
-        "BufferedFileChannelInputStreamTest.setUpInputStreams; `src/C.java:7` (in the change), …"
+        "BufferedFileChannelInputStreamTest.setUpInputStreams; `src/C.java:7` (in the change) "
+        "(top level), …"
     ) in md, md
     summary = summary_body(report, blob_base="https://x/b")
     assert summary.count("AbstractOrigin.java:") == 1, summary  # (its links have `#L`)
